@@ -1,0 +1,26 @@
+import type { Config } from '../config.js';
+import type { Database } from '../storage/database.js';
+import type { SecretBox } from './keys/secret-box.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every domain verb gets: storage, secrets, time and settings. No HTTP in here. */
+export interface DomainContext {
+  store: Database;
+  secrets: SecretBox;
+  clock: Clock;
+  config: Config;
+}
+
+export interface VerbArgs<I> {
+  ctx: DomainContext;
+  input: I;
+}
+
+export function nowIso(ctx: DomainContext): string {
+  return ctx.clock.now().toISOString();
+}

@@ -1,0 +1,70 @@
+/**
+ * The closed set of error codes. Domain code throws `AppError(code, detail)`; `http/problem.ts` maps each code
+ * to a status and a problem+json body once, and the CLI prints the detail. Adding a code means adding it here,
+ * which forces a status and a title in the mapping table.
+ */
+export const ERROR_CODES = {
+  // request shape
+  malformed_token: { status: 400, title: 'Malformed intake token' },
+  unreadable_body: { status: 400, title: 'Unreadable request body' },
+  missing_contact: { status: 400, title: 'Missing contact details' },
+  invalid_fields: { status: 400, title: 'Invalid fields' },
+  invalid_request: { status: 400, title: 'Invalid request' },
+  invalid_rooms: { status: 400, title: 'Invalid rooms' },
+  too_many_rooms: { status: 400, title: 'Too many rooms' },
+  bot_check_failed: { status: 400, title: 'Bot check failed' },
+  invalid_idempotency_key: { status: 400, title: 'Invalid Idempotency-Key' },
+  // authentication
+  missing_scan_key: { status: 401, title: 'Missing scan key' },
+  invalid_scan_key: { status: 401, title: 'Invalid scan key' },
+  // lookups
+  intake_unavailable: { status: 404, title: 'Intake link unavailable' },
+  route_not_found: { status: 404, title: 'Not found' },
+  workspace_not_found: { status: 404, title: 'Workspace not found' },
+  pipeline_not_found: { status: 404, title: 'Pipeline not found' },
+  source_not_found: { status: 404, title: 'Lead source not found' },
+  scan_not_found: { status: 404, title: 'Scan not found' },
+  room_not_found: { status: 404, title: 'Room not found' },
+  quarantine_item_not_found: { status: 404, title: 'Quarantined submission not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  // conflicts
+  idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },
+  already_restored: { status: 409, title: 'Already restored' },
+  body_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different payload' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  // server side
+  internal_error: { status: 500, title: 'Internal server error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  field: string;
+  code: 'too_long' | 'invalid_type' | 'too_many' | 'required' | 'invalid';
+  message: string;
+  max?: number;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly fieldErrors?: FieldError[],
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,29 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { hashUploadKey, mintUploadKey } from './secret-box.js';
+
+/**
+ * Replace the workspace's key. One UPDATE of the single key row: the moment it commits, lookups find only the
+ * new hash, so the old key is refused on every instance at once (no cache sits in front of the lookup).
+ */
+export async function regenerateUploadKey({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string }>): Promise<{ uploadKey: string }> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const uploadKey = mintUploadKey();
+  await ctx.store.writer.write((trx) =>
+    trx
+      .updateTable('upload_keys')
+      .set({
+        key_hash: hashUploadKey(uploadKey),
+        key_enc: ctx.secrets.seal(uploadKey),
+        created_at: nowIso(ctx),
+        last_connected_at: null,
+        last_used_at: null,
+      })
+      .where('workspace_id', '=', workspace.id)
+      .execute(),
+  );
+  return { uploadKey };
+}

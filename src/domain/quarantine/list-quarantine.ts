@@ -1,0 +1,35 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+
+export interface QuarantineView {
+  id: string;
+  sourceId: string;
+  reason: string;
+  fields: Record<string, string>;
+  receivedAt: string;
+  restoredLeadId: string | null;
+}
+
+/** Honeypot catches of a workspace, newest first (CONTRACT §2.3). */
+export async function listQuarantine({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; limit?: number }>): Promise<QuarantineView[]> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const rows = await ctx.store.db
+    .selectFrom('quarantine')
+    .selectAll()
+    .where('workspace_id', '=', workspace.id)
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(input.limit ?? 1000)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    sourceId: row.source_id,
+    reason: row.reason,
+    fields: JSON.parse(row.fields) as Record<string, string>,
+    receivedAt: row.received_at,
+    restoredLeadId: row.restored_lead_id,
+  }));
+}

@@ -1,0 +1,64 @@
+import type { BotCheckProvider } from '../../config.js';
+import { AppError } from '../errors.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { requireSourceByToken } from './find-source.js';
+
+export const BOT_CHECK_PROVIDERS: readonly BotCheckProvider[] = ['turnstile', 'hcaptcha', 'recaptcha'];
+
+export type BotCheckInput =
+  | { off: true }
+  | { off?: false; provider: string; secret: string; siteKey?: string; minScore?: number };
+
+export interface BotCheckView {
+  id: string;
+  token: string;
+  botCheck: { provider: BotCheckProvider; siteKey: string | null; minScore: number | null } | 'off';
+}
+
+export async function configureBotCheck({
+  ctx,
+  input,
+}: VerbArgs<{ token: string; settings: BotCheckInput }>): Promise<BotCheckView> {
+  const source = await requireSourceByToken({ ctx, input });
+  const { settings } = input;
+  if (settings.off) {
+    await ctx.store.writer.write((trx) =>
+      trx
+        .updateTable('lead_sources')
+        .set({
+          bot_check_provider: null,
+          bot_check_secret_enc: null,
+          bot_check_site_key: null,
+          bot_check_min_score: null,
+          updated_at: nowIso(ctx),
+        })
+        .where('id', '=', source.id)
+        .execute(),
+    );
+    return { id: source.id, token: source.token, botCheck: 'off' };
+  }
+  const provider = settings.provider as BotCheckProvider;
+  if (!BOT_CHECK_PROVIDERS.includes(provider)) {
+    throw new AppError('invalid_request', `Bot-check provider must be one of ${BOT_CHECK_PROVIDERS.join(', ')}`);
+  }
+  if (!settings.secret?.trim()) throw new AppError('invalid_request', 'A bot check needs the provider secret');
+  const minScore = settings.minScore ?? null;
+  if (minScore !== null && (provider !== 'recaptcha' || !(minScore >= 0 && minScore <= 1))) {
+    throw new AppError('invalid_request', 'A minimum score (0 to 1) applies to reCAPTCHA v3 only');
+  }
+  const siteKey = settings.siteKey?.trim() || null;
+  await ctx.store.writer.write((trx) =>
+    trx
+      .updateTable('lead_sources')
+      .set({
+        bot_check_provider: provider,
+        bot_check_secret_enc: ctx.secrets.seal(settings.secret.trim()),
+        bot_check_site_key: siteKey,
+        bot_check_min_score: minScore,
+        updated_at: nowIso(ctx),
+      })
+      .where('id', '=', source.id)
+      .execute(),
+  );
+  return { id: source.id, token: source.token, botCheck: { provider, siteKey, minScore } };
+}

@@ -1,0 +1,18 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { requireSourceByToken } from './find-source.js';
+
+/** Deactivate or reactivate an intake link; takes effect on the next request (no cache in between). */
+export async function setSourceActive({
+  ctx,
+  input,
+}: VerbArgs<{ token: string; active: boolean }>): Promise<{ id: string; token: string; active: boolean }> {
+  const source = await requireSourceByToken({ ctx, input });
+  await ctx.store.writer.write((trx) =>
+    trx
+      .updateTable('lead_sources')
+      .set({ active: input.active ? 1 : 0, updated_at: nowIso(ctx) })
+      .where('id', '=', source.id)
+      .execute(),
+  );
+  return { id: source.id, token: source.token, active: input.active };
+}

@@ -1,0 +1,70 @@
+import type { BotCheckProvider } from '../../config.js';
+import type { LeadSourceTable } from '../../storage/schema.js';
+
+/** Canonical UUID text, any case (CONTRACT §2). */
+export const TOKEN_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isWellFormedToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
+}
+
+export interface BotCheckSettings {
+  provider: BotCheckProvider;
+  siteKey: string | null;
+  /** reCAPTCHA v3 score threshold; null means the provider's pass/fail only. */
+  minScore: number | null;
+}
+
+export interface LeadSource {
+  id: string;
+  workspaceId: string;
+  pipelineId: string;
+  name: string;
+  token: string;
+  active: boolean;
+  botCheck: BotCheckSettings | null;
+}
+
+export interface LeadSourceView {
+  id: string;
+  token: string;
+  intakeUrl: string;
+  formUrl: string;
+  active: boolean;
+}
+
+export function toLeadSource(row: LeadSourceTable): LeadSource {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    pipelineId: row.pipeline_id,
+    name: row.name,
+    token: row.token,
+    active: Boolean(row.active),
+    botCheck: row.bot_check_provider
+      ? {
+          provider: row.bot_check_provider as BotCheckProvider,
+          siteKey: row.bot_check_site_key,
+          minScore: row.bot_check_min_score,
+        }
+      : null,
+  };
+}
+
+export function intakeUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/api/intake/${token}`;
+}
+
+export function formUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/f/${token}`;
+}
+
+export function toSourceView(baseUrl: string, source: LeadSource): LeadSourceView {
+  return {
+    id: source.id,
+    token: source.token,
+    intakeUrl: intakeUrl(baseUrl, source.token),
+    formUrl: formUrl(baseUrl, source.token),
+    active: source.active,
+  };
+}

@@ -1,0 +1,122 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
+
+export const FieldErrorSchema = Type.Object({
+  field: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+  max: Type.Optional(Type.Integer()),
+});
+
+/** RFC 9457 problem details plus our stable `code` (CONTRACT §1). */
+export const ProblemSchema = Type.Object(
+  {
+    ok: Type.Literal(false),
+    type: Type.String({ format: 'uri', description: 'Documents the code' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable snake_case error code', examples: ['missing_contact'] }),
+    errors: Type.Optional(Type.Array(FieldErrorSchema)),
+    requestId: Type.String(),
+  },
+  { $id: 'Problem', description: 'application/problem+json error body' },
+);
+
+export type Problem = Static<typeof ProblemSchema>;
+
+export const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
+
+export function problemTypeUri(baseUrl: string, code: ErrorCode): string {
+  return `${baseUrl}/problems/${code}`;
+}
+
+export function buildProblem(baseUrl: string, requestId: string, error: AppError): Problem {
+  const problem: Problem = {
+    ok: false,
+    type: problemTypeUri(baseUrl, error.code),
+    title: ERROR_CODES[error.code].title,
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    requestId,
+  };
+  if (error.fieldErrors?.length) problem.errors = error.fieldErrors as FieldError[];
+  return problem;
+}
+
+const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/** A database that does not answer, as opposed to a bug: the client may retry. */
+export function isStorageUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code))) return true;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR') return true;
+  const message = (error as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error/i.test(
+      message,
+    )
+  );
+}
+
+/**
+ * Every error the framework or the domain raises becomes an AppError here, once. Anything not recognized is a
+ * 500 whose detail shows no internals; the log carries the stack with the request id.
+ */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('body_too_large', 'The request body is larger than this endpoint accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'Send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unreadable_body', 'The request body could not be read as JSON');
+    case 'FST_ERR_RATE_LIMIT_EXCEEDED':
+      return new AppError('rate_limited', 'Too many requests; wait and try again');
+    default:
+      break;
+  }
+  if (fastifyError.validation) {
+    return new AppError(
+      'invalid_request',
+      `The request is not valid: ${fastifyError.message}`,
+      fastifyError.validation.map((v) => ({
+        field: v.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(v.params?.missingProperty ?? ''),
+        code: 'invalid',
+        message: v.message ?? 'is not valid',
+      })),
+    );
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new AppError('unreadable_body', 'The request body is not valid JSON');
+  }
+  if (isStorageUnavailable(error)) {
+    return new AppError('service_unavailable', 'The database is not answering; nothing was stored. Try again shortly', undefined, {
+      'retry-after': '5',
+    });
+  }
+  const status = fastifyError.statusCode;
+  if (status === 413) return new AppError('body_too_large', 'The request body is larger than this endpoint accepts');
+  if (status === 415) return new AppError('unsupported_media_type', fastifyError.message);
+  if (status === 429) return new AppError('rate_limited', 'Too many requests; wait and try again');
+  if (status === 503) return new AppError('service_unavailable', 'The service is busy; try again shortly', undefined, { 'retry-after': '5' });
+  if (status !== undefined && status >= 400 && status < 500) return new AppError('invalid_request', fastifyError.message);
+  return new AppError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id');
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError, baseUrl: string) {
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .code(error.status)
+    .type('application/problem+json; charset=utf-8')
+    .send(buildProblem(baseUrl, request.id, error));
+}

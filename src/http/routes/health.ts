@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../domain/errors.js';
+import { problemRef } from '../problem.js';
+import type { DomainContext } from '../../domain/context.js';
+
+const Ok = Type.Object({ ok: Type.Literal(true) });
+
+/** Liveness (the process answers) and readiness (the database answers within 2 s). */
+export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
+  app.get(
+    '/healthz',
+    { schema: { tags: ['Operations'], summary: 'The process is up', response: { 200: Ok } } },
+    async () => ({ ok: true as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'The database answers',
+        response: { 200: Ok, 503: problemRef },
+      },
+    },
+    async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), 2000);
+      });
+      try {
+        await Promise.race([ctx.store.ping(), timeout]);
+      } catch {
+        throw new AppError('service_unavailable', 'The database is not answering', undefined, { 'retry-after': '5' });
+      } finally {
+        clearTimeout(timer);
+      }
+      return { ok: true as const };
+    },
+  );
+};

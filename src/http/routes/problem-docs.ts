@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { AppError } from '../../domain/errors.js';
+
+const HELP: Partial<Record<ErrorCode, string>> = {
+  malformed_token: 'The intake URL must end in the lead source token, a UUID such as 0b6e2c1a-…; copy the URL again.',
+  unreadable_body:
+    'Send JSON, form-encoded, multipart/form-data, or text/plain holding a JSON object, in UTF-8 (scan uploads: JSON).',
+  missing_contact: 'Give at least one of name, phone or email.',
+  invalid_fields: 'One or more fields are too long or of the wrong type; see `errors`.',
+  intake_unavailable: 'The intake link is unknown or was deactivated by its owner.',
+  missing_scan_key: 'Send the workspace upload key in the x-scan-key header.',
+  invalid_scan_key: 'The upload key is wrong or was regenerated; copy the current key from the Scans screen.',
+  body_too_large: 'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
+  rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',
+};
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Problem `type` URIs resolve to a page that explains the code. */
+export const problemDocsRoutes: FastifyPluginAsync = async (app) => {
+  app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (request, reply) => {
+    const code = request.params.code as ErrorCode;
+    if (!Object.hasOwn(ERROR_CODES, code)) {
+      throw new AppError('route_not_found', `There is no error code "${request.params.code}"`);
+    }
+    const { status, title } = ERROR_CODES[code];
+    const help = HELP[code] ?? title;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(code)}</title></head>` +
+          `<body><h1><code>${escape(code)}</code></h1><p>HTTP ${status} · ${escape(title)}</p><p>${escape(help)}</p></body></html>`,
+      );
+  });
+};

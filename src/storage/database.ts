@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import { CommitBatcher } from './commit-batcher.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Schema } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** One handle for both backends: a typed query builder for reads, a group-commit writer for writes. */
+export interface Database {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Schema>;
+  readonly writer: CommitBatcher;
+  /** Human-readable location without credentials, for start-up lines. */
+  readonly description: string;
+  migrate(): Promise<void>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  /** Drains the writer, then closes connections. */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+}
+
+function openSqlite(file: string): Kysely<Schema> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  // Durability: WAL with synchronous=FULL flushes the WAL on every COMMIT, so a committed write survives
+  // power loss. busy_timeout lets the CLI and the server share the file.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function openPostgres(url: string, poolSize: number): Kysely<Schema> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    // Durability: a COMMIT returns only after the WAL record is flushed; never trust a server default.
+    options: '-c synchronous_commit=on',
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres';
+  }
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
+  const dialect: Dialect = config.kind;
+  const db = config.kind === 'sqlite' ? openSqlite(config.path) : openPostgres(config.url, options.poolSize ?? 10);
+  const writer = new CommitBatcher(db, { maxBatch: 256, lanes: dialect === 'sqlite' ? 1 : 4 });
+  let closed = false;
+  return {
+    dialect,
+    db,
+    writer,
+    description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redact(config.url)}`,
+    async migrate() {
+      const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+      const { error, results } = await migrator.migrateToLatest();
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error || failed) {
+        const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+        throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await writer.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Table shapes, shared by SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text with milliseconds
+ * (sortable, identical on both backends); flags are 0/1 integers; binary payloads are BLOB/BYTEA.
+ */
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface PipelineTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface LeadSourceTable {
+  id: string;
+  workspace_id: string;
+  pipeline_id: string;
+  name: string;
+  token: string;
+  active: number;
+  bot_check_provider: string | null;
+  /** The provider secret, AES-256-GCM encrypted like upload keys. */
+  bot_check_secret_enc: string | null;
+  bot_check_site_key: string | null;
+  bot_check_min_score: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadKeyTable {
+  /** One row per workspace: the primary key is what makes "exactly one live key" hold. */
+  workspace_id: string;
+  key_hash: string;
+  key_enc: string;
+  created_at: string;
+  last_connected_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface LeadTable {
+  id: string;
+  workspace_id: string;
+  pipeline_id: string;
+  source_id: string;
+  stage: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  notes: string | null;
+  /** JSON object text of extra fields (string values). */
+  extra: string;
+  received_at: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  origin: string | null;
+  referer: string | null;
+  bot_check: string;
+  idempotency_key: string | null;
+  restored_from: string | null;
+}
+
+export interface QuarantineTable {
+  id: string;
+  workspace_id: string;
+  source_id: string;
+  reason: string;
+  /** JSON object text of every submitted text field, honeypot included. */
+  fields: string;
+  received_at: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  origin: string | null;
+  referer: string | null;
+  restored_lead_id: string | null;
+}
+
+export interface ScanTable {
+  id: string;
+  workspace_id: string;
+  received_at: string;
+  room_count: number;
+  byte_size: number;
+  user_agent: string | null;
+  /** The request body, byte for byte. */
+  raw: Buffer;
+  idempotency_key: string | null;
+}
+
+export interface ScanRoomTable {
+  scan_id: string;
+  idx: number;
+  name: string;
+  /** The room's own byte slice of the request body. */
+  raw: Buffer;
+}
+
+export interface IdempotencyTable {
+  /** `src:<id>` or `ws:<id>`. */
+  scope: string;
+  key: string;
+  request_hash: string;
+  /** `in_flight` until the request's answer is known, then `done`. */
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Service-wide facts, e.g. the first-start marker whose primary key makes bootstrap happen once. */
+export interface AppMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Schema {
+  app_meta: AppMetaTable;
+  workspaces: WorkspaceTable;
+  pipelines: PipelineTable;
+  lead_sources: LeadSourceTable;
+  upload_keys: UploadKeyTable;
+  leads: LeadTable;
+  quarantine: QuarantineTable;
+  scans: ScanTable;
+  scan_rooms: ScanRoomTable;
+  idempotency_keys: IdempotencyTable;
+}

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { systemClock, type Clock, type DomainContext } from '../../src/domain/context.js';
+import { SecretBox } from '../../src/domain/keys/secret-box.js';
+import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
+import { createSource } from '../../src/domain/sources/create-source.js';
+import type { LeadSourceView } from '../../src/domain/sources/source.js';
+import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { createTestDatabase, type BackendName, type TestDatabase } from './backends.js';
+
+export interface TestWorld {
+  backend: BackendName;
+  config: Config;
+  store: Database;
+  ctx: DomainContext;
+  testDb: TestDatabase;
+  appSecret: string;
+  /** Builds (once) the in-process app; use `app.inject`. */
+  app(): Promise<App>;
+  /** Listens on a loopback port (once) and returns the base URL. */
+  listen(): Promise<string>;
+  /** A workspace with a pipeline and an active source, made through the domain verbs. */
+  seed(name?: string): Promise<Seeded>;
+  close(): Promise<void>;
+}
+
+export interface Seeded {
+  workspaceId: string;
+  uploadKey: string;
+  pipelineId: string;
+  source: LeadSourceView;
+}
+
+export interface WorldOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/** A real database of the given backend, migrated, with config and a domain context; no mocks. */
+export async function createWorld(backend: BackendName, options: WorldOptions = {}): Promise<TestWorld> {
+  const testDb = await createTestDatabase(backend);
+  const appSecret = crypto.randomBytes(32).toString('base64url');
+  const config = loadConfig({
+    DATABASE_URL: testDb.url,
+    APP_SECRET: appSecret,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://leadscan.test',
+    ...options.env,
+  });
+  const store = openDatabase(config.database);
+  await store.migrate();
+  const ctx: DomainContext = { store, secrets: new SecretBox(appSecret), clock: options.clock ?? systemClock, config };
+  let app: App | undefined;
+  let baseUrl: string | undefined;
+  const world: TestWorld = {
+    backend,
+    config,
+    store,
+    ctx,
+    testDb,
+    appSecret,
+    async app() {
+      app ??= await buildApp(config, { store, appSecret, clock: ctx.clock, logger: false });
+      return app;
+    },
+    async listen() {
+      if (baseUrl) return baseUrl;
+      const instance = await world.app();
+      await instance.listen({ host: '127.0.0.1', port: 0 });
+      baseUrl = `http://127.0.0.1:${(instance.server.address() as AddressInfo).port}`;
+      return baseUrl;
+    },
+    async seed(name = 'Acme') {
+      const workspace = await createWorkspace({ ctx, input: { name } });
+      const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+      const source = await createSource({
+        ctx,
+        input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Website form' },
+      });
+      return { workspaceId: workspace.id, uploadKey: workspace.uploadKey, pipelineId: pipeline.id, source };
+    },
+    async close() {
+      if (app) await app.close();
+      await store.close();
+      await testDb.drop();
+    },
+  };
+  return world;
+}

@@ -1,0 +1,45 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachBackend } from '../helpers/backends.js';
+import { createWorld, type TestWorld } from '../helpers/test-app.js';
+
+describeEachBackend('group-commit writer', (backend) => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const insert = (id: string) =>
+    world.store.writer.write((trx) =>
+      trx.insertInto('app_meta').values({ key: id, value: 'v' }).returning('key').executeTakeFirstOrThrow(),
+    );
+
+  it('folds concurrent writes into fewer commits and acknowledges each after its commit', async () => {
+    const before = { ...world.store.writer.stats };
+    const ids = Array.from({ length: 200 }, (_, i) => `k${i}`);
+    const results = await Promise.all(ids.map(insert));
+    expect(results.map((r) => r.key)).toEqual(ids);
+    const commits = world.store.writer.stats.commits - before.commits;
+    expect(commits).toBeGreaterThanOrEqual(1);
+    expect(commits).toBeLessThan(20);
+    const stored = await world.store.db.selectFrom('app_meta').select('key').where('key', 'like', 'k%').execute();
+    expect(stored).toHaveLength(200);
+  });
+
+  it('rolls back only the write that failed; the rest of the batch commits', async () => {
+    await insert('dup');
+    const outcomes = await Promise.allSettled([insert('a1'), insert('dup'), insert('a2')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const keys = (await world.store.db.selectFrom('app_meta').select('key').execute()).map((r) => r.key).sort();
+    expect(keys).toEqual(['a1', 'a2', 'dup']);
+  });
+
+  it('drains accepted writes on close and refuses new ones', async () => {
+    const pending = Promise.all([insert('c1'), insert('c2')]);
+    await world.store.writer.close();
+    await expect(pending).resolves.toHaveLength(2);
+    await expect(insert('late')).rejects.toThrow(/closed/);
+  });
+});
