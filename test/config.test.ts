@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.database).toEqual({ kind: 'sqlite', path: path.resolve('data/leadscan.sqlite') });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      intakeRateLimit: 30,
+      scanRateLimit: 120,
+      scanMaxBytes: 33_554_432,
+      trustProxy: false,
+      redisUrl: undefined,
+      appSecret: undefined,
+      botCheckTimeoutMs: 5000,
+    });
+  });
+
+  it('selects PostgreSQL or SQLite from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.kind).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ kind: 'sqlite', path: '/tmp/x.db' });
+    expect(loadConfig({ DATABASE_URL: 'rel/x.db' }).database).toEqual({ kind: 'sqlite', path: path.resolve('rel/x.db') });
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://leads.example.com/' }).publicBaseUrl).toBe('https://leads.example.com');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['INTAKE_RATE_LIMIT', '-1'],
+    ['SCAN_RATE_LIMIT', 'lots'],
+    ['SCAN_MAX_BYTES', '1.5'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['PUBLIC_BASE_URL', 'ftp://example.com'],
+    ['APP_SECRET', 'too-short'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['TRUST_PROXY', 'sometimes'],
+    ['LOG_LEVEL', 'loud'],
+    ['TURNSTILE_VERIFY_URL', 'nope'],
+  ])('refuses %s=%s with an error naming the variable', (variable, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(variable);
+    expect((caught as Error).message).toContain(variable);
+    expect((caught as Error).message.split('\n')).toHaveLength(1);
+  });
+
+  it('turns limits off with 0 and parses TRUST_PROXY', () => {
+    const config = loadConfig({ INTAKE_RATE_LIMIT: '0', SCAN_RATE_LIMIT: '0', TRUST_PROXY: 'true' });
+    expect(config.intakeRateLimit).toBe(0);
+    expect(config.scanRateLimit).toBe(0);
+    expect(config.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+  });
+});

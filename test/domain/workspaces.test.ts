@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { AppError } from '../../src/domain/errors.js';
+import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
+import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
+import { createSource } from '../../src/domain/sources/create-source.js';
+import { findSourceByToken, readBotCheckSecret } from '../../src/domain/sources/find-source.js';
+import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
+import { bootstrap } from '../../src/domain/workspaces/bootstrap.js';
+import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
+import { findWorkspace } from '../../src/domain/workspaces/find-workspace.js';
+import { looksLikeId } from '../../src/domain/ids.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { createWorld, type TestWorld } from '../helpers/test-app.js';
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+describeEachBackend('workspaces, pipelines and sources', (backend) => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  it('creates a workspace with time-ordered prefixed ids and finds it by id or unique name', async () => {
+    const ctx = world.ctx;
+    const a = await createWorkspace({ ctx, input: { name: '  Acme  ' } });
+    const b = await createWorkspace({ ctx, input: { name: 'Beta' } });
+    expect(looksLikeId('ws', a.id)).toBe(true);
+    expect(a.id < b.id).toBe(true);
+    expect(a.name).toBe('Acme');
+    expect((await findWorkspace({ ctx, input: { ref: 'Acme' } })).id).toBe(a.id);
+    expect((await findWorkspace({ ctx, input: { ref: b.id } })).name).toBe('Beta');
+    expect(await codeOf(findWorkspace({ ctx, input: { ref: 'Nope' } }))).toBe('workspace_not_found');
+    await createWorkspace({ ctx, input: { name: 'Acme' } });
+    expect(await codeOf(findWorkspace({ ctx, input: { ref: 'Acme' } }))).toBe('workspace_not_found');
+    expect(await codeOf(createWorkspace({ ctx, input: { name: '   ' } }))).toBe('invalid_request');
+  });
+
+  it('creates a source with a v4 token, URLs, and toggles it instantly', async () => {
+    const ctx = world.ctx;
+    const ws = await createWorkspace({ ctx, input: { name: 'Acme' } });
+    const pl = await createPipeline({ ctx, input: { workspace: 'Acme', name: 'Sales' } });
+    expect(pl.workspaceId).toBe(ws.id);
+    const source = await createSource({ ctx, input: { workspace: ws.id, pipeline: 'Sales', name: 'Web' } });
+    expect(source.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(source.intakeUrl).toBe(`http://leadscan.test/api/intake/${source.token}`);
+    expect(source.formUrl).toBe(`http://leadscan.test/f/${source.token}`);
+    expect(source.active).toBe(true);
+
+    await setSourceActive({ ctx, input: { token: source.token.toUpperCase(), active: false } });
+    expect((await findSourceByToken({ ctx, input: { token: source.token } }))?.active).toBe(false);
+    await setSourceActive({ ctx, input: { token: source.token, active: true } });
+    expect((await findSourceByToken({ ctx, input: { token: source.token } }))?.active).toBe(true);
+
+    expect(await codeOf(setSourceActive({ ctx, input: { token: 'not-a-uuid', active: false } }))).toBe('malformed_token');
+    expect(
+      await codeOf(setSourceActive({ ctx, input: { token: '00000000-0000-4000-8000-000000000000', active: false } })),
+    ).toBe('source_not_found');
+    expect(await codeOf(createSource({ ctx, input: { workspace: ws.id, pipeline: 'Nope', name: 'x' } }))).toBe(
+      'pipeline_not_found',
+    );
+  });
+
+  it('keeps a pipeline of another workspace out of reach', async () => {
+    const ctx = world.ctx;
+    await createWorkspace({ ctx, input: { name: 'A' } });
+    const b = await createWorkspace({ ctx, input: { name: 'B' } });
+    const plB = await createPipeline({ ctx, input: { workspace: b.id, name: 'Sales' } });
+    expect(await codeOf(createSource({ ctx, input: { workspace: 'A', pipeline: plB.id, name: 'x' } }))).toBe(
+      'pipeline_not_found',
+    );
+  });
+
+  it('stores a bot-check secret encrypted and turns it off again', async () => {
+    const { ctx } = world;
+    const seeded = await world.seed();
+    const on = await configureBotCheck({
+      ctx,
+      input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 'provider-secret-123', siteKey: 'site' } },
+    });
+    expect(on.botCheck).toEqual({ provider: 'turnstile', siteKey: 'site', minScore: null });
+    const row = await world.store.db.selectFrom('lead_sources').selectAll().where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
+    expect(row.bot_check_secret_enc).not.toContain('provider-secret-123');
+    expect(await readBotCheckSecret({ ctx, input: { sourceId: seeded.source.id } })).toBe('provider-secret-123');
+    expect(
+      await codeOf(configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'captchaX', secret: 's' } } })),
+    ).toBe('invalid_request');
+    expect(
+      await codeOf(
+        configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } } }),
+      ),
+    ).toBe('invalid_request');
+    const off = await configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { off: true } } });
+    expect(off.botCheck).toBe('off');
+    expect((await findSourceByToken({ ctx, input: { token: seeded.source.token } }))?.botCheck).toBeNull();
+  });
+
+  it('bootstraps Default/Sales/Website form once, even when started concurrently', async () => {
+    const results = await Promise.all([bootstrap({ ctx: world.ctx }), bootstrap({ ctx: world.ctx }), bootstrap({ ctx: world.ctx })]);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const workspaces = await world.store.db.selectFrom('workspaces').selectAll().execute();
+    expect(workspaces.map((w) => w.name)).toEqual(['Default']);
+    const pipelines = await world.store.db.selectFrom('pipelines').select('name').execute();
+    expect(pipelines.map((p) => p.name)).toEqual(['Sales']);
+    const sources = await world.store.db.selectFrom('lead_sources').select(['name', 'token']).execute();
+    expect(sources.map((s) => s.name)).toEqual(['Website form']);
+    const again = await bootstrap({ ctx: world.ctx });
+    expect(again.created).toBe(false);
+    expect(again.source?.token).toBe(sources[0]!.token);
+  });
+});
