@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/backends.js';
+import { cliJson, runCli } from './helpers/cli.js';
+
+const BIN = path.resolve(import.meta.dirname, '../bin/leadscan.js');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `leadscan serve` as a real process on a free port; resolves once the banner says where it listens. */
+function serve(env: Record<string, string>): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve({ child, url: match[1]!, output: () => out, exited });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    void exited.then((code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
+  });
+}
+
+describe('leadscan serve (process)', () => {
+  it('bootstraps on first start, prints URLs and key with curl lines, and exits 0 on SIGTERM', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: path.join(dir, 'data', 'leadscan.sqlite'), PUBLIC_BASE_URL: 'http://localhost:3000' };
+    const first = await serve(env);
+    try {
+      const out = first.output();
+      expect(out).toContain('First start: created workspace "Default", pipeline "Sales" and lead source "Website form"');
+      const form = /Hosted form:\s+(\S+)/.exec(out)?.[1];
+      const intake = /Intake URL:\s+(\S+)/.exec(out)?.[1];
+      expect(form).toMatch(/^http:\/\/localhost:3000\/f\/[0-9a-f-]{36}$/);
+      expect(intake).toMatch(/^http:\/\/localhost:3000\/api\/intake\/[0-9a-f-]{36}$/);
+      expect(out).toContain(`curl -X POST '${intake}'`);
+      const key = /\n\s+(lsk_[A-Za-z0-9_-]{43})\n/.exec(out)?.[1];
+      expect(key).toBeDefined();
+      expect(out).toContain(`-H 'x-scan-key: ${key}'`);
+      expect(out).toMatch(/warning: APP_SECRET is not set; generated one in .*app-secret/);
+      const health = await fetch(`${first.url}/healthz`);
+      expect(health.status).toBe(200);
+      // The key printed is the workspace's live key (read back through the CLI with the generated secret).
+      expect(await cliJson(['key', 'show', '--workspace', 'Default'], { DATABASE_URL: env.DATABASE_URL })).toEqual({ uploadKey: key });
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+
+    const second = await serve(env);
+    try {
+      const out = second.output();
+      expect(out).toContain('Hosted form:');
+      expect(out).not.toContain('First start');
+      expect(out).not.toMatch(/lsk_/);
+      expect(out).not.toContain('warning: APP_SECRET');
+    } finally {
+      second.child.kill('SIGINT');
+    }
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses to start on a bad environment value with one line naming it', async () => {
+    const result = await runCli(['serve'], { PORT: 'abc', DATABASE_URL: path.join(tempDir(), 'x.sqlite'), APP_SECRET: crypto.randomBytes(32).toString('hex') });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('leadscan: Invalid configuration: PORT must be a whole number, got "abc"');
+  });
+
+  it('says SQLite runs single-process when asked for workers', async () => {
+    const dir = tempDir();
+    const started = await serve({ DATABASE_URL: path.join(dir, 'x.sqlite'), WORKERS: '4', APP_SECRET: 'k'.repeat(40) });
+    try {
+      expect(started.output()).toMatch(/SQLite mode runs as a single process/);
+    } finally {
+      started.child.kill('SIGTERM');
+    }
+    expect(await started.exited).toBe(0);
+  });
+});
