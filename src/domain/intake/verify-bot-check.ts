@@ -1,18 +1,139 @@
+import type { BotCheckProvider } from '../../config.js';
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
+import { readBotCheckSecret } from '../sources/find-source.js';
 import type { LeadSource } from '../sources/source.js';
 
 export type BotCheckOutcome = 'off' | 'passed' | 'unverified';
 
+/** The slice of a pino/Fastify logger this verb uses; optional so the CLI and tests can omit it. */
+export interface BotCheckLog {
+  warn(details: object, message: string): void;
+}
+
+/** What every siteverify endpoint answers (Turnstile, hCaptcha and reCAPTCHA share this shape). */
+interface SiteverifyAnswer {
+  success?: unknown;
+  score?: unknown;
+  'error-codes'?: unknown;
+}
+
+/**
+ * Error codes that say the operator's configuration (or the provider itself) is at fault, not the visitor's
+ * token. Refusing the lead for these would lose real leads over a typo in the secret, so they count as
+ * "unverified" and are logged for the operator instead.
+ */
+const OPERATOR_SIDE_ERRORS = new Set([
+  'missing-input-secret',
+  'invalid-input-secret',
+  'sitekey-secret-mismatch',
+  'invalid-keys',
+  'internal-error',
+]);
+
+const PROVIDER_NAMES: Record<BotCheckProvider, string> = {
+  turnstile: 'Cloudflare Turnstile',
+  hcaptcha: 'hCaptcha',
+  recaptcha: 'Google reCAPTCHA',
+};
+
+type Verdict = { kind: 'passed' } | { kind: 'refused'; reason: string } | { kind: 'unverified'; reason: string };
+
 /**
  * Bot check for one intake submission (CONTRACT §2). Off when the source has none. Absent or refused token:
- * AppError('bot_check_failed'). Provider unreachable or slower than BOT_CHECK_TIMEOUT_MS: 'unverified' (the lead
- * is still stored). Called before the store step, never inside a write transaction.
+ * AppError('bot_check_failed'). Provider unreachable, erroring, or slower than BOT_CHECK_TIMEOUT_MS:
+ * 'unverified' (the lead is still stored; a provider outage never loses a real lead). Called before the store
+ * step, never inside a write transaction.
  */
 export async function verifyBotCheck({
+  ctx,
   input,
-}: VerbArgs<{ source: LeadSource; token: string | undefined; remoteIp: string | null }>): Promise<BotCheckOutcome> {
-  if (!input.source.botCheck) return 'off';
-  // Provider verification lands with the abuse-protection work (issue 6).
-  throw new AppError('internal_error', 'Bot check verification is not available yet');
+}: VerbArgs<{
+  source: LeadSource;
+  token: string | undefined;
+  remoteIp: string | null;
+  log?: BotCheckLog;
+}>): Promise<BotCheckOutcome> {
+  const settings = input.source.botCheck;
+  if (!settings) return 'off';
+  const provider = settings.provider;
+  const token = input.token?.trim();
+  if (!token) {
+    throw new AppError(
+      'bot_check_failed',
+      `This form is protected by ${PROVIDER_NAMES[provider]}: complete the check and send the form again (botCheckToken is missing)`,
+    );
+  }
+  const secret = await readBotCheckSecret({ ctx, input: { sourceId: input.source.id } });
+  if (!secret) {
+    input.log?.warn({ provider, sourceId: input.source.id }, 'bot check on but no provider secret is stored; lead kept as unverified');
+    return 'unverified';
+  }
+
+  const verdict = await askProvider({
+    url: ctx.config.botCheckVerifyUrls[provider],
+    timeoutMs: ctx.config.botCheckTimeoutMs,
+    form: { secret, response: token, ...(input.remoteIp ? { remoteip: input.remoteIp } : {}) },
+    minScore: provider === 'recaptcha' ? settings.minScore : null,
+  });
+  switch (verdict.kind) {
+    case 'passed':
+      return 'passed';
+    case 'unverified':
+      // Never the secret or the token: only which provider failed and how.
+      input.log?.warn({ provider, sourceId: input.source.id, reason: verdict.reason }, 'bot-check provider unavailable; lead kept as unverified');
+      return 'unverified';
+    case 'refused':
+      throw new AppError(
+        'bot_check_failed',
+        `${PROVIDER_NAMES[provider]} did not accept the check (${verdict.reason}); complete the check again and resend the form`,
+      );
+  }
+}
+
+async function askProvider(args: {
+  url: string;
+  timeoutMs: number;
+  form: Record<string, string>;
+  minScore: number | null;
+}): Promise<Verdict> {
+  let answer: SiteverifyAnswer;
+  try {
+    const response = await fetch(args.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams(args.form).toString(),
+      // Covers connecting, waiting and reading the body: a provider slower than this counts as unreachable.
+      signal: AbortSignal.timeout(args.timeoutMs),
+      redirect: 'error',
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { kind: 'unverified', reason: `HTTP ${response.status}` };
+    }
+    answer = (await response.json()) as SiteverifyAnswer;
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'Error';
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      return { kind: 'unverified', reason: `no answer within ${args.timeoutMs} ms` };
+    }
+    if (error instanceof SyntaxError) return { kind: 'unverified', reason: 'answer is not JSON' };
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return { kind: 'unverified', reason: typeof cause?.code === 'string' ? cause.code : name };
+  }
+  if (!answer || typeof answer !== 'object') return { kind: 'unverified', reason: 'answer is not a JSON object' };
+
+  const codes = Array.isArray(answer['error-codes'])
+    ? answer['error-codes'].filter((c): c is string => typeof c === 'string')
+    : [];
+  if (answer.success !== true) {
+    const operatorSide = codes.filter((c) => OPERATOR_SIDE_ERRORS.has(c));
+    if (operatorSide.length > 0) return { kind: 'unverified', reason: `provider error ${operatorSide.join(', ')}` };
+    return { kind: 'refused', reason: codes.length > 0 ? codes.join(', ') : 'token not valid' };
+  }
+  // reCAPTCHA v3 scores from 0.0 (bot) to 1.0 (person); v2 answers carry no score and pass on success alone.
+  if (args.minScore !== null && typeof answer.score === 'number' && answer.score < args.minScore) {
+    return { kind: 'refused', reason: `score ${answer.score} is below ${args.minScore}` };
+  }
+  return { kind: 'passed' };
 }
