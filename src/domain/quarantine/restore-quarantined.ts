@@ -1,7 +1,56 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
+import { newId } from '../ids.js';
+import { HONEYPOT_FIELD, normalizeLeadBody } from '../intake/lead-fields.js';
+import { insertLead } from '../intake/store-lead.js';
 
-/** Placeholder until the intake issue lands: restoring needs the intake's field normalization. */
-export async function restoreQuarantined({ input }: VerbArgs<{ id: string }>): Promise<{ leadId: string }> {
-  throw new AppError('quarantine_item_not_found', `No quarantined submission has the id ${input.id}`);
+/**
+ * Turns a quarantined submission into a lead (CONTRACT §2.3): the same field rules as intake, minus the honeypot,
+ * with the original received time and request details. One transaction marks both sides, so a second restore,
+ * even a concurrent one, finds `restored_lead_id` set and is refused.
+ */
+export async function restoreQuarantined({ ctx, input }: VerbArgs<{ id: string }>): Promise<{ leadId: string }> {
+  return ctx.store.writer.write(async (trx) => {
+    const row = await trx.selectFrom('quarantine').selectAll().where('id', '=', input.id).executeTakeFirst();
+    if (!row) {
+      throw new AppError(
+        'quarantine_item_not_found',
+        `No quarantined submission has the id ${input.id}; see \`leadscan quarantine list\` (items are kept 30 days)`,
+      );
+    }
+    if (row.restored_lead_id) {
+      throw new AppError('already_restored', `${input.id} was already restored as lead ${row.restored_lead_id}`);
+    }
+    const source = await trx
+      .selectFrom('lead_sources')
+      .select('pipeline_id')
+      .where('id', '=', row.source_id)
+      .executeTakeFirstOrThrow();
+
+    const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
+    const fields = normalizeLeadBody(body);
+    const leadId = newId('lead');
+    await insertLead(trx, {
+      id: leadId,
+      workspaceId: row.workspace_id,
+      pipelineId: source.pipeline_id,
+      sourceId: row.source_id,
+      fields,
+      receivedAt: row.received_at,
+      meta: { clientIp: row.client_ip, userAgent: row.user_agent, origin: row.origin, referer: row.referer },
+      // The bot check never ran for a honeypot catch; a person chose to restore it.
+      botCheck: 'off',
+      restoredFrom: row.id,
+    });
+    const marked = await trx
+      .updateTable('quarantine')
+      .set({ restored_lead_id: leadId })
+      .where('id', '=', row.id)
+      .where('restored_lead_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) !== 1) {
+      throw new AppError('already_restored', `${input.id} was already restored`);
+    }
+    return { leadId };
+  });
 }

@@ -1,0 +1,26 @@
+import { AppError } from '../errors.js';
+import type { VerbArgs } from '../context.js';
+import { findSourceByToken } from '../sources/find-source.js';
+import { isWellFormedToken, type LeadSource } from '../sources/source.js';
+
+/**
+ * The lead source an intake token opens (CONTRACT §2). A token that is not a canonical UUID is refused before any
+ * database lookup. Unknown and deactivated tokens get the very same error, so the answer does not tell a prober
+ * which tokens exist.
+ */
+export async function openIntake({ ctx, input }: VerbArgs<{ token: string }>): Promise<LeadSource> {
+  if (!isWellFormedToken(input.token)) {
+    throw new AppError(
+      'malformed_token',
+      'The intake token in the URL is not a UUID (8-4-4-4-12 hex digits); copy the intake URL again from Leadscan',
+    );
+  }
+  const source = await findSourceByToken({ ctx, input: { token: input.token } });
+  if (!source || !source.active) {
+    throw new AppError(
+      'intake_unavailable',
+      'This intake link does not exist or has been closed; ask the site owner for the current form',
+    );
+  }
+  return source;
+}
