@@ -1,0 +1,112 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import type { Database } from '../../storage/database.js';
+import type { DomainContext, VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { abandonClaim, claimKey, deleteExpiredKeys, recordAnswer, type StoredAnswer } from './idempotency-store.js';
+
+export type { StoredAnswer } from './idempotency-store.js';
+
+/** Records the answer inside the request's store transaction (pass it to the verb's `afterStore`). */
+export type RecordAnswer = (trx: Transaction<Schema>, answer: StoredAnswer) => Promise<void>;
+
+export interface IdempotentOutcome {
+  answer: StoredAnswer;
+  /** True when this is the stored answer of an earlier request with the same key and payload. */
+  replayed: boolean;
+}
+
+/** Same-process requests holding a key, so a concurrent repeat waits for the first answer instead of a 409. */
+const holders = new WeakMap<Database, Map<string, Promise<void>>>();
+const lastCleanup = new WeakMap<Database, number>();
+const CLEANUP_EVERY_MS = 10 * 60 * 1000;
+
+function holdersOf(store: Database): Map<string, Promise<void>> {
+  let map = holders.get(store);
+  if (!map) {
+    map = new Map();
+    holders.set(store, map);
+  }
+  return map;
+}
+
+/** Expired keys are deleted now and then as a side effect of claims, off the request's path. */
+function cleanUpNowAndThen(ctx: DomainContext): void {
+  const now = ctx.clock.now().getTime();
+  const last = lastCleanup.get(ctx.store);
+  if (last !== undefined && now - last < CLEANUP_EVERY_MS && now >= last) return;
+  lastCleanup.set(ctx.store, now);
+  void deleteExpiredKeys(ctx).catch(() => undefined);
+}
+
+/**
+ * Runs one request under an Idempotency-Key (Stripe's semantics, IETF httpapi idempotency-key draft):
+ * - no key: just runs it;
+ * - a new key (or one whose 24 hours are over): claims it (`in_flight`, committed), runs, and the answer is
+ *   recorded by `record` inside the request's own store transaction, so "stored" and "key done" commit together;
+ * - the same key and payload again: the stored answer, and nothing new is stored;
+ * - the same key with a different payload: 422 idempotency_key_reused;
+ * - the same key while the first request is still running: in this process, waits for its answer; on another
+ *   instance, 409 idempotency_in_flight with Retry-After.
+ * A request that fails (validation, bot check, database) frees its key so a corrected retry can succeed.
+ */
+export async function runIdempotent({
+  ctx,
+  input,
+}: VerbArgs<{
+  scope: string;
+  key: string | null;
+  requestHash: string;
+  run: (record: RecordAnswer) => Promise<StoredAnswer>;
+}>): Promise<IdempotentOutcome> {
+  const { scope, key, requestHash, run } = input;
+  if (key === null) return { answer: await run(async () => {}), replayed: false };
+
+  const ref = { scope, key, requestHash };
+  const slot = `${scope}\u0000${key}`;
+  const local = holdersOf(ctx.store);
+  for (let held = local.get(slot); held; held = local.get(slot)) await held;
+  let release!: () => void;
+  local.set(slot, new Promise<void>((resolve) => (release = resolve)));
+
+  try {
+    const claim = await claimKey(ctx, ref);
+    switch (claim.kind) {
+      case 'replay':
+        return { answer: claim.answer, replayed: true };
+      case 'mismatch':
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
+        );
+      case 'in_flight':
+        throw new AppError(
+          'idempotency_in_flight',
+          'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
+          undefined,
+          { 'retry-after': '1' },
+        );
+      case 'claimed':
+        break;
+    }
+    cleanUpNowAndThen(ctx);
+
+    let recorded = false;
+    try {
+      const answer = await run(async (trx, stored) => {
+        await recordAnswer(trx, ref, stored);
+        recorded = true;
+      });
+      // A run that answered without storing anything (nothing to remember) must not hold the key.
+      if (!recorded) await abandonClaim(ctx, ref, claim.createdAt);
+      return { answer, replayed: false };
+    } catch (error) {
+      // Best effort: if the database is gone too, the in-flight lease frees the key later.
+      await abandonClaim(ctx, ref, claim.createdAt).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    local.delete(slot);
+    release();
+  }
+}
