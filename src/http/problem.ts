@@ -46,22 +46,52 @@ export function buildProblem(baseUrl: string, requestId: string, error: AppError
   return problem;
 }
 
-const POSTGRES_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
-const NETWORK_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+/**
+ * PostgreSQL SQLSTATEs meaning "not now" rather than "never": connection exceptions (08), insufficient resources
+ * (53), operator intervention (57: shutdown, cannot connect now, statement cancelled), a read-only server (25006,
+ * e.g. a standby during failover), and serialization failures/deadlocks (40001, 40P01) that a retry clears.
+ */
+const POSTGRES_UNAVAILABLE_CLASSES = ['08', '53', '57'];
+const POSTGRES_UNAVAILABLE = new Set(['25006', '40001', '40P01']);
+const NETWORK_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const SQLITE_UNAVAILABLE = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'];
+/** pg and pg-pool report a lost or refused connection only in the message. */
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|The database writer is closed/i;
 
-/** A database that does not answer, as opposed to a bug: the client may retry. */
+function isUnavailableCode(code: unknown): boolean {
+  if (typeof code !== 'string') return false;
+  if (NETWORK_UNAVAILABLE.has(code) || POSTGRES_UNAVAILABLE.has(code)) return true;
+  if (/^[0-9A-Z]{5}$/.test(code) && POSTGRES_UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
+  return SQLITE_UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
+}
+
+/**
+ * A database that does not answer (or answers "not now"), as opposed to a bug: the request stored nothing and the
+ * client may retry, so it becomes 503 with Retry-After. Looks through `cause` and AggregateError's `errors`
+ * (Node reports a refused dual-stack connect as an AggregateError).
+ */
 export function isStorageUnavailable(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (POSTGRES_UNAVAILABLE.has(code) || NETWORK_UNAVAILABLE.has(code))) return true;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR') return true;
-  const message = (error as { message?: unknown }).message;
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error/i.test(
-      message,
-    )
-  );
+  return unavailable(error, 0);
+}
+
+function unavailable(error: unknown, depth: number): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (isUnavailableCode(code)) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  if (cause !== undefined && unavailable(cause, depth + 1)) return true;
+  return Array.isArray(errors) && errors.some((inner) => unavailable(inner, depth + 1));
 }
 
 /**
@@ -100,7 +130,7 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
     return new AppError('unreadable_body', 'The request body is not valid JSON');
   }
   if (isStorageUnavailable(error)) {
-    return new AppError('service_unavailable', 'The database is not answering; nothing was stored. Try again shortly', undefined, {
+    return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, {
       'retry-after': '5',
     });
   }

@@ -41,16 +41,46 @@ function openSqlite(file: string): Kysely<Schema> {
   return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
+/**
+ * int8 (count(*), bigint) arrives from pg as text by default; SQLite hands back numbers. Parse it to a number so
+ * both backends answer alike, and refuse rather than round a value beyond 2^53.
+ */
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`A 64-bit integer from PostgreSQL (${text}) does not fit a JavaScript number`);
+  return value;
+}
+
+const INT8_OID = 20;
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
 function openPostgres(url: string, poolSize: number): Kysely<Schema> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A database that does not answer a new connection within 5 s is "unavailable" (503), not a hung request.
     connectionTimeoutMillis: 5000,
+    // Notice a silently dropped connection (a failed-over server, a NAT timeout) instead of waiting forever.
+    keepAlive: true,
     // Durability: a COMMIT returns only after the WAL record is flushed; never trust a server default.
     options: '-c synchronous_commit=on',
+    // Per pool, not pg.types globally: other code in the process keeps pg's defaults.
+    types: pgTypes,
   });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // An idle client losing its connection (database restart) must not crash the process; pg-pool drops it.
   pool.on('error', () => {});
+  // A checked-out client (inside a transaction) has no pool listener: without this one, a connection lost
+  // mid-batch would be an unhandled 'error' event and kill the process. The query in flight rejects on its own,
+  // so the batch's writes all reject, and the pool discards the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
 }
 
