@@ -1,4 +1,5 @@
 import path from 'node:path';
+import v8 from 'node:v8';
 
 /**
  * The whole environment, parsed once at start-up (CONTRACT §6) and handed down.
@@ -27,6 +28,15 @@ export interface Config {
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
+  /** HTTP timeouts in ms (README "Abuse protection"): idle socket, whole request, headers, idle keep-alive. */
+  connectionTimeoutMs: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Load shedding (503): mean event-loop delay, V8 heap used and RSS above these; 0 turns one off. */
+  loadShedEventLoopDelayMs: number;
+  loadShedHeapUsedBytes: number;
+  loadShedRssBytes: number;
   logLevel: string;
   /** Worker processes for `serve` (PostgreSQL only). */
   workers: number;
@@ -114,6 +124,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL, got "${redisUrl}"`);
   }
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 600_000, 1000, 3_600_000);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+  }
   return {
     database,
     host,
@@ -134,6 +149,20 @@ export function loadConfig(env: Env = process.env): Config {
     },
     botCheckTimeoutMs: integer(env, 'BOT_CHECK_TIMEOUT_MS', 5000, 100, 60_000),
     redisUrl,
+    connectionTimeoutMs: integer(env, 'CONNECTION_TIMEOUT_MS', 60_000, 1000, 3_600_000),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    loadShedEventLoopDelayMs: integer(env, 'LOAD_SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    // Default: shed before V8 runs out of heap (an out-of-memory crash would drop every request in flight).
+    loadShedHeapUsedBytes: integer(
+      env,
+      'LOAD_SHED_HEAP_USED_BYTES',
+      Math.floor(v8.getHeapStatistics().heap_size_limit * 0.9),
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    loadShedRssBytes: integer(env, 'LOAD_SHED_RSS_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
     logLevel,
     workers: integer(env, 'WORKERS', 1, 1, 64),
   };
