@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { parseIdempotencyKey } from '../domain/idempotency/idempotency-key.js';
+import type { IdempotentOutcome } from '../domain/idempotency/run-idempotent.js';
+
+/** The request's Idempotency-Key, checked (400 invalid_idempotency_key), or null when it sent none. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
+  return parseIdempotencyKey(request.headers['idempotency-key']);
+}
+
+/** Sends a (possibly replayed) answer; a replay says so, as Stripe's `Idempotent-Replayed` does. */
+export function sendIdempotent(reply: FastifyReply, outcome: IdempotentOutcome) {
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(outcome.answer.status).send(outcome.answer.body);
+}
+
+/** The header as documented in /openapi.json (the check itself is idempotencyKeyOf). */
+export const IdempotencyKeyHeaders = Type.Object(
+  {
+    'idempotency-key': Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x20-\\x7E]+$',
+        description:
+          'Makes a retry safe: the same key with the same payload within 24 hours returns the first answer and ' +
+          'stores nothing new; with a different payload 422; while the first is still running 409.',
+        examples: ['9b2f6c1e-3d4a-4f7b-8c5d-0e1f2a3b4c5d'],
+      }),
+    ),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,173 @@
+import crypto from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { BotCheckProvider } from '../../config.js';
+import type { DomainContext } from '../../domain/context.js';
+import { AppError, isAppError } from '../../domain/errors.js';
+import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
+import { openIntake } from '../../domain/intake/open-intake.js';
+import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
+import { parseIdempotencyKey, requestHash } from '../../domain/idempotency/idempotency-key.js';
+import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
+import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
+import { FORM_ASSETS } from '../../web/assets/index.js';
+import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS } from '../../web/bot-check-widget.js';
+import { formPageHeaders } from '../../web/csp.js';
+import { formStateFromError, isFormProblem } from '../../web/form-state.js';
+import { FORM_KEY_FIELD, formPage } from '../../web/pages/form-page.js';
+import { closedPage, malformedLinkPage, messagePage } from '../../web/pages/message-page.js';
+import { thankYouPage } from '../../web/pages/thank-you-page.js';
+import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers } from '../intake-body.js';
+import { toAppError } from '../problem.js';
+
+export interface HostedFormRoutesOptions {
+  ctx: DomainContext;
+  /** The intake's rate limit, so the no-script path is limited exactly like POST /api/intake/{token}. */
+  rateLimit?: onRequestAsyncHookHandler;
+}
+
+const FORM_PATH = '/f/:token';
+
+function headerText(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? null : text;
+}
+
+function requestMeta(request: FastifyRequest): IntakeMeta {
+  return {
+    clientIp: request.ip || null,
+    userAgent: headerText(request.headers['user-agent']),
+    origin: headerText(request.headers.origin),
+    referer: headerText(request.headers.referer),
+  };
+}
+
+function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null) {
+  return reply.code(status).headers(formPageHeaders(provider)).type('text/html; charset=utf-8').send(page);
+}
+
+/**
+ * A no-script post as the intake knows it. The widget's token comes in the provider's own field and becomes
+ * botCheckToken; every provider's field is dropped (hCaptcha fills g-recaptcha-response too) and so is the form's
+ * idempotency key, so none of them is kept as an extra field.
+ */
+function intakeBody(body: Record<string, unknown>, source: LeadSource): Record<string, unknown> {
+  const mapped: Record<string, unknown> = Object.fromEntries(
+    Object.entries(body).filter(([key]) => key !== FORM_KEY_FIELD && !BOT_CHECK_RESPONSE_FIELDS.includes(key)),
+  );
+  if (source.botCheck) mapped[BOT_CHECK_TOKEN_FIELD] = body[BOT_CHECK_WIDGETS[source.botCheck.provider].responseField];
+  return mapped;
+}
+
+/** The key the rendered form carried; a page rendered before keys existed (or a hand-made post) has none. */
+function formKeyOf(body: Record<string, unknown>): string | null {
+  const key = body[FORM_KEY_FIELD];
+  return typeof key === 'string' && key !== '' ? parseIdempotencyKey(key) : null;
+}
+
+/** Error pages of the hosted form: people get HTML, not problem+json. */
+function errorPage(error: AppError, requestId: string): string {
+  switch (error.code) {
+    case 'malformed_token':
+      return malformedLinkPage();
+    case 'intake_unavailable':
+      return closedPage();
+    case 'route_not_found':
+      return messagePage({ heading: 'Page not found', text: 'Please check the address of the page.' });
+    case 'body_too_large':
+      return messagePage({ heading: 'Your message is too long', text: 'Please go back, shorten your message and send it again.' });
+    case 'rate_limited':
+      return messagePage({ heading: 'Please wait a moment', text: 'Too many attempts came from your connection. Please wait a minute and send again.' });
+    case 'unreadable_body':
+      return messagePage({ heading: 'The form could not be read', text: 'Please go back and send the form again.' });
+    default:
+      return messagePage({
+        heading: 'Something went wrong',
+        text: 'Your message was not sent because of a problem on our side. Please go back and try again in a moment.',
+        requestId,
+      });
+  }
+}
+
+/**
+ * The hosted form (CONTRACT §3): `GET /f/{token}` renders it; `POST /f/{token}` is the no-script path, through the
+ * same verbs as the intake endpoint (openIntake → submitLead), answered with HTML.
+ */
+export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = async (app, { ctx, rateLimit }) => {
+  // The intake's own body parsers: the form post is read exactly like a post to /api/intake/{token}.
+  registerIntakeBodyParsers(app);
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error as Error);
+    if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
+    else request.log.info({ code: appError.code }, 'hosted form refused');
+    if (appError.headers) reply.headers(appError.headers);
+    return sendPage(reply, appError.status, errorPage(appError, request.id));
+  });
+
+  app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
+    '/f/assets/:name',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = Object.hasOwn(FORM_ASSETS, request.params.name) ? FORM_ASSETS[request.params.name] : undefined;
+      if (!asset) throw new AppError('route_not_found', 'No such asset');
+      // Pages link assets with their content hash, so that URL never changes content and can be kept a year.
+      const cache =
+        request.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+      return reply
+        .headers({ 'cache-control': cache, 'x-content-type-options': 'nosniff', etag: `"${asset.version}"` })
+        .type(asset.contentType)
+        .send(asset.body);
+    },
+  );
+
+  app.get<{ Params: { token: string } }>(FORM_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const source = await openIntake({ ctx, input: { token: request.params.token } });
+    // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
+    const page = formPage({ source, idempotencyKey: crypto.randomUUID() });
+    return sendPage(reply, 200, page, source.botCheck?.provider ?? null);
+  });
+
+  // Same order as the intake: token shape → rate limit → source lookup → body.
+  const checkTokenShape = async (request: FastifyRequest): Promise<void> => {
+    const { token } = request.params as { token: string };
+    if (!isWellFormedToken(token)) await openIntake({ ctx, input: { token } });
+  };
+
+  app.post<{ Params: { token: string } }>(
+    FORM_PATH,
+    {
+      schema: { hide: true },
+      bodyLimit: INTAKE_BODY_LIMIT,
+      onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : [])],
+    },
+    async (request, reply) => {
+      const source = await openIntake({ ctx, input: { token: request.params.token } });
+      const provider = source.botCheck?.provider ?? null;
+      const sent = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+      const idempotencyKey = formKeyOf(sent);
+      const body = intakeBody(sent, source);
+      try {
+        await submitLeadOnce({
+          ctx,
+          input: {
+            source,
+            body,
+            meta: requestMeta(request),
+            idempotencyKey,
+            requestHash: requestHash({ contentType: undefined, body: JSON.stringify(body) }),
+            log: request.log,
+          },
+        });
+      } catch (error) {
+        if (!isAppError(error) || !isFormProblem(error)) throw error;
+        request.log.info({ code: error.code }, 'hosted form refused');
+        // A refused submission frees its key, so the corrected form may send the same one.
+        const state = formStateFromError(error, sent);
+        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state });
+        return sendPage(reply, error.status, page, provider);
+      }
+      // A honeypot catch gets the same page as a person: a bot learns nothing.
+      return sendPage(reply, 200, thankYouPage({ sourceName: source.name }));
+    },
+  );
+};

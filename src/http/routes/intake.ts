@@ -1,0 +1,280 @@
+import type {
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  FastifySchemaCompiler,
+} from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { DomainContext } from '../../domain/context.js';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
+import { openIntake } from '../../domain/intake/open-intake.js';
+import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
+import { requestHash } from '../../domain/idempotency/idempotency-key.js';
+import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
+import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
+import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
+import { problemRef, type Problem } from '../problem.js';
+import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The lead source the intake token opened; set before the body is read. */
+    intakeSource: LeadSource | null;
+  }
+}
+
+export interface IntakeRoutesOptions {
+  ctx: DomainContext;
+  /**
+   * RATE LIMIT SPOT (CONTRACT §2 order: token shape → rate limit → source lookup). Runs after the token shape
+   * check and before the database lookup and the body read; throw AppError('rate_limited', …, undefined,
+   * { 'retry-after', ratelimit, 'ratelimit-policy' }) to refuse. Left to the abuse-protection work.
+   */
+  rateLimit?: onRequestAsyncHookHandler;
+}
+
+const INTAKE_PATH = '/api/intake/:token';
+
+/** CONTRACT §2.2: on every response under /api/intake/, errors included. No credentials, so `*` is allowed. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id, Retry-After, RateLimit, RateLimit-Policy',
+};
+const PREFLIGHT_ALLOWED_HEADERS = ['Content-Type', 'Idempotency-Key'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function preflightAllowedHeaders(requested: string | string[] | undefined): string {
+  const names = [...PREFLIGHT_ALLOWED_HEADERS];
+  const seen = new Set(names.map((n) => n.toLowerCase()));
+  for (const name of String(requested ?? '').split(',')) {
+    const trimmed = name.trim();
+    if (!HEADER_NAME.test(trimmed) || seen.has(trimmed.toLowerCase())) continue;
+    seen.add(trimmed.toLowerCase());
+    names.push(trimmed);
+  }
+  return names.join(', ');
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? null : text;
+}
+
+function requestMeta(request: FastifyRequest): IntakeMeta {
+  return {
+    clientIp: request.ip || null,
+    userAgent: headerText(request.headers['user-agent']),
+    origin: headerText(request.headers.origin),
+    referer: headerText(request.headers.referer),
+  };
+}
+
+/**
+ * Framework errors raised while reading an intake body, in the intake's own words: the contract answers an
+ * unknown or broken body with `unreadable_body`, never 415.
+ */
+function intakeError(error: Error): Error {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) {
+    return new AppError('body_too_large', `The intake accepts bodies up to ${INTAKE_BODY_LIMIT / 1024} KiB`);
+  }
+  if (code?.startsWith('FST_ERR_CTP_')) return unreadableBody('The body could not be read');
+  return error;
+}
+
+// ---- schemas (OpenAPI at /openapi.json) ----
+
+const text = (description: string, maxLength?: number) =>
+  Type.Optional(Type.String(maxLength === undefined ? { description } : { description, maxLength }));
+
+const LeadInput = Type.Object(
+  {
+    name: text('The lead\'s name. One of name, phone or email is required', LEAD_FIELD_BOUNDS.name),
+    phone: text('Any format; numbers are taken as text', LEAD_FIELD_BOUNDS.phone),
+    email: text('No format check', LEAD_FIELD_BOUNDS.email),
+    address: text('Postal address', LEAD_FIELD_BOUNDS.address),
+    notes: text('Free text; newlines kept', LEAD_FIELD_BOUNDS.notes),
+    message: text('Alias of notes; when both are sent, notes wins and message is kept as an extra field'),
+    website: text('Honeypot: leave empty. Any value makes the submission a bot catch (quarantined, no lead)'),
+    botCheckToken: text('Token from the bot-check widget, when the source has a bot check'),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'Lead fields. Values are trimmed; "" and null count as absent. Up to 50 other fields are kept with the lead ' +
+      'as text (keys up to 100, values up to 2,000 characters; nested JSON as its JSON text). Bounds are Unicode ' +
+      'code points.',
+    examples: [{ name: 'Ada Lovelace', phone: '+1 415 555 0100', email: 'ada@example.com', notes: 'Kitchen remodel' }],
+  },
+);
+
+const IntakeOk = Type.Object(
+  { ok: Type.Literal(true), id: Type.String({ description: 'The lead id (lead_ + 32 hex digits)' }) },
+  { examples: [{ ok: true, id: 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d' }] },
+);
+
+/** A problem+json response for the OpenAPI document: the shared Problem schema and one example. */
+function problemResponse(code: ErrorCode, detail: string, extra: Partial<Problem> = {}, description?: string) {
+  return {
+    description: description ?? ERROR_CODES[code].title,
+    content: {
+      'application/problem+json': {
+        schema: problemRef,
+        example: {
+          ok: false,
+          type: `https://leadscan.example/problems/${code}`,
+          title: ERROR_CODES[code].title,
+          status: ERROR_CODES[code].status,
+          detail,
+          code,
+          requestId: '5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00',
+          ...extra,
+        },
+      },
+    },
+  };
+}
+
+const TokenParams = Type.Object({
+  token: Type.String({ format: 'uuid', description: 'The lead source\'s intake token (a UUID)' }),
+});
+
+const intakeSchema = {
+  tags: ['Lead intake'],
+  summary: 'Post a lead',
+  description:
+    'Anonymous; CORS open. Decisions in order: token shape → rate limit → source lookup → body (64 KiB) → ' +
+    'honeypot → validation → bot check → store. 200 only after the lead is committed.',
+  params: TokenParams,
+  headers: IdempotencyKeyHeaders,
+  body: {
+    content: {
+      'application/json': { schema: LeadInput },
+      'application/x-www-form-urlencoded': { schema: LeadInput },
+      'multipart/form-data': { schema: LeadInput },
+      'text/plain': {
+        schema: Type.String({
+          description: 'A JSON object, as for application/json (lets a page post without a CORS preflight)',
+        }),
+      },
+    },
+  },
+  response: {
+    200: IntakeOk,
+    400: problemResponse(
+      'invalid_fields',
+      '1 field(s) need fixing; see errors',
+      { errors: [{ field: 'name', code: 'too_long', max: 120, message: 'name must be at most 120 characters' }] },
+      'malformed_token, unreadable_body, missing_contact, invalid_fields (one entry per field) or bot_check_failed',
+    ),
+    404: problemResponse('intake_unavailable', 'This intake link does not exist or has been closed'),
+    405: problemResponse('method_not_allowed', 'Post leads with POST'),
+    409: problemResponse(
+      'idempotency_in_flight',
+      'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
+    ),
+    413: problemResponse('body_too_large', 'The intake accepts bodies up to 64 KiB'),
+    422: problemResponse(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
+    ),
+    429: problemResponse('rate_limited', 'Too many requests; wait and try again'),
+    503: problemResponse('service_unavailable', 'The database is not answering; nothing was stored. Try again shortly'),
+  },
+};
+
+/** Bodies are read and checked by the intake's own parsers and field rules, not by schema validation. */
+const noValidation: FastifySchemaCompiler<unknown> = () => () => true;
+
+/**
+ * `POST /api/intake/{token}` (CONTRACT §2). Thin: the token is checked and the source opened in onRequest hooks,
+ * so a malformed or closed link is answered without reading the body; then parse → submitLead → answer.
+ */
+export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app, { ctx, rateLimit }) => {
+  registerIntakeBodyParsers(app);
+  app.decorateRequest('intakeSource', null);
+
+  // Every answer in this scope carries the CORS headers, including problems raised by hooks and body parsers.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(CORS_HEADERS);
+    return payload;
+  });
+  // Rethrown errors reach the app's error handler, which writes the problem body.
+  app.setErrorHandler((error) => {
+    throw intakeError(error as Error);
+  });
+
+  // openIntake refuses a malformed token before any lookup; checking the shape first keeps the rate limit after it.
+  const checkTokenShape: onRequestAsyncHookHandler = async (request) => {
+    const { token } = request.params as { token: string };
+    if (!isWellFormedToken(token)) await openIntake({ ctx, input: { token } });
+  };
+  const openSource: onRequestAsyncHookHandler = async (request) => {
+    const { token } = request.params as { token: string };
+    request.intakeSource = await openIntake({ ctx, input: { token } });
+  };
+
+  app.post(
+    INTAKE_PATH,
+    {
+      schema: intakeSchema,
+      bodyLimit: INTAKE_BODY_LIMIT,
+      validatorCompiler: noValidation,
+      onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : []), openSource],
+    },
+    async (request, reply) => {
+      const source = request.intakeSource;
+      if (!source) throw new AppError('internal_error', 'The intake source was not opened');
+      // No Content-Type and no body: Fastify calls no parser at all.
+      if (request.body === undefined || request.body === null) throw unreadableBody('The request has no body');
+      const body = request.body as Record<string, unknown>;
+      const outcome = await submitLeadOnce({
+        ctx,
+        input: {
+          source,
+          body,
+          meta: requestMeta(request),
+          idempotencyKey: idempotencyKeyOf(request),
+          // The fields as read, not the bytes: a browser's multipart boundary differs between identical posts.
+          requestHash: requestHash({ contentType: undefined, body: JSON.stringify(body) }),
+          log: request.log,
+        },
+      });
+      return sendIdempotent(reply, outcome);
+    },
+  );
+
+  app.options('/api/intake/*', { schema: { hide: true } }, async (request, reply: FastifyReply) => {
+    return reply
+      .code(204)
+      .headers({
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': preflightAllowedHeaders(request.headers['access-control-request-headers']),
+        'access-control-max-age': '86400',
+      })
+      .send();
+  });
+
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: INTAKE_PATH,
+    schema: { hide: true },
+    handler: async () => {
+      throw new AppError('method_not_allowed', 'Post leads to this URL with POST', undefined, {
+        allow: 'POST, OPTIONS',
+      });
+    },
+  });
+
+  // Other paths under /api/intake/ still answer with CORS headers, so a browser shows the real problem.
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api/intake/*',
+    schema: { hide: true },
+    handler: async (request) => {
+      throw new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; post to /api/intake/{token}`);
+    },
+  });
+};

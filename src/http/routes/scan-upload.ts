@@ -1,0 +1,235 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { DomainContext } from '../../domain/context.js';
+import { authenticateUploadKey } from '../../domain/keys/authenticate-upload-key.js';
+import { requestHash } from '../../domain/idempotency/idempotency-key.js';
+import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
+import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { problemRef, type Problem } from '../problem.js';
+import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the scan-upload key check, before the body is read. */
+    scanUpload?: { workspaceId: string };
+  }
+}
+
+export const ScanUploadOkSchema = Type.Object(
+  {
+    ok: Type.Literal(true),
+    count: Type.Integer({ minimum: 0, description: 'Rooms stored; 0 for a connection test' }),
+  },
+  { examples: [{ ok: true, count: 2 }] },
+);
+
+/** Documentation of the body; the domain reads the bytes itself (any content type is tried as JSON). */
+const ScanUploadBodySchema = Type.Object(
+  {
+    rooms: Type.Array(Type.Object({ name: Type.Optional(Type.String()) }, { additionalProperties: true }), {
+      maxItems: 500,
+      description: 'Scan exchange v1 room objects; stored byte for byte as sent. An empty array tests the connection.',
+    }),
+  },
+  {
+    additionalProperties: true,
+    examples: [
+      { rooms: [] },
+      {
+        rooms: [
+          {
+            name: 'Kitchen',
+            walls: [
+              {
+                identifier: '5B0B6A52-8C55-4C41-9E4A-3C3D7A3B2F10',
+                category: 'wall',
+                confidence: 'high',
+                dimensions: [4.12, 2.5, 0],
+                transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5, 0, -2.1, 1],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+);
+
+/** A refusal: the shared Problem schema, with what the code means here and an example. */
+function problemResponse(status: number, code: string, description: string, detail: string) {
+  return Type.Unsafe<Problem>({
+    ...problemRef,
+    description,
+    examples: [
+      {
+        ok: false,
+        type: `http://localhost:3000/problems/${code}`,
+        title: ERROR_CODES[code as ErrorCode].title,
+        status,
+        detail,
+        code,
+        requestId: '0b5d3b1e-6a4f-4c0e-9d47-2f1f6f0c9a11',
+      },
+    ],
+  });
+}
+
+/**
+ * The scan upload's rate limit: after the key check, before the body is read (CONTRACT §4 order:
+ * key → rate limit → body → store), counted per upload key (http/rate-limit.ts).
+ */
+export async function rateLimitScanUpload(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const presented = request.headers['x-scan-key'];
+  await request.server.rateLimits.scan(request, reply, String(Array.isArray(presented) ? presented[0] : presented));
+}
+
+/**
+ * Refuses a request whose key is wrong before a byte of its body is read. The answer carries
+ * `Connection: close`, and the socket is closed once it is sent, so the unread body is never buffered and a
+ * client still sending gets the 401 instead of a broken pipe (see lingerThenClose).
+ */
+function scanKeyCheck(ctx: DomainContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const presented = request.headers['x-scan-key'];
+    try {
+      request.scanUpload = await authenticateUploadKey({
+        ctx,
+        input: { presented: Array.isArray(presented) ? presented[0] : presented },
+      });
+    } catch (error) {
+      closeAfterReply(request, reply);
+      throw error;
+    }
+  };
+}
+
+/** Time a refused client gets to read our answer while its unread body is discarded, before the socket closes. */
+const LINGER_MS = 2000;
+
+/**
+ * The request body has not been (fully) read: answer with `Connection: close`, then half-close and discard what
+ * the client is still sending for a short while before closing. Closing at once with unread bytes makes the
+ * kernel send a TCP reset, which can destroy our answer before the client reads it. Discarded bytes are never
+ * kept, and LINGER_MS bounds how long a refused client can hold the socket.
+ */
+export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  const socket = request.raw.socket;
+  if (!socket || request.raw.complete) return;
+  // Node ends a `Connection: close` response with socket.destroySoon(); replace it for this socket only.
+  socket.destroySoon = function lingerThenClose() {
+    this.end();
+    this.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    this.on('data', () => {});
+  };
+}
+
+/** type/subtype with optional parameters (RFC 9110 §8.3); anything else would make Fastify answer 415. */
+const MEDIA_TYPE = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;.*)?$/;
+
+/**
+ * Any content type is tried as JSON (CONTRACT §4), even a blank or malformed Content-Type header: such a header
+ * is dropped so the request takes the "no content type" path to the same catch-all parser.
+ */
+async function readAnyContentType(request: FastifyRequest): Promise<void> {
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !MEDIA_TYPE.test(contentType.trim())) delete request.headers['content-type'];
+}
+
+/** POST /api/scan/upload (CONTRACT §4). No CORS: the key is a secret and does not belong in a browser. */
+export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
+  // Encapsulated: in this plugin every content type (and none) is read as raw bytes, the domain parses them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.scanMaxBytes }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.post(
+    '/api/scan/upload',
+    {
+      bodyLimit: ctx.config.scanMaxBytes,
+      // The body is validated by the domain from its bytes; the schema below documents it.
+      validatorCompiler: () => () => true,
+      onRequest: [scanKeyCheck(ctx), rateLimitScanUpload, readAnyContentType],
+      // A body cut off by the limit was not fully read: close the connection after the 413 (see closeAfterReply).
+      onError: async (request, reply, error) => {
+        if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') closeAfterReply(request, reply);
+      },
+      schema: {
+        tags: ['Scan upload'],
+        summary: 'Upload measured rooms',
+        description:
+          'Stores the body byte for byte, and each room\'s own byte slice, in the Scans inbox of the workspace the ' +
+          '`x-scan-key` belongs to. Answers only after the upload is durably committed. Any content type is read ' +
+          'as UTF-8 JSON. `{"rooms":[]}` is a connection test: nothing is stored.',
+        security: [{ scanKey: [] }],
+        consumes: ['application/json'],
+        headers: IdempotencyKeyHeaders,
+        body: ScanUploadBodySchema,
+        response: {
+          200: ScanUploadOkSchema,
+          400: problemResponse(
+            400,
+            'invalid_rooms',
+            '`unreadable_body` (not UTF-8 JSON), `invalid_rooms` (no `rooms` array, or an entry that is not an ' +
+              'object; the detail names the index) or `too_many_rooms` (over 500)',
+            'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',
+          ),
+          401: problemResponse(
+            401,
+            'invalid_scan_key',
+            '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
+            'The x-scan-key is not a valid upload key; copy the current key from the Scans screen',
+          ),
+          413: problemResponse(
+            413,
+            'body_too_large',
+            '`body_too_large`: the body is over SCAN_MAX_BYTES (32 MiB by default); nothing is stored',
+            'The request body is larger than this endpoint accepts',
+          ),
+          409: problemResponse(
+            409,
+            'idempotency_in_flight',
+            '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after `Retry-After`',
+            'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
+          ),
+          422: problemResponse(
+            422,
+            'idempotency_key_reused',
+            '`idempotency_key_reused`: this Idempotency-Key was used with a different body in the last 24 hours',
+            'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
+          ),
+          429: problemResponse(
+            429,
+            'rate_limited',
+            '`rate_limited`: too many uploads for this key; wait for `Retry-After` seconds',
+            'Too many requests; wait and try again',
+          ),
+          503: problemResponse(
+            503,
+            'service_unavailable',
+            '`service_unavailable`: the database is not answering; nothing was stored, retry',
+            'The database is not answering; nothing was stored. Try again shortly',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const outcome = await storeUploadOnce({
+        ctx,
+        input: {
+          workspaceId: request.scanUpload!.workspaceId,
+          body,
+          userAgent: request.headers['user-agent'],
+          idempotencyKey: idempotencyKeyOf(request),
+          requestHash: requestHash({ contentType: request.headers['content-type'], body }),
+        },
+      });
+      return sendIdempotent(reply, outcome);
+    },
+  );
+};

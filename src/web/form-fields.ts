@@ -1,0 +1,34 @@
+import { LEAD_FIELD_BOUNDS, type LeadFieldName } from '../domain/intake/lead-fields.js';
+
+export interface FormField {
+  name: LeadFieldName;
+  label: string;
+  /** One of name/phone/email: described by the "at least one" hint. */
+  contact: boolean;
+  /** `textarea` for the message, otherwise the input type (it picks the phone keyboard on mobiles). */
+  control: 'text' | 'tel' | 'email' | 'textarea';
+  autocomplete: string;
+  /** The intake bound of the field. */
+  maxlength: number;
+}
+
+function field(name: LeadFieldName, label: string, control: FormField['control'], autocomplete: string): FormField {
+  const contact = name === 'name' || name === 'phone' || name === 'email';
+  return { name, label, contact, control, autocomplete, maxlength: LEAD_FIELD_BOUNDS[name] };
+}
+
+/** The lead fields as a person sees them. */
+export const FORM_FIELDS: readonly FormField[] = [
+  field('name', 'Name', 'text', 'name'),
+  field('phone', 'Phone', 'tel', 'tel'),
+  field('email', 'Email', 'email', 'email'),
+  field('address', 'Address', 'text', 'street-address'),
+  field('notes', 'Message', 'textarea', 'off'),
+];
+
+export const CONTACT_FIELDS: readonly LeadFieldName[] = FORM_FIELDS.filter((f) => f.contact).map((f) => f.name);
+
+/** Element ids, shared by the markup and the script. */
+export const fieldId = (name: string) => `f-${name}`;
+export const fieldErrorId = (name: string) => `f-${name}-error`;
+export const CONTACT_HINT_ID = 'contact-hint';

@@ -1,0 +1,40 @@
+import type { AppError } from '../domain/errors.js';
+import { LEAD_FIELD_NAMES, NOTES_ALIAS, type LeadFieldName } from '../domain/intake/lead-fields.js';
+import type { FormPageState } from './pages/form-page.js';
+import { FORM_MESSAGES, fieldMessage } from './messages.js';
+
+/** The values a person typed, as typed (not trimmed), to put back into the form. */
+export function keptValues(body: Record<string, unknown>): FormPageState['values'] {
+  const values: FormPageState['values'] = {};
+  for (const name of LEAD_FIELD_NAMES) {
+    const value = body[name];
+    if (typeof value === 'string') values[name] = value;
+  }
+  return values;
+}
+
+/** Whether a refusal is about what the person typed, so the form is shown again rather than an error page. */
+export function isFormProblem(error: AppError): boolean {
+  return error.code === 'missing_contact' || error.code === 'invalid_fields' || error.code === 'bot_check_failed';
+}
+
+/** The form again after a refused no-script submission: each problem next to its field, values kept. */
+export function formStateFromError(error: AppError, body: Record<string, unknown>): FormPageState {
+  const fieldErrors: FormPageState['fieldErrors'] = {};
+  const others: string[] = [];
+  for (const fieldError of error.fieldErrors ?? []) {
+    const name = (fieldError.field === NOTES_ALIAS ? 'notes' : fieldError.field) as LeadFieldName;
+    if (LEAD_FIELD_NAMES.includes(name) && fieldErrors[name] === undefined) fieldErrors[name] = fieldMessage(fieldError);
+    else others.push(fieldError.message);
+  }
+  const lead =
+    error.code === 'bot_check_failed'
+      ? FORM_MESSAGES.botCheckFailed
+      : FORM_MESSAGES.fixFields;
+  return {
+    values: keptValues(body),
+    fieldErrors,
+    contactMissing: error.code === 'missing_contact',
+    status: [lead, ...others].join(' '),
+  };
+}

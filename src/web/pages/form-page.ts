@@ -1,0 +1,81 @@
+import type { LeadFieldName } from '../../domain/intake/lead-fields.js';
+import type { LeadSource } from '../../domain/sources/source.js';
+import { BOT_CHECK_WIDGETS } from '../bot-check-widget.js';
+import { CONTACT_HINT_ID, FORM_FIELDS, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
+import { html, type SafeHtml } from '../html.js';
+import { FORM_MESSAGES } from '../messages.js';
+import { layout } from './layout.js';
+
+/** What a re-rendered form shows: the values as typed and what is wrong with them. */
+export interface FormPageState {
+  values: Partial<Record<LeadFieldName, string>>;
+  fieldErrors: Partial<Record<LeadFieldName, string>>;
+  contactMissing: boolean;
+  /** A sentence for the status line, e.g. "Please correct the highlighted fields". */
+  status: string | null;
+}
+
+export const EMPTY_FORM: FormPageState = { values: {}, fieldErrors: {}, contactMissing: false, status: null };
+
+/** The hidden field carrying the no-script post's idempotency key (the script sends its own header instead). */
+export const FORM_KEY_FIELD = 'idempotencyKey';
+
+function fieldMarkup(field: FormField, state: FormPageState): SafeHtml {
+  const id = fieldId(field.name);
+  const errorId = fieldErrorId(field.name);
+  const error = state.fieldErrors[field.name] ?? '';
+  const invalid = Boolean(error) || (field.contact && state.contactMissing);
+  const describedBy = field.contact ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
+  const value = state.values[field.name] ?? '';
+  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${invalid ? html` aria-invalid="true"` : ''}`;
+  // The parser drops one newline right after <textarea>: the extra one keeps a kept value's own first newline.
+  const control =
+    field.control === 'textarea'
+      ? html`<textarea ${common} rows="5">\n${value}</textarea>`
+      : html`<input ${common} type="${field.control}"${field.control === 'tel' ? html` inputmode="tel"` : ''} value="${value}">`;
+  return html`<div class="field">
+<label for="${id}">${field.label}${field.contact ? '' : html` <span class="optional">(optional)</span>`}</label>
+${control}
+<p class="field-error" id="${errorId}">${error}</p>
+</div>
+`;
+}
+
+function botCheckMarkup(source: LeadSource): SafeHtml {
+  if (!source.botCheck) return html``;
+  const widget = BOT_CHECK_WIDGETS[source.botCheck.provider];
+  return html`<div class="bot-check">
+<div class="${widget.className}" data-sitekey="${source.botCheck.siteKey ?? ''}"></div>
+<noscript><p class="field-error">${FORM_MESSAGES.botCheckNoScript}</p></noscript>
+</div>
+`;
+}
+
+/** The hosted form of an active source (CONTRACT §3); with `state`, the form again after a refused submission. */
+export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState }): string {
+  const { source } = input;
+  const state = input.state ?? EMPTY_FORM;
+  const provider = source.botCheck?.provider ?? null;
+  const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
+  const body = html`<h1>${source.name}</h1>
+<form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${provider ? html` data-bot-check="${provider}" data-bot-check-field="${BOT_CHECK_WIDGETS[provider].responseField}"` : ''}>
+<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}">${state.contactMissing ? FORM_MESSAGES.missingContact : FORM_MESSAGES.contactHint}</p>
+${FORM_FIELDS.map((field) => fieldMarkup(field, state))}<div class="hp" aria-hidden="true">
+<label for="f-website">Leave this field empty</label>
+<input id="f-website" name="website" type="text" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
+</div>
+${botCheckMarkup(source)}<input type="hidden" name="${FORM_KEY_FIELD}" value="${input.idempotencyKey}">
+<button type="submit">Send</button>
+<p id="form-status" class="status${state.status ? ' error' : ''}" role="status" aria-live="polite">${state.status ?? ''}</p>
+</form>
+<section class="thanks" id="thanks" aria-labelledby="thanks-heading" tabindex="-1" hidden>
+<h2 id="thanks-heading">Thank you</h2>
+<p>${FORM_MESSAGES.thanks}</p>
+</section>`;
+  return layout({
+    title: hasErrors ? `Please correct the form · ${source.name}` : source.name,
+    body,
+    script: true,
+    botCheck: provider,
+  });
+}
