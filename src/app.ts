@@ -9,8 +9,13 @@ import { SecretBox } from './domain/keys/secret-box.js';
 import type { Database } from './storage/database.js';
 import { ProblemSchema, sendProblem, toAppError } from './http/problem.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerLoadShedding, serverTimeoutOptions } from './http/load-shedding.js';
+import { intakeRateLimitHook, registerRateLimits } from './http/rate-limit.js';
 import { healthRoutes } from './http/routes/health.js';
+import { hostedFormRoutes } from './http/routes/hosted-form.js';
+import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
+import { scanUploadRoutes } from './http/routes/scan-upload.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -21,6 +26,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Pino options, or false for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** Prefix of the rate-limit keys in Redis (tests give each test its own). */
+  rateLimitKeyPrefix?: string;
 }
 
 declare module 'fastify' {
@@ -58,6 +65,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // Body limits are set per route; this is the ceiling for routes that do not say.
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    ...serverTimeoutOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: DomainContext = {
@@ -93,8 +101,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
 
   app.addSchema(ProblemSchema);
   await registerOpenApi(app, config.publicBaseUrl);
+  await registerLoadShedding(app, config);
+  await registerRateLimits(app, config, { redisKeyPrefix: deps.rateLimitKeyPrefix });
   await app.register(healthRoutes, { ctx });
   await app.register(problemDocsRoutes);
+  await app.register(intakeRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
+  await app.register(hostedFormRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
+  await app.register(scanUploadRoutes, { ctx });
 
   return app;
 }
