@@ -1,19 +1,201 @@
+import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
-import { startServer } from './server.js';
+import { bootstrap, type BootstrapResult } from './domain/workspaces/bootstrap.js';
+import { openRuntime } from './runtime.js';
+import { banner, startServer, type RunningServer } from './server.js';
 
-/** `leadscan serve`: one process on SQLite; `--workers N` is for PostgreSQL (see README). */
+interface ServeIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** A worker that cannot finish its shutdown in this time is killed. */
+const SHUTDOWN_GRACE_MS = 25_000;
+/** More restarts than this inside RESTART_WINDOW_MS means workers die on start: stop instead of spinning. */
+const MAX_RESTARTS = 10;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * `leadscan serve`. SQLite is one process: one writer commits for everybody, and several processes would only
+ * queue on its lock. On PostgreSQL `--workers N` (or WORKERS) runs N processes with node:cluster on the shared
+ * port; the database is the only shared state, so they behave as one service (README "Running several instances").
+ */
 export async function serveCommand(
   config: Config,
   options: { workers?: number | undefined; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<void> {
+  const io: ServeIo = { stdout: options.stdout, stderr: options.stderr };
+  if (cluster.isWorker) return runWorker(config, io);
   const workers = options.workers ?? config.workers;
   if (workers > 1 && config.database.kind === 'sqlite') {
-    options.stderr.write(
+    io.stderr.write(
       'leadscan: SQLite mode runs as a single process (one writer commits for all); serving with 1 worker. ' +
         'Use DATABASE_URL=postgres://… for several workers.\n',
     );
   }
-  await startServer(config, { out: options.stdout, handleSignals: true });
-  // Serve until a signal; the signal handler exits the process after a graceful close.
-  await new Promise<never>(() => {});
+  if (workers > 1 && config.database.kind === 'postgres') return runPrimary(config, workers, io);
+  const stop = stopOnSignal(io);
+  stop.serving(await startServer(config, { out: io.stdout, handleSignals: false }));
+  // Serve until a signal; the handler exits the process after a graceful close.
+}
+
+function writerSummary(running: RunningServer): string {
+  const { commits, writes, largestBatch } = running.app.ctx.store.writer.stats;
+  const mean = commits === 0 ? 0 : writes / commits;
+  return `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, largest ${largestBatch})`;
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting, finish accepted requests (each answers only after its commit), drain the
+ * writer, close the database, exit 0. The summary line lets operators (and bench/intake.ts) see group commit.
+ * Installed before the server starts: with no listener a signal kills the process outright, and a supervisor may
+ * signal the moment the banner appears. A signal during start-up waits for the start, then closes.
+ */
+function stopOnSignal(io: ServeIo, label = 'leadscan'): { serving(running: RunningServer): void } {
+  let running: RunningServer | undefined;
+  let requested = false;
+  let stopping = false;
+  const stop = () => {
+    if (stopping || !running) return;
+    stopping = true;
+    const server = running;
+    server.app.log.info('shutting down');
+    const force = setTimeout(() => {
+      io.stderr.write(`${label}: shutdown took over ${SHUTDOWN_GRACE_MS / 1000} s; exiting\n`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close().then(
+      () => {
+        io.stderr.write(`${label}: stopped; ${writerSummary(server)}\n`);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = () => {
+    requested = true;
+    stop();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return {
+    serving(server) {
+      running = server;
+      if (requested) stop();
+    },
+  };
+}
+
+/** A cluster worker: the primary already migrated and bootstrapped, so this start finds both done and says nothing. */
+async function runWorker(config: Config, io: ServeIo): Promise<void> {
+  const stop = stopOnSignal(io, `leadscan worker ${process.pid}`);
+  let running: RunningServer;
+  try {
+    running = await startServer(config, { out: io.stdout, quiet: true, handleSignals: false });
+  } catch (error) {
+    // The IPC channel would keep this process alive; exit so the primary sees the failure.
+    io.stderr.write(`leadscan: worker ${process.pid} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  stop.serving(running);
+}
+
+/**
+ * The primary migrates and bootstraps once (so N workers do not race to print N first-start banners), prints the
+ * banner when the first worker listens, replaces a worker that dies, and on SIGTERM/SIGINT stops every worker
+ * gracefully before exiting.
+ */
+async function runPrimary(config: Config, count: number, io: ServeIo): Promise<void> {
+  const runtime = await openRuntime(config, { poolSize: 2 });
+  let result: BootstrapResult;
+  try {
+    if (runtime.generatedSecretAt) {
+      io.stderr.write(
+        `warning: APP_SECRET is not set; generated one in ${runtime.generatedSecretAt}. Set APP_SECRET in production.\n`,
+      );
+    }
+    result = await bootstrap({ ctx: runtime.ctx });
+  } finally {
+    await runtime.store.close();
+  }
+
+  let stopping = false;
+  let listened = false;
+  const restarts: number[] = [];
+  let exitCode = 0;
+  const live = new Set<Worker>();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    live.add(worker);
+    return worker;
+  };
+
+  const stopAll = (code: number) => {
+    exitCode = Math.max(exitCode, code);
+    if (stopping) return;
+    stopping = true;
+    for (const worker of live) worker.process.kill('SIGTERM');
+    const force = setTimeout(() => {
+      io.stderr.write(`leadscan: workers did not stop within ${SHUTDOWN_GRACE_MS / 1000 + 5} s; killing them\n`);
+      for (const worker of live) worker.process.kill('SIGKILL');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 5_000);
+    force.unref();
+    if (live.size === 0) process.exit(exitCode);
+  };
+
+  /** Workers that reached listen(): one stopped before that had accepted nothing, whatever its exit. */
+  const serving = new WeakSet<Worker>();
+  const replacements = new WeakSet<Worker>();
+
+  cluster.on('listening', (worker, address) => {
+    serving.add(worker);
+    if (replacements.has(worker)) io.stderr.write(`leadscan: replacement worker ${worker.process.pid} is serving\n`);
+    if (listened) return;
+    listened = true;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    io.stdout.write(
+      `${banner(config, `http://${host}:${address.port}`, result)}` +
+        `Serving with ${count} worker processes on ${describeDatabase(config)} (primary pid ${process.pid}).\n`,
+    );
+  });
+
+  cluster.on('exit', (worker, code, signal) => {
+    live.delete(worker);
+    if (stopping) {
+      const stoppedBeforeServing = !serving.has(worker) && (signal === 'SIGTERM' || signal === 'SIGINT');
+      if (code !== 0 && !stoppedBeforeServing) exitCode = 1;
+      if (live.size === 0) process.exit(exitCode);
+      return;
+    }
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (!listened) {
+      io.stderr.write(`leadscan: a worker exited (${how}) before serving; stopping\n`);
+      stopAll(1);
+      return;
+    }
+    const now = Date.now();
+    while (restarts.length > 0 && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+    if (restarts.length >= MAX_RESTARTS) {
+      io.stderr.write(`leadscan: workers keep dying (${MAX_RESTARTS} restarts within a minute); stopping\n`);
+      stopAll(1);
+      return;
+    }
+    restarts.push(now);
+    io.stderr.write(`leadscan: worker ${worker.process.pid} exited (${how}); starting a replacement\n`);
+    replacements.add(fork());
+  });
+
+  process.on('SIGTERM', () => stopAll(0));
+  process.on('SIGINT', () => stopAll(0));
+  for (let i = 0; i < count; i += 1) fork();
+}
+
+function describeDatabase(config: Config): string {
+  return config.database.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
 }

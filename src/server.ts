@@ -11,7 +11,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
+export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
   const lines = [`Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`];
   if (result.source) {
     lines.push(`Hosted form:  ${result.source.formUrl}`, `Intake URL:   ${result.source.intakeUrl}`);
