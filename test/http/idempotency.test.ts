@@ -70,6 +70,21 @@ describeEachBackend('Idempotency-Key', (backend) => {
     ]);
   });
 
+  it('intake: a retry with a fresh single-use bot-check token is the same submission', async () => {
+    await setUp();
+    const first = await intake('retry-1', { name: 'Ada', botCheckToken: 'token-from-first-widget-run' });
+    expect(first.statusCode).toBe(200);
+    const retry = await intake('retry-1', { name: 'Ada', botCheckToken: 'token-from-re-armed-widget' });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(await leads()).toHaveLength(1);
+    // Any real field changed is still a different payload.
+    const changed = await intake('retry-1', { name: 'Ada B', botCheckToken: 'token-from-re-armed-widget' });
+    expect(changed.statusCode).toBe(422);
+    expect(changed.json().code).toBe('idempotency_key_reused');
+  });
+
   it('intake: concurrent repeats store one lead and all answer with its id', async () => {
     await setUp();
     const answers = await Promise.all(Array.from({ length: 12 }, () => intake('double-click', { name: 'Ada', phone: '555' })));

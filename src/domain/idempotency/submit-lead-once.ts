@@ -1,9 +1,20 @@
 import type { VerbArgs } from '../context.js';
+import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
 import { submitLead, type IntakeMeta } from '../intake/submit-lead.js';
 import type { BotCheckLog } from '../intake/verify-bot-check.js';
 import type { LeadSource } from '../sources/source.js';
-import { sourceScope } from './idempotency-key.js';
+import { requestHash, sourceScope } from './idempotency-key.js';
 import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
+
+/**
+ * What makes two lead submissions "the same payload": the fields as read, not the bytes (a browser's multipart
+ * boundary differs between identical posts), and without the bot-check token, which is single-use: a retry after
+ * a lost answer carries a fresh token from the re-armed widget and is still the same submission.
+ */
+export function leadPayloadHash(body: Record<string, unknown>): string {
+  const { [BOT_CHECK_TOKEN_FIELD]: _token, ...fields } = body;
+  return requestHash({ contentType: undefined, body: JSON.stringify(fields) });
+}
 
 /**
  * An intake submission under an optional Idempotency-Key, scoped to the lead source: a repeat replays the first
@@ -18,7 +29,6 @@ export async function submitLeadOnce({
   body: Record<string, unknown>;
   meta: IntakeMeta;
   idempotencyKey: string | null;
-  requestHash: string;
   log?: BotCheckLog;
 }>): Promise<IdempotentOutcome> {
   const { source, body, meta, idempotencyKey, log } = input;
@@ -27,7 +37,7 @@ export async function submitLeadOnce({
     input: {
       scope: sourceScope(source.id),
       key: idempotencyKey,
-      requestHash: input.requestHash,
+      requestHash: leadPayloadHash(body),
       run: async (record) => {
         const result = await submitLead({
           ctx,

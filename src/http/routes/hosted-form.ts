@@ -6,7 +6,7 @@ import { AppError, isAppError } from '../../domain/errors.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
 import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
-import { parseIdempotencyKey, requestHash } from '../../domain/idempotency/idempotency-key.js';
+import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { FORM_ASSETS } from '../../web/assets/index.js';
@@ -154,7 +154,6 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
             body,
             meta: requestMeta(request),
             idempotencyKey,
-            requestHash: requestHash({ contentType: undefined, body: JSON.stringify(body) }),
             log: request.log,
           },
         });

@@ -11,7 +11,6 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
 import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
-import { requestHash } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
@@ -237,8 +236,6 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
           body,
           meta: requestMeta(request),
           idempotencyKey: idempotencyKeyOf(request),
-          // The fields as read, not the bytes: a browser's multipart boundary differs between identical posts.
-          requestHash: requestHash({ contentType: undefined, body: JSON.stringify(body) }),
           log: request.log,
         },
       });
