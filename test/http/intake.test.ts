@@ -309,6 +309,20 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     expect(leads.find((l) => l.id === res.json().id)?.name).toBe('Upper');
   });
 
+  it('drops U+0000 from text values the same way on both backends instead of failing', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${tokens.active}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"Ada\\u0000 Lovelace","notes":"\\u0000line","utm_source":"x\\u0000y"}',
+    });
+    expect(res.statusCode).toBe(200);
+    const lead = await world.store.db.selectFrom('leads').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
+    expect(lead.name).toBe('Ada Lovelace');
+    expect(lead.notes).toBe('line');
+    expect(JSON.parse(lead.extra)).toEqual({ utm_source: 'xy' });
+  });
+
   describe('content types', () => {
     async function post(payload: string | Buffer, contentType: string) {
       const res = await app.inject({

@@ -76,11 +76,15 @@ export function fromFormEntries(entries: Iterable<[string, string]>): Record<str
 
 type TextResult = { kind: 'absent' } | { kind: 'text'; text: string } | { kind: 'invalid_type' };
 
-/** A known text field: trimmed text; numbers and booleans as their text; objects and lists are refused. */
+/**
+ * A known text field: trimmed text; numbers and booleans as their text; objects and lists are refused.
+ * U+0000 is dropped from every text value (known fields and extras): it means nothing to the person reading the
+ * inbox, PostgreSQL `text` cannot hold it, and refusing it would lose a real lead over an automation's stray byte.
+ */
 function readText(value: unknown): TextResult {
   if (value === undefined || value === null) return { kind: 'absent' };
   if (typeof value === 'string') {
-    const text = value.trim();
+    const text = value.replaceAll('\u0000', '').trim();
     return text === '' ? { kind: 'absent' } : { kind: 'text', text };
   }
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
