@@ -5,6 +5,7 @@ import { AppError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import { submitLead, type IntakeMeta, type SubmitLeadResult } from '../../src/domain/intake/submit-lead.js';
 import { openIntake } from '../../src/domain/intake/open-intake.js';
+import { listQuarantine } from '../../src/domain/quarantine/list-quarantine.js';
 import { QUARANTINE_RETENTION } from '../../src/domain/quarantine/quarantine-retention.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
 import type { LeadSource } from '../../src/domain/sources/source.js';
@@ -80,6 +81,20 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     now = new Date(now.getTime() + 2 * DAY); // "old" is now 31 days old
     await catchOne('new');
     expect((await quarantineRows()).map((r) => JSON.parse(r.fields).name)).toEqual(['recent', 'new']);
+  });
+
+  it('hides and refuses to restore catches past 30 days even before a new catch prunes them', async () => {
+    await catchOne('stale');
+    const [row] = await quarantineRows();
+    const list = () => listQuarantine({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    now = new Date(now.getTime() + 29 * DAY);
+    expect((await list()).map((q) => q.fields.name)).toEqual(['stale']);
+    now = new Date(now.getTime() + 2 * DAY);
+    expect(await list()).toEqual([]);
+    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+      code: 'quarantine_item_not_found',
+    });
+    expect(await world.store.db.selectFrom('leads').selectAll().execute()).toEqual([]);
   });
 
   it('keeps at most 10,000 rows per source, dropping the oldest first, and leaves other sources alone', async () => {

@@ -1,4 +1,5 @@
 import type { VerbArgs } from '../context.js';
+import { quarantineCutoff } from './quarantine-retention.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 
 export interface QuarantineView {
@@ -10,7 +11,10 @@ export interface QuarantineView {
   restoredLeadId: string | null;
 }
 
-/** Honeypot catches of a workspace, newest first (CONTRACT §2.3). */
+/**
+ * Honeypot catches of a workspace, newest first (CONTRACT §2.3). Pruning runs when a source catches again, so a
+ * quiet source may still hold rows past 30 days: the cutoff here keeps them out of sight all the same.
+ */
 export async function listQuarantine({
   ctx,
   input,
@@ -20,6 +24,7 @@ export async function listQuarantine({
     .selectFrom('quarantine')
     .selectAll()
     .where('workspace_id', '=', workspace.id)
+    .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit ?? 1000)

@@ -6,6 +6,11 @@ export const QUARANTINE_RETENTION = { days: 30, perSource: 10_000 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Catches received before this instant are past retention: pruned, and never listed or restored meanwhile. */
+export function quarantineCutoff(now: Date): string {
+  return new Date(now.getTime() - QUARANTINE_RETENTION.days * DAY_MS).toISOString();
+}
+
 /**
  * Drops a source's quarantine rows that are past retention. Runs inside the transaction that adds a row, so the
  * bound holds at every commit and no background job is needed; the (source_id, received_at) index keeps it cheap.
@@ -14,8 +19,11 @@ export async function pruneQuarantine(
   trx: Transaction<Schema>,
   { sourceId, now, keep = QUARANTINE_RETENTION.perSource }: { sourceId: string; now: Date; keep?: number },
 ): Promise<void> {
-  const cutoff = new Date(now.getTime() - QUARANTINE_RETENTION.days * DAY_MS).toISOString();
-  await trx.deleteFrom('quarantine').where('source_id', '=', sourceId).where('received_at', '<', cutoff).execute();
+  await trx
+    .deleteFrom('quarantine')
+    .where('source_id', '=', sourceId)
+    .where('received_at', '<', quarantineCutoff(now))
+    .execute();
 
   // The newest row that may stay; everything older than it goes. Ties on received_at are ordered by id
   // (UUIDv7, so creation order).

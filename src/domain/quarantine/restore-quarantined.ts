@@ -3,6 +3,7 @@ import type { VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import { HONEYPOT_FIELD, normalizeLeadBody } from '../intake/lead-fields.js';
 import { insertLead } from '../intake/store-lead.js';
+import { quarantineCutoff } from './quarantine-retention.js';
 
 /**
  * Turns a quarantined submission into a lead (CONTRACT §2.3): the same field rules as intake, minus the honeypot,
@@ -11,7 +12,12 @@ import { insertLead } from '../intake/store-lead.js';
  */
 export async function restoreQuarantined({ ctx, input }: VerbArgs<{ id: string }>): Promise<{ leadId: string }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await trx.selectFrom('quarantine').selectAll().where('id', '=', input.id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('quarantine')
+      .selectAll()
+      .where('id', '=', input.id)
+      .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
+      .executeTakeFirst();
     if (!row) {
       throw new AppError(
         'quarantine_item_not_found',
