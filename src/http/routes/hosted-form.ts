@@ -5,7 +5,6 @@ import type { DomainContext } from '../../domain/context.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
-import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
@@ -18,6 +17,7 @@ import { closedPage, malformedLinkPage, messagePage } from '../../web/pages/mess
 import { thankYouPage } from '../../web/pages/thank-you-page.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers } from '../intake-body.js';
 import { toAppError } from '../problem.js';
+import { intakeMeta } from '../intake-meta.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;
@@ -26,20 +26,6 @@ export interface HostedFormRoutesOptions {
 }
 
 const FORM_PATH = '/f/:token';
-
-function headerText(value: string | string[] | undefined): string | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text === '' ? null : text;
-}
-
-function requestMeta(request: FastifyRequest): IntakeMeta {
-  return {
-    clientIp: request.ip || null,
-    userAgent: headerText(request.headers['user-agent']),
-    origin: headerText(request.headers.origin),
-    referer: headerText(request.headers.referer),
-  };
-}
 
 function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null) {
   return reply.code(status).headers(formPageHeaders(provider)).type('text/html; charset=utf-8').send(page);
@@ -152,7 +138,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
           input: {
             source,
             body,
-            meta: requestMeta(request),
+            meta: intakeMeta(request),
             idempotencyKey,
             log: request.log,
           },

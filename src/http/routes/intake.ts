@@ -1,7 +1,6 @@
 import type {
   FastifyPluginAsync,
   FastifyReply,
-  FastifyRequest,
   onRequestAsyncHookHandler,
   FastifySchemaCompiler,
 } from 'fastify';
@@ -10,12 +9,12 @@ import type { DomainContext } from '../../domain/context.js';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
-import type { IntakeMeta } from '../../domain/intake/submit-lead.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
 import { problemRef, type Problem } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
+import { intakeMeta } from '../intake-meta.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,20 +53,6 @@ function preflightAllowedHeaders(requested: string | string[] | undefined): stri
     names.push(trimmed);
   }
   return names.join(', ');
-}
-
-function headerText(value: string | string[] | undefined): string | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text === '' ? null : text;
-}
-
-function requestMeta(request: FastifyRequest): IntakeMeta {
-  return {
-    clientIp: request.ip || null,
-    userAgent: headerText(request.headers['user-agent']),
-    origin: headerText(request.headers.origin),
-    referer: headerText(request.headers.referer),
-  };
 }
 
 /**
@@ -234,7 +219,7 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
         input: {
           source,
           body,
-          meta: requestMeta(request),
+          meta: intakeMeta(request),
           idempotencyKey: idempotencyKeyOf(request),
           log: request.log,
         },

@@ -1,0 +1,17 @@
+import type { FastifyRequest } from 'fastify';
+import type { IntakeMeta } from '../domain/intake/submit-lead.js';
+
+function headerText(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? null : text;
+}
+
+/** What an intake submission records about its request (CONTRACT §2.4), for the API and the hosted form alike. */
+export function intakeMeta(request: FastifyRequest): IntakeMeta {
+  return {
+    clientIp: request.ip || null,
+    userAgent: headerText(request.headers['user-agent']),
+    origin: headerText(request.headers.origin),
+    referer: headerText(request.headers.referer),
+  };
+}
