@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/domain/context.js';
 import { AppError } from '../../src/domain/errors.js';
 import {
   IDEMPOTENCY_TTL_MS,
@@ -11,6 +10,7 @@ import { IN_FLIGHT_LEASE_MS } from '../../src/domain/idempotency/idempotency-sto
 import { runIdempotent, type StoredAnswer } from '../../src/domain/idempotency/run-idempotent.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { TestClock } from '../helpers/clock.js';
 
 describe('parseIdempotencyKey', () => {
   it('accepts 1–255 printable ASCII characters and no header', () => {
@@ -54,16 +54,6 @@ describe('requestHash', () => {
     expect(requestHash({ contentType: 'application/json', body: Buffer.from('{"name":"Ada" }') })).not.toBe(json);
   });
 });
-
-class TestClock implements Clock {
-  constructor(private at: number) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at += ms;
-  }
-}
 
 describeEachBackend('runIdempotent', (backend) => {
   let world: TestWorld;

@@ -1,22 +1,12 @@
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import type { Clock } from '../../src/domain/context.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency/idempotency-key.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { multipartOf } from './intake-helpers.js';
-
-class TestClock implements Clock {
-  constructor(private at: number) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at += ms;
-  }
-}
+import { TestClock } from '../helpers/clock.js';
 
 describeEachBackend('Idempotency-Key', (backend) => {
   let world: TestWorld;
