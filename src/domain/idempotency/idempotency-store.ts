@@ -38,21 +38,21 @@ export async function claimKey(ctx: DomainContext, ref: KeyRef): Promise<Claim> 
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
   const leaseCutoff = new Date(now.getTime() - IN_FLIGHT_LEASE_MS).toISOString();
+  // A new claim, or the take-over of an expired or abandoned one: the same row either way.
+  const fresh = {
+    request_hash: ref.requestHash,
+    state: 'in_flight',
+    response_status: null,
+    response_body: null,
+    created_at: createdAt,
+    expires_at: expiresAt,
+  };
   return ctx.store.writer.write(async (trx): Promise<Claim> => {
     // Twice at most: a row deleted (abandoned) between our insert and our read is simply claimed again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const inserted = await trx
         .insertInto('idempotency_keys')
-        .values({
-          scope: ref.scope,
-          key: ref.key,
-          request_hash: ref.requestHash,
-          state: 'in_flight',
-          response_status: null,
-          response_body: null,
-          created_at: createdAt,
-          expires_at: expiresAt,
-        })
+        .values({ scope: ref.scope, key: ref.key, ...fresh })
         .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
         .returning('scope')
         .executeTakeFirst();
@@ -70,14 +70,7 @@ export async function claimKey(ctx: DomainContext, ref: KeyRef): Promise<Claim> 
       if (expired || abandoned) {
         await trx
           .updateTable('idempotency_keys')
-          .set({
-            request_hash: ref.requestHash,
-            state: 'in_flight',
-            response_status: null,
-            response_body: null,
-            created_at: createdAt,
-            expires_at: expiresAt,
-          })
+          .set(fresh)
           .where('scope', '=', ref.scope)
           .where('key', '=', ref.key)
           .execute();
