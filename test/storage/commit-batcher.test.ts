@@ -36,6 +36,18 @@ describeEachBackend('group-commit writer', (backend) => {
     expect(keys).toEqual(['a1', 'a2', 'dup']);
   });
 
+  it('a lone write that fails rejects with its own error and leaves nothing; the writer goes on', async () => {
+    await insert('solo');
+    await expect(
+      world.store.writer.write(async (trx) => {
+        await trx.insertInto('app_meta').values({ key: 'half', value: 'v' }).execute();
+        throw new Error('domain check failed after a first insert');
+      }),
+    ).rejects.toThrow('domain check failed');
+    expect(await world.store.db.selectFrom('app_meta').select('key').where('key', '=', 'half').execute()).toEqual([]);
+    await expect(insert('after')).resolves.toEqual({ key: 'after' });
+  });
+
   it('drains accepted writes on close and refuses new ones', async () => {
     const pending = Promise.all([insert('c1'), insert('c2')]);
     await world.store.writer.close();
