@@ -362,7 +362,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     // Other answers (e.g. Idempotency-Key conflicts) may be added; these must all be there.
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '413', '429', '503']));
     for (const status of ['400', '401', '413', '429', '503']) {
-      const media = op.responses[status].content['application/json'];
+      const media = op.responses[status].content['application/problem+json'];
       expect(JSON.stringify(media.schema)).toContain('Problem');
       expect(op.responses[status].description).toMatch(/`/);
     }

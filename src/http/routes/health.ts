@@ -1,10 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../domain/errors.js';
+import { AppError, ERROR_CODES } from '../../domain/errors.js';
 import { problemRef } from '../problem.js';
 import type { DomainContext } from '../../domain/context.js';
 
-const Ok = Type.Object({ ok: Type.Literal(true) });
+const Ok = Type.Object({ ok: Type.Literal(true) }, { examples: [{ ok: true }] });
+
+/** Keyed by media type, so the document says application/problem+json, which is what sendProblem sends. */
+const NotReady = {
+  description: '`service_unavailable`: the database did not answer within 2 s; retry after `Retry-After`',
+  content: {
+    'application/problem+json': {
+      schema: problemRef,
+      example: {
+        ok: false,
+        type: 'http://localhost:3000/problems/service_unavailable',
+        title: ERROR_CODES.service_unavailable.title,
+        status: 503,
+        detail: 'The database is not answering',
+        code: 'service_unavailable',
+        requestId: '0b5d3b1e-6a4f-4c0e-9d47-2f1f6f0c9a11',
+      },
+    },
+  },
+};
 
 /** Liveness (the process answers) and readiness (the database answers within 2 s). */
 export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
@@ -20,7 +39,7 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (a
       schema: {
         tags: ['Operations'],
         summary: 'The database answers',
-        response: { 200: Ok, 503: problemRef },
+        response: { 200: Ok, 503: NotReady },
       },
     },
     async () => {

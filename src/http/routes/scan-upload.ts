@@ -55,23 +55,21 @@ const ScanUploadBodySchema = Type.Object(
   },
 );
 
-/** A refusal: the shared Problem schema, with what the code means here and an example. */
+/**
+ * A refusal: the shared Problem schema, with what the code means here and an example. Keyed by media type, so
+ * the document says application/problem+json (what sendProblem sends) and Fastify serializes with this schema.
+ */
 function problemResponse(status: number, code: string, description: string, detail: string) {
-  return Type.Unsafe<Problem>({
-    ...problemRef,
-    description,
-    examples: [
-      {
-        ok: false,
-        type: `http://localhost:3000/problems/${code}`,
-        title: ERROR_CODES[code as ErrorCode].title,
-        status,
-        detail,
-        code,
-        requestId: '0b5d3b1e-6a4f-4c0e-9d47-2f1f6f0c9a11',
-      },
-    ],
-  });
+  const example: Problem = {
+    ok: false,
+    type: `http://localhost:3000/problems/${code}`,
+    title: ERROR_CODES[code as ErrorCode].title,
+    status,
+    detail,
+    code,
+    requestId: '0b5d3b1e-6a4f-4c0e-9d47-2f1f6f0c9a11',
+  };
+  return { description, content: { 'application/problem+json': { schema: problemRef, example } } };
 }
 
 /**
