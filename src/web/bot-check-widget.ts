@@ -1,4 +1,5 @@
 import type { BotCheckProvider } from '../config.js';
+import type { BotCheckSettings } from '../domain/sources/source.js';
 
 export interface BotCheckWidget {
   /** The provider's loader script, the only third-party asset a form page may load. */
@@ -48,3 +49,39 @@ export const BOT_CHECK_WIDGETS: Record<BotCheckProvider, BotCheckWidget> = {
  * them are dropped from a submission; none is ever stored as an extra field.
  */
 export const BOT_CHECK_RESPONSE_FIELDS = Object.values(BOT_CHECK_WIDGETS).map((w) => w.responseField);
+
+/** The `data-bot-check` value of a reCAPTCHA v3 form: no widget, the script asks for a token on each submit. */
+export const RECAPTCHA_V3 = 'recaptcha-v3';
+
+/**
+ * What the hosted form does for a source's bot check:
+ * - widget: the provider's widget (Turnstile, hCaptcha, reCAPTCHA v2) fills its own field;
+ * - recaptcha-v3: no widget; the provider's script is loaded with `?render=<siteKey>` and the form's script asks
+ *   it for a fresh token before each submit (v3 tokens are single use and expire after two minutes);
+ * - unconfigured: no site key, so nothing can produce a token in the page; the form says so instead of showing a
+ *   broken widget, and loads nothing from the provider.
+ */
+export type FormBotCheck =
+  | { kind: 'widget'; provider: BotCheckProvider; siteKey: string; widget: BotCheckWidget }
+  | { kind: 'recaptcha-v3'; provider: 'recaptcha'; siteKey: string; scriptUrl: string }
+  | { kind: 'unconfigured'; provider: BotCheckProvider };
+
+export function formBotCheck(settings: BotCheckSettings | null): FormBotCheck | null {
+  if (!settings) return null;
+  const { provider, siteKey } = settings;
+  if (!siteKey) return { kind: 'unconfigured', provider };
+  const widget = BOT_CHECK_WIDGETS[provider];
+  // LeadSource.botCheck.minScore is set for reCAPTCHA v3 only (configureBotCheck refuses it elsewhere).
+  if (provider === 'recaptcha' && settings.minScore !== null) {
+    return { kind: 'recaptcha-v3', provider, siteKey, scriptUrl: `${widget.scriptUrl}?render=${encodeURIComponent(siteKey)}` };
+  }
+  return { kind: 'widget', provider, siteKey, widget };
+}
+
+/**
+ * The provider whose origins the page's CSP allows: only when the page loads its script. v3 uses the same
+ * Google origins as v2 (its script and its invisible anchor frame), so both share BOT_CHECK_WIDGETS.recaptcha.csp.
+ */
+export function cspProviderOf(botCheck: FormBotCheck | null): BotCheckProvider | null {
+  return botCheck && botCheck.kind !== 'unconfigured' ? botCheck.provider : null;
+}

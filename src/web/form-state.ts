@@ -1,5 +1,6 @@
 import type { AppError } from '../domain/errors.js';
 import { LEAD_FIELD_NAMES, NOTES_ALIAS, type LeadFieldName } from '../domain/intake/lead-fields.js';
+import type { FormBotCheck } from './bot-check-widget.js';
 import type { FormPageState } from './pages/form-page.js';
 import { FORM_MESSAGES, fieldMessage } from './messages.js';
 
@@ -18,8 +19,22 @@ export function isFormProblem(error: AppError): boolean {
   return error.code === 'missing_contact' || error.code === 'invalid_fields' || error.code === 'bot_check_failed';
 }
 
+/**
+ * What a refused bot check tells a person on the no-script path. reCAPTCHA v3 has no widget, so without scripts
+ * there is never a token: say that JavaScript is needed. Without a site key nothing can make a token at all.
+ */
+function botCheckFailedMessage(botCheck: FormBotCheck | null): string {
+  if (botCheck?.kind === 'recaptcha-v3') return FORM_MESSAGES.botCheckNoScript;
+  if (botCheck?.kind === 'unconfigured') return FORM_MESSAGES.botCheckUnconfigured;
+  return FORM_MESSAGES.botCheckFailed;
+}
+
 /** The form again after a refused no-script submission: each problem next to its field, values kept. */
-export function formStateFromError(error: AppError, body: Record<string, unknown>): FormPageState {
+export function formStateFromError(
+  error: AppError,
+  body: Record<string, unknown>,
+  botCheck: FormBotCheck | null = null,
+): FormPageState {
   const fieldErrors: FormPageState['fieldErrors'] = {};
   const others: string[] = [];
   for (const fieldError of error.fieldErrors ?? []) {
@@ -27,10 +42,7 @@ export function formStateFromError(error: AppError, body: Record<string, unknown
     if (LEAD_FIELD_NAMES.includes(name) && fieldErrors[name] === undefined) fieldErrors[name] = fieldMessage(fieldError);
     else others.push(fieldError.message);
   }
-  const lead =
-    error.code === 'bot_check_failed'
-      ? FORM_MESSAGES.botCheckFailed
-      : FORM_MESSAGES.fixFields;
+  const lead = error.code === 'bot_check_failed' ? botCheckFailedMessage(botCheck) : FORM_MESSAGES.fixFields;
   return {
     values: keptValues(body),
     fieldErrors,

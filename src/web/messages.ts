@@ -10,6 +10,8 @@ export const FORM_MESSAGES = {
   fixFields: 'Please correct the highlighted fields and send again.',
   botCheckFailed: 'Please complete the “I am human” check and send again.',
   botCheckNoScript: 'This form uses a spam check that needs JavaScript. Please turn JavaScript on to send it.',
+  botCheckScoreFailed: 'Our automatic spam check did not let this message through. Please send it again.',
+  botCheckUnconfigured: 'This form is not set up completely; please contact us another way.',
   rateLimited: 'Too many attempts from your connection. Please wait a minute and send again.',
   closed: 'This form is closed and no longer takes messages.',
   sending: 'Sending…',

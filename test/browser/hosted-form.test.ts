@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
+import { startFakeSiteverify, type FakeSiteverify } from '../helpers/fake-siteverify.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { launchChromium } from './chromium.js';
 
@@ -323,6 +324,127 @@ describe('hosted form with a bot check in Chromium', () => {
     const stored = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ name: 'Grace Hopper', bot_check: 'passed', extra: '{}' });
+    await context.close();
+  });
+});
+
+/**
+ * A reCAPTCHA v3 stand-in, answered by the test (no request leaves the machine): no widget; `execute` records
+ * each call and hands out v3-token-1, v3-token-2, … The real one needs ready() before execute(): so does this one.
+ */
+const FAKE_RECAPTCHA_V3_JS = `(() => {
+  let ready = false;
+  const waiting = [];
+  const calls = [];
+  window.__recaptchaCalls = calls;
+  window.grecaptcha = {
+    ready(callback) { if (ready) callback(); else waiting.push(callback); },
+    execute(siteKey, options) {
+      if (!ready) throw new Error('execute before ready');
+      calls.push({ siteKey, action: options && options.action });
+      return Promise.resolve('v3-token-' + calls.length);
+    },
+  };
+  setTimeout(() => { ready = true; waiting.splice(0).forEach((f) => f()); }, 10);
+})();`;
+
+describe('hosted form with reCAPTCHA v3 in Chromium', () => {
+  const SITE_KEY = '6LcV3-test-site-key';
+  const SCRIPT = `https://www.google.com/recaptcha/api.js?render=${SITE_KEY}`;
+  let fake: FakeSiteverify;
+  let world: TestWorld;
+  let seeded: Seeded;
+  let base: string;
+
+  beforeAll(async () => {
+    fake = await startFakeSiteverify();
+    world = await createWorld('sqlite', { env: fake.env() });
+    seeded = await world.seed();
+    await configureBotCheck({
+      ctx: world.ctx,
+      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: SITE_KEY, minScore: 0.5 } },
+    });
+    base = await world.listen();
+  });
+  afterAll(async () => {
+    await world?.close();
+    await fake?.close();
+  });
+
+  const leads = () => world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).orderBy('id').execute();
+
+  it('asks for a fresh token on each submit: a low score is refused inline, the resend passes', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const thirdParty: string[] = [];
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, async (route) => {
+      thirdParty.push(route.request().url());
+      if (route.request().url() === SCRIPT) await route.fulfill({ contentType: 'text/javascript', body: FAKE_RECAPTCHA_V3_JS });
+      else await route.abort();
+    });
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const bodies: Array<Record<string, string>> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/intake/')) bodies.push(JSON.parse(request.postData() ?? '{}') as Record<string, string>);
+    });
+    await page.goto(`${base}/f/${seeded.source.token}`);
+    await page.waitForFunction('Boolean(window.grecaptcha)');
+    await expect(page.evaluate('window.__recaptchaCalls.length')).resolves.toBe(0);
+    // With scripts on, the no-script notice is not shown.
+    await expect(page.locator('#lead-form .bot-check p.field-error').count()).resolves.toBe(0);
+
+    fake.mode = 'pass';
+    fake.score = 0.2;
+    await page.getByLabel('Name').fill('Katherine Johnson');
+    await page.getByLabel('Email').fill('kj@example.com');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForSelector('#form-status.error');
+    await expect(page.textContent('#form-status')).resolves.toBe('Our automatic spam check did not let this message through. Please send it again.');
+    for (const field of ['name', 'email']) await expect(page.getAttribute(`#f-${field}`, 'aria-invalid')).resolves.toBeNull();
+    expect(await leads()).toHaveLength(0);
+
+    fake.score = 0.9;
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForSelector('#thanks:not([hidden])');
+
+    await expect(page.evaluate('window.__recaptchaCalls')).resolves.toEqual([
+      { siteKey: SITE_KEY, action: 'submit' },
+      { siteKey: SITE_KEY, action: 'submit' },
+    ]);
+    expect(bodies.map((b) => b.botCheckToken)).toEqual(['v3-token-1', 'v3-token-2']);
+    for (const body of bodies) expect(Object.keys(body).filter((k) => k.includes('recaptcha'))).toEqual([]);
+    expect(fake.calls.map((c) => [c.provider, c.secret, c.response])).toEqual([
+      ['recaptcha', 'v3-secret', 'v3-token-1'],
+      ['recaptcha', 'v3-secret', 'v3-token-2'],
+    ]);
+    expect(thirdParty).toEqual([SCRIPT]);
+    expect(violations).toEqual([]);
+    const stored = await leads();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ name: 'Katherine Johnson', email: 'kj@example.com', bot_check: 'passed', extra: '{}' });
+    await context.close();
+  });
+
+  it('tells a visitor without JavaScript that the form needs it, and stores nothing from a no-script post', async () => {
+    const before = fake.calls.length;
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    await page.goto(`${base}/f/${seeded.source.token}`);
+    // Playwright's text engine skips <noscript>, so the notice is found by its place in the form.
+    const notice = page.locator('#lead-form .bot-check p.field-error');
+    await expect(notice.isVisible()).resolves.toBe(true);
+    await expect(notice.textContent()).resolves.toBe('This form uses a spam check that needs JavaScript. Please turn JavaScript on to send it.');
+    await page.getByLabel('Name').fill('No Script');
+    const [refused] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Send' }).click()]);
+    expect(refused?.status()).toBe(400);
+    await expect(page.textContent('#form-status')).resolves.toContain('needs JavaScript');
+    await expect(page.inputValue('#f-name')).resolves.toBe('No Script');
+    expect(fake.calls.length).toBe(before);
+    expect((await leads()).map((l) => l.name)).not.toContain('No Script');
     await context.close();
   });
 });

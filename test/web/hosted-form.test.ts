@@ -6,6 +6,7 @@ import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { startFakeSiteverify, type FakeSiteverify } from '../helpers/fake-siteverify.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -424,6 +425,115 @@ describeEachBackend('hosted form with a bot check', (backend) => {
         expect(leads[0]!.bot_check).toBe('passed');
         expect(JSON.parse(leads[0]!.extra)).toEqual({});
       });
+    });
+  }
+});
+
+describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (backend) => {
+  let fake: FakeSiteverify;
+  let world: TestWorld;
+  let seeded: Seeded;
+
+  beforeAll(async () => {
+    fake = await startFakeSiteverify();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(async () => {
+    fake.calls.length = 0;
+    world = await createWorld(backend, { env: fake.env() });
+    seeded = await world.seed();
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const leadsOf = () => world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+  const page = async () => (await world.app()).inject({ method: 'GET', url: `/f/${seeded.source.token}` });
+  const noScriptPost = async (fields: Record<string, string>) =>
+    (await world.app()).inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode(fields) });
+
+  it('renders no widget for v3: the script with ?render=<siteKey>, a no-script notice and a Google-only CSP', async () => {
+    await configureBotCheck({
+      ctx: world.ctx,
+      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'v3 key<1>', minScore: 0.5 } },
+    });
+    const res = await page();
+    expect(res.statusCode).toBe(200);
+    const script = 'https://www.google.com/recaptcha/api.js?render=v3%20key%3C1%3E';
+    expect(res.body).toContain(`<script src="${script}" async defer></script>`);
+    expect(res.body.match(/https:\/\/[^"\s]+/g)).toEqual([script]);
+    expect(res.body).not.toContain('g-recaptcha');
+    expect(res.body).not.toContain('data-sitekey');
+    const form = tagWithId(res.body.replace('<form', '<div'), 'lead-form');
+    expect(form).toContain('data-bot-check="recaptcha-v3"');
+    expect(form).toContain('data-site-key="v3 key&lt;1&gt;"');
+    expect(form).not.toContain('data-bot-check-field');
+    expect(res.body).toMatch(/<noscript><p class="field-error">This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p><\/noscript>/);
+
+    const csp = cspOf(res.headers);
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    expect(csp.get('script-src')).toEqual(["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']);
+    expect(csp.get('frame-src')).toEqual(['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/']);
+    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('form-action')).toEqual(["'self'"]);
+    for (const other of ['cloudflare.com', 'hcaptcha.com']) expect(String(res.headers['content-security-policy'])).not.toContain(other);
+  });
+
+  it('answers a v3 no-script post with the form again and a field-less "needs JavaScript" error', async () => {
+    await configureBotCheck({
+      ctx: world.ctx,
+      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'k', minScore: 0.5 } },
+    });
+    const res = await noScriptPost({ name: 'Ada', email: 'ada@example.com', 'g-recaptcha-response': '' });
+    expect(res.statusCode).toBe(400);
+    expect(cspOf(res.headers).get('script-src')).toContain('https://www.google.com/recaptcha/');
+    expect(res.body).toContain('https://www.google.com/recaptcha/api.js?render=k');
+    expect(tagWithId(res.body, 'form-status')).toContain('class="status error"');
+    expect(res.body).toMatch(/id="form-status"[^>]*>This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p>/);
+    expect(res.body).not.toContain('I am human');
+    for (const field of ['name', 'phone', 'email', 'address', 'notes']) expect(tagWithId(res.body, `f-${field}`)).not.toContain('aria-invalid');
+    expect(tagWithId(res.body, 'f-name')).toContain('value="Ada"');
+    expect(fake.calls).toEqual([]);
+    expect(await leadsOf()).toHaveLength(0);
+  });
+
+  const NO_SITE_KEY: Array<[string, { provider: BotCheckProvider; minScore?: number }]> = [
+    ['turnstile', { provider: 'turnstile' }],
+    ['hcaptcha', { provider: 'hcaptcha' }],
+    ['reCAPTCHA v2', { provider: 'recaptcha' }],
+    ['reCAPTCHA v3', { provider: 'recaptcha', minScore: 0.5 }],
+  ];
+  for (const [label, settings] of NO_SITE_KEY) {
+    it(`says the form is not set up (${label} without a site key), loading nothing from the provider`, async () => {
+      await configureBotCheck({ ctx: world.ctx, input: { token: seeded.source.token, settings: { ...settings, secret: 'secret' } } });
+      const res = await page();
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<h1>Website form</h1>');
+      expect(res.body).toContain(
+        '<p id="form-unavailable" class="notice" role="alert">This form is not set up completely; please contact us another way.</p>',
+      );
+      // No form that could never be sent, no widget, no provider script, no third-party URL at all.
+      expect(res.body).not.toContain('<form');
+      expect(res.body).not.toMatch(/cf-turnstile|h-captcha|g-recaptcha|data-sitekey/);
+      expect(res.body).not.toMatch(/https?:\/\//);
+      const csp = cspOf(res.headers);
+      expect(csp.get('default-src')).toEqual(["'none'"]);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(csp.get('style-src')).toEqual(["'self'"]);
+      expect(csp.get('connect-src')).toEqual(["'self'"]);
+      expect(csp.has('frame-src')).toBe(false);
+
+      // A post from a page rendered earlier is refused (no token) and answered with the same notice.
+      const refused = await noScriptPost({ name: 'Ada', email: 'ada@example.com' });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('This form is not set up completely; please contact us another way.');
+      expect(refused.body).not.toContain('<form');
+      expect(cspOf(refused.headers).get('script-src')).toEqual(["'self'"]);
+      expect(fake.calls).toEqual([]);
+      expect(await leadsOf()).toHaveLength(0);
     });
   }
 });

@@ -9,7 +9,7 @@ import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { FORM_ASSETS } from '../../web/assets/index.js';
-import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS } from '../../web/bot-check-widget.js';
+import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../../web/bot-check-widget.js';
 import { formPageHeaders } from '../../web/csp.js';
 import { formStateFromError, isFormProblem } from '../../web/form-state.js';
 import { FORM_KEY_FIELD, formPage } from '../../web/pages/form-page.js';
@@ -110,7 +110,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     const source = await openIntake({ ctx, input: { token: request.params.token } });
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
     const page = formPage({ source, idempotencyKey: crypto.randomUUID() });
-    return sendPage(reply, 200, page, source.botCheck?.provider ?? null);
+    return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)));
   });
 
   // Same order as the intake: token shape → rate limit → source lookup → body.
@@ -128,7 +128,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     },
     async (request, reply) => {
       const source = await openIntake({ ctx, input: { token: request.params.token } });
-      const provider = source.botCheck?.provider ?? null;
+      const botCheck = formBotCheck(source.botCheck);
       const sent = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
       const idempotencyKey = formKeyOf(sent);
       const body = intakeBody(sent, source);
@@ -147,9 +147,9 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         if (!isAppError(error) || !isFormProblem(error)) throw error;
         request.log.info({ code: error.code }, 'hosted form refused');
         // A refused submission frees its key, so the corrected form may send the same one.
-        const state = formStateFromError(error, sent);
+        const state = formStateFromError(error, sent, botCheck);
         const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state });
-        return sendPage(reply, error.status, page, provider);
+        return sendPage(reply, error.status, page, cspProviderOf(botCheck));
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
       return sendPage(reply, 200, thankYouPage({ sourceName: source.name }));

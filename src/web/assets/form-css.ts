@@ -38,6 +38,7 @@ button:hover { background: #174bab; }
 button[disabled] { background: #7d8aa3; cursor: progress; }
 .status { margin: 1rem 0 0; min-height: 1.5em; }
 .status:empty { margin: 0; min-height: 0; }
+.notice { border-left: 4px solid #b3261e; background: #fdf2f1; padding: .75rem 1rem; border-radius: 4px; font-weight: 600; }
 .thanks h2 { color: #1b6b3a; }
 .thanks:focus { outline: none; }
 @media (min-width: 40rem) {

@@ -1,4 +1,4 @@
-import { BOT_CHECK_RESPONSE_FIELDS } from '../bot-check-widget.js';
+import { BOT_CHECK_RESPONSE_FIELDS, RECAPTCHA_V3 } from '../bot-check-widget.js';
 import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS } from '../form-fields.js';
 import { FORM_MESSAGES } from '../messages.js';
 import { FORM_KEY_FIELD } from '../pages/form-page.js';
@@ -10,6 +10,9 @@ const CONFIG = {
   dropFields: [...BOT_CHECK_RESPONSE_FIELDS, FORM_KEY_FIELD],
   hintId: CONTACT_HINT_ID,
   messages: FORM_MESSAGES,
+  recaptchaV3: RECAPTCHA_V3,
+  // How long to wait for reCAPTCHA v3 to hand out a token before sending without one (the server then refuses).
+  tokenWaitMs: 10000,
 };
 
 /**
@@ -29,6 +32,8 @@ export const FORM_JS = `(function () {
   var thanks = document.getElementById('thanks');
   var provider = form.getAttribute('data-bot-check');
   var providerField = form.getAttribute('data-bot-check-field');
+  var siteKey = form.getAttribute('data-site-key');
+  var isV3 = provider === CONFIG.recaptchaV3;
 
   function uuid() {
     if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
@@ -89,7 +94,7 @@ export const FORM_JS = `(function () {
     }
     var text = M.failed;
     if (code === 'missing_contact' || code === 'invalid_fields') text = M.fixFields;
-    else if (code === 'bot_check_failed') text = M.botCheckFailed;
+    else if (code === 'bot_check_failed') text = isV3 ? M.botCheckScoreFailed : M.botCheckFailed;
     else if (code === 'rate_limited') text = M.rateLimited;
     else if (code === 'intake_unavailable') text = M.closed;
     setStatus([text].concat(others).join(' '), true);
@@ -105,6 +110,29 @@ export const FORM_JS = `(function () {
       else if (provider === 'hcaptcha' && window.hcaptcha) window.hcaptcha.reset();
       else if (provider === 'recaptcha' && window.grecaptcha) window.grecaptcha.reset();
     } catch (e) { /* the widget re-renders on its own if it cannot be reset */ }
+  }
+
+  // reCAPTCHA v3 has no widget: its tokens are single use and expire after two minutes, so each submit (a retry
+  // too) asks for a fresh one. Resolves '' when the script is missing or does not answer, and the server refuses.
+  function v3Token() {
+    return new Promise(function (resolve) {
+      var done = false;
+      function settle(token) {
+        if (done) return;
+        done = true;
+        resolve(typeof token === 'string' ? token : '');
+      }
+      var g = window.grecaptcha;
+      if (!g || typeof g.ready !== 'function' || !siteKey) return settle('');
+      setTimeout(function () { settle(''); }, CONFIG.tokenWaitMs);
+      try {
+        g.ready(function () {
+          try {
+            Promise.resolve(g.execute(siteKey, { action: 'submit' })).then(settle, function () { settle(''); });
+          } catch (e) { settle(''); }
+        });
+      } catch (e) { settle(''); }
+    });
   }
 
   function finish() {
@@ -129,6 +157,14 @@ export const FORM_JS = `(function () {
     if (provider) payload.botCheckToken = (providerField && payload[providerField]) || '';
     CONFIG.dropFields.forEach(function (name) { delete payload[name]; });
 
+    if (!isV3) return send(payload);
+    v3Token().then(function (token) {
+      payload.botCheckToken = token;
+      send(payload);
+    });
+  });
+
+  function send(payload) {
     fetch(form.getAttribute('data-intake'), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
@@ -148,10 +184,11 @@ export const FORM_JS = `(function () {
       });
     }, function () {
       // The answer was lost, not refused: keep the key and the widget's token, so sending again is the same
-      // submission (the server replays its answer) and cannot make a second lead.
+      // submission (the server replays its answer) and cannot make a second lead. (reCAPTCHA v3 asks for a fresh
+      // token anyway: the token is not part of what the key covers.)
       setStatus(M.offline, true);
       finish();
     });
-  });
+  }
 })();
 `;

@@ -1,6 +1,6 @@
 import type { LeadFieldName } from '../../domain/intake/lead-fields.js';
 import type { LeadSource } from '../../domain/sources/source.js';
-import { BOT_CHECK_WIDGETS } from '../bot-check-widget.js';
+import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from '../bot-check-widget.js';
 import { CONTACT_HINT_ID, FORM_FIELDS, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 import { FORM_MESSAGES } from '../messages.js';
@@ -41,30 +41,54 @@ ${control}
 `;
 }
 
-function botCheckMarkup(source: LeadSource): SafeHtml {
-  if (!source.botCheck) return html``;
-  const widget = BOT_CHECK_WIDGETS[source.botCheck.provider];
+function botCheckMarkup(botCheck: FormBotCheck | null): SafeHtml {
+  if (!botCheck || botCheck.kind === 'unconfigured') return html``;
+  // reCAPTCHA v3 has no widget (Google shows its own badge); without scripts it cannot make a token at all.
+  const widget =
+    botCheck.kind === 'widget' ? html`<div class="${botCheck.widget.className}" data-sitekey="${botCheck.siteKey}"></div>
+` : '';
   return html`<div class="bot-check">
-<div class="${widget.className}" data-sitekey="${source.botCheck.siteKey ?? ''}"></div>
-<noscript><p class="field-error">${FORM_MESSAGES.botCheckNoScript}</p></noscript>
+${widget}<noscript><p class="field-error">${FORM_MESSAGES.botCheckNoScript}</p></noscript>
 </div>
 `;
+}
+
+/** The `data-` attributes telling the form's script how to get a bot-check token. */
+function botCheckAttributes(botCheck: FormBotCheck | null): SafeHtml | '' {
+  if (botCheck?.kind === 'widget') {
+    return html` data-bot-check="${botCheck.provider}" data-bot-check-field="${botCheck.widget.responseField}"`;
+  }
+  if (botCheck?.kind === 'recaptcha-v3') return html` data-bot-check="${RECAPTCHA_V3}" data-site-key="${botCheck.siteKey}"`;
+  return '';
+}
+
+/**
+ * A bot check without a site key: nothing in the page can make a token, so every submission would be refused.
+ * Say so instead of showing a form that cannot be sent.
+ */
+function unconfiguredPage(source: LeadSource): string {
+  return layout({
+    title: source.name,
+    body: html`<h1>${source.name}</h1>
+<p id="form-unavailable" class="notice" role="alert">${FORM_MESSAGES.botCheckUnconfigured}</p>`,
+  });
 }
 
 /** The hosted form of an active source (CONTRACT §3); with `state`, the form again after a refused submission. */
 export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState }): string {
   const { source } = input;
   const state = input.state ?? EMPTY_FORM;
-  const provider = source.botCheck?.provider ?? null;
+  const botCheck = formBotCheck(source.botCheck);
+  if (botCheck?.kind === 'unconfigured') return unconfiguredPage(source);
   const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
   const body = html`<h1>${source.name}</h1>
-<form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${provider ? html` data-bot-check="${provider}" data-bot-check-field="${BOT_CHECK_WIDGETS[provider].responseField}"` : ''}>
+<form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
 <p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}">${state.contactMissing ? FORM_MESSAGES.missingContact : FORM_MESSAGES.contactHint}</p>
 ${FORM_FIELDS.map((field) => fieldMarkup(field, state))}<div class="hp" aria-hidden="true">
 <label for="f-website">Leave this field empty</label>
 <input id="f-website" name="website" type="text" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
 </div>
-${botCheckMarkup(source)}<input type="hidden" name="${FORM_KEY_FIELD}" value="${input.idempotencyKey}">
+${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="${input.idempotencyKey}">
 <button type="submit">Send</button>
 <p id="form-status" class="status${state.status ? ' error' : ''}" role="status" aria-live="polite">${state.status ?? ''}</p>
 </form>
@@ -76,6 +100,6 @@ ${botCheckMarkup(source)}<input type="hidden" name="${FORM_KEY_FIELD}" value="${
     title: hasErrors ? `Please correct the form · ${source.name}` : source.name,
     body,
     script: true,
-    botCheck: provider,
+    botCheckScript: botCheck?.kind === 'widget' ? botCheck.widget.scriptUrl : botCheck?.kind === 'recaptcha-v3' ? botCheck.scriptUrl : null,
   });
 }

@@ -1,14 +1,11 @@
-import type { BotCheckProvider } from '../../config.js';
 import { assetHref } from '../assets/index.js';
-import { BOT_CHECK_WIDGETS } from '../bot-check-widget.js';
 import { html, type SafeHtml } from '../html.js';
 
 /**
  * The shell of every hosted-form page: our stylesheet and script only, plus the bot-check provider's loader
  * when the source has one. Asset URLs are relative to /f/{token}.
  */
-export function layout(input: { title: string; body: SafeHtml; script?: boolean; botCheck?: BotCheckProvider | null }): string {
-  const provider = input.botCheck ? BOT_CHECK_WIDGETS[input.botCheck] : null;
+export function layout(input: { title: string; body: SafeHtml; script?: boolean; botCheckScript?: string | null }): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -18,7 +15,7 @@ export function layout(input: { title: string; body: SafeHtml; script?: boolean;
 <title>${input.title}</title>
 <link rel="stylesheet" href="${assetHref('form.css')}">
 ${input.script ? html`<script src="${assetHref('form.js')}" defer></script>` : ''}
-${provider ? html`<script src="${provider.scriptUrl}" async defer></script>` : ''}
+${input.botCheckScript ? html`<script src="${input.botCheckScript}" async defer></script>` : ''}
 </head>
 <body>
 <main>
