@@ -10,7 +10,7 @@ import { listQuarantine } from './domain/quarantine/list-quarantine.js';
 import { restoreQuarantined } from './domain/quarantine/restore-quarantined.js';
 import { listScans } from './domain/scans/list-scans.js';
 import { readScanRaw, readScanRoom } from './domain/scans/read-scan-bytes.js';
-import { configureBotCheck } from './domain/sources/configure-bot-check.js';
+import { configureBotCheck, lacksSiteKey, NO_SITE_KEY_NOTE } from './domain/sources/configure-bot-check.js';
 import { createSource } from './domain/sources/create-source.js';
 import { setSourceActive } from './domain/sources/set-source-active.js';
 import { createWorkspace } from './domain/workspaces/create-workspace.js';
@@ -162,7 +162,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
           if (!opts.provider || !opts.secret) {
             throw new AppError('invalid_request', 'Give --provider and --secret, or --off');
           }
-          return configureBotCheck({
+          const view = await configureBotCheck({
             ctx,
             input: {
               token,
@@ -174,6 +174,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
               },
             },
           });
+          // On stderr, so --json output stays one document.
+          if (lacksSiteKey(view)) io.stderr.write(`${NO_SITE_KEY_NOTE}\n`);
+          return view;
         },
       ),
     );

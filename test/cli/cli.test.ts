@@ -59,6 +59,31 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
     expect(await cliJson(['source', 'bot-check', source.token, '--off'], env)).toEqual({ id: source.id, token: source.token, botCheck: 'off' });
   });
 
+  it('source bot-check without --site-key: a one-line note on stderr, stdout stays one JSON document', async () => {
+    const note =
+      'note: without --site-key the hosted form cannot show the widget; posts from your own form with botCheckToken still work\n';
+    const json = await runCli(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 's3cret', '--json'], env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ id: source.id, token: source.token, botCheck: { provider: 'turnstile', siteKey: null, minScore: null } });
+    expect(json.stdout).not.toContain('note:');
+    expect(json.stderr).toBe(note);
+
+    const plain = await runCli(['source', 'bot-check', source.token, '--provider', 'recaptcha', '--secret', 's3cret', '--min-score', '0.5'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('provider');
+    expect(plain.stdout).not.toContain('note:');
+    expect(plain.stderr).toBe(note);
+
+    // With a site key, or turning the check off, there is nothing to note.
+    const withKey = await runCli(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 's3cret', '--site-key', 'k', '--json'], env);
+    expect(withKey.code).toBe(0);
+    expect(withKey.stderr).toBe('');
+    const off = await runCli(['source', 'bot-check', source.token, '--off', '--json'], env);
+    expect(off.code).toBe(0);
+    expect(off.stderr).toBe('');
+    expect(JSON.parse(off.stdout)).toEqual({ id: source.id, token: source.token, botCheck: 'off' });
+  });
+
   it('key show and regenerate --json', async () => {
     expect(await cliJson(['key', 'show', '--workspace', workspace.id], env)).toEqual({ uploadKey: workspace.uploadKey });
     const regenerated = await cliJson<{ uploadKey: string }>(['key', 'regenerate', '--workspace', workspace.id], env);

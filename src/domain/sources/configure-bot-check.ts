@@ -15,6 +15,19 @@ export interface BotCheckView {
   botCheck: { provider: BotCheckProvider; siteKey: string | null; minScore: number | null } | 'off';
 }
 
+/**
+ * Said to the operator (on stderr, beside the result) when a bot check is turned on without a site key: the
+ * hosted form then cannot show the widget and tells visitors it is not set up, while a form of the owner's own
+ * that posts botCheckToken keeps working.
+ */
+export const NO_SITE_KEY_NOTE =
+  'note: without --site-key the hosted form cannot show the widget; posts from your own form with botCheckToken still work';
+
+/** Whether the hosted form of this configuration lacks the site key its widget needs. */
+export function lacksSiteKey(view: BotCheckView): boolean {
+  return view.botCheck !== 'off' && view.botCheck.siteKey === null;
+}
+
 export async function configureBotCheck({
   ctx,
   input,
