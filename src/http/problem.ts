@@ -28,6 +28,31 @@ export type Problem = Static<typeof ProblemSchema>;
 
 export const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
 
+/**
+ * A documented problem response for the OpenAPI document: keyed by media type (what sendProblem sends), the shared
+ * Problem schema, and an example built from the code's own status and title.
+ */
+export function problemResponse(code: ErrorCode, detail: string, description?: string, extra: Partial<Problem> = {}) {
+  return {
+    description: description ?? ERROR_CODES[code].title,
+    content: {
+      'application/problem+json': {
+        schema: problemRef,
+        example: {
+          ok: false,
+          type: `http://localhost:3000/problems/${code}`,
+          title: ERROR_CODES[code].title,
+          status: ERROR_CODES[code].status,
+          detail,
+          code,
+          requestId: '5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00',
+          ...extra,
+        },
+      },
+    },
+  };
+}
+
 export function problemTypeUri(baseUrl: string, code: ErrorCode): string {
   return `${baseUrl}/problems/${code}`;
 }

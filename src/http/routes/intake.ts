@@ -6,13 +6,13 @@ import type {
 } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
-import { AppError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import { AppError } from '../../domain/errors.js';
 import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
-import { problemRef, type Problem } from '../problem.js';
+import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { intakeMeta } from '../intake-meta.js';
 
@@ -96,30 +96,8 @@ const LeadInput = Type.Object(
 
 const IntakeOk = Type.Object(
   { ok: Type.Literal(true), id: Type.String({ description: 'The lead id (lead_ + 32 hex digits)' }) },
-  { examples: [{ ok: true, id: 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d' }] },
+  { description: 'The lead is stored (or, for a honeypot hit, quarantined)', examples: [{ ok: true, id: 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d' }] },
 );
-
-/** A problem+json response for the OpenAPI document: the shared Problem schema and one example. */
-function problemResponse(code: ErrorCode, detail: string, extra: Partial<Problem> = {}, description?: string) {
-  return {
-    description: description ?? ERROR_CODES[code].title,
-    content: {
-      'application/problem+json': {
-        schema: problemRef,
-        example: {
-          ok: false,
-          type: `https://leadscan.example/problems/${code}`,
-          title: ERROR_CODES[code].title,
-          status: ERROR_CODES[code].status,
-          detail,
-          code,
-          requestId: '5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00',
-          ...extra,
-        },
-      },
-    },
-  };
-}
 
 const TokenParams = Type.Object({
   token: Type.String({ format: 'uuid', description: 'The lead source\'s intake token (a UUID)' }),
@@ -150,8 +128,8 @@ const intakeSchema = {
     400: problemResponse(
       'invalid_fields',
       '1 field(s) need fixing; see errors',
-      { errors: [{ field: 'name', code: 'too_long', max: 120, message: 'name must be at most 120 characters' }] },
       'malformed_token, unreadable_body, missing_contact, invalid_fields (one entry per field) or bot_check_failed',
+      { errors: [{ field: 'name', code: 'too_long', max: 120, message: 'name must be at most 120 characters' }] },
     ),
     404: problemResponse('intake_unavailable', 'This intake link does not exist or has been closed'),
     405: problemResponse('method_not_allowed', 'Post leads with POST'),

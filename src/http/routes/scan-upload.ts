@@ -4,8 +4,7 @@ import type { DomainContext } from '../../domain/context.js';
 import { authenticateUploadKey } from '../../domain/keys/authenticate-upload-key.js';
 import { requestHash } from '../../domain/idempotency/idempotency-key.js';
 import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
-import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
-import { problemRef, type Problem } from '../problem.js';
+import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 
 declare module 'fastify' {
@@ -20,7 +19,7 @@ export const ScanUploadOkSchema = Type.Object(
     ok: Type.Literal(true),
     count: Type.Integer({ minimum: 0, description: 'Rooms stored; 0 for a connection test' }),
   },
-  { examples: [{ ok: true, count: 2 }] },
+  { description: 'The upload is stored; for `rooms: []` the key is checked and nothing is stored', examples: [{ ok: true, count: 2 }] },
 );
 
 /** Documentation of the body; the domain reads the bytes itself (any content type is tried as JSON). */
@@ -54,23 +53,6 @@ const ScanUploadBodySchema = Type.Object(
     ],
   },
 );
-
-/**
- * A refusal: the shared Problem schema, with what the code means here and an example. Keyed by media type, so
- * the document says application/problem+json (what sendProblem sends) and Fastify serializes with this schema.
- */
-function problemResponse(status: number, code: string, description: string, detail: string) {
-  const example: Problem = {
-    ok: false,
-    type: `http://localhost:3000/problems/${code}`,
-    title: ERROR_CODES[code as ErrorCode].title,
-    status,
-    detail,
-    code,
-    requestId: '0b5d3b1e-6a4f-4c0e-9d47-2f1f6f0c9a11',
-  };
-  return { description, content: { 'application/problem+json': { schema: problemRef, example } } };
-}
 
 /**
  * The scan upload's rate limit: after the key check, before the body is read (CONTRACT §4 order:
@@ -170,47 +152,40 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
         response: {
           200: ScanUploadOkSchema,
           400: problemResponse(
-            400,
             'invalid_rooms',
+            'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',
             '`unreadable_body` (not UTF-8 JSON), `invalid_rooms` (no `rooms` array, or an entry that is not an ' +
               'object; the detail names the index) or `too_many_rooms` (over 500)',
-            'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',
           ),
           401: problemResponse(
-            401,
             'invalid_scan_key',
-            '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
             'The x-scan-key is not a valid upload key; copy the current key from the Scans screen',
+            '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
           ),
           413: problemResponse(
-            413,
             'body_too_large',
-            '`body_too_large`: the body is over SCAN_MAX_BYTES (32 MiB by default); nothing is stored',
             'The request body is larger than this endpoint accepts',
+            '`body_too_large`: the body is over SCAN_MAX_BYTES (32 MiB by default); nothing is stored',
           ),
           409: problemResponse(
-            409,
             'idempotency_in_flight',
-            '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after `Retry-After`',
             'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
+            '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after `Retry-After`',
           ),
           422: problemResponse(
-            422,
             'idempotency_key_reused',
-            '`idempotency_key_reused`: this Idempotency-Key was used with a different body in the last 24 hours',
             'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
+            '`idempotency_key_reused`: this Idempotency-Key was used with a different body in the last 24 hours',
           ),
           429: problemResponse(
-            429,
             'rate_limited',
-            '`rate_limited`: too many uploads for this key; wait for `Retry-After` seconds',
             'Too many requests; wait and try again',
+            '`rate_limited`: too many uploads for this key; wait for `Retry-After` seconds',
           ),
           503: problemResponse(
-            503,
             'service_unavailable',
-            '`service_unavailable`: the database is not answering; nothing was stored, retry',
             'The database is not answering; nothing was stored. Try again shortly',
+            '`service_unavailable`: the database is not answering; nothing was stored, retry',
           ),
         },
       },
