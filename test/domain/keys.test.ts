@@ -1,23 +1,13 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it, describe } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
 import { authenticateUploadKey } from '../../src/domain/keys/authenticate-upload-key.js';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
 import { hashUploadKey, mintUploadKey, SecretBox } from '../../src/domain/keys/secret-box.js';
 import { showUploadKey } from '../../src/domain/keys/show-upload-key.js';
 import { resolveAppSecret } from '../../src/storage/app-secret.js';
 import { describeEachBackend, tempDir } from '../helpers/backends.js';
+import { errorCodeOf } from '../helpers/error-code.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('upload key material', () => {
   it('mints lsk_ keys of 32 random bytes, never twice the same', () => {
@@ -83,17 +73,17 @@ describeEachBackend('workspace upload key', (backend) => {
   it('refuses missing, short and unknown keys with their codes', async () => {
     await world.seed();
     const auth = (presented: string | undefined) => authenticateUploadKey({ ctx: world.ctx, input: { presented } });
-    expect(await refusal(auth(undefined))).toBe('missing_scan_key');
-    expect(await refusal(auth('   '))).toBe('missing_scan_key');
-    expect(await refusal(auth('lsk_short'))).toBe('invalid_scan_key');
-    expect(await refusal(auth(mintUploadKey()))).toBe('invalid_scan_key');
+    expect(await errorCodeOf(auth(undefined))).toBe('missing_scan_key');
+    expect(await errorCodeOf(auth('   '))).toBe('missing_scan_key');
+    expect(await errorCodeOf(auth('lsk_short'))).toBe('invalid_scan_key');
+    expect(await errorCodeOf(auth(mintUploadKey()))).toBe('invalid_scan_key');
   });
 
   it('regenerate: the new key works at once and the old one is refused at once', async () => {
     const seeded = await world.seed();
     const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
     expect(uploadKey).not.toBe(seeded.uploadKey);
-    expect(await refusal(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }))).toBe(
+    expect(await errorCodeOf(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }))).toBe(
       'invalid_scan_key',
     );
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: uploadKey } })).toEqual({

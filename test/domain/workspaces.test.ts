@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
@@ -10,17 +9,8 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js
 import { findWorkspace } from '../../src/domain/workspaces/find-workspace.js';
 import { looksLikeId } from '../../src/domain/ids.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { errorCodeOf } from '../helpers/error-code.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  return 'no error';
-}
 
 describeEachBackend('workspaces, pipelines and sources', (backend) => {
   let world: TestWorld;
@@ -40,10 +30,10 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     expect(a.name).toBe('Acme');
     expect((await findWorkspace({ ctx, input: { ref: 'Acme' } })).id).toBe(a.id);
     expect((await findWorkspace({ ctx, input: { ref: b.id } })).name).toBe('Beta');
-    expect(await codeOf(findWorkspace({ ctx, input: { ref: 'Nope' } }))).toBe('workspace_not_found');
+    expect(await errorCodeOf(findWorkspace({ ctx, input: { ref: 'Nope' } }))).toBe('workspace_not_found');
     await createWorkspace({ ctx, input: { name: 'Acme' } });
-    expect(await codeOf(findWorkspace({ ctx, input: { ref: 'Acme' } }))).toBe('workspace_not_found');
-    expect(await codeOf(createWorkspace({ ctx, input: { name: '   ' } }))).toBe('invalid_request');
+    expect(await errorCodeOf(findWorkspace({ ctx, input: { ref: 'Acme' } }))).toBe('workspace_not_found');
+    expect(await errorCodeOf(createWorkspace({ ctx, input: { name: '   ' } }))).toBe('invalid_request');
   });
 
   it('creates a source with a v4 token, URLs, and toggles it instantly', async () => {
@@ -62,11 +52,11 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     await setSourceActive({ ctx, input: { token: source.token, active: true } });
     expect((await findSourceByToken({ ctx, input: { token: source.token } }))?.active).toBe(true);
 
-    expect(await codeOf(setSourceActive({ ctx, input: { token: 'not-a-uuid', active: false } }))).toBe('malformed_token');
+    expect(await errorCodeOf(setSourceActive({ ctx, input: { token: 'not-a-uuid', active: false } }))).toBe('malformed_token');
     expect(
-      await codeOf(setSourceActive({ ctx, input: { token: '00000000-0000-4000-8000-000000000000', active: false } })),
+      await errorCodeOf(setSourceActive({ ctx, input: { token: '00000000-0000-4000-8000-000000000000', active: false } })),
     ).toBe('source_not_found');
-    expect(await codeOf(createSource({ ctx, input: { workspace: ws.id, pipeline: 'Nope', name: 'x' } }))).toBe(
+    expect(await errorCodeOf(createSource({ ctx, input: { workspace: ws.id, pipeline: 'Nope', name: 'x' } }))).toBe(
       'pipeline_not_found',
     );
   });
@@ -76,7 +66,7 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     await createWorkspace({ ctx, input: { name: 'A' } });
     const b = await createWorkspace({ ctx, input: { name: 'B' } });
     const plB = await createPipeline({ ctx, input: { workspace: b.id, name: 'Sales' } });
-    expect(await codeOf(createSource({ ctx, input: { workspace: 'A', pipeline: plB.id, name: 'x' } }))).toBe(
+    expect(await errorCodeOf(createSource({ ctx, input: { workspace: 'A', pipeline: plB.id, name: 'x' } }))).toBe(
       'pipeline_not_found',
     );
   });
@@ -93,10 +83,10 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     expect(row.bot_check_secret_enc).not.toContain('provider-secret-123');
     expect(await readBotCheckSecret({ ctx, input: { sourceId: seeded.source.id } })).toBe('provider-secret-123');
     expect(
-      await codeOf(configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'captchaX', secret: 's' } } })),
+      await errorCodeOf(configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'captchaX', secret: 's' } } })),
     ).toBe('invalid_request');
     expect(
-      await codeOf(
+      await errorCodeOf(
         configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } } }),
       ),
     ).toBe('invalid_request');
