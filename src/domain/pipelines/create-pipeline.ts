@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
@@ -16,8 +18,16 @@ export async function createPipeline({
   const name = checkName('pipeline', input.name);
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const id = newId('pl');
-  await ctx.store.writer.write((trx) =>
-    trx.insertInto('pipelines').values({ id, workspace_id: workspace.id, name, created_at: nowIso(ctx) }).execute(),
-  );
+  await ctx.store.writer.write((trx) => insertPipeline(trx, { id, workspaceId: workspace.id, name, now: nowIso(ctx) }));
   return { id, workspaceId: workspace.id, name };
+}
+
+export async function insertPipeline(
+  trx: Transaction<Schema>,
+  row: { id: string; workspaceId: string; name: string; now: string },
+): Promise<void> {
+  await trx
+    .insertInto('pipelines')
+    .values({ id: row.id, workspace_id: row.workspaceId, name: row.name, created_at: row.now })
+    .execute();
 }

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
@@ -18,23 +20,7 @@ export async function createSource({
   const token = crypto.randomUUID();
   const now = nowIso(ctx);
   await ctx.store.writer.write((trx) =>
-    trx
-      .insertInto('lead_sources')
-      .values({
-        id,
-        workspace_id: workspace.id,
-        pipeline_id: pipeline.id,
-        name,
-        token,
-        active: 1,
-        bot_check_provider: null,
-        bot_check_secret_enc: null,
-        bot_check_site_key: null,
-        bot_check_min_score: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute(),
+    insertSource(trx, { id, workspaceId: workspace.id, pipelineId: pipeline.id, name, token, now }),
   );
   return toSourceView(ctx.config.publicBaseUrl, {
     id,
@@ -45,4 +31,28 @@ export async function createSource({
     active: true,
     botCheck: null,
   });
+}
+
+/** A new, active lead source without a bot check. */
+export async function insertSource(
+  trx: Transaction<Schema>,
+  row: { id: string; workspaceId: string; pipelineId: string; name: string; token: string; now: string },
+): Promise<void> {
+  await trx
+    .insertInto('lead_sources')
+    .values({
+      id: row.id,
+      workspace_id: row.workspaceId,
+      pipeline_id: row.pipelineId,
+      name: row.name,
+      token: row.token,
+      active: 1,
+      bot_check_provider: null,
+      bot_check_secret_enc: null,
+      bot_check_site_key: null,
+      bot_check_min_score: null,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .execute();
 }

@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
 import { newId } from '../ids.js';
 import { nowIso, type DomainContext } from '../context.js';
-import { hashUploadKey, mintUploadKey } from '../keys/secret-box.js';
+import { mintUploadKey } from '../keys/secret-box.js';
+import { insertPipeline } from '../pipelines/create-pipeline.js';
+import { insertSource } from '../sources/create-source.js';
+import { insertWorkspace } from './create-workspace.js';
 import { toLeadSource, toSourceView, type LeadSourceView } from '../sources/source.js';
 
 export type BootstrapResult =
@@ -27,39 +30,9 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
     try {
       await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('app_meta').values({ key: 'bootstrapped_at', value: now }).execute();
-        await trx.insertInto('workspaces').values({ id: workspaceId, name: 'Default', created_at: now }).execute();
-        await trx
-          .insertInto('upload_keys')
-          .values({
-            workspace_id: workspaceId,
-            key_hash: hashUploadKey(uploadKey),
-            key_enc: ctx.secrets.seal(uploadKey),
-            created_at: now,
-            last_connected_at: null,
-            last_used_at: null,
-          })
-          .execute();
-        await trx
-          .insertInto('pipelines')
-          .values({ id: pipelineId, workspace_id: workspaceId, name: 'Sales', created_at: now })
-          .execute();
-        await trx
-          .insertInto('lead_sources')
-          .values({
-            id: sourceId,
-            workspace_id: workspaceId,
-            pipeline_id: pipelineId,
-            name: 'Website form',
-            token,
-            active: 1,
-            bot_check_provider: null,
-            bot_check_secret_enc: null,
-            bot_check_site_key: null,
-            bot_check_min_score: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await insertWorkspace(trx, ctx, { id: workspaceId, name: 'Default', uploadKey, now });
+        await insertPipeline(trx, { id: pipelineId, workspaceId, name: 'Sales', now });
+        await insertSource(trx, { id: sourceId, workspaceId, pipelineId, name: 'Website form', token, now });
       });
       const source = toSourceView(ctx.config.publicBaseUrl, {
         id: sourceId,

@@ -1,6 +1,8 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { hashUploadKey, mintUploadKey } from '../keys/secret-box.js';
 
 export interface CreatedWorkspace {
@@ -23,19 +25,26 @@ export async function createWorkspace({ ctx, input }: VerbArgs<{ name: string }>
   const id = newId('ws');
   const uploadKey = mintUploadKey();
   const now = nowIso(ctx);
-  await ctx.store.writer.write(async (trx) => {
-    await trx.insertInto('workspaces').values({ id, name, created_at: now }).execute();
-    await trx
-      .insertInto('upload_keys')
-      .values({
-        workspace_id: id,
-        key_hash: hashUploadKey(uploadKey),
-        key_enc: ctx.secrets.seal(uploadKey),
-        created_at: now,
-        last_connected_at: null,
-        last_used_at: null,
-      })
-      .execute();
-  });
+  await ctx.store.writer.write((trx) => insertWorkspace(trx, ctx, { id, name, uploadKey, now }));
   return { id, name, uploadKey };
+}
+
+/** The workspace row and its one upload key (hash for lookup, sealed copy for showing), inside `trx`. */
+export async function insertWorkspace(
+  trx: Transaction<Schema>,
+  ctx: DomainContext,
+  row: { id: string; name: string; uploadKey: string; now: string },
+): Promise<void> {
+  await trx.insertInto('workspaces').values({ id: row.id, name: row.name, created_at: row.now }).execute();
+  await trx
+    .insertInto('upload_keys')
+    .values({
+      workspace_id: row.id,
+      key_hash: hashUploadKey(row.uploadKey),
+      key_enc: ctx.secrets.seal(row.uploadKey),
+      created_at: row.now,
+      last_connected_at: null,
+      last_used_at: null,
+    })
+    .execute();
 }
