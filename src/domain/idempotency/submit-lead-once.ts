@@ -1,8 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
-import { submitLead, type IntakeMeta } from '../intake/submit-lead.js';
-import type { BotCheckLog } from '../intake/verify-bot-check.js';
-import type { LeadSource } from '../sources/source.js';
+import { submitLead, type SubmitLeadInput } from '../intake/submit-lead.js';
 import { requestHash, sourceScope } from './idempotency-key.js';
 import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
 
@@ -24,13 +22,7 @@ export function leadPayloadHash(body: Record<string, unknown>): string {
 export async function submitLeadOnce({
   ctx,
   input,
-}: VerbArgs<{
-  source: LeadSource;
-  body: Record<string, unknown>;
-  meta: IntakeMeta;
-  idempotencyKey: string | null;
-  log?: BotCheckLog;
-}>): Promise<IdempotentOutcome> {
+}: VerbArgs<Omit<SubmitLeadInput, 'afterStore'> & { idempotencyKey: string | null }>): Promise<IdempotentOutcome> {
   const { source, body, meta, idempotencyKey, log } = input;
   return runIdempotent({
     ctx,

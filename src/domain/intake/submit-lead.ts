@@ -18,22 +18,21 @@ export interface SubmitLeadResult {
 
 export const HONEYPOT_REASON = 'honeypot';
 
-/**
- * One intake submission (CONTRACT §2), in the contract's order: honeypot → validation → bot check → store.
- * Resolves only after the commit, so the caller's 200 means the lead is durable. `afterStore` runs inside the same
- * transaction (e.g. to record an idempotency key with the result), on the quarantine path too.
- */
-export async function submitLead({
-  ctx,
-  input,
-}: VerbArgs<{
+export interface SubmitLeadInput {
   source: LeadSource;
   body: Record<string, unknown>;
   meta: IntakeMeta;
   afterStore?: (trx: Transaction<Schema>, result: SubmitLeadResult) => Promise<void>;
   /** Where a bot-check provider outage is reported (the request's logger). */
   log?: BotCheckLog;
-}>): Promise<SubmitLeadResult> {
+}
+
+/**
+ * One intake submission (CONTRACT §2), in the contract's order: honeypot → validation → bot check → store.
+ * Resolves only after the commit, so the caller's 200 means the lead is durable. `afterStore` runs inside the same
+ * transaction (e.g. to record an idempotency key with the result), on the quarantine path too.
+ */
+export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Promise<SubmitLeadResult> {
   const { source, body, meta, afterStore } = input;
   const now = ctx.clock.now();
   const receivedAt = now.toISOString();
