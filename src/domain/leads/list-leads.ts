@@ -2,17 +2,13 @@ import type { VerbArgs } from '../context.js';
 import { findPipeline } from '../pipelines/find-pipeline.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { LeadTable } from '../../storage/schema.js';
+import type { LeadFields } from '../intake/lead-fields.js';
 
-export interface LeadView {
+/** A lead as the inbox shows it: its fields as intake stored them, plus where and when it arrived. */
+export interface LeadView extends LeadFields {
   id: string;
   sourceId: string;
   pipelineId: string;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  notes: string | null;
-  extra: Record<string, string>;
   botCheck: string;
   receivedAt: string;
 }
