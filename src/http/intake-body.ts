@@ -34,9 +34,43 @@ function requireNonEmpty(body: Buffer): void {
   if (body.length === 0) throw unreadableBody('The body is empty');
 }
 
+/** How deep a lead's JSON may nest: the object itself is level 1. Real forms send 1 or 2. */
+export const INTAKE_MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether JSON text nests deeper than `max` arrays/objects, found in one pass over the bytes without parsing
+ * (brackets inside strings do not count). Checked before JSON.parse, so a body nested thousands of levels deep
+ * is refused at once instead of reaching code that walks it recursively.
+ */
+export function nestsDeeperThan(body: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i += 1) {
+    const byte = body[i]!;
+    if (inString) {
+      if (byte === BACKSLASH) i += 1;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === 0x7b || byte === 0x5b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (byte === 0x7d || byte === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
 /** application/json and text/plain: one JSON object. */
 export function parseJsonObjectBody(body: Buffer): Record<string, unknown> {
   requireNonEmpty(body);
+  if (nestsDeeperThan(body, INTAKE_MAX_JSON_DEPTH)) {
+    throw unreadableBody(`The JSON nests deeper than ${INTAKE_MAX_JSON_DEPTH} levels`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(decodeUtf8(body));

@@ -2,6 +2,7 @@ import type { VerbArgs } from '../context.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
 import { submitLead, type SubmitLeadInput } from '../intake/submit-lead.js';
 import { requestHash, sourceScope } from './idempotency-key.js';
+import { stringifyIteratively } from './stringify-iteratively.js';
 import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
 
 /**
@@ -11,7 +12,7 @@ import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
  */
 export function leadPayloadHash(body: Record<string, unknown>): string {
   const { [BOT_CHECK_TOKEN_FIELD]: _token, ...fields } = body;
-  return requestHash({ contentType: undefined, body: JSON.stringify(fields) });
+  return requestHash({ contentType: undefined, body: stringifyIteratively(fields) });
 }
 
 /**
