@@ -16,6 +16,7 @@ import { hostedFormRoutes } from './http/routes/hosted-form.js';
 import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
+import { trustProxyOption } from './http/trust-proxy.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -56,7 +57,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const app: App = Fastify({
     logger: deps.logger ?? loggerOptions(config.logLevel),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import v8 from 'node:v8';
 
@@ -23,8 +24,12 @@ export interface Config {
   intakeRateLimit: number;
   scanRateLimit: number;
   scanMaxBytes: number;
-  /** Fastify's trustProxy: false, true (trust X-Forwarded-For), or the trusted proxy addresses/CIDRs. */
-  trustProxy: boolean | string;
+  /**
+   * Which proxies may name the client in X-Forwarded-For (Fastify's trustProxy): false, a hop count (that many
+   * proxies in front), or the proxies' addresses/CIDRs. Either way the client IP is the right-most address not
+   * added by a trusted proxy, so a client cannot choose it by sending X-Forwarded-For itself.
+   */
+  trustProxy: false | number | string[];
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
@@ -99,13 +104,45 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
   return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
 }
 
+/** Names proxy-addr (Fastify's trustProxy) knows besides addresses and CIDRs. */
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (TRUST_PROXY_RANGES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: off, a hop count, or the proxies' addresses/CIDRs. `true` is refused: it would trust every
+ * X-Forwarded-For entry, so any client could pick its own IP (and so its rate-limit counter) by sending one.
+ */
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
   const value = raw?.trim();
   if (!value || ['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
-  if (['1', 'true', 'on', 'yes'].includes(value.toLowerCase())) return true;
-  // A comma-separated list of trusted proxy addresses or CIDR ranges.
-  if (/^[0-9a-fA-F.:/, ]+$/.test(value)) return value;
-  throw new ConfigError('TRUST_PROXY', `must be true/false or a comma-separated list of proxy addresses, got "${value}"`);
+  if (['true', 'on', 'yes'].includes(value.toLowerCase())) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `"${value}" would let any client choose its IP; write the number of proxies in front of Leadscan (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)`,
+    );
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 32) throw new ConfigError('TRUST_PROXY', `must be at most 32 proxy hops, got ${value}`);
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const wrong = entries.find((entry) => !isAddressOrCidr(entry));
+  if (wrong !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be a number of proxy hops or a comma-separated list of proxy addresses/CIDRs, got "${(wrong ?? value).slice(0, 100)}"`,
+    );
+  }
+  return entries;
 }
 
 export function loadConfig(env: Env = process.env): Config {

@@ -60,10 +60,27 @@ describe('config', () => {
   });
 
   it('turns limits off with 0 and parses TRUST_PROXY', () => {
-    const config = loadConfig({ INTAKE_RATE_LIMIT: '0', SCAN_RATE_LIMIT: '0', TRUST_PROXY: 'true' });
+    const config = loadConfig({ INTAKE_RATE_LIMIT: '0', SCAN_RATE_LIMIT: '0', TRUST_PROXY: '1' });
     expect(config.intakeRateLimit).toBe(0);
     expect(config.scanRateLimit).toBe(0);
-    expect(config.trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(config.trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  it('refuses TRUST_PROXY=true with a line that says what to write instead, and malformed addresses', () => {
+    for (const value of ['true', 'TRUE', 'on', 'yes']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY .*would let any client choose its IP; write the number of proxies .*\(e\.g\. 1\).*CIDRs/);
+    }
+    for (const value of ['10.0.0.0/33', '10.0.0', 'proxy.internal', '::1/129', '1.2.3.4/8/8', '99']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
   });
 });

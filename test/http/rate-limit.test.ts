@@ -123,7 +123,7 @@ describeEachBackend('rate limits', (backend) => {
     expect((await untrusted.intake(untrusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(429);
     await world.close();
 
-    const trusted = await setUp({ INTAKE_RATE_LIMIT: '1', TRUST_PROXY: 'true' });
+    const trusted = await setUp({ INTAKE_RATE_LIMIT: '1', TRUST_PROXY: '1' });
     expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
     expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(200);
     expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(429);
