@@ -17,6 +17,7 @@ import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
+import { registerLingeringClose } from './http/lingering-close.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerLingeringClose(app);
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error);

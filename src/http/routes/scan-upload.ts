@@ -64,46 +64,16 @@ export async function rateLimitScanUpload(request: FastifyRequest, reply: Fastif
 }
 
 /**
- * Refuses a request whose key is wrong before a byte of its body is read. The answer carries
- * `Connection: close`, and the socket is closed once it is sent, so the unread body is never buffered and a
- * client still sending gets the 401 instead of a broken pipe (see lingerThenClose).
+ * Refuses a request whose key is wrong before a byte of its body is read. Like every answer sent before the body
+ * is read, the 401 closes the connection without taking the body in (http/lingering-close.ts).
  */
 function scanKeyCheck(ctx: DomainContext) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest) => {
     const presented = request.headers['x-scan-key'];
-    try {
-      request.scanUpload = await authenticateUploadKey({
-        ctx,
-        input: { presented: Array.isArray(presented) ? presented[0] : presented },
-      });
-    } catch (error) {
-      closeAfterReply(request, reply);
-      throw error;
-    }
-  };
-}
-
-/** Time a refused client gets to read our answer while its unread body is discarded, before the socket closes. */
-const LINGER_MS = 2000;
-
-/**
- * The request body has not been (fully) read: answer with `Connection: close`, then half-close and discard what
- * the client is still sending for a short while before closing. Closing at once with unread bytes makes the
- * kernel send a TCP reset, which can destroy our answer before the client reads it. Discarded bytes are never
- * kept, and LINGER_MS bounds how long a refused client can hold the socket.
- */
-export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('connection', 'close');
-  const socket = request.raw.socket;
-  if (!socket || request.raw.complete) return;
-  // Node ends a `Connection: close` response with socket.destroySoon(); replace it for this socket only.
-  socket.destroySoon = function lingerThenClose() {
-    this.end();
-    this.resume();
-    const timer = setTimeout(() => this.destroy(), LINGER_MS);
-    timer.unref();
-    this.once('close', () => clearTimeout(timer));
-    this.on('data', () => {});
+    request.scanUpload = await authenticateUploadKey({
+      ctx,
+      input: { presented: Array.isArray(presented) ? presented[0] : presented },
+    });
   };
 }
 
@@ -134,10 +104,6 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
       // The body is validated by the domain from its bytes; the schema below documents it.
       validatorCompiler: () => () => true,
       onRequest: [scanKeyCheck(ctx), rateLimitScanUpload, readAnyContentType],
-      // A body cut off by the limit was not fully read: close the connection after the 413 (see closeAfterReply).
-      onError: async (request, reply, error) => {
-        if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') closeAfterReply(request, reply);
-      },
       schema: {
         tags: ['Scan upload'],
         summary: 'Upload measured rooms',
