@@ -84,7 +84,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   registerLingeringClose(app);
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as Error);
+    const appError = toAppError(error as Error, request);
     if (appError.status >= 500) {
       request.log.error({ err: error, code: appError.code }, 'request failed');
     } else {

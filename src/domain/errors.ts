@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   too_many_rooms: { status: 400, title: 'Too many rooms' },
   bot_check_failed: { status: 400, title: 'Bot check failed' },
   invalid_idempotency_key: { status: 400, title: 'Invalid Idempotency-Key' },
+  client_aborted: { status: 400, title: 'Request aborted by the client' },
   // authentication
   missing_scan_key: { status: 401, title: 'Missing scan key' },
   invalid_scan_key: { status: 401, title: 'Invalid scan key' },
@@ -32,6 +33,10 @@ export const ERROR_CODES = {
   already_restored: { status: 409, title: 'Already restored' },
   body_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  unsupported_encoding: { status: 415, title: 'Unsupported content encoding' },
+  request_timeout: { status: 408, title: 'Request timeout' },
+  uri_too_long: { status: 414, title: 'URI too long' },
+  headers_too_large: { status: 431, title: 'Request header fields too large' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different payload' },
   rate_limited: { status: 429, title: 'Too many requests' },
   // server side

@@ -120,11 +120,27 @@ function unavailable(error: unknown, depth: number): boolean {
 }
 
 /**
- * Every error the framework or the domain raises becomes an AppError here, once. Anything not recognized is a
- * 500 whose detail shows no internals; the log carries the stack with the request id.
+ * The client hung up before its request was complete (a reset or a closed socket mid-body). Node reports it as an
+ * ECONNRESET "aborted" error on the request stream, the same code a lost database connection has, so it is told
+ * apart by the request itself: it is not an outage, and not ours to log as one.
  */
-export function toAppError(error: FastifyError | AppError | Error): AppError {
+export function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  const raw = request.raw;
+  if (raw.complete) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return raw.readableAborted || (code === 'ECONNRESET' && (raw.destroyed || raw.socket?.destroyed === true));
+}
+
+/**
+ * Every error the framework or the domain raises becomes an AppError here, once. Anything not recognized is a
+ * 500 whose detail shows no internals; the log carries the stack with the request id. With the request, a client
+ * that hung up mid-body is `client_aborted` (logged at info like any refusal), never a 503.
+ */
+export function toAppError(error: FastifyError | AppError | Error, request?: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
+  if (request && isClientAbort(error, request)) {
+    return new AppError('client_aborted', 'The connection closed before the whole request body arrived');
+  }
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -83,7 +83,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   registerIntakeBodyParsers(app);
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as Error);
+    const appError = toAppError(error as Error, request);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
     if (appError.headers) reply.headers(appError.headers);
