@@ -18,6 +18,7 @@ import { thankYouPage } from '../../web/pages/thank-you-page.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers } from '../intake-body.js';
 import { toAppError } from '../problem.js';
 import { intakeMeta } from '../intake-meta.js';
+import { decodeContentEncoding } from '../content-encoding.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;
@@ -125,6 +126,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
       schema: { hide: true },
       bodyLimit: INTAKE_BODY_LIMIT,
       onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : [])],
+      preParsing: decodeContentEncoding,
     },
     async (request, reply) => {
       const source = await openIntake({ ctx, input: { token: request.params.token } });

@@ -15,6 +15,7 @@ import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '..
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { intakeMeta } from '../intake-meta.js';
+import { decodeContentEncoding } from '../content-encoding.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -185,6 +186,7 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
       bodyLimit: INTAKE_BODY_LIMIT,
       validatorCompiler: noValidation,
       onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : []), openSource],
+      preParsing: decodeContentEncoding,
     },
     async (request, reply) => {
       const source = request.intakeSource;

@@ -13,6 +13,12 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   invalid_scan_key: 'The upload key is wrong or was regenerated; copy the current key from the Scans screen.',
   body_too_large: 'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
   rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',
+  unsupported_encoding:
+    'The body is compressed with a Content-Encoding that is not read here. Send it uncompressed, or as gzip, deflate or br (Accept-Encoding lists them).',
+  client_aborted: 'The connection closed before the whole request arrived; nothing was stored. Send the request again.',
+  request_timeout: 'The request did not arrive in time (headers within 20 s, the whole request within 10 min by default); send it again.',
+  uri_too_long: 'The URL is longer than this server reads (8 KiB); the intake and scan URLs need no query string.',
+  headers_too_large: 'The request headers are larger than this server reads (16 KiB in all); send fewer or shorter headers.',
 };
 
 function escape(text: string): string {

@@ -6,6 +6,7 @@ import { requestHash } from '../../domain/idempotency/idempotency-key.js';
 import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
+import { decodeContentEncoding } from '../content-encoding.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,6 +105,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
       // The body is validated by the domain from its bytes; the schema below documents it.
       validatorCompiler: () => () => true,
       onRequest: [scanKeyCheck(ctx), rateLimitScanUpload, readAnyContentType],
+      preParsing: decodeContentEncoding,
       schema: {
         tags: ['Scan upload'],
         summary: 'Upload measured rooms',
