@@ -18,6 +18,7 @@ import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
+import { clientErrorHandler, registerUrlLengthLimit } from './http/framework-refusals.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // Body limits are set per route; this is the ceiling for routes that do not say.
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(config.publicBaseUrl),
     ...serverTimeoutOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
   registerLingeringClose(app);
+  registerUrlLengthLimit(app);
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error, request);

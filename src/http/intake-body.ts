@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
 import { fromFormEntries } from '../domain/intake/lead-fields.js';
+import { boundedForDetail } from './content-encoding.js';
 
 /** The intake's whole-body limit, multipart included (CONTRACT §2). */
 export const INTAKE_BODY_LIMIT = 64 * 1024;
@@ -10,6 +11,20 @@ export const ACCEPTED_BODY_TYPES =
 
 export function unreadableBody(why: string): AppError {
   return new AppError('unreadable_body', `${why}. Send the lead as ${ACCEPTED_BODY_TYPES}`);
+}
+
+/**
+ * Framework errors raised while reading an intake body (API and hosted form), in the intake's own words: the
+ * contract answers an unknown, malformed or broken body with `unreadable_body`, never 415.
+ */
+export function intakeBodyError(error: Error): Error {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) {
+    return new AppError('body_too_large', `The intake accepts bodies up to ${INTAKE_BODY_LIMIT / 1024} KiB`);
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unreadableBody('The Content-Type is not a valid media type');
+  if (code?.startsWith('FST_ERR_CTP_')) return unreadableBody('The body could not be read');
+  return error;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -26,7 +41,7 @@ function decodeUtf8(bytes: Uint8Array): string {
 function requireUtf8Charset(contentType: string | undefined): void {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw unreadableBody(`The charset ${charset} is not accepted`);
+    throw unreadableBody(`The charset ${boundedForDetail(charset, 40)} is not accepted`);
   }
 }
 
@@ -187,6 +202,6 @@ export function registerIntakeBodyParsers(scope: FastifyInstance): void {
   // Anything else is refused without reading the body.
   scope.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type']?.split(';')[0]?.trim();
-    done(unreadableBody(type ? `The content type ${type} is not accepted` : 'The request has no Content-Type'), undefined);
+    done(unreadableBody(type ? `The content type ${boundedForDetail(type)} is not accepted` : 'The request has no Content-Type'), undefined);
   });
 }

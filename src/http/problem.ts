@@ -57,13 +57,20 @@ export function problemTypeUri(baseUrl: string, code: ErrorCode): string {
   return `${baseUrl}/problems/${code}`;
 }
 
+/** A detail can quote what the client sent (a media type, a parser message); it never grows past this. */
+export const MAX_DETAIL_LENGTH = 500;
+
+function boundedDetail(detail: string): string {
+  return detail.length > MAX_DETAIL_LENGTH ? `${detail.slice(0, MAX_DETAIL_LENGTH - 1)}…` : detail;
+}
+
 export function buildProblem(baseUrl: string, requestId: string, error: AppError): Problem {
   const problem: Problem = {
     ok: false,
     type: problemTypeUri(baseUrl, error.code),
     title: ERROR_CODES[error.code].title,
     status: error.status,
-    detail: error.detail,
+    detail: boundedDetail(error.detail),
     code: error.code,
     requestId,
   };

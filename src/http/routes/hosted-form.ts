@@ -15,7 +15,7 @@ import { formStateFromError, isFormProblem } from '../../web/form-state.js';
 import { FORM_KEY_FIELD, formPage } from '../../web/pages/form-page.js';
 import { closedPage, malformedLinkPage, messagePage } from '../../web/pages/message-page.js';
 import { thankYouPage } from '../../web/pages/thank-you-page.js';
-import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers } from '../intake-body.js';
+import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers } from '../intake-body.js';
 import { toAppError } from '../problem.js';
 import { intakeMeta } from '../intake-meta.js';
 import { decodeContentEncoding } from '../content-encoding.js';
@@ -65,6 +65,8 @@ function errorPage(error: AppError, requestId: string): string {
     case 'rate_limited':
       return messagePage({ heading: 'Please wait a moment', text: 'Too many attempts came from your connection. Please wait a minute and send again.' });
     case 'unreadable_body':
+    case 'unsupported_encoding':
+    case 'client_aborted':
       return messagePage({ heading: 'The form could not be read', text: 'Please go back and send the form again.' });
     default:
       return messagePage({
@@ -84,7 +86,8 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   registerIntakeBodyParsers(app);
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as Error, request);
+    // The body is read by the intake's rules, so its refusals are the intake's (400 unreadable_body, not 415).
+    const appError = toAppError(intakeBodyError(error as Error), request);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
     if (appError.headers) reply.headers(appError.headers);

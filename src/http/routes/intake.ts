@@ -11,7 +11,7 @@ import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
 import { openIntake } from '../../domain/intake/open-intake.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
-import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
+import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { intakeMeta } from '../intake-meta.js';
@@ -54,19 +54,6 @@ function preflightAllowedHeaders(requested: string | string[] | undefined): stri
     names.push(trimmed);
   }
   return names.join(', ');
-}
-
-/**
- * Framework errors raised while reading an intake body, in the intake's own words: the contract answers an
- * unknown or broken body with `unreadable_body`, never 415.
- */
-function intakeError(error: Error): Error {
-  const code = (error as { code?: string }).code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) {
-    return new AppError('body_too_large', `The intake accepts bodies up to ${INTAKE_BODY_LIMIT / 1024} KiB`);
-  }
-  if (code?.startsWith('FST_ERR_CTP_')) return unreadableBody('The body could not be read');
-  return error;
 }
 
 // ---- schemas (OpenAPI at /openapi.json) ----
@@ -166,7 +153,7 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
   });
   // Rethrown errors reach the app's error handler, which writes the problem body.
   app.setErrorHandler((error) => {
-    throw intakeError(error as Error);
+    throw intakeBodyError(error as Error);
   });
 
   // openIntake refuses a malformed token before any lookup; checking the shape first keeps the rate limit after it.
