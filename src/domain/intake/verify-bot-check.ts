@@ -15,6 +15,7 @@ export interface BotCheckLog {
 interface SiteverifyAnswer {
   success?: unknown;
   score?: unknown;
+  action?: unknown;
   'error-codes'?: unknown;
 }
 
@@ -36,6 +37,13 @@ const PROVIDER_NAMES: Record<BotCheckProvider, string> = {
   hcaptcha: 'hCaptcha',
   recaptcha: 'Google reCAPTCHA',
 };
+
+/**
+ * The action the hosted form names when it asks reCAPTCHA v3 for a token (`grecaptcha.execute(siteKey, { action:
+ * 'submit' })`, web/assets/form-js.ts). A v3 token made for another action (another page of the same site, say)
+ * is not a token for this form.
+ */
+export const RECAPTCHA_V3_ACTION = 'submit';
 
 type Verdict = { kind: 'passed' } | { kind: 'refused'; reason: string } | { kind: 'unverified'; reason: string };
 
@@ -131,9 +139,15 @@ async function askProvider(args: {
     if (operatorSide.length > 0) return { kind: 'unverified', reason: `provider error ${operatorSide.join(', ')}` };
     return { kind: 'refused', reason: codes.length > 0 ? codes.join(', ') : 'token not valid' };
   }
-  // reCAPTCHA v3 scores from 0.0 (bot) to 1.0 (person); v2 answers carry no score and pass on success alone.
-  if (args.minScore !== null && typeof answer.score === 'number' && answer.score < args.minScore) {
-    return { kind: 'refused', reason: `score ${answer.score} is below ${args.minScore}` };
+  // reCAPTCHA v3 scores from 0.0 (bot) to 1.0 (person). With a minimum configured, an answer must carry a score
+  // (a v2 answer has none: a v2 token, or a v2 secret, cannot pass a v3 check) and name the form's action.
+  if (args.minScore !== null) {
+    if (typeof answer.score !== 'number') return { kind: 'refused', reason: 'the answer has no score; a reCAPTCHA v3 token is needed' };
+    if (answer.score < args.minScore) return { kind: 'refused', reason: `score ${answer.score} is below ${args.minScore}` };
+    if (answer.action !== RECAPTCHA_V3_ACTION) {
+      const action = typeof answer.action === 'string' ? `"${answer.action.slice(0, 40)}"` : 'missing';
+      return { kind: 'refused', reason: `the token's action is ${action}, not "${RECAPTCHA_V3_ACTION}"` };
+    }
   }
   return { kind: 'passed' };
 }
