@@ -19,6 +19,7 @@ import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { clientErrorHandler, registerUrlLengthLimit } from './http/framework-refusals.js';
+import { serializeRequestForLog } from './http/request-log.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -52,7 +53,7 @@ export const LOG_REDACT_PATHS = [
 ];
 
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  return { level, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequestForLog } };
 }
 
 /** The whole HTTP service as a Fastify instance, not listening: the server and the tests both build it here. */

@@ -5,6 +5,13 @@ import { createSource } from '../domain/sources/create-source.js';
 import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
 
+/** All of standard input, e.g. `printf %s "$SECRET" | leadscan source bot-check … --secret-stdin`. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** `leadscan source …`. */
 export function registerSourceCommands(program: Command, { run, withJson, io }: CliKit) {
   const source = program.command('source').description('lead sources and their intake links');
@@ -27,7 +34,8 @@ export function registerSourceCommands(program: Command, { run, withJson, io }: 
   withJson(source.command('bot-check <token>'))
     .description('turn a bot check on (with a provider) or --off')
     .addOption(new Option('--provider <provider>', 'bot-check provider').choices(['turnstile', 'hcaptcha', 'recaptcha']))
-    .option('--secret <secret>', 'provider secret key')
+    .option('--secret <secret>', 'provider secret key (visible in ps and shell history: prefer --secret-stdin)')
+    .option('--secret-stdin', 'read the provider secret key from standard input')
     .option('--site-key <key>', 'provider site key, shown in the hosted form')
     .option('--min-score <score>', 'reCAPTCHA v3 score threshold (0 to 1)', score)
     .option('--off', 'turn the bot check off')
@@ -36,11 +44,16 @@ export function registerSourceCommands(program: Command, { run, withJson, io }: 
         async (
           ctx,
           token: string,
-          opts: { provider?: string; secret?: string; siteKey?: string; minScore?: number; off?: boolean },
+          opts: { provider?: string; secret?: string; secretStdin?: boolean; siteKey?: string; minScore?: number; off?: boolean },
         ) => {
           if (opts.off) return configureBotCheck({ ctx, input: { token, settings: { off: true } } });
+          if (opts.secretStdin) {
+            if (opts.secret !== undefined) throw new AppError('invalid_request', 'Give --secret or --secret-stdin, not both');
+            opts.secret = (await readStdin()).trim();
+            if (!opts.secret) throw new AppError('invalid_request', '--secret-stdin read no secret from standard input');
+          }
           if (!opts.provider || !opts.secret) {
-            throw new AppError('invalid_request', 'Give --provider and --secret, or --off');
+            throw new AppError('invalid_request', 'Give --provider and --secret (or --secret-stdin), or --off');
           }
           const view = await configureBotCheck({
             ctx,
