@@ -22,10 +22,19 @@ export const IdempotencyKeyHeaders = Type.Object(
         minLength: 1,
         maxLength: 255,
         pattern: '^[\\x20-\\x7E]+$',
+        // No `examples` here: the API reference's "Try it out" would fill a fixed key into every try, and the
+        // second try with another body would get 422.
         description:
           'Makes a retry safe: the same key with the same payload within 24 hours returns the first answer and ' +
-          'stores nothing new; with a different payload 422; while the first is still running 409.',
-        examples: ['9b2f6c1e-3d4a-4f7b-8c5d-0e1f2a3b4c5d'],
+          'stores nothing new; with a different payload 422; while the first is still running 409. Make a new ' +
+          'one per submission, e.g. a UUID such as 9b2f6c1e-3d4a-4f7b-8c5d-0e1f2a3b4c5d.',
+      }),
+    ),
+    'content-encoding': Type.Optional(
+      Type.String({
+        description:
+          'gzip, deflate or br for a compressed body (decoded as it arrives; the body limit counts the decoded ' +
+          'bytes); anything else is 415 unsupported_encoding',
       }),
     ),
   },

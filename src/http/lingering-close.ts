@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a refused client gets to read our answer while what it still sends is discarded. */
@@ -36,7 +36,8 @@ function linger(socket: Socket): void {
  */
 export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
   const socket = request.raw.socket as Socket | null;
-  if (!socket || request.raw.complete) return;
+  // Only a real connection lingers (an injected request's stand-in socket has nothing to close).
+  if (!(socket instanceof Socket) || request.raw.complete) return;
   reply.header('connection', 'close');
   // Node ends a `Connection: close` response with socket.destroySoon(), which destroys the socket (and so resets
   // it) once our answer is written; this socket lingers instead.

@@ -2,6 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
+/** `https://leads.example.com/leadscan/` → `/leadscan`; no path → `/`. */
+export function serverPath(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '') || '/';
+}
+
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (the same schemas that validate requests and
  * serialize responses), served at /openapi.json; /docs renders it with assets served locally, no internet.
@@ -15,9 +20,14 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         version: '1',
         description:
           'Lead intake and room-scan upload. Errors are application/problem+json with a stable `code`; every ' +
-          'response carries `x-request-id`.',
+          'response carries `x-request-id`. Refusals from the HTTP layer are problem+json too: 408 `request_timeout` ' +
+          '(headers not complete within HEADERS_TIMEOUT_MS), 414 `uri_too_long` (URL over 8 KiB), 431 ' +
+          '`headers_too_large` (request line and headers over 16 KiB). Both write endpoints read gzip, deflate and br ' +
+          'bodies (Content-Encoding).',
       },
-      servers: [{ url: baseUrl }],
+      // The path of PUBLIC_BASE_URL only: a relative server URL resolves against the page that shows the document,
+      // so "Try it out" posts to the origin the reference was opened from (127.0.0.1 or localhost alike, no CORS).
+      servers: [{ url: serverPath(baseUrl), description: 'This server' }],
       tags: [
         { name: 'Lead intake', description: 'Anonymous lead posts from forms, sites and automations' },
         { name: 'Scan upload', description: 'Measured rooms from a scanning app' },

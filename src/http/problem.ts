@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { REQUEST_ID_HEADER } from './response-headers.js';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String(),
@@ -32,9 +33,16 @@ export const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
  * A documented problem response for the OpenAPI document: keyed by media type (what sendProblem sends), the shared
  * Problem schema, and an example built from the code's own status and title.
  */
-export function problemResponse(code: ErrorCode, detail: string, description?: string, extra: Partial<Problem> = {}) {
+export function problemResponse(
+  code: ErrorCode,
+  detail: string,
+  description?: string,
+  extra: Partial<Problem> = {},
+  headers: Record<string, unknown> = REQUEST_ID_HEADER,
+) {
   return {
     description: description ?? ERROR_CODES[code].title,
+    headers,
     content: {
       'application/problem+json': {
         schema: problemRef,

@@ -32,6 +32,17 @@ const CONTRACT_STATUSES: Record<Operation, number[]> = {
   'GET /readyz': [200, 503],
 };
 const OPERATIONS = Object.keys(CONTRACT_STATUSES) as Operation[];
+/** Response headers a client relies on: each one sent must be documented for its status, and each documented one sent. */
+const TRACKED_HEADERS = [
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+  'idempotent-replayed',
+  'accept-encoding',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+];
 const BASE_URL = 'http://leadscan.test';
 const SCAN_MAX_BYTES = 16 * 1024;
 
@@ -145,6 +156,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
   /** Payloads as handlers and error handlers sent them, before serialization, by request id. */
   const sent = new Map<string, unknown>();
   const covered = new Map<Operation, Set<number>>(OPERATIONS.map((op) => [op, new Set<number>()]));
+  const headersSeen = new Map<Operation, Set<string>>(OPERATIONS.map((op) => [op, new Set<string>()]));
 
   async function newWorld(env: Record<string, string> = {}): Promise<TestWorld> {
     const made = await createWorld(backend, { env: { SCAN_MAX_BYTES: String(SCAN_MAX_BYTES), ...env } });
@@ -203,6 +215,14 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const requestId = String(res.headers['x-request-id']);
     expect(sent.has(requestId), `${where}: payload captured before serialization`).toBe(true);
     expect(body, `${where}: serialized body equals what the code sent`).toStrictEqual(sent.get(requestId));
+    // Every response header a client relies on is documented for this status (names are case-insensitive).
+    expect(res.headers['x-request-id'], `${where}: x-request-id`).toBeDefined();
+    const documentedHeaders = Object.keys((responsesOf(doc, c.operation)[String(c.status)]?.headers ?? {}) as Json).map((h) => h.toLowerCase());
+    for (const name of TRACKED_HEADERS) {
+      if (res.headers[name] === undefined) continue;
+      expect(documentedHeaders, `${where}: header ${name} is documented`).toContain(name);
+      headersSeen.get(c.operation)!.add(name);
+    }
     await c.stored?.(res);
     covered.get(c.operation)!.add(c.status);
   }
@@ -211,6 +231,11 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     for (const operation of operations) {
       const documented = Object.keys(responsesOf(doc, operation)).map(Number).sort();
       expect([...covered.get(operation)!].sort(), `${operation}: documented statuses provoked`).toEqual(documented);
+      const documentedHeaders = new Set(
+        Object.values(responsesOf(doc, operation)).flatMap((response) => Object.keys((response.headers ?? {}) as Json).map((h) => h.toLowerCase())),
+      );
+      const tracked = TRACKED_HEADERS.filter((name) => documentedHeaders.has(name)).sort();
+      expect([...headersSeen.get(operation)!].sort(), `${operation}: documented headers seen`).toEqual(tracked);
     }
   }
 
@@ -236,6 +261,18 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         }
       }
     }
+    // "Try it out" posts to the origin the reference was opened from, and fills no fixed Idempotency-Key.
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    for (const operation of ['POST /api/intake/{token}', 'POST /api/scan/upload'] as const) {
+      const parameters = operationOf(doc, operation).parameters as Json[];
+      const key = parameters.find((p) => p.name === 'idempotency-key');
+      expect(key, operation).toBeDefined();
+      expect(JSON.stringify(key), `${operation}: no example key to fill in`).not.toMatch(/"examples?"/);
+    }
+    // Intake fields take numbers and booleans as text; scans take any content type.
+    const leadSchema = ((operationOf(doc, 'POST /api/intake/{token}').requestBody as Json).content as Record<string, Json>)['application/json']!.schema as Json;
+    expect(JSON.stringify((leadSchema.properties as Json).phone)).toContain('"number"');
+    expect(Object.keys(((operationOf(doc, 'POST /api/scan/upload').requestBody as Json).content as Json))).toEqual(['application/json', '*/*']);
     const refs = allRefs(doc);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(resolvePointer(doc, ref), `$ref ${ref} resolves`).toBeDefined();
@@ -253,8 +290,17 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     await claimKey(world.ctx, { scope: sourceScope(seeded.source.id), key: 'held', requestHash: leadPayloadHash(heldBody) });
     const limited = await newWorld({ INTAKE_RATE_LIMIT: '1' });
     const limitedSeed = await limited.seed();
-    const limitedApp = await limited.app();
-    expect((await limitedApp.inject(intake(limitedSeed.source.token, { name: 'First' }))).statusCode).toBe(200);
+    await check({
+      label: 'a lead, with the rate limit on',
+      operation: op,
+      app: () => limited.app(),
+      request: () => intake(limitedSeed.source.token, { name: 'First' }),
+      status: 200,
+      body: (r) => {
+        expect(r.headers.ratelimit).toBeDefined();
+        return ok();
+      },
+    });
     const nothingStored = (sourceId = seeded.source.id) => async () => expect(await leadsOf(sourceId)).toEqual([]);
 
     const cases: Case[] = [
@@ -277,6 +323,29 @@ describeEachBackend('OpenAPI conformance', (backend) => {
           const quarantined = await world.store.db.selectFrom('quarantine').select('id').where('source_id', '=', guarded.source.id).execute();
           expect(quarantined).toHaveLength(1);
           expect(quarantined[0]!.id).not.toBe(res.json().id);
+        },
+      },
+      {
+        label: 'a replayed lead',
+        operation: op,
+        request: async () => {
+          expect((await (await world.app()).inject(intake(token, { name: 'Twice sent' }, { 'idempotency-key': 'replay' }))).statusCode).toBe(200);
+          return intake(token, { name: 'Twice sent' }, { 'idempotency-key': 'replay' });
+        },
+        status: 200,
+        body: (r) => {
+          expect(r.headers['idempotent-replayed']).toBe('true');
+          return ok();
+        },
+      },
+      {
+        label: 'an unsupported Content-Encoding',
+        operation: op,
+        request: () => intake(token, { name: 'A' }, { 'content-encoding': 'compress' }),
+        status: 415,
+        body: (r) => {
+          expect(r.headers['accept-encoding']).toBe('gzip, deflate, br');
+          return problem(r, 'unsupported_encoding');
         },
       },
       { label: 'malformed token', operation: op, request: () => intake('not-a-uuid', { name: 'A' }), status: 400, body: (r) => problem(r, 'malformed_token') },
@@ -363,8 +432,8 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       },
     ];
     for (const c of cases) await check(c);
-    // Only the two successful submissions (the first lead, the first "reused" one) are leads.
-    expect(await leadsOf(seeded.source.id)).toHaveLength(2);
+    // Only the three successful submissions (the first lead, the replayed one, the first "reused" one) are leads.
+    expect(await leadsOf(seeded.source.id)).toHaveLength(3);
 
     const outage = await newWorld();
     const outageSeed = await outage.seed();
@@ -397,8 +466,17 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     });
     const limited = await newWorld({ SCAN_RATE_LIMIT: '1' });
     const limitedSeed = await limited.seed();
-    const limitedApp = await limited.app();
-    expect((await limitedApp.inject(upload(rooms(1), { 'x-scan-key': limitedSeed.uploadKey }))).statusCode).toBe(200);
+    await check({
+      label: 'one room, with the rate limit on',
+      operation: op,
+      app: () => limited.app(),
+      request: () => upload(rooms(1), { 'x-scan-key': limitedSeed.uploadKey }),
+      status: 200,
+      body: (r) => {
+        expect(r.headers.ratelimit).toBeDefined();
+        return { ok: true, count: 1 };
+      },
+    });
 
     const cases: Case[] = [
       { label: 'rooms: [] (connection test)', operation: op, request: () => upload('{"rooms":[]}'), status: 200, body: () => ({ ok: true, count: 0 }), stored: noScan },
@@ -432,6 +510,27 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         status: 200,
         body: () => ({ ok: true, count: 2 }),
         stored: async () => expect((await scansOf(ws)).map((s) => s.room_count)).toEqual([2]),
+      },
+      {
+        label: 'two rooms again (a replay)',
+        operation: op,
+        request: () => upload(rooms(2), { 'x-scan-key': seeded.uploadKey, 'idempotency-key': 'reused' }),
+        status: 200,
+        body: (r) => {
+          expect(r.headers['idempotent-replayed']).toBe('true');
+          return { ok: true, count: 2 };
+        },
+        stored: async () => expect((await scansOf(ws)).map((s) => s.room_count)).toEqual([2]),
+      },
+      {
+        label: 'an unsupported Content-Encoding',
+        operation: op,
+        request: () => upload(rooms(1), { 'x-scan-key': seeded.uploadKey, 'content-encoding': 'zstd' }),
+        status: 415,
+        body: (r) => {
+          expect(r.headers['accept-encoding']).toBe('gzip, deflate, br');
+          return problem(r, 'unsupported_encoding');
+        },
       },
       {
         label: 'a key reused with another body',

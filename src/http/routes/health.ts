@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../domain/errors.js';
 import { problemResponse } from '../problem.js';
+import { okResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../response-headers.js';
 import type { DomainContext } from '../../domain/context.js';
 
 const Ok = Type.Object({ ok: Type.Literal(true) }, { description: 'OK', examples: [{ ok: true }] });
@@ -10,13 +11,16 @@ const NotReady = problemResponse(
   'service_unavailable',
   'The database is not answering',
   '`service_unavailable`: the database did not answer within 2 s; retry after `Retry-After`',
+  {},
+  { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
 );
+const OkResponse = okResponse(Ok, REQUEST_ID_HEADER);
 
 /** Liveness (the process answers) and readiness (the database answers within 2 s). */
 export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['Operations'], summary: 'The process is up', response: { 200: Ok } } },
+    { schema: { tags: ['Operations'], summary: 'The process is up', response: { 200: OkResponse } } },
     async () => ({ ok: true as const }),
   );
 
@@ -26,7 +30,7 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (a
       schema: {
         tags: ['Operations'],
         summary: 'The database answers',
-        response: { 200: Ok, 503: NotReady },
+        response: { 200: OkResponse, 503: NotReady },
       },
     },
     async () => {

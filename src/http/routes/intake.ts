@@ -16,6 +16,15 @@ import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { intakeMeta } from '../intake-meta.js';
 import { decodeContentEncoding } from '../content-encoding.js';
+import {
+  ACCEPT_ENCODING_HEADER,
+  CORS_RESPONSE_HEADERS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  okResponse,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+} from '../response-headers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,8 +67,13 @@ function preflightAllowedHeaders(requested: string | string[] | undefined): stri
 
 // ---- schemas (OpenAPI at /openapi.json) ----
 
+/** A text field: a string, or a number or boolean taken as its text; null or "" count as absent. */
 const text = (description: string, maxLength?: number) =>
-  Type.Optional(Type.String(maxLength === undefined ? { description } : { description, maxLength }));
+  Type.Optional(
+    Type.Union([Type.String(maxLength === undefined ? {} : { maxLength }), Type.Number(), Type.Boolean(), Type.Null()], {
+      description,
+    }),
+  );
 
 const LeadInput = Type.Object(
   {
@@ -91,6 +105,11 @@ const TokenParams = Type.Object({
   token: Type.String({ format: 'uuid', description: 'The lead source\'s intake token (a UUID)' }),
 });
 
+/** Headers on every intake answer: request id, CORS, and the rate-limit state when the limit is on. */
+function answerHeaders(extra: Record<string, unknown> = {}) {
+  return { ...REQUEST_ID_HEADER, ...CORS_RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS, ...extra };
+}
+
 const intakeSchema = {
   tags: ['Lead intake'],
   summary: 'Post a lead',
@@ -112,26 +131,54 @@ const intakeSchema = {
     },
   },
   response: {
-    200: IntakeOk,
+    200: okResponse(IntakeOk, answerHeaders(IDEMPOTENT_REPLAYED_HEADER)),
     400: problemResponse(
       'invalid_fields',
       '1 field(s) need fixing; see errors',
-      'malformed_token, unreadable_body, missing_contact, invalid_fields (one entry per field) or bot_check_failed',
+      'malformed_token, unreadable_body (also JSON nested deeper than 64 levels, or a body that is not what its ' +
+        'Content-Encoding says), missing_contact, invalid_fields (one entry per field), bot_check_failed or ' +
+        'invalid_idempotency_key',
       { errors: [{ field: 'name', code: 'too_long', max: 120, message: 'name must be at most 120 characters' }] },
+      answerHeaders(),
     ),
-    404: problemResponse('intake_unavailable', 'This intake link does not exist or has been closed'),
-    405: problemResponse('method_not_allowed', 'Post leads with POST'),
+    404: problemResponse('intake_unavailable', 'This intake link does not exist or has been closed', undefined, {}, answerHeaders()),
+    405: problemResponse('method_not_allowed', 'Post leads with POST', undefined, {}, answerHeaders()),
     409: problemResponse(
       'idempotency_in_flight',
       'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
+      undefined,
+      {},
+      answerHeaders(RETRY_AFTER_HEADER),
     ),
-    413: problemResponse('body_too_large', 'The intake accepts bodies up to 64 KiB'),
+    413: problemResponse(
+      'body_too_large',
+      'The intake accepts bodies up to 64 KiB',
+      '`body_too_large`: over 64 KiB (decoded, for a compressed body)',
+      {},
+      answerHeaders(),
+    ),
+    415: problemResponse(
+      'unsupported_encoding',
+      'The Content-Encoding "compress" is not read here; send the body as it is, or with one of gzip, deflate, br',
+      '`unsupported_encoding`: a Content-Encoding other than gzip, deflate, br or identity',
+      {},
+      answerHeaders(ACCEPT_ENCODING_HEADER),
+    ),
     422: problemResponse(
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
+      undefined,
+      {},
+      answerHeaders(),
     ),
-    429: problemResponse('rate_limited', 'Too many requests; wait and try again'),
-    503: problemResponse('service_unavailable', 'The database is not answering; nothing was stored. Try again shortly'),
+    429: problemResponse('rate_limited', 'Too many requests; wait and try again', undefined, {}, answerHeaders(RETRY_AFTER_HEADER)),
+    503: problemResponse(
+      'service_unavailable',
+      'The database is not answering; nothing was stored. Try again shortly',
+      undefined,
+      {},
+      answerHeaders(RETRY_AFTER_HEADER),
+    ),
   },
 };
 

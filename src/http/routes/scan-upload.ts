@@ -7,6 +7,14 @@ import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { decodeContentEncoding } from '../content-encoding.js';
+import {
+  ACCEPT_ENCODING_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  okResponse,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+} from '../response-headers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -112,48 +120,74 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
         description:
           'Stores the body byte for byte, and each room\'s own byte slice, in the Scans inbox of the workspace the ' +
           '`x-scan-key` belongs to. Answers only after the upload is durably committed. Any content type is read ' +
-          'as UTF-8 JSON. `{"rooms":[]}` is a connection test: nothing is stored.',
+          'as UTF-8 JSON; a gzip, deflate or br body is decoded first and the decoded JSON is what is stored. ' +
+          '`{"rooms":[]}` is a connection test: nothing is stored.',
         security: [{ scanKey: [] }],
-        consumes: ['application/json'],
         headers: IdempotencyKeyHeaders,
-        body: ScanUploadBodySchema,
+        body: {
+          content: {
+            'application/json': { schema: ScanUploadBodySchema },
+            '*/*': { schema: { ...ScanUploadBodySchema, description: 'Any other content type, or none, is read as UTF-8 JSON too' } },
+          },
+        },
         response: {
-          200: ScanUploadOkSchema,
+          200: okResponse(ScanUploadOkSchema, { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER }),
           400: problemResponse(
             'invalid_rooms',
             'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',
-            '`unreadable_body` (not UTF-8 JSON), `invalid_rooms` (no `rooms` array, or an entry that is not an ' +
+            '`unreadable_body` (not UTF-8 JSON, or not what its Content-Encoding says), `invalid_idempotency_key`, `invalid_rooms` (no `rooms` array, or an entry that is not an ' +
               'object; the detail names the index) or `too_many_rooms` (over 500)',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
           ),
           401: problemResponse(
             'invalid_scan_key',
             'The x-scan-key is not a valid upload key; copy the current key from the Scans screen',
             '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
+            {},
+            REQUEST_ID_HEADER,
           ),
           413: problemResponse(
             'body_too_large',
             'The request body is larger than this endpoint accepts',
             '`body_too_large`: the body is over SCAN_MAX_BYTES (32 MiB by default); nothing is stored',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
+          ),
+          415: problemResponse(
+            'unsupported_encoding',
+            'The Content-Encoding "compress" is not read here; send the body as it is, or with one of gzip, deflate, br',
+            '`unsupported_encoding`: a Content-Encoding other than gzip, deflate, br or identity',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...ACCEPT_ENCODING_HEADER },
           ),
           409: problemResponse(
             'idempotency_in_flight',
             'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
             '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after `Retry-After`',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
           ),
           422: problemResponse(
             'idempotency_key_reused',
             'This Idempotency-Key was already used with a different request body; send a new key for a new submission',
             '`idempotency_key_reused`: this Idempotency-Key was used with a different body in the last 24 hours',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
           ),
           429: problemResponse(
             'rate_limited',
             'Too many requests; wait and try again',
             '`rate_limited`: too many uploads for this key; wait for `Retry-After` seconds',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
           ),
           503: problemResponse(
             'service_unavailable',
             'The database is not answering; nothing was stored. Try again shortly',
             '`service_unavailable`: the database is not answering; nothing was stored, retry',
+            {},
+            { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
           ),
         },
       },
