@@ -18,7 +18,7 @@ import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
-import { clientErrorHandler, registerUrlLengthLimit } from './http/framework-refusals.js';
+import { clientErrorHandler, frameworkErrors, registerUrlLengthLimit } from './http/framework-refusals.js';
 import { serializeRequestForLog } from './http/request-log.js';
 
 /** The app with its type provider: route schemas type the handlers. */
@@ -70,6 +70,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(config.publicBaseUrl),
+    frameworkErrors: frameworkErrors(config.publicBaseUrl),
     ...serverTimeoutOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
-import { buildProblem } from './problem.js';
+import { buildProblem, sendProblem } from './problem.js';
 
 /** Longest request target read (the intake and scan URLs are under 100 characters and take no query string). */
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -60,4 +60,19 @@ export function registerUrlLengthLimit(app: FastifyInstance): void {
       throw new AppError('uri_too_long', `The URL is over ${MAX_URL_LENGTH} characters`);
     }
   });
+}
+
+/**
+ * Fastify's own early refusals (a URL whose percent-encoding is broken, FST_ERR_BAD_URL) as problem+json. These
+ * are answered before routing, so no route's error handler sees them.
+ */
+export function frameworkErrors(baseUrl: string) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const refusal =
+      error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('invalid_request', 'The URL is not valid: it has a broken percent-encoding')
+        : new AppError('invalid_request', 'The request could not be routed');
+    request.log.info({ code: refusal.code, fastifyCode: error.code }, 'request refused');
+    void sendProblem(request, reply, refusal, baseUrl);
+  };
 }
