@@ -34,7 +34,9 @@ export function clientErrorHandler(baseUrl: string) {
     const refusal = refusalOf(error);
     const requestId = crypto.randomUUID();
     this.log.info({ code: refusal.code, reqId: requestId, parserError: error.code }, 'request refused by the HTTP parser');
-    if (!socket.writable) {
+    // As Node's own handler: an answer already under way cannot be replaced by another one.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
