@@ -35,10 +35,11 @@ function linger(socket: Socket): void {
  * encoding we do not read.
  */
 export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.raw.complete) return;
+  reply.header('connection', 'close');
   const socket = request.raw.socket as Socket | null;
   // Only a real connection lingers (an injected request's stand-in socket has nothing to close).
-  if (!(socket instanceof Socket) || request.raw.complete) return;
-  reply.header('connection', 'close');
+  if (!(socket instanceof Socket)) return;
   // Node ends a `Connection: close` response with socket.destroySoon(), which destroys the socket (and so resets
   // it) once our answer is written; this socket lingers instead.
   if (typeof socket.destroySoon === 'function') {
