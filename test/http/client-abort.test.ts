@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { listenWithLog, type LoggedApp } from './log-capture.js';
 
 /** Sends the headers and part of the body, then resets the connection (what a phone losing its signal does). */
@@ -27,7 +28,7 @@ describeEachBackend('client aborts (finding 4)', (backend) => {
   });
 
   it('is logged as client_aborted at info level on the intake, the hosted form and the scan upload', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey } = await world.seed();
     logged = await listenWithLog(world);
     const head = (path: string, extra = '') =>

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { storedRows } from './intake-helpers.js';
 
 const ENCODERS = {
@@ -21,7 +22,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
   });
 
   it('reads gzip, deflate and br lead bodies on the intake and the hosted form', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     for (const [coding, encode] of Object.entries(ENCODERS)) {
@@ -47,7 +48,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
   });
 
   it('stores a compressed scan as its decoded JSON, byte for byte', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { uploadKey, workspaceId } = await world.seed();
     const baseUrl = await world.listen();
     const body = Buffer.from('{ "rooms" : [ {"name":"Kitchen","w":1.10}, {"name":"Hall","h":1e3} ], "device":"iPhone" }\n');
@@ -66,7 +67,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
   });
 
   it('refuses a body that is not what its coding says with 400 unreadable_body, and stores nothing', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey, workspaceId } = await world.seed();
     const baseUrl = await world.listen();
     for (const coding of Object.keys(ENCODERS)) {
@@ -98,7 +99,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
   });
 
   it('answers 415 unsupported_encoding with Accept-Encoding to any other coding', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey } = await world.seed();
     const baseUrl = await world.listen();
     for (const coding of ['compress', 'zstd', 'gzip, br', `x-${'a'.repeat(5000)}`]) {
@@ -131,7 +132,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     // 16 MiB that gzip to about 16 KB: far past both limits once decoded, well under them as sent.
     const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"name":"Bomb","notes":"'), Buffer.alloc(16 * 1024 * 1024, 0x61), Buffer.from('"}')]));
     expect(bomb.length).toBeLessThan(64 * 1024);
-    world = await createWorld(backend, { env: { SCAN_MAX_BYTES: String(1024 * 1024) } });
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, SCAN_MAX_BYTES: String(1024 * 1024) } });
     const { source, uploadKey, workspaceId } = await world.seed();
     const baseUrl = await world.listen();
     const api = await fetch(`${baseUrl}/api/intake/${source.token}`, {

@@ -5,6 +5,7 @@ import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.j
 import { INTAKE_MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/intake-body.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { storedRows } from './intake-helpers.js';
 
 /** `{"name":"Ada","deep":[[[…]]]}` with the whole body nesting `levels` deep (the object is level 1). */
@@ -47,7 +48,7 @@ describeEachBackend('deeply nested JSON is refused in the contract\'s words (fin
 
   for (const idempotencyKey of [undefined, 'deep-1']) {
     it(`answers 400 unreadable_body to 5,000 levels on the intake and the hosted form (${idempotencyKey ? 'with' : 'without'} an Idempotency-Key)`, async () => {
-      world = await createWorld(backend);
+      world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
       const { source } = await world.seed();
       const app = await world.app();
       const headers = { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
@@ -66,7 +67,7 @@ describeEachBackend('deeply nested JSON is refused in the contract\'s words (fin
   }
 
   it('still takes a lead whose extra field nests up to 64 levels', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source } = await world.seed();
     const app = await world.app();
     const res = await app.inject({

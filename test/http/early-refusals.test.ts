@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { LINGER_MAX_BYTES } from '../../src/http/lingering-close.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { blast } from './raw-socket.js';
 
 const BODY_BYTES = 64 * 1024 * 1024;
@@ -25,7 +26,7 @@ describeEachBackend('early refusals cost nothing (finding 3)', (backend) => {
       .join('')}Content-Length: ${BODY_BYTES}\r\n\r\n`;
 
   it('intake 400, 404 and 429, hosted form 429, scan 401 and 429 answer and close without draining a 64 MiB body', async () => {
-    world = await createWorld(backend, { env: { INTAKE_RATE_LIMIT: '1', SCAN_RATE_LIMIT: '1', SCAN_MAX_BYTES: String(1024 * 1024) } });
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, INTAKE_RATE_LIMIT: '1', SCAN_RATE_LIMIT: '1', SCAN_MAX_BYTES: String(1024 * 1024) } });
     const { source, uploadKey } = await world.seed();
     const baseUrl = await world.listen();
     const json = { 'Content-Type': 'application/json' };
@@ -56,7 +57,7 @@ describeEachBackend('early refusals cost nothing (finding 3)', (backend) => {
   });
 
   it('a body over the limit gets 413 and a closed connection, with the client still sending', async () => {
-    world = await createWorld(backend, { env: { SCAN_MAX_BYTES: String(1024 * 1024) } });
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, SCAN_MAX_BYTES: String(1024 * 1024) } });
     const { source, uploadKey } = await world.seed();
     const baseUrl = await world.listen();
     for (const [path, headers] of [

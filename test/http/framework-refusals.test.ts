@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 
 /** Sends raw bytes and collects the whole answer until the server closes (or `waitMs` passes). */
 function rawExchange(baseUrl: string, request: string | Buffer, waitMs = 5000): Promise<string> {
@@ -38,7 +39,7 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
   });
 
   it('the hosted form answers a malformed Content-Type with 400 "could not be read", like the intake', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source } = await world.seed();
     const app = await world.app();
     for (const contentType of ['foo', 'text/', 'application/json; charset', `x/${'y'.repeat(8000)}`, 'image/png']) {
@@ -53,7 +54,7 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
   });
 
   it('never echoes an 8 KB header back in full: details are bounded', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey } = await world.seed();
     const app = await world.app();
     const huge = `application/${'x'.repeat(8 * 1024)}`;
@@ -78,7 +79,7 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
   });
 
   it('answers a slowloris client with 408 problem+json', async () => {
-    world = await createWorld(backend, { env: { HEADERS_TIMEOUT_MS: '400' } });
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, HEADERS_TIMEOUT_MS: '400' } });
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     // Half the headers, then nothing: the headers timeout fires.
@@ -91,7 +92,7 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
   });
 
   it('answers headers over the limit with 431, a URL over 8 KiB with 414, and broken HTTP with 400, all problem+json', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     const big = problemOf(

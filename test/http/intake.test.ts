@@ -546,7 +546,7 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       'multipart/form-data',
       'text/plain',
     ]);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '405', '409', '413', '422', '429', '503']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '405', '409', '413', '415', '422', '429', '503']);
     for (const code of ['400', '404', '405', '413', '429', '503']) {
       const media = op.responses[code].content['application/problem+json'];
       expect(media.schema.$ref).toBe('#/components/schemas/Problem');

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { listenWithLog, type LoggedApp } from './log-capture.js';
 
 /** Finding 9: an upload key in a URL query string never reaches the log. */
@@ -14,7 +15,7 @@ describeEachBackend('request logs (finding 9)', (backend) => {
   });
 
   it('redacts query strings, and never logs the upload key or a bot-check token', async () => {
-    world = await createWorld(backend);
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey } = await world.seed();
     logged = await listenWithLog(world, 'info');
     const scan = await fetch(`${logged.baseUrl}/api/scan/upload?x-scan-key=${uploadKey}&key=${uploadKey}`, {

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { storedRows } from './intake-helpers.js';
 
 /**
@@ -14,7 +15,7 @@ describeEachBackend('TRUST_PROXY takes the right-most untrusted address (finding
   });
 
   async function postTen(env: Record<string, string>, forwardedFor: (i: number) => string) {
-    world = await createWorld(backend, { env: { INTAKE_RATE_LIMIT: '3', ...env } });
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, INTAKE_RATE_LIMIT: '3', ...env } });
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     const statuses: number[] = [];
