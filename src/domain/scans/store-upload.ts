@@ -3,6 +3,7 @@ import type { Schema } from '../../storage/schema.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { touchUploadKey } from '../keys/touch-upload-key.js';
 import { JsonSyntaxError, scanRooms, type RoomSlice } from './json-room-slices.js';
 
 /** At most this many rooms per upload (CONTRACT §4). */
@@ -83,25 +84,21 @@ export function readUploadRooms(body: Buffer): RoomSlice[] {
 /**
  * Stores a scan upload for the workspace whose key was accepted (CONTRACT §4): the body's bytes unchanged, and
  * each room's own byte slice of it, in one write op; resolves after COMMIT. `rooms: []` is a connection test:
- * only the key's last-connected time is written.
+ * nothing is stored. The key's last-connected/last-used times are written afterwards, at most once a minute.
  */
 export async function storeUpload({ ctx, input }: VerbArgs<StoreUploadInput>): Promise<StoreUploadResult> {
   const rooms = readUploadRooms(input.body);
   const now = nowIso(ctx);
   const userAgent = input.userAgent?.replaceAll('\u0000', '') || null;
 
-  return ctx.store.writer.write(async (trx) => {
-    if (rooms.length === 0) {
-      await trx
-        .updateTable('upload_keys')
-        .set({ last_connected_at: now })
-        .where('workspace_id', '=', input.workspaceId)
-        .execute();
-      const result: StoreUploadResult = { scanId: null, count: 0 };
-      await input.afterStore?.(trx, result);
-      return result;
-    }
+  if (rooms.length === 0) {
+    const result: StoreUploadResult = { scanId: null, count: 0 };
+    if (input.afterStore) await ctx.store.writer.write((trx) => input.afterStore!(trx, result));
+    await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: false } });
+    return result;
+  }
 
+  const result = await ctx.store.writer.write(async (trx) => {
     const scanId = newId('scan');
     await trx
       .insertInto('scans')
@@ -130,13 +127,11 @@ export async function storeUpload({ ctx, input }: VerbArgs<StoreUploadInput>): P
         )
         .execute();
     }
-    await trx
-      .updateTable('upload_keys')
-      .set({ last_used_at: now, last_connected_at: now })
-      .where('workspace_id', '=', input.workspaceId)
-      .execute();
-    const result: StoreUploadResult = { scanId, count: rooms.length };
-    await input.afterStore?.(trx, result);
-    return result;
+    const stored: StoreUploadResult = { scanId, count: rooms.length };
+    await input.afterStore?.(trx, stored);
+    return stored;
   });
+  // After the commit, in a write of its own: see touchUploadKey.
+  await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: true } });
+  return result;
 }
