@@ -18,6 +18,11 @@ export interface CommitBatcherOptions {
   maxBatch: number;
   /** Transactions committing at once: 1 for SQLite (one writer), a few for PostgreSQL. */
   lanes: number;
+  /**
+   * Wraps each transaction (SQLite: runs it while the hot writer thread is idle, so the two connections never wait
+   * on each other's write lock in this process).
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
   /** Called after each successful COMMIT (metrics). */
   onCommit?: (batchSize: number, seconds: number) => void;
 }
@@ -129,8 +134,9 @@ export class CommitBatcher {
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
     const started = performance.now();
+    const exclusive = this.options.exclusive ?? ((run) => run());
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await exclusive(() => this.db.transaction().execute(async (trx) => {
         // A lone write needs no savepoint: if it throws, the whole transaction rolls back, which is the same
         // thing, and on PostgreSQL it saves two round trips.
         if (batch.length === 1) {
@@ -138,7 +144,7 @@ export class CommitBatcher {
           return;
         }
         for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
-      });
+      }));
     } catch (error) {
       for (const op of batch) this.retryOrReject(op, error);
       return;

@@ -369,7 +369,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const outage = await newWorld();
     const outageSeed = await outage.seed();
     await outage.app();
-    await outage.store.writer.close();
+    await Promise.all([outage.store.writer.close(), outage.store.hot.close()]);
     await check({
       label: 'the database refuses writes',
       operation: op,
@@ -459,7 +459,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const outage = await newWorld();
     const outageSeed = await outage.seed();
     await outage.app();
-    await outage.store.writer.close();
+    await Promise.all([outage.store.writer.close(), outage.store.hot.close()]);
     await check({
       label: 'the database refuses writes',
       operation: op,

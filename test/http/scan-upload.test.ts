@@ -4,6 +4,7 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
+import { readScanRoom } from '../../src/domain/scans/read-scan-bytes.js';
 import { hashUploadKey } from '../../src/domain/keys/secret-box.js';
 import { ScanUploadOkSchema } from '../../src/http/routes/scan-upload.js';
 import { ProblemSchema } from '../../src/http/problem.js';
@@ -44,8 +45,13 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     });
   const scansOf = (workspaceId: string) =>
     world.store.db.selectFrom('scans').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
-  const roomsOf = (scanId: string) =>
-    world.store.db.selectFrom('scan_rooms').selectAll().where('scan_id', '=', scanId).orderBy('idx').execute();
+  /** Each room with its stored bytes, read through the read verb (a room is a byte range of the scan's body). */
+  const roomsOf = async (scanId: string) => {
+    const rows = await world.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scanId).orderBy('idx').execute();
+    return Promise.all(
+      rows.map(async (row) => ({ ...row, raw: await readScanRoom({ ctx: world.ctx, input: { scanId, index: Number(row.idx) } }) })),
+    );
+  };
   const keyRow = (workspaceId: string) =>
     world.store.db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
   const resetKeyTimes = (workspaceId: string) =>
