@@ -92,6 +92,11 @@ export class SqliteHotWriter implements HotWriter {
     return this.closing;
   }
 
+  /** Stops the thread at once, as a crash would (tests of what a lost writer answers). */
+  async terminate(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
   private send(message: ToWorker): void {
     this.port!.postMessage(message);
   }
