@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { storeUpload, type StoreUploadResult } from '../scans/store-upload.js';
-import { workspaceScope } from './idempotency-key.js';
+import { requestHash, workspaceScope } from './idempotency-key.js';
 import { runIdempotent, type IdempotentOutcome, type StoredAnswer } from './run-idempotent.js';
 
 /**
@@ -16,7 +16,8 @@ export async function storeUploadOnce({
   body: Buffer;
   userAgent: string | undefined;
   idempotencyKey: string | null;
-  requestHash: string;
+  /** The request's Content-Type: part of what makes two keyed uploads "the same request". */
+  contentType: string | undefined;
 }>): Promise<IdempotentOutcome> {
   const { workspaceId, body, userAgent, idempotencyKey } = input;
   const answer = (result: StoreUploadResult): StoredAnswer => ({ status: 200, body: { ok: true, count: result.count } });
@@ -25,7 +26,8 @@ export async function storeUploadOnce({
     input: {
       scope: workspaceScope(workspaceId),
       key: idempotencyKey,
-      requestHash: input.requestHash,
+      // Hashing a body of up to 32 MiB costs the event loop milliseconds: only a keyed upload needs it.
+      requestHash: idempotencyKey === null ? '' : requestHash({ contentType: input.contentType, body }),
       run: async (slot) => {
         const result = await storeUpload({
           ctx,

@@ -30,7 +30,8 @@ export async function submitLeadOnce({
     input: {
       scope: sourceScope(source.id),
       key: idempotencyKey,
-      requestHash: leadPayloadHash(body),
+      // Only a keyed request is compared with an earlier one.
+      requestHash: idempotencyKey === null ? '' : leadPayloadHash(body),
       run: async ({ ref }) => {
         const result = await submitLead({
           ctx,
