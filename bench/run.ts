@@ -1,18 +1,352 @@
 /**
- * `npm run bench`: every benchmark, one after the other, against real servers on this machine (loopback only).
- * Speed goals live here, not in the test suite.
+ * `npm run bench`: the write path against its baselines, in one run, every server a real process on loopback and the
+ * load generator (wrk) a process of its own, with the same settings for every row.
+ *
+ *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
+ *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
+ *
+ * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
+ * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
+ * an open-loop run (autocannon at a fixed rate, its own process) at half the SQLite intake's saturation, for p99.
+ * After each Leadscan row the stored rows are counted: every 200 must be there.
  */
-const suites: Array<[string, () => Promise<string>]> = [];
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
 
-async function load(): Promise<void> {
-  const { benchIntake } = await import('./intake.js');
-  suites.push(['intake throughput (SQLite and PostgreSQL)', benchIntake]);
-  const { benchScanUpload } = await import('./scan-upload.js');
-  suites.push(['scan upload throughput', benchScanUpload]);
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
+const WARMUP_SECONDS = 2;
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
+
+const LEAD = JSON.stringify({
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 7946 0958',
+  address: '12 St James’s Square, London SW1Y 4JH',
+  notes: `Kitchen refit, about 12 m². ${'Please call after 5 pm on weekdays; the side door is easier. '.repeat(12)}`,
+  source: 'landing-page-b',
+});
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
 }
 
-await load();
-for (const [title, run] of suites) {
-  process.stdout.write(`\n== ${title}\n`);
-  process.stdout.write(`${await run()}\n`);
+function start(args: string[], env: Record<string, string>, ready: (out: string) => boolean): Promise<Proc> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (url && ready(out) && !done) {
+        done = true;
+        resolve({
+          child,
+          url,
+          output: () => out,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => {
+      if (!done) reject(new Error(`${args.join(' ')} exited before listening:\n${out}`));
+    });
+  });
+}
+
+const rawServer = (mode: 'echo' | 'sink', file = '') =>
+  start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, file], {}, () => true);
+
+async function leadscan(databaseUrl: string, workers = 1) {
+  const proc = await start(
+    [path.join(ROOT, 'bin/leadscan.js'), 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])],
+    {
+      DATABASE_URL: databaseUrl,
+      APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_BASE_URL: 'http://bench.local',
+      LOG_LEVEL: 'warn',
+      INTAKE_RATE_LIMIT: '0',
+      SCAN_RATE_LIMIT: '0',
+    },
+    (out) =>
+      /\/api\/intake\/[0-9a-f-]{36}/.test(out) &&
+      (!out.includes('First start') || /x-scan-key: (\S+)'/.test(out)) &&
+      (workers === 1 || out.includes('Serving with')),
+  );
+  const token = /\/api\/intake\/([0-9a-f-]{36})/.exec(proc.output())![1]!;
+  // Printed on the first start only.
+  const key = /x-scan-key: (\S+)'/.exec(proc.output())?.[1] ?? '';
+  return { ...proc, token, key };
+}
+
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  ok: number;
+}
+
+/** wrk, one thread, POSTing `bodyFile`; counts the 200s itself (a Lua response hook, the same for every row). */
+async function wrk(url: string, bodyFile: string, headers: Record<string, string>, connections: number, seconds: number): Promise<WrkResult> {
+  const script = path.join(TMP, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
+  fs.writeFileSync(
+    script,
+    [
+      'wrk.method = "POST"',
+      `local f = io.open(${JSON.stringify(bodyFile)}, "rb")`,
+      'wrk.body = f:read("*a")',
+      'f:close()',
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      'ok = 0',
+      'local threads = {}',
+      'function setup(thread) table.insert(threads, thread) end',
+      'function response(status, headers, body) if status == 200 then ok = ok + 1 end end',
+      'function done(summary, latency, requests)',
+      '  local n = 0',
+      '  for _, t in ipairs(threads) do n = n + t:get("ok") end',
+      '  io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), n))',
+      'end',
+    ].join('\n'),
+  );
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(text));
+  });
+  const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
+  if (!m) throw new Error(`wrk said:\n${out}`);
+  const [requests, durationUs, p50, p99, ok] = m.slice(1).map(Number) as [number, number, number, number, number];
+  return { rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, requests, ok };
+}
+
+/** autocannon at a fixed overall rate, in its own process (open loop as far as autocannon goes). */
+async function fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p99: number; rps: number; ok: number }> {
+  const bin = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
+  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-R', String(Math.round(rate)), '-m', 'POST', '-H', 'content-type=application/json', '-i', bodyFile, '-j', url];
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(text));
+  });
+  const json = JSON.parse(out) as { latency: { p50: number; p99: number }; requests: { average: number }; '2xx': number };
+  return { p50: json.latency.p50, p99: json.latency.p99, rps: json.requests.average, ok: json['2xx'] };
+}
+
+interface Database {
+  label: string;
+  url: string;
+  count(table: 'leads' | 'scans'): Promise<number>;
+  drop(): Promise<void>;
+}
+
+function sqliteDatabase(): Database {
+  const file = path.join(TMP, `bench-${crypto.randomBytes(4).toString('hex')}.sqlite`);
+  return {
+    label: 'SQLite',
+    url: file,
+    count: async (table) => {
+      const db = new BetterSqlite3(file, { readonly: true });
+      try {
+        return (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    drop: async () => {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    },
+  };
+}
+
+async function postgresDatabase(adminUrl: string): Promise<Database | null> {
+  const name = `leadscan_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const query = async (text: string) => {
+    const client = new pg.Client({ connectionString: text.startsWith('drop') ? adminUrl : url.toString() });
+    await client.connect();
+    try {
+      return await client.query<{ n: number }>(text);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    label: 'PostgreSQL',
+    url: url.toString(),
+    count: async (table) => (await query(`select count(*)::int as n from ${table}`)).rows[0]!.n,
+    drop: async () => void (await query(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function storedCheck(stored: number, acknowledged: number, slack: number): string {
+  if (stored < acknowledged) return `LOST ${acknowledged - stored}`;
+  if (stored > acknowledged + slack) return `EXTRA ${stored - acknowledged}`;
+  return 'ok';
+}
+
+async function main(): Promise<void> {
+  const leadFile = path.join(TMP, 'lead.json');
+  fs.writeFileSync(leadFile, LEAD);
+  const scanBody = Buffer.from(toJsonText(generateScanExchange({ seed: 7, rooms: 8, meshBytes: 118_000 }), { style: 'varied', seed: 7 }));
+  const scanFile = path.join(TMP, 'scan.json');
+  fs.writeFileSync(scanFile, scanBody);
+  const json = { 'Content-Type': 'application/json' };
+  const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+
+  const databases: Array<() => Promise<Database | null>> = [async () => sqliteDatabase()];
+  if (adminUrl) databases.push(() => postgresDatabase(adminUrl));
+
+  // The machine may be shared: every Leadscan row is measured right after its own baseline run, and its ratio is
+  // to that run, so a change in background load between rows moves both sides alike.
+  const intakeRows: string[][] = [];
+  const scanRows: string[][] = [];
+  let sqliteRps = 0;
+  let sqliteUrl = '';
+  const echoRun = async () => {
+    const echo = await rawServer('echo');
+    try {
+      await wrk(echo.url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
+      const raw = await wrk(echo.url, leadFile, json, CONNECTIONS, SECONDS);
+      intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', '-', '-']);
+      return raw;
+    } finally {
+      await echo.stop();
+    }
+  };
+  const mbps = (r: WrkResult) => (r.rps * scanBody.length) / 1e6;
+  const sinkRun = async () => {
+    const sinkFile = path.join(TMP, 'sink.bin');
+    const sink = await rawServer('sink', sinkFile);
+    try {
+      await wrk(sink.url, scanFile, json, SCAN_CLIENTS, WARMUP_SECONDS);
+      const rawSink = await wrk(sink.url, scanFile, json, SCAN_CLIENTS, SECONDS);
+      scanRows.push(['raw durable sink (append + fdatasync)', fmt(mbps(rawSink), 1), fmt(rawSink.p50, 1), fmt(rawSink.p99, 1), '1.00', '-']);
+      return rawSink;
+    } finally {
+      await sink.stop();
+      fs.rmSync(sinkFile, { force: true });
+    }
+  };
+
+  let openLoop = '';
+  for (const make of databases) {
+    const db = await make();
+    if (!db) continue;
+    try {
+      const raw = await echoRun();
+      const server = await leadscan(db.url);
+      const url = `${server.url}/api/intake/${server.token}`;
+      const warm = await wrk(url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
+      const r = await wrk(url, leadFile, json, CONNECTIONS, SECONDS);
+      let acknowledged = warm.ok + r.ok;
+      let openLoopOk = 0;
+      if (db.label === 'SQLite') {
+        sqliteRps = r.rps;
+        sqliteUrl = url;
+        const rate = sqliteRps / 2;
+        const o = await fixedRate(sqliteUrl, leadFile, rate, SECONDS);
+        openLoopOk = o.ok;
+        openLoop = `SQLite intake at a fixed ${fmt(rate)} req/s (half of ${fmt(sqliteRps)}), autocannon -c ${CONNECTIONS} -R: ` +
+          `achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p99 ${o.p99} ms`;
+      }
+      acknowledged += openLoopOk;
+      const stored = await db.count('leads');
+      intakeRows.push([
+        `Leadscan intake, ${db.label}`,
+        fmt(r.rps),
+        fmt(r.p50, 2),
+        fmt(r.p99, 2),
+        fmt(r.rps / raw.rps, 2),
+        `${r.requests - r.ok}`,
+        `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+      ]);
+
+      const uploadKey = server.key;
+      await server.stop();
+      const rawSink = await sinkRun();
+      const scanServer = await leadscan(db.url);
+      const key = { ...json, 'x-scan-key': uploadKey };
+      const scanUrl = `${scanServer.url}/api/scan/upload`;
+      const warmScan = await wrk(scanUrl, scanFile, key, SCAN_CLIENTS, WARMUP_SECONDS);
+      const s = await wrk(scanUrl, scanFile, key, SCAN_CLIENTS, SECONDS);
+      const scans = await db.count('scans');
+      scanRows.push([
+        `Leadscan scan upload, ${db.label}`,
+        fmt(mbps(s), 1),
+        fmt(s.p50, 1),
+        fmt(s.p99, 1),
+        fmt(mbps(s) / mbps(rawSink), 2),
+        `${storedCheck(scans, warmScan.ok + s.ok, 3 * SCAN_CLIENTS)} (${scans} stored, ${warmScan.ok + s.ok} answered 200)`,
+      ]);
+      await scanServer.stop();
+    } finally {
+      await db.drop();
+    }
+  }
+
+  const lines = [
+    `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row`,
+    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'non-200', 'every 200 stored'], intakeRows),
+    '',
+    `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
+    table(['server', 'MB/s', 'p50 ms', 'p99 ms', 'ratio to the sink run above', 'every 200 stored'], scanRows),
+    '',
+    `== open loop: ${openLoop || 'skipped'}`,
+    '',
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers and load generator on this machine (loopback).`,
+    'Every Leadscan 200 is answered after COMMIT: SQLite WAL synchronous=FULL, PostgreSQL synchronous_commit=on.',
+  ];
+  if (!adminUrl) lines.push('PostgreSQL rows skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to include them.');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+try {
+  await main();
+} finally {
+  fs.rmSync(TMP, { recursive: true, force: true });
 }

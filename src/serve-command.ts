@@ -40,7 +40,11 @@ export async function serveCommand(
 }
 
 function writerSummary(running: RunningServer): string {
-  const { commits, writes, largestBatch } = running.app.ctx.store.writer.stats;
+  const generic = running.app.ctx.store.writer.stats;
+  const hot = running.app.ctx.store.hot.stats;
+  const commits = generic.commits + hot.commits;
+  const writes = generic.writes + hot.writes;
+  const largestBatch = Math.max(generic.largestBatch, hot.largestBatch);
   const mean = commits === 0 ? 0 : writes / commits;
   return `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, largest ${largestBatch})`;
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
 import { REQUEST_ID_HEADER } from './response-headers.js';
+import { StorageUnavailableError } from '../storage/storage-errors.js';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String(),
@@ -127,6 +128,7 @@ export function isStorageUnavailable(error: unknown): boolean {
 
 function unavailable(error: unknown, depth: number): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
+  if (error instanceof StorageUnavailableError) return true;
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (isUnavailableCode(code)) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;

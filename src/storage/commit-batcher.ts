@@ -5,6 +5,8 @@ export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
 
 interface Pending {
   run: WriteOp<unknown>;
+  /** Tries so far that ended in a serialization failure or deadlock. */
+  attempts: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -16,6 +18,26 @@ export interface CommitBatcherOptions {
   maxBatch: number;
   /** Transactions committing at once: 1 for SQLite (one writer), a few for PostgreSQL. */
   lanes: number;
+  /**
+   * Wraps each transaction (SQLite: runs it while the hot writer thread is idle, so the two connections never wait
+   * on each other's write lock in this process).
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
+  /** Called after each successful COMMIT (metrics). */
+  onCommit?: (batchSize: number, seconds: number) => void;
+}
+
+/** PostgreSQL's "try again" answers: serialization failure and deadlock victim. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 5;
+
+export function isRetryableConflict(error: unknown): boolean {
+  return RETRYABLE.has(String((error as { code?: unknown } | null)?.code));
+}
+
+/** Exponential backoff with full jitter: 2, 4, 8, 16 ms at most. */
+function backoffMs(attempt: number): number {
+  return Math.random() * 2 ** attempt;
 }
 
 /**
@@ -35,6 +57,8 @@ export interface CommitBatcherOptions {
 export class CommitBatcher {
   private readonly queue: Pending[] = [];
   private running = 0;
+  /** Writes waiting out a backoff before their next try. */
+  private backingOff = 0;
   private scheduled = false;
   private closed = false;
   private idleWaiters: Array<() => void> = [];
@@ -49,7 +73,7 @@ export class CommitBatcher {
   write<T>(run: WriteOp<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The database writer is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run: run as WriteOp<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ run: run as WriteOp<unknown>, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -57,7 +81,7 @@ export class CommitBatcher {
   /** Stop taking writes, then wait until every accepted write has committed or failed. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.queue.length === 0 && this.running === 0) return;
+    if (this.idle()) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -73,10 +97,32 @@ export class CommitBatcher {
         void this.commit(batch).finally(() => {
           this.running -= 1;
           this.schedule();
-          if (this.running === 0 && this.queue.length === 0) this.notifyIdle();
+          if (this.idle()) this.notifyIdle();
         });
       }
     });
+  }
+
+  private idle(): boolean {
+    return this.queue.length === 0 && this.running === 0 && this.backingOff === 0;
+  }
+
+  /**
+   * A write that lost a serialization conflict or was a deadlock's victim is tried again, alone in a later batch,
+   * after a short random wait; the error reaches the caller only after MAX_ATTEMPTS tries.
+   */
+  private retryOrReject(op: Pending, error: unknown): void {
+    if (!isRetryableConflict(error) || op.attempts + 1 >= MAX_ATTEMPTS) {
+      op.reject(error);
+      return;
+    }
+    op.attempts += 1;
+    this.backingOff += 1;
+    setTimeout(() => {
+      this.backingOff -= 1;
+      this.queue.unshift(op);
+      this.schedule();
+    }, backoffMs(op.attempts));
   }
 
   private notifyIdle(): void {
@@ -87,8 +133,10 @@ export class CommitBatcher {
 
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
+    const started = performance.now();
+    const exclusive = this.options.exclusive ?? ((run) => run());
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await exclusive(() => this.db.transaction().execute(async (trx) => {
         // A lone write needs no savepoint: if it throws, the whole transaction rolls back, which is the same
         // thing, and on PostgreSQL it saves two round trips.
         if (batch.length === 1) {
@@ -96,18 +144,19 @@ export class CommitBatcher {
           return;
         }
         for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
-      });
+      }));
     } catch (error) {
-      for (const op of batch) op.reject(error);
+      for (const op of batch) this.retryOrReject(op, error);
       return;
     }
+    this.options.onCommit?.(batch.length, (performance.now() - started) / 1000);
     this.stats.commits += 1;
     this.stats.writes += batch.length;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);
-      else op.reject(outcome.error);
+      else this.retryOrReject(op, outcome.error);
     });
   }
 }

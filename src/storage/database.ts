@@ -5,6 +5,9 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
+import type { HotWriter } from './hot-writes.js';
+import { PostgresHotWriter } from './postgres-hot-writer.js';
+import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Schema } from './schema.js';
 
@@ -15,6 +18,11 @@ export interface Database {
   readonly dialect: Dialect;
   readonly db: Kysely<Schema>;
   readonly writer: CommitBatcher;
+  /**
+   * The data-only path for the hot writes (intake lead, quarantine entry, scan upload, idempotency claim and answer):
+   * a writer thread on SQLite, multi-row statements on PostgreSQL. Same promise as `writer`: resolves after COMMIT.
+   */
+  readonly hot: HotWriter;
   /** Human-readable location without credentials, for start-up lines. */
   readonly description: string;
   migrate(): Promise<void>;
@@ -27,6 +35,8 @@ export interface Database {
 export interface OpenOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** Called after each commit of either writer, with the number of writes it held and its duration (metrics). */
+  onCommit?: (batchSize: number, seconds: number) => void;
 }
 
 function openSqlite(file: string): Kysely<Schema> {
@@ -38,6 +48,9 @@ function openSqlite(file: string): Kysely<Schema> {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // The writer thread commits the hot writes and runs the WAL checkpoints; this connection serves reads and the
+  // occasional management write, and never checkpoints on the event loop.
+  sqlite.pragma('wal_autocheckpoint = 0');
   return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
@@ -60,7 +73,7 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
-function openPostgres(url: string, poolSize: number): Kysely<Schema> {
+function openPostgres(url: string, poolSize: number): { db: Kysely<Schema>; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -81,7 +94,7 @@ function openPostgres(url: string, poolSize: number): Kysely<Schema> {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
 
 function redact(url: string): string {
@@ -96,13 +109,27 @@ function redact(url: string): string {
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const dialect: Dialect = config.kind;
-  const db = config.kind === 'sqlite' ? openSqlite(config.path) : openPostgres(config.url, options.poolSize ?? 10);
-  const writer = new CommitBatcher(db, { maxBatch: 256, lanes: dialect === 'sqlite' ? 1 : 4 });
+  let db: Kysely<Schema>;
+  let writer: CommitBatcher;
+  let hot: HotWriter;
+  const { onCommit } = options;
+  if (config.kind === 'sqlite') {
+    db = openSqlite(config.path);
+    const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
+    hot = sqliteHot;
+    writer = new CommitBatcher(db, { maxBatch: 256, lanes: 1, onCommit, exclusive: (run) => sqliteHot.exclusive(run) });
+  } else {
+    const opened = openPostgres(config.url, options.poolSize ?? 10);
+    db = opened.db;
+    writer = new CommitBatcher(db, { maxBatch: 256, lanes: 4, onCommit });
+    hot = new PostgresHotWriter(opened.pool, { maxBatch: 512, lanes: 4, onCommit });
+  }
   let closed = false;
   return {
     dialect,
     db,
     writer,
+    hot,
     description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redact(config.url)}`,
     async migrate() {
       const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
@@ -119,7 +146,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     async close() {
       if (closed) return;
       closed = true;
-      await writer.close();
+      await Promise.all([writer.close(), hot.close()]);
       await db.destroy();
     },
   };

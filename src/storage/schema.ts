@@ -95,8 +95,11 @@ export interface ScanRoomTable {
   scan_id: string;
   idx: number;
   name: string;
-  /** The room's own byte slice of the request body. */
+  /** The room's own byte slice of the request body; empty when the range below is set. */
   raw: Buffer;
+  /** Since 0005: the room is bytes [raw_start, raw_end) of its scan's raw body. */
+  raw_start?: number | null;
+  raw_end?: number | null;
 }
 
 export interface IdempotencyTable {

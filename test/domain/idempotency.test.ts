@@ -77,7 +77,7 @@ describeEachBackend('runIdempotent', (backend) => {
         scope,
         key,
         requestHash: requestHash({ contentType: 'application/json', body: payload }),
-        run: async (record) => {
+        run: async ({ record }) => {
           runs += 1;
           await gate;
           const id = `row_${crypto.randomUUID()}`;

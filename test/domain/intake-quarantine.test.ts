@@ -1,15 +1,12 @@
-import type { Transaction } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/context.js';
-import { AppError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
-import { submitLead, type IntakeMeta, type SubmitLeadResult } from '../../src/domain/intake/submit-lead.js';
+import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { openIntake } from '../../src/domain/intake/open-intake.js';
 import { listQuarantine } from '../../src/domain/quarantine/list-quarantine.js';
 import { QUARANTINE_RETENTION } from '../../src/domain/quarantine/quarantine-retention.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
 import type { LeadSource } from '../../src/domain/sources/source.js';
-import type { Schema } from '../../src/storage/schema.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
@@ -49,28 +46,29 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     });
   });
 
-  it('runs afterStore inside the same transaction, on both paths; its failure stores nothing', async () => {
-    const seen: Array<{ quarantined: boolean; visible: number }> = [];
-    const afterStore = async (trx: Transaction<Schema>, result: SubmitLeadResult) => {
-      const table = result.quarantined ? 'quarantine' : 'leads';
-      const rows = await trx.selectFrom(table).select('id').where('source_id', '=', source.id).execute();
-      seen.push({ quarantined: result.quarantined, visible: rows.length });
-    };
-    await submitLead({ ctx: world.ctx, input: { source, body: { name: 'A' }, meta, afterStore } });
-    await submitLead({ ctx: world.ctx, input: { source, body: { name: 'A', website: 'x' }, meta, afterStore } });
-    expect(seen).toEqual([
-      { quarantined: false, visible: 1 },
-      { quarantined: true, visible: 1 },
-    ]);
-
-    const failing = async () => {
-      throw new AppError('internal_error', 'after-store failed');
-    };
-    await expect(
-      submitLead({ ctx: world.ctx, input: { source, body: { name: 'Rolled back' }, meta, afterStore: failing } }),
-    ).rejects.toMatchObject({ code: 'internal_error' });
+  it('a source deactivated after it was opened refuses the very next post, lead or catch, and stores nothing', async () => {
+    // `source` was opened (and would be cached by the intake route) while active; the insert re-checks in SQL.
+    await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Before' }, meta } });
+    await world.store.writer.write((trx) => trx.updateTable('lead_sources').set({ active: 0 }).where('id', '=', source.id).execute());
+    await expect(submitLead({ ctx: world.ctx, input: { source, body: { name: 'After' }, meta } })).rejects.toMatchObject({
+      code: 'intake_unavailable',
+    });
+    await expect(catchOne('After')).rejects.toMatchObject({ code: 'intake_unavailable' });
     const leads = await world.store.db.selectFrom('leads').select('name').where('source_id', '=', source.id).execute();
-    expect(leads.map((l) => l.name)).toEqual(['A']);
+    expect(leads.map((l) => l.name)).toEqual(['Before']);
+    expect(await quarantineRows()).toEqual([]);
+  });
+
+  it('a source moved to another pipeline after it was opened refuses the post (no lead in the old pipeline)', async () => {
+    const other = newId('pl');
+    await world.store.writer.write(async (trx) => {
+      await trx.insertInto('pipelines').values({ id: other, workspace_id: seeded.workspaceId, name: 'Other', created_at: now.toISOString() }).execute();
+      await trx.updateTable('lead_sources').set({ pipeline_id: other }).where('id', '=', source.id).execute();
+    });
+    await expect(submitLead({ ctx: world.ctx, input: { source, body: { name: 'Stale' }, meta } })).rejects.toMatchObject({
+      code: 'intake_unavailable',
+    });
+    expect(await world.store.db.selectFrom('leads').select('id').execute()).toEqual([]);
   });
 
   it('drops quarantine rows older than 30 days when a new one arrives', async () => {

@@ -438,7 +438,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const outage = await newWorld();
     const outageSeed = await outage.seed();
     await outage.app();
-    await outage.store.writer.close();
+    await Promise.all([outage.store.writer.close(), outage.store.hot.close()]);
     await check({
       label: 'the database refuses writes',
       operation: op,
@@ -558,7 +558,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const outage = await newWorld();
     const outageSeed = await outage.seed();
     await outage.app();
-    await outage.store.writer.close();
+    await Promise.all([outage.store.writer.close(), outage.store.hot.close()]);
     await check({
       label: 'the database refuses writes',
       operation: op,

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { KeyDone } from '../../storage/hot-writes.js';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-key.js';
@@ -29,59 +30,35 @@ export type Claim =
   | { kind: 'in_flight' };
 
 /**
- * Claims a key for one request, in one write op: insert an `in_flight` row, or, when the key exists, decide from
- * the stored row. The primary key (scope, key) is what makes this hold across instances: a second insert of the
+ * Claims a key for one request: insert an `in_flight` row (or take over an expired or abandoned one), or, when the
+ * key is held, decide from the stored row. The primary key (scope, key) is what makes this hold across instances: a second insert of the
  * same key waits for the first transaction and then sees its row.
  */
 export async function claimKey(ctx: DomainContext, ref: KeyRef): Promise<Claim> {
   const now = ctx.clock.now();
   const createdAt = now.toISOString();
-  const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
-  const leaseCutoff = new Date(now.getTime() - IN_FLIGHT_LEASE_MS).toISOString();
-  // A new claim, or the take-over of an expired or abandoned one: the same row either way.
-  const fresh = {
-    request_hash: ref.requestHash,
-    state: 'in_flight',
-    response_status: null,
-    response_body: null,
-    created_at: createdAt,
-    expires_at: expiresAt,
-  };
-  return ctx.store.writer.write(async (trx): Promise<Claim> => {
-    // Twice at most: a row deleted (abandoned) between our insert and our read is simply claimed again.
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const inserted = await trx
-        .insertInto('idempotency_keys')
-        .values({ scope: ref.scope, key: ref.key, ...fresh })
-        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-        .returning('scope')
-        .executeTakeFirst();
-      if (inserted) return { kind: 'claimed', createdAt };
-
-      const row = await trx
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('scope', '=', ref.scope)
-        .where('key', '=', ref.key)
-        .executeTakeFirst();
-      if (!row) continue;
-      const expired = row.expires_at <= createdAt;
-      const abandoned = row.state === 'in_flight' && row.created_at <= leaseCutoff;
-      if (expired || abandoned) {
-        await trx
-          .updateTable('idempotency_keys')
-          .set(fresh)
-          .where('scope', '=', ref.scope)
-          .where('key', '=', ref.key)
-          .execute();
-        return { kind: 'claimed', createdAt };
-      }
-      if (row.request_hash !== ref.requestHash) return { kind: 'mismatch' };
-      if (row.state !== 'done' || row.response_status === null || row.response_body === null) return { kind: 'in_flight' };
-      return { kind: 'replay', answer: { status: row.response_status, body: JSON.parse(row.response_body) as unknown } };
-    }
-    return { kind: 'in_flight' };
+  // A new claim, or the take-over of an expired or abandoned one: one upsert either way (a hot write).
+  const outcome = await ctx.store.hot.write({
+    kind: 'claim',
+    claim: {
+      ...ref,
+      createdAt,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+      leaseCutoff: new Date(now.getTime() - IN_FLIGHT_LEASE_MS).toISOString(),
+    },
   });
+  if (outcome.kind === 'claimed') return { kind: 'claimed', createdAt };
+  const row = outcome.row;
+  // Deleted between the upsert and the read (abandoned by its holder): the next try claims it.
+  if (!row) return { kind: 'in_flight' };
+  if (row.request_hash !== ref.requestHash) return { kind: 'mismatch' };
+  if (row.state !== 'done' || row.response_status === null || row.response_body === null) return { kind: 'in_flight' };
+  return { kind: 'replay', answer: { status: Number(row.response_status), body: JSON.parse(row.response_body) as unknown } };
+}
+
+/** The hot write's `done`: marks the key done with the answer, in the transaction of what it answers for. */
+export function keyDone(ref: KeyRef, answer: StoredAnswer): KeyDone {
+  return { scope: ref.scope, key: ref.key, requestHash: ref.requestHash, status: answer.status, body: JSON.stringify(answer.body) };
 }
 
 /** Inside the request's own store transaction: the key is done, with the answer, or not at all. */

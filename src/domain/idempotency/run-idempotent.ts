@@ -3,12 +3,18 @@ import type { Schema } from '../../storage/schema.js';
 import type { Database } from '../../storage/database.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { abandonClaim, claimKey, deleteExpiredKeys, recordAnswer, type StoredAnswer } from './idempotency-store.js';
+import { abandonClaim, claimKey, deleteExpiredKeys, recordAnswer, type KeyRef, type StoredAnswer } from './idempotency-store.js';
 
-export type { StoredAnswer } from './idempotency-store.js';
+export type { KeyRef, StoredAnswer } from './idempotency-store.js';
 
-/** Records the answer inside the request's store transaction (pass it to the verb's `afterStore`). */
-export type RecordAnswer = (trx: Transaction<Schema>, answer: StoredAnswer) => Promise<void>;
+/**
+ * Where the request's answer is recorded, in the same transaction as what it stores: a hot-path verb puts `ref`
+ * into its hot write (`done`), a generic write calls `record(trx, answer)`. `ref` is null when there is no key.
+ */
+export interface AnswerSlot {
+  ref: KeyRef | null;
+  record(trx: Transaction<Schema>, answer: StoredAnswer): Promise<void>;
+}
 
 export interface IdempotentOutcome {
   answer: StoredAnswer;
@@ -57,10 +63,10 @@ export async function runIdempotent({
   scope: string;
   key: string | null;
   requestHash: string;
-  run: (record: RecordAnswer) => Promise<StoredAnswer>;
+  run: (slot: AnswerSlot) => Promise<StoredAnswer>;
 }>): Promise<IdempotentOutcome> {
   const { scope, key, requestHash, run } = input;
-  if (key === null) return { answer: await run(async () => {}), replayed: false };
+  if (key === null) return { answer: await run({ ref: null, record: async () => {} }), replayed: false };
 
   const ref = { scope, key, requestHash };
   const slot = `${scope}\u0000${key}`;
@@ -91,14 +97,10 @@ export async function runIdempotent({
     }
     cleanUpNowAndThen(ctx);
 
-    let recorded = false;
     try {
-      const answer = await run(async (trx, stored) => {
-        await recordAnswer(trx, ref, stored);
-        recorded = true;
-      });
-      // A run that answered without storing anything (nothing to remember) must not hold the key.
-      if (!recorded) await abandonClaim(ctx, ref, claim.createdAt);
+      // The verb records the answer with what it stores; a verb that stores nothing records nothing, and the
+      // in-flight lease frees such a key later.
+      const answer = await run({ ref, record: (trx, stored) => recordAnswer(trx, ref, stored) });
       return { answer, replayed: false };
     } catch (error) {
       // Best effort: if the database is gone too, the in-flight lease frees the key later.

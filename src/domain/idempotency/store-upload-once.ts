@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../context.js';
-import { storeUpload } from '../scans/store-upload.js';
-import { workspaceScope } from './idempotency-key.js';
-import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
+import { storeUpload, type StoreUploadResult } from '../scans/store-upload.js';
+import { requestHash, workspaceScope } from './idempotency-key.js';
+import { runIdempotent, type IdempotentOutcome, type StoredAnswer } from './run-idempotent.js';
 
 /**
  * A scan upload under an optional Idempotency-Key, scoped to the workspace: a repeat replays the first answer
@@ -16,31 +16,24 @@ export async function storeUploadOnce({
   body: Buffer;
   userAgent: string | undefined;
   idempotencyKey: string | null;
-  requestHash: string;
+  /** The request's Content-Type: part of what makes two keyed uploads "the same request". */
+  contentType: string | undefined;
 }>): Promise<IdempotentOutcome> {
   const { workspaceId, body, userAgent, idempotencyKey } = input;
+  const answer = (result: StoreUploadResult): StoredAnswer => ({ status: 200, body: { ok: true, count: result.count } });
   return runIdempotent({
     ctx,
     input: {
       scope: workspaceScope(workspaceId),
       key: idempotencyKey,
-      requestHash: input.requestHash,
-      run: async (record) => {
+      // Hashing a body of up to 32 MiB costs the event loop milliseconds: only a keyed upload needs it.
+      requestHash: idempotencyKey === null ? '' : requestHash({ contentType: input.contentType, body }),
+      run: async (slot) => {
         const result = await storeUpload({
           ctx,
-          input: {
-            workspaceId,
-            body,
-            userAgent,
-            afterStore: async (trx, stored) => {
-              if (idempotencyKey !== null && stored.scanId !== null) {
-                await trx.updateTable('scans').set({ idempotency_key: idempotencyKey }).where('id', '=', stored.scanId).execute();
-              }
-              await record(trx, { status: 200, body: { ok: true, count: stored.count } });
-            },
-          },
+          input: { workspaceId, body, userAgent, idempotency: slot.ref ? { slot, answer } : null },
         });
-        return { status: 200, body: { ok: true, count: result.count } };
+        return answer(result);
       },
     },
   });

@@ -1,9 +1,9 @@
 import type { VerbArgs } from '../context.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
-import { submitLead, type SubmitLeadInput } from '../intake/submit-lead.js';
+import { submitLead, type SubmitLeadInput, type SubmitLeadResult } from '../intake/submit-lead.js';
 import { requestHash, sourceScope } from './idempotency-key.js';
 import { stringifyIteratively } from './stringify-iteratively.js';
-import { runIdempotent, type IdempotentOutcome } from './run-idempotent.js';
+import { runIdempotent, type IdempotentOutcome, type StoredAnswer } from './run-idempotent.js';
 
 /**
  * What makes two lead submissions "the same payload": the fields as read, not the bytes (a browser's multipart
@@ -23,31 +23,22 @@ export function leadPayloadHash(body: Record<string, unknown>): string {
 export async function submitLeadOnce({
   ctx,
   input,
-}: VerbArgs<Omit<SubmitLeadInput, 'afterStore'> & { idempotencyKey: string | null }>): Promise<IdempotentOutcome> {
+}: VerbArgs<Omit<SubmitLeadInput, 'idempotency'> & { idempotencyKey: string | null }>): Promise<IdempotentOutcome> {
   const { source, body, meta, idempotencyKey, log } = input;
+  const answer = (result: SubmitLeadResult): StoredAnswer => ({ status: 200, body: { ok: true, id: result.id } });
   return runIdempotent({
     ctx,
     input: {
       scope: sourceScope(source.id),
       key: idempotencyKey,
-      requestHash: leadPayloadHash(body),
-      run: async (record) => {
+      // Only a keyed request is compared with an earlier one.
+      requestHash: idempotencyKey === null ? '' : leadPayloadHash(body),
+      run: async ({ ref }) => {
         const result = await submitLead({
           ctx,
-          input: {
-            source,
-            body,
-            meta,
-            log,
-            afterStore: async (trx, stored) => {
-              if (idempotencyKey !== null && !stored.quarantined) {
-                await trx.updateTable('leads').set({ idempotency_key: idempotencyKey }).where('id', '=', stored.id).execute();
-              }
-              await record(trx, { status: 200, body: { ok: true, id: stored.id } });
-            },
-          },
+          input: { source, body, meta, log, idempotency: ref ? { ref, answer } : null },
         });
-        return { status: 200, body: { ok: true, id: result.id } };
+        return answer(result);
       },
     },
   });

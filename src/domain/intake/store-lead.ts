@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues } from '../../storage/hot-writes.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
@@ -27,13 +28,14 @@ export function boundedMeta(meta: IntakeMeta) {
   };
 }
 
-/** Inserts one lead in stage `inbox`. Shared by intake and by restoring a quarantined submission. */
+/**
+ * Inserts one lead inside a generic write (restoring a quarantined submission), with the very INSERT the hot path
+ * uses (LEAD_INSERT_COLUMNS in storage/hot-writes.ts): into the source's current pipeline, active or not.
+ */
 export async function insertLead(
   trx: Transaction<Schema>,
   input: {
     id: string;
-    workspaceId: string;
-    pipelineId: string;
     sourceId: string;
     fields: LeadFields;
     receivedAt: string;
@@ -43,25 +45,25 @@ export async function insertLead(
   },
 ): Promise<void> {
   const { fields } = input;
-  await trx
-    .insertInto('leads')
-    .values({
-      id: input.id,
-      workspace_id: input.workspaceId,
-      pipeline_id: input.pipelineId,
-      source_id: input.sourceId,
-      stage: 'inbox',
-      name: fields.name,
-      phone: fields.phone,
-      email: fields.email,
-      address: fields.address,
-      notes: fields.notes,
-      extra: JSON.stringify(fields.extra),
-      received_at: input.receivedAt,
-      ...boundedMeta(input.meta),
-      bot_check: input.botCheck,
-      idempotency_key: null,
-      restored_from: input.restoredFrom ?? null,
-    })
-    .execute();
+  const values: LeadInsertValues = {
+    id: input.id,
+    source_id: input.sourceId,
+    pipeline_id: '',
+    name: fields.name,
+    phone: fields.phone,
+    email: fields.email,
+    address: fields.address,
+    notes: fields.notes,
+    extra: JSON.stringify(fields.extra),
+    received_at: input.receivedAt,
+    ...boundedMeta(input.meta),
+    bot_check: input.botCheck,
+    idempotency_key: null,
+    restored_from: input.restoredFrom ?? null,
+  };
+  const columns = LEAD_INSERT_COLUMNS.map(([column]) => column).join(', ');
+  const expressions = LEAD_INSERT_COLUMNS.map(([, expression]) => expression).join(', ');
+  const row = sql.join(LEAD_ROW_FIELDS.map((field) => sql`${values[field]} as ${sql.ref(field)}`));
+  const inserted = await sql`insert into leads (${sql.raw(columns)}) select ${sql.raw(expressions)} from (select ${row}) v join lead_sources s on s.id = v.source_id returning id`.execute(trx);
+  if (inserted.rows.length !== 1) throw new Error(`Lead source ${input.sourceId} does not exist`);
 }

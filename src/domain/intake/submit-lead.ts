@@ -1,11 +1,13 @@
-import type { Transaction } from 'kysely';
-import type { VerbArgs } from '../context.js';
+import type { DomainContext, VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import type { KeyRef, StoredAnswer } from '../idempotency/idempotency-store.js';
+import { keyDone } from '../idempotency/idempotency-store.js';
 import type { LeadSource } from '../sources/source.js';
-import { pruneQuarantine } from '../quarantine/quarantine-retention.js';
-import type { Schema } from '../../storage/schema.js';
+import { QUARANTINE_RETENTION, quarantineCutoff } from '../quarantine/quarantine-retention.js';
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from './lead-fields.js';
-import { boundedMeta, insertLead, type IntakeMeta } from './store-lead.js';
+import { forgetCachedSource } from './source-cache.js';
+import { boundedMeta, type IntakeMeta } from './store-lead.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 
 export type { IntakeMeta } from './store-lead.js';
@@ -22,43 +24,55 @@ export interface SubmitLeadInput {
   source: LeadSource;
   body: Record<string, unknown>;
   meta: IntakeMeta;
-  afterStore?: (trx: Transaction<Schema>, result: SubmitLeadResult) => Promise<void>;
+  /**
+   * An Idempotency-Key this submission answers: marked done with `answer(result)` in the same transaction as the
+   * lead (or the quarantine row), and kept on the lead.
+   */
+  idempotency?: { ref: KeyRef; answer: (result: SubmitLeadResult) => StoredAnswer } | null;
   /** Where a bot-check provider outage is reported (the request's logger). */
   log?: BotCheckLog;
 }
 
+function closed(ctx: DomainContext, source: LeadSource): AppError {
+  forgetCachedSource(ctx, source.token);
+  return new AppError(
+    'intake_unavailable',
+    'This intake link does not exist or has been closed; ask the site owner for the current form',
+  );
+}
+
 /**
  * One intake submission (CONTRACT §2), in the contract's order: honeypot → validation → bot check → store.
- * Resolves only after the commit, so the caller's 200 means the lead is durable. `afterStore` runs inside the same
- * transaction (e.g. to record an idempotency key with the result), on the quarantine path too.
+ * Resolves only after the commit, so the caller's 200 means the lead is durable. The row is written as data through
+ * the hot writer, guarded in SQL: if the source was deactivated (or moved to another pipeline) since it was looked
+ * up, nothing is stored and the answer is intake_unavailable, as for a closed link.
  */
 export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Promise<SubmitLeadResult> {
-  const { source, body, meta, afterStore } = input;
+  const { source, body, meta, idempotency } = input;
   const now = ctx.clock.now();
   const receivedAt = now.toISOString();
 
   // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the
   // real format) and learns nothing from error messages. The submission is kept so autofill victims can be restored.
   if (honeypotFilled(body)) {
-    return ctx.store.writer.write(async (trx) => {
-      await trx
-        .insertInto('quarantine')
-        .values({
-          id: newId('qr'),
-          workspace_id: source.workspaceId,
-          source_id: source.id,
-          reason: HONEYPOT_REASON,
-          fields: JSON.stringify(quarantineFields(body)),
-          received_at: receivedAt,
-          ...boundedMeta(meta),
-          restored_lead_id: null,
-        })
-        .execute();
-      await pruneQuarantine(trx, { sourceId: source.id, now });
-      const result = { id: newId('lead'), quarantined: true };
-      if (afterStore) await afterStore(trx, result);
-      return result;
+    const result: SubmitLeadResult = { id: newId('lead'), quarantined: true };
+    const { stored } = await ctx.store.hot.write({
+      kind: 'quarantine',
+      row: {
+        id: newId('qr'),
+        workspace_id: source.workspaceId,
+        source_id: source.id,
+        reason: HONEYPOT_REASON,
+        fields: JSON.stringify(quarantineFields(body)),
+        received_at: receivedAt,
+        ...boundedMeta(meta),
+      },
+      cutoff: quarantineCutoff(now),
+      keep: QUARANTINE_RETENTION.perSource,
+      done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
     });
+    if (!stored) throw closed(ctx, source);
+    return result;
   }
 
   const fields = normalizeLeadBody(body);
@@ -68,19 +82,26 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     input: { source, token: botCheckTokenOf(body), remoteIp: meta.clientIp, log: input.log },
   });
 
-  return ctx.store.writer.write(async (trx) => {
-    const result = { id: newId('lead'), quarantined: false };
-    await insertLead(trx, {
+  const result: SubmitLeadResult = { id: newId('lead'), quarantined: false };
+  const { stored } = await ctx.store.hot.write({
+    kind: 'lead',
+    lead: {
       id: result.id,
-      workspaceId: source.workspaceId,
-      pipelineId: source.pipelineId,
-      sourceId: source.id,
-      fields,
-      receivedAt,
-      meta,
-      botCheck,
-    });
-    if (afterStore) await afterStore(trx, result);
-    return result;
+      source_id: source.id,
+      pipeline_id: source.pipelineId,
+      name: fields.name,
+      phone: fields.phone,
+      email: fields.email,
+      address: fields.address,
+      notes: fields.notes,
+      extra: JSON.stringify(fields.extra),
+      received_at: receivedAt,
+      ...boundedMeta(meta),
+      bot_check: botCheck,
+      idempotency_key: idempotency?.ref.key ?? null,
+    },
+    done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
   });
+  if (!stored) throw closed(ctx, source);
+  return result;
 }

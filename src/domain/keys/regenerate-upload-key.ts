@@ -1,6 +1,7 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { hashUploadKey, mintUploadKey } from './secret-box.js';
+import { forgetUploadKeyTouches } from './touch-upload-key.js';
 
 /**
  * Replace the workspace's key. One UPDATE of the single key row: the moment it commits, lookups find only the
@@ -25,5 +26,6 @@ export async function regenerateUploadKey({
       .where('workspace_id', '=', workspace.id)
       .execute(),
   );
+  forgetUploadKeyTouches(ctx.store, workspace.id);
   return { uploadKey };
 }

@@ -27,19 +27,11 @@ export async function restoreQuarantined({ ctx, input }: VerbArgs<{ id: string }
     if (row.restored_lead_id) {
       throw new AppError('already_restored', `${input.id} was already restored as lead ${row.restored_lead_id}`);
     }
-    const source = await trx
-      .selectFrom('lead_sources')
-      .select('pipeline_id')
-      .where('id', '=', row.source_id)
-      .executeTakeFirstOrThrow();
-
     const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
     const fields = normalizeLeadBody(body);
     const leadId = newId('lead');
     await insertLead(trx, {
       id: leadId,
-      workspaceId: row.workspace_id,
-      pipelineId: source.pipeline_id,
       sourceId: row.source_id,
       fields,
       receivedAt: row.received_at,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 
@@ -12,11 +13,22 @@ export async function readScanRaw({ ctx, input }: VerbArgs<{ scanId: string }>):
 export async function readScanRoom({ ctx, input }: VerbArgs<{ scanId: string; index: number }>): Promise<Buffer> {
   const row = await ctx.store.db
     .selectFrom('scan_rooms')
-    .select('raw')
+    .select(['raw', 'raw_start', 'raw_end'])
     .where('scan_id', '=', input.scanId)
     .where('idx', '=', input.index)
     .executeTakeFirst();
-  if (row) return Buffer.from(row.raw);
+  if (row && (row.raw_start === null || row.raw_start === undefined)) return Buffer.from(row.raw);
+  if (row) {
+    // Since migration 0005 a room is a byte range of the scan's body; only that range is read.
+    const start = Number(row.raw_start);
+    const length = Number(row.raw_end) - start;
+    const slice = await ctx.store.db
+      .selectFrom('scans')
+      .select(sql<Uint8Array>`substr(raw, ${start + 1}, ${length})`.as('bytes'))
+      .where('id', '=', input.scanId)
+      .executeTakeFirstOrThrow();
+    return Buffer.from(slice.bytes);
+  }
   const scan = await ctx.store.db.selectFrom('scans').select('room_count').where('id', '=', input.scanId).executeTakeFirst();
   if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
   throw new AppError(

@@ -1,8 +1,9 @@
-import type { Transaction } from 'kysely';
-import type { Schema } from '../../storage/schema.js';
+import { keyDone } from '../idempotency/idempotency-store.js';
+import type { AnswerSlot, StoredAnswer } from '../idempotency/run-idempotent.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { touchUploadKey } from '../keys/touch-upload-key.js';
 import { JsonSyntaxError, scanRooms, type RoomSlice } from './json-room-slices.js';
 
 /** At most this many rooms per upload (CONTRACT §4). */
@@ -22,10 +23,10 @@ export interface StoreUploadInput {
   body: Buffer;
   userAgent: string | undefined;
   /**
-   * Runs inside the same write op (one transaction), after the upload's rows: the seam for work that must commit
-   * or roll back with the upload (e.g. recording an Idempotency-Key answer).
+   * An Idempotency-Key this upload answers: marked done with `answer(result)` in the upload's own transaction, and
+   * kept on the scan.
    */
-  afterStore?: (trx: Transaction<Schema>, result: StoreUploadResult) => Promise<void>;
+  idempotency?: { slot: AnswerSlot; answer: (result: StoreUploadResult) => StoredAnswer } | null;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -82,61 +83,42 @@ export function readUploadRooms(body: Buffer): RoomSlice[] {
 
 /**
  * Stores a scan upload for the workspace whose key was accepted (CONTRACT §4): the body's bytes unchanged, and
- * each room's own byte slice of it, in one write op; resolves after COMMIT. `rooms: []` is a connection test:
- * only the key's last-connected time is written.
+ * each room as its byte range of it, in one hot write; resolves after COMMIT. `rooms: []` is a connection test:
+ * nothing is stored. The key's last-connected/last-used times are written afterwards, at most once a minute.
  */
 export async function storeUpload({ ctx, input }: VerbArgs<StoreUploadInput>): Promise<StoreUploadResult> {
   const rooms = readUploadRooms(input.body);
   const now = nowIso(ctx);
   const userAgent = input.userAgent?.replaceAll('\u0000', '') || null;
+  const { idempotency } = input;
 
-  return ctx.store.writer.write(async (trx) => {
-    if (rooms.length === 0) {
-      await trx
-        .updateTable('upload_keys')
-        .set({ last_connected_at: now })
-        .where('workspace_id', '=', input.workspaceId)
-        .execute();
-      const result: StoreUploadResult = { scanId: null, count: 0 };
-      await input.afterStore?.(trx, result);
-      return result;
-    }
-
-    const scanId = newId('scan');
-    await trx
-      .insertInto('scans')
-      .values({
-        id: scanId,
-        workspace_id: input.workspaceId,
-        received_at: now,
-        room_count: rooms.length,
-        byte_size: input.body.length,
-        user_agent: userAgent,
-        raw: input.body,
-        idempotency_key: null,
-      })
-      .execute();
-    // Chunks keep each INSERT well under both databases' bound-parameter limits.
-    for (let from = 0; from < rooms.length; from += 100) {
-      await trx
-        .insertInto('scan_rooms')
-        .values(
-          rooms.slice(from, from + 100).map((room, i) => ({
-            scan_id: scanId,
-            idx: from + i,
-            name: roomDisplayName(room.name, from + i),
-            raw: input.body.subarray(room.start, room.end),
-          })),
-        )
-        .execute();
-    }
-    await trx
-      .updateTable('upload_keys')
-      .set({ last_used_at: now, last_connected_at: now })
-      .where('workspace_id', '=', input.workspaceId)
-      .execute();
-    const result: StoreUploadResult = { scanId, count: rooms.length };
-    await input.afterStore?.(trx, result);
+  if (rooms.length === 0) {
+    const result: StoreUploadResult = { scanId: null, count: 0 };
+    // Nothing to store but the key's answer (a rare, generic write).
+    if (idempotency) await ctx.store.writer.write((trx) => idempotency.slot.record(trx, idempotency.answer(result)));
+    await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: false } });
     return result;
+  }
+
+  const result: StoreUploadResult = { scanId: newId('scan'), count: rooms.length };
+  const ref = idempotency?.slot.ref ?? null;
+  // Stored once: the body, and each room as its byte range of it (its listed name aside).
+  await ctx.store.hot.write({
+    kind: 'scan',
+    scan: {
+      id: result.scanId!,
+      workspace_id: input.workspaceId,
+      received_at: now,
+      room_count: rooms.length,
+      byte_size: input.body.length,
+      user_agent: userAgent,
+      raw: input.body,
+      idempotency_key: ref?.key ?? null,
+    },
+    rooms: rooms.map((room, i) => ({ name: roomDisplayName(room.name, i), start: room.start, end: room.end })),
+    done: idempotency && ref ? keyDone(ref, idempotency.answer(result)) : null,
   });
+  // After the commit, in a write of its own: see touchUploadKey.
+  await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: true } });
+  return result;
 }

@@ -210,7 +210,7 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
   };
   const openSource: onRequestAsyncHookHandler = async (request) => {
     const { token } = request.params as { token: string };
-    request.intakeSource = await openIntake({ ctx, input: { token } });
+    request.intakeSource = await openIntake({ ctx, input: { token, cached: true } });
   };
 
   app.post(

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { authenticateUploadKey } from '../../domain/keys/authenticate-upload-key.js';
-import { requestHash } from '../../domain/idempotency/idempotency-key.js';
 import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
@@ -201,7 +200,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           body,
           userAgent: request.headers['user-agent'],
           idempotencyKey: idempotencyKeyOf(request),
-          requestHash: requestHash({ contentType: request.headers['content-type'], body }),
+          contentType: request.headers['content-type'],
         },
       });
       return sendIdempotent(reply, outcome);

@@ -1,0 +1,178 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
+import type { FromWorker, ToWorker, WireOutcome } from './sqlite-hot-protocol.js';
+import { HotWriteError, StorageUnavailableError } from './storage-errors.js';
+
+interface Waiter {
+  resolve: (result: HotResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface SqliteHotWriterOptions {
+  onCommit?: (batchSize: number, seconds: number) => void;
+}
+
+/**
+ * Starts the writer thread from the compiled .js next to this file, or, when running from TypeScript sources
+ * (tests, `tsx`), through tsx's loader registered inside the new thread.
+ */
+function startWorker(file: string, port: import('node:worker_threads').MessagePort): Worker {
+  const here = new URL(import.meta.url);
+  const ts = here.pathname.endsWith('.ts');
+  const entry = new URL(`./sqlite-hot-worker.${ts ? 'ts' : 'js'}`, here);
+  const workerData = { file, port };
+  const options = { workerData, transferList: [port] };
+  if (!ts) return new Worker(entry, options);
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * The main thread's side of the SQLite writer thread. Writes are queued and posted as data once per event-loop
+ * turn; each resolves when the worker reports the COMMIT that holds it. If the thread dies, every write in flight
+ * rejects with StorageUnavailableError (503), never a 200; the next write starts a new thread.
+ *
+ * `exclusive(fn)` runs fn (a generic Kysely write on the main connection) while the thread holds no transaction
+ * and starts none, so the two connections never wait on each other's lock in this process.
+ */
+export class SqliteHotWriter implements HotWriter {
+  readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
+  private worker: Worker | null = null;
+  private port: import('node:worker_threads').MessagePort | null = null;
+  private queue: Array<{ write: HotWrite; waiter: Waiter }> = [];
+  private inFlight = new Map<number, Waiter[]>();
+  private pauses = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
+  private nextId = 1;
+  private scheduled = false;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: SqliteHotWriterOptions = {},
+  ) {}
+
+  write<W extends HotWrite>(write: W): Promise<ResultOf<W>> {
+    if (this.closed) return Promise.reject(new StorageUnavailableError('The database writer is closed'));
+    return new Promise<HotResult>((resolve, reject) => {
+      this.queue.push({ write, waiter: { resolve, reject } });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }) as Promise<ResultOf<W>>;
+  }
+
+  /** Runs fn while the writer thread is idle (it finishes its current transaction first and waits). */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.worker) return fn();
+    const id = this.nextId++;
+    await new Promise<void>((resolve, reject) => {
+      this.pauses.set(id, { resolve, reject });
+      this.send({ type: 'pause', id });
+    });
+    try {
+      return await fn();
+    } finally {
+      if (this.worker) this.send({ type: 'resume' });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing ??= (async () => {
+      if (this.queue.length > 0) this.flush();
+      const worker = this.worker;
+      if (!worker) return;
+      await new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        this.send({ type: 'close' });
+      });
+    })();
+    return this.closing;
+  }
+
+  /** Stops the thread at once, as a crash would (tests of what a lost writer answers). */
+  async terminate(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private send(message: ToWorker): void {
+    this.port!.postMessage(message);
+  }
+
+  private ensureWorker(): void {
+    if (this.worker) return;
+    const channel = new MessageChannel();
+    const worker = startWorker(this.file, channel.port2);
+    this.worker = worker;
+    this.port = channel.port1;
+    channel.port1.on('message', (message: FromWorker) => this.receive(message));
+    // A thread that has nothing to do must not keep the process alive.
+    channel.port1.unref();
+    worker.unref();
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', (code) => this.lost(worker, new Error(`The SQLite writer thread exited (code ${code})`)));
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      this.ensureWorker();
+    } catch (error) {
+      for (const { waiter } of batch) waiter.reject(new StorageUnavailableError('The SQLite writer could not start', { cause: error }));
+      return;
+    }
+    const id = this.nextId++;
+    this.inFlight.set(id, batch.map((b) => b.waiter));
+    // Keep the process alive while a write waits for its answer (a CLI command, a draining server).
+    this.port!.ref();
+    this.send({ type: 'batch', id, writes: batch.map((b) => b.write) });
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case 'done': {
+        this.stats.commits += 1;
+        this.stats.writes += message.size;
+        this.stats.largestBatch = Math.max(this.stats.largestBatch, message.size);
+        if (message.batches.some((b) => b.outcomes.some((o) => o.ok))) this.options.onCommit?.(message.size, message.seconds);
+        for (const { id, outcomes } of message.batches) {
+          const waiters = this.inFlight.get(id) ?? [];
+          this.inFlight.delete(id);
+          outcomes.forEach((outcome, i) => settle(waiters[i]!, outcome));
+        }
+        if (this.inFlight.size === 0) this.port?.unref();
+        return;
+      }
+      case 'paused': {
+        this.pauses.get(message.id)?.resolve();
+        this.pauses.delete(message.id);
+        return;
+      }
+      case 'closed':
+        return;
+    }
+  }
+
+  /** The thread is gone: nothing it had not answered may be acknowledged. */
+  private lost(worker: Worker, cause: unknown): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.port?.close();
+    this.port = null;
+    const error = new StorageUnavailableError('The SQLite writer stopped; the write was not confirmed as stored', { cause });
+    for (const waiters of this.inFlight.values()) for (const waiter of waiters) waiter.reject(error);
+    this.inFlight.clear();
+    for (const pause of this.pauses.values()) pause.resolve();
+    this.pauses.clear();
+  }
+}
+
+function settle(waiter: Waiter, outcome: WireOutcome): void {
+  if (outcome.ok) waiter.resolve(outcome.result);
+  else waiter.reject(new HotWriteError(outcome.message, outcome.code));
+}

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import type { ScanRow } from '../../src/storage/hot-writes.js';
+import { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
+import { StorageUnavailableError } from '../../src/storage/storage-errors.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+
+describeEachBackend('hot writer', (backend) => {
+  let world: TestWorld;
+  let ws: Seeded;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+    ws = await world.seed();
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const scan = (id: string): ScanRow => ({
+    id,
+    workspace_id: ws.workspaceId,
+    received_at: new Date().toISOString(),
+    room_count: 1,
+    byte_size: 18,
+    user_agent: null,
+    raw: Buffer.from('{"rooms":[{"a":1}]}'),
+    idempotency_key: null,
+  });
+  const write = (id: string) => world.store.hot.write({ kind: 'scan', scan: scan(id), rooms: [{ name: 'A', start: 10, end: 17 }], done: null });
+  const scanIds = async () => (await world.store.db.selectFrom('scans').select('id').orderBy('id').execute()).map((r) => r.id);
+
+  it('a write that fails a constraint fails alone; the writes batched with it commit', async () => {
+    const taken = newId('scan');
+    await write(taken);
+    const before = world.store.hot.stats.commits;
+    const ids = [newId('scan'), newId('scan'), newId('scan')];
+    const outcomes = await Promise.allSettled([write(ids[0]!), write(taken), write(ids[1]!), write(ids[2]!)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await scanIds()).toEqual([taken, ...ids].sort());
+    // SQLite: one transaction, the failed statement undone alone. PostgreSQL: the batch, then each write alone.
+    expect(world.store.hot.stats.commits - before).toBe(backend === 'sqlite' ? 1 : 3);
+    const rooms = await world.store.db.selectFrom('scan_rooms').select('scan_id').execute();
+    expect(rooms).toHaveLength(4);
+  });
+
+  it('a guarded lead insert stores nothing for a closed source, and the rest of the batch commits', async () => {
+    const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+    const lead = (name: string, pipeline = source.pipeline_id) => ({
+      id: newId('lead'),
+      source_id: source.id,
+      pipeline_id: pipeline,
+      name,
+      phone: null,
+      email: null,
+      address: null,
+      notes: null,
+      extra: '{}',
+      received_at: new Date().toISOString(),
+      client_ip: null,
+      user_agent: null,
+      origin: null,
+      referer: null,
+      bot_check: 'off',
+      idempotency_key: null,
+    });
+    const results = await Promise.all([
+      world.store.hot.write({ kind: 'lead', lead: lead('a'), done: null }),
+      world.store.hot.write({ kind: 'lead', lead: lead('moved', 'pl_elsewhere'), done: null }),
+      world.store.hot.write({ kind: 'lead', lead: lead('b'), done: null }),
+    ]);
+    expect(results.map((r) => r.stored)).toEqual([true, false, true]);
+    const stored = await world.store.db.selectFrom('leads').select(['name', 'workspace_id', 'stage']).orderBy('name').execute();
+    expect(stored).toEqual([
+      { name: 'a', workspace_id: ws.workspaceId, stage: 'inbox' },
+      { name: 'b', workspace_id: ws.workspaceId, stage: 'inbox' },
+    ]);
+  });
+
+  if (backend === 'sqlite') {
+    it('a writer thread that dies fails every write in flight, never acknowledges it, and the next write starts a new one', async () => {
+      const hot = world.store.hot as SqliteHotWriter;
+      await write(newId('scan'));
+      const inFlight = Array.from({ length: 20 }, () => write(newId('scan')));
+      await new Promise((resolve) => setImmediate(resolve));
+      await hot.terminate();
+      const outcomes = await Promise.allSettled(inFlight);
+      const acknowledged = outcomes.filter((o) => o.status === 'fulfilled').length;
+      expect(acknowledged).toBeLessThan(outcomes.length);
+      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(StorageUnavailableError);
+      // Whatever was acknowledged is stored; nothing else is claimed.
+      expect((await scanIds()).length).toBeGreaterThanOrEqual(1 + acknowledged);
+      await expect(write(newId('scan'))).resolves.toEqual({ kind: 'stored', stored: true });
+    });
+
+    it('generic writes wait for the thread to be idle and both commit', async () => {
+      const results = await Promise.all([
+        ...Array.from({ length: 30 }, () => write(newId('scan'))),
+        world.store.writer.write((trx) => trx.insertInto('app_meta').values({ key: 'generic', value: 'v' }).execute()),
+        ...Array.from({ length: 30 }, () => write(newId('scan'))),
+      ]);
+      expect(results).toHaveLength(61);
+      expect((await scanIds()).length).toBe(60);
+      expect(await world.store.db.selectFrom('app_meta').select('key').where('key', '=', 'generic').execute()).toHaveLength(1);
+    });
+  }
+});
