@@ -12,8 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { systemClock, type DomainContext } from '../src/domain/context.js';
-import { SecretBox } from '../src/domain/keys/secret-box.js';
+import { createDomainContext } from '../src/runtime.js';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { openDatabase } from '../src/storage/database.js';
 import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
@@ -32,9 +31,9 @@ export async function benchScanUpload(): Promise<string> {
   const config = loadConfig({ DATABASE_URL: path.join(dir, 'bench.sqlite'), APP_SECRET: appSecret, LOG_LEVEL: 'silent' });
   const store = openDatabase(config.database);
   await store.migrate();
-  const ctx: DomainContext = { store, secrets: new SecretBox(appSecret), clock: systemClock, config };
+  const ctx = createDomainContext({ config, store, appSecret });
   const { uploadKey } = await createWorkspace({ ctx, input: { name: 'Bench' } });
-  const app = await buildApp(config, { store, appSecret, logger: false });
+  const app = await buildApp(ctx, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/scan/upload`;
 

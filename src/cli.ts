@@ -7,12 +7,15 @@ import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
+import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
 import { serveCommand } from './serve-command.js';
 
 function problemFromError(error: unknown): { code: string; detail: string; status: number } {
   if (isAppError(error)) return { code: error.code, detail: error.detail, status: error.status };
-  if (error instanceof ConfigError) return { code: 'invalid_configuration', detail: error.message, status: 500 };
+  if (error instanceof ConfigError) {
+    return { code: 'invalid_configuration', detail: error.message, status: ERROR_CODES.invalid_configuration.status };
+  }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'internal_error', detail: message, status: ERROR_CODES.internal_error.status };
 }
@@ -30,9 +33,11 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const run: CliKit['run'] =
     (verb, render = human) =>
     async (...args) => {
-      const runtime = await openRuntime(getConfig(), { poolSize: 2 });
+      const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
-        const result = await verb(runtime.ctx, ...args);
+        // Links use PUBLIC_BASE_URL, else the base URL the server last started with (CONTRACT §13).
+        const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
+        const result = await verb(ctx, ...args);
         if (Buffer.isBuffer(result)) io.stdout.write(result);
         else io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result));
       } finally {
@@ -65,8 +70,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     });
 
   withJson(program.command('migrate'))
-    .description('apply database migrations')
-    .action(run(async () => ({ ok: true }), () => 'Migrations are up to date.\n'));
+    .description('create the database if needed and apply migrations')
+    .action(async () => {
+      const runtime = await openRuntime(getConfig(), { poolSize: 2, mayCreate: true });
+      await runtime.store.close();
+      io.stdout.write(jsonMode ? `${JSON.stringify({ ok: true }, null, 2)}\n` : 'Migrations are up to date.\n');
+    });
 
   registerWorkspaceCommands(program, kit);
   registerSourceCommands(program, kit);

@@ -40,6 +40,8 @@ export class CommitBatcher {
   private idleWaiters: Array<() => void> = [];
   /** Counters for metrics and benchmarks. */
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
+  /** Told of every committed transaction: its number of writes and its time (for /metrics). */
+  onCommit: ((batchSize: number, seconds: number) => void) | undefined;
 
   constructor(
     private readonly db: Kysely<Schema>,
@@ -87,6 +89,7 @@ export class CommitBatcher {
 
   private async commit(batch: Pending[]): Promise<void> {
     const outcomes: Outcome[] = [];
+    const started = performance.now();
     try {
       await this.db.transaction().execute(async (trx) => {
         // A lone write needs no savepoint: if it throws, the whole transaction rolls back, which is the same
@@ -104,6 +107,7 @@ export class CommitBatcher {
     this.stats.commits += 1;
     this.stats.writes += batch.length;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+    this.onCommit?.(batch.length, (performance.now() - started) / 1000);
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);

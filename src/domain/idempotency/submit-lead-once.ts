@@ -42,6 +42,10 @@ export async function submitLeadOnce({
               if (idempotencyKey !== null && !stored.quarantined) {
                 await trx.updateTable('leads').set({ idempotency_key: idempotencyKey }).where('id', '=', stored.id).execute();
               }
+              if (idempotencyKey !== null && stored.quarantineId) {
+                // So erasing the person also erases this key's record (CONTRACT §14).
+                await trx.updateTable('quarantine').set({ idempotency_key: idempotencyKey }).where('id', '=', stored.quarantineId).execute();
+              }
               await record(trx, { status: 200, body: { ok: true, id: stored.id } });
             },
           },

@@ -14,6 +14,8 @@ export interface SubmitLeadResult {
   /** The lead's id; for a honeypot catch, a fresh id of the same format that names no lead. */
   id: string;
   quarantined: boolean;
+  /** For a honeypot catch, the quarantine row's id. */
+  quarantineId?: string;
 }
 
 export const HONEYPOT_REASON = 'honeypot';
@@ -40,11 +42,12 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the
   // real format) and learns nothing from error messages. The submission is kept so autofill victims can be restored.
   if (honeypotFilled(body)) {
-    return ctx.store.writer.write(async (trx) => {
+    const quarantineId = newId('qr');
+    const caught = await ctx.store.writer.write(async (trx) => {
       await trx
         .insertInto('quarantine')
         .values({
-          id: newId('qr'),
+          id: quarantineId,
           workspace_id: source.workspaceId,
           source_id: source.id,
           reason: HONEYPOT_REASON,
@@ -55,10 +58,12 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
         })
         .execute();
       await pruneQuarantine(trx, { sourceId: source.id, now });
-      const result = { id: newId('lead'), quarantined: true };
+      const result = { id: newId('lead'), quarantined: true, quarantineId };
       if (afterStore) await afterStore(trx, result);
       return result;
     });
+    ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: HONEYPOT_REASON });
+    return caught;
   }
 
   const fields = normalizeLeadBody(body);
@@ -68,7 +73,7 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     input: { source, token: botCheckTokenOf(body), remoteIp: meta.clientIp, log: input.log },
   });
 
-  return ctx.store.writer.write(async (trx) => {
+  const stored = await ctx.store.writer.write(async (trx) => {
     const result = { id: newId('lead'), quarantined: false };
     await insertLead(trx, {
       id: result.id,
@@ -83,4 +88,6 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     if (afterStore) await afterStore(trx, result);
     return result;
   });
+  ctx.intake?.record({ sourceId: source.id, outcome: 'accepted', code: '' });
+  return stored;
 }

@@ -18,6 +18,7 @@ import { thankYouPage } from '../../web/pages/thank-you-page.js';
 import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers } from '../intake-body.js';
 import { toAppError } from '../problem.js';
 import { intakeMeta } from '../intake-meta.js';
+import { recordIntakeRefusal } from '../metrics.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;
@@ -84,6 +85,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error);
+    if (request.method === 'POST') recordIntakeRefusal(ctx, request, appError);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
     if (appError.headers) reply.headers(appError.headers);
@@ -146,6 +148,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
       } catch (error) {
         if (!isAppError(error) || !isFormProblem(error)) throw error;
         request.log.info({ code: error.code }, 'hosted form refused');
+        ctx.intake?.record({ sourceId: source.id, outcome: 'refused', code: error.code });
         // A refused submission frees its key, so the corrected form may send the same one.
         const state = formStateFromError(error, sent, botCheck);
         const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state });

@@ -15,6 +15,7 @@ import { INTAKE_BODY_LIMIT, registerIntakeBodyParsers, unreadableBody } from '..
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { intakeMeta } from '../intake-meta.js';
+import { recordIntakeRefusal } from '../metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -164,7 +165,8 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     return payload;
   });
   // Rethrown errors reach the app's error handler, which writes the problem body.
-  app.setErrorHandler((error) => {
+  app.setErrorHandler((error, request) => {
+    recordIntakeRefusal(ctx, request, intakeError(error as Error));
     throw intakeError(error as Error);
   });
 
