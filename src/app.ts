@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DomainContext } from './domain/context.js';
 import { AppError } from './domain/errors.js';
 import { IntakeLog } from './domain/intake-log/intake-outcomes.js';
-import { loggerOptions } from './logging.js';
+import { fastifyLogging } from './logging.js';
 import { Metrics, registerRequestMetrics } from './http/metrics.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { ProblemSchema, sendProblem, toAppError } from './http/problem.js';
@@ -43,7 +43,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 export async function buildApp(domainCtx: DomainContext, options: AppOptions = {}): Promise<App> {
   const { config } = domainCtx;
   const app: App = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    ...fastifyLogging(config, options.logger),
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {

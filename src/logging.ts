@@ -76,3 +76,15 @@ export function loggerOptions(config: Config, out: NodeJS.WritableStream = proce
     ...(pretty ? { stream: prettyStream(out) } : {}),
   };
 }
+
+/**
+ * Fastify's logging options: the caller's logger (tests pass false), or ours. In pretty mode Fastify's own
+ * per-request lines are off, so a person at a terminal sees the banner, warnings and errors (CONTRACT §14 logs).
+ */
+export function fastifyLogging(
+  config: Config,
+  logger: FastifyServerOptions['logger'] | undefined,
+): Pick<FastifyServerOptions, 'logger' | 'disableRequestLogging'> {
+  if (logger !== undefined) return { logger };
+  return { logger: loggerOptions(config), disableRequestLogging: logFormatOf(config) === 'pretty' };
+}
