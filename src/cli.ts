@@ -4,6 +4,7 @@ import { ERROR_CODES, isAppError } from './domain/errors.js';
 import { registerKeyCommands } from './cli/key-commands.js';
 import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
+import { registerPersonCommands } from './cli/person-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
@@ -82,6 +83,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerKeyCommands(program, kit);
   registerLeadsCommands(program, kit);
   registerScansCommands(program, kit);
+  registerPersonCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
