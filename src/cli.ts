@@ -5,6 +5,7 @@ import { registerKeyCommands } from './cli/key-commands.js';
 import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
+import { registerBackupCommand } from './cli/backup-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
@@ -84,6 +85,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerLeadsCommands(program, kit);
   registerScansCommands(program, kit);
   registerPersonCommands(program, kit);
+  registerBackupCommand(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -5,6 +5,7 @@ import { AppError } from './domain/errors.js';
 import { SecretBox } from './domain/keys/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
 import { openDatabase, type Database } from './storage/database.js';
+import { redactedUrl } from './storage/redact-url.js';
 
 export interface Runtime {
   ctx: DomainContext;
@@ -67,16 +68,6 @@ async function connect(config: Config, poolSize: number | undefined): Promise<Da
     await store?.close().catch(() => undefined);
     const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : redactedUrl(config.database.url);
     throw new AppError('service_unavailable', `Cannot open the database ${where}: ${reasonOf(error)}`);
-  }
-}
-
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
   }
 }
 
