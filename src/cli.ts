@@ -40,7 +40,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         // Links use PUBLIC_BASE_URL, else the base URL the server last started with (CONTRACT §13).
         const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
         const result = await verb(ctx, ...args);
-        if (Buffer.isBuffer(result)) io.stdout.write(result);
+        // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (README "CLI").
+        if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
+        else if (Buffer.isBuffer(result)) io.stdout.write(`${JSON.stringify({ byteSize: result.length, base64: result.toString('base64') })}\n`);
         else io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result));
       } finally {
         await runtime.store.close();
