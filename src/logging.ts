@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 
 /** Secrets and personal data never reach the log (STYLE §10, CONTRACT §2.4). */
@@ -84,7 +84,8 @@ export function loggerOptions(config: Config, out: NodeJS.WritableStream = proce
 export function fastifyLogging(
   config: Config,
   logger: FastifyServerOptions['logger'] | undefined,
-): Pick<FastifyServerOptions, 'logger' | 'disableRequestLogging'> {
+): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   if (logger !== undefined) return { logger };
-  return { logger: loggerOptions(config), disableRequestLogging: logFormatOf(config) === 'pretty' };
+  const pretty = logFormatOf(config) === 'pretty';
+  return { logger: loggerOptions(config), ...(pretty ? { logController: new LogController({ disableRequestLogging: true }) } : {}) };
 }

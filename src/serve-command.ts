@@ -46,7 +46,7 @@ export async function serveCommand(
     await runtime.store.close();
     throw error;
   }
-  io.stdout.write(banner(config, running.url, result));
+  io.stdout.write(banner({ ...config, publicBaseUrl: running.baseUrl }, running.url, result));
   stop.serving(running);
   // Serve until a signal; the handler exits the process after a graceful close.
 }

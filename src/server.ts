@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { recordServerBaseUrl } from './domain/server-base-url.js';
+import { formUrl, intakeUrl } from './domain/sources/source.js';
 import type { BootstrapResult } from './domain/workspaces/bootstrap.js';
 import type { Runtime } from './runtime.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** PUBLIC_BASE_URL, else http://localhost:<the port listened on>: what links are built with (banner, CLI). */
+  baseUrl: string;
   /** Stop accepting, finish what was accepted, commit, close the database. */
   close(): Promise<void>;
 }
@@ -15,15 +18,17 @@ export interface RunningServer {
 /** The first-start banner (CONTRACT §8), the one place it is written; `serve` prints it once per service start. */
 export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
   const lines = [`Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`];
-  if (result.source) {
-    lines.push(`Hosted form:  ${result.source.formUrl}`, `Intake URL:   ${result.source.intakeUrl}`);
-  }
+  const links = result.source && {
+    form: formUrl(config.publicBaseUrl, result.source.token),
+    intake: intakeUrl(config.publicBaseUrl, result.source.token),
+  };
+  if (links) lines.push(`Hosted form:  ${links.form}`, `Intake URL:   ${links.intake}`);
   if (result.created) {
     lines.push(
       '',
       'First start: created workspace "Default", pipeline "Sales" and lead source "Website form".',
       'Post a lead:',
-      `  curl -X POST '${result.source.intakeUrl}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
+      `  curl -X POST '${links!.intake}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
       `Scan upload key (shown once here; later: npx leadscan key show --workspace ${result.workspaceId}):`,
       `  ${result.uploadKey}`,
       'Test the scan connection:',
@@ -50,7 +55,8 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  await recordServerBaseUrl(runtime.ctx, config.publicBaseUrlSet ? config.publicBaseUrl : `http://localhost:${port}`);
+  const baseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : `http://localhost:${port}`;
+  await recordServerBaseUrl(runtime.ctx, baseUrl);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -62,5 +68,5 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { app, url, close };
+  return { app, url, baseUrl, close };
 }
