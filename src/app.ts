@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.js';
-import { systemClock, type Clock, type DomainContext } from './domain/context.js';
+import type { DomainContext } from './domain/context.js';
 import { AppError } from './domain/errors.js';
-import { SecretBox } from './domain/keys/secret-box.js';
-import type { Database } from './storage/database.js';
+import { IntakeLog } from './domain/intake-log/intake-outcomes.js';
+import { fastifyLogging } from './logging.js';
+import { Metrics, registerRequestMetrics } from './http/metrics.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import { ProblemSchema, sendProblem, toAppError } from './http/problem.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerLoadShedding, serverTimeoutOptions } from './http/load-shedding.js';
@@ -19,15 +20,11 @@ import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { clientErrorHandler, frameworkErrors, registerUrlLengthLimit } from './http/framework-refusals.js';
-import { serializeRequestForLog } from './http/request-log.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export interface AppDeps {
-  store: Database;
-  appSecret: string;
-  clock?: Clock;
+export interface AppOptions {
   /** Pino options, or false for no logs (tests). */
   logger?: FastifyServerOptions['logger'];
   /** Prefix of the rate-limit keys in Redis (tests give each test its own). */
@@ -37,29 +34,19 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: DomainContext;
+    metrics: Metrics;
+    /** Per-source intake counts, flushed every 10 s and when the app closes. */
+    intakeLog: IntakeLog;
   }
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
-/** Secrets and personal data never reach the log (STYLE §10, CONTRACT §2.4). */
-export const LOG_REDACT_PATHS = [
-  'req.headers["x-scan-key"]',
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  'body.botCheckToken',
-  'req.body.botCheckToken',
-];
-
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' }, serializers: { req: serializeRequestForLog } };
-}
-
 /** The whole HTTP service as a Fastify instance, not listening: the server and the tests both build it here. */
-export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+export async function buildApp(domainCtx: DomainContext, options: AppOptions = {}): Promise<App> {
+  const { config } = domainCtx;
   const app: App = Fastify({
-    logger: deps.logger ?? loggerOptions(config.logLevel),
+    ...fastifyLogging(config, options.logger),
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
@@ -74,13 +61,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     ...serverTimeoutOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Intake answers feed /metrics and the per-source intake log; counting is a map update, writing is batched.
+  const metrics = new Metrics();
+  const intakeLog = new IntakeLog(domainCtx, (error) => app.log.error({ err: error }, 'intake log flush failed'));
   const ctx: DomainContext = {
-    store: deps.store,
-    secrets: new SecretBox(deps.appSecret),
-    clock: deps.clock ?? systemClock,
-    config,
+    ...domainCtx,
+    intake: {
+      record(outcome) {
+        metrics.observeIntake(outcome);
+        intakeLog.record(outcome);
+      },
+    },
   };
+  ctx.store.onCommit = metrics.observeCommitBatch;
   app.decorate('ctx', ctx);
+  app.decorate('metrics', metrics);
+  app.decorate('intakeLog', intakeLog);
+  intakeLog.start();
+  app.addHook('onClose', async () => {
+    await intakeLog.stop().catch((error: unknown) => app.log.error({ err: error }, 'intake log flush failed'));
+  });
+  registerRequestMetrics(app, metrics);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -110,12 +111,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.addSchema(ProblemSchema);
   await registerOpenApi(app, config.publicBaseUrl);
   await registerLoadShedding(app, config);
-  await registerRateLimits(app, config, { redisKeyPrefix: deps.rateLimitKeyPrefix });
+  await registerRateLimits(app, config, { redisKeyPrefix: options.rateLimitKeyPrefix });
   await app.register(healthRoutes, { ctx });
   await app.register(problemDocsRoutes);
   await app.register(intakeRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
   await app.register(hostedFormRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
   await app.register(scanUploadRoutes, { ctx });
+  if (config.metricsToken) {
+    metrics.collectProcessMetrics();
+    await app.register(metricsRoutes, { metrics, token: config.metricsToken });
+  }
 
   return app;
 }

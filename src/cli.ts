@@ -4,15 +4,20 @@ import { ERROR_CODES, isAppError } from './domain/errors.js';
 import { registerKeyCommands } from './cli/key-commands.js';
 import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
+import { registerPersonCommands } from './cli/person-commands.js';
+import { registerBackupCommand } from './cli/backup-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
+import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
 import { serveCommand } from './serve-command.js';
 
 function problemFromError(error: unknown): { code: string; detail: string; status: number } {
   if (isAppError(error)) return { code: error.code, detail: error.detail, status: error.status };
-  if (error instanceof ConfigError) return { code: 'invalid_configuration', detail: error.message, status: 500 };
+  if (error instanceof ConfigError) {
+    return { code: 'invalid_configuration', detail: error.message, status: ERROR_CODES.invalid_configuration.status };
+  }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'internal_error', detail: message, status: ERROR_CODES.internal_error.status };
 }
@@ -30,10 +35,14 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const run: CliKit['run'] =
     (verb, render = human) =>
     async (...args) => {
-      const runtime = await openRuntime(getConfig(), { poolSize: 2 });
+      const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
-        const result = await verb(runtime.ctx, ...args);
-        if (Buffer.isBuffer(result)) io.stdout.write(result);
+        // Links use PUBLIC_BASE_URL, else the base URL the server last started with (CONTRACT §13).
+        const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
+        const result = await verb(ctx, ...args);
+        // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (README "CLI").
+        if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
+        else if (Buffer.isBuffer(result)) io.stdout.write(`${JSON.stringify({ byteSize: result.length, base64: result.toString('base64') })}\n`);
         else io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result));
       } finally {
         await runtime.store.close();
@@ -65,14 +74,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     });
 
   withJson(program.command('migrate'))
-    .description('apply database migrations')
-    .action(run(async () => ({ ok: true }), () => 'Migrations are up to date.\n'));
+    .description('create the database if needed and apply migrations')
+    .action(async () => {
+      const runtime = await openRuntime(getConfig(), { poolSize: 2, mayCreate: true });
+      await runtime.store.close();
+      io.stdout.write(jsonMode ? `${JSON.stringify({ ok: true }, null, 2)}\n` : 'Migrations are up to date.\n');
+    });
 
   registerWorkspaceCommands(program, kit);
   registerSourceCommands(program, kit);
   registerKeyCommands(program, kit);
   registerLeadsCommands(program, kit);
   registerScansCommands(program, kit);
+  registerPersonCommands(program, kit);
+  registerBackupCommand(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -17,6 +17,8 @@ export interface Config {
   host: string;
   port: number;
   publicBaseUrl: string;
+  /** Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used (§13). */
+  publicBaseUrlSet: boolean;
   /** From APP_SECRET; undefined means "generate one and keep it in the data directory" (CONTRACT §5). */
   appSecret: string | undefined;
   /** Where a generated APP_SECRET is kept. */
@@ -45,6 +47,10 @@ export interface Config {
   logLevel: string;
   /** Worker processes for `serve` (PostgreSQL only). */
   workers: number;
+  /** LOG_FORMAT: JSON lines, or short human-readable lines; unset means pretty on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
+  /** Bearer token for GET /metrics; unset means /metrics answers 404. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -166,11 +172,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`);
   }
+  const logFormat = env.LOG_FORMAT?.trim() || undefined;
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError('LOG_FORMAT', `must be json or pretty, got "${logFormat}"`);
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters (use `openssl rand -hex 24`)');
+  }
   return {
     database,
     host,
     port,
     publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`),
+    publicBaseUrlSet: Boolean(env.PUBLIC_BASE_URL?.trim()),
     appSecret,
     dataDir:
       env.DATA_DIR?.trim() ||
@@ -202,5 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     loadShedRssBytes: integer(env, 'LOAD_SHED_RSS_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
     logLevel,
     workers: integer(env, 'WORKERS', 1, 1, 64),
+    logFormat,
+    metricsToken,
   };
 }

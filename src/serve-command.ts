@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { bootstrap, type BootstrapResult } from './domain/workspaces/bootstrap.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { banner, startServer, type RunningServer } from './server.js';
 
 interface ServeIo {
@@ -35,8 +35,28 @@ export async function serveCommand(
   }
   if (workers > 1 && config.database.kind === 'postgres') return runPrimary(config, workers, io);
   const stop = stopOnSignal(io);
-  stop.serving(await startServer(config, { out: io.stdout, handleSignals: false }));
+  const runtime = await openRuntime(config, { mayCreate: true });
+  let running: RunningServer;
+  let result: BootstrapResult;
+  try {
+    warnGeneratedSecret(runtime, io);
+    result = await bootstrap({ ctx: runtime.ctx });
+    running = await startServer(runtime);
+  } catch (error) {
+    await runtime.store.close();
+    throw error;
+  }
+  io.stdout.write(banner({ ...config, publicBaseUrl: running.baseUrl }, running.url, result));
+  stop.serving(running);
   // Serve until a signal; the handler exits the process after a graceful close.
+}
+
+/** Said once per service start, by the process that generated the secret (CONTRACT §5). */
+function warnGeneratedSecret(runtime: Runtime, io: ServeIo): void {
+  if (!runtime.generatedSecretAt) return;
+  io.stderr.write(
+    `warning: APP_SECRET is not set; generated one in ${runtime.generatedSecretAt}. Set APP_SECRET in production.\n`,
+  );
 }
 
 function writerSummary(running: RunningServer): string {
@@ -99,7 +119,7 @@ async function runWorker(config: Config, io: ServeIo): Promise<void> {
   const stop = stopOnSignal(io, `leadscan worker ${process.pid}`);
   let running: RunningServer;
   try {
-    running = await startServer(config, { out: io.stdout, quiet: true, handleSignals: false });
+    running = await startServer(await openRuntime(config, { mayCreate: true }));
   } catch (error) {
     // The IPC channel would keep this process alive; exit so the primary sees the failure.
     io.stderr.write(`leadscan: worker ${process.pid} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -114,14 +134,10 @@ async function runWorker(config: Config, io: ServeIo): Promise<void> {
  * gracefully before exiting.
  */
 async function runPrimary(config: Config, count: number, io: ServeIo): Promise<void> {
-  const runtime = await openRuntime(config, { poolSize: 2 });
+  const runtime = await openRuntime(config, { poolSize: 2, mayCreate: true });
   let result: BootstrapResult;
   try {
-    if (runtime.generatedSecretAt) {
-      io.stderr.write(
-        `warning: APP_SECRET is not set; generated one in ${runtime.generatedSecretAt}. Set APP_SECRET in production.\n`,
-      );
-    }
+    warnGeneratedSecret(runtime, io);
     result = await bootstrap({ ctx: runtime.ctx });
   } finally {
     await runtime.store.close();

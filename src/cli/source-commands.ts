@@ -4,6 +4,7 @@ import { configureBotCheck, lacksSiteKey, NO_SITE_KEY_NOTE } from '../domain/sou
 import { createSource } from '../domain/sources/create-source.js';
 import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
+import { registerSourceManagement } from './source-manage-commands.js';
 
 /** All of standard input, e.g. `printf %s "$SECRET" | leadscan source bot-check … --secret-stdin`. */
 async function readStdin(): Promise<string> {
@@ -13,7 +14,8 @@ async function readStdin(): Promise<string> {
 }
 
 /** `leadscan source …`. */
-export function registerSourceCommands(program: Command, { run, withJson, io }: CliKit) {
+export function registerSourceCommands(program: Command, kit: CliKit) {
+  const { run, withJson, io } = kit;
   const source = program.command('source').description('lead sources and their intake links');
   withJson(source.command('create'))
     .description('create a lead source with its intake token and hosted form')
@@ -28,11 +30,11 @@ export function registerSourceCommands(program: Command, { run, withJson, io }: 
     ['activate', true],
   ] as const) {
     withJson(source.command(`${name} <token>`))
-      .description(`${name} a lead source's intake link and hosted form`)
+      .description(`${name} a lead source's intake link and hosted form (by id or token)`)
       .action(run((ctx, token: string) => setSourceActive({ ctx, input: { token, active } })));
   }
   withJson(source.command('bot-check <token>'))
-    .description('turn a bot check on (with a provider) or --off')
+    .description('turn a bot check on (with a provider) or --off (by id or token)')
     .addOption(new Option('--provider <provider>', 'bot-check provider').choices(['turnstile', 'hcaptcha', 'recaptcha']))
     .option('--secret <secret>', 'provider secret key (visible in ps and shell history: prefer --secret-stdin)')
     .option('--secret-stdin', 'read the provider secret key from standard input')
@@ -73,4 +75,5 @@ export function registerSourceCommands(program: Command, { run, withJson, io }: 
         },
       ),
     );
+  registerSourceManagement(source, kit);
 }

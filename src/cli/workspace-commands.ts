@@ -1,7 +1,23 @@
 import type { Command } from 'commander';
 import { createPipeline } from '../domain/pipelines/create-pipeline.js';
+import { deletePipeline } from '../domain/pipelines/delete-pipeline.js';
+import { listPipelines } from '../domain/pipelines/list-pipelines.js';
+import { renamePipeline } from '../domain/pipelines/rename-pipeline.js';
 import { createWorkspace } from '../domain/workspaces/create-workspace.js';
-import type { CliKit } from './kit.js';
+import { deleteWorkspace } from '../domain/workspaces/delete-workspace.js';
+import { listWorkspaces } from '../domain/workspaces/list-workspaces.js';
+import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
+import { requireYes } from './confirm.js';
+import type { CliKit, Render } from './kit.js';
+import { deletedLine, table } from './render.js';
+
+type Row = { id: string; name: string; createdAt: string };
+const listed: Render = ((rows: Row[]) =>
+  table(rows, [
+    ['ID', (r) => r.id],
+    ['NAME', (r) => r.name],
+    ['CREATED', (r) => r.createdAt],
+  ])) as Render;
 
 /** `leadscan workspace …` and `leadscan pipeline …`. */
 export function registerWorkspaceCommands(program: Command, { run, withJson }: CliKit) {
@@ -10,6 +26,26 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .description('create a workspace with its upload key')
     .requiredOption('--name <name>', 'workspace name')
     .action(run((ctx, opts: { name: string }) => createWorkspace({ ctx, input: { name: opts.name } })));
+  withJson(workspace.command('list'))
+    .description('every workspace with its id')
+    .action(run((ctx) => listWorkspaces({ ctx, input: {} }), listed));
+  withJson(workspace.command('rename <workspace>'))
+    .description('rename a workspace (by id or name); names are unique, case-insensitively')
+    .requiredOption('--name <name>', 'the new name')
+    .action(run((ctx, ref: string, opts: { name: string }) => renameWorkspace({ ctx, input: { workspace: ref, name: opts.name } })));
+  withJson(workspace.command('delete <workspace>'))
+    .description('delete a workspace with its pipelines, sources and upload key')
+    .option('--yes', 'confirm: this cannot be undone')
+    .option('--force', 'also delete its leads and scans')
+    .action(
+      run(
+        (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
+          requireYes(opts, `workspace "${ref}"`);
+          return deleteWorkspace({ ctx, input: { workspace: ref, force: Boolean(opts.force) } });
+        },
+        ((view: Parameters<typeof deletedLine>[1]) => deletedLine('workspace', view)) as Render,
+      ),
+    );
 
   const pipeline = program.command('pipeline').description('pipelines');
   withJson(pipeline.command('create'))
@@ -19,6 +55,33 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .action(
       run((ctx, opts: { workspace: string; name: string }) =>
         createPipeline({ ctx, input: { workspace: opts.workspace, name: opts.name } }),
+      ),
+    );
+  withJson(pipeline.command('list'))
+    .description("a workspace's pipelines with their ids")
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .action(run((ctx, opts: { workspace: string }) => listPipelines({ ctx, input: opts }), listed));
+  withJson(pipeline.command('rename <pipeline>'))
+    .description('rename a pipeline (by id or name); names are unique in a workspace')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .requiredOption('--name <name>', 'the new name')
+    .action(
+      run((ctx, ref: string, opts: { workspace: string; name: string }) =>
+        renamePipeline({ ctx, input: { workspace: opts.workspace, pipeline: ref, name: opts.name } }),
+      ),
+    );
+  withJson(pipeline.command('delete <pipeline>'))
+    .description('delete a pipeline with its lead sources')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .option('--yes', 'confirm: this cannot be undone')
+    .option('--force', 'also delete its leads')
+    .action(
+      run(
+        (ctx, ref: string, opts: { workspace: string; yes?: boolean; force?: boolean }) => {
+          requireYes(opts, `pipeline "${ref}"`);
+          return deletePipeline({ ctx, input: { workspace: opts.workspace, pipeline: ref, force: Boolean(opts.force) } });
+        },
+        ((view: Parameters<typeof deletedLine>[1]) => deletedLine('pipeline', view)) as Render,
       ),
     );
 }

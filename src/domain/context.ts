@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
 import type { SecretBox } from './keys/secret-box.js';
+import type { IntakeRecorder } from './intake-log/intake-outcomes.js';
 
 export interface Clock {
   now(): Date;
@@ -14,6 +15,8 @@ export interface DomainContext {
   secrets: SecretBox;
   clock: Clock;
   config: Config;
+  /** Counts intake answers for /metrics and the intake log (set by the app; absent in the CLI). */
+  intake?: IntakeRecorder;
 }
 
 export interface VerbArgs<I> {

@@ -15,9 +15,11 @@ export const ERROR_CODES = {
   bot_check_failed: { status: 400, title: 'Bot check failed' },
   invalid_idempotency_key: { status: 400, title: 'Invalid Idempotency-Key' },
   client_aborted: { status: 400, title: 'Request aborted by the client' },
+  invalid_arguments: { status: 400, title: 'Invalid command-line arguments' },
   // authentication
   missing_scan_key: { status: 401, title: 'Missing scan key' },
   invalid_scan_key: { status: 401, title: 'Invalid scan key' },
+  invalid_metrics_token: { status: 401, title: 'Missing or wrong metrics token' },
   // lookups
   intake_unavailable: { status: 404, title: 'Intake link unavailable' },
   route_not_found: { status: 404, title: 'Not found' },
@@ -31,6 +33,8 @@ export const ERROR_CODES = {
   // conflicts
   idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },
   already_restored: { status: 409, title: 'Already restored' },
+  name_taken: { status: 409, title: 'Name already taken' },
+  not_empty: { status: 409, title: 'Still holds leads or scans' },
   body_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unsupported_encoding: { status: 415, title: 'Unsupported content encoding' },
@@ -41,6 +45,8 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, title: 'Too many requests' },
   // server side
   internal_error: { status: 500, title: 'Internal server error' },
+  invalid_configuration: { status: 500, title: 'Invalid configuration' },
+  database_not_found: { status: 500, title: 'No database at that location' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

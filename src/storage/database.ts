@@ -30,6 +30,8 @@ export interface Database {
   ping(): Promise<void>;
   /** Drains the writer, then closes connections. */
   close(): Promise<void>;
+  /** Told after each commit of either writer (set by the app for /metrics; OpenOptions.onCommit is the first). */
+  onCommit: ((batchSize: number, seconds: number) => void) | undefined;
 }
 
 export interface OpenOptions {
@@ -112,7 +114,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   let db: Kysely<Schema>;
   let writer: CommitBatcher;
   let hot: HotWriter;
-  const { onCommit } = options;
+  // The observer may be set after opening (the app's metrics); the writers call through this one function.
+  const observer = { onCommit: options.onCommit };
+  const onCommit = (batchSize: number, seconds: number) => observer.onCommit?.(batchSize, seconds);
   if (config.kind === 'sqlite') {
     db = openSqlite(config.path);
     const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
@@ -131,6 +135,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     writer,
     hot,
     description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redact(config.url)}`,
+    get onCommit() {
+      return observer.onCommit;
+    },
+    set onCommit(observe) {
+      observer.onCommit = observe;
+    },
     async migrate() {
       const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
       const { error, results } = await migrator.migrateToLatest();

@@ -111,6 +111,7 @@ export interface QuarantineRow {
   user_agent: string | null;
   origin: string | null;
   referer: string | null;
+  idempotency_key: string | null;
 }
 
 export interface ScanRow {
@@ -184,8 +185,8 @@ export interface HotWriter {
 /** Statements shared by both executors (SQLite `?`, PostgreSQL `$n` after numbering). */
 export const SQL = {
   quarantineInsert:
-    'insert into quarantine (id, workspace_id, source_id, reason, fields, received_at, client_ip, user_agent, origin, referer, restored_lead_id) ' +
-    'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null where exists (select 1 from lead_sources where id = ? and active = 1)',
+    'insert into quarantine (id, workspace_id, source_id, reason, fields, received_at, client_ip, user_agent, origin, referer, idempotency_key, restored_lead_id) ' +
+    'select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null where exists (select 1 from lead_sources where id = ? and active = 1)',
   quarantinePruneOld: 'delete from quarantine where source_id = ? and received_at < ?',
   quarantineOldestKept:
     'select received_at, id from quarantine where source_id = ? order by received_at desc, id desc limit 1 offset ?',
@@ -220,7 +221,7 @@ export function keyClaimParams(c: KeyClaim): unknown[] {
 }
 
 export function quarantineInsertParams(r: QuarantineRow): unknown[] {
-  return [r.id, r.workspace_id, r.source_id, r.reason, r.fields, r.received_at, r.client_ip, r.user_agent, r.origin, r.referer, r.source_id];
+  return [r.id, r.workspace_id, r.source_id, r.reason, r.fields, r.received_at, r.client_ip, r.user_agent, r.origin, r.referer, r.idempotency_key, r.source_id];
 }
 
 export function scanInsertParams(s: ScanRow): unknown[] {

@@ -77,6 +77,8 @@ export interface QuarantineTable {
   origin: string | null;
   referer: string | null;
   restored_lead_id: string | null;
+  /** The Idempotency-Key the catch was answered under (migration 0002), so erasure reaches its record. */
+  idempotency_key: string | null;
 }
 
 export interface ScanTable {
@@ -115,6 +117,18 @@ export interface IdempotencyTable {
   expires_at: string;
 }
 
+/** Per-source intake counts (migration 0002): no personal data. */
+export interface IntakeLogTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  source_id: string;
+  /** accepted | quarantined | refused */
+  outcome: string;
+  /** The refusal's error code; '' for accepted, the quarantine reason for quarantined. */
+  code: string;
+  count: number;
+}
+
 /** Service-wide facts, e.g. the first-start marker whose primary key makes bootstrap happen once. */
 export interface AppMetaTable {
   key: string;
@@ -132,4 +146,5 @@ export interface Schema {
   scans: ScanTable;
   scan_rooms: ScanRoomTable;
   idempotency_keys: IdempotencyTable;
+  intake_log: IntakeLogTable;
 }

@@ -102,7 +102,7 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
     [['workspace', 'create'], /--name/],
     [['key', 'show', '--workspace', 'ws_nope'], /No workspace/],
     [['pipeline', 'create', '--workspace', 'Nope', '--name', 'x'], /No workspace/],
-    [['source', 'deactivate', 'not-a-token'], /not a lead source token/],
+    [['source', 'deactivate', 'not-a-token'], /neither a lead source id \(src_…\) nor an intake token/],
     [['source', 'activate', '00000000-0000-4000-8000-000000000000'], /No lead source/],
     [['source', 'bot-check', '00000000-0000-4000-8000-000000000000', '--provider', 'nope', '--secret', 's'], /Allowed choices/],
     [['scans', 'raw', 'scan_missing'], /No scan/],

@@ -21,7 +21,7 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     await world.close();
   });
 
-  it('creates a workspace with time-ordered prefixed ids and finds it by id or unique name', async () => {
+  it('creates a workspace with time-ordered prefixed ids and finds it by id or name, case-insensitively', async () => {
     const ctx = world.ctx;
     const a = await createWorkspace({ ctx, input: { name: '  Acme  ' } });
     const b = await createWorkspace({ ctx, input: { name: 'Beta' } });
@@ -31,8 +31,9 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     expect((await findWorkspace({ ctx, input: { ref: 'Acme' } })).id).toBe(a.id);
     expect((await findWorkspace({ ctx, input: { ref: b.id } })).name).toBe('Beta');
     expect(await errorCodeOf(findWorkspace({ ctx, input: { ref: 'Nope' } }))).toBe('workspace_not_found');
-    await createWorkspace({ ctx, input: { name: 'Acme' } });
-    expect(await errorCodeOf(findWorkspace({ ctx, input: { ref: 'Acme' } }))).toBe('workspace_not_found');
+    expect((await findWorkspace({ ctx, input: { ref: 'aCME' } })).id).toBe(a.id);
+    // Names are unique, case-insensitively (CONTRACT §13).
+    expect(await errorCodeOf(createWorkspace({ ctx, input: { name: 'ACME' } }))).toBe('name_taken');
     expect(await errorCodeOf(createWorkspace({ ctx, input: { name: '   ' } }))).toBe('invalid_request');
   });
 

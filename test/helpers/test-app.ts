@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { systemClock, type Clock, type DomainContext } from '../../src/domain/context.js';
-import { SecretBox } from '../../src/domain/keys/secret-box.js';
+import type { Clock, DomainContext } from '../../src/domain/context.js';
+import { createDomainContext } from '../../src/runtime.js';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import type { LeadSourceView } from '../../src/domain/sources/source.js';
@@ -55,7 +55,7 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
   });
   const store = openDatabase(config.database);
   await store.migrate();
-  const ctx: DomainContext = { store, secrets: new SecretBox(appSecret), clock: options.clock ?? systemClock, config };
+  const ctx = createDomainContext({ config, store, appSecret, ...(options.clock ? { clock: options.clock } : {}) });
   let app: App | undefined;
   let baseUrl: string | undefined;
   const world: TestWorld = {
@@ -66,7 +66,7 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     testDb,
     appSecret,
     async app() {
-      app ??= await buildApp(config, { store, appSecret, clock: ctx.clock, logger: false });
+      app ??= await buildApp(ctx, { logger: false });
       return app;
     },
     async listen() {

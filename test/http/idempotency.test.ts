@@ -7,6 +7,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { multipartOf } from './intake-helpers.js';
 import { TestClock } from '../helpers/clock.js';
+import { createDomainContext } from '../../src/runtime.js';
 
 describeEachBackend('Idempotency-Key', (backend) => {
   let world: TestWorld;
@@ -90,7 +91,9 @@ describeEachBackend('Idempotency-Key', (backend) => {
   it('intake: concurrent repeats on two instances store one lead; every answer agrees or says in flight', async () => {
     const first = await setUp();
     const store = openDatabase(world.config.database);
-    const second = await buildApp(world.config, { store, appSecret: world.appSecret, clock, logger: false });
+    const second = await buildApp(createDomainContext({ config: world.config, store, appSecret: world.appSecret, clock }), {
+      logger: false,
+    });
     try {
       const post = (i: number) =>
         (i % 2 === 0 ? first : second).inject({

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { buildApp, LOG_REDACT_PATHS, loggerOptions, type App } from '../../src/app.js';
+import { buildApp, type App } from '../../src/app.js';
+import { LOG_REDACT_PATHS, loggerOptions } from '../../src/logging.js';
 import type { TestWorld } from '../helpers/test-app.js';
 
 export interface LoggedApp {
@@ -26,14 +27,9 @@ export async function listenWithLog(world: TestWorld, level = 'debug'): Promise<
       done();
     },
   });
-  const options = loggerOptions(level) as Record<string, unknown>;
+  const options = loggerOptions({ ...world.config, logLevel: level, logFormat: 'json' }) as Record<string, unknown>;
   expect(options.redact).toMatchObject({ paths: LOG_REDACT_PATHS });
-  const app = await buildApp(world.config, {
-    store: world.store,
-    appSecret: world.appSecret,
-    clock: world.ctx.clock,
-    logger: { ...options, stream },
-  });
+  const app = await buildApp(world.ctx, { logger: { ...options, stream } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,

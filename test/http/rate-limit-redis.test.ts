@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { createDomainContext } from '../../src/runtime.js';
 
 /**
  * Redis: TEST_REDIS_URL when set (CI sets it, and then Redis must answer), else a local redis://127.0.0.1:6379 if
@@ -57,16 +58,17 @@ describe.skipIf(!redisUp)('rate limits shared through Redis', () => {
       redis = new Redis(redisUrl);
       world = await createWorld(backend, { env: { REDIS_URL: redisUrl, ...env } });
       const seeded = await world.seed();
-      const first = await buildApp(world.config, {
-        store: world.store,
-        appSecret: world.appSecret,
+      const first = await buildApp(world.ctx, {
         logger: false,
         rateLimitKeyPrefix: prefix,
       });
       const store = openDatabase(world.config.database);
       second = {
         store,
-        app: await buildApp(world.config, { store, appSecret: world.appSecret, logger: false, rateLimitKeyPrefix: prefix }),
+        app: await buildApp(createDomainContext({ config: world.config, store, appSecret: world.appSecret }), {
+          logger: false,
+          rateLimitKeyPrefix: prefix,
+        }),
       };
       const apps = [first, second.app];
       const firstClose = () => first.close();
@@ -150,9 +152,7 @@ describe('rate limits when Redis is down', () => {
     world = await createWorld('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}`, INTAKE_RATE_LIMIT: '1' } });
     const { source } = await world.seed();
     const lines: string[] = [];
-    const app = await buildApp(world.config, {
-      store: world.store,
-      appSecret: world.appSecret,
+    const app = await buildApp(world.ctx, {
       logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
     });
     onTestFinished(() => app.close());

@@ -3,9 +3,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { systemClock, type DomainContext } from '../../src/domain/context.js';
+import type { DomainContext } from '../../src/domain/context.js';
+import { createDomainContext } from '../../src/runtime.js';
 import { newId } from '../../src/domain/ids.js';
-import { SecretBox } from '../../src/domain/keys/secret-box.js';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
@@ -43,12 +43,12 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
     });
     store = openDatabase(config.database, { poolSize: 4 });
     await store.migrate();
-    ctx = { store, secrets: new SecretBox(appSecret), clock: systemClock, config };
+    ctx = createDomainContext({ config, store, appSecret });
     const ws = await createWorkspace({ ctx, input: { name: 'Outage' } });
     const pl = await createPipeline({ ctx, input: { workspace: ws.id, name: 'Sales' } });
     const src = await createSource({ ctx, input: { workspace: ws.id, pipeline: pl.id, name: 'Form' } });
     token = src.token;
-    app = await buildApp(config, { store, appSecret, logger: false });
+    app = await buildApp(ctx, { logger: false });
     direct = new pg.Client({ connectionString: testDb.url });
     await direct.connect();
   });
@@ -193,7 +193,7 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL at a dead port', () => {
       LOG_LEVEL: 'silent',
     });
     const store = openDatabase(config.database, { poolSize: 2 });
-    const app = await buildApp(config, { store, appSecret, logger: false });
+    const app = await buildApp(createDomainContext({ config, store, appSecret }), { logger: false });
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);

@@ -71,6 +71,7 @@ describeEachBackend('storage round trips', (backend) => {
     expect(tables).toEqual([
       'app_meta',
       'idempotency_keys',
+      'intake_log',
       'lead_sources',
       'leads',
       'pipelines',

@@ -66,12 +66,15 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
         fields: JSON.stringify(quarantineFields(body)),
         received_at: receivedAt,
         ...boundedMeta(meta),
+        // Kept with the catch, so erasing the person also erases this key's record (CONTRACT §14).
+        idempotency_key: idempotency?.ref.key ?? null,
       },
       cutoff: quarantineCutoff(now),
       keep: QUARANTINE_RETENTION.perSource,
       done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
     });
     if (!stored) throw closed(ctx, source);
+    ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: HONEYPOT_REASON });
     return result;
   }
 
@@ -103,5 +106,6 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
   });
   if (!stored) throw closed(ctx, source);
+  ctx.intake?.record({ sourceId: source.id, outcome: 'accepted', code: '' });
   return result;
 }

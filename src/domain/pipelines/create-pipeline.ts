@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
+import { assertNameFree } from '../unique-name.js';
 
 export interface Pipeline {
   id: string;
@@ -18,7 +19,10 @@ export async function createPipeline({
   const name = checkName('pipeline', input.name);
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const id = newId('pl');
-  await ctx.store.writer.write((trx) => insertPipeline(trx, { id, workspaceId: workspace.id, name, now: nowIso(ctx) }));
+  await ctx.store.writer.write(async (trx) => {
+    await assertNameFree(trx, 'pipelines', { name, workspaceId: workspace.id });
+    await insertPipeline(trx, { id, workspaceId: workspace.id, name, now: nowIso(ctx) });
+  });
   return { id, workspaceId: workspace.id, name };
 }
 

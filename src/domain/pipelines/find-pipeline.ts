@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import type { DomainContext } from '../context.js';
 import type { Pipeline } from './create-pipeline.js';
 
-/** A pipeline of the workspace, by id or by a name unique in the workspace. */
+/** A pipeline of the workspace, by id or by name, case-insensitively (unique per workspace, migration 0002). */
 export async function findPipeline({
   ctx,
   input,
@@ -10,21 +11,18 @@ export async function findPipeline({
   ctx: DomainContext;
   input: { workspaceId: string; ref: string };
 }): Promise<Pipeline> {
-  const rows = await ctx.store.db
+  const row = await ctx.store.db
     .selectFrom('pipelines')
     .selectAll()
     .where('workspace_id', '=', input.workspaceId)
-    .where((eb) => eb.or([eb('id', '=', input.ref), eb('name', '=', input.ref)]))
-    .limit(2)
-    .execute();
-  const exact = rows.find((r) => r.id === input.ref);
-  const row = exact ?? (rows.length === 1 ? rows[0] : undefined);
+    .where((eb) => eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]))
+    .orderBy(sql`case when id = ${input.ref} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
   if (!row) {
     throw new AppError(
       'pipeline_not_found',
-      rows.length > 1
-        ? `Several pipelines are named "${input.ref}"; use the pipeline id`
-        : `No pipeline "${input.ref}" in workspace ${input.workspaceId}`,
+      `No pipeline "${input.ref}" in workspace ${input.workspaceId}; \`leadscan pipeline list --workspace ${input.workspaceId}\` shows them`,
     );
   }
   return { id: row.id, workspaceId: row.workspace_id, name: row.name };

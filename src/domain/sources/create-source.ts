@@ -6,6 +6,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
 import { findPipeline } from '../pipelines/find-pipeline.js';
+import { assertNameFree } from '../unique-name.js';
 import { toSourceView, type LeadSourceView } from './source.js';
 
 export async function createSource({
@@ -19,9 +20,10 @@ export async function createSource({
   // The intake token is a random UUID v4; the unique index on it is the real guard against a collision.
   const token = crypto.randomUUID();
   const now = nowIso(ctx);
-  await ctx.store.writer.write((trx) =>
-    insertSource(trx, { id, workspaceId: workspace.id, pipelineId: pipeline.id, name, token, now }),
-  );
+  await ctx.store.writer.write(async (trx) => {
+    await assertNameFree(trx, 'lead_sources', { name, workspaceId: workspace.id });
+    await insertSource(trx, { id, workspaceId: workspace.id, pipelineId: pipeline.id, name, token, now });
+  });
   return toSourceView(ctx.config.publicBaseUrl, {
     id,
     workspaceId: workspace.id,

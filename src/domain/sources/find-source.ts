@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { DomainContext } from '../context.js';
+import { looksLikeId } from '../ids.js';
 import { isWellFormedToken, toLeadSource, type LeadSource } from './source.js';
 
 /** The source that owns a token, active or not; null when no source has it. */
@@ -18,7 +19,29 @@ export async function findSourceByToken({
   return row ? toLeadSource(row) : null;
 }
 
-/** For management commands: a bad or unknown token is an error naming it. */
+/**
+ * For management commands: a source by its id (`src_…`, as `leads list` shows) or its intake token (CONTRACT §13);
+ * anything else, or no such source, is an error naming it.
+ */
+export async function requireSource({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<LeadSource> {
+  const ref = input.ref.trim();
+  if (looksLikeId('src', ref)) {
+    const row = await ctx.store.db.selectFrom('lead_sources').selectAll().where('id', '=', ref).executeTakeFirst();
+    if (!row) throw new AppError('source_not_found', `No lead source has the id ${ref}`);
+    return toLeadSource(row);
+  }
+  if (!isWellFormedToken(ref)) {
+    throw new AppError(
+      'malformed_token',
+      `"${ref}" is neither a lead source id (src_…) nor an intake token (a UUID such as 0b6e…-…)`,
+    );
+  }
+  const source = await findSourceByToken({ ctx, input: { token: ref } });
+  if (!source) throw new AppError('source_not_found', `No lead source has the token ${ref}`);
+  return source;
+}
+
+/** The management verbs' older name for `requireSource`: their `token` input takes an id as well. */
 export async function requireSourceByToken({
   ctx,
   input,
@@ -26,12 +49,7 @@ export async function requireSourceByToken({
   ctx: DomainContext;
   input: { token: string };
 }): Promise<LeadSource> {
-  if (!isWellFormedToken(input.token)) {
-    throw new AppError('malformed_token', `"${input.token}" is not a lead source token (a UUID such as 0b6e…-…)`);
-  }
-  const source = await findSourceByToken({ ctx, input });
-  if (!source) throw new AppError('source_not_found', `No lead source has the token ${input.token}`);
-  return source;
+  return requireSource({ ctx, input: { ref: input.token } });
 }
 
 /** The bot-check provider secret, decrypted; only the intake path needs it. */

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { hashUploadKey, mintUploadKey } from '../keys/secret-box.js';
+import { assertNameFree } from '../unique-name.js';
 
 export interface CreatedWorkspace {
   id: string;
@@ -25,7 +26,10 @@ export async function createWorkspace({ ctx, input }: VerbArgs<{ name: string }>
   const id = newId('ws');
   const uploadKey = mintUploadKey();
   const now = nowIso(ctx);
-  await ctx.store.writer.write((trx) => insertWorkspace(trx, ctx, { id, name, uploadKey, now }));
+  await ctx.store.writer.write(async (trx) => {
+    await assertNameFree(trx, 'workspaces', { name });
+    await insertWorkspace(trx, ctx, { id, name, uploadKey, now });
+  });
   return { id, name, uploadKey };
 }
 

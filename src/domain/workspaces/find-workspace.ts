@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import type { DomainContext } from '../context.js';
 
@@ -7,21 +8,20 @@ export interface Workspace {
   createdAt: string;
 }
 
-/** A workspace by id, or by name when exactly one workspace has it (so `--workspace Default` works). */
+/** A workspace by id, or by name, case-insensitively (names are unique, migration 0002). */
 export async function findWorkspace({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<Workspace> {
-  const { db } = ctx.store;
-  const byId = await db.selectFrom('workspaces').selectAll().where('id', '=', input.ref).executeTakeFirst();
-  const rows = byId
-    ? [byId]
-    : await db.selectFrom('workspaces').selectAll().where('name', '=', input.ref).limit(2).execute();
-  if (rows.length !== 1) {
+  const row = await ctx.store.db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]))
+    .orderBy(sql`case when id = ${input.ref} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) {
     throw new AppError(
       'workspace_not_found',
-      rows.length === 0
-        ? `No workspace has the id or name "${input.ref}"`
-        : `Several workspaces are named "${input.ref}"; use the workspace id`,
+      `No workspace has the id or name "${input.ref}"; \`leadscan workspace list\` shows them`,
     );
   }
-  const row = rows[0]!;
   return { id: row.id, name: row.name, createdAt: row.created_at };
 }

@@ -19,6 +19,7 @@ import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers } from '.
 import { toAppError } from '../problem.js';
 import { intakeMeta } from '../intake-meta.js';
 import { decodeContentEncoding } from '../content-encoding.js';
+import { recordIntakeRefusal } from '../metrics.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;
@@ -88,6 +89,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   app.setErrorHandler((error, request, reply) => {
     // The body is read by the intake's rules, so its refusals are the intake's (400 unreadable_body, not 415).
     const appError = toAppError(intakeBodyError(error as Error), request);
+    if (request.method === 'POST') recordIntakeRefusal(ctx, request, appError);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
     if (appError.headers) reply.headers(appError.headers);
@@ -151,6 +153,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
       } catch (error) {
         if (!isAppError(error) || !isFormProblem(error)) throw error;
         request.log.info({ code: error.code }, 'hosted form refused');
+        ctx.intake?.record({ sourceId: source.id, outcome: 'refused', code: error.code });
         // A refused submission frees its key, so the corrected form may send the same one.
         const state = formStateFromError(error, sent, botCheck);
         const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state });

@@ -25,6 +25,7 @@ import {
   REQUEST_ID_HEADER,
   RETRY_AFTER_HEADER,
 } from '../response-headers.js';
+import { recordIntakeRefusal } from '../metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -199,8 +200,10 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     return payload;
   });
   // Rethrown errors reach the app's error handler, which writes the problem body.
-  app.setErrorHandler((error) => {
-    throw intakeBodyError(error as Error);
+  app.setErrorHandler((error, request) => {
+    const refusal = intakeBodyError(error as Error);
+    recordIntakeRefusal(ctx, request, refusal);
+    throw refusal;
   });
 
   // openIntake refuses a malformed token before any lookup; checking the shape first keeps the rate limit after it.

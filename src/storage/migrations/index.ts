@@ -1,6 +1,7 @@
 import type { MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { initial } from './0001-initial.js';
+import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
 
 /**
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     getMigrations: () =>
       Promise.resolve({
         '0001_initial': initial(dialect),
+        '0002_unique_names_intake_log': uniqueNamesAndIntakeLog(),
         '0005_scan_room_ranges': scanRoomRanges,
       }),
   };

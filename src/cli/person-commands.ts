@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { erasePerson, type PersonErasure } from '../domain/persons/erase-person.js';
+import { exportPerson } from '../domain/persons/export-person.js';
+import { requireYes } from './confirm.js';
+import type { CliKit, Render } from './kit.js';
+
+type PersonOpts = { workspace: string; email?: string; phone?: string; yes?: boolean };
+
+/** An export is a data document either way: JSON, with or without --json. */
+const asJson: Render = ((value: unknown) => `${JSON.stringify(value, null, 2)}\n`) as Render;
+
+const erased: Render = ((result: PersonErasure) => {
+  const { leads, quarantine, idempotencyRecords } = result.deleted;
+  const who = 'email' in result.match ? result.match.email : result.match.phone;
+  const ids = [...leads, ...quarantine, ...idempotencyRecords.map((r) => `${r.scope} ${r.key}`)];
+  return (
+    `Erased ${leads.length} lead(s), ${quarantine.length} quarantine entr${quarantine.length === 1 ? 'y' : 'ies'} and ` +
+    `${idempotencyRecords.length} idempotency record(s) of ${who} in workspace ${result.workspaceId}.\n` +
+    ids.map((id) => `  ${id}\n`).join('')
+  );
+}) as Render;
+
+/** `leadscan person export|erase`: a person's request to see or erase their data (CONTRACT §14). */
+export function registerPersonCommands(program: Command, { run, withJson }: CliKit) {
+  const person = program.command('person').description("a person's data: export it, or erase it");
+  withJson(person.command('export'))
+    .description('print every lead and quarantine entry of the workspace with this email or phone')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .option('--email <email>', 'the email, compared case-insensitively')
+    .option('--phone <phone>', 'the phone number, compared by its digits')
+    .action(run((ctx, opts: PersonOpts) => exportPerson({ ctx, input: opts }), asJson));
+  withJson(person.command('erase'))
+    .description('delete what `person export` lists (leads, quarantine entries, their idempotency records)')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .option('--email <email>', 'the email, compared case-insensitively')
+    .option('--phone <phone>', 'the phone number, compared by its digits')
+    .option('--yes', 'confirm: this cannot be undone')
+    .action(
+      run((ctx, opts: PersonOpts) => {
+        requireYes(opts, `the data of ${opts.email ?? opts.phone ?? 'this person'}`);
+        return erasePerson({ ctx, input: opts });
+      }, erased),
+    );
+}

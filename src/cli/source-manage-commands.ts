@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { sourceStats, type SourceStats } from '../domain/intake-log/source-stats.js';
+import { deleteSource } from '../domain/sources/delete-source.js';
+import { renameSource } from '../domain/sources/rename-source.js';
+import { requireYes } from './confirm.js';
+import { positiveInteger, type CliKit, type Render } from './kit.js';
+import { deletedLine, table } from './render.js';
+
+const statsTable: Render = ((stats: SourceStats) =>
+  `${stats.name} (${stats.id}), counted per UTC day:\n` +
+  table(stats.days, [
+    ['DAY', (d) => d.day],
+    ['ACCEPTED', (d) => String(d.accepted)],
+    ['QUARANTINED', (d) => String(d.quarantined)],
+    ['REFUSED', (d) => String(d.refused)],
+    ['WHY REFUSED', (d) => Object.entries(d.refusedBy).map(([code, n]) => `${code} ${n}`).join(', ')],
+  ])) as Render;
+
+/** `leadscan source rename|delete|stats`: each takes the source's id (`src_…`) or its intake token. */
+export function registerSourceManagement(source: Command, { run, withJson }: CliKit) {
+  withJson(source.command('rename <source>'))
+    .description('rename a lead source (by id or token); names are unique in a workspace')
+    .requiredOption('--name <name>', 'the new name')
+    .action(run((ctx, ref: string, opts: { name: string }) => renameSource({ ctx, input: { source: ref, name: opts.name } })));
+  withJson(source.command('delete <source>'))
+    .description('delete a lead source (by id or token); its intake link and hosted form stop at once')
+    .option('--yes', 'confirm: this cannot be undone')
+    .option('--force', 'also delete its leads (deactivate instead to keep them)')
+    .action(
+      run(
+        (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
+          requireYes(opts, `lead source "${ref}"`);
+          return deleteSource({ ctx, input: { source: ref, force: Boolean(opts.force) } });
+        },
+        ((view: Parameters<typeof deletedLine>[1]) => deletedLine('lead source', view)) as Render,
+      ),
+    );
+  withJson(source.command('stats <source>'))
+    .description('intake counts per day: accepted, quarantined, refused and why (by id or token)')
+    .option('--days <n>', 'how many days back, today included', positiveInteger, 7)
+    .action(run((ctx, ref: string, opts: { days: number }) => sourceStats({ ctx, input: { source: ref, days: opts.days } }), statsTable));
+}

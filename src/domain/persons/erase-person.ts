@@ -1,0 +1,41 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+
+export interface PersonErasure {
+  workspaceId: string;
+  match: PersonMatch;
+  deleted: {
+    leads: string[];
+    quarantine: string[];
+    idempotencyRecords: Array<{ scope: string; key: string }>;
+  };
+}
+
+/**
+ * A person's request to be forgotten (CONTRACT §14): deletes, in one transaction, exactly the rows `person
+ * export` lists at that moment (leads, quarantine entries, their idempotency records), and says which.
+ */
+export async function erasePerson({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
+  const match = personMatch(input);
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const deleted = await ctx.store.writer.write(async (trx) => {
+    const rows = await findPersonRows(trx, { workspaceId: workspace.id, match });
+    const leads = rows.leads.map((r) => r.id);
+    const quarantine = rows.quarantine.map((r) => r.id);
+    if (leads.length > 0) {
+      // A catch restored into an erased lead no longer points at it.
+      await trx.updateTable('quarantine').set({ restored_lead_id: null }).where('restored_lead_id', 'in', leads).execute();
+      await trx.deleteFrom('leads').where('id', 'in', leads).execute();
+    }
+    if (quarantine.length > 0) await trx.deleteFrom('quarantine').where('id', 'in', quarantine).execute();
+    for (const record of rows.idempotency) {
+      await trx.deleteFrom('idempotency_keys').where('scope', '=', record.scope).where('key', '=', record.key).execute();
+    }
+    return { leads, quarantine, idempotencyRecords: rows.idempotency.map(({ scope, key }) => ({ scope, key })) };
+  });
+  return { workspaceId: workspace.id, match, deleted };
+}

@@ -1,0 +1,59 @@
+import type { VerbArgs } from '../context.js';
+import { toLeadView, type LeadView } from '../leads/list-leads.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+
+interface RequestMeta {
+  clientIp: string | null;
+  userAgent: string | null;
+  origin: string | null;
+  referer: string | null;
+}
+
+export interface PersonExport {
+  workspaceId: string;
+  match: PersonMatch;
+  leads: Array<LeadView & RequestMeta & { idempotencyKey: string | null }>;
+  quarantine: Array<
+    RequestMeta & {
+      id: string;
+      sourceId: string;
+      reason: string;
+      fields: Record<string, string>;
+      receivedAt: string;
+      restoredLeadId: string | null;
+    }
+  >;
+  idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
+}
+
+/** A person's request to see their data (CONTRACT §14): everything stored about them, request details included. */
+export async function exportPerson({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonExport> {
+  const match = personMatch(input);
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const rows = await findPersonRows(ctx.store.db, { workspaceId: workspace.id, match });
+  const meta = (row: { client_ip: string | null; user_agent: string | null; origin: string | null; referer: string | null }) => ({
+    clientIp: row.client_ip,
+    userAgent: row.user_agent,
+    origin: row.origin,
+    referer: row.referer,
+  });
+  return {
+    workspaceId: workspace.id,
+    match,
+    leads: rows.leads.map((row) => ({ ...toLeadView(row), ...meta(row), idempotencyKey: row.idempotency_key })),
+    quarantine: rows.quarantine.map((row) => ({
+      id: row.id,
+      sourceId: row.source_id,
+      reason: row.reason,
+      fields: JSON.parse(row.fields) as Record<string, string>,
+      receivedAt: row.received_at,
+      restoredLeadId: row.restored_lead_id,
+      ...meta(row),
+    })),
+    idempotencyRecords: rows.idempotency.map((r) => ({ scope: r.scope, key: r.key, createdAt: r.created_at })),
+  };
+}

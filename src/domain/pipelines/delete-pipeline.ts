@@ -1,0 +1,27 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import type { DeletedView } from '../workspaces/delete-workspace.js';
+import { countLeads, refuseUnlessEmpty, removeSources } from '../workspaces/remove-contents.js';
+import { findPipeline } from './find-pipeline.js';
+
+/** Deletes a pipeline with its lead sources and, with `force`, their leads (CONTRACT §13), in one transaction. */
+export async function deletePipeline({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; pipeline: string; force: boolean }>): Promise<DeletedView> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const pipeline = await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline } });
+  const deleted = await ctx.store.writer.write(async (trx) => {
+    const sourceIds = (
+      await trx.selectFrom('lead_sources').select('id').where('pipeline_id', '=', pipeline.id).execute()
+    ).map((r) => r.id);
+    const leads = await countLeads(trx, { sourceIds, pipelineId: pipeline.id });
+    refuseUnlessEmpty({ what: `Pipeline "${pipeline.name}"`, leads, scans: 0, force: input.force });
+    // The pipeline's leads, whichever source brought them, then its sources with what they hold.
+    await trx.deleteFrom('leads').where('pipeline_id', '=', pipeline.id).execute();
+    const removed = await removeSources(trx, sourceIds);
+    await trx.deleteFrom('pipelines').where('id', '=', pipeline.id).execute();
+    return { ...removed, leads, pipelines: 1 };
+  });
+  return { id: pipeline.id, name: pipeline.name, deleted };
+}

@@ -1,0 +1,30 @@
+import { sql, type Transaction } from 'kysely';
+import type { Schema } from '../storage/schema.js';
+import { AppError } from './errors.js';
+
+/** The tables whose names are unique per scope (migration 0002): workspaces service-wide, the rest per workspace. */
+export type NamedTable = 'workspaces' | 'pipelines' | 'lead_sources';
+
+const KIND: Record<NamedTable, string> = { workspaces: 'workspace', pipelines: 'pipeline', lead_sources: 'lead source' };
+
+/**
+ * Inside the write that inserts or renames: refuses a name another row of the scope has, compared with the same
+ * lower() as the unique index (which still has the last word when two instances race).
+ */
+export async function assertNameFree(
+  trx: Transaction<Schema>,
+  table: NamedTable,
+  input: { name: string; workspaceId?: string; exceptId?: string },
+): Promise<void> {
+  let query = trx
+    .selectFrom(table)
+    .select('id')
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${input.name})`);
+  if (table !== 'workspaces') query = query.where('workspace_id' as never, '=', input.workspaceId as never);
+  if (input.exceptId) query = query.where('id', '!=', input.exceptId);
+  const clash = await query.executeTakeFirst();
+  if (clash) {
+    const where = table === 'workspaces' ? '' : ' in this workspace';
+    throw new AppError('name_taken', `A ${KIND[table]} named "${input.name}" already exists${where} (${clash.id}); choose another name`);
+  }
+}

@@ -1,0 +1,39 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from './find-workspace.js';
+import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, type RemovedCounts } from './remove-contents.js';
+
+export interface DeletedView {
+  id: string;
+  name: string;
+  deleted: RemovedCounts;
+}
+
+/**
+ * Deletes a workspace with its pipelines, lead sources, upload key and, with `force`, its leads and scans
+ * (CONTRACT §13), in one transaction: either all of it is gone or nothing is.
+ */
+export async function deleteWorkspace({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; force: boolean }>): Promise<DeletedView> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const deleted = await ctx.store.writer.write(async (trx) => {
+    const sourceIds = (
+      await trx.selectFrom('lead_sources').select('id').where('workspace_id', '=', workspace.id).execute()
+    ).map((r) => r.id);
+    refuseUnlessEmpty({
+      what: `Workspace "${workspace.name}"`,
+      leads: await countLeads(trx, { sourceIds }),
+      scans: await countScans(trx, workspace.id),
+      force: input.force,
+    });
+    const removed = await removeSources(trx, sourceIds);
+    removed.scans = await removeScans(trx, workspace.id);
+    const pipelines = await trx.deleteFrom('pipelines').where('workspace_id', '=', workspace.id).executeTakeFirst();
+    removed.pipelines = Number(pipelines.numDeletedRows);
+    await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();
+    await trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
+    return removed;
+  });
+  return { id: workspace.id, name: workspace.name, deleted };
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../domain/context.js';
+import { toAppError } from './problem.js';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { IntakeOutcome } from '../domain/intake-log/intake-outcomes.js';
+
+/**
+ * The service's Prometheus metrics (CONTRACT §14), one registry per app so several apps in one process (tests,
+ * workers) never share or clash. Labels are bounded: route patterns (never raw URLs), status codes, error codes.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'leadscan_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'leadscan_http_request_duration_seconds',
+    help: 'Time from request to response, by method and route pattern',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly leads = new Counter({
+    name: 'leadscan_leads_total',
+    help: 'Lead submissions by outcome (accepted, quarantined, refused) and code (the refusal code, the quarantine reason)',
+    labelNames: ['outcome', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly scanUploads = new Counter({
+    name: 'leadscan_scan_uploads_total',
+    help: 'Scan uploads stored',
+    registers: [this.registry],
+  });
+  private readonly scanBytes = new Counter({
+    name: 'leadscan_scan_upload_bytes_total',
+    help: 'Bytes of stored scan upload bodies',
+    registers: [this.registry],
+  });
+  private readonly commitBatch = new Histogram({
+    name: 'leadscan_commit_batch_size',
+    help: 'Writes folded into one group-commit transaction',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+  private readonly commitTime = new Histogram({
+    name: 'leadscan_commit_duration_seconds',
+    help: 'Time of one group-commit transaction, from BEGIN to a flushed COMMIT',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  /** Process metrics (CPU, memory, event-loop delay as nodejs_eventloop_lag_* ), only where they are served. */
+  collectProcessMetrics(): void {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.latency.observe({ method, route }, seconds);
+  }
+
+  observeIntake(outcome: IntakeOutcome): void {
+    this.leads.inc({ outcome: outcome.outcome, code: outcome.code });
+  }
+
+  observeScanUpload(bytes: number): void {
+    this.scanUploads.inc();
+    this.scanBytes.inc(bytes);
+  }
+
+  /** The group-commit writer's seam: one call per committed transaction. */
+  observeCommitBatch = (size: number, seconds: number): void => {
+    this.commitBatch.observe(size);
+    this.commitTime.observe(seconds);
+  };
+}
+
+/** Every answer by route pattern and status; stored scan uploads with their size. */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (route === '/api/scan/upload' && reply.statusCode === 200 && Buffer.isBuffer(request.body)) {
+      metrics.observeScanUpload(request.body.length);
+    }
+  });
+}
+
+/**
+ * An intake refusal, counted for /metrics and the source's intake log: by the opened source, else by the token in
+ * the URL (resolved when the log is written; a token of no source is only counted in /metrics).
+ */
+export function recordIntakeRefusal(ctx: DomainContext, request: FastifyRequest, error: Error): void {
+  const { token } = (request.params ?? {}) as { token?: string };
+  ctx.intake?.record({
+    sourceId: request.intakeSource?.id,
+    token,
+    outcome: 'refused',
+    code: toAppError(error).code,
+  });
+}
