@@ -17,6 +17,11 @@ export const ERROR_CODES = {
   // authentication
   missing_scan_key: { status: 401, title: 'Missing scan key' },
   invalid_scan_key: { status: 401, title: 'Invalid scan key' },
+  invalid_credentials: { status: 401, title: 'Wrong email or password' },
+  sign_in_required: { status: 401, title: 'Sign in required' },
+  // admin web app
+  csrf_failed: { status: 403, title: 'Request refused (CSRF check)' },
+  owner_only: { status: 403, title: 'Only an owner of the workspace can do this' },
   // lookups
   intake_unavailable: { status: 404, title: 'Intake link unavailable' },
   route_not_found: { status: 404, title: 'Not found' },
@@ -26,10 +31,15 @@ export const ERROR_CODES = {
   scan_not_found: { status: 404, title: 'Scan not found' },
   room_not_found: { status: 404, title: 'Room not found' },
   quarantine_item_not_found: { status: 404, title: 'Quarantined submission not found' },
+  user_not_found: { status: 404, title: 'User not found' },
+  member_not_found: { status: 404, title: 'Member not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   // conflicts
   idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },
   already_restored: { status: 409, title: 'Already restored' },
+  already_member: { status: 409, title: 'Already a member' },
+  last_owner: { status: 409, title: 'The last owner stays' },
+  setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
   body_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different payload' },
