@@ -80,6 +80,32 @@ const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
 export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Scans
   { method: 'GET', path: '/w/:workspaceId/scans', url: (f) => ws(f, '/scans') },
+  { method: 'GET', path: '/w/:workspaceId/scans/key', url: (f) => ws(f, '/scans/key') },
+  { method: 'POST', path: '/w/:workspaceId/scans/key/regenerate', url: (f) => ws(f, '/scans/key/regenerate') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId',
+    url: (f) => ws(f, `/scans/${f.homeScanId}`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/body',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/body`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/body`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/rooms/:index',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/0`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/0`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/scans/:scanId/delete',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/delete`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/delete`),
+  },
   // Account (any signed-in person; no workspace in the URL)
   { method: 'GET', path: '/account', url: () => '/account' },
   {
