@@ -164,6 +164,17 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(await world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
   });
 
+  it('a refused upload key points at the real Scans screen, which exists', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
+    expect(res.statusCode).toBe(401);
+    const detail = (res.json() as { detail: string }).detail;
+    expect(detail).toContain('sign in at http://leadscan.test/');
+    expect(detail).toContain('/w/{workspace}/scans');
+    expect((await get(ws('/scans'))).body).toContain('<h1>Scans</h1>');
+    const docs = await app.inject({ method: 'GET', url: '/problems/invalid_scan_key' });
+    expect(docs.body).toContain('/w/{workspace}/scans');
+  });
+
   it('the workspace switcher lists only the person’s workspaces', async () => {
     await post(`/w/${f.away.workspaceId}/members`, { email: f.owner.email, role: 'member' }, f.stranger);
     const page = await get(ws('/scans'));
