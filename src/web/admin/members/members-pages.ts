@@ -43,7 +43,7 @@ ${input.invited.setupUrl
 <tbody>${input.members.map(
     (m) => html`<tr>
 <td data-label="Person"><strong>${m.email}</strong>${m.userId === call.user.userId ? html` <span class="badge">you</span>` : ''}${m.passwordSet ? '' : html` <span class="badge">invited</span>`}<br><span class="muted small">${m.displayName}</span></td>
-<td data-label="Role"><form class="inline actions" method="post" action="${base}/${m.userId}/role">${csrfField(call.csrf)}<label class="offscreen" for="role-${m.userId}">Role of ${m.email}</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change role</button></form></td>
+<td data-label="Role"><form class="actions" method="post" action="${base}/${m.userId}/role">${csrfField(call.csrf)}<label class="offscreen" for="role-${m.userId}">Role of ${m.email}</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change role</button></form></td>
 <td data-label="Since">${when(m.since)}</td>
 <td>${actionButton({ action: `${base}/${m.userId}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${m.email} from ${call.workspace!.workspaceName}? They lose access at once.` })}</td>
 </tr>`,

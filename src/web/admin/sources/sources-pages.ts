@@ -44,7 +44,8 @@ ${sources.length === 0
 <td data-label="Bot check" class="muted">${s.botCheck ? PROVIDERS.find((p) => p.value === s.botCheck!.provider)?.label.split(' (')[0] : 'None'}</td>
 </tr>`,
     )}</tbody></table>`}
-</section>`;
+</section>
+${sources.length ? html`<p class="muted small">Open a source for its intake URL, hosted form, embed snippet, bot check and form texts.</p>` : ''}`;
 }
 
 export function newSourcePage(
