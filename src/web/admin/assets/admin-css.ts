@@ -38,6 +38,7 @@ p { margin: 0 0 .75rem; }
 .topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
 .switcher { position: relative; }
 .switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.workspace-name { padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .switcher summary::-webkit-details-marker { display: none; }
 .switcher summary::after { content: " ▾"; color: var(--muted); }
 .switcher ul { position: absolute; z-index: 10; margin: .25rem 0 0; padding: .35rem; list-style: none; background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(16,24,40,.12); min-width: 14rem; }
