@@ -20,6 +20,7 @@ import { scanUploadRoutes } from './http/routes/scan-upload.js';
 import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { clientErrorHandler, frameworkErrors, registerUrlLengthLimit } from './http/framework-refusals.js';
+import { adminPlugin } from './web/admin/plugin.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -121,6 +122,7 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
     metrics.collectProcessMetrics();
     await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   }
+  await app.register(adminPlugin, { ctx });
 
   return app;
 }

@@ -8,6 +8,7 @@ import { registerPersonCommands } from './cli/person-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
+import { registerUserCommands } from './cli/user-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
 import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
@@ -88,6 +89,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerScansCommands(program, kit);
   registerPersonCommands(program, kit);
   registerBackupCommand(program, kit);
+  registerUserCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

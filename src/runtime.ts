@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import { systemClock, type Clock, type DomainContext } from './domain/context.js';
 import { AppError } from './domain/errors.js';
+import { CsrfTokens } from './domain/auth/csrf.js';
 import { SecretBox } from './domain/keys/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
 import { openDatabase, type Database } from './storage/database.js';
@@ -28,7 +29,13 @@ export interface RuntimeOptions {
 
 /** The one place a DomainContext is made: the server, the CLI and the test helper all come through here. */
 export function createDomainContext(input: { config: Config; store: Database; appSecret: string; clock?: Clock }): DomainContext {
-  return { store: input.store, secrets: new SecretBox(input.appSecret), clock: input.clock ?? systemClock, config: input.config };
+  return {
+    store: input.store,
+    secrets: new SecretBox(input.appSecret),
+    csrf: new CsrfTokens(input.appSecret),
+    clock: input.clock ?? systemClock,
+    config: input.config,
+  };
 }
 
 /** What both `serve` and every CLI command need: the secret, a reachable, migrated database and a domain context. */

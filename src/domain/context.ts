@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
+import type { CsrfTokens } from './auth/csrf.js';
 import type { SecretBox } from './keys/secret-box.js';
 import type { IntakeRecorder } from './intake-log/intake-outcomes.js';
 
@@ -13,6 +14,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface DomainContext {
   store: Database;
   secrets: SecretBox;
+  /** Synchronizer tokens of the admin web app, keyed from APP_SECRET like the secret box. */
+  csrf: CsrfTokens;
   clock: Clock;
   config: Config;
   /** Counts intake answers for /metrics and the intake log (set by the app; absent in the CLI). */

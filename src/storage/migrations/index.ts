@@ -2,6 +2,7 @@ import type { MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { initial } from './0001-initial.js';
 import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
+import { people } from './0003-people.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
 
 /**
@@ -15,6 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       Promise.resolve({
         '0001_initial': initial(dialect),
         '0002_unique_names_intake_log': uniqueNamesAndIntakeLog(),
+        '0003_people': people(),
         '0005_scan_room_ranges': scanRoomRanges,
       }),
   };
