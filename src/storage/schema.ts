@@ -118,6 +118,37 @@ export interface AppMetaTable {
   value: string;
 }
 
+/** A pipeline's ordered stages; `key` is stable for the stage's life and is what `leads.stage` holds. */
+export interface StageTable {
+  pipeline_id: string;
+  key: string;
+  name: string;
+  position: number;
+  created_at: string;
+}
+
+/** One move of a lead between stages; the names are kept as they were, so history survives a rename. */
+export interface StageHistoryTable {
+  id: string;
+  lead_id: string;
+  from_stage: string;
+  from_name: string;
+  to_stage: string;
+  to_name: string;
+  by_user_id: string | null;
+  by_label: string;
+  moved_at: string;
+}
+
+/** A lead someone in the workspace has opened; a lead without a row here is new. */
+export interface LeadReadTable {
+  lead_id: string;
+  workspace_id: string;
+  pipeline_id: string;
+  opened_at: string;
+  opened_by_user_id: string | null;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -129,4 +160,7 @@ export interface Schema {
   scans: ScanTable;
   scan_rooms: ScanRoomTable;
   idempotency_keys: IdempotencyTable;
+  stages: StageTable;
+  stage_history: StageHistoryTable;
+  lead_reads: LeadReadTable;
 }

@@ -71,12 +71,15 @@ describeEachBackend('storage round trips', (backend) => {
     expect(tables).toEqual([
       'app_meta',
       'idempotency_keys',
+      'lead_reads',
       'lead_sources',
       'leads',
       'pipelines',
       'quarantine',
       'scan_rooms',
       'scans',
+      'stage_history',
+      'stages',
       'upload_keys',
       'workspaces',
     ]);
@@ -237,12 +240,16 @@ describeEachBackend('storage round trips', (backend) => {
     await Promise.all([insertLead(row), insertLead(bare)]);
     const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
     expect(stored).toEqual([row, bare]);
-    const listed = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
     expect(listed.slice(0, 2).map((l) => l.id)).toEqual([bare.id, row.id]);
     expect(listed[1]).toEqual({
       id: row.id,
       sourceId: row.source_id,
       pipelineId: row.pipeline_id,
+      stage: 'inbox',
+      stageName: 'Inbox',
+      sourceName: 'Website form',
+      isNew: true,
       name: row.name,
       phone: row.phone,
       email: row.email,

@@ -27,7 +27,7 @@ export function boundedMeta(meta: IntakeMeta) {
   };
 }
 
-/** Inserts one lead in stage `inbox`. Shared by intake and by restoring a quarantined submission. */
+/** Inserts one lead in its pipeline's first stage. Shared by intake and by restoring a quarantined submission. */
 export async function insertLead(
   trx: Transaction<Schema>,
   input: {
@@ -50,7 +50,9 @@ export async function insertLead(
       workspace_id: input.workspaceId,
       pipeline_id: input.pipelineId,
       source_id: input.sourceId,
-      stage: 'inbox',
+      // The first stage is the pipeline's Leads inbox (CONTRACT §12); a pipeline always has one.
+      stage: (eb) =>
+        eb.selectFrom('stages').select('key').where('pipeline_id', '=', input.pipelineId).orderBy('position').limit(1),
       name: fields.name,
       phone: fields.phone,
       email: fields.email,

@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
+import { insertDefaultStages } from '../stages/stage.js';
 
 export interface Pipeline {
   id: string;
@@ -30,4 +31,5 @@ export async function insertPipeline(
     .insertInto('pipelines')
     .values({ id: row.id, workspace_id: row.workspaceId, name: row.name, created_at: row.now })
     .execute();
+  await insertDefaultStages(trx, { pipelineId: row.id, now: row.now });
 }

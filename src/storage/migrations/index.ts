@@ -1,6 +1,7 @@
 import type { MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { initial } from './0001-initial.js';
+import { stages } from './0004-stages.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     getMigrations: () =>
       Promise.resolve({
         '0001_initial': initial(dialect),
+        '0004_stages': stages,
       }),
   };
 }
