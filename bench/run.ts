@@ -9,6 +9,8 @@ async function load(): Promise<void> {
   suites.push(['intake throughput (SQLite and PostgreSQL)', benchIntake]);
   const { benchScanUpload } = await import('./scan-upload.js');
   suites.push(['scan upload throughput', benchScanUpload]);
+  const { benchInbox } = await import('./inbox.js');
+  suites.push(['Leads inbox and CSV export at 100,000 leads (SQLite)', benchInbox]);
 }
 
 await load();

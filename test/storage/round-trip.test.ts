@@ -67,6 +67,8 @@ describeEachBackend('storage round trips', (backend) => {
     const tables = (await db().introspection.getTables())
       .map((t) => t.name)
       .filter((name) => !name.startsWith('kysely_'))
+      // SQLite only: the trigram search index of migration 0004 (a virtual table and its shadow tables).
+      .filter((name) => !name.startsWith('leads_search'))
       .sort();
     expect(tables).toEqual([
       'app_meta',

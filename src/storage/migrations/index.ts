@@ -13,7 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     getMigrations: () =>
       Promise.resolve({
         '0001_initial': initial(dialect),
-        '0004_stages': stages,
+        '0004_stages': stages(dialect),
       }),
   };
 }
