@@ -16,6 +16,7 @@ import { hostedFormRoutes } from './http/routes/hosted-form.js';
 import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
+import { adminPlugin } from './web/admin/plugin.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   await app.register(intakeRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
   await app.register(hostedFormRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
   await app.register(scanUploadRoutes, { ctx });
+  await app.register(adminPlugin, { ctx, appSecret: deps.appSecret });
 
   return app;
 }

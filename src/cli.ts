@@ -6,6 +6,7 @@ import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
+import { registerUserCommands } from './cli/user-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
 import { openRuntime } from './runtime.js';
 import { serveCommand } from './serve-command.js';
@@ -73,6 +74,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerKeyCommands(program, kit);
   registerLeadsCommands(program, kit);
   registerScansCommands(program, kit);
+  registerUserCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

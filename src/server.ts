@@ -27,6 +27,15 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
       'Test the scan connection:',
       `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H 'content-type: application/json' -d '{"rooms":[]}'`,
     );
+    if (result.adminSetup) {
+      lines.push(
+        '',
+        `Web app: ${config.publicBaseUrl}/login  (owner admin@localhost)`,
+        'Set the admin password with this one-time link (valid 24 h, shown only now):',
+        `  ${result.adminSetup.setupUrl}`,
+        'A new link later: npx leadscan user reset-password --email admin@localhost',
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { AppError } from '../domain/errors.js';
 import { configureBotCheck, lacksSiteKey, NO_SITE_KEY_NOTE } from '../domain/sources/configure-bot-check.js';
 import { createSource } from '../domain/sources/create-source.js';
+import { listSources } from '../domain/sources/list-sources.js';
 import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
 
@@ -16,6 +17,10 @@ export function registerSourceCommands(program: Command, { run, withJson, io }: 
     .action(
       run((ctx, opts: { workspace: string; pipeline: string; name: string }) => createSource({ ctx, input: opts })),
     );
+  withJson(source.command('list'))
+    .description('list the lead sources of a workspace with tokens, URLs and lead counts')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .action(run((ctx, opts: { workspace: string }) => listSources({ ctx, input: opts })));
   for (const [name, active] of [
     ['deactivate', false],
     ['activate', true],

@@ -17,6 +17,11 @@ export const ERROR_CODES = {
   // authentication
   missing_scan_key: { status: 401, title: 'Missing scan key' },
   invalid_scan_key: { status: 401, title: 'Invalid scan key' },
+  invalid_credentials: { status: 401, title: 'Wrong email or password' },
+  sign_in_required: { status: 401, title: 'Sign in required' },
+  // admin web app
+  csrf_failed: { status: 403, title: 'Request refused (CSRF check)' },
+  owner_only: { status: 403, title: 'Only an owner of the workspace can do this' },
   // lookups
   intake_unavailable: { status: 404, title: 'Intake link unavailable' },
   route_not_found: { status: 404, title: 'Not found' },
@@ -28,6 +33,8 @@ export const ERROR_CODES = {
   quarantine_item_not_found: { status: 404, title: 'Quarantined submission not found' },
   lead_not_found: { status: 404, title: 'Lead not found' },
   stage_not_found: { status: 404, title: 'Stage not found' },
+  user_not_found: { status: 404, title: 'User not found' },
+  member_not_found: { status: 404, title: 'Member not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   // conflicts
   idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },
@@ -35,6 +42,9 @@ export const ERROR_CODES = {
   stage_not_empty: { status: 409, title: 'Stage still holds leads' },
   last_stage: { status: 409, title: 'A pipeline keeps at least one stage' },
   stage_name_taken: { status: 409, title: 'Stage name already used' },
+  already_member: { status: 409, title: 'Already a member' },
+  last_owner: { status: 409, title: 'The last owner stays' },
+  setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
   body_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different payload' },

@@ -149,6 +149,59 @@ export interface LeadReadTable {
   opened_by_user_id: string | null;
 }
 
+export interface UserTable {
+  id: string;
+  email: string;
+  /** Lower-cased email, unique: emails compare case-insensitively. */
+  email_key: string;
+  display_name: string;
+  /** scrypt hash; null until the person sets a password through a setup link. */
+  password_hash: string | null;
+  created_at: string;
+  password_changed_at: string | null;
+}
+
+export interface MembershipTable {
+  workspace_id: string;
+  user_id: string;
+  /** `owner` or `member`. */
+  role: string;
+  created_at: string;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the cookie's session id; the id itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end (30 days after sign-in); idle sessions end earlier. */
+  expires_at: string;
+}
+
+export interface SetupLinkTable {
+  /** SHA-256 of the link's token. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SignInFailureTable {
+  scope: string;
+  failed_at: string;
+}
+
+/** The hosted form's own texts; null means the default (the source's name, a neutral thank-you). */
+export interface LeadSourceTextsTable {
+  source_id: string;
+  heading: string | null;
+  introduction: string | null;
+  thank_you: string | null;
+  updated_at: string;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -163,4 +216,10 @@ export interface Schema {
   stages: StageTable;
   stage_history: StageHistoryTable;
   lead_reads: LeadReadTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  sessions: SessionTable;
+  setup_links: SetupLinkTable;
+  sign_in_failures: SignInFailureTable;
+  lead_source_texts: LeadSourceTextsTable;
 }

@@ -14,7 +14,7 @@ export interface ScanView {
 export async function listScans({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; limit?: number }>): Promise<ScanView[]> {
+}: VerbArgs<{ workspace: string; limit?: number; offset?: number }>): Promise<ScanView[]> {
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const { db } = ctx.store;
   const scans = await db
@@ -24,6 +24,7 @@ export async function listScans({
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit ?? 1000)
+    .offset(input.offset ?? 0)
     .execute();
   if (scans.length === 0) return [];
   const rooms = await db

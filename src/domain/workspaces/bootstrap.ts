@@ -6,9 +6,11 @@ import { insertPipeline } from '../pipelines/create-pipeline.js';
 import { insertSource } from '../sources/create-source.js';
 import { insertWorkspace } from './create-workspace.js';
 import { toLeadSource, toSourceView, type LeadSourceView } from '../sources/source.js';
+import { insertFirstOwner } from '../users/first-owner.js';
+import type { SetupLink } from '../auth/setup-links.js';
 
 export type BootstrapResult =
-  | { created: true; workspaceId: string; uploadKey: string; source: LeadSourceView }
+  | { created: true; workspaceId: string; uploadKey: string; source: LeadSourceView; adminSetup?: SetupLink }
   | { created: false; source: LeadSourceView | null };
 
 /**
@@ -28,11 +30,12 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
     const token = crypto.randomUUID();
     const uploadKey = mintUploadKey();
     try {
-      await ctx.store.writer.write(async (trx) => {
+      const adminSetup = await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('app_meta').values({ key: 'bootstrapped_at', value: now }).execute();
         await insertWorkspace(trx, ctx, { id: workspaceId, name: 'Default', uploadKey, now });
         await insertPipeline(trx, { id: pipelineId, workspaceId, name: 'Sales', now });
         await insertSource(trx, { id: sourceId, workspaceId, pipelineId, name: 'Website form', token, now });
+        return insertFirstOwner(trx, ctx, { workspaceId, now });
       });
       const source = toSourceView(ctx.config.publicBaseUrl, {
         id: sourceId,
@@ -43,7 +46,7 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
         active: true,
         botCheck: null,
       });
-      return { created: true, workspaceId, uploadKey, source };
+      return { created: true, workspaceId, uploadKey, source, adminSetup };
     } catch (error) {
       // Another instance won the race; fall through and report what it made.
       const won = await db.selectFrom('app_meta').select('key').where('key', '=', 'bootstrapped_at').executeTakeFirst();

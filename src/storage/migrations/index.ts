@@ -1,6 +1,7 @@
 import type { MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { initial } from './0001-initial.js';
+import { people } from './0003-people.js';
 import { stages } from './0004-stages.js';
 
 /**
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     getMigrations: () =>
       Promise.resolve({
         '0001_initial': initial(dialect),
+        '0003_people': people(),
         '0004_stages': stages(dialect),
       }),
   };

@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { AppError } from '../errors.js';
+
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
+
+/** scrypt cost (2^15, r 8, p 1: about 32 MiB and some tens of ms per hash, the OWASP baseline). */
+const COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_LENGTH = 32;
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 1000;
+
+/** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can rise later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const hash = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, COST);
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: COST.maxmem,
+  });
+  return crypto.timingSafeEqual(actual, expected);
+}
+
+/**
+ * Hashed once per process and verified against when the email is unknown, so an unknown email costs the same
+ * scrypt work as a wrong password and the answer time does not tell which it was.
+ */
+let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
+  return dummyHash;
+}
+
+/** A new password: at least 10 characters (CONTRACT §10); the field error is shown next to the field. */
+export function checkNewPassword(password: string, field = 'password'): string {
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
+    throw new AppError('invalid_fields', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`, [
+      {
+        field,
+        code: length < MIN_PASSWORD_LENGTH ? 'invalid' : 'too_long',
+        message: length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters` : `Use at most ${MAX_PASSWORD_LENGTH} characters`,
+        ...(length > MAX_PASSWORD_LENGTH ? { max: MAX_PASSWORD_LENGTH } : {}),
+      },
+    ]);
+  }
+  return password;
+}

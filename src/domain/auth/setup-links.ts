@@ -1,0 +1,79 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { checkNewPassword, hashPassword } from './password.js';
+import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
+
+export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface SetupLink {
+  setupUrl: string;
+  expiresAt: string;
+}
+
+export function setupUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/setup/${token}`;
+}
+
+/**
+ * A one-time link where a person sets their password (CONTRACT §10), inside the caller's transaction. Only the
+ * token's hash is stored; a new link replaces the person's unused ones, so only the latest link printed works.
+ */
+export async function issueSetupLink(trx: Transaction<Schema>, ctx: DomainContext, userId: string): Promise<SetupLink> {
+  const token = mintToken();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SETUP_LINK_TTL_MS).toISOString();
+  await trx.deleteFrom('setup_links').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await trx
+    .insertInto('setup_links')
+    .values({ token_hash: hashToken(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+    .execute();
+  return { setupUrl: setupUrl(ctx.config.publicBaseUrl, token), expiresAt };
+}
+
+const unusable = () =>
+  new AppError(
+    'setup_link_unusable',
+    'This link was already used or has expired. Ask an owner for a new one (leadscan user reset-password --email …)',
+  );
+
+/** Who a usable link is for (the set-password page shows the email); refused when used, expired or unknown. */
+export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>): Promise<{ userId: string; email: string }> {
+  if (!looksLikeToken(input.token)) throw unusable();
+  const row = await ctx.store.db
+    .selectFrom('setup_links')
+    .innerJoin('users', 'users.id', 'setup_links.user_id')
+    .select(['setup_links.user_id', 'setup_links.expires_at', 'setup_links.used_at', 'users.email'])
+    .where('setup_links.token_hash', '=', hashToken(input.token))
+    .executeTakeFirst();
+  if (!row || row.used_at !== null || row.expires_at <= nowIso(ctx)) throw unusable();
+  return { userId: row.user_id, email: row.email };
+}
+
+/**
+ * Set the password through a link: used once (the conditional UPDATE is the guard, so two tabs racing get one
+ * winner), and every session of the person ends, since a reset usually means a lost or shared password.
+ */
+export async function setPasswordWithLink({
+  ctx,
+  input,
+}: VerbArgs<{ token: string; password: string }>): Promise<{ userId: string; email: string }> {
+  const password = checkNewPassword(input.password);
+  const link = await openSetupLink({ ctx, input });
+  const passwordHash = await hashPassword(password);
+  const now = nowIso(ctx);
+  await ctx.store.writer.write(async (trx) => {
+    const used = await trx
+      .updateTable('setup_links')
+      .set({ used_at: now })
+      .where('token_hash', '=', hashToken(input.token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw unusable();
+    await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: now }).where('id', '=', link.userId).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
+  });
+  return link;
+}

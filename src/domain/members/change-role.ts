@@ -1,0 +1,23 @@
+import type { VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { checkRole, type Role } from '../users/roles.js';
+import { keepAnOwner } from './last-owner.js';
+
+/** Members screen: make someone owner or member. The last owner cannot be demoted. */
+export async function changeMemberRole({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; userId: string; role: string }>): Promise<{ userId: string; role: Role }> {
+  const role = checkRole(input.role);
+  await ctx.store.writer.write(async (trx) => {
+    if (role !== 'owner') await keepAnOwner(trx, ctx.store.dialect, { ...input, action: 'made a member' });
+    const updated = await trx
+      .updateTable('memberships')
+      .set({ role })
+      .where('workspace_id', '=', input.workspaceId)
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
+  });
+  return { userId: input.userId, role };
+}

@@ -1,0 +1,28 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import type { VerbArgs } from '../context.js';
+import type { Dialect } from '../../storage/database.js';
+import { AppError } from '../errors.js';
+import { keepAnOwner } from './last-owner.js';
+
+/**
+ * Members screen and `leadscan user remove --workspace`: the membership goes. Access is checked against
+ * memberships on every request, so the person's open sessions lose this workspace at once.
+ */
+export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
+  await ctx.store.writer.write((trx) => deleteMembership(trx, ctx.store.dialect, input));
+}
+
+export async function deleteMembership(
+  trx: Transaction<Schema>,
+  dialect: Dialect,
+  input: { workspaceId: string; userId: string },
+): Promise<void> {
+  await keepAnOwner(trx, dialect, { ...input, action: 'removed' });
+  const deleted = await trx
+    .deleteFrom('memberships')
+    .where('workspace_id', '=', input.workspaceId)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
+}

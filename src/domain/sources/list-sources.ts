@@ -1,0 +1,50 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { toLeadSource, toSourceView, type BotCheckSettings, type LeadSourceView } from './source.js';
+
+export interface SourceListItem extends LeadSourceView {
+  name: string;
+  pipelineId: string;
+  pipelineName: string;
+  botCheck: BotCheckSettings | null;
+  leadCount: number;
+  lastLeadAt: string | null;
+  createdAt: string;
+}
+
+/** `leadscan source list` and the Sources screen: every source of the workspace with its lead count. */
+export async function listSources({ ctx, input }: VerbArgs<{ workspace: string }>): Promise<SourceListItem[]> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const { db } = ctx.store;
+  const rows = await db
+    .selectFrom('lead_sources')
+    .innerJoin('pipelines', 'pipelines.id', 'lead_sources.pipeline_id')
+    .selectAll('lead_sources')
+    .select('pipelines.name as pipeline_name')
+    .where('lead_sources.workspace_id', '=', workspace.id)
+    .orderBy('lead_sources.created_at')
+    .orderBy('lead_sources.id')
+    .execute();
+  if (rows.length === 0) return [];
+  const stats = await db
+    .selectFrom('leads')
+    .select(['source_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('received_at').as('last')])
+    .where('workspace_id', '=', workspace.id)
+    .groupBy('source_id')
+    .execute();
+  const bySource = new Map(stats.map((s) => [s.source_id, s]));
+  return rows.map((row) => {
+    const source = toLeadSource(row);
+    const stat = bySource.get(row.id);
+    return {
+      ...toSourceView(ctx.config.publicBaseUrl, source),
+      name: source.name,
+      pipelineId: source.pipelineId,
+      pipelineName: row.pipeline_name,
+      botCheck: source.botCheck,
+      leadCount: Number(stat?.n ?? 0),
+      lastLeadAt: (stat?.last as string | null | undefined) ?? null,
+      createdAt: row.created_at,
+    };
+  });
+}

@@ -1,0 +1,29 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { checkNewPassword, hashPassword, verifyPassword } from '../auth/password.js';
+
+/**
+ * Account screen: the current password, then the new one. Every other session of the person ends (CONTRACT
+ * §10); the one in use stays signed in.
+ */
+export async function changePassword({
+  ctx,
+  input,
+}: VerbArgs<{ userId: string; currentPassword: string; newPassword: string; keepSessionHash: string }>): Promise<void> {
+  const row = await ctx.store.db.selectFrom('users').select('password_hash').where('id', '=', input.userId).executeTakeFirst();
+  if (!row?.password_hash || !(await verifyPassword(input.currentPassword, row.password_hash))) {
+    throw new AppError('invalid_fields', 'The current password is not right', [
+      { field: 'currentPassword', code: 'invalid', message: 'This is not your current password' },
+    ]);
+  }
+  const passwordHash = await hashPassword(checkNewPassword(input.newPassword, 'newPassword'));
+  const now = nowIso(ctx);
+  await ctx.store.writer.write(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: now }).where('id', '=', input.userId).execute();
+    await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', input.userId)
+      .where('id_hash', '!=', input.keepSessionHash)
+      .execute();
+  });
+}

@@ -1,0 +1,30 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import type { DomainContext } from '../context.js';
+import { newId } from '../ids.js';
+import { issueSetupLink, type SetupLink } from '../auth/setup-links.js';
+
+export const FIRST_OWNER_EMAIL = 'admin@localhost';
+
+/** First start (CONTRACT §10): owner admin@localhost of the new workspace, with a one-time setup link. */
+export async function insertFirstOwner(
+  trx: Transaction<Schema>,
+  ctx: DomainContext,
+  input: { workspaceId: string; now: string },
+): Promise<SetupLink> {
+  const userId = newId('usr');
+  await trx
+    .insertInto('users')
+    .values({
+      id: userId,
+      email: FIRST_OWNER_EMAIL,
+      email_key: FIRST_OWNER_EMAIL,
+      display_name: 'Admin',
+      password_hash: null,
+      created_at: input.now,
+      password_changed_at: null,
+    })
+    .execute();
+  await trx.insertInto('memberships').values({ workspace_id: input.workspaceId, user_id: userId, role: 'owner', created_at: input.now }).execute();
+  return issueSetupLink(trx, ctx, userId);
+}

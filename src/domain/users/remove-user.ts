@@ -1,0 +1,32 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { deleteMembership } from '../members/remove-member.js';
+import { findUserByEmail } from './find-user.js';
+
+/**
+ * `leadscan user remove --email E [--workspace W]`: with a workspace, the membership only; without, the person
+ * entirely (memberships, sessions, links), unless they are the last owner somewhere.
+ */
+export async function removeUser({
+  ctx,
+  input,
+}: VerbArgs<{ email: string; workspace?: string }>): Promise<{ userId: string; email: string; removedFrom: string[] | 'everywhere' }> {
+  const user = await findUserByEmail({ ctx, input });
+  const workspace = input.workspace ? await findWorkspace({ ctx, input: { ref: input.workspace } }) : null;
+  if (workspace) {
+    await ctx.store.writer.write((trx) =>
+      deleteMembership(trx, ctx.store.dialect, { workspaceId: workspace.id, userId: user.id }),
+    );
+    return { userId: user.id, email: user.email, removedFrom: [workspace.id] };
+  }
+  await ctx.store.writer.write(async (trx) => {
+    const memberships = await trx.selectFrom('memberships').select('workspace_id').where('user_id', '=', user.id).execute();
+    for (const m of memberships) {
+      await deleteMembership(trx, ctx.store.dialect, { workspaceId: m.workspace_id, userId: user.id });
+    }
+    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('setup_links').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  });
+  return { userId: user.id, email: user.email, removedFrom: 'everywhere' };
+}

@@ -1,0 +1,16 @@
+import type { VerbArgs } from '../context.js';
+import { issueSetupLink } from '../auth/setup-links.js';
+import { findUserByEmail } from './find-user.js';
+
+/**
+ * `leadscan user reset-password`: a new one-time link (earlier unused links stop working). The current password
+ * keeps working until the link is used; using it ends every session of the person.
+ */
+export async function resetPassword({
+  ctx,
+  input,
+}: VerbArgs<{ email: string }>): Promise<{ userId: string; email: string; setupUrl: string; expiresAt: string }> {
+  const user = await findUserByEmail({ ctx, input });
+  const link = await ctx.store.writer.write((trx) => issueSetupLink(trx, ctx, user.id));
+  return { userId: user.id, email: user.email, ...link };
+}

@@ -1,0 +1,12 @@
+import type { AdminArea } from './routes.js';
+import { accountArea } from './account/account-area.js';
+import { membersArea } from './members/members-area.js';
+import { scansArea } from './scans/scans-area.js';
+import { sourcesArea } from './sources/sources-area.js';
+
+/**
+ * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
+ * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
+ * until every route has a case).
+ */
+export const ADMIN_AREAS: AdminArea[] = [scansArea, sourcesArea, membersArea, accountArea];

@@ -1,0 +1,131 @@
+/**
+ * The admin app's only stylesheet (no inline styles: the CSP forbids them). Calm and legible: system fonts, one
+ * accent colour, visible focus (3:1 against the page), tables that turn into stacked rows below 720 px.
+ */
+export const ADMIN_CSS = `
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+:root {
+  --ink: #1b2230; --muted: #5a6478; --line: #dfe3ea; --soft: #f5f6f8; --card: #fff;
+  --accent: #1f5fd1; --accent-ink: #fff; --accent-soft: #e8f0fe; --danger: #b3261e; --danger-soft: #fdecea;
+  --ok: #1e6b3a; --ok-soft: #e6f4ea; --focus: #7aa7ff; --radius: 10px;
+}
+body {
+  margin: 0; background: var(--soft); color: var(--ink);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+}
+a { color: var(--accent); text-underline-offset: 2px; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible {
+  outline: 3px solid var(--focus); outline-offset: 2px;
+}
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 .25rem; }
+h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
+p { margin: 0 0 .75rem; }
+.muted { color: var(--muted); }
+.small { font-size: .875rem; }
+
+/* top bar */
+.topbar { background: #fff; border-bottom: 1px solid var(--line); }
+.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .75rem 1.25rem; flex-wrap: wrap; }
+.brand { font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; }
+.brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; }
+.nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
+.nav a { display: block; padding: .45rem .7rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; }
+.nav a:hover { background: var(--soft); color: var(--ink); }
+.nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); }
+.topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
+.switcher { position: relative; }
+.switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.switcher summary::-webkit-details-marker { display: none; }
+.switcher summary::after { content: " ▾"; color: var(--muted); }
+.switcher ul { position: absolute; z-index: 10; margin: .25rem 0 0; padding: .35rem; list-style: none; background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(16,24,40,.12); min-width: 14rem; }
+.switcher li a { display: block; padding: .45rem .6rem; border-radius: 6px; color: var(--ink); text-decoration: none; }
+.switcher li a:hover { background: var(--soft); }
+.switcher li a[aria-current="true"] { font-weight: 700; }
+
+main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
+.page-head { display: flex; align-items: flex-end; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-bottom: 1.25rem; }
+.page-head p { margin: 0; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; margin: 0 0 1.25rem; box-shadow: 0 1px 2px rgba(16,24,40,.04); }
+.card > :last-child { margin-bottom: 0; }
+.grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1.25rem; }
+
+/* forms and buttons */
+form.inline { display: inline; }
+.field { margin: 0 0 1rem; }
+label { display: block; font-weight: 600; margin: 0 0 .3rem; }
+.hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
+input[type="text"], input[type="email"], input[type="password"], input[type="url"], input[type="number"], select, textarea {
+  display: block; width: 100%; max-width: 32rem; font: inherit; color: inherit; background: #fff;
+  border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem;
+}
+textarea { min-height: 5rem; resize: vertical; }
+[aria-invalid="true"] { border-color: var(--danger); border-width: 2px; }
+.field-error { color: var(--danger); font-weight: 600; font-size: .9rem; margin: .3rem 0 0; }
+.button, button {
+  display: inline-flex; align-items: center; justify-content: center; gap: .35rem; font: inherit; font-weight: 600;
+  min-height: 2.5rem; padding: .45rem .95rem; border-radius: 8px; border: 1px solid var(--accent);
+  background: var(--accent); color: var(--accent-ink); cursor: pointer; text-decoration: none; white-space: nowrap;
+}
+.button:hover, button:hover { filter: brightness(.95); }
+.button.secondary, button.secondary { background: #fff; color: var(--ink); border-color: #a3abba; }
+.button.danger, button.danger { background: #fff; color: var(--danger); border-color: #d9a3a0; }
+button.link { background: none; border: none; color: var(--accent); padding: 0; min-height: 0; font-weight: 550; text-decoration: underline; text-underline-offset: 2px; }
+.actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+[hidden] { display: none !important; }
+
+/* notices */
+.notice { padding: .75rem 1rem; border-radius: 8px; margin: 0 0 1.25rem; border: 1px solid; }
+.notice.ok { background: var(--ok-soft); color: var(--ok); border-color: #b7dfc3; }
+.notice.error { background: var(--danger-soft); color: var(--danger); border-color: #f1c0bb; }
+.notice.info { background: var(--accent-soft); color: #183f8a; border-color: #c4d7fb; }
+
+/* key and copyable values */
+.secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.secret code, .copy-value { background: var(--soft); border: 1px solid var(--line); border-radius: 8px; padding: .45rem .6rem; overflow-wrap: anywhere; word-break: break-all; }
+pre { background: #161b26; color: #e8ebf2; padding: .85rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; line-height: 1.45; margin: 0 0 .75rem; white-space: pre-wrap; word-break: break-all; }
+.copy-row { display: flex; gap: .5rem; align-items: flex-start; margin: 0 0 .75rem; }
+.copy-row > :first-child { flex: 1; min-width: 0; margin: 0; }
+.status-line { min-height: 1.25rem; font-size: .875rem; color: var(--ok); margin: .25rem 0 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+
+/* tables */
+table.list { width: 100%; border-collapse: collapse; background: #fff; }
+table.list th, table.list td { text-align: left; padding: .65rem .75rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.list th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; background: #fafbfc; }
+table.list tr:last-child td { border-bottom: none; }
+table.list td.num { white-space: nowrap; }
+.table-card { padding: 0; overflow: hidden; }
+.rooms { overflow-wrap: anywhere; }
+.badge { display: inline-block; padding: .1rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 650; background: var(--soft); color: var(--muted); border: 1px solid var(--line); }
+.badge.on { background: var(--ok-soft); color: var(--ok); border-color: #b7dfc3; }
+.badge.off { background: var(--danger-soft); color: var(--danger); border-color: #f1c0bb; }
+.pager { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: .75rem; }
+.empty { padding: 2rem 1rem; text-align: center; color: var(--muted); }
+
+/* sign-in pages */
+.auth { max-width: 24rem; margin: 8vh auto 0; }
+.auth .card { padding: 1.75rem 1.5rem; }
+.auth h1 { margin-bottom: 1rem; }
+.auth input { max-width: none; }
+.auth button { width: 100%; }
+
+@media (max-width: 720px) {
+  main { padding: 1rem .75rem 3rem; }
+  .topbar-inner { padding: .5rem .75rem; }
+  .topbar-end { margin-left: 0; width: 100%; justify-content: space-between; }
+  .nav { width: 100%; order: 3; }
+  table.list thead { display: none; }
+  table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
+  table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.list td { border: none; padding: .2rem .9rem; }
+  table.list td[data-label]::before { content: attr(data-label); display: block; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
+  dl.facts { grid-template-columns: 1fr; gap: 0; }
+  dl.facts dd { margin-bottom: .5rem; }
+  .copy-row { flex-direction: column; align-items: stretch; }
+}
+`;

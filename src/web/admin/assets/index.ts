@@ -1,0 +1,27 @@
+import crypto from 'node:crypto';
+import { ADMIN_CSS } from './admin-css.js';
+import { adminClient } from './admin-client.js';
+
+export interface AdminAsset {
+  body: string;
+  contentType: string;
+  /** Content hash in the page's URL: a changed file gets a new URL, so it can be cached for a year. */
+  version: string;
+}
+
+function asset(body: string, contentType: string): AdminAsset {
+  return { body, contentType, version: crypto.createHash('sha256').update(body).digest('hex').slice(0, 16) };
+}
+
+/**
+ * Served under /admin/assets/ from our own origin (the CSP allows nothing else). The script is a type-checked
+ * TypeScript function; its compiled source is served as an immediately invoked function.
+ */
+export const ADMIN_ASSETS: Record<string, AdminAsset> = {
+  'admin.css': asset(`${ADMIN_CSS}.offscreen { position: absolute; left: -9999px; }\n`, 'text/css; charset=utf-8'),
+  'admin.js': asset(`"use strict";\n(${adminClient.toString()})(document, window);\n`, 'text/javascript; charset=utf-8'),
+};
+
+export function adminAssetHref(name: 'admin.css' | 'admin.js'): string {
+  return `/admin/assets/${name}?v=${ADMIN_ASSETS[name]?.version ?? ''}`;
+}

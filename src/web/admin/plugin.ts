@@ -1,0 +1,155 @@
+import fastifyCookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../../domain/context.js';
+import { CsrfTokens } from '../../domain/auth/csrf.js';
+import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
+import { AppError } from '../../domain/errors.js';
+import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
+import { toAppError } from '../../http/problem.js';
+import { ADMIN_AREAS } from './areas.js';
+import { ADMIN_ASSETS } from './assets/index.js';
+import { shell } from './layout.js';
+import { errorPage } from './pages.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent } from './routes.js';
+import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
+import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
+import { signInRoutes } from './account/sign-in-routes.js';
+
+export interface AdminPluginOptions {
+  ctx: DomainContext;
+  appSecret: string;
+  /** Defaults to ADMIN_AREAS; tests may pass their own. */
+  areas?: AdminArea[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on admin routes so responses get the admin headers. */
+    adminPage?: boolean;
+  }
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === 'string') out[key] = v;
+      else if (Array.isArray(v) && typeof v[0] === 'string') out[key] = v[0];
+    }
+  }
+  return out;
+}
+
+/**
+ * The admin web app (CONTRACT §10, §11): server-rendered pages behind a database session. Every area route runs
+ * through one gate: session → (POST) same-origin and CSRF token → membership of the URL's workspace (404 when
+ * none) → role (403). Handlers then call the same domain verbs as the CLI and render a template.
+ */
+export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, options) => {
+  const { ctx } = options;
+  const areas = options.areas ?? ADMIN_AREAS;
+  const csrf = new CsrfTokens(options.appSecret);
+  const secure = ctx.config.publicBaseUrl.startsWith('https:');
+  const nav: NavItem[] = areas.flatMap((area) => (area.nav ? [area.nav] : []));
+
+  await app.register(fastifyCookie);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+
+  app.addHook('onRequest', async (request) => {
+    request.adminPage = true;
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.adminPage) reply.headers(ADMIN_HEADERS);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error as Error);
+    if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
+    else request.log.info({ code: appError.code }, 'admin request refused');
+    if (appError.headers) reply.headers(appError.headers);
+    return reply.code(appError.status).type('text/html; charset=utf-8').send(errorPage(appError, request.id));
+  });
+
+  app.get<{ Params: { name: string } }>('/admin/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+    const asset = Object.hasOwn(ADMIN_ASSETS, request.params.name) ? ADMIN_ASSETS[request.params.name] : undefined;
+    if (!asset) throw new AppError('route_not_found', 'No such asset');
+    const query = request.query as { v?: string };
+    return reply
+      .headers({ 'cache-control': query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300' })
+      .type(asset.contentType)
+      .send(asset.body);
+  });
+
+  /** The signed-in person, or a 303 to /login (the cookie is cleared when it names no live session). */
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<{ user: SignedInUser; sessionId: string } | null> => {
+    const sessionId = sessionIdOf(request);
+    const user = sessionId ? await resolveSession({ ctx, input: { sessionId } }) : null;
+    if (user && sessionId) return { user, sessionId };
+    if (sessionId) clearSessionCookie(reply, secure);
+    const back = request.method === 'GET' ? safeNext(request.url) : undefined;
+    const next = back ? `?next=${encodeURIComponent(back)}` : '';
+    await reply.redirect(`/login${next}`, 303);
+    return null;
+  };
+
+  const checkCsrf = (request: FastifyRequest, sessionId: string, body: Record<string, string>) => {
+    if (!fromOurOrigin(request, ctx.config.publicBaseUrl) || !csrf.matches(sessionId, body._csrf)) {
+      throw new AppError('csrf_failed', 'The form was not sent from this site or has expired; reload the page and try again');
+    }
+  };
+
+  const gate = (route: AdminRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await signedIn(request, reply);
+    if (!session) return reply;
+    const body = stringRecord(request.body);
+    if (route.method === 'POST') checkCsrf(request, session.sessionId, body);
+    const params = stringRecord(request.params);
+    let workspace: WorkspaceAccess | undefined;
+    if (route.access !== 'signed-in') {
+      workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: params.workspaceId ?? '' } });
+      if (route.access === 'owner') requireOwner(workspace);
+    }
+    const workspaces = await workspacesOf(ctx, session.user.userId);
+    const token = csrf.tokenFor(session.sessionId);
+    const call: AdminCall = {
+      request,
+      reply,
+      ctx,
+      user: session.user,
+      workspace,
+      workspaces,
+      csrf: token,
+      params,
+      query: stringRecord(request.query),
+      body,
+      render: (status: number, page: PageContent) =>
+        reply
+          .code(status)
+          .type('text/html; charset=utf-8')
+          .send(
+            shell({
+              title: page.title,
+              body: page.body,
+              chrome: { user: session.user, csrf: token, nav, area: page.area, workspace, workspaces },
+            }),
+          ),
+      redirect: (path: string, notice?: string) =>
+        reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
+    };
+    return route.handler(call);
+  };
+
+  for (const area of areas) {
+    for (const route of area.routes) {
+      app.route({ method: route.method, url: route.path, schema: { hide: true }, handler: gate(route) });
+    }
+  }
+
+  await app.register(signInRoutes, { ctx, csrf, secure, signedIn });
+};
+
+export type SignedInCheck = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<{ user: SignedInUser; sessionId: string } | null>;

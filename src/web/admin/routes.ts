@@ -1,0 +1,71 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainContext } from '../../domain/context.js';
+import type { SignedInUser } from '../../domain/auth/sessions.js';
+import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
+import type { SafeHtml } from '../html.js';
+
+/**
+ * Who may use a route. `owner`/`member` routes live under `/w/:workspaceId/…` and are checked against the
+ * person's membership on every request; `signed-in` routes (the Account screen) need a session only.
+ */
+export type RouteAccess = 'owner' | 'member' | 'signed-in';
+
+/** What every admin handler gets: the request, who is asking, and helpers to answer with a page. */
+export interface AdminCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  ctx: DomainContext;
+  user: SignedInUser;
+  /** The workspace of a `/w/:workspaceId/…` route, with the person's role; undefined for `signed-in` routes. */
+  workspace: WorkspaceAccess | undefined;
+  /** Every workspace of the person (the switcher). */
+  workspaces: WorkspaceAccess[];
+  /** The CSRF token every form of this session carries (hidden field `_csrf`). */
+  csrf: string;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: Record<string, string>;
+  /** Renders a page in the admin layout with the admin security headers. */
+  render(status: number, page: PageContent): FastifyReply;
+  /** 303 to a path of ours (after a POST), optionally with a notice code shown on the next page. */
+  redirect(path: string, notice?: string): FastifyReply;
+}
+
+export interface PageContent {
+  title: string;
+  /** The nav item to highlight, e.g. 'scans'. */
+  area: string;
+  body: SafeHtml;
+}
+
+export interface AdminRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  access: RouteAccess;
+  /** Answers through `call.render`, `call.redirect` or `call.reply`. */
+  handler(call: AdminCall): Promise<unknown>;
+}
+
+export interface NavItem {
+  /** Matches PageContent.area. */
+  area: string;
+  label: string;
+  /** The screen's path inside the workspace, e.g. 'scans' → /w/{id}/scans. */
+  path: string;
+  /** Members do not see owner-only screens in the nav (the routes refuse them anyway). */
+  access: 'owner' | 'member';
+}
+
+/**
+ * One area of the web app (Scans, Sources, …): its nav item and its routes. A new area is a folder under
+ * web/admin/ exporting one of these, added to ADMIN_AREAS in areas.ts; the plugin registers its routes behind the
+ * session, workspace, role and CSRF checks, and the security suite then requires a case for each route.
+ */
+export interface AdminArea {
+  nav?: NavItem;
+  routes: AdminRoute[];
+}
+
+export function workspacePath(workspaceId: string, rest = ''): string {
+  return `/w/${encodeURIComponent(workspaceId)}${rest ? `/${rest}` : ''}`;
+}

@@ -1,0 +1,121 @@
+import { regenerateUploadKey } from '../../../domain/keys/regenerate-upload-key.js';
+import { showUploadKey } from '../../../domain/keys/show-upload-key.js';
+import { uploadKeyStatus } from '../../../domain/keys/upload-key-status.js';
+import { AppError } from '../../../domain/errors.js';
+import { deleteScan } from '../../../domain/scans/delete-scan.js';
+import { getScan } from '../../../domain/scans/get-scan.js';
+import { listScans } from '../../../domain/scans/list-scans.js';
+import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
+
+function pageNumber(value: string | undefined): number {
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}
+
+/** The stored bytes as a download, exactly (no re-serialization, no charset rewrite). */
+function download(call: AdminCall, bytes: Buffer, filename: string) {
+  return call.reply
+    .code(200)
+    .header('content-type', 'application/json')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(bytes);
+}
+
+/** The scan of the URL, in the URL's workspace (another workspace's scan is "not found"). */
+const scanOf = (call: AdminCall) => getScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '' } });
+
+/** Scans (CONTRACT §11). */
+export const scansArea: AdminArea = {
+  nav: { area: 'scans', label: 'Scans', path: 'scans', access: 'member' },
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/scans',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const page = pageNumber(call.query.page);
+        const [{ uploadKey }, status, scans] = await Promise.all([
+          showUploadKey({ ctx: call.ctx, input: { workspace: workspaceId } }),
+          uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
+          // One more than a page tells whether an older page exists.
+          listScans({ ctx: call.ctx, input: { workspace: workspaceId, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
+        ]);
+        return call.render(200, {
+          title: 'Scans',
+          area: 'scans',
+          body: scansPage(call, {
+            uploadKey,
+            shown: call.query.show === 'key',
+            lastConnectedAt: status.lastConnectedAt,
+            createdAt: status.createdAt,
+            scans: scans.slice(0, SCANS_PER_PAGE),
+            page,
+            hasOlder: scans.length > SCANS_PER_PAGE,
+          }),
+        });
+      },
+    },
+    {
+      // Copy: the key as text, fetched only when someone presses Copy (members may copy it too).
+      method: 'GET',
+      path: '/w/:workspaceId/scans/key',
+      access: 'member',
+      handler: async (call) => {
+        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
+        return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/scans/key/regenerate',
+      access: 'owner',
+      handler: async (call) => {
+        await regenerateUploadKey({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
+        return call.redirect(`${workspacePath(call.workspace!.workspaceId, 'scans')}?show=key`, 'key-regenerated');
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/scans/:scanId',
+      access: 'member',
+      handler: async (call) => {
+        const scan = await scanOf(call);
+        return call.render(200, { title: 'Scan', area: 'scans', body: scanPage(call, scan) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/scans/:scanId/body',
+      access: 'member',
+      handler: async (call) => {
+        const scan = await scanOf(call);
+        const bytes = await readScanRaw({ ctx: call.ctx, input: { scanId: scan.id } });
+        return download(call, bytes, `${scan.id}.json`);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/scans/:scanId/rooms/:index',
+      access: 'member',
+      handler: async (call) => {
+        const scan = await scanOf(call);
+        const index = call.params.index ?? '';
+        if (!/^\d{1,4}$/.test(index)) throw new AppError('room_not_found', `Room ${index} does not exist`);
+        const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: Number(index) } });
+        return download(call, bytes, `${scan.id}-room-${Number(index) + 1}.json`);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/scans/:scanId/delete',
+      access: 'owner',
+      handler: async (call) => {
+        await deleteScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '' } });
+        return call.redirect(workspacePath(call.workspace!.workspaceId, 'scans'), 'scan-deleted');
+      },
+    },
+  ],
+};

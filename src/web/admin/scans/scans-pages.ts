@@ -1,0 +1,132 @@
+import type { ScanView } from '../../../domain/scans/list-scans.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, bytes, notice, when } from '../ui.js';
+
+export const SCANS_PER_PAGE = 25;
+
+export function maskKey(key: string): string {
+  return `lsk_…${key.slice(-4)}`;
+}
+
+function roomNames(scan: ScanView): string {
+  return scan.rooms.map((r) => r.name).join(', ');
+}
+
+function connectionTest(baseUrl: string, key: string | null): string {
+  return `curl -sS -X POST '${baseUrl}/api/scan/upload' -H 'x-scan-key: ${key ?? '$LEADSCAN_KEY'}' -H 'content-type: application/json' -d '{"rooms":[]}'`;
+}
+
+export interface ScansPageInput {
+  uploadKey: string;
+  shown: boolean;
+  lastConnectedAt: string | null;
+  createdAt: string;
+  scans: ScanView[];
+  page: number;
+  hasOlder: boolean;
+}
+
+/** Scans (CONTRACT §11): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
+export function scansPage(call: AdminCall, input: ScansPageInput): SafeHtml {
+  const workspace = call.workspace!;
+  const base = workspacePath(workspace.workspaceId, 'scans');
+  const isOwner = workspace.role === 'owner';
+  const baseUrl = call.ctx.config.publicBaseUrl;
+  const keyText = input.shown ? input.uploadKey : maskKey(input.uploadKey);
+  const pageLink = (page: number) => (page <= 1 ? base : `${base}?page=${page}`);
+  return html`<div class="page-head"><div><h1>Scans</h1><p class="muted">Rooms your scanning app sent to ${workspace.workspaceName}, newest first.</p></div></div>
+${notice(call.query.notice)}
+<div class="grid-2">
+<section class="card" aria-labelledby="key-heading">
+<h2 id="key-heading">Upload key</h2>
+<p class="muted small">Put this key into the scanning app. Anyone with it can upload scans to this workspace.</p>
+<div class="secret">
+<code id="upload-key"${input.shown ? html` data-shown="true"` : ''}>${keyText}</code>
+${input.shown
+  ? html`<a class="button secondary" href="${base}">Hide</a>`
+  : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`}
+<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-status="#key-status" hidden>Copy</button>
+</div>
+<p class="status-line" id="key-status" role="status" aria-live="polite"></p>
+<dl class="facts">
+<dt>Last connected</dt><dd id="last-connected">${when(input.lastConnectedAt, 'not yet')}</dd>
+<dt>Made</dt><dd>${when(input.createdAt)}</dd>
+</dl>
+${isOwner
+  ? html`<div class="actions">${actionButton({
+      action: `${base}/key/regenerate`,
+      csrf: call.csrf,
+      label: 'Regenerate',
+      kind: 'danger',
+      confirm: 'Make a new upload key? The current key stops working at once; the scanning app needs the new one.',
+    })}<span class="muted small">After a lost phone or a leaked key. The old key is refused at once.</span></div>`
+  : html`<p class="muted small">Only an owner can regenerate the key.</p>`}
+</section>
+<section class="card" aria-labelledby="test-heading">
+<h2 id="test-heading">Test the connection</h2>
+<p class="muted small">Sends no rooms; stores nothing; updates “Last connected”.${input.shown ? '' : html` Click <strong>Show</strong> to fill in the key, or set <code>LEADSCAN_KEY</code>.`}</p>
+<div class="copy-row"><pre id="connection-test">${connectionTest(baseUrl, input.shown ? input.uploadKey : null)}</pre>
+<button type="button" class="secondary" data-copy-target="#connection-test" data-status="#test-status" hidden>Copy</button></div>
+<p class="status-line" id="test-status" role="status" aria-live="polite"></p>
+<p class="muted small">An answer of <code>{"ok":true,"count":0}</code> means the key works.</p>
+</section>
+</div>
+<section class="card table-card" aria-labelledby="list-heading">
+<h2 id="list-heading" class="offscreen">Arrived scans</h2>
+${input.scans.length === 0
+  ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
+  : html`<table class="list" id="scans">
+<thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
+<tbody>
+${input.scans.map(
+  (scan) => html`<tr>
+<td data-label="Received"><a href="${base}/${scan.id}">${when(scan.receivedAt)}</a></td>
+<td data-label="Rooms" class="rooms"><strong>${scan.count}</strong>${scan.count ? html` · ${roomNames(scan)}` : ''}</td>
+<td data-label="Size" class="num">${bytes(scan.byteSize)}</td>
+<td data-label="Device" class="muted small">${scan.userAgent ?? 'unknown'}</td>
+</tr>`,
+)}
+</tbody>
+</table>`}
+${input.page > 1 || input.hasOlder
+  ? html`<nav class="pager" aria-label="Pages">
+<span>${input.page > 1 ? html`<a href="${pageLink(input.page - 1)}" rel="prev">← Newer</a>` : ''}</span>
+<span class="muted small">Page ${input.page}</span>
+<span>${input.hasOlder ? html`<a href="${pageLink(input.page + 1)}" rel="next">Older →</a>` : ''}</span>
+</nav>`
+  : ''}
+</section>`;
+}
+
+/** One scan: its rooms, exact downloads of the body and of each room, Delete for owners. */
+export function scanPage(call: AdminCall, scan: ScanView): SafeHtml {
+  const workspace = call.workspace!;
+  const base = workspacePath(workspace.workspaceId, `scans/${scan.id}`);
+  return html`<p class="small"><a href="${workspacePath(workspace.workspaceId, 'scans')}">← Scans</a></p>
+<div class="page-head"><div><h1>Scan of ${when(scan.receivedAt)}</h1><p class="muted mono small">${scan.id}</p></div>
+<div class="actions"><a class="button" href="${base}/body" download id="download-body">Download</a>
+${workspace.role === 'owner'
+  ? actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this scan and its rooms? This cannot be undone.' })
+  : ''}</div></div>
+<section class="card">
+<dl class="facts">
+<dt>Received</dt><dd>${when(scan.receivedAt)}</dd>
+<dt>Rooms</dt><dd>${scan.count}</dd>
+<dt>Size</dt><dd>${bytes(scan.byteSize)} (${scan.byteSize} bytes, stored exactly as sent)</dd>
+<dt>Device</dt><dd>${scan.userAgent ?? 'unknown'}</dd>
+</dl>
+</section>
+<section class="card table-card" aria-labelledby="rooms-heading">
+<h2 id="rooms-heading" class="offscreen">Rooms</h2>
+${scan.rooms.length === 0
+  ? html`<p class="empty">This upload has no rooms.</p>`
+  : html`<table class="list" id="rooms">
+<thead><tr><th scope="col">#</th><th scope="col">Room</th><th scope="col"><span class="offscreen">Download</span></th></tr></thead>
+<tbody>${scan.rooms.map(
+      (room) => html`<tr><td data-label="#" class="num">${room.index + 1}</td><td data-label="Room" class="rooms">${room.name}</td>
+<td><a href="${base}/rooms/${room.index}" download>Download</a></td></tr>`,
+    )}</tbody></table>`}
+</section>`;
+}

@@ -1,0 +1,98 @@
+import { AppError, type FieldError } from '../../domain/errors.js';
+import { html, type SafeHtml } from '../html.js';
+
+/** Times are written as UTC in the markup and shown in the viewer's zone by <time>'s title and the text. */
+export function when(iso: string | null, empty = 'never'): SafeHtml | string {
+  if (!iso) return empty;
+  const date = new Date(iso);
+  const text = date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return html`<time datetime="${iso}" data-local>${text}</time>`;
+}
+
+export function bytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The hidden CSRF field every POST form carries. */
+export function csrfField(csrf: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
+}
+
+/**
+ * A one-button POST form (Regenerate, Delete, Deactivate…). With `confirm`, the script asks first; without the
+ * script the button posts straight away.
+ */
+export function actionButton(input: {
+  action: string;
+  csrf: string;
+  label: string;
+  confirm?: string;
+  kind?: 'primary' | 'secondary' | 'danger';
+  fields?: Record<string, string>;
+}): SafeHtml {
+  const kind = input.kind ?? 'secondary';
+  return html`<form class="inline" method="post" action="${input.action}"${input.confirm ? html` data-confirm="${input.confirm}"` : ''}>${csrfField(input.csrf)}${Object.entries(input.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit"${kind === 'primary' ? '' : html` class="${kind}"`}>${input.label}</button></form>`;
+}
+
+/** Field problems of a refused form, by field name, from the same AppError the API would turn into problem+json. */
+export type FormErrors = Record<string, string>;
+
+export function formErrorsOf(error: AppError, fallbackField: string): FormErrors {
+  const errors: FormErrors = {};
+  for (const fieldError of error.fieldErrors ?? ([] as FieldError[])) errors[fieldError.field] ??= fieldError.message;
+  if (Object.keys(errors).length === 0) errors[fallbackField] = error.detail;
+  return errors;
+}
+
+/** A labelled input with its error tied to it (aria-describedby), as the hosted form does. */
+export function field(input: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  errors?: FormErrors;
+  hint?: string;
+  autocomplete?: string;
+  required?: boolean;
+  maxlength?: number;
+  textarea?: boolean;
+}): SafeHtml {
+  const id = `f-${input.name}`;
+  const error = input.errors?.[input.name];
+  const describedBy = [input.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const common = html` id="${id}" name="${input.name}"${input.autocomplete ? html` autocomplete="${input.autocomplete}"` : ''}${input.required ? html` required` : ''}${input.maxlength ? html` maxlength="${input.maxlength}"` : ''}${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
+  return html`<div class="field">
+<label for="${id}">${input.label}</label>
+${input.textarea ? html`<textarea${common}>${input.value ?? ''}</textarea>` : html`<input type="${input.type ?? 'text'}"${common} value="${input.value ?? ''}">`}
+${input.hint ? html`<p class="hint" id="${id}-hint">${input.hint}</p>` : ''}
+${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+</div>`;
+}
+
+/** Notices after a redirect: a fixed set of codes, so no text from the URL is ever shown. */
+export const NOTICES: Record<string, string> = {
+  'key-regenerated': 'A new upload key was made. The old key is refused from now on; put the new one into the scanning app.',
+  'scan-deleted': 'The scan was deleted.',
+  'source-created': 'The lead source was created.',
+  'source-activated': 'The intake link and hosted form are active again.',
+  'source-deactivated': 'The intake link and hosted form are switched off. Posts to them are refused until you activate them.',
+  'bot-check-saved': 'Bot-check settings saved.',
+  'bot-check-off': 'The bot check is off.',
+  'texts-saved': 'Hosted-form texts saved.',
+  'role-changed': 'Role changed.',
+  'member-removed': 'The member was removed.',
+  'password-changed': 'Password changed. Your other sessions were signed out.',
+  'password-set': 'Password set. Sign in with your email and the new password.',
+  'signed-out': 'You are signed out.',
+};
+
+export function notice(code: string | undefined): SafeHtml | string {
+  const text = code ? NOTICES[code] : undefined;
+  return text ? html`<p class="notice ok" role="status">${text}</p>` : '';
+}
+
+export function isFormError(error: unknown): error is AppError {
+  return error instanceof AppError && error.status < 500 && error.status !== 404 && error.status !== 403;
+}

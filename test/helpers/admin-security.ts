@@ -1,0 +1,321 @@
+import { expect } from 'vitest';
+import type { App } from '../../src/app.js';
+import { CsrfTokens } from '../../src/domain/auth/csrf.js';
+import { createSession } from '../../src/domain/auth/sessions.js';
+import { createUser } from '../../src/domain/users/create-user.js';
+import { removeUser } from '../../src/domain/users/remove-user.js';
+import type { Schema } from '../../src/storage/schema.js';
+import type { Seeded, TestWorld } from './test-app.js';
+
+/**
+ * Security cases for every admin route, generated from one table (STYLE §6). A route's entry says how to reach it
+ * in the fixture below; `adminSecurityCases` then yields, for each route:
+ *   - signed out → 303 to /login;
+ *   - a person of another workspace → 404 (and a resource of another workspace through one's own → 404);
+ *   - a `member` on an owner route → 403, nothing changed;
+ *   - POST without the CSRF token, with another session's token, or from a foreign Origin → 403, nothing changed;
+ *   - a removed member's session → refused on the very next request.
+ * "Nothing changed" compares every table in SNAPSHOT_TABLES before and after.
+ *
+ * To cover new routes (e.g. the Leads screens): add entries to ADMIN_ROUTE_CASES (the suite fails while a route of
+ * ADMIN_AREAS has none), create what they need in `createAdminFixture` (or in `extra`), and add the tables they
+ * change to SNAPSHOT_TABLES.
+ */
+
+export interface Person {
+  userId: string;
+  email: string;
+  sessionId: string;
+  cookie: string;
+  csrf: string;
+}
+
+export interface AdminFixture {
+  world: TestWorld;
+  app: App;
+  /** The workspace the routes are exercised in, and another one. */
+  home: Seeded;
+  away: Seeded;
+  owner: Person;
+  member: Person;
+  /** Owner of `away` only. */
+  stranger: Person;
+  /** A scan in each workspace. */
+  homeScanId: string;
+  awayScanId: string;
+  /** Free-form ids other areas add (leads, …). */
+  extra: Record<string, string>;
+}
+
+export interface AdminRouteCase {
+  method: 'GET' | 'POST';
+  /** The route's path exactly as registered, e.g. `/w/:workspaceId/scans/:scanId`. */
+  path: string;
+  /** The concrete URL in `home`. */
+  url(f: AdminFixture): string;
+  /** A URL in `home` naming a resource of `away` (must answer 404 like a missing one). */
+  foreignUrl?(f: AdminFixture): string;
+  /** Form fields of a valid POST besides `_csrf`. */
+  form?(f: AdminFixture): Record<string, string>;
+}
+
+/** Tables an admin action may change; each refused request must leave all of them as they were. */
+export const SNAPSHOT_TABLES: Array<keyof Schema> = [
+  'workspaces',
+  'pipelines',
+  'lead_sources',
+  'lead_source_texts',
+  'upload_keys',
+  'scans',
+  'scan_rooms',
+  'leads',
+  'users',
+  'memberships',
+  'setup_links',
+];
+
+const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
+
+/** Every admin route behind the gate. */
+export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
+  // Scans
+  { method: 'GET', path: '/w/:workspaceId/scans', url: (f) => ws(f, '/scans') },
+  { method: 'GET', path: '/w/:workspaceId/scans/key', url: (f) => ws(f, '/scans/key') },
+  { method: 'POST', path: '/w/:workspaceId/scans/key/regenerate', url: (f) => ws(f, '/scans/key/regenerate') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId',
+    url: (f) => ws(f, `/scans/${f.homeScanId}`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/body',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/body`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/body`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/rooms/:index',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/0`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/0`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/scans/:scanId/delete',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/delete`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/delete`),
+  },
+  // Account (any signed-in person; no workspace in the URL)
+  { method: 'GET', path: '/account', url: () => '/account' },
+  {
+    method: 'POST',
+    path: '/account/password',
+    url: () => '/account/password',
+    form: () => ({ currentPassword: 'not needed for the refusals', newPassword: 'a brand new password' }),
+  },
+];
+
+const SCAN_BODY = '{"rooms":[{"name":"Kitchen","walls":[]},{"name":"Hall"}]}';
+
+async function uploadScan(app: App, key: string): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': key }, payload: SCAN_BODY });
+  expect(res.statusCode).toBe(200);
+}
+
+export async function signInAs(f: Pick<AdminFixture, 'world'>, userId: string, email: string): Promise<Person> {
+  const { sessionId } = await createSession({ ctx: f.world.ctx, input: { userId } });
+  const csrf = new CsrfTokens(f.world.appSecret).tokenFor(sessionId);
+  return { userId, email, sessionId, cookie: `leadscan_session=${sessionId}`, csrf };
+}
+
+/** Two workspaces, an owner and a member of `home`, an owner of `away`, a scan in each; sessions made directly. */
+export async function createAdminFixture(world: TestWorld): Promise<AdminFixture> {
+  const app = await world.app();
+  const home = await world.seed('Home');
+  const away = await world.seed('Away');
+  const person = async (email: string, workspaceId: string, role: 'owner' | 'member') => {
+    const created = await createUser({ ctx: world.ctx, input: { email, workspace: workspaceId, role } });
+    return signInAs({ world }, created.userId, email);
+  };
+  const owner = await person('owner@home.example', home.workspaceId, 'owner');
+  const member = await person('member@home.example', home.workspaceId, 'member');
+  const stranger = await person('owner@away.example', away.workspaceId, 'owner');
+  await uploadScan(app, home.uploadKey);
+  await uploadScan(app, away.uploadKey);
+  const scanOf = async (workspaceId: string) =>
+    (await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).id;
+  return {
+    world,
+    app,
+    home,
+    away,
+    owner,
+    member,
+    stranger,
+    homeScanId: await scanOf(home.workspaceId),
+    awayScanId: await scanOf(away.workspaceId),
+    extra: {},
+  };
+}
+
+/** Every row of every SNAPSHOT_TABLES table, order-independent. */
+export async function snapshot(f: AdminFixture): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of SNAPSHOT_TABLES) {
+    const rows = await f.world.store.db.selectFrom(table).selectAll().execute();
+    out[table] = rows
+      .map((row) =>
+        JSON.stringify(row, (_key, value: unknown) =>
+          value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer' ? 'bytes' : value,
+        ),
+      )
+      .sort();
+  }
+  return out;
+}
+
+export interface SendOptions {
+  as?: Person;
+  /** Defaults to the person's own token on POST; null sends none. */
+  csrf?: string | null;
+  origin?: string;
+  secFetchSite?: string;
+}
+
+export function send(f: AdminFixture, route: AdminRouteCase, url: string, options: SendOptions = {}) {
+  const headers: Record<string, string> = {};
+  if (options.as) headers.cookie = options.as.cookie;
+  if (options.origin) headers.origin = options.origin;
+  if (options.secFetchSite) headers['sec-fetch-site'] = options.secFetchSite;
+  if (route.method === 'GET') return f.app.inject({ method: 'GET', url, headers });
+  const token = options.csrf === undefined ? options.as?.csrf : options.csrf;
+  const form = new URLSearchParams({ ...(route.form?.(f) ?? {}), ...(token ? { _csrf: token } : {}) });
+  headers['content-type'] = 'application/x-www-form-urlencoded';
+  return f.app.inject({ method: 'POST', url, headers, payload: form.toString() });
+}
+
+export interface SecurityCase {
+  label: string;
+  run(f: AdminFixture): Promise<void>;
+}
+
+function isOwnerRoute(route: AdminRouteCase): boolean {
+  return OWNER_ROUTES.has(`${route.method} ${route.path}`);
+}
+
+/** Filled by the test from ADMIN_AREAS, so the role cases follow each route's declared access. */
+const OWNER_ROUTES = new Set<string>();
+const WORKSPACE_ROUTES = new Set<string>();
+
+export function declareAccess(routes: Array<{ method: string; path: string; access: string }>): void {
+  for (const route of routes) {
+    if (route.access === 'owner') OWNER_ROUTES.add(`${route.method} ${route.path}`);
+    if (route.access !== 'signed-in') WORKSPACE_ROUTES.add(`${route.method} ${route.path}`);
+  }
+}
+
+async function unchanged(f: AdminFixture, act: () => Promise<{ statusCode: number }>, status: number): Promise<void> {
+  const before = await snapshot(f);
+  const res = await act();
+  expect(res.statusCode).toBe(status);
+  expect(await snapshot(f)).toEqual(before);
+}
+
+/** The generated cases for one route. */
+export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
+  const key = `${route.method} ${route.path}`;
+  const cases: SecurityCase[] = [
+    {
+      label: 'signed out → 303 to /login, nothing changed',
+      run: async (f) => {
+        const before = await snapshot(f);
+        const res = await send(f, route, route.url(f));
+        expect(res.statusCode).toBe(303);
+        expect(res.headers.location).toMatch(/^\/login/);
+        expect(await snapshot(f)).toEqual(before);
+      },
+    },
+    {
+      label: 'a session cookie that names no session → 303 to /login',
+      run: async (f) => {
+        const fake = { ...f.owner, cookie: 'leadscan_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+        const res = await send(f, route, route.url(f), { as: fake });
+        expect(res.statusCode).toBe(303);
+        expect(res.headers.location).toMatch(/^\/login/);
+      },
+    },
+  ];
+  if (WORKSPACE_ROUTES.has(key)) {
+    cases.push({
+      label: 'a person of another workspace → 404, nothing changed',
+      run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.stranger }), 404),
+    });
+    cases.push({
+      label: 'a workspace that does not exist → 404',
+      run: (f) => unchanged(f, () => send(f, route, route.url(f).replace(f.home.workspaceId, 'ws_00000000000000000000000000000000'), { as: f.owner }), 404),
+    });
+    if (route.foreignUrl) {
+      cases.push({
+        label: "another workspace's resource through one's own → 404, nothing changed",
+        run: (f) => unchanged(f, () => send(f, route, route.foreignUrl!(f), { as: f.owner }), 404),
+      });
+    }
+    cases.push({
+      label: "a removed member's session → refused at once",
+      run: async (f) => {
+        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspace: f.home.workspaceId, role: isOwnerRoute(route) ? 'owner' : 'member' } });
+        const gone = await signInAs(f, created.userId, created.email);
+        await removeUser({ ctx: f.world.ctx, input: { email: created.email, workspace: f.home.workspaceId } });
+        await unchanged(f, () => send(f, route, route.url(f), { as: gone }), 404);
+      },
+    });
+  } else {
+    cases.push({
+      label: "a removed person's session → 303 to /login",
+      run: async (f) => {
+        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspace: f.home.workspaceId } });
+        const gone = await signInAs(f, created.userId, created.email);
+        await removeUser({ ctx: f.world.ctx, input: { email: created.email } });
+        const res = await send(f, route, route.url(f), { as: gone });
+        expect(res.statusCode).toBe(303);
+        expect(res.headers.location).toMatch(/^\/login/);
+      },
+    });
+  }
+  if (isOwnerRoute(route)) {
+    cases.push({
+      label: 'a member on an owner route → 403, nothing changed',
+      run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.member }), 403),
+    });
+  }
+  if (route.method === 'POST') {
+    cases.push(
+      {
+        label: 'POST without a CSRF token → 403 csrf, nothing changed',
+        run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.owner, csrf: null }), 403),
+      },
+      {
+        label: "POST with another session's CSRF token → 403, nothing changed",
+        run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.owner, csrf: f.member.csrf }), 403),
+      },
+      {
+        label: 'POST from a foreign Origin → 403, nothing changed',
+        run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.owner, origin: 'https://evil.example' }), 403),
+      },
+      {
+        label: 'POST marked cross-site by Sec-Fetch-Site → 403, nothing changed',
+        run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.owner, secFetchSite: 'cross-site' }), 403),
+      },
+    );
+  } else {
+    cases.push({
+      label: 'the owner gets the page (the refusals above are not the only answer)',
+      run: async (f) => {
+        const res = await send(f, route, route.url(f), { as: f.owner });
+        expect(res.statusCode).toBe(200);
+      },
+    });
+  }
+  return cases;
+}
