@@ -58,7 +58,7 @@ export const quarantineArea: AdminArea = {
         const id = call.params.itemId ?? '';
         try {
           const { leadId } = await restoreQuarantined({ ctx: call.ctx, input: { id, workspaceId } });
-          return call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'restored');
+          return await call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'restored');
         } catch (error) {
           // A double click: the first press made the lead; the second lands on that same lead.
           if (!isAppError(error) || error.code !== 'already_restored') throw error;
