@@ -7,6 +7,7 @@ export const LEADS_CSS = `
 .count { display: inline-block; min-width: 1.4rem; padding: 0 .4rem; border-radius: 999px; background: var(--accent); color: #fff; font-size: .75rem; font-weight: 700; text-align: center; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .75rem; align-items: end; }
 .filters .field { margin: 0; }
+input[type="search"], input[type="date"] { display: block; width: 100%; font: inherit; color: inherit; background: #fff; border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem; }
 .filters .wide { grid-column: span 2; }
 .filters input, .filters select { width: 100%; max-width: none; }
 tr.is-new td:first-child a { font-weight: 700; }
@@ -14,7 +15,8 @@ tr.is-new td:first-child a { font-weight: 700; }
 ol.history { margin: 0; padding-left: 1.25rem; }
 ol.history li { margin: 0 0 .35rem; }
 .stage-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-.stage-row input, .stage-row select { width: auto; }
+.stage-row input, .stage-row select { width: auto; display: inline-block; }
+.stage-row label { margin: 0; }
 @media (max-width: 720px) {
   .filters .wide { grid-column: auto; }
 }

@@ -39,7 +39,7 @@ ${leadsNotice(call.query.notice)}
 </section>
 <section class="card" aria-labelledby="add-heading">
 <h2 id="add-heading">Add a stage</h2>
-<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">Name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required><button type="submit">Add stage</button></form>
+<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required><button type="submit">Add stage</button></form>
 </section>`;
 }
 
