@@ -109,8 +109,12 @@ export async function benchInbox(): Promise<string> {
         const opened = rows.filter((_, k) => (i + k) % 3 !== 0);
         if (opened.length > 0) {
           await trx
-            .insertInto('lead_reads')
-            .values(opened.map((r) => ({ lead_id: r.id, workspace_id: r.workspace_id, pipeline_id: r.pipeline_id, opened_at: r.received_at, opened_by_user_id: null })))
+            .deleteFrom('lead_unread')
+            .where(
+              'lead_id',
+              'in',
+              opened.map((r) => r.id),
+            )
             .execute();
         }
       });

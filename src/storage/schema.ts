@@ -140,13 +140,10 @@ export interface StageHistoryTable {
   moved_at: string;
 }
 
-/** A lead someone in the workspace has opened; a lead without a row here is new. */
-export interface LeadReadTable {
+/** A lead nobody in the workspace has opened yet ("new"); kept by triggers on `leads` (migration 0004). */
+export interface LeadUnreadTable {
   lead_id: string;
-  workspace_id: string;
   pipeline_id: string;
-  opened_at: string;
-  opened_by_user_id: string | null;
 }
 
 export interface UserTable {
@@ -215,7 +212,7 @@ export interface Schema {
   idempotency_keys: IdempotencyTable;
   stages: StageTable;
   stage_history: StageHistoryTable;
-  lead_reads: LeadReadTable;
+  lead_unread: LeadUnreadTable;
   users: UserTable;
   memberships: MembershipTable;
   sessions: SessionTable;

@@ -105,7 +105,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       { pipelineId: second.id, name: 'Repairs', unread: 0 },
     ]);
 
-    const opened = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id, userId: null } });
+    const opened = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
     expect(opened.wasNew).toBe(true);
     expect((await counts())[0]!.unread).toBe(2);
     const again = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });

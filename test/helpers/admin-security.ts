@@ -76,7 +76,7 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'quarantine',
   'stages',
   'stage_history',
-  'lead_reads',
+  'lead_unread',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;

@@ -13,9 +13,9 @@ export function leadPageQuery(ctx: DomainContext, filters: LeadFilters, cursor: 
     .leftJoin('stages', (join) =>
       join.onRef('stages.pipeline_id', '=', 'leads.pipeline_id').onRef('stages.key', '=', 'leads.stage'),
     )
-    .leftJoin('lead_reads', 'lead_reads.lead_id', 'leads.id')
+    .leftJoin('lead_unread', 'lead_unread.lead_id', 'leads.id')
     .selectAll('leads')
-    .select(['lead_sources.name as source_name', 'stages.name as stage_name', 'lead_reads.opened_at as opened_at'])
+    .select(['lead_sources.name as source_name', 'stages.name as stage_name', 'lead_unread.lead_id as unread_id'])
     .where((eb) => filterCondition(eb, dialect, filters))
     .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
     .orderBy('leads.received_at', 'desc')

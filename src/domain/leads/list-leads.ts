@@ -25,7 +25,7 @@ export function toInboxLead(row: LeadPageRow): InboxLead {
     ...toLeadView(row),
     stageName: row.stage_name ?? row.stage,
     sourceName: row.source_name,
-    isNew: row.opened_at === null,
+    isNew: row.unread_id !== null,
   };
 }
 

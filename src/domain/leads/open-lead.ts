@@ -1,5 +1,4 @@
 import type { VerbArgs } from '../context.js';
-import { nowIso } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 import type { StageMove } from '../stages/stage-history.js';
@@ -30,32 +29,20 @@ export interface LeadDetail extends LeadView {
 export async function openLead({
   ctx,
   input,
-}: VerbArgs<{ workspace?: string; id: string; userId?: string | null; markOpened?: boolean }>): Promise<LeadDetail> {
+}: VerbArgs<{ workspace?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
   const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
   const { db } = ctx.store;
   const row = await findLeadRow(db, { workspaceId, id: input.id });
-  const [pipeline, source, stages, history, read] = await Promise.all([
+  const [pipeline, source, stages, history, unread] = await Promise.all([
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),
     loadStages(db, row.pipeline_id),
     db.selectFrom('stage_history').selectAll().where('lead_id', '=', row.id).orderBy('moved_at').orderBy('id').execute(),
-    db.selectFrom('lead_reads').select('lead_id').where('lead_id', '=', row.id).executeTakeFirst(),
+    db.selectFrom('lead_unread').select('lead_id').where('lead_id', '=', row.id).executeTakeFirst(),
   ]);
-  if (!read && input.markOpened !== false) {
-    await ctx.store.writer.write((trx) =>
-      trx
-        .insertInto('lead_reads')
-        .values({
-          lead_id: row.id,
-          workspace_id: row.workspace_id,
-          pipeline_id: row.pipeline_id,
-          opened_at: nowIso(ctx),
-          opened_by_user_id: input.userId ?? null,
-        })
-        // Two people opening it at once: the first mark stands.
-        .onConflict((oc) => oc.column('lead_id').doNothing())
-        .execute(),
-    );
+  if (unread && input.markOpened !== false) {
+    // Opened by anyone means opened for the whole workspace; two people opening it at once both just delete.
+    await ctx.store.writer.write((trx) => trx.deleteFrom('lead_unread').where('lead_id', '=', row.id).execute());
   }
   return {
     ...toLeadView(row),
@@ -68,7 +55,7 @@ export async function openLead({
     origin: row.origin,
     referer: row.referer,
     restoredFrom: row.restored_from,
-    wasNew: !read,
+    wasNew: unread !== undefined,
     stages,
     history: history.map((h) => ({
       fromStage: h.from_stage,

@@ -8,8 +8,8 @@ export interface PipelineUnread {
 }
 
 /**
- * New (never opened) leads per pipeline, for the navigation. Each count is two index-only counts, the pipeline's
- * leads minus its opened leads, so it stays quick at 100k leads without a flag on every lead row.
+ * New (never opened) leads per pipeline, for the navigation: a count of the pipeline's `lead_unread` rows, which
+ * are as many as its unopened leads, not as many as all its leads.
  */
 export async function unreadCounts({ ctx, input }: VerbArgs<{ workspace: string }>): Promise<PipelineUnread[]> {
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
@@ -21,13 +21,17 @@ export async function unreadCounts({ ctx, input }: VerbArgs<{ workspace: string 
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return Promise.all(
-    pipelines.map(async (p) => {
-      const [leads, reads] = await Promise.all([
-        db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')).where('pipeline_id', '=', p.id).executeTakeFirstOrThrow(),
-        db.selectFrom('lead_reads').select((eb) => eb.fn.countAll<number>().as('n')).where('pipeline_id', '=', p.id).executeTakeFirstOrThrow(),
-      ]);
-      return { pipelineId: p.id, name: p.name, unread: Math.max(0, Number(leads.n) - Number(reads.n)) };
-    }),
-  );
+  if (pipelines.length === 0) return [];
+  const counts = await db
+    .selectFrom('lead_unread')
+    .select(['pipeline_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where(
+      'pipeline_id',
+      'in',
+      pipelines.map((p) => p.id),
+    )
+    .groupBy('pipeline_id')
+    .execute();
+  const byPipeline = new Map(counts.map((c) => [c.pipeline_id, Number(c.n)]));
+  return pipelines.map((p) => ({ pipelineId: p.id, name: p.name, unread: byPipeline.get(p.id) ?? 0 }));
 }

@@ -17,8 +17,10 @@ const DEFAULT_STAGES = [
  * adds one); renaming changes only its name. `leads.stage` already holds `inbox` for every lead, and that is the
  * default first stage's key, so existing leads are in Inbox without rewriting 100k rows.
  *
- * Opening is a row in `lead_reads` rather than a column on `leads`: the intake insert stays as it is, and the
- * unread count of a pipeline is two index-only counts (its leads minus its read leads).
+ * "New" (not yet opened by anyone in the workspace) is a row in `lead_unread`, added by a trigger when a lead is
+ * inserted and removed when someone opens the lead or the lead is deleted. So no writer of leads (intake, restore,
+ * imports) has to know about it, and a pipeline's unread count reads only its unread rows, which stay few however
+ * many leads a workspace keeps.
  */
 export function stages(dialect: Dialect): Migration {
   return {
@@ -63,14 +65,14 @@ export function stages(dialect: Dialect): Migration {
       await db.schema.createIndex('stage_history_lead').on('stage_history').columns(['lead_id', 'moved_at']).execute();
 
       await db.schema
-        .createTable('lead_reads')
+        .createTable('lead_unread')
         .addColumn('lead_id', 'text', (c) => c.primaryKey())
-        .addColumn('workspace_id', 'text', (c) => c.notNull())
         .addColumn('pipeline_id', 'text', (c) => c.notNull())
-        .addColumn('opened_at', 'text', (c) => c.notNull())
-        .addColumn('opened_by_user_id', 'text')
         .execute();
-      await db.schema.createIndex('lead_reads_pipeline').on('lead_reads').column('pipeline_id').execute();
+      await db.schema.createIndex('lead_unread_pipeline').on('lead_unread').column('pipeline_id').execute();
+      // Nobody could open a lead before this release: every existing lead is new.
+      await sql`insert into lead_unread (lead_id, pipeline_id) select id, pipeline_id from leads`.execute(db);
+      await createUnreadTriggers(db, dialect);
 
       // The inbox pages newest first by (received_at, id) within a pipeline, optionally within a stage or a source;
       // each filter has an index whose order is the page order, so a page reads 50 index entries, not 100k rows.
@@ -94,6 +96,31 @@ export function stages(dialect: Dialect): Migration {
       if (dialect === 'sqlite') await createSqliteSearch(db);
     },
   };
+}
+
+/** A lead is new from its insert; deleting a lead, by whatever path, takes its mark with it. */
+async function createUnreadTriggers(db: Kysely<unknown>, dialect: Dialect) {
+  if (dialect === 'sqlite') {
+    await sql`create trigger leads_unread_insert after insert on leads begin
+      insert into lead_unread (lead_id, pipeline_id) values (new.id, new.pipeline_id);
+    end`.execute(db);
+    await sql`create trigger leads_unread_delete after delete on leads begin
+      delete from lead_unread where lead_id = old.id;
+    end`.execute(db);
+    return;
+  }
+  await sql`create function leads_unread_insert() returns trigger language plpgsql as $$
+    begin
+      insert into lead_unread (lead_id, pipeline_id) values (new.id, new.pipeline_id);
+      return null;
+    end $$`.execute(db);
+  await sql`create function leads_unread_delete() returns trigger language plpgsql as $$
+    begin
+      delete from lead_unread where lead_id = old.id;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger leads_unread_insert after insert on leads for each row execute function leads_unread_insert()`.execute(db);
+  await sql`create trigger leads_unread_delete after delete on leads for each row execute function leads_unread_delete()`.execute(db);
 }
 
 /**

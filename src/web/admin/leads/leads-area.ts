@@ -100,7 +100,7 @@ export const leadsArea: AdminArea = {
       handler: async (call) => {
         const lead = await openLead({
           ctx: call.ctx,
-          input: { workspace: call.workspace!.workspaceId, id: call.params.leadId ?? '', userId: call.user.userId },
+          input: { workspace: call.workspace!.workspaceId, id: call.params.leadId ?? '' },
         });
         return call.render(200, { title: lead.name ?? 'Lead', area: 'leads', body: leadPage(call, lead) });
       },
