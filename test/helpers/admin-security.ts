@@ -80,6 +80,8 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
+const src = (f: AdminFixture, rest = '') => ws(f, `/sources/${f.home.source.id}${rest}`);
+const awaySrc = (f: AdminFixture, rest = '') => ws(f, `/sources/${f.away.source.id}${rest}`);
 
 /** Every admin route behind the gate. */
 export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
@@ -190,6 +192,58 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/quarantine/:itemId/delete',
     url: (f) => ws(f, `/quarantine/${f.extra.homeQuarantineId}/delete`),
     foreignUrl: (f) => ws(f, `/quarantine/${f.extra.awayQuarantineId}/delete`),
+  },
+  // Sources
+  { method: 'GET', path: '/w/:workspaceId/sources', url: (f) => ws(f, '/sources') },
+  { method: 'GET', path: '/w/:workspaceId/sources/new', url: (f) => ws(f, '/sources/new') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources',
+    url: (f) => ws(f, '/sources'),
+    form: (f) => ({ name: 'Landing page', pipeline: f.home.pipelineId }),
+  },
+  { method: 'GET', path: '/w/:workspaceId/sources/:sourceId', url: (f) => src(f), foreignUrl: (f) => awaySrc(f) },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/active',
+    url: (f) => src(f, '/active'),
+    foreignUrl: (f) => awaySrc(f, '/active'),
+    form: () => ({ active: '0' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/bot-check',
+    url: (f) => src(f, '/bot-check'),
+    foreignUrl: (f) => awaySrc(f, '/bot-check'),
+    form: () => ({ provider: 'turnstile', secret: 'secret-value', siteKey: 'site-key' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/texts',
+    url: (f) => src(f, '/texts'),
+    foreignUrl: (f) => awaySrc(f, '/texts'),
+    form: () => ({ heading: 'Get a quote', introduction: 'Hi', thankYou: 'Thanks!' }),
+  },
+  // Members
+  { method: 'GET', path: '/w/:workspaceId/members', url: (f) => ws(f, '/members') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/members',
+    url: (f) => ws(f, '/members'),
+    form: () => ({ email: 'new.person@example.com', role: 'member' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/members/:userId/role',
+    url: (f) => ws(f, `/members/${f.member.userId}/role`),
+    foreignUrl: (f) => ws(f, `/members/${f.stranger.userId}/role`),
+    form: () => ({ role: 'owner' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/members/:userId/remove',
+    url: (f) => ws(f, `/members/${f.member.userId}/remove`),
+    foreignUrl: (f) => ws(f, `/members/${f.stranger.userId}/remove`),
   },
   // Account (any signed-in person; no workspace in the URL)
   { method: 'GET', path: '/account', url: () => '/account' },

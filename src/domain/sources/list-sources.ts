@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { toLeadSource, toSourceView, type BotCheckSettings, type LeadSourceView } from './source.js';
@@ -47,4 +48,28 @@ export async function listSources({ ctx, input }: VerbArgs<{ workspace: string }
       createdAt: row.created_at,
     };
   });
+}
+
+/**
+ * A source of the workspace by id, for the Sources screens: another workspace's source is "not found", exactly
+ * like a missing one.
+ */
+export async function findWorkspaceSource({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; sourceId: string }>): Promise<SourceListItem> {
+  const all = await listSources({ ctx, input: { workspace: input.workspaceId } });
+  const found = all.find((s) => s.id === input.sourceId);
+  if (!found) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
+  return found;
+}
+
+/** The pipelines a new source can feed, by name. */
+export async function pipelineChoices({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<Array<{ id: string; name: string }>> {
+  return ctx.store.db
+    .selectFrom('pipelines')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', input.workspaceId)
+    .orderBy('name')
+    .execute();
 }

@@ -8,6 +8,7 @@ import { openIntake } from '../../domain/intake/open-intake.js';
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
+import { readSourceTexts } from '../../domain/sources/update-source-texts.js';
 import { FORM_ASSETS } from '../../web/assets/index.js';
 import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../../web/bot-check-widget.js';
 import { formPageHeaders } from '../../web/csp.js';
@@ -109,7 +110,8 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   app.get<{ Params: { token: string } }>(FORM_PATH, { schema: { hide: true } }, async (request, reply) => {
     const source = await openIntake({ ctx, input: { token: request.params.token } });
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
-    const page = formPage({ source, idempotencyKey: crypto.randomUUID() });
+    const texts = await readSourceTexts(ctx, source.id);
+    const page = formPage({ source, idempotencyKey: crypto.randomUUID(), texts });
     return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)));
   });
 
@@ -148,11 +150,13 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         request.log.info({ code: error.code }, 'hosted form refused');
         // A refused submission frees its key, so the corrected form may send the same one.
         const state = formStateFromError(error, sent, botCheck);
-        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state });
+        const texts = await readSourceTexts(ctx, source.id);
+        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state, texts });
         return sendPage(reply, error.status, page, cspProviderOf(botCheck));
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
-      return sendPage(reply, 200, thankYouPage({ sourceName: source.name }));
+      const texts = await readSourceTexts(ctx, source.id);
+      return sendPage(reply, 200, thankYouPage({ sourceName: source.name, heading: texts.heading, text: texts.thankYou }));
     },
   );
 };

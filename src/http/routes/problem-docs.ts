@@ -10,7 +10,13 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   invalid_fields: 'One or more fields are too long or of the wrong type; see `errors`.',
   intake_unavailable: 'The intake link is unknown or was deactivated by its owner.',
   missing_scan_key: 'Send the workspace upload key in the x-scan-key header.',
-  invalid_scan_key: 'The upload key is wrong or was regenerated; copy the current key from the Scans screen.',
+  invalid_scan_key:
+    'The upload key is wrong or was regenerated. Sign in to the web app (/login) and copy the current key from the Scans screen, /w/{workspace}/scans (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
+  csrf_failed: 'The form was not sent from this site, or its session changed. Reload the page and send it again.',
+  owner_only: 'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
+  invalid_credentials: 'The email or password is wrong. After 10 failures in 15 minutes, sign-in waits (429).',
+  setup_link_unusable: 'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',
+  last_owner: 'A workspace always keeps an owner: make someone else owner before removing or demoting the last one.',
   body_too_large: 'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
   rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',
 };

@@ -159,7 +159,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           ),
           401: problemResponse(
             'invalid_scan_key',
-            'The x-scan-key is not a valid upload key; copy the current key from the Scans screen',
+            'The x-scan-key is not a valid upload key; sign in at http://localhost:3000/ and copy the current key from the Scans screen (/w/{workspace}/scans: Show or Copy)',
             '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
           ),
           413: problemResponse(

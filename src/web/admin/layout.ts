@@ -21,7 +21,7 @@ export interface ShellInput {
 function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], area: string): SafeHtml | string {
   if (all.length === 0) return '';
   const label = current?.workspaceName ?? 'Workspaces';
-  if (all.length === 1 && current) return html`<span class="switcher"><summary aria-label="Workspace">${label}</summary></span>`;
+  if (all.length === 1 && current) return html`<span class="switcher workspace-name" title="Workspace">${label}</span>`;
   // Stay on the same screen when switching; owner-only screens fall back to Scans for a member.
   const target = (w: WorkspaceAccess) => workspacePath(w.workspaceId, area === 'sources' || area === 'members' ? (w.role === 'owner' ? area : 'scans') : area === 'account' ? 'scans' : area);
   return html`<details class="switcher">

@@ -15,6 +15,7 @@ h2 { font-size: 1.25rem; margin: 0 0 .5rem; }
 p { margin: 0 0 1rem; }
 main > :last-child, .thanks > :last-child { margin-bottom: 0; }
 .hint { color: #4a5365; font-size: .95rem; }
+.intro { white-space: pre-line; overflow-wrap: anywhere; }
 .field { margin: 0 0 1.1rem; }
 label { display: block; font-weight: 600; margin: 0 0 .3rem; }
 .optional { font-weight: 400; color: #5b6477; }

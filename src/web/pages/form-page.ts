@@ -5,6 +5,7 @@ import { CONTACT_HINT_ID, FORM_FIELDS, fieldErrorId, fieldId, type FormField } f
 import { html, type SafeHtml } from '../html.js';
 import { FORM_MESSAGES } from '../messages.js';
 import { layout } from './layout.js';
+import { NO_TEXTS, type SourceTexts } from '../../domain/sources/update-source-texts.js';
 
 /** What a re-rendered form shows: the values as typed and what is wrong with them. */
 export interface FormPageState {
@@ -75,13 +76,16 @@ function unconfiguredPage(source: LeadSource): string {
 }
 
 /** The hosted form of an active source (CONTRACT §3); with `state`, the form again after a refused submission. */
-export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState }): string {
+export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState; texts?: SourceTexts }): string {
   const { source } = input;
+  const texts = input.texts ?? NO_TEXTS;
+  const heading = texts.heading ?? source.name;
   const state = input.state ?? EMPTY_FORM;
   const botCheck = formBotCheck(source.botCheck);
   if (botCheck?.kind === 'unconfigured') return unconfiguredPage(source);
   const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
-  const body = html`<h1>${source.name}</h1>
+  const body = html`<h1>${heading}</h1>
+${texts.introduction ? html`<p class="intro" id="form-intro">${texts.introduction}</p>` : ''}
 <form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
 <p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}">${state.contactMissing ? FORM_MESSAGES.missingContact : FORM_MESSAGES.contactHint}</p>
 ${FORM_FIELDS.map((field) => fieldMarkup(field, state))}<div class="hp" aria-hidden="true">
@@ -94,10 +98,10 @@ ${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="
 </form>
 <section class="thanks" id="thanks" aria-labelledby="thanks-heading" tabindex="-1" hidden>
 <h2 id="thanks-heading">Thank you</h2>
-<p>${FORM_MESSAGES.thanks}</p>
+<p>${texts.thankYou ?? FORM_MESSAGES.thanks}</p>
 </section>`;
   return layout({
-    title: hasErrors ? `Please correct the form · ${source.name}` : source.name,
+    title: hasErrors ? `Please correct the form · ${heading}` : heading,
     body,
     script: true,
     botCheckScript: botCheck?.kind === 'widget' ? botCheck.widget.scriptUrl : botCheck?.kind === 'recaptcha-v3' ? botCheck.scriptUrl : null,

@@ -3,13 +3,14 @@ import { FORM_MESSAGES } from '../messages.js';
 import { layout } from './layout.js';
 
 /** The answer to a no-script submission that was accepted (a honeypot catch gets the very same page). */
-export function thankYouPage(input: { sourceName: string }): string {
+export function thankYouPage(input: { sourceName: string; heading?: string | null; text?: string | null }): string {
+  const heading = input.heading ?? input.sourceName;
   return layout({
-    title: `Thank you · ${input.sourceName}`,
-    body: html`<h1>${input.sourceName}</h1>
+    title: `Thank you · ${heading}`,
+    body: html`<h1>${heading}</h1>
 <section class="thanks" id="thanks" aria-labelledby="thanks-heading">
 <h2 id="thanks-heading">Thank you</h2>
-<p>${FORM_MESSAGES.thanks}</p>
+<p>${input.text ?? FORM_MESSAGES.thanks}</p>
 </section>`,
   });
 }

@@ -63,6 +63,16 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     expect(home.headers.location).toBe(`/w/${acme.workspaceId}/scans`);
     const signedOut = await app.inject({ method: 'GET', url: '/' });
     expect(signedOut.headers.location).toBe('/login');
+    const again = await app.inject({ method: 'GET', url: '/login', headers: { cookie: cookieOf(res) } });
+    expect(again.headers.location).toBe('/');
+
+    // After sign-in the person lands where they were sent from, but never on another site.
+    const deep = await app.inject({ method: 'GET', url: `/w/${acme.workspaceId}/sources` });
+    expect(deep.headers.location).toBe(`/login?next=${encodeURIComponent(`/w/${acme.workspaceId}/sources`)}`);
+    const back = await app.inject({ method: 'POST', url: deep.headers.location!, headers: FORM, payload: form({ email: 'olga@example.com', password: PASSWORD }) });
+    expect(back.headers.location).toBe(`/w/${acme.workspaceId}/sources`);
+    const evil = await app.inject({ method: 'POST', url: '/login?next=//evil.example/w/', headers: FORM, payload: form({ email: 'olga@example.com', password: PASSWORD }) });
+    expect(evil.headers.location).toBe('/');
   });
 
   it('answers an unknown email and a wrong password alike, and the 11th failure with 429', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../../domain/context.js';
 import type { CsrfTokens } from '../../../domain/auth/csrf.js';
-import { endSession } from '../../../domain/auth/sessions.js';
+import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';
 import { AppError, isAppError } from '../../../domain/errors.js';
@@ -43,6 +43,9 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
 
   app.get<{ Querystring: { next?: string; notice?: string } }>('/login', { schema: { hide: true } }, async (request, reply) => {
     const next = safeNext(request.query.next);
+    // Already signed in (a bookmark, the back button): straight on.
+    const sessionId = sessionIdOf(request);
+    if (sessionId && (await resolveSession({ ctx, input: { sessionId } }))) return reply.redirect(next ?? '/', 303);
     return html(reply, 200, loginPage({ notice: request.query.notice, next }));
   });
 

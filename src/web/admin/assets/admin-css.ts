@@ -38,6 +38,7 @@ p { margin: 0 0 .75rem; }
 .topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
 .switcher { position: relative; }
 .switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.workspace-name { padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .switcher summary::-webkit-details-marker { display: none; }
 .switcher summary::after { content: " ▾"; color: var(--muted); }
 .switcher ul { position: absolute; z-index: 10; margin: .25rem 0 0; padding: .35rem; list-style: none; background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(16,24,40,.12); min-width: 14rem; }
@@ -50,7 +51,8 @@ main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
 .page-head p { margin: 0; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; margin: 0 0 1.25rem; box-shadow: 0 1px 2px rgba(16,24,40,.04); }
 .card > :last-child { margin-bottom: 0; }
-.grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1.25rem; }
+.grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1.25rem; margin: 0 0 1.25rem; }
+.grid-2 > .card { margin: 0; }
 
 /* forms and buttons */
 form.inline { display: inline; }
@@ -74,6 +76,7 @@ textarea { min-height: 5rem; resize: vertical; }
 .button.danger, button.danger { background: #fff; color: var(--danger); border-color: #d9a3a0; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; min-height: 0; font-weight: 550; text-decoration: underline; text-underline-offset: 2px; }
 .actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+.actions select { width: auto; }
 [hidden] { display: none !important; }
 
 /* notices */
@@ -88,7 +91,8 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 pre { background: #161b26; color: #e8ebf2; padding: .85rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; line-height: 1.45; margin: 0 0 .75rem; white-space: pre-wrap; word-break: break-all; }
 .copy-row { display: flex; gap: .5rem; align-items: flex-start; margin: 0 0 .75rem; }
 .copy-row > :first-child { flex: 1; min-width: 0; margin: 0; }
-.status-line { min-height: 1.25rem; font-size: .875rem; color: var(--ok); margin: .25rem 0 0; }
+.status-line { font-size: .875rem; color: var(--ok); margin: .25rem 0 .5rem; }
+.status-line:empty { margin: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0 0 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -123,7 +127,8 @@ table.list td.num { white-space: nowrap; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
   table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.list td { border: none; padding: .2rem .9rem; }
-  table.list td[data-label]::before { content: attr(data-label); display: block; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
+  table.list td[data-label]::before { content: attr(data-label); display: inline-block; min-width: 5.5rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
+  .grid-2 { grid-template-columns: 1fr; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5rem; }
   .copy-row { flex-direction: column; align-items: stretch; }

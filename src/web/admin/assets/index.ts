@@ -20,7 +20,11 @@ function asset(body: string, contentType: string): AdminAsset {
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
   'admin.css': asset(`${ADMIN_CSS}${LEADS_CSS}.offscreen { position: absolute; left: -9999px; }\n`, 'text/css; charset=utf-8'),
-  'admin.js': asset(`"use strict";\n(${adminClient.toString()})(document, window);\n`, 'text/javascript; charset=utf-8'),
+  // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.
+  'admin.js': asset(
+    `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, window);\n`,
+    'text/javascript; charset=utf-8',
+  ),
 };
 
 export function adminAssetHref(name: 'admin.css' | 'admin.js'): string {

@@ -1,7 +1,75 @@
-import type { AdminArea } from '../routes.js';
+import { AppError } from '../../../domain/errors.js';
+import { changeMemberRole } from '../../../domain/members/change-role.js';
+import { listMembers } from '../../../domain/members/list-members.js';
+import { removeMember } from '../../../domain/members/remove-member.js';
+import { createUser } from '../../../domain/users/create-user.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { formErrorsOf, isFormError } from '../ui.js';
+import { membersPage, type MembersPageInput } from './members-pages.js';
+
+async function render(call: AdminCall, status: number, input: Omit<MembersPageInput, 'members'> = {}) {
+  const members = await listMembers({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } });
+  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, ...input }) });
+}
+
+/** A refusal about a member row (the last owner, a vanished member) is shown on the list, not as an error page. */
+function rowProblem(error: unknown): error is AppError {
+  return error instanceof AppError && (error.code === 'last_owner' || error.code === 'invalid_fields');
+}
 
 /** Members (CONTRACT §11), owner only. */
 export const membersArea: AdminArea = {
   nav: { area: 'members', label: 'Members', path: 'members', access: 'owner' },
-  routes: [],
+  routes: [
+    { method: 'GET', path: '/w/:workspaceId/members', access: 'owner', handler: (call) => render(call, 200) },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/members',
+      access: 'owner',
+      handler: async (call) => {
+        const values = { email: call.body.email ?? '', role: call.body.role ?? 'member' };
+        try {
+          // The same verb as `leadscan user create`: the link is shown once, on this answer only.
+          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace!.workspaceId } });
+          return await render(call, 200, { invited });
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          return render(call, error.status, { inviteErrors: formErrorsOf(error, 'email'), inviteValues: values });
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/members/:userId/role',
+      access: 'owner',
+      handler: async (call) => {
+        const input = { workspaceId: call.workspace!.workspaceId, userId: call.params.userId ?? '', role: call.body.role ?? '' };
+        try {
+          await changeMemberRole({ ctx: call.ctx, input });
+        } catch (error) {
+          if (!rowProblem(error)) throw error;
+          return render(call, error.status, { problem: error.detail });
+        }
+        return call.redirect(workspacePath(input.workspaceId, 'members'), 'role-changed');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/members/:userId/remove',
+      access: 'owner',
+      handler: async (call) => {
+        const input = { workspaceId: call.workspace!.workspaceId, userId: call.params.userId ?? '' };
+        try {
+          await removeMember({ ctx: call.ctx, input });
+        } catch (error) {
+          if (!rowProblem(error)) throw error;
+          return render(call, error.status, { problem: error.detail });
+        }
+        // Someone who removed themselves has no business on this screen any more.
+        if (input.userId === call.user.userId) return call.redirect('/');
+        return call.redirect(workspacePath(input.workspaceId, 'members'), 'member-removed');
+      },
+    },
+  ],
 };

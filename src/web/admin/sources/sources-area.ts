@@ -1,7 +1,141 @@
-import type { AdminArea } from '../routes.js';
+import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
+import { createSource } from '../../../domain/sources/create-source.js';
+import { findWorkspaceSource, listSources, pipelineChoices } from '../../../domain/sources/list-sources.js';
+import { setSourceActive } from '../../../domain/sources/set-source-active.js';
+import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/update-source-texts.js';
+import { AppError } from '../../../domain/errors.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
+import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
+
+const sourceOf = (call: AdminCall) =>
+  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, sourceId: call.params.sourceId ?? '' } });
+
+const sourcePath = (call: AdminCall, id: string) => workspacePath(call.workspace!.workspaceId, `sources/${id}`);
+
+async function renderSource(
+  call: AdminCall,
+  status: number,
+  extra: { botCheckErrors?: FormErrors; textErrors?: FormErrors; textValues?: Record<string, string> } = {},
+) {
+  const source = await sourceOf(call);
+  const texts = await readSourceTexts(call.ctx, source.id);
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, ...extra }) });
+}
+
+/** The bot-check form as the verb's input; "None" turns it off. */
+function botCheckInput(body: Record<string, string>): BotCheckInput {
+  const provider = body.provider ?? 'off';
+  if (provider === 'off') return { off: true };
+  if (!body.secret?.trim()) {
+    throw new AppError('invalid_fields', 'A bot check needs the provider secret', [
+      { field: 'secret', code: 'required', message: 'Enter the secret key from the provider' },
+    ]);
+  }
+  const minScoreText = body.minScore?.trim() ?? '';
+  const minScore = minScoreText === '' ? undefined : Number(minScoreText);
+  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) {
+    throw new AppError('invalid_fields', 'The minimum score is a number from 0 to 1', [
+      { field: 'minScore', code: 'invalid', message: 'A number from 0 to 1, e.g. 0.5' },
+    ]);
+  }
+  return {
+    provider,
+    secret: body.secret,
+    ...(body.siteKey?.trim() ? { siteKey: body.siteKey } : {}),
+    ...(minScore !== undefined ? { minScore } : {}),
+  };
+}
 
 /** Sources (CONTRACT §11), owner only. */
 export const sourcesArea: AdminArea = {
   nav: { area: 'sources', label: 'Sources', path: 'sources', access: 'owner' },
-  routes: [],
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/sources',
+      access: 'owner',
+      handler: async (call) => {
+        const sources = await listSources({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
+        return call.render(200, { title: 'Sources', area: 'sources', body: sourcesPage(call, sources) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/sources/new',
+      access: 'owner',
+      handler: async (call) => {
+        const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } });
+        return call.render(200, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
+        try {
+          const created = await createSource({ ctx: call.ctx, input: { workspace: workspaceId, ...values } });
+          return await call.redirect(sourcePath(call, created.id), 'source-created');
+        } catch (error) {
+          if (!isFormError(error) && !(error instanceof AppError && error.code === 'pipeline_not_found')) throw error;
+          const errors = formErrorsOf(error, error.code === 'pipeline_not_found' ? 'pipeline' : 'name');
+          const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId } });
+          return call.render(400, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/sources/:sourceId',
+      access: 'owner',
+      handler: (call) => renderSource(call, 200),
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources/:sourceId/active',
+      access: 'owner',
+      handler: async (call) => {
+        const source = await sourceOf(call);
+        const active = call.body.active === '1';
+        await setSourceActive({ ctx: call.ctx, input: { token: source.token, active } });
+        return call.redirect(sourcePath(call, source.id), active ? 'source-activated' : 'source-deactivated');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources/:sourceId/bot-check',
+      access: 'owner',
+      handler: async (call) => {
+        const source = await sourceOf(call);
+        try {
+          const settings = botCheckInput(call.body);
+          await configureBotCheck({ ctx: call.ctx, input: { token: source.token, settings } });
+          return await call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          return renderSource(call, error.status, { botCheckErrors: formErrorsOf(error, 'secret') });
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources/:sourceId/texts',
+      access: 'owner',
+      handler: async (call) => {
+        const source = await sourceOf(call);
+        const texts = { heading: call.body.heading ?? '', introduction: call.body.introduction ?? '', thankYou: call.body.thankYou ?? '' };
+        try {
+          await updateSourceTexts({ ctx: call.ctx, input: { sourceId: source.id, texts } });
+          return await call.redirect(sourcePath(call, source.id), 'texts-saved');
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          return renderSource(call, error.status, { textErrors: formErrorsOf(error, 'heading'), textValues: texts });
+        }
+      },
+    },
+  ],
 };

@@ -1,0 +1,141 @@
+import type { SourceListItem } from '../../../domain/sources/list-sources.js';
+import type { SourceTexts } from '../../../domain/sources/update-source-texts.js';
+import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.js';
+import { html, type SafeHtml } from '../../html.js';
+import { FORM_MESSAGES } from '../../messages.js';
+import type { AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
+
+const PROVIDERS = [
+  { value: 'off', label: 'None' },
+  { value: 'turnstile', label: 'Cloudflare Turnstile' },
+  { value: 'hcaptcha', label: 'hCaptcha' },
+  { value: 'recaptcha', label: 'Google reCAPTCHA (v2, or v3 with a minimum score)' },
+];
+
+function status(active: boolean): SafeHtml {
+  return active ? html`<span class="badge on">Active</span>` : html`<span class="badge off">Off</span>`;
+}
+
+export function embedSnippet(source: SourceListItem): string {
+  return `<iframe src="${source.formUrl}" title="${source.name.replaceAll('"', '&quot;')}" width="100%" height="760" style="border:0;max-width:40rem" loading="lazy"></iframe>`;
+}
+
+/** Sources (CONTRACT §11): every source with its pipeline, status, lead count and last lead. */
+export function sourcesPage(call: AdminCall, sources: SourceListItem[]): SafeHtml {
+  const base = workspacePath(call.workspace!.workspaceId, 'sources');
+  return html`<div class="page-head"><div><h1>Sources</h1><p class="muted">Where leads come from: each source has an intake link and a hosted form.</p></div>
+<a class="button" href="${base}/new">New source</a></div>
+${notice(call.query.notice)}
+<section class="card table-card" aria-labelledby="sources-heading">
+<h2 id="sources-heading" class="offscreen">Lead sources</h2>
+${sources.length === 0
+  ? html`<p class="empty">No sources yet. Make one with <strong>New source</strong>.</p>`
+  : html`<table class="list" id="sources">
+<thead><tr><th scope="col">Source</th><th scope="col">Pipeline</th><th scope="col">Status</th><th scope="col">Leads</th><th scope="col">Last lead</th><th scope="col">Bot check</th></tr></thead>
+<tbody>${sources.map(
+      (s) => html`<tr>
+<td data-label="Source"><a href="${base}/${s.id}">${s.name}</a></td>
+<td data-label="Pipeline">${s.pipelineName}</td>
+<td data-label="Status">${status(s.active)}</td>
+<td data-label="Leads" class="num">${s.leadCount}</td>
+<td data-label="Last lead">${when(s.lastLeadAt, 'none yet')}</td>
+<td data-label="Bot check" class="muted">${s.botCheck ? PROVIDERS.find((p) => p.value === s.botCheck!.provider)?.label.split(' (')[0] : 'None'}</td>
+</tr>`,
+    )}</tbody></table>`}
+</section>
+${sources.length ? html`<p class="muted small">Open a source for its intake URL, hosted form, embed snippet, bot check and form texts.</p>` : ''}`;
+}
+
+export function newSourcePage(
+  call: AdminCall,
+  pipelines: Array<{ id: string; name: string }>,
+  values: { name?: string; pipeline?: string } = {},
+  errors: FormErrors = {},
+): SafeHtml {
+  const base = workspacePath(call.workspace!.workspaceId, 'sources');
+  return html`<p class="small"><a href="${base}">← Sources</a></p>
+<div class="page-head"><div><h1>New source</h1><p class="muted">A web form, a landing page or an automation that sends leads.</p></div></div>
+<section class="card">
+<form method="post" action="${base}" novalidate>
+${csrfField(call.csrf)}
+${field({ name: 'name', label: 'Name', value: values.name ?? '', errors, maxlength: 120, hint: 'Shown to you, and as the hosted form’s heading unless you set one.' })}
+<div class="field">
+<label for="f-pipeline">Pipeline</label>
+<select id="f-pipeline" name="pipeline"${errors.pipeline ? html` aria-invalid="true" aria-describedby="f-pipeline-error"` : ''}>
+${pipelines.map((p) => html`<option value="${p.id}"${p.id === values.pipeline ? html` selected` : ''}>${p.name}</option>`)}
+</select>
+${errors.pipeline ? html`<p class="field-error" id="f-pipeline-error">${errors.pipeline}</p>` : ''}
+</div>
+<button type="submit">Create source</button>
+</form>
+</section>`;
+}
+
+function copyRow(id: string, label: string, value: string, block = false): SafeHtml {
+  return html`<h3 id="${id}-label">${label}</h3>
+<div class="copy-row">${block ? html`<pre id="${id}" aria-labelledby="${id}-label">${value}</pre>` : html`<code class="copy-value" id="${id}" aria-labelledby="${id}-label">${value}</code>`}
+<button type="button" class="secondary" data-copy-target="#${id}" data-status="#${id}-status" hidden>Copy</button></div>
+<p class="status-line" id="${id}-status" role="status" aria-live="polite"></p>`;
+}
+
+export interface SourcePageInput {
+  source: SourceListItem;
+  texts: SourceTexts;
+  botCheckErrors?: FormErrors;
+  textErrors?: FormErrors;
+  textValues?: Record<string, string>;
+}
+
+/** One source: its links and embed snippet, Deactivate/Activate, bot-check settings, the hosted form's texts. */
+export function sourcePage(call: AdminCall, input: SourcePageInput): SafeHtml {
+  const { source, texts } = input;
+  const base = workspacePath(call.workspace!.workspaceId, `sources/${source.id}`);
+  const bot = source.botCheck;
+  const botErrors = input.botCheckErrors ?? {};
+  const textErrors = input.textErrors ?? {};
+  const textValue = (key: keyof SourceTexts) => input.textValues?.[key] ?? texts[key] ?? '';
+  return html`<p class="small"><a href="${workspacePath(call.workspace!.workspaceId, 'sources')}">← Sources</a></p>
+<div class="page-head"><div><h1>${source.name}</h1><p class="muted">Pipeline ${source.pipelineName} · ${status(source.active)} · ${source.leadCount} lead${source.leadCount === 1 ? '' : 's'}, last ${when(source.lastLeadAt, 'none yet')}</p></div>
+<div class="actions">${source.active
+  ? actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Deactivate', kind: 'danger', fields: { active: '0' }, confirm: 'Switch off this intake link and hosted form? Posts to them are refused until you activate them again.' })
+  : actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Activate', kind: 'primary', fields: { active: '1' } })}</div></div>
+${notice(call.query.notice)}
+${source.active ? '' : html`<p class="notice error">This source is off: its intake link and hosted form answer “closed”.</p>`}
+<section class="card" aria-labelledby="links-heading">
+<h2 id="links-heading">Links</h2>
+${copyRow('intake-url', 'Intake URL (POST leads here from your own form or automation)', source.intakeUrl)}
+${copyRow('form-url', 'Hosted form', source.formUrl)}
+<p class="small"><a href="${source.formUrl}" target="_blank" rel="noopener">Open the hosted form</a></p>
+${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet(source), true)}
+</section>
+<div class="grid-2">
+<section class="card" aria-labelledby="texts-heading">
+<h2 id="texts-heading">Hosted form texts</h2>
+<p class="muted small">Plain text. Leave a field empty for the default.</p>
+<form method="post" action="${base}/texts" novalidate>
+${csrfField(call.csrf)}
+${field({ name: 'heading', label: 'Heading', value: textValue('heading'), errors: textErrors, maxlength: SOURCE_TEXT_LIMITS.heading, hint: `Default: ${source.name}` })}
+${field({ name: 'introduction', label: 'Introduction', value: textValue('introduction'), errors: textErrors, textarea: true, maxlength: SOURCE_TEXT_LIMITS.introduction })}
+${field({ name: 'thankYou', label: 'Thank-you text', value: textValue('thankYou'), errors: textErrors, textarea: true, maxlength: SOURCE_TEXT_LIMITS.thankYou, hint: `Default: ${FORM_MESSAGES.thanks}` })}
+<button type="submit">Save texts</button>
+</form>
+</section>
+<section class="card" aria-labelledby="bot-heading">
+<h2 id="bot-heading">Bot check</h2>
+<p class="muted small">Now: ${bot ? html`<strong>${PROVIDERS.find((p) => p.value === bot.provider)?.label}</strong>, site key ${bot.siteKey ? html`<code>${bot.siteKey}</code>` : 'not set'}${bot.minScore !== null ? `, minimum score ${bot.minScore}` : ''}; secret stored (never shown)` : html`<strong>off</strong>`}.</p>
+<form method="post" action="${base}/bot-check" novalidate>
+${csrfField(call.csrf)}
+<div class="field">
+<label for="f-provider">Provider</label>
+<select id="f-provider" name="provider">${PROVIDERS.map((p) => html`<option value="${p.value}"${p.value === (bot?.provider ?? 'off') ? html` selected` : ''}>${p.label}</option>`)}</select>
+</div>
+${field({ name: 'secret', label: 'Secret key', type: 'password', errors: botErrors, autocomplete: 'off', hint: bot ? 'Write-only: enter it again to save changes.' : 'From the provider’s dashboard. Stored encrypted, never shown again.' })}
+${field({ name: 'siteKey', label: 'Site key', value: bot?.siteKey ?? '', errors: botErrors, hint: 'Needed for the hosted form to show the widget.' })}
+${field({ name: 'minScore', label: 'Minimum score (reCAPTCHA v3 only)', value: bot?.minScore !== null && bot?.minScore !== undefined ? String(bot.minScore) : '', errors: botErrors, hint: '0 to 1, e.g. 0.5. Leave empty for v2.' })}
+<button type="submit">Save bot check</button>
+</form>
+</section>
+</div>`;
+}

@@ -1,0 +1,102 @@
+/**
+ * Screenshots of the web app for the README (docs/*.png): `node --import tsx test/browser/admin-screenshots.ts`.
+ * A throwaway SQLite database with believable data, a signed-in owner, Chromium at 1280 and 390 px wide.
+ */
+import path from 'node:path';
+import { createSession } from '../../src/domain/auth/sessions.js';
+import { createSource } from '../../src/domain/sources/create-source.js';
+import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
+import { createUser } from '../../src/domain/users/create-user.js';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { systemClock, type DomainContext } from '../../src/domain/context.js';
+import { SecretBox } from '../../src/domain/keys/secret-box.js';
+import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
+import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { launchChromium } from './chromium.js';
+
+const OUT = path.resolve(import.meta.dirname, '../../docs');
+
+// Not the vitest helpers (they need a running vitest): the same parts, put together by hand.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-shots-'));
+const appSecret = crypto.randomBytes(32).toString('base64url');
+const config = loadConfig({
+  DATABASE_URL: path.join(dir, 'shots.sqlite'),
+  APP_SECRET: appSecret,
+  LOG_LEVEL: 'silent',
+  PUBLIC_BASE_URL: 'https://leads.harbor-renovations.com',
+  INTAKE_RATE_LIMIT: '0',
+});
+const store = openDatabase(config.database);
+await store.migrate();
+const ctx: DomainContext = { store, secrets: new SecretBox(appSecret), clock: systemClock, config };
+const app = await buildApp(config, { store, appSecret, logger: false });
+try {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const workspace = await createWorkspace({ ctx, input: { name: 'Harbor Renovations' } });
+  const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+  const source = await createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Website form' } });
+  const seeded = { workspaceId: workspace.id, pipelineId: pipeline.id, uploadKey: workspace.uploadKey, source };
+  const roofing = await createWorkspace({ ctx, input: { name: 'Harbor Roofing' } });
+  const landing = await createSource({ ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Kitchen landing page' } });
+  const ads = await createSource({ ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Spring ads (Facebook)' } });
+  await setSourceActive({ ctx, input: { token: ads.token, active: false } });
+  const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
+  for (const [i, name] of names.entries()) {
+    const token = i % 3 === 2 ? landing.token : seeded.source.token;
+    await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i) } });
+  }
+  const uploads = [
+    ['Kitchen', 'Dining room', 'Hall'],
+    ['Primary bedroom', 'Ensuite bathroom'],
+    ['Basement'],
+    ['Living room', 'Kitchen', 'Pantry', 'Laundry'],
+  ];
+  const agents = ['RoomScan Pro/3.2 (iPhone15,3; iOS 17.5)', 'RoomScan Pro/3.2 (iPad13,4; iPadOS 17.4)', 'MagicPlan/9.1 (Pixel 8; Android 14)'];
+  for (const [i, rooms] of uploads.entries()) {
+    const body = JSON.stringify({ rooms: rooms.map((name) => ({ name, floor: 0, walls: Array.from({ length: 40 + i * 30 }, (_, w) => ({ id: w, length: 2.5 })) })) });
+    await app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': seeded.uploadKey, 'user-agent': agents[i % agents.length]! },
+      payload: body,
+    });
+  }
+  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: seeded.workspaceId, role: 'owner' } });
+  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', workspace: seeded.workspaceId, role: 'member' } });
+  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: roofing.id, role: 'owner' } });
+  const { sessionId } = await createSession({ ctx, input: { userId: owner.userId } });
+
+  const browser = await launchChromium();
+  try {
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: width < 500 ? 2 : 1 });
+      await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
+      const page = await context.newPage();
+      const shots: Array<[string, string]> = [
+        ['scans', `/w/${seeded.workspaceId}/scans`],
+        ['sources', `/w/${seeded.workspaceId}/sources`],
+        ['source', `/w/${seeded.workspaceId}/sources/${seeded.source.id}`],
+        ['members', `/w/${seeded.workspaceId}/members`],
+      ];
+      // The README shows every screen wide, and Scans and Sources also at phone width.
+      for (const [name, url] of width < 500 ? shots.slice(0, 2) : shots) {
+        await page.goto(`${base}${url}`);
+        await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await app.close();
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}

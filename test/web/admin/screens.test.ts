@@ -1,0 +1,187 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { App } from '../../../src/app.js';
+import { createSource } from '../../../src/domain/sources/create-source.js';
+import { describeEachBackend } from '../../helpers/backends.js';
+import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+
+const XSS = '<script>alert(1)</script>';
+const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
+
+describeEachBackend('admin screens over HTTP', (backend) => {
+  let world: TestWorld;
+  let f: AdminFixture;
+  let app: App;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+    f = await createAdminFixture(world);
+    app = f.app;
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const get = (url: string, as: Person = f.owner) => app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
+    });
+  const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
+
+  it('markup in a source name, form texts and room names renders as text on every page that shows it', async () => {
+    const source = await createSource({ ctx: world.ctx, input: { workspace: f.home.workspaceId, pipeline: f.home.pipelineId, name: XSS } });
+    const up = await app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': f.home.uploadKey },
+      payload: JSON.stringify({ rooms: [{ name: XSS }, { name: '"><img src=x onerror=alert(1)>' }] }),
+    });
+    expect(up.statusCode).toBe(200);
+    const scanId = (await world.store.db.selectFrom('scans').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+    expect((await post(ws(`/sources/${source.id}/texts`), { heading: XSS, introduction: XSS, thankYou: XSS })).statusCode).toBe(303);
+    const pages = [ws('/sources'), ws(`/sources/${source.id}`), ws('/scans'), ws(`/scans/${scanId}`), `/f/${source.token}`];
+    for (const url of pages) {
+      const res = url.startsWith('/f/') ? await app.inject({ method: 'GET', url }) : await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain(XSS);
+      expect(res.body, url).not.toContain('<img src=x');
+      expect(res.body, url).toContain(ESCAPED);
+    }
+    const thanks = await app.inject({
+      method: 'POST',
+      url: `/f/${source.token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=Ada',
+    });
+    expect(thanks.statusCode).toBe(200);
+    expect(thanks.body).not.toContain(XSS);
+    expect(thanks.body).toContain(ESCAPED);
+  });
+
+  it('Sources: New source, Deactivate/Activate take effect on the intake, bot-check secret is never shown back', async () => {
+    const bad = await post(ws('/sources'), { name: '   ', pipeline: f.home.pipelineId });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('field-error');
+    const made = await post(ws('/sources'), { name: 'Landing page', pipeline: f.home.pipelineId });
+    expect(made.statusCode).toBe(303);
+    const path = made.headers.location!.split('?')[0]!;
+    const page = await get(path);
+    const token = /\/f\/([0-9a-f-]{36})/.exec(page.body)![1]!;
+    expect(page.body).toContain(`http://leadscan.test/api/intake/${token}`);
+    expect(page.body).toContain('&lt;iframe src=&quot;http://leadscan.test/f/');
+    const intake = () => app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name: 'Ada' } });
+    expect((await intake()).statusCode).toBe(200);
+
+    expect((await post(`${path}/active`, { active: '0' })).statusCode).toBe(303);
+    expect((await intake()).statusCode).toBe(404);
+    expect((await post(`${path}/active`, { active: '1' })).statusCode).toBe(303);
+    expect((await intake()).statusCode).toBe(200);
+
+    const list = await get(ws('/sources'));
+    expect(list.body).toMatch(/Landing page<\/a><\/td>\s*<td[^>]*>Sales<\/td>\s*<td[^>]*><span class="badge on">Active<\/span><\/td>\s*<td[^>]*>2<\/td>/);
+
+    const noSecret = await post(`${path}/bot-check`, { provider: 'turnstile', secret: '', siteKey: 'site' });
+    expect(noSecret.statusCode).toBe(400);
+    const secret = 'very-secret-provider-key';
+    expect((await post(`${path}/bot-check`, { provider: 'turnstile', secret, siteKey: 'the-site-key' })).statusCode).toBe(303);
+    const after = await get(path);
+    expect(after.body).toContain('the-site-key');
+    expect(after.body).not.toContain(secret);
+    expect((await post(`${path}/bot-check`, { provider: 'off' })).statusCode).toBe(303);
+    expect((await get(path)).body).toMatch(/Now: <strong>off<\/strong>/);
+  });
+
+  it('hosted-form texts: shown on the form and the thank-you page; empty means the default; bounds are field errors', async () => {
+    const path = ws(`/sources/${f.home.source.id}`);
+    expect((await post(`${path}/texts`, { heading: 'Get a quote', introduction: 'Line one\nLine two', thankYou: 'We call you back today.' })).statusCode).toBe(303);
+    const form = await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` });
+    expect(form.body).toContain('<h1>Get a quote</h1>');
+    expect(form.body).toContain('Line one\nLine two');
+    expect(form.body).toContain('We call you back today.');
+    const tooLong = await post(`${path}/texts`, { heading: 'x'.repeat(121), introduction: '', thankYou: '' });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('Use at most 120 characters');
+    expect((await post(`${path}/texts`, { heading: '', introduction: '', thankYou: '' })).statusCode).toBe(303);
+    expect((await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Website form</h1>');
+  });
+
+  it('Members: invite shows a one-time link once; roles change; the last owner stays; removal ends access', async () => {
+    const invite = await post(ws('/members'), { email: 'new@home.example', role: 'member' });
+    expect(invite.statusCode).toBe(200);
+    const link = /id="invite-link">(http:\/\/leadscan\.test\/setup\/[A-Za-z0-9_-]{43})</.exec(invite.body)?.[1];
+    expect(link).toBeTruthy();
+    expect((await app.inject({ method: 'GET', url: new URL(link!).pathname })).statusCode).toBe(200);
+    expect((await get(ws('/members'))).body).not.toContain(link);
+    const again = await post(ws('/members'), { email: 'NEW@home.example', role: 'member' });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('Already a member');
+
+    const demoteSelf = await post(ws(`/members/${f.owner.userId}/role`), { role: 'member' });
+    expect(demoteSelf.statusCode).toBe(409);
+    expect(demoteSelf.body).toContain('last owner');
+    expect((await post(ws(`/members/${f.owner.userId}/remove`), {})).statusCode).toBe(409);
+
+    expect((await post(ws(`/members/${f.member.userId}/role`), { role: 'owner' })).statusCode).toBe(303);
+    expect((await get(ws('/sources'), f.member)).statusCode).toBe(200);
+    expect((await post(ws(`/members/${f.member.userId}/role`), { role: 'member' })).statusCode).toBe(303);
+    expect((await get(ws('/sources'), f.member)).statusCode).toBe(403);
+    expect((await get(ws('/scans'), f.member)).statusCode).toBe(200);
+    expect((await post(ws(`/members/${f.member.userId}/remove`), {})).statusCode).toBe(303);
+    expect((await get(ws('/scans'), f.member)).statusCode).toBe(404);
+  });
+
+  it('Scans: members see the key but not Regenerate or Delete; pages of 25, newest first; delete removes the scan', async () => {
+    const memberPage = await get(ws('/scans'), f.member);
+    expect(memberPage.body).toContain(`lsk_…${f.home.uploadKey.slice(-4)}`);
+    expect(memberPage.body).not.toContain(f.home.uploadKey);
+    expect(memberPage.body).not.toContain('Regenerate</button>');
+    expect((await get(ws('/scans/key'), f.member)).body).toBe(f.home.uploadKey);
+    expect((await get(ws(`/scans/${f.homeScanId}`), f.member)).body).not.toContain('Delete</button>');
+    expect((await get(ws(`/scans/${f.homeScanId}`))).body).toContain('Delete</button>');
+
+    for (let i = 0; i < 26; i += 1) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/scan/upload',
+        headers: { 'x-scan-key': f.home.uploadKey },
+        payload: JSON.stringify({ rooms: [{ name: `Room number ${i}` }] }),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const first = await get(ws('/scans'));
+    expect(first.body.match(/<td data-label="Received">/g)?.length).toBe(25);
+    expect(first.body.indexOf('Room number 25')).toBeLessThan(first.body.indexOf('Room number 24'));
+    expect(first.body).toContain('Older →');
+    const second = await get(ws('/scans?page=2'));
+    expect(second.body).toContain('Kitchen, Hall');
+    expect(second.body.match(/<td data-label="Received">/g)?.length).toBe(2);
+
+    expect((await post(ws(`/scans/${f.homeScanId}/delete`), {})).statusCode).toBe(303);
+    expect((await get(ws(`/scans/${f.homeScanId}`))).statusCode).toBe(404);
+    expect(await world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
+  });
+
+  it('a refused upload key points at the real Scans screen, which exists', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
+    expect(res.statusCode).toBe(401);
+    const detail = (res.json() as { detail: string }).detail;
+    expect(detail).toContain('sign in at http://leadscan.test/');
+    expect(detail).toContain('/w/{workspace}/scans');
+    expect((await get(ws('/scans'))).body).toContain('<h1>Scans</h1>');
+    const docs = await app.inject({ method: 'GET', url: '/problems/invalid_scan_key' });
+    expect(docs.body).toContain('/w/{workspace}/scans');
+  });
+
+  it('the workspace switcher lists only the person’s workspaces', async () => {
+    await post(`/w/${f.away.workspaceId}/members`, { email: f.owner.email, role: 'member' }, f.stranger);
+    const page = await get(ws('/scans'));
+    expect(page.body).toContain(`href="/w/${f.away.workspaceId}/scans"`);
+    expect((await get(`/w/${f.away.workspaceId}/scans`)).statusCode).toBe(200);
+    expect((await get(`/w/${f.away.workspaceId}/sources`)).statusCode).toBe(403);
+    const memberView = await get(ws('/scans'), f.member);
+    expect(memberView.body).not.toContain(f.away.workspaceId);
+  });
+});
