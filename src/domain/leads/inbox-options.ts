@@ -1,4 +1,4 @@
-import type { DomainContext } from '../context.js';
+import type { VerbArgs } from '../context.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 
 export interface SourceOption {
@@ -8,10 +8,10 @@ export interface SourceOption {
 }
 
 /** What the inbox's filter menus offer: the pipeline's stages and the workspace's lead sources. */
-export async function inboxOptions(
-  ctx: DomainContext,
-  input: { workspaceId: string; pipelineId: string },
-): Promise<{ stages: Stage[]; sources: SourceOption[] }> {
+export async function inboxOptions({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; pipelineId: string }>): Promise<{ stages: Stage[]; sources: SourceOption[] }> {
   const [stages, sources] = await Promise.all([
     loadStages(ctx.store.db, input.pipelineId),
     ctx.store.db

@@ -48,7 +48,7 @@ async function renderInbox(call: AdminCall, pipelineRef: string | undefined) {
   const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: pipelineId } });
   const query = inboxQuery(call);
   const [options, page] = await Promise.all([
-    inboxOptions(call.ctx, { workspaceId, pipelineId: pipeline.id }),
+    inboxOptions({ ctx: call.ctx, input: { workspaceId, pipelineId: pipeline.id } }),
     listLeads({ ctx: call.ctx, input: { ...filtersOf(workspaceId, pipeline.id, query), cursor: query.cursor } }),
   ]);
   return call.render(200, {

@@ -44,7 +44,7 @@ export const quarantineArea: AdminArea = {
         const workspaceId = call.workspace!.workspaceId;
         const [items, names] = await Promise.all([
           listQuarantine({ ctx: call.ctx, input: { workspace: workspaceId, limit: 200 } }),
-          sourceNames(call.ctx, workspaceId),
+          sourceNames({ ctx: call.ctx, input: { workspaceId } }),
         ]);
         return call.render(200, { title: 'Quarantine', area: 'quarantine', body: quarantinePage(call, items, names) });
       },
