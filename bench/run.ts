@@ -347,6 +347,9 @@ async function main(): Promise<void> {
 
 try {
   await main();
+  // The Leads inbox at 100,000 leads: list, search, unread counts and export, in-process on SQLite.
+  const { benchInbox } = await import('./inbox.js');
+  process.stdout.write(`\n== Leads inbox and CSV export at 100,000 leads (SQLite)\n${await benchInbox()}\n`);
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });
 }

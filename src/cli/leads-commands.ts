@@ -1,17 +1,110 @@
+import { once } from 'node:events';
 import type { Command } from 'commander';
-import { listLeads } from '../domain/leads/list-leads.js';
+import { deleteLead } from '../domain/leads/delete-lead.js';
+import { exportLeadsCsv } from '../domain/leads/export-leads.js';
+import type { LeadFilterInput } from '../domain/leads/lead-filters.js';
+import { listLeads, type InboxLead } from '../domain/leads/list-leads.js';
+import { moveLead } from '../domain/leads/move-lead.js';
+import { openLead } from '../domain/leads/open-lead.js';
+import { deleteQuarantined } from '../domain/quarantine/delete-quarantined.js';
 import { listQuarantine } from '../domain/quarantine/list-quarantine.js';
 import { restoreQuarantined } from '../domain/quarantine/restore-quarantined.js';
-import type { CliKit } from './kit.js';
+import { addStage } from '../domain/stages/add-stage.js';
+import { listStages } from '../domain/stages/list-stages.js';
+import { removeStage } from '../domain/stages/remove-stage.js';
+import { renameStage } from '../domain/stages/rename-stage.js';
+import { reorderStages } from '../domain/stages/reorder-stages.js';
+import { CLI_ACTOR } from '../domain/stages/stage-history.js';
+import { positiveInteger, type CliKit } from './kit.js';
 
-/** `leadscan leads …` and `leadscan quarantine …`. */
-export function registerLeadsCommands(program: Command, { run, withJson }: CliKit) {
-  const leads = program.command('leads').description('the Leads inbox');
-  withJson(leads.command('list'))
-    .description('leads of a workspace, newest first')
+/** The inbox filters (CONTRACT §12), shared by `leads list` and `leads export`. */
+function withFilters(cmd: Command): Command {
+  return cmd
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .option('--pipeline <pipeline>', 'pipeline id or name')
-    .action(run((ctx, opts: { workspace: string; pipeline?: string }) => listLeads({ ctx, input: opts })));
+    .option('--stage <stage>', 'stage key or name, e.g. contacted')
+    .option('--source <source>', 'lead source id or name')
+    .option('--bot-check <state>', 'off, passed or unverified')
+    .option('--search <text>', 'substring of name, email, phone or notes (any case)')
+    .option('--since <date>', 'received on or after (2026-03-01 or an ISO time)')
+    .option('--until <date>', 'received on or before (2026-03-31 or an ISO time)');
+}
+
+function leadLine(lead: InboxLead): string {
+  const who = [lead.name, lead.email && `<${lead.email}>`, lead.phone].filter(Boolean).join(' ');
+  return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})\n`;
+}
+
+/** `leadscan leads …`, `leadscan stages …` and `leadscan quarantine …`. */
+export function registerLeadsCommands(program: Command, { io, run, withJson }: CliKit) {
+  const leads = program.command('leads').description('the Leads inbox');
+  withJson(withFilters(leads.command('list')))
+    .description('leads newest first, 50 a page; the next page cursor is printed on stderr')
+    .option('--limit <n>', 'leads per page (at most 1000)', positiveInteger)
+    .option('--cursor <cursor>', 'continue after the page that printed this cursor')
+    .action(
+      run(
+        async (ctx, opts: LeadFilterInput & { limit?: number; cursor?: string }) => {
+          const page = await listLeads({ ctx, input: opts });
+          if (page.nextCursor) io.stderr.write(`More leads: add --cursor ${page.nextCursor}\n`);
+          return page.leads;
+        },
+        ((leads: InboxLead[]) => (leads.length === 0 ? '(none)\n' : leads.map(leadLine).join(''))) as never,
+      ),
+    );
+  withJson(leads.command('show <id>'))
+    .description('one lead with every field and its stage history (does not mark it opened)')
+    .action(run((ctx, id: string) => openLead({ ctx, input: { id, markOpened: false } })));
+  withJson(leads.command('move <id>'))
+    .description('move a lead to another stage of its pipeline (recorded as moved by "cli")')
+    .requiredOption('--stage <stage>', 'stage key or name')
+    .action(run((ctx, id: string, opts: { stage: string }) => moveLead({ ctx, input: { id, stage: opts.stage, by: CLI_ACTOR } })));
+  withJson(leads.command('delete <id>'))
+    .description('remove a lead for good')
+    .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
+  withFilters(leads.command('export'))
+    .description('the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv')
+    .action(
+      run(async (ctx, opts: LeadFilterInput) => {
+        const csv = await exportLeadsCsv({ ctx, input: opts });
+        for await (const chunk of csv) {
+          if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
+        }
+        return Buffer.alloc(0);
+      }),
+    );
+
+  const stages = program.command('stages').description("a pipeline's stages (the first is its Leads inbox)");
+  const pipelineOpts = (cmd: Command) =>
+    withJson(cmd)
+      .requiredOption('--workspace <workspace>', 'workspace id or name')
+      .requiredOption('--pipeline <pipeline>', 'pipeline id or name');
+  pipelineOpts(stages.command('list'))
+    .description('stages in order, with their lead counts')
+    .action(run((ctx, opts: { workspace: string; pipeline: string }) => listStages({ ctx, input: opts })));
+  pipelineOpts(stages.command('add <name>'))
+    .description('add a stage at the end')
+    .action(run((ctx, name: string, opts: { workspace: string; pipeline: string }) => addStage({ ctx, input: { ...opts, name } })));
+  pipelineOpts(stages.command('rename <stage> <name>'))
+    .description('rename a stage (its leads stay in it)')
+    .action(
+      run((ctx, stage: string, name: string, opts: { workspace: string; pipeline: string }) =>
+        renameStage({ ctx, input: { ...opts, stage, name } }),
+      ),
+    );
+  pipelineOpts(stages.command('order <stages...>'))
+    .description('put the stages in this order (keys or names); the first receives new leads')
+    .action(
+      run((ctx, order: string[], opts: { workspace: string; pipeline: string }) => reorderStages({ ctx, input: { ...opts, order } })),
+    );
+  pipelineOpts(stages.command('remove <stage>'))
+    .description('remove a stage; a stage holding leads needs --move-to')
+    .option('--move-to <stage>', 'where its leads go')
+    .action(
+      run((ctx, stage: string, opts: { workspace: string; pipeline: string; moveTo?: string }) =>
+        removeStage({ ctx, input: { ...opts, stage, by: CLI_ACTOR } }),
+      ),
+    );
 
   const quarantine = program.command('quarantine').description('honeypot catches, kept 30 days');
   withJson(quarantine.command('list'))
@@ -21,4 +114,8 @@ export function registerLeadsCommands(program: Command, { run, withJson }: CliKi
   withJson(quarantine.command('restore <id>'))
     .description('turn a quarantined submission into a lead, with its original received time')
     .action(run((ctx, id: string) => restoreQuarantined({ ctx, input: { id } })));
+  withJson(quarantine.command('delete <id>'))
+    .description('drop a quarantined submission for good')
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .action(run((ctx, id: string, opts: { workspace: string }) => deleteQuarantined({ ctx, input: { workspace: opts.workspace, id } })));
 }

@@ -135,6 +135,34 @@ export interface AppMetaTable {
   value: string;
 }
 
+/** A pipeline's ordered stages; `key` is stable for the stage's life and is what `leads.stage` holds. */
+export interface StageTable {
+  pipeline_id: string;
+  key: string;
+  name: string;
+  position: number;
+  created_at: string;
+}
+
+/** One move of a lead between stages; the names are kept as they were, so history survives a rename. */
+export interface StageHistoryTable {
+  id: string;
+  lead_id: string;
+  from_stage: string;
+  from_name: string;
+  to_stage: string;
+  to_name: string;
+  by_user_id: string | null;
+  by_label: string;
+  moved_at: string;
+}
+
+/** A lead nobody in the workspace has opened yet ("new"); kept by triggers on `leads` (migration 0004). */
+export interface LeadUnreadTable {
+  lead_id: string;
+  pipeline_id: string;
+}
+
 export interface UserTable {
   id: string;
   email: string;
@@ -200,6 +228,9 @@ export interface Schema {
   scan_rooms: ScanRoomTable;
   idempotency_keys: IdempotencyTable;
   intake_log: IntakeLogTable;
+  stages: StageTable;
+  stage_history: StageHistoryTable;
+  lead_unread: LeadUnreadTable;
   users: UserTable;
   memberships: MembershipTable;
   sessions: SessionTable;

@@ -6,6 +6,7 @@ import { createUser } from '../../src/domain/users/create-user.js';
 import { removeUser } from '../../src/domain/users/remove-user.js';
 import type { Schema } from '../../src/storage/schema.js';
 import type { Seeded, TestWorld } from './test-app.js';
+import { leadsFixtureExtra } from './admin-leads-fixture.js';
 
 /**
  * Security cases for every admin route, generated from one table (STYLE §6). A route's entry says how to reach it
@@ -72,6 +73,10 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'users',
   'memberships',
   'setup_links',
+  'quarantine',
+  'stages',
+  'stage_history',
+  'lead_unread',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
@@ -107,6 +112,86 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/scans/:scanId/delete',
     url: (f) => ws(f, `/scans/${f.homeScanId}/delete`),
     foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/delete`),
+  },
+  // Leads, stages and quarantine
+  { method: 'GET', path: '/w/:workspaceId/leads', url: (f) => ws(f, '/leads') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/pipelines/:pipelineId/leads',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/leads?q=555&stage=inbox`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/leads`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/pipelines/:pipelineId/leads.csv',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/leads.csv`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/leads.csv`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/leads/:leadId',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/move',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/move`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/move`),
+    form: () => ({ stage: 'contacted' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/delete',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/delete`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/delete`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/pipelines/:pipelineId/stages',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/stages`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/stages`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/pipelines/:pipelineId/stages',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/stages`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/stages`),
+    form: () => ({ name: 'Site visit' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/rename',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/stages/quoted/rename`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/stages/quoted/rename`),
+    form: () => ({ name: 'Estimate sent' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/move',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/stages/won/move`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/stages/won/move`),
+    form: () => ({ direction: 'up' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/remove',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/stages/inbox/remove`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/stages/inbox/remove`),
+    form: () => ({ moveTo: 'contacted' }),
+  },
+  { method: 'GET', path: '/w/:workspaceId/quarantine', url: (f) => ws(f, '/quarantine') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quarantine/:itemId/restore',
+    url: (f) => ws(f, `/quarantine/${f.extra.homeQuarantineId}/restore`),
+    foreignUrl: (f) => ws(f, `/quarantine/${f.extra.awayQuarantineId}/restore`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quarantine/:itemId/delete',
+    url: (f) => ws(f, `/quarantine/${f.extra.homeQuarantineId}/delete`),
+    foreignUrl: (f) => ws(f, `/quarantine/${f.extra.awayQuarantineId}/delete`),
   },
   // Sources
   { method: 'GET', path: '/w/:workspaceId/sources', url: (f) => ws(f, '/sources') },
@@ -209,7 +294,7 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
     stranger,
     homeScanId: await scanOf(home.workspaceId),
     awayScanId: await scanOf(away.workspaceId),
-    extra: {},
+    extra: { ...(await leadsFixtureExtra(app, world, home, away)) },
   };
 }
 

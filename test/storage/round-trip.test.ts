@@ -67,18 +67,29 @@ describeEachBackend('storage round trips', (backend) => {
     const tables = (await db().introspection.getTables())
       .map((t) => t.name)
       .filter((name) => !name.startsWith('kysely_'))
+      // SQLite only: the trigram search index of migration 0004 (a virtual table and its shadow tables).
+      .filter((name) => !name.startsWith('leads_search'))
       .sort();
     expect(tables).toEqual([
       'app_meta',
       'idempotency_keys',
       'intake_log',
+      'lead_source_texts',
       'lead_sources',
+      'lead_unread',
       'leads',
+      'memberships',
       'pipelines',
       'quarantine',
       'scan_rooms',
       'scans',
+      'sessions',
+      'setup_links',
+      'sign_in_failures',
+      'stage_history',
+      'stages',
       'upload_keys',
+      'users',
       'workspaces',
     ]);
     const scanRaw = (await db().introspection.getTables()).find((t) => t.name === 'scans')!.columns.find((c) => c.name === 'raw')!;
@@ -238,12 +249,16 @@ describeEachBackend('storage round trips', (backend) => {
     await Promise.all([insertLead(row), insertLead(bare)]);
     const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
     expect(stored).toEqual([row, bare]);
-    const listed = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
     expect(listed.slice(0, 2).map((l) => l.id)).toEqual([bare.id, row.id]);
     expect(listed[1]).toEqual({
       id: row.id,
       sourceId: row.source_id,
       pipelineId: row.pipeline_id,
+      stage: 'inbox',
+      stageName: 'Inbox',
+      sourceName: 'Website form',
+      isNew: true,
       name: row.name,
       phone: row.phone,
       email: row.email,

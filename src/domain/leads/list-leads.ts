@@ -1,50 +1,48 @@
 import type { VerbArgs } from '../context.js';
-import { findPipeline } from '../pipelines/find-pipeline.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
-import type { LeadTable } from '../../storage/schema.js';
-import type { LeadFields } from '../intake/lead-fields.js';
+import { AppError } from '../errors.js';
+import { decodeCursor, encodeCursor, resolveLeadFilters, type LeadFilterInput } from './lead-filters.js';
+import { leadPageQuery, type LeadPageRow } from './lead-page.js';
+import { toLeadView, type InboxLead } from './lead-view.js';
 
-/** A lead as the inbox shows it: its fields as intake stored them, plus where and when it arrived. */
-export interface LeadView extends LeadFields {
-  id: string;
-  sourceId: string;
-  pipelineId: string;
-  botCheck: string;
-  receivedAt: string;
+export { toLeadView, type LeadView, type InboxLead } from './lead-view.js';
+
+export const PAGE_SIZE = 50;
+const MAX_LIMIT = 1000;
+
+export interface LeadListInput extends LeadFilterInput {
+  limit?: number;
+  cursor?: string;
 }
 
-export function toLeadView(row: LeadTable): LeadView {
+export interface LeadPage {
+  leads: InboxLead[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export function toInboxLead(row: LeadPageRow): InboxLead {
   return {
-    id: row.id,
-    sourceId: row.source_id,
-    pipelineId: row.pipeline_id,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    address: row.address,
-    notes: row.notes,
-    extra: JSON.parse(row.extra) as Record<string, string>,
-    botCheck: row.bot_check,
-    receivedAt: row.received_at,
+    ...toLeadView(row),
+    stageName: row.stage_name ?? row.stage,
+    sourceName: row.source_name,
+    isNew: row.unread_id !== null,
   };
 }
 
-/** The Leads inbox of a workspace (optionally one pipeline), newest first. */
-export async function listLeads({
-  ctx,
-  input,
-}: VerbArgs<{ workspace: string; pipeline?: string; limit?: number }>): Promise<LeadView[]> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
-  let query = ctx.store.db.selectFrom('leads').selectAll().where('workspace_id', '=', workspace.id);
-  if (input.pipeline) {
-    const pipeline = await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline } });
-    query = query.where('pipeline_id', '=', pipeline.id);
+/** A pipeline's (or workspace's) leads, newest first, filtered and searched, one cursor page at a time (CONTRACT §12). */
+export async function listLeads({ ctx, input }: VerbArgs<LeadListInput>): Promise<LeadPage> {
+  const limit = input.limit ?? PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new AppError('invalid_request', `A page holds 1 to ${MAX_LIMIT} leads`);
   }
-  const rows = await query
-    .where('stage', '=', 'inbox')
-    .orderBy('received_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit ?? 1000)
-    .execute();
-  return rows.map(toLeadView);
+  const filters = await resolveLeadFilters(ctx, input);
+  const cursor = input.cursor ? decodeCursor(input.cursor) : undefined;
+  // One row more than the page tells whether a next page exists without a count.
+  const rows = await leadPageQuery(ctx, filters, cursor, limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    leads: page.map(toInboxLead),
+    nextCursor: rows.length > limit && last ? encodeCursor({ receivedAt: last.received_at, id: last.id }) : null,
+  };
 }

@@ -5,6 +5,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
 import { assertNameFree } from '../unique-name.js';
+import { insertDefaultStages } from '../stages/stage.js';
 
 export interface Pipeline {
   id: string;
@@ -34,4 +35,5 @@ export async function insertPipeline(
     .insertInto('pipelines')
     .values({ id: row.id, workspace_id: row.workspaceId, name: row.name, created_at: row.now })
     .execute();
+  await insertDefaultStages(trx, { pipelineId: row.id, now: row.now });
 }

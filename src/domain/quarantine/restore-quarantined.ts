@@ -7,15 +7,21 @@ import { quarantineCutoff } from './quarantine-retention.js';
 
 /**
  * Turns a quarantined submission into a lead (CONTRACT §2.3): the same field rules as intake, minus the honeypot,
- * with the original received time and request details. One transaction marks both sides, so a second restore,
- * even a concurrent one, finds `restored_lead_id` set and is refused.
+ * with the original received time and request details, in the pipeline's first stage. One transaction marks both
+ * sides, so a second restore, even a concurrent one (a double click), finds `restored_lead_id` set and is refused:
+ * its lead insert rolls back with it, and exactly one lead exists.
  */
-export async function restoreQuarantined({ ctx, input }: VerbArgs<{ id: string }>): Promise<{ leadId: string }> {
+export async function restoreQuarantined({
+  ctx,
+  input,
+}: VerbArgs<{ id: string; workspaceId?: string }>): Promise<{ leadId: string }> {
   return ctx.store.writer.write(async (trx) => {
     const row = await trx
       .selectFrom('quarantine')
       .selectAll()
       .where('id', '=', input.id)
+      // The admin pages restore within the signed-in workspace; another workspace's item is "not found".
+      .$if(input.workspaceId !== undefined, (q) => q.where('workspace_id', '=', input.workspaceId!))
       .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
       .executeTakeFirst();
     if (!row) {

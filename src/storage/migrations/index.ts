@@ -3,6 +3,7 @@ import type { Dialect } from '../database.js';
 import { initial } from './0001-initial.js';
 import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
 import { people } from './0003-people.js';
+import { stages } from './0004-stages.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
 
 /**
@@ -17,6 +18,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0001_initial': initial(dialect),
         '0002_unique_names_intake_log': uniqueNamesAndIntakeLog(),
         '0003_people': people(),
+        '0004_stages': stages(dialect),
         '0005_scan_room_ranges': scanRoomRanges,
       }),
   };

@@ -1,0 +1,163 @@
+/**
+ * The Leads inbox at 100,000 leads in one workspace on SQLite (CONTRACT §12): the first inbox page, a search for a
+ * phone fragment that matches one lead (without an index, every row would be looked at), and the per-pipeline unread
+ * counts, each timed over repeated runs (median and p95); then the CSV export of all 100,000 in a separate process,
+ * whose peak RSS is compared with exporting 1,000 (bounded memory means the two are close).
+ *
+ *   node --import tsx bench/inbox.ts            BENCH_LEADS=100000 BENCH_RUNS=30
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { openRuntime } from '../src/runtime.js';
+import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
+import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
+import { createSource } from '../src/domain/sources/create-source.js';
+import { listLeads } from '../src/domain/leads/list-leads.js';
+import { unreadCounts } from '../src/domain/leads/unread-counts.js';
+import { newId } from '../src/domain/ids.js';
+import type { LeadTable } from '../src/storage/schema.js';
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function timed(runs: number, fn: () => Promise<unknown>): Promise<{ median: number; p95: number }> {
+  await fn(); // warm the page cache and the statement cache
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: quantile(samples, 0.5), p95: quantile(samples, 0.95) };
+}
+
+interface ExportFigures {
+  rows: number;
+  bytes: number;
+  ms: number;
+  maxRssMb: number;
+}
+
+/** Runs the export in a fresh process, so its peak RSS is the export's and not the seeding's. */
+function exportInChild(env: Record<string, string>, search?: string): Promise<ExportFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'inbox-export-child.ts')], {
+      env: { ...process.env, ...env, ...(search ? { BENCH_SEARCH: search } : {}) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as ExportFigures) : reject(new Error(`export child exited ${code}`))));
+  });
+}
+
+export async function benchInbox(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-inbox-'));
+  const env = { DATABASE_URL: path.join(dir, 'leadscan.sqlite'), APP_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent' };
+  const runtime = await openRuntime(loadConfig(env));
+  const { ctx } = runtime;
+  try {
+    const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
+    const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+    const sources = await Promise.all(
+      ['Website form', 'Facebook ad'].map((name) => createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name } })),
+    );
+    const stages = ['inbox', 'inbox', 'inbox', 'contacted', 'quoted', 'won', 'lost'];
+    const start = Date.UTC(2025, 0, 1);
+    const seedStart = performance.now();
+    const needle = Math.floor(LEADS / 3);
+    for (let i = 0; i < LEADS; i += 500) {
+      const rows: LeadTable[] = [];
+      for (let j = i; j < Math.min(LEADS, i + 500); j++) {
+        rows.push({
+          id: newId('lead'),
+          workspace_id: workspace.id,
+          pipeline_id: pipeline.id,
+          source_id: sources[j % 2]!.id,
+          stage: stages[j % stages.length]!,
+          name: `Customer ${j}`,
+          // One lead has a phone number no other lead shares a fragment of: the search below must find it.
+          phone: j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`,
+          email: `customer${j}@example.com`,
+          address: `${j} Main Street`,
+          notes: j % 5 === 0 ? 'Kitchen remodel, call after 5pm' : null,
+          extra: JSON.stringify({ budget: String(1000 + (j % 50) * 100) }),
+          received_at: new Date(start + j * 60_000).toISOString(),
+          client_ip: '203.0.113.7',
+          user_agent: 'Mozilla/5.0 (bench)',
+          origin: 'https://example.com',
+          referer: 'https://example.com/contact',
+          bot_check: 'off',
+          idempotency_key: null,
+          restored_from: null,
+        });
+      }
+      await ctx.store.writer.write(async (trx) => {
+        await trx.insertInto('leads').values(rows).execute();
+        // Two in three leads have been opened.
+        const opened = rows.filter((_, k) => (i + k) % 3 !== 0);
+        if (opened.length > 0) {
+          await trx
+            .deleteFrom('lead_unread')
+            .where(
+              'lead_id',
+              'in',
+              opened.map((r) => r.id),
+            )
+            .execute();
+        }
+      });
+    }
+    const seedMs = performance.now() - seedStart;
+    await import('kysely').then(({ sql }) => sql`analyze`.execute(ctx.store.db));
+
+    const input = { workspace: workspace.id, pipeline: pipeline.id };
+    const firstPage = await listLeads({ ctx, input });
+    const found = await listLeads({ ctx, input: { ...input, search: '7946 09' } });
+    if (firstPage.leads.length !== 50 || found.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
+    const unread = (await unreadCounts({ ctx, input: { workspace: workspace.id } }))[0]!.unread;
+
+    const page = await timed(RUNS, () => listLeads({ ctx, input }));
+    const nextPage = await timed(RUNS, () => listLeads({ ctx, input: { ...input, cursor: firstPage.nextCursor! } }));
+    const filtered = await timed(RUNS, () => listLeads({ ctx, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }));
+    const search = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '7946 09' } }));
+    const searchCommon = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'kitchen' } }));
+    const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspace: workspace.id } }));
+    await runtime.store.close();
+
+    const small = await exportInChild({ ...env, BENCH_WORKSPACE: workspace.id }, 'customer1');
+    const all = await exportInChild({ ...env, BENCH_WORKSPACE: workspace.id });
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const lines = [
+      `SQLite, ${LEADS.toLocaleString('en')} leads in one workspace (seeded in ${(seedMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95:`,
+      `  first inbox page (50, newest first)          ${ms(page.median)} / ${ms(page.p95)}`,
+      `  second page (cursor)                         ${ms(nextPage.median)} / ${ms(nextPage.p95)}`,
+      `  stage + source filter                        ${ms(filtered.median)} / ${ms(filtered.p95)}`,
+      `  search "7946 09" (one match: trigram index) ${ms(search.median)} / ${ms(search.p95)}`,
+      `  search "kitchen" (20,000 matches: scan)     ${ms(searchCommon.median)} / ${ms(searchCommon.p95)}`,
+      `  unread counts (${unread.toLocaleString('en')} of them)           ${ms(counts.median)} / ${ms(counts.p95)}`,
+      `CSV export, own process, peak RSS:`,
+      `  ${all.rows.toLocaleString('en')} leads: ${(all.bytes / 1e6).toFixed(1)} MB in ${(all.ms / 1000).toFixed(1)} s, peak RSS ${all.maxRssMb.toFixed(0)} MB`,
+      `  ${small.rows.toLocaleString('en')} leads: ${(small.bytes / 1e6).toFixed(1)} MB in ${(small.ms / 1000).toFixed(1)} s, peak RSS ${small.maxRssMb.toFixed(0)} MB`,
+    ];
+    return lines.join('\n');
+  } finally {
+    await runtime.store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(`${await benchInbox()}\n`);
+}

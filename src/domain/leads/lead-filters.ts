@@ -1,0 +1,188 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DomainContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { findPipeline } from '../pipelines/find-pipeline.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import type { Schema } from '../../storage/schema.js';
+import type { Dialect } from '../../storage/database.js';
+
+/** The inbox filters as a person gives them (CONTRACT §12): refs by id or name, dates as text. */
+export interface LeadFilterInput {
+  workspace: string;
+  pipeline?: string;
+  /** A stage key or name. */
+  stage?: string;
+  /** A source id or name. */
+  source?: string;
+  botCheck?: string;
+  search?: string;
+  /** Received at or after: `YYYY-MM-DD` (UTC day) or an ISO instant. */
+  since?: string;
+  /** Received at or before: `YYYY-MM-DD` (the whole UTC day) or an ISO instant. */
+  until?: string;
+}
+
+/** The same filters resolved to ids and bounds; what the list and the export query with. */
+export interface LeadFilters {
+  workspaceId: string;
+  pipelineId?: string;
+  stageKeys?: string[];
+  sourceIds?: string[];
+  botCheck?: string;
+  search?: string;
+  /** On SQLite, the leads the trigram index says contain `search`, when they are few (see `searchIdsSqlite`). */
+  searchIds?: string[];
+  since?: string;
+  /** Exclusive upper bound. */
+  before?: string;
+}
+
+export const BOT_CHECK_STATES = ['off', 'passed', 'unverified'] as const;
+const SEARCH_MAX = 200;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function instant(label: string, value: string, endOfDay: boolean): string {
+  const text = value.trim();
+  const date = new Date(DAY.test(text) ? `${text}T00:00:00.000Z` : text);
+  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    throw new AppError('invalid_request', `${label} must be a date (2026-03-31) or a time (2026-03-31T14:00:00Z)`);
+  }
+  // An until day includes all of that day; an until instant includes that millisecond.
+  if (DAY.test(text) && endOfDay) date.setUTCDate(date.getUTCDate() + 1);
+  else if (endOfDay) date.setUTCMilliseconds(date.getUTCMilliseconds() + 1);
+  return date.toISOString();
+}
+
+const blank = (value: string | undefined) => value === undefined || value.trim() === '';
+
+export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const filters: LeadFilters = { workspaceId: workspace.id };
+  const { db } = ctx.store;
+  if (!blank(input.pipeline)) {
+    filters.pipelineId = (await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline!.trim() } })).id;
+  }
+  if (!blank(input.stage)) {
+    const ref = input.stage!.trim();
+    let query = db
+      .selectFrom('stages')
+      .innerJoin('pipelines', 'pipelines.id', 'stages.pipeline_id')
+      .select(['stages.key', 'stages.name'])
+      .where('pipelines.workspace_id', '=', workspace.id);
+    if (filters.pipelineId) query = query.where('stages.pipeline_id', '=', filters.pipelineId);
+    const stages = await query.execute();
+    const keys = new Set(stages.filter((s) => s.key === ref || s.name.toLowerCase() === ref.toLowerCase()).map((s) => s.key));
+    if (keys.size === 0) throw new AppError('stage_not_found', `No stage "${ref}" in ${filters.pipelineId ? 'this pipeline' : 'this workspace'}`);
+    filters.stageKeys = [...keys];
+  }
+  if (!blank(input.source)) {
+    const ref = input.source!.trim();
+    const sources = await db
+      .selectFrom('lead_sources')
+      .select('id')
+      .where('workspace_id', '=', workspace.id)
+      .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', ref)]))
+      .execute();
+    if (sources.length === 0) throw new AppError('source_not_found', `No lead source "${ref}" in this workspace`);
+    filters.sourceIds = sources.map((s) => s.id);
+  }
+  if (!blank(input.botCheck)) {
+    const state = input.botCheck!.trim();
+    if (!(BOT_CHECK_STATES as readonly string[]).includes(state)) {
+      throw new AppError('invalid_request', `The bot check filter is one of ${BOT_CHECK_STATES.join(', ')}`);
+    }
+    filters.botCheck = state;
+  }
+  if (!blank(input.search)) {
+    const search = input.search!.trim();
+    if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
+    filters.search = search;
+    if (ctx.store.dialect === 'sqlite') {
+      const ids = await searchIdsSqlite(ctx, search);
+      if (ids) {
+        filters.searchIds = ids;
+        delete filters.search;
+      }
+    }
+  }
+  if (!blank(input.since)) filters.since = instant('From', input.since!, false);
+  if (!blank(input.until)) filters.before = instant('To', input.until!, true);
+  return filters;
+}
+
+/** Above this many matches, a LIKE scan in page order finds a page sooner than sorting every match. */
+const INDEXED_SEARCH_MAX = 2000;
+
+/**
+ * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index of
+ * migration 0004, or undefined when the index cannot help: a term under 3 characters, or one so common that a
+ * scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a scan, are answered here.
+ */
+async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string[] | undefined> {
+  if ([...term].length < 3) return undefined;
+  const query = `{name email phone notes} : "${term.replaceAll('"', '""')}"`;
+  const { rows } = await sql<{ lead_id: string }>`select lead_id from leads_search where leads_search match ${query} limit ${INDEXED_SEARCH_MAX + 1}`.execute(
+    ctx.store.db,
+  );
+  return rows.length > INDEXED_SEARCH_MAX ? undefined : rows.map((r) => r.lead_id);
+}
+
+/** `%term%` with LIKE's own wildcards taken literally. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Case-insensitive substring over name, email, phone and notes. PostgreSQL's ILIKE folds all of Unicode; SQLite's
+ * LIKE folds ASCII letters only, which covers phone numbers, emails and most names.
+ */
+function searchCondition(eb: ExpressionBuilder<Schema, 'leads'>, dialect: Dialect, term: string): Expression<SqlBool> {
+  const pattern = containsPattern(term);
+  const op = dialect === 'postgres' ? sql`ilike` : sql`like`;
+  return eb.or(
+    (['leads.name', 'leads.email', 'leads.phone', 'leads.notes'] as const).map(
+      (column) => sql<SqlBool>`${sql.ref(column)} ${op} ${pattern} escape '\\'`,
+    ),
+  );
+}
+
+/** Every filter as one condition on `leads`, so the list, the count and the export select exactly the same set. */
+export function filterCondition(
+  eb: ExpressionBuilder<Schema, 'leads'>,
+  dialect: Dialect,
+  filters: LeadFilters,
+): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [eb('leads.workspace_id', '=', filters.workspaceId)];
+  if (filters.pipelineId) parts.push(eb('leads.pipeline_id', '=', filters.pipelineId));
+  if (filters.stageKeys) parts.push(eb('leads.stage', 'in', filters.stageKeys));
+  if (filters.sourceIds) parts.push(eb('leads.source_id', 'in', filters.sourceIds));
+  if (filters.botCheck) parts.push(eb('leads.bot_check', '=', filters.botCheck));
+  if (filters.since) parts.push(eb('leads.received_at', '>=', filters.since));
+  if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
+  if (filters.search) parts.push(searchCondition(eb, dialect, filters.search));
+  if (filters.searchIds) parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
+  return eb.and(parts);
+}
+
+/** Keyset paging on (received_at, id), newest first: the cursor is the last row of the page before. */
+export interface LeadCursor {
+  receivedAt: string;
+  id: string;
+}
+
+export function encodeCursor(cursor: LeadCursor): string {
+  return Buffer.from(`${cursor.receivedAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(text: string): LeadCursor {
+  const [receivedAt, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  if (!receivedAt || !id || rest.length > 0 || Number.isNaN(Date.parse(receivedAt)) || !/^lead_[0-9a-f]{32}$/.test(id)) {
+    throw new AppError('invalid_request', 'That page cursor is not one this server gave out; start again from the first page');
+  }
+  return { receivedAt, id };
+}
+
+/** Rows after the cursor in page order; a row-value comparison both backends answer from the index. */
+export function afterCursor(cursor: LeadCursor): Expression<SqlBool> {
+  return sql<SqlBool>`(leads.received_at, leads.id) < (${cursor.receivedAt}, ${cursor.id})`;
+}

@@ -1,0 +1,37 @@
+import type { LeadTable } from '../../storage/schema.js';
+import type { LeadFields } from '../intake/lead-fields.js';
+
+/** A lead as the inbox shows it: its fields as intake stored them, plus where and when it arrived. */
+export interface LeadView extends LeadFields {
+  id: string;
+  sourceId: string;
+  pipelineId: string;
+  /** The stage's key (stable); `stageName` is what a person reads. */
+  stage: string;
+  botCheck: string;
+  receivedAt: string;
+}
+
+export interface InboxLead extends LeadView {
+  stageName: string;
+  sourceName: string;
+  /** Not yet opened by anyone in the workspace. */
+  isNew: boolean;
+}
+
+export function toLeadView(row: LeadTable): LeadView {
+  return {
+    id: row.id,
+    sourceId: row.source_id,
+    pipelineId: row.pipeline_id,
+    stage: row.stage,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    address: row.address,
+    notes: row.notes,
+    extra: JSON.parse(row.extra) as Record<string, string>,
+    botCheck: row.bot_check,
+    receivedAt: row.received_at,
+  };
+}

@@ -1,0 +1,70 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+import { loadStages, type Stage } from '../stages/stage.js';
+import type { StageMove } from '../stages/stage-history.js';
+import { findLeadRow } from './find-lead.js';
+import { toLeadView, type LeadView } from './lead-view.js';
+
+/** Everything the lead page shows (CONTRACT §12). */
+export interface LeadDetail extends LeadView {
+  workspaceId: string;
+  pipelineName: string;
+  sourceName: string;
+  stageName: string;
+  clientIp: string | null;
+  userAgent: string | null;
+  origin: string | null;
+  referer: string | null;
+  restoredFrom: string | null;
+  /** Whether it was new before this opening. */
+  wasNew: boolean;
+  stages: Stage[];
+  history: StageMove[];
+}
+
+/**
+ * A lead with its stage history, marked opened for the whole workspace (a lead stays "new" until someone opens
+ * it). `markOpened: false` reads without marking (`leads show` from a script).
+ */
+export async function openLead({
+  ctx,
+  input,
+}: VerbArgs<{ workspace?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
+  const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
+  const { db } = ctx.store;
+  const row = await findLeadRow(db, { workspaceId, id: input.id });
+  const [pipeline, source, stages, history, unread] = await Promise.all([
+    db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
+    db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),
+    loadStages(db, row.pipeline_id),
+    db.selectFrom('stage_history').selectAll().where('lead_id', '=', row.id).orderBy('moved_at').orderBy('id').execute(),
+    db.selectFrom('lead_unread').select('lead_id').where('lead_id', '=', row.id).executeTakeFirst(),
+  ]);
+  if (unread && input.markOpened !== false) {
+    // Opened by anyone means opened for the whole workspace; two people opening it at once both just delete.
+    await ctx.store.writer.write((trx) => trx.deleteFrom('lead_unread').where('lead_id', '=', row.id).execute());
+  }
+  return {
+    ...toLeadView(row),
+    workspaceId: row.workspace_id,
+    pipelineName: pipeline.name,
+    sourceName: source.name,
+    stageName: stages.find((s) => s.key === row.stage)?.name ?? row.stage,
+    clientIp: row.client_ip,
+    userAgent: row.user_agent,
+    origin: row.origin,
+    referer: row.referer,
+    restoredFrom: row.restored_from,
+    wasNew: unread !== undefined,
+    stages,
+    history: history.map((h) => ({
+      fromStage: h.from_stage,
+      fromName: h.from_name,
+      toStage: h.to_stage,
+      toName: h.to_name,
+      byUserId: h.by_user_id,
+      byLabel: h.by_label,
+      movedAt: h.moved_at,
+    })),
+  };
+}

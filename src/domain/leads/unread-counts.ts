@@ -1,0 +1,37 @@
+import type { VerbArgs } from '../context.js';
+import { findWorkspace } from '../workspaces/find-workspace.js';
+
+export interface PipelineUnread {
+  pipelineId: string;
+  name: string;
+  unread: number;
+}
+
+/**
+ * New (never opened) leads per pipeline, for the navigation: a count of the pipeline's `lead_unread` rows, which
+ * are as many as its unopened leads, not as many as all its leads.
+ */
+export async function unreadCounts({ ctx, input }: VerbArgs<{ workspace: string }>): Promise<PipelineUnread[]> {
+  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const { db } = ctx.store;
+  const pipelines = await db
+    .selectFrom('pipelines')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', workspace.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  if (pipelines.length === 0) return [];
+  const counts = await db
+    .selectFrom('lead_unread')
+    .select(['pipeline_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where(
+      'pipeline_id',
+      'in',
+      pipelines.map((p) => p.id),
+    )
+    .groupBy('pipeline_id')
+    .execute();
+  const byPipeline = new Map(counts.map((c) => [c.pipeline_id, Number(c.n)]));
+  return pipelines.map((p) => ({ pipelineId: p.id, name: p.name, unread: byPipeline.get(p.id) ?? 0 }));
+}

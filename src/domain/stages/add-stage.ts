@@ -1,0 +1,21 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { pipelineOf } from './pipeline-ref.js';
+import { checkStageName, loadStages, stageKeyFor, type Stage } from './stage.js';
+
+/** Adds a stage at the end of a pipeline (owner). */
+export async function addStage({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; pipeline: string; name: string }>): Promise<Stage> {
+  const pipeline = await pipelineOf(ctx, input);
+  return ctx.store.writer.write(async (trx) => {
+    const stages = await loadStages(trx, pipeline.id);
+    const name = checkStageName(input.name, stages);
+    const stage = { key: stageKeyFor(name, stages), name, position: (stages.at(-1)?.position ?? -1) + 1 };
+    await trx
+      .insertInto('stages')
+      .values({ pipeline_id: pipeline.id, ...stage, created_at: nowIso(ctx) })
+      .execute();
+    return stage;
+  });
+}

@@ -1,0 +1,24 @@
+import type { VerbArgs } from '../context.js';
+import { pipelineOf } from './pipeline-ref.js';
+import { loadStages, type Stage } from './stage.js';
+
+export interface StageWithCount extends Stage {
+  leads: number;
+}
+
+/** A pipeline's stages in order, with how many leads each holds. */
+export async function listStages({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; pipeline: string }>): Promise<StageWithCount[]> {
+  const pipeline = await pipelineOf(ctx, input);
+  const stages = await loadStages(ctx.store.db, pipeline.id);
+  const counts = await ctx.store.db
+    .selectFrom('leads')
+    .select(['stage', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('pipeline_id', '=', pipeline.id)
+    .groupBy('stage')
+    .execute();
+  const byKey = new Map(counts.map((c) => [c.stage, Number(c.n)]));
+  return stages.map((s) => ({ ...s, leads: byKey.get(s.key) ?? 0 }));
+}

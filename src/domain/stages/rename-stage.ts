@@ -1,0 +1,26 @@
+import type { VerbArgs } from '../context.js';
+import { pipelineOf } from './pipeline-ref.js';
+import { checkStageName, loadStages, pickStage, type Stage } from './stage.js';
+
+/** Renames a stage (owner). Its key, and so its leads and their history, stay as they are. */
+export async function renameStage({
+  ctx,
+  input,
+}: VerbArgs<{ workspace: string; pipeline: string; stage: string; name: string }>): Promise<Stage> {
+  const pipeline = await pipelineOf(ctx, input);
+  return ctx.store.writer.write(async (trx) => {
+    const stages = await loadStages(trx, pipeline.id);
+    const stage = pickStage(stages, input.stage);
+    const name = checkStageName(
+      input.name,
+      stages.filter((s) => s.key !== stage.key),
+    );
+    await trx
+      .updateTable('stages')
+      .set({ name })
+      .where('pipeline_id', '=', pipeline.id)
+      .where('key', '=', stage.key)
+      .execute();
+    return { ...stage, name };
+  });
+}

@@ -1,0 +1,177 @@
+import type { PipelineUnread } from '../../../domain/leads/unread-counts.js';
+import type { InboxLead, LeadPage } from '../../../domain/leads/list-leads.js';
+import type { LeadDetail } from '../../../domain/leads/open-lead.js';
+import type { SourceOption } from '../../../domain/leads/inbox-options.js';
+import type { Stage } from '../../../domain/stages/stage.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField, when } from '../ui.js';
+import { leadsNotice } from './leads-notices.js';
+
+/** The filters as they live in the URL (CONTRACT §12: they combine, and a reload or a shared link keeps them). */
+export interface InboxQuery {
+  q?: string;
+  stage?: string;
+  source?: string;
+  bot?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+}
+
+export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to'] as const;
+
+export function queryString(query: InboxQuery, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const key of FILTER_KEYS) {
+    const value = query[key]?.trim();
+    if (value) params.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const BOT_LABELS: Record<string, string> = { off: 'Off', passed: 'Passed', unverified: 'Unverified' };
+
+function botBadge(state: string): SafeHtml {
+  const kind = state === 'passed' ? ' on' : state === 'unverified' ? ' off' : '';
+  return html`<span class="badge${kind}">${BOT_LABELS[state] ?? state}</span>`;
+}
+
+export function pipelineTabs(workspaceId: string, counts: PipelineUnread[], currentId: string): SafeHtml {
+  return html`<nav aria-label="Pipelines"><ul class="tabs">${counts.map(
+    (p) => html`<li><a href="${workspacePath(workspaceId, `pipelines/${p.pipelineId}/leads`)}"${p.pipelineId === currentId ? html` aria-current="page"` : ''}>${p.name}${p.unread > 0 ? html` <span class="count" aria-label="${p.unread} new">${p.unread}</span>` : ''}</a></li>`,
+  )}</ul></nav>`;
+}
+
+function select(name: string, label: string, current: string | undefined, options: Array<[string, string]>): SafeHtml {
+  return html`<div class="field"><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">
+<option value="">Any</option>${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}
+</select></div>`;
+}
+
+export interface InboxInput {
+  pipelineId: string;
+  pipelineName: string;
+  counts: PipelineUnread[];
+  stages: Stage[];
+  sources: SourceOption[];
+  query: InboxQuery;
+  page: LeadPage;
+}
+
+function leadRow(base: string, lead: InboxLead): SafeHtml {
+  const name = lead.name ?? lead.email ?? lead.phone ?? '(no name)';
+  return html`<tr${lead.isNew ? html` class="is-new"` : ''}>
+<td data-label="Name"><a href="${base}/leads/${lead.id}">${name}</a>${lead.isNew ? html` <span class="badge new">New</span>` : ''}</td>
+<td data-label="Email">${lead.email ?? ''}</td>
+<td data-label="Phone" class="num">${lead.phone ?? ''}</td>
+<td data-label="Source">${lead.sourceName}</td>
+<td data-label="Stage">${lead.stageName}</td>
+<td data-label="Received" class="num">${when(lead.receivedAt)}</td>
+<td data-label="Bot check">${botBadge(lead.botCheck)}</td>
+</tr>`;
+}
+
+/** A pipeline's Leads inbox (CONTRACT §12): newest first, 50 a page, new markers, search and filters in the URL. */
+export function inboxPage(call: AdminCall, input: InboxInput): SafeHtml {
+  const workspace = call.workspace!;
+  const ws = workspacePath(workspace.workspaceId);
+  const here = `${ws}/pipelines/${input.pipelineId}/leads`;
+  const { query } = input;
+  const filtered = FILTER_KEYS.some((key) => query[key]?.trim());
+  const sources = input.sources.filter((s) => s.pipelineId === input.pipelineId);
+  return html`<div class="page-head"><div><h1>Leads inbox</h1><p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet are marked <span class="badge new">New</span>.</p></div>
+<div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}" download>Export CSV</a>${workspace.role === 'owner' ? html`<a class="button secondary" href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a>` : ''}</div></div>
+${leadsNotice(call.query.notice)}
+${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
+<section class="card" aria-labelledby="filter-heading">
+<h2 id="filter-heading" class="offscreen">Search and filters</h2>
+<form method="get" action="${here}" class="filters" role="search">
+<div class="field wide"><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${query.q ?? ''}" placeholder="Name, email, phone or notes" maxlength="200"></div>
+${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name]))}
+${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
+${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
+<div class="field"><label for="f-from">Received from</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
+<div class="field"><label for="f-to">Received to</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
+<div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
+</form>
+</section>
+<section class="card table-card" aria-labelledby="list-heading">
+<h2 id="list-heading" class="offscreen">Leads</h2>
+${input.page.leads.length === 0
+  ? html`<p class="empty">${filtered ? 'No leads match these filters.' : query.cursor ? 'No older leads.' : 'No leads yet. Leads posted to this pipeline’s sources arrive here.'}</p>`
+  : html`<table class="list" id="leads">
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Source</th><th scope="col">Stage</th><th scope="col">Received</th><th scope="col">Bot check</th></tr></thead>
+<tbody>${input.page.leads.map((lead) => leadRow(ws, lead))}</tbody>
+</table>`}
+${query.cursor || input.page.nextCursor
+  ? html`<nav class="pager" aria-label="Pages">
+<span>${query.cursor ? html`<a href="${here}${queryString(query)}">← Newest</a>` : ''}</span>
+<span>${input.page.nextCursor ? html`<a href="${here}${queryString(query, { cursor: input.page.nextCursor })}" rel="next">Older →</a>` : ''}</span>
+</nav>`
+  : ''}
+</section>`;
+}
+
+function fact(label: string, value: SafeHtml | string | null | undefined): SafeHtml {
+  return html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : value}</dd>`;
+}
+
+/** A lead's page: every field, where it came from, its stage history, Move to, and Delete for owners. */
+export function leadPage(call: AdminCall, lead: LeadDetail): SafeHtml {
+  const workspace = call.workspace!;
+  const ws = workspacePath(workspace.workspaceId);
+  const base = `${ws}/leads/${lead.id}`;
+  const extra = Object.entries(lead.extra);
+  return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
+<div class="page-head"><div><h1>${lead.name ?? lead.email ?? lead.phone ?? 'Lead'}</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> · received ${when(lead.receivedAt)}</p></div>
+<div class="actions">${workspace.role === 'owner'
+    ? actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })
+    : ''}</div></div>
+${leadsNotice(call.query.notice)}
+<div class="grid-2">
+<section class="card" aria-labelledby="contact-heading">
+<h2 id="contact-heading">Contact</h2>
+<dl class="facts" id="lead-fields">
+${fact('Name', lead.name)}
+${fact('Email', lead.email ? html`<a href="mailto:${lead.email}">${lead.email}</a>` : null)}
+${fact('Phone', lead.phone ? html`<a href="tel:${lead.phone}">${lead.phone}</a>` : null)}
+${fact('Address', lead.address)}
+${fact('Notes', lead.notes)}
+${extra.map(([key, value]) => fact(key, value))}
+</dl>
+</section>
+<section class="card" aria-labelledby="stage-heading">
+<h2 id="stage-heading">Stage</h2>
+<form method="post" action="${base}/move" class="stage-row">${csrfField(call.csrf)}
+<label for="f-stage">Move to</label>
+<select id="f-stage" name="stage">${lead.stages.map((s) => html`<option value="${s.key}"${s.key === lead.stage ? html` selected` : ''}>${s.name}</option>`)}</select>
+<button type="submit">Move</button>
+</form>
+<h3>History</h3>
+${lead.history.length === 0
+  ? html`<p class="muted small" id="history">Not moved yet: it arrived in ${lead.stages[0]?.name ?? 'the first stage'}.</p>`
+  : html`<ol class="history" id="history">${lead.history.map(
+      (h) => html`<li>${when(h.movedAt)}: <strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span class="muted">by ${h.byLabel}</span></li>`,
+    )}</ol>`}
+</section>
+</div>
+<section class="card" aria-labelledby="origin-heading">
+<h2 id="origin-heading">Where it came from</h2>
+<dl class="facts">
+${fact('Source', lead.sourceName)}
+${fact('Pipeline', lead.pipelineName)}
+${fact('Received', when(lead.receivedAt))}
+${fact('Bot check', botBadge(lead.botCheck))}
+${fact('IP address', lead.clientIp)}
+${fact('User agent', lead.userAgent)}
+${fact('Origin', lead.origin)}
+${fact('Referer', lead.referer)}
+${lead.restoredFrom ? fact('Restored from quarantine', lead.restoredFrom) : ''}
+${fact('Lead id', html`<code>${lead.id}</code>`)}
+</dl>
+</section>`;
+}

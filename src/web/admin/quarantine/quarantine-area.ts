@@ -1,0 +1,82 @@
+import { isAppError } from '../../../domain/errors.js';
+import { sourceNames } from '../../../domain/leads/source-names.js';
+import { deleteQuarantined } from '../../../domain/quarantine/delete-quarantined.js';
+import { listQuarantine, type QuarantineView } from '../../../domain/quarantine/list-quarantine.js';
+import { restoreQuarantined } from '../../../domain/quarantine/restore-quarantined.js';
+import { restoredLeadOf } from '../../../domain/quarantine/restored-lead-of.js';
+import { html, type SafeHtml } from '../../html.js';
+import { leadsNotice } from '../leads/leads-notices.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, when } from '../ui.js';
+
+const REASONS: Record<string, string> = { honeypot: 'Hidden trap field filled (honeypot)' };
+
+function quarantinePage(call: AdminCall, items: QuarantineView[], names: Map<string, string>): SafeHtml {
+  const ws = workspacePath(call.workspace!.workspaceId);
+  const isOwner = call.workspace!.role === 'owner';
+  return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, kept 30 days. Browser autofill sometimes fills it for real people: <strong>Restore</strong> makes such a submission a lead with its original time.</p></div></div>
+${leadsNotice(call.query.notice)}
+${items.length === 0
+  ? html`<section class="card"><p class="empty">Nothing in quarantine.</p></section>`
+  : items.map(
+      (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
+<div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · ${REASONS[item.reason] ?? item.reason}</p></div>
+<div class="actions">${item.restoredLeadId
+        ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
+        : actionButton({ action: `${ws}/quarantine/${item.id}/restore`, csrf: call.csrf, label: 'Restore', kind: 'primary' })}${isOwner
+        ? actionButton({ action: `${ws}/quarantine/${item.id}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this submission for good?' })
+        : ''}</div></div>
+<dl class="facts">${Object.entries(item.fields).map(([key, value]) => html`<dt>${key}</dt><dd>${value}</dd>`)}</dl>
+</section>`,
+    )}`;
+}
+
+/** Quarantine (CONTRACT §11, §2.3): honeypot catches with reason and fields, Restore and Delete. */
+export const quarantineArea: AdminArea = {
+  nav: { area: 'quarantine', label: 'Quarantine', path: 'quarantine', access: 'member' },
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/quarantine',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const [items, names] = await Promise.all([
+          listQuarantine({ ctx: call.ctx, input: { workspace: workspaceId, limit: 200 } }),
+          sourceNames({ ctx: call.ctx, input: { workspaceId } }),
+        ]);
+        return call.render(200, { title: 'Quarantine', area: 'quarantine', body: quarantinePage(call, items, names) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quarantine/:itemId/restore',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const id = call.params.itemId ?? '';
+        try {
+          const { leadId } = await restoreQuarantined({ ctx: call.ctx, input: { id, workspaceId } });
+          return await call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'restored');
+        } catch (error) {
+          // A double click: the first press made the lead; the second lands on that same lead.
+          if (!isAppError(error) || error.code !== 'already_restored') throw error;
+          const leadId = await restoredLeadOf({ ctx: call.ctx, input: { workspaceId, id } });
+          if (!leadId) throw error;
+          return call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'already-restored');
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quarantine/:itemId/delete',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        await deleteQuarantined({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.itemId ?? '' } });
+        return call.redirect(workspacePath(workspaceId, 'quarantine'), 'quarantine-deleted');
+      },
+    },
+  ],
+};

@@ -1,0 +1,98 @@
+import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
+import { addStage } from '../../../domain/stages/add-stage.js';
+import { listStages, type StageWithCount } from '../../../domain/stages/list-stages.js';
+import { removeStage } from '../../../domain/stages/remove-stage.js';
+import { renameStage } from '../../../domain/stages/rename-stage.js';
+import { reorderStages } from '../../../domain/stages/reorder-stages.js';
+import { html, type SafeHtml } from '../../html.js';
+import { actorOf } from '../leads/leads-area.js';
+import { leadsNotice } from '../leads/leads-notices.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField } from '../ui.js';
+
+const stagesPath = (call: AdminCall) => workspacePath(call.workspace!.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
+const refs = (call: AdminCall) => ({ workspace: call.workspace!.workspaceId, pipeline: call.params.pipelineId ?? '' });
+
+function stagesPage(call: AdminCall, pipeline: { id: string; name: string }, stages: StageWithCount[]): SafeHtml {
+  const base = stagesPath(call);
+  return html`<p class="small"><a href="${workspacePath(call.workspace!.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
+<div class="page-head"><div><h1>Stages of ${pipeline.name}</h1><p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
+${leadsNotice(call.query.notice)}
+<section class="card table-card" aria-labelledby="stages-heading">
+<h2 id="stages-heading" class="offscreen">Stages</h2>
+<table class="list" id="stages">
+<thead><tr><th scope="col">Stage</th><th scope="col">Leads</th><th scope="col">Order</th><th scope="col">Remove</th></tr></thead>
+<tbody>${stages.map(
+    (s, i) => html`<tr>
+<td data-label="Stage"><form method="post" action="${base}/${s.key}/rename" class="stage-row">${csrfField(call.csrf)}<label class="offscreen" for="rename-${s.key}">Name of ${s.name}</label><input type="text" id="rename-${s.key}" name="name" value="${s.name}" maxlength="60" required><button type="submit" class="secondary">Rename</button></form></td>
+<td data-label="Leads" class="num">${s.leads}</td>
+<td data-label="Order"><div class="actions">${i > 0 ? actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Up', fields: { direction: 'up' } }) : ''}${i < stages.length - 1 ? actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Down', fields: { direction: 'down' } }) : ''}</div></td>
+<td data-label="Remove">${stages.length > 1
+      ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${s.leads > 0
+          ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}" name="moveTo">${stages.filter((o) => o.key !== s.key).map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
+          : ''}<button type="submit" class="danger">Remove</button></form>`
+      : html`<span class="muted small">The last stage stays</span>`}</td>
+</tr>`,
+  )}</tbody>
+</table>
+</section>
+<section class="card" aria-labelledby="add-heading">
+<h2 id="add-heading">Add a stage</h2>
+<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required><button type="submit">Add stage</button></form>
+</section>`;
+}
+
+/** Stage management for owners (CONTRACT §12): rename, reorder, add, remove with move. */
+export const stagesArea: AdminArea = {
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/pipelines/:pipelineId/stages',
+      access: 'owner',
+      handler: async (call) => {
+        const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, ref: call.params.pipelineId ?? '' } });
+        const stages = await listStages({ ctx: call.ctx, input: refs(call) });
+        return call.render(200, { title: `Stages · ${pipeline.name}`, area: 'leads', body: stagesPage(call, pipeline, stages) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/pipelines/:pipelineId/stages',
+      access: 'owner',
+      handler: async (call) => {
+        await addStage({ ctx: call.ctx, input: { ...refs(call), name: call.body.name ?? '' } });
+        return call.redirect(stagesPath(call), 'stage-added');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/rename',
+      access: 'owner',
+      handler: async (call) => {
+        await renameStage({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', name: call.body.name ?? '' } });
+        return call.redirect(stagesPath(call), 'stage-renamed');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/move',
+      access: 'owner',
+      handler: async (call) => {
+        const direction = call.body.direction === 'up' ? 'up' : 'down';
+        await reorderStages({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', direction } });
+        return call.redirect(stagesPath(call), 'stage-moved');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/remove',
+      access: 'owner',
+      handler: async (call) => {
+        const moveTo = call.body.moveTo?.trim() || undefined;
+        await removeStage({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', moveTo, by: actorOf(call) } });
+        return call.redirect(stagesPath(call), 'stage-removed');
+      },
+    },
+  ],
+};

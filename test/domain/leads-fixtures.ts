@@ -1,0 +1,45 @@
+import { newId } from '../../src/domain/ids.js';
+import type { LeadTable } from '../../src/storage/schema.js';
+import type { Seeded, TestWorld } from '../helpers/test-app.js';
+
+/** Inserts leads straight into the table, many per transaction (for paging and export over hundreds of rows). */
+export async function insertLeads(
+  world: TestWorld,
+  seeded: Pick<Seeded, 'workspaceId' | 'pipelineId'> & { sourceId: string },
+  rows: Array<Partial<LeadTable>>,
+): Promise<LeadTable[]> {
+  const full = rows.map(
+    (row): LeadTable => ({
+      id: newId('lead'),
+      workspace_id: seeded.workspaceId,
+      pipeline_id: seeded.pipelineId,
+      source_id: seeded.sourceId,
+      stage: 'inbox',
+      name: null,
+      phone: null,
+      email: null,
+      address: null,
+      notes: null,
+      extra: '{}',
+      received_at: new Date().toISOString(),
+      client_ip: null,
+      user_agent: null,
+      origin: null,
+      referer: null,
+      bot_check: 'off',
+      idempotency_key: null,
+      restored_from: null,
+      ...row,
+    }),
+  );
+  for (let i = 0; i < full.length; i += 200) {
+    const chunk = full.slice(i, i + 200);
+    await world.store.writer.write((trx) => trx.insertInto('leads').values(chunk).execute());
+  }
+  return full;
+}
+
+/** `2026-03-01T00:00:00.000Z` plus n minutes. */
+export function minute(n: number): string {
+  return new Date(Date.UTC(2026, 2, 1) + n * 60_000).toISOString();
+}

@@ -1,0 +1,160 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { deleteLead } from '../../src/domain/leads/delete-lead.js';
+import { listLeads, type LeadListInput } from '../../src/domain/leads/list-leads.js';
+import { moveLead } from '../../src/domain/leads/move-lead.js';
+import { openLead } from '../../src/domain/leads/open-lead.js';
+import { unreadCounts } from '../../src/domain/leads/unread-counts.js';
+import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
+import { createSource } from '../../src/domain/sources/create-source.js';
+import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { insertLeads, minute } from './leads-fixtures.js';
+
+describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete', (backend) => {
+  let world: TestWorld;
+  let seeded: Seeded;
+  let at: { workspaceId: string; pipelineId: string; sourceId: string };
+
+  beforeEach(async () => {
+    world = await createWorld(backend);
+    seeded = await world.seed();
+    at = { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id };
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const list = (input: Partial<LeadListInput> = {}) =>
+    listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId, ...input } });
+  const ids = async (input: Partial<LeadListInput> = {}) => (await list({ limit: 1000, ...input })).leads.map((l) => l.id);
+
+  it('pages newest first by cursor, each lead exactly once, ties on received time included', async () => {
+    // 130 leads over 65 distinct instants: every instant holds two leads, so page edges fall inside ties.
+    const rows = await insertLeads(
+      world,
+      at,
+      Array.from({ length: 130 }, (_, i) => ({ name: `Lead ${i}`, received_at: minute(Math.floor(i / 2)) })),
+    );
+    const expected = [...rows]
+      .sort((a, b) => (a.received_at === b.received_at ? b.id.localeCompare(a.id) : b.received_at.localeCompare(a.received_at)))
+      .map((r) => r.id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const sizes: number[] = [];
+    do {
+      const page = await list({ pipeline: seeded.pipelineId, cursor });
+      sizes.push(page.leads.length);
+      seen.push(...page.leads.map((l) => l.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(sizes).toEqual([50, 50, 30]);
+    expect(seen).toEqual(expected);
+    await expect(list({ cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('searches name, email, phone and notes as a case-insensitive substring; wildcards are literal', async () => {
+    const [ada, bob, pct] = await insertLeads(world, at, [
+      { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958', received_at: minute(1) },
+      { name: 'Bob Builder', email: 'bob@builder.example', notes: 'Needs a QUOTE for the roof', received_at: minute(2) },
+      { name: '100% real', phone: '555-0100', received_at: minute(3) },
+    ]);
+    expect(await ids({ search: '7946' })).toEqual([ada!.id]);
+    expect(await ids({ search: 'LOVELACE' })).toEqual([ada!.id]);
+    expect(await ids({ search: 'quote for' })).toEqual([bob!.id]);
+    expect(await ids({ search: 'builder.EXAMPLE' })).toEqual([bob!.id]);
+    expect(await ids({ search: '%' })).toEqual([pct!.id]);
+    expect(await ids({ search: '_' })).toEqual([]);
+    expect(await ids({ search: '  ' })).toEqual([pct!.id, bob!.id, ada!.id]);
+  });
+
+  it('filters by stage, source, bot check and received dates, and the filters combine', async () => {
+    const other = await createSource({ ctx: world.ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Facebook ad' } });
+    const [a, b, c, d] = await insertLeads(world, at, [
+      { name: 'A', received_at: '2026-03-01T08:00:00.000Z', bot_check: 'passed' },
+      { name: 'B', received_at: '2026-03-02T23:59:59.999Z', source_id: other.id },
+      { name: 'C', received_at: '2026-03-03T00:00:00.000Z', source_id: other.id, bot_check: 'unverified' },
+      { name: 'D', received_at: '2026-03-04T12:00:00.000Z' },
+    ]);
+    await moveLead({ ctx: world.ctx, input: { id: c!.id, stage: 'contacted', by: CLI_ACTOR } });
+    await moveLead({ ctx: world.ctx, input: { id: d!.id, stage: 'Contacted', by: CLI_ACTOR } });
+
+    expect(await ids({ stage: 'contacted' })).toEqual([d!.id, c!.id]);
+    expect(await ids({ stage: 'Inbox' })).toEqual([b!.id, a!.id]);
+    expect(await ids({ source: 'Facebook ad' })).toEqual([c!.id, b!.id]);
+    expect(await ids({ source: other.id, stage: 'contacted' })).toEqual([c!.id]);
+    expect(await ids({ botCheck: 'passed' })).toEqual([a!.id]);
+    expect(await ids({ since: '2026-03-02', until: '2026-03-02' })).toEqual([b!.id]);
+    expect(await ids({ since: '2026-03-03T00:00:00.000Z' })).toEqual([d!.id, c!.id]);
+    expect(await ids({ until: '2026-03-03T00:00:00.000Z' })).toEqual([c!.id, b!.id, a!.id]);
+    expect(await ids({ pipeline: 'Sales', stage: 'contacted', source: 'Website form', search: 'd' })).toEqual([d!.id]);
+
+    await expect(list({ stage: 'Nope' })).rejects.toMatchObject({ code: 'stage_not_found' });
+    await expect(list({ source: 'Nope' })).rejects.toMatchObject({ code: 'source_not_found' });
+    await expect(list({ botCheck: 'maybe' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(list({ since: 'last tuesday' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(list({ limit: 0 })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('a lead is new until someone opens it; unread counts per pipeline follow', async () => {
+    const second = await createPipeline({ ctx: world.ctx, input: { workspace: seeded.workspaceId, name: 'Repairs' } });
+    const [a] = await insertLeads(world, at, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
+    const counts = () => unreadCounts({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    expect(await counts()).toEqual([
+      { pipelineId: seeded.pipelineId, name: 'Sales', unread: 3 },
+      { pipelineId: second.id, name: 'Repairs', unread: 0 },
+    ]);
+
+    const opened = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    expect(opened.wasNew).toBe(true);
+    expect((await counts())[0]!.unread).toBe(2);
+    const again = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    expect(again.wasNew).toBe(false);
+    expect((await counts())[0]!.unread).toBe(2);
+    const flags = Object.fromEntries((await list()).leads.map((l) => [l.name, l.isNew]));
+    expect(flags).toEqual({ A: false, B: true, C: true });
+
+    // Reading without marking (the CLI's `leads show`) leaves it new.
+    const [d] = await insertLeads(world, at, [{ name: 'D' }]);
+    await openLead({ ctx: world.ctx, input: { id: d!.id, markOpened: false } });
+    expect((await counts())[0]!.unread).toBe(3);
+
+    await deleteLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    expect((await counts())[0]!.unread).toBe(3);
+    await deleteLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: d!.id } });
+    expect((await counts())[0]!.unread).toBe(2);
+    expect(await ids()).toHaveLength(2);
+  });
+
+  it('moves a lead with history (who, when, from, to); a move to its own stage writes nothing', async () => {
+    const [a] = await insertLeads(world, at, [{ name: 'A' }]);
+    const first = await moveLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id, stage: 'Contacted', by: { userId: 'usr_1', label: 'Ann Owner' } } });
+    expect(first.moved).toMatchObject({ fromStage: 'inbox', toStage: 'contacted', byUserId: 'usr_1', byLabel: 'Ann Owner' });
+    expect((await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR } })).moved).toBeNull();
+    await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'won', by: CLI_ACTOR } });
+    const detail = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    expect(detail.stage).toBe('won');
+    expect(detail.stageName).toBe('Won');
+    expect(detail.history.map((h) => [h.fromName, h.toName, h.byLabel, h.byUserId])).toEqual([
+      ['Inbox', 'Contacted', 'Ann Owner', 'usr_1'],
+      ['Contacted', 'Won', 'cli', null],
+    ]);
+    expect(detail.history.every((h) => !Number.isNaN(Date.parse(h.movedAt)))).toBe(true);
+    await expect(moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'Archive', by: CLI_ACTOR } })).rejects.toMatchObject({ code: 'stage_not_found' });
+  });
+
+  it("another workspace's lead is not found for open, move and delete", async () => {
+    const [a] = await insertLeads(world, at, [{ name: 'A' }]);
+    const other = await world.seed('Other Co');
+    for (const attempt of [
+      openLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
+      moveLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
+      deleteLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
+    ]) {
+      await expect(attempt).rejects.toMatchObject({ code: 'lead_not_found' });
+    }
+    expect(await list({ workspace: other.workspaceId })).toEqual({ leads: [], nextCursor: null });
+    await expect(list({ workspace: other.workspaceId, pipeline: seeded.pipelineId })).rejects.toMatchObject({ code: 'pipeline_not_found' });
+    expect((await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } })).stage).toBe('inbox');
+  });
+});

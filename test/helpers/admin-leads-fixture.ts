@@ -1,0 +1,28 @@
+import { expect } from 'vitest';
+import type { App } from '../../src/app.js';
+import type { Seeded } from './test-app.js';
+
+/** What the Leads, Stages and Quarantine routes need in each workspace: a lead and a honeypot catch. */
+export async function leadsFixtureExtra(
+  app: App,
+  world: { store: { db: import('kysely').Kysely<import('../../src/storage/schema.js').Schema> } },
+  home: Seeded,
+  away: Seeded,
+): Promise<Record<string, string>> {
+  const post = async (seeded: Seeded, payload: Record<string, string>) => {
+    const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ id: string }>().id;
+  };
+  const quarantined = async (seeded: Seeded) => {
+    await post(seeded, { name: 'Caught', website: 'autofill' });
+    const row = await world.store.db.selectFrom('quarantine').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    return row.id;
+  };
+  return {
+    homeLeadId: await post(home, { name: 'Home lead', phone: '555 0100' }),
+    awayLeadId: await post(away, { name: 'Away lead', phone: '555 0199' }),
+    homeQuarantineId: await quarantined(home),
+    awayQuarantineId: await quarantined(away),
+  };
+}
