@@ -1,3 +1,4 @@
+import { removeLeads } from '../workspaces/remove-contents.js';
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
@@ -29,7 +30,7 @@ export async function erasePerson({
     if (leads.length > 0) {
       // A catch restored into an erased lead no longer points at it.
       await trx.updateTable('quarantine').set({ restored_lead_id: null }).where('restored_lead_id', 'in', leads).execute();
-      await trx.deleteFrom('leads').where('id', 'in', leads).execute();
+      await removeLeads(trx, 'id', leads);
     }
     if (quarantine.length > 0) await trx.deleteFrom('quarantine').where('id', 'in', quarantine).execute();
     for (const record of rows.idempotency) {

@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
-import { countLeads, refuseUnlessEmpty, removeSources } from '../workspaces/remove-contents.js';
+import { countLeads, refuseUnlessEmpty, removeLeads, removeSources, removeStages } from '../workspaces/remove-contents.js';
 import { findPipeline } from './find-pipeline.js';
 
 /** Deletes a pipeline with its lead sources and, with `force`, their leads (CONTRACT §13), in one transaction. */
@@ -18,8 +18,9 @@ export async function deletePipeline({
     const leads = await countLeads(trx, { sourceIds, pipelineId: pipeline.id });
     refuseUnlessEmpty({ what: `Pipeline "${pipeline.name}"`, leads, scans: 0, force: input.force });
     // The pipeline's leads, whichever source brought them, then its sources with what they hold.
-    await trx.deleteFrom('leads').where('pipeline_id', '=', pipeline.id).execute();
+    await removeLeads(trx, 'pipeline_id', [pipeline.id]);
     const removed = await removeSources(trx, sourceIds);
+    await removeStages(trx, [pipeline.id]);
     await trx.deleteFrom('pipelines').where('id', '=', pipeline.id).execute();
     return { ...removed, leads, pipelines: 1 };
   });

@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from './find-workspace.js';
-import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, type RemovedCounts } from './remove-contents.js';
+import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, removeStages, type RemovedCounts } from './remove-contents.js';
 
 export interface DeletedView {
   id: string;
@@ -29,6 +29,9 @@ export async function deleteWorkspace({
     });
     const removed = await removeSources(trx, sourceIds);
     removed.scans = await removeScans(trx, workspace.id);
+    const pipelineIds = (await trx.selectFrom('pipelines').select('id').where('workspace_id', '=', workspace.id).execute()).map((r) => r.id);
+    await removeStages(trx, pipelineIds);
+    await trx.deleteFrom('memberships').where('workspace_id', '=', workspace.id).execute();
     const pipelines = await trx.deleteFrom('pipelines').where('workspace_id', '=', workspace.id).executeTakeFirst();
     removed.pipelines = Number(pipelines.numDeletedRows);
     await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();

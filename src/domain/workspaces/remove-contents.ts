@@ -52,13 +52,35 @@ export async function countScans(trx: Transaction<Schema>, workspaceId: string):
   return Number(row.n);
 }
 
-/** Removes lead sources with their leads, quarantine, idempotency records and intake log, inside `trx`. */
+/**
+ * Removes leads with their stage history, inside `trx` (unread marks and the search index follow by trigger).
+ * Every verb that deletes leads in bulk goes through here, so nothing of a lead is left behind.
+ */
+export async function removeLeads(
+  trx: Transaction<Schema>,
+  column: 'id' | 'source_id' | 'pipeline_id',
+  values: string[],
+): Promise<number> {
+  if (values.length === 0) return 0;
+  const leadIds = trx.selectFrom('leads').select('id').where(column, 'in', values);
+  await trx.deleteFrom('stage_history').where('lead_id', 'in', leadIds).execute();
+  return count(await trx.deleteFrom('leads').where(column, 'in', values).executeTakeFirst());
+}
+
+/** Removes pipelines' stages, inside `trx`, before the pipelines themselves go. */
+export async function removeStages(trx: Transaction<Schema>, pipelineIds: string[]): Promise<void> {
+  if (pipelineIds.length === 0) return;
+  await trx.deleteFrom('stages').where('pipeline_id', 'in', pipelineIds).execute();
+}
+
+/** Removes lead sources with their leads, quarantine, idempotency records, form texts and intake log, inside `trx`. */
 export async function removeSources(trx: Transaction<Schema>, sourceIds: string[]): Promise<RemovedCounts> {
   if (sourceIds.length === 0) return { ...NOTHING_REMOVED };
-  const leads = count(await trx.deleteFrom('leads').where('source_id', 'in', sourceIds).executeTakeFirst());
+  const leads = await removeLeads(trx, 'source_id', sourceIds);
   const quarantine = count(await trx.deleteFrom('quarantine').where('source_id', 'in', sourceIds).executeTakeFirst());
   await trx.deleteFrom('idempotency_keys').where('scope', 'in', sourceIds.map(sourceScope)).execute();
   await trx.deleteFrom('intake_log').where('source_id', 'in', sourceIds).execute();
+  await trx.deleteFrom('lead_source_texts').where('source_id', 'in', sourceIds).execute();
   const sources = count(await trx.deleteFrom('lead_sources').where('id', 'in', sourceIds).executeTakeFirst());
   return { ...NOTHING_REMOVED, sources, leads, quarantine };
 }
