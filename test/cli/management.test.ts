@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { moveLead } from '../../src/domain/leads/move-lead.js';
 import { recordServerBaseUrl } from '../../src/domain/server-base-url.js';
+import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli, type CliResult } from '../helpers/cli.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
@@ -126,8 +128,12 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
   it('workspace delete removes everything with --force, and nothing without', async () => {
     const seeded = await world.seed('Doomed');
     const app = await world.app();
-    await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Ada' } });
+    const lead = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Ada' } });
     await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Bot', website: 'x' } });
+    // What hangs off a workspace since the web app and stages: a member, and a lead with stage history.
+    await createUser({ ctx: world.ctx, input: { email: 'crew@doomed.example', workspace: seeded.workspaceId } });
+    const leadId = (lead.json() as { id: string }).id;
+    await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by: { userId: null, label: 'cli' } } });
     const scan = await app.inject({
       method: 'POST',
       url: '/api/scan/upload',
@@ -144,6 +150,9 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     const { db } = world.store;
     expect(await db.selectFrom('scan_rooms').selectAll().execute()).toEqual([]);
     expect(await db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).execute()).toEqual([]);
+    expect(await db.selectFrom('memberships').selectAll().where('workspace_id', '=', seeded.workspaceId).execute()).toEqual([]);
+    expect(await db.selectFrom('stages').selectAll().where('pipeline_id', '=', seeded.pipelineId).execute()).toEqual([]);
+    expect(await db.selectFrom('stage_history').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
     const rejected = await app.inject({
       method: 'POST',
       url: '/api/scan/upload',
