@@ -71,13 +71,19 @@ describeEachBackend('storage round trips', (backend) => {
     expect(tables).toEqual([
       'app_meta',
       'idempotency_keys',
+      'lead_source_texts',
       'lead_sources',
       'leads',
+      'memberships',
       'pipelines',
       'quarantine',
       'scan_rooms',
       'scans',
+      'sessions',
+      'setup_links',
+      'sign_in_failures',
       'upload_keys',
+      'users',
       'workspaces',
     ]);
     const scanRaw = (await db().introspection.getTables()).find((t) => t.name === 'scans')!.columns.find((c) => c.name === 'raw')!;

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { CsrfTokens } from '../../domain/auth/csrf.js';
+import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
@@ -53,6 +54,9 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
   const nav: NavItem[] = areas.flatMap((area) => (area.nav ? [area.nav] : []));
 
+  // The dummy hash an unknown email is checked against is made now, not on the first sign-in, so that first
+  // unknown-email answer does not take twice as long as a wrong password.
+  await dummyPasswordHash();
   await app.register(fastifyCookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
