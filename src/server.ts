@@ -16,6 +16,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
   if (result.source) {
     lines.push(`Hosted form:  ${result.source.formUrl}`, `Intake URL:   ${result.source.intakeUrl}`);
   }
+  if (!result.created) lines.push(`Web app:      ${config.publicBaseUrl}/`);
   if (result.created) {
     lines.push(
       '',
