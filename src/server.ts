@@ -23,6 +23,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
     intake: intakeUrl(config.publicBaseUrl, result.source.token),
   };
   if (links) lines.push(`Hosted form:  ${links.form}`, `Intake URL:   ${links.intake}`);
+  if (!result.created) lines.push(`Web app:      ${config.publicBaseUrl}/`);
   if (result.created) {
     lines.push(
       '',

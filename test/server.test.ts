@@ -68,6 +68,9 @@ describe('leadscan serve (process)', () => {
       expect(out).not.toContain('First start');
       expect(out).not.toMatch(/lsk_/);
       expect(out).not.toContain('warning: APP_SECRET');
+      // The one-time setup link is printed on the first start only; later starts name the web app.
+      expect(out).not.toContain('/setup/');
+      expect(out).toMatch(/Web app: +http:\/\/\S+\/\n/);
     } finally {
       second.child.kill('SIGINT');
     }

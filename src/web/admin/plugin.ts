@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
+import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
@@ -51,6 +52,9 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
   const nav: NavItem[] = areas.flatMap((area) => (area.nav ? [area.nav] : []));
 
+  // The dummy hash an unknown email is checked against is made now, not on the first sign-in, so that first
+  // unknown-email answer does not take twice as long as a wrong password.
+  await dummyPasswordHash();
   await app.register(fastifyCookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 
