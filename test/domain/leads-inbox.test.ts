@@ -68,6 +68,25 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await ids({ search: '  ' })).toEqual([pct!.id, bob!.id, ada!.id]);
   });
 
+  it('finds every match of a common term too (on SQLite past the trigram shortcut, by scanning in page order)', async () => {
+    await insertLeads(world, at, [
+      ...Array.from({ length: 2050 }, (_, i) => ({ name: `Common ${i}`, received_at: minute(i) })),
+      { name: 'Rare one', notes: 'common in the notes, upper case: COMMON', received_at: minute(5000) },
+    ]);
+    const first = await list({ search: 'COMMON' });
+    expect(first.leads.map((l) => l.name).slice(0, 3)).toEqual(['Rare one', 'Common 2049', 'Common 2048']);
+    expect(first.leads).toHaveLength(50);
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await list({ search: 'common', limit: 1000, cursor });
+      for (const lead of page.leads) seen.add(lead.id);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen.size).toBe(2051);
+    expect(await ids({ search: 'common 204' })).toHaveLength(11);
+  });
+
   it('filters by stage, source, bot check and received dates, and the filters combine', async () => {
     const other = await createSource({ ctx: world.ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Facebook ad' } });
     const [a, b, c, d] = await insertLeads(world, at, [
@@ -147,11 +166,11 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
     const other = await world.seed('Other Co');
     for (const attempt of [
-      openLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
-      moveLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
-      deleteLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
+      () => openLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
+      () => moveLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
+      () => deleteLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
     ]) {
-      await expect(attempt).rejects.toMatchObject({ code: 'lead_not_found' });
+      await expect(attempt()).rejects.toMatchObject({ code: 'lead_not_found' });
     }
     expect(await list({ workspace: other.workspaceId })).toEqual({ leads: [], nextCursor: null });
     await expect(list({ workspace: other.workspaceId, pipeline: seeded.pipelineId })).rejects.toMatchObject({ code: 'pipeline_not_found' });
