@@ -2,7 +2,7 @@ import type { Config } from './config.js';
 import { systemClock, type DomainContext } from './domain/context.js';
 import { SecretBox } from './domain/keys/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
-import { openDatabase, type Database } from './storage/database.js';
+import { openDatabase, type Database, type OpenOptions } from './storage/database.js';
 
 export interface Runtime {
   ctx: DomainContext;
@@ -13,7 +13,7 @@ export interface Runtime {
 }
 
 /** What both `serve` and every CLI command need: the secret, a migrated database and a domain context. */
-export async function openRuntime(config: Config, options: { poolSize?: number } = {}): Promise<Runtime> {
+export async function openRuntime(config: Config, options: OpenOptions = {}): Promise<Runtime> {
   const { secret, generatedAt } = resolveAppSecret(config.appSecret, config.dataDir);
   const store = openDatabase(config.database, options);
   try {
