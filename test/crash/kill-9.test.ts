@@ -11,7 +11,10 @@ import { serveProcess, type ServeProcess } from '../multi-instance/serve-process
  * after the restarts, and the SQLite file must pass `PRAGMA integrity_check`.
  */
 const CYCLES = 3;
-const LOAD_MS = 600;
+/** Each cycle's kill comes once this many leads (and one upload) were answered 200, or after MAX_LOAD_MS. */
+const MIN_ACKED_LEADS = 40;
+const MIN_LOAD_MS = 300;
+const MAX_LOAD_MS = 10_000;
 const INTAKE_CLIENTS = 16;
 const SCAN_CLIENTS = 3;
 
@@ -112,7 +115,14 @@ describeEachBackend('kill -9 under intake and scan-upload load', (backend) => {
       let kill!: () => void;
       const killed = new Promise<void>((resolve) => (kill = resolve));
       const run = await load(server, token, key, cycle, killed);
-      await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+      // Under load, wherever the requests are: a busy machine needs longer to answer the first ones.
+      const started = Date.now();
+      while (
+        Date.now() - started < MAX_LOAD_MS &&
+        (Date.now() - started < MIN_LOAD_MS || run.leads.length < MIN_ACKED_LEADS || run.scans.length === 0)
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       server.child.kill('SIGKILL');
       await server.exited;
       kill();
@@ -125,10 +135,10 @@ describeEachBackend('kill -9 under intake and scan-upload load', (backend) => {
     await last.stop();
 
     const stored = await storedMarkers();
-    expect(acknowledged.leads.length).toBeGreaterThan(CYCLES * 10);
+    expect(acknowledged.leads.length).toBeGreaterThanOrEqual(CYCLES * MIN_ACKED_LEADS);
     expect(acknowledged.scans.length).toBeGreaterThan(0);
     expect(acknowledged.leads.filter((m) => !stored.leads.has(m))).toEqual([]);
     expect(acknowledged.scans.filter((m) => !stored.scans.has(m))).toEqual([]);
     if (backend === 'sqlite') expect(stored.integrity).toBe('ok');
-  }, 60_000);
+  }, 90_000);
 });

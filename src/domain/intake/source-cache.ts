@@ -14,6 +14,16 @@ const MAX_ENTRIES = 10_000;
 
 type Entries = Map<string, { source: LeadSource; at: number; commits: number }>;
 const caches = new WeakMap<DomainContext['store'], Entries>();
+const inFlight = new WeakMap<DomainContext['store'], Map<string, Promise<LeadSource | null>>>();
+
+function lookupsOf(ctx: DomainContext): Map<string, Promise<LeadSource | null>> {
+  let map = inFlight.get(ctx.store);
+  if (!map) {
+    map = new Map();
+    inFlight.set(ctx.store, map);
+  }
+  return map;
+}
 
 function entriesOf(ctx: DomainContext): Entries {
   let map = caches.get(ctx.store);
@@ -32,7 +42,18 @@ export async function findActiveSourceCached(ctx: DomainContext, token: string):
   const commits = ctx.store.writer.stats.commits;
   const hit = map.get(key);
   if (hit && hit.commits === commits && now - hit.at < SOURCE_CACHE_TTL_MS && now >= hit.at) return hit.source;
-  const source = await findSourceByToken({ ctx, input: { token } });
+  // Concurrent misses for one token (a burst on a cold cache) share one lookup.
+  const lookups = lookupsOf(ctx);
+  const pending = lookups.get(key);
+  if (pending) return pending;
+  const lookup = findSourceByToken({ ctx, input: { token } });
+  lookups.set(key, lookup);
+  let source: LeadSource | null;
+  try {
+    source = await lookup;
+  } finally {
+    lookups.delete(key);
+  }
   if (source?.active) {
     if (map.size >= MAX_ENTRIES) map.clear();
     map.set(key, { source, at: now, commits });

@@ -51,6 +51,10 @@ const ARR = 2;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ROOMS = Buffer.from('"rooms"');
+/** Plain string runs longer than this take the native fast path in scanString. */
+const LONG_RUN = 256;
+// eslint-disable-next-line no-control-regex -- the point: JSON strings may not hold raw control characters
+const CONTROL = /[\x00-\x1f]/;
 const NAME = Buffer.from('"name"');
 
 /** Whether the string token [start, end) (quotes included) decodes to the same text as `plain` (a quoted token). */
@@ -100,7 +104,24 @@ export function scanRooms(body: Buffer, keep: number): RoomsScan {
     const n = len;
     let p = pos + 1;
     let escaped = false;
+    let nextQuote = p - 1;
+    let nextBackslash = p - 1;
     for (;;) {
+      // A long run of plain bytes (a base64 mesh): find its end with the native memchr of indexOf, then check it
+      // for control bytes with one regular-expression pass over a latin1 copy; both run at memory speed. Anything
+      // unusual falls through to the byte loop below, which also names the offset of an error.
+      // The positions found are kept while ahead of p, so a string with many escapes is not searched again and
+      // again (no quadratic time).
+      if (nextQuote !== -1 && nextQuote < p) nextQuote = b.indexOf(QUOTE, p);
+      if (nextQuote - p > LONG_RUN) {
+        // Searched only up to the quote (a view, no copy): never past this string.
+        if (nextBackslash < p) {
+          const at = b.subarray(p, nextQuote).indexOf(BACKSLASH);
+          nextBackslash = at === -1 ? nextQuote : p + at;
+        }
+        const end = nextBackslash;
+        if (end - p > LONG_RUN && !CONTROL.test(b.toString('latin1', p, end))) p = end;
+      }
       // Plain bytes first, in the tightest loop possible.
       while (p < n) {
         const c = b[p]!;
