@@ -58,6 +58,9 @@ export async function decodeContentEncoding(request: FastifyRequest, reply: Fast
   decoder.on('error', () => {
     out.destroy(new AppError('unreadable_body', `The body is not valid ${coding} data, as its Content-Encoding says`));
   });
+  // Fastify listens for errors on `out` only while it reads the body; a decoder failing after that (the limit was
+  // hit, or the content type was refused unread) is moot, and must not become an uncaught exception.
+  out.on('error', () => {});
   payload.pipe(decoder).pipe(out);
   // Once the answer is out (a 413 at the limit included), stop inflating whatever the client still sends.
   const stop = () => {

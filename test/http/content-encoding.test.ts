@@ -98,6 +98,43 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     expect(await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).execute()).toEqual([]);
   });
 
+  it('survives a corrupt compressed body that nobody reads: a content type the intake refuses (found by the fuzz suite)', async () => {
+    world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
+    const { source } = await world.seed();
+    const baseUrl = await world.listen();
+    for (const coding of Object.keys(ENCODERS)) {
+      for (const path of [`/api/intake/${source.token}`, `/f/${source.token}`]) {
+        const res = await fetch(`${baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'image/png', 'content-encoding': coding },
+          body: Buffer.from('not compressed at all'.repeat(100)),
+        });
+        expect(res.status, `${coding} ${path}`).toBe(400);
+      }
+    }
+    // The decoder's failure came after the refusal; it must not have taken the process down.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('survives a compressed body that passes the limit and then turns out corrupt', async () => {
+    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, SCAN_MAX_BYTES: String(64 * 1024) } });
+    const { source, uploadKey } = await world.seed();
+    const baseUrl = await world.listen();
+    for (const [coding, encode] of Object.entries(ENCODERS)) {
+      // Decodes to well over the limit, then garbage: the decoder fails after the 413 is already decided.
+      const body = Buffer.concat([encode(Buffer.from(`{"name":"${'a'.repeat(512 * 1024)}"}`)), Buffer.from('\u0000garbage'.repeat(50))]);
+      for (const [url, headers] of [
+        [`/api/intake/${source.token}`, {}],
+        ['/api/scan/upload', { 'x-scan-key': uploadKey }],
+      ] as const) {
+        const res = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-encoding': coding, ...headers }, body });
+        expect([400, 413], `${coding} ${url}`).toContain(res.status);
+      }
+    }
+    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  });
+
   it('answers 415 unsupported_encoding with Accept-Encoding to any other coding', async () => {
     world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { source, uploadKey } = await world.seed();

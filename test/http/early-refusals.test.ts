@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { afterEach, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LINGER_MAX_BYTES } from '../../src/http/lingering-close.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
@@ -9,6 +10,14 @@ import { blast } from './raw-socket.js';
 const BODY_BYTES = 64 * 1024 * 1024;
 /** Loopback socket buffers on both sides hold a few MiB that the server never read; the rest must not be taken. */
 const MOST_A_REFUSAL_MAY_TAKE = 24 * 1024 * 1024;
+
+describe('the Node internals the lingering close relies on', () => {
+  it('Node still has socket.destroySoon, which it calls to end a Connection: close answer', () => {
+    // http/lingering-close.ts replaces it per socket (and also lingers on the answer's 'finish' should Node stop
+    // calling it); if this fails after a Node upgrade, check how _http_server ends a `Connection: close` response.
+    expect(typeof (net.Socket.prototype as { destroySoon?: unknown }).destroySoon).toBe('function');
+  });
+});
 
 /**
  * Finding 3: a refusal sent before the body is read closes the connection after the answer instead of reading
