@@ -1,6 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { IntakeLog } from '../../src/domain/intake-log/intake-outcomes.js';
 import { sourceStats } from '../../src/domain/intake-log/source-stats.js';
+import type { DomainContext } from '../../src/domain/context.js';
+import { openDatabase } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
@@ -71,9 +73,20 @@ describeEachBackend('intake log per source', (backend) => {
     clock.advance(2000);
     first.record({ sourceId: source.id, outcome: 'accepted', code: '' });
     await first.stop();
+
+    // A flush that fails (the database away) keeps its counts for the next one.
+    const away = openDatabase(world.config.database);
+    await away.close();
+    const ctx: DomainContext = { ...world.ctx, store: away };
+    const third = new IntakeLog(ctx);
+    third.record({ sourceId: source.id, outcome: 'quarantined', code: 'honeypot' });
+    await expect(third.flush()).rejects.toThrow();
+    ctx.store = world.store;
+    await third.flush();
+
     const stats = await sourceStats({ ctx: world.ctx, input: { source: source.id } });
     expect(stats.days).toEqual([
-      { day: '2026-03-02', accepted: 1, quarantined: 0, refused: 0, refusedBy: {} },
+      { day: '2026-03-02', accepted: 1, quarantined: 1, refused: 0, refusedBy: {} },
       { day: '2026-03-01', accepted: 2, quarantined: 0, refused: 1, refusedBy: { rate_limited: 1 } },
     ]);
   });

@@ -31,6 +31,8 @@ const SEP = '\u0000';
 export class IntakeLog implements IntakeRecorder {
   private counts = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** The UTC day's text, made once a day rather than once a request. */
+  private day = { number: NaN, text: '' };
 
   constructor(
     private readonly ctx: DomainContext,
@@ -40,8 +42,11 @@ export class IntakeLog implements IntakeRecorder {
   record({ sourceId, token, outcome, code }: IntakeOutcome): void {
     const who = sourceId ? `id:${sourceId}` : token ? `token:${token.toLowerCase()}` : undefined;
     if (!who) return;
-    const day = this.ctx.clock.now().toISOString().slice(0, 10);
-    const key = [who, day, outcome, code].join(SEP);
+    const dayNumber = Math.floor(this.ctx.clock.now().getTime() / 86_400_000);
+    if (dayNumber !== this.day.number) {
+      this.day = { number: dayNumber, text: new Date(dayNumber * 86_400_000).toISOString().slice(0, 10) };
+    }
+    const key = `${who}${SEP}${this.day.text}${SEP}${outcome}${SEP}${code}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
 
