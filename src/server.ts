@@ -56,6 +56,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const { config } = runtime.ctx;
   const app = await buildApp(runtime.ctx);
   try {
+    runtime.store.hot.start();
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close();

@@ -180,6 +180,8 @@ export interface HotWriter {
   /** Resolves after the COMMIT that holds the write; rejects alone if the write failed, or all in flight on a crash. */
   write<W extends HotWrite>(write: W): Promise<ResultOf<W>>;
   readonly stats: { commits: number; writes: number; largestBatch: number };
+  /** Gets ready before the first write (the server calls it once it listens); a no-op where nothing needs starting. */
+  start(): void;
   close(): Promise<void>;
 }
 

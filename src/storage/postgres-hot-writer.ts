@@ -84,6 +84,9 @@ export class PostgresHotWriter implements HotWriter {
     }) as Promise<ResultOf<W>>;
   }
 
+  /** Nothing to start: batches borrow pooled connections as they come. */
+  start(): void {}
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.queue.length === 0 && this.running === 0) return;

@@ -43,6 +43,7 @@ export class SqliteHotWriter implements HotWriter {
   private inFlight = new Map<number, Waiter[]>();
   private pauses = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
   private nextId = 1;
+  private exclusiveHolds = 0;
   private scheduled = false;
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -63,19 +64,40 @@ export class SqliteHotWriter implements HotWriter {
     }) as Promise<ResultOf<W>>;
   }
 
+  /**
+   * Starts the writer thread now rather than at the first write: the server pays its start-up (and its memory)
+   * before the first request, and no generic write can be under way while the thread starts.
+   */
+  start(): void {
+    if (!this.closed) this.ensureWorker();
+  }
+
   /** Runs fn while the writer thread is idle (it finishes its current transaction first and waits). */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (!this.worker) return fn();
     const id = this.nextId++;
-    await new Promise<void>((resolve, reject) => {
-      this.pauses.set(id, { resolve, reject });
-      this.send({ type: 'pause', id });
-    });
+    // Keep the process alive while waiting for the thread to pause: a write made while the server shuts down
+    // (the intake log's last flush) must not be cut off by an event loop with nothing else left to do.
+    this.exclusiveHolds += 1;
+    this.port!.ref();
     try {
-      return await fn();
+      await new Promise<void>((resolve, reject) => {
+        this.pauses.set(id, { resolve, reject });
+        this.send({ type: 'pause', id });
+      });
+      try {
+        return await fn();
+      } finally {
+        if (this.worker) this.send({ type: 'resume' });
+      }
     } finally {
-      if (this.worker) this.send({ type: 'resume' });
+      this.exclusiveHolds -= 1;
+      this.unrefWhenIdle();
     }
+  }
+
+  private unrefWhenIdle(): void {
+    if (this.inFlight.size === 0 && this.exclusiveHolds === 0) this.port?.unref();
   }
 
   async close(): Promise<void> {
@@ -145,7 +167,7 @@ export class SqliteHotWriter implements HotWriter {
           this.inFlight.delete(id);
           outcomes.forEach((outcome, i) => settle(waiters[i]!, outcome));
         }
-        if (this.inFlight.size === 0) this.port?.unref();
+        this.unrefWhenIdle();
         return;
       }
       case 'paused': {
