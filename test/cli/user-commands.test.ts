@@ -19,6 +19,8 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
   beforeAll(async () => {
     db = await createTestDatabase(backend);
     env = { DATABASE_URL: db.url, APP_SECRET: crypto.randomBytes(32).toString('hex'), PUBLIC_BASE_URL: 'https://leads.example.com' };
+    // Only `migrate` (and `serve`) may create the database; every other command needs it to exist.
+    await cliJson(['migrate'], env);
     workspace = await cliJson(['workspace', 'create', '--name', 'Acme'], env);
   });
   afterAll(async () => {
