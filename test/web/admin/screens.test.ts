@@ -108,6 +108,21 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Website form</h1>');
   });
 
+  it('a source page shows its intake log: accepted, quarantined and refused by code, per day', async () => {
+    const token = f.home.source.token;
+    const intake = (payload: Record<string, string>) => app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });
+    expect((await intake({ name: 'Ada', email: 'ada@home.example' })).statusCode).toBe(200);
+    expect((await intake({ name: 'Bot', email: 'bot@home.example', website: 'spam' })).statusCode).toBe(200);
+    expect((await intake({ notes: 'no way to reach me' })).statusCode).toBe(400);
+    await app.intakeLog.flush();
+    const page = await get(ws(`/sources/${f.home.source.id}`));
+    expect(page.statusCode).toBe(200);
+    const log = /<table class="list" id="intake-log">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
+    const today = new Date().toISOString().slice(0, 10);
+    expect(log).toMatch(new RegExp(`<td data-label="Day \\(UTC\\)">${today}</td><td data-label="Accepted">\\d+</td><td data-label="Quarantined">[1-9]\\d*</td><td data-label="Refused">[1-9]\\d*`));
+    expect(log).toContain('missing_contact');
+  });
+
   it('Members: invite shows a one-time link once; roles change; the last owner stays; removal ends access', async () => {
     const invite = await post(ws('/members'), { email: 'new@home.example', role: 'member' });
     expect(invite.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { sourceStats } from '../../../domain/intake-log/source-stats.js';
 import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
 import { createSource } from '../../../domain/sources/create-source.js';
 import { findWorkspaceSource, listSources, pipelineChoices } from '../../../domain/sources/list-sources.js';
@@ -21,7 +22,9 @@ async function renderSource(
 ) {
   const source = await sourceOf(call);
   const texts = await readSourceTexts(call.ctx, source.id);
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, ...extra }) });
+  // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (CONTRACT §14).
+  const stats = await sourceStats({ ctx: call.ctx, input: { source: source.id, days: 14 } });
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, ...extra }) });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */

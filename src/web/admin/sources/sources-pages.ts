@@ -1,3 +1,4 @@
+import type { SourceStats } from '../../../domain/intake-log/source-stats.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
 import type { SourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.js';
@@ -83,9 +84,30 @@ function copyRow(id: string, label: string, value: string, block = false): SafeH
 export interface SourcePageInput {
   source: SourceListItem;
   texts: SourceTexts;
+  stats: SourceStats;
   botCheckErrors?: FormErrors;
   textErrors?: FormErrors;
   textValues?: Record<string, string>;
+}
+
+/** The intake log: requests per UTC day, accepted, caught by the honeypot, and refused by code. No personal data. */
+function intakeLog(stats: SourceStats): SafeHtml {
+  const rows = stats.days.map(
+    (day) => html`<tr><td data-label="Day (UTC)">${day.day}</td><td data-label="Accepted">${day.accepted}</td><td data-label="Quarantined">${day.quarantined}</td><td data-label="Refused">${day.refused}${
+      day.refused > 0
+        ? html` <span class="muted small">(${Object.entries(day.refusedBy)
+            .map(([code, n]) => `${code} ${n}`)
+            .join(', ')})</span>`
+        : ''
+    }</td></tr>`,
+  );
+  return html`<section class="card" aria-labelledby="log-heading">
+<h2 id="log-heading">Intake log</h2>
+<p class="muted small">Requests to this source’s intake link and hosted form over the last 14 days (UTC), counted every few seconds. Refusals show their reason, e.g. <code>missing_contact</code> or <code>rate_limited</code>.</p>
+${rows.length === 0
+  ? html`<p class="muted">No requests in the last 14 days.</p>`
+  : html`<table class="list" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`}
+</section>`;
 }
 
 /** One source: its links and embed snippet, Deactivate/Activate, bot-check settings, the hosted form's texts. */
@@ -110,6 +132,7 @@ ${copyRow('form-url', 'Hosted form', source.formUrl)}
 <p class="small"><a href="${source.formUrl}" target="_blank" rel="noopener">Open the hosted form</a></p>
 ${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet(source), true)}
 </section>
+${intakeLog(input.stats)}
 <div class="grid-2">
 <section class="card" aria-labelledby="texts-heading">
 <h2 id="texts-heading">Hosted form texts</h2>
