@@ -47,7 +47,7 @@ ${home
       )}</ul></nav>`
   : ''}
 <div class="topbar-end">
-<a class="small" href="/account"${chrome.area === 'account' ? html` aria-current="page"` : ''}>${chrome.user.email}</a>
+<a class="small who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}>${chrome.user.email}</a>
 <form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button type="submit" class="secondary">Sign out</button></form>
 </div>
 </div></header>`

@@ -28,7 +28,7 @@ p { margin: 0 0 .75rem; }
 
 /* top bar */
 .topbar { background: #fff; border-bottom: 1px solid var(--line); }
-.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .75rem 1.25rem; flex-wrap: wrap; }
+.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .75rem 1rem; flex-wrap: wrap; }
 .brand { font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; }
 .brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; }
 .nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
@@ -36,6 +36,8 @@ p { margin: 0 0 .75rem; }
 .nav a:hover { background: var(--soft); color: var(--ink); }
 .nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); }
 .topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
+/* A long email must not push Sign out onto a second row; the full address is in the title and on Account. */
+.who { display: inline-block; max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: middle; }
 .switcher { position: relative; }
 .switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .workspace-name { padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -122,6 +124,7 @@ table.list td.num { white-space: nowrap; }
   main { padding: 1rem .75rem 3rem; }
   .topbar-inner { padding: .5rem .75rem; }
   .topbar-end { margin-left: 0; width: 100%; justify-content: space-between; }
+  .who { max-width: 60vw; }
   .nav { width: 100%; order: 3; }
   table.list thead { display: none; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
