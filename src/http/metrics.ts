@@ -83,9 +83,8 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (route === '/api/scan/upload' && reply.statusCode === 200 && Buffer.isBuffer(request.body)) {
-      metrics.observeScanUpload(request.body.length);
-    }
+    const bytes = request.scanUpload?.bytes;
+    if (route === '/api/scan/upload' && reply.statusCode === 200 && bytes !== undefined) metrics.observeScanUpload(bytes);
   });
 }
 

@@ -27,6 +27,27 @@ function startWorker(file: string, port: import('node:worker_threads').MessagePo
   return new Worker(boot, { ...options, eval: true });
 }
 
+/** Below this a scan body is copied to the thread; above it, its memory is handed over instead. */
+const MOVE_BODIES_FROM = 64 * 1024;
+
+/**
+ * The memory of large scan bodies, moved to the writer thread rather than copied (a 30 MiB upload would otherwise
+ * exist twice while it is stored). Only a body that is the whole of its own ArrayBuffer is moved: a slice of a
+ * shared buffer (Node's small-buffer pool, a socket chunk) is copied as before. A moved Buffer is empty afterwards,
+ * which is why nothing reads a scan body once it is handed to the writer.
+ */
+function movableBodies(writes: HotWrite[]): ArrayBuffer[] {
+  const moved = new Set<ArrayBuffer>();
+  for (const write of writes) {
+    if (write.kind !== 'scan') continue;
+    const raw = write.scan.raw;
+    if (raw.byteLength >= MOVE_BODIES_FROM && raw.byteOffset === 0 && raw.buffer instanceof ArrayBuffer && raw.byteLength === raw.buffer.byteLength) {
+      moved.add(raw.buffer);
+    }
+  }
+  return [...moved];
+}
+
 /**
  * The main thread's side of the SQLite writer thread. Writes are queued and posted as data once per event-loop
  * turn; each resolves when the worker reports the COMMIT that holds it. If the thread dies, every write in flight
@@ -152,7 +173,8 @@ export class SqliteHotWriter implements HotWriter {
     this.inFlight.set(id, batch.map((b) => b.waiter));
     // Keep the process alive while a write waits for its answer (a CLI command, a draining server).
     this.port!.ref();
-    this.send({ type: 'batch', id, writes: batch.map((b) => b.write) });
+    const writes = batch.map((b) => b.write);
+    this.port!.postMessage({ type: 'batch', id, writes } satisfies ToWorker, movableBodies(writes));
   }
 
   private receive(message: FromWorker): void {

@@ -18,7 +18,8 @@ import {
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the scan-upload key check, before the body is read. */
-    scanUpload?: { workspaceId: string };
+    /** Set by the scan-upload key check; `bytes` once the body is read (the stored body may move to the writer). */
+    scanUpload?: { workspaceId: string; bytes?: number };
   }
 }
 
@@ -193,6 +194,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
     },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      request.scanUpload!.bytes = body.length;
       const outcome = await storeUploadOnce({
         ctx,
         input: {
