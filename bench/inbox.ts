@@ -65,7 +65,7 @@ function exportInChild(env: Record<string, string>, search?: string): Promise<Ex
 export async function benchInbox(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-inbox-'));
   const env = { DATABASE_URL: path.join(dir, 'leadscan.sqlite'), APP_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent' };
-  const runtime = await openRuntime(loadConfig(env));
+  const runtime = await openRuntime(loadConfig(env), { mayCreate: true });
   const { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });

@@ -5,6 +5,7 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
+ *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
  *
  * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
  * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
@@ -25,6 +26,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
+const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
+const runs = (part: 'sqlite' | 'postgres' | 'inbox') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({
@@ -238,8 +241,9 @@ async function main(): Promise<void> {
   const json = { 'Content-Type': 'application/json' };
   const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
 
-  const databases: Array<() => Promise<Database | null>> = [async () => sqliteDatabase()];
-  if (adminUrl) databases.push(() => postgresDatabase(adminUrl));
+  const databases: Array<() => Promise<Database | null>> = [];
+  if (runs('sqlite')) databases.push(async () => sqliteDatabase());
+  if (adminUrl && runs('postgres')) databases.push(() => postgresDatabase(adminUrl));
 
   // The machine may be shared: every Leadscan row is measured right after its own baseline run, and its ratio is
   // to that run, so a change in background load between rows moves both sides alike.
@@ -346,10 +350,12 @@ async function main(): Promise<void> {
 }
 
 try {
-  await main();
-  // The Leads inbox at 100,000 leads: list, search, unread counts and export, in-process on SQLite.
-  const { benchInbox } = await import('./inbox.js');
-  process.stdout.write(`\n== Leads inbox and CSV export at 100,000 leads (SQLite)\n${await benchInbox()}\n`);
+  if (runs('sqlite') || runs('postgres')) await main();
+  if (runs('inbox')) {
+    // The Leads inbox at 100,000 leads: list, search, unread counts and export, in-process on SQLite.
+    const { benchInbox } = await import('./inbox.js');
+    process.stdout.write(`\n== Leads inbox and CSV export at 100,000 leads (SQLite)\n${await benchInbox()}\n`);
+  }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });
 }
