@@ -207,6 +207,11 @@ export const SQL = {
     "where idempotency_keys.expires_at <= excluded.created_at or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at <= ?) " +
     'returning scope',
   keyRead: 'select request_hash, state, response_status, response_body from idempotency_keys where scope = ? and key = ?',
+  // SQLite only (migration 0006): what lead triggers noted, into the search index, as a transaction's last statements.
+  searchIndexPending:
+    'insert into leads_search (rowid, name, email, phone, notes) ' +
+    'select l.rowid, l.name, l.email, l.phone, l.notes from leads_search_pending p join leads l on l.rowid = p.lead_rowid',
+  searchPendingClear: 'delete from leads_search_pending',
 } as const;
 
 /** `?` → `$1, $2, …` for PostgreSQL. */

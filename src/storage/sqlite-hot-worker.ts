@@ -3,6 +3,9 @@
  * commits everything that has queued up as one transaction (group commit), so the COMMIT's fsync and any WAL
  * checkpoint run here, never on the main thread's event loop. Answers each batch after COMMIT has returned.
  *
+ * The leads it stores (and any another connection stored since) reach the search index in one statement at the end
+ * of the transaction, not row by row (migration 0006 says why).
+ *
  * No savepoints: a row's statement that fails a constraint is undone alone by SQLite (the transaction stays open),
  * so that write is answered as failed and the others go on. Any other failure rolls the transaction back and runs
  * each write again in a transaction of its own.
@@ -46,6 +49,8 @@ const statements = {
   keyDone: db.prepare(SQL.keyDone),
   keyClaim: db.prepare(SQL.keyClaim),
   keyRead: db.prepare(SQL.keyRead),
+  searchIndexPending: db.prepare(SQL.searchIndexPending),
+  searchPendingClear: db.prepare(SQL.searchPendingClear),
 };
 
 /** Thrown when a write fails after its first statement changed something: the whole transaction must go. */
@@ -137,6 +142,9 @@ function commitTogether(writes: HotWrite[]): WireOutcome[] | null {
         outcomes.push(wireError(error));
       }
     }
+    // Last, so no later statement of this transaction makes FTS5 write its postings out early (migration 0006).
+    statements.searchIndexPending.run();
+    statements.searchPendingClear.run();
     statements.commit.run();
     return outcomes;
   } catch (error) {

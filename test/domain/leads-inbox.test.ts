@@ -68,6 +68,30 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await ids({ search: '  ' })).toEqual([pct!.id, bob!.id, ada!.id]);
   });
 
+  it('answers exactly: a lead holding every trigram of a term but not the term is not found', async () => {
+    const [holds, scattered] = await insertLeads(world, at, [
+      { name: 'Kitchen Refit', notes: 'side door is easier', received_at: minute(1) },
+      // "abcd" has the trigrams abc and bcd; so does "abcXbcd", which does not contain it.
+      { name: 'Scattered', notes: 'abcXbcd and side, then door', received_at: minute(2) },
+    ]);
+    expect(await ids({ search: 'abcd' })).toEqual([]);
+    expect(await ids({ search: 'abcx' })).toEqual([scattered!.id]);
+    expect(await ids({ search: 'SIDE DOOR' })).toEqual([holds!.id]);
+    expect(await ids({ search: 'kitchen refit' })).toEqual([holds!.id]);
+  });
+
+  it('keeps search in step with leads that are renamed or deleted', async () => {
+    const [ada, bob] = await insertLeads(world, at, [
+      { name: 'Ada Lovelace', received_at: minute(1) },
+      { name: 'Bob Builder', received_at: minute(2) },
+    ]);
+    await world.store.db.updateTable('leads').set({ name: 'Ada Byron' }).where('id', '=', ada!.id).execute();
+    expect(await ids({ search: 'lovelace' })).toEqual([]);
+    expect(await ids({ search: 'byron' })).toEqual([ada!.id]);
+    await world.store.db.deleteFrom('leads').where('id', '=', bob!.id).execute();
+    expect(await ids({ search: 'builder' })).toEqual([]);
+  });
+
   it('finds every match of a common term too (on SQLite past the trigram shortcut, by scanning in page order)', async () => {
     await insertLeads(world, at, [
       ...Array.from({ length: 2050 }, (_, i) => ({ name: `Common ${i}`, received_at: minute(i) })),

@@ -30,7 +30,7 @@ export interface LeadFilters {
   sourceIds?: string[];
   botCheck?: string;
   search?: string;
-  /** On SQLite, the leads the trigram index says contain `search`, when they are few (see `searchIdsSqlite`). */
+  /** On SQLite, the leads that contain `search`, found through the trigram index when they are few (see `searchIdsSqlite`). */
   searchIds?: string[];
   since?: string;
   /** Exclusive upper bound. */
@@ -110,21 +110,41 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   return filters;
 }
 
-/** Above this many matches, a LIKE scan in page order finds a page sooner than sorting every match. */
+/** Above this many candidates, a LIKE scan in page order finds a page sooner than checking every candidate. */
 const INDEXED_SEARCH_MAX = 2000;
 
 /**
  * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index of
- * migration 0004, or undefined when the index cannot help: a term under 3 characters, or one so common that a
+ * migration 0006, or undefined when the index cannot help: a term under 3 characters, or one so common that a
  * scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a scan, are answered here.
+ *
+ * The index keeps no positions, so it answers "every trigram of the term occurs in the lead": a superset. Each
+ * candidate is then checked against the lead's own text, folding case as the index does, so the answer is exact.
+ * Leads stored since the writer last fed the index are all candidates, so they are never missed.
  */
 async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string[] | undefined> {
-  if ([...term].length < 3) return undefined;
-  const query = `{name email phone notes} : "${term.replaceAll('"', '""')}"`;
-  const { rows } = await sql<{ lead_id: string }>`select lead_id from leads_search where leads_search match ${query} limit ${INDEXED_SEARCH_MAX + 1}`.execute(
-    ctx.store.db,
-  );
-  return rows.length > INDEXED_SEARCH_MAX ? undefined : rows.map((r) => r.lead_id);
+  const chars = [...term.toLowerCase()];
+  if (chars.length < 3) return undefined;
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+  const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+  // Leads not yet moved into the index (migration 0006) are candidates too.
+  const candidates = await sql<{ rowid: number }>`
+    select rowid from (select rowid from leads_search where leads_search match ${query}
+      union select lead_rowid from leads_search_pending) limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
+  if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
+  if (candidates.rows.length === 0) return [];
+  const needle = chars.join('');
+  const ids: string[] = [];
+  const rowids = candidates.rows.map((r) => r.rowid);
+  for (let at = 0; at < rowids.length; at += 500) {
+    const { rows } = await sql<{ id: string; name: string | null; email: string | null; phone: string | null; notes: string | null }>`
+      select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(ctx.store.db);
+    for (const lead of rows) {
+      if ([lead.name, lead.email, lead.phone, lead.notes].some((text) => text?.toLowerCase().includes(needle))) ids.push(lead.id);
+    }
+  }
+  return ids;
 }
 
 /** `%term%` with LIKE's own wildcards taken literally. */

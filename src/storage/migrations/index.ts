@@ -5,6 +5,7 @@ import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
 import { people } from './0003-people.js';
 import { stages } from './0004-stages.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
+import { leanSearchIndex } from './0006-lean-search-index.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0003_people': people(),
         '0004_stages': stages(dialect),
         '0005_scan_room_ranges': scanRoomRanges,
+        '0006_lean_search_index': leanSearchIndex(dialect),
       }),
   };
 }
