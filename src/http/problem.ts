@@ -138,7 +138,8 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new AppError('unreadable_body', 'The request body is not valid JSON');
   }
-  // The one place a storage failure becomes an answer: StorageUnavailableError (typed in storage/) is 503.
+  // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that
+  // still rejects with the driver's own error has it typed here, by storage/'s rules) is 503.
   if (storageUnavailable(error)) {
     return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, {
       'retry-after': '5',

@@ -7,9 +7,9 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
-import { asStorageError } from './storage-errors.js';
+import { asQueryError } from './storage-errors.js';
 
-/** A connection whose query failures leave storage/ typed (see asStorageError). */
+/** A connection whose query failures leave storage/ typed (see asQueryError). */
 class TypedConnection implements DatabaseConnection {
   constructor(readonly inner: DatabaseConnection) {}
 
@@ -17,7 +17,7 @@ class TypedConnection implements DatabaseConnection {
     try {
       return await this.inner.executeQuery<R>(query);
     } catch (error) {
-      throw asStorageError(error);
+      throw asQueryError(error);
     }
   }
 
@@ -30,7 +30,7 @@ async function typedErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw asStorageError(error);
+    throw asQueryError(error);
   }
 }
 

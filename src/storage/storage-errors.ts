@@ -89,10 +89,17 @@ export function storageUnavailable(error: unknown): StorageUnavailableError | nu
 }
 
 /**
- * For the database handle's own connections and queries: a "not now" failure becomes a StorageUnavailableError;
- * anything else (a constraint, a bug) is returned as it is. A serialization failure or deadlock is left as it is
- * too: the writers retry it by its SQLSTATE.
+ * What a writer rejects with once it has stopped retrying: a "not now" failure, a serialization failure or deadlock
+ * included, as a StorageUnavailableError; anything else (a constraint, a bug) as it is.
  */
 export function asStorageError(error: unknown): unknown {
+  return unavailable(error, true, 0) ? typed(error) : error;
+}
+
+/**
+ * For the database handle's own connections and queries: as asStorageError, except that a serialization failure or
+ * deadlock is left as it is, for the writer around the query to retry by its SQLSTATE.
+ */
+export function asQueryError(error: unknown): unknown {
   return unavailable(error, false, 0) ? typed(error) : error;
 }

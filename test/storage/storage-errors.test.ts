@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDomainContext } from '../../src/runtime.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { asStorageError, storageUnavailable, StorageUnavailableError } from '../../src/storage/storage-errors.js';
+import { asQueryError, asStorageError, storageUnavailable, StorageUnavailableError } from '../../src/storage/storage-errors.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 
 /** A loopback port nobody listens on: bound, then closed. */
@@ -82,9 +82,11 @@ describe('storage errors', () => {
 
   it('a serialization failure or deadlock stays as it is for the writers to retry, and is "not now" once they give up', () => {
     const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
-    expect(asStorageError(deadlock)).toBe(deadlock);
-    expect(storageUnavailable(deadlock)).toBeInstanceOf(StorageUnavailableError);
+    expect(asQueryError(deadlock)).toBe(deadlock);
+    expect(asStorageError(deadlock)).toBeInstanceOf(StorageUnavailableError);
+    expect(storageUnavailable(deadlock)).toMatchObject({ message: 'deadlock detected', cause: deadlock });
     const unique = Object.assign(new Error('duplicate key value'), { code: '23505' });
+    expect(asQueryError(unique)).toBe(unique);
     expect(asStorageError(unique)).toBe(unique);
     expect(storageUnavailable(unique)).toBeNull();
   });
