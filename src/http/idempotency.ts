@@ -1,17 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { parseIdempotencyKey } from '../domain/idempotency/idempotency-key.js';
-import type { IdempotentOutcome } from '../domain/idempotency/run-idempotent.js';
+import type { IdempotentOutcome, KeyResult } from '../domain/idempotency/run-idempotent.js';
 
 /** The request's Idempotency-Key, checked (400 invalid_idempotency_key), or null when it sent none. */
 export function idempotencyKeyOf(request: FastifyRequest): string | null {
   return parseIdempotencyKey(request.headers['idempotency-key']);
 }
 
-/** Sends a (possibly replayed) answer; a replay says so, as Stripe's `Idempotent-Replayed` does. */
-export function sendIdempotent(reply: FastifyReply, outcome: IdempotentOutcome) {
+/**
+ * The answer to a (possibly replayed) result, the same for both: a lead is 200 `{ ok: true, id }` (CONTRACT §2), a
+ * scan upload 200 `{ ok: true, count }` (§4). A replay says so, as Stripe's `Idempotent-Replayed` does.
+ */
+export function sendIdempotent(reply: FastifyReply, outcome: IdempotentOutcome<KeyResult>) {
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.code(outcome.answer.status).send(outcome.answer.body);
+  const { result } = outcome;
+  return reply.code(200).send(result.kind === 'lead' ? { ok: true, id: result.leadId } : { ok: true, count: result.count });
 }
 
 /** The header as documented in /openapi.json (the check itself is idempotencyKeyOf). */

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
 import { REQUEST_ID_HEADER } from './response-headers.js';
-import { StorageUnavailableError } from '../storage/storage-errors.js';
+import { storageUnavailable } from '../storage/storage-errors.js';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String(),
@@ -88,55 +88,6 @@ export function buildProblem(baseUrl: string, requestId: string, error: AppError
 }
 
 /**
- * PostgreSQL SQLSTATEs meaning "not now" rather than "never": connection exceptions (08), insufficient resources
- * (53), operator intervention (57: shutdown, cannot connect now, statement cancelled), a read-only server (25006,
- * e.g. a standby during failover), and serialization failures/deadlocks (40001, 40P01) that a retry clears.
- */
-const POSTGRES_UNAVAILABLE_CLASSES = ['08', '53', '57'];
-const POSTGRES_UNAVAILABLE = new Set(['25006', '40001', '40P01']);
-const NETWORK_UNAVAILABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-const SQLITE_UNAVAILABLE = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'];
-/** pg and pg-pool report a lost or refused connection only in the message. */
-const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|The database writer is closed/i;
-
-function isUnavailableCode(code: unknown): boolean {
-  if (typeof code !== 'string') return false;
-  if (NETWORK_UNAVAILABLE.has(code) || POSTGRES_UNAVAILABLE.has(code)) return true;
-  if (/^[0-9A-Z]{5}$/.test(code) && POSTGRES_UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
-  return SQLITE_UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
-}
-
-/**
- * A database that does not answer (or answers "not now"), as opposed to a bug: the request stored nothing and the
- * client may retry, so it becomes 503 with Retry-After. Looks through `cause` and AggregateError's `errors`
- * (Node reports a refused dual-stack connect as an AggregateError).
- */
-export function isStorageUnavailable(error: unknown): boolean {
-  return unavailable(error, 0);
-}
-
-function unavailable(error: unknown, depth: number): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  if (error instanceof StorageUnavailableError) return true;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (isUnavailableCode(code)) return true;
-  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
-  if (cause !== undefined && unavailable(cause, depth + 1)) return true;
-  return Array.isArray(errors) && errors.some((inner) => unavailable(inner, depth + 1));
-}
-
-/**
  * The client hung up before its request was complete (a reset or a closed socket mid-body). Node reports it as an
  * ECONNRESET "aborted" error on the request stream, the same code a lost database connection has, so it is told
  * apart by the request itself: it is not an outage, and not ours to log as one.
@@ -187,7 +138,9 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new AppError('unreadable_body', 'The request body is not valid JSON');
   }
-  if (isStorageUnavailable(error)) {
+  // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that
+  // still rejects with the driver's own error has it typed here, by storage/'s rules) is 503.
+  if (storageUnavailable(error)) {
     return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, {
       'retry-after': '5',
     });

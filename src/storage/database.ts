@@ -8,6 +8,7 @@ import { CommitBatcher } from './commit-batcher.js';
 import type { HotWriter } from './hot-writes.js';
 import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
+import { withStorageErrors } from './storage-errors-dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Schema } from './schema.js';
 
@@ -53,7 +54,7 @@ function openSqlite(file: string): Kysely<Schema> {
   // The writer thread commits the hot writes and runs the WAL checkpoints; this connection serves reads and the
   // occasional management write, and never checkpoints on the event loop.
   sqlite.pragma('wal_autocheckpoint = 0');
-  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Schema>({ dialect: withStorageErrors(new SqliteDialect({ database: sqlite })) });
 }
 
 /**
@@ -96,7 +97,7 @@ function openPostgres(url: string, poolSize: number): { db: Kysely<Schema>; pool
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), pool };
+  return { db: new Kysely<Schema>({ dialect: withStorageErrors(new PostgresDialect({ pool })) }), pool };
 }
 
 function redact(url: string): string {

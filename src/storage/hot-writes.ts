@@ -133,12 +133,14 @@ export interface RoomRow {
   end: number;
 }
 
-/** Marks an idempotency key done with its answer, in the same transaction as the rows it answers for. */
+/** Marks an idempotency key done with its result, in the same transaction as the rows it answers for. */
 export interface KeyDone {
   scope: string;
   key: string;
   requestHash: string;
-  status: number;
+  /** response_status: null since keys keep domain results (records from before held an HTTP status). */
+  status: number | null;
+  /** response_body: the result as JSON text. */
   body: string;
 }
 

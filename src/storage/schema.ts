@@ -109,9 +109,11 @@ export interface IdempotencyTable {
   scope: string;
   key: string;
   request_hash: string;
-  /** `in_flight` until the request's answer is known, then `done`. */
+  /** `in_flight` until the request's result is known, then `done`. */
   state: string;
+  /** null; a record from before domain results kept the HTTP status it answered (200). */
   response_status: number | null;
+  /** The result as JSON, `{"kind":"lead",…}` or `{"kind":"scan",…}` (readKeyResult reads older records too). */
   response_body: string | null;
   created_at: string;
   expires_at: string;

@@ -7,7 +7,7 @@ import {
   requestHash,
 } from '../../src/domain/idempotency/idempotency-key.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/idempotency/idempotency-store.js';
-import { runIdempotent, type StoredAnswer } from '../../src/domain/idempotency/run-idempotent.js';
+import { runIdempotent, type LeadKeyResult } from '../../src/domain/idempotency/run-idempotent.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { TestClock } from '../helpers/clock.js';
@@ -69,7 +69,7 @@ describeEachBackend('runIdempotent', (backend) => {
     await world.close();
   });
 
-  /** A request that stores one row and answers its id, like a lead submission. */
+  /** A request that stores one row and gives its id, like a lead submission. */
   function submit(key: string | null, payload = 'payload-1', scope = 'src:one', gate?: Promise<void>) {
     return runIdempotent({
       ctx: world.ctx,
@@ -77,15 +77,16 @@ describeEachBackend('runIdempotent', (backend) => {
         scope,
         key,
         requestHash: requestHash({ contentType: 'application/json', body: payload }),
+        kind: 'lead',
         run: async ({ record }) => {
           runs += 1;
           await gate;
           const id = `row_${crypto.randomUUID()}`;
           return world.store.writer.write(async (trx) => {
             await trx.insertInto('app_meta').values({ key: id, value: payload }).execute();
-            const answer: StoredAnswer = { status: 200, body: { ok: true, id } };
-            await record(trx, answer);
-            return answer;
+            const result: LeadKeyResult = { kind: 'lead', leadId: id };
+            await record(trx, result);
+            return result;
           });
         },
       },
@@ -118,12 +119,13 @@ describeEachBackend('runIdempotent', (backend) => {
     const first = await submit('k1');
     const second = await submit('k1');
     expect(first.replayed).toBe(false);
-    expect(second).toEqual({ answer: first.answer, replayed: true });
+    expect(second).toEqual({ result: first.result, replayed: true });
     expect(runs).toBe(1);
     expect(await storedRows()).toBe(1);
     const [row] = await keyRows();
-    expect(row).toMatchObject({ scope: 'src:one', key: 'k1', state: 'done', response_status: 200 });
-    expect(JSON.parse(row!.response_body!)).toEqual(first.answer.body);
+    // The record keeps the domain result, not an HTTP answer.
+    expect(row).toMatchObject({ scope: 'src:one', key: 'k1', state: 'done', response_status: null });
+    expect(JSON.parse(row!.response_body!)).toEqual(first.result);
     expect(row!.expires_at).toBe(new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS).toISOString());
   });
 
@@ -144,7 +146,7 @@ describeEachBackend('runIdempotent', (backend) => {
     const outcomes = await Promise.all(pending);
     expect(runs).toBe(1);
     expect(await storedRows()).toBe(1);
-    expect(new Set(outcomes.map((o) => JSON.stringify(o.answer))).size).toBe(1);
+    expect(new Set(outcomes.map((o) => JSON.stringify(o.result))).size).toBe(1);
     expect(outcomes.filter((o) => !o.replayed)).toHaveLength(1);
   });
 
@@ -178,12 +180,13 @@ describeEachBackend('runIdempotent', (backend) => {
   });
 
   it('frees the key when the request fails, so a retry succeeds', async () => {
-    const failing = runIdempotent({
+    const failing = runIdempotent<LeadKeyResult>({
       ctx: world.ctx,
       input: {
         scope: 'src:one',
         key: 'k1',
         requestHash: requestHash({ contentType: 'application/json', body: 'payload-1' }),
+        kind: 'lead',
         run: () => Promise.reject(new AppError('missing_contact', 'Give at least one of name, phone or email')),
       },
     });
@@ -201,19 +204,19 @@ describeEachBackend('runIdempotent', (backend) => {
     clock.advance(2);
     const later = await submit('k1');
     expect(later.replayed).toBe(false);
-    expect(later.answer).not.toEqual(first.answer);
+    expect(later.result).not.toEqual(first.result);
     expect(runs).toBe(2);
     expect(await storedRows()).toBe(2);
     const rows = await keyRows();
     expect(rows).toHaveLength(1);
-    expect(JSON.parse(rows[0]!.response_body!)).toEqual(later.answer.body);
+    expect(JSON.parse(rows[0]!.response_body!)).toEqual(later.result);
   });
 
   it('scopes keys: the same key in two scopes is two requests', async () => {
     const a = await submit('k1', 'payload-1', 'src:one');
     const b = await submit('k1', 'payload-1', 'src:two');
     expect(a.replayed || b.replayed).toBe(false);
-    expect(a.answer).not.toEqual(b.answer);
+    expect(a.result).not.toEqual(b.result);
     expect(await storedRows()).toBe(2);
   });
 

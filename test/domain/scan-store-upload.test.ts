@@ -97,7 +97,7 @@ describeEachBackend('storeUpload', (backend) => {
     const probe = await world.seed('Probe');
     const scansBefore = await scanCount();
     const result = await store('{"rooms":[], "device":"probe"}', { workspaceId: probe.workspaceId });
-    expect(result).toEqual({ scanId: null, count: 0 });
+    expect(result).toEqual({ kind: 'scan', scanId: null, count: 0 });
     expect(await scanCount()).toBe(scansBefore);
     const key = await world.store.db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', probe.workspaceId).executeTakeFirstOrThrow();
     expect(key.last_connected_at).not.toBeNull();

@@ -54,8 +54,8 @@ describeEachBackend('pipeline stages', (backend) => {
     const { leadId } = await restoreQuarantined({ ctx: world.ctx, input: { id: q!.id } });
 
     const stageOf = async (id: string) => (await openLead({ ctx: world.ctx, input: { id, markOpened: false } })).stage;
-    expect(await stageOf(a.id)).toBe('inbox');
-    expect(await stageOf(b.id)).toBe('contacted');
+    expect(await stageOf(a.leadId)).toBe('inbox');
+    expect(await stageOf(b.leadId)).toBe('contacted');
     expect(await stageOf(leadId)).toBe('quoted');
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency/idempotency-key.js';
+import { IDEMPOTENCY_TTL_MS, requestHash } from '../../src/domain/idempotency/idempotency-key.js';
+import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -56,9 +57,56 @@ describeEachBackend('Idempotency-Key', (backend) => {
     const stored = await leads();
     expect(stored).toEqual([{ id: first.json().id, source_id: seeded.source.id, idempotency_key: 'order-1', name: 'Ada' }]);
     const keys = await world.store.db.selectFrom('idempotency_keys').selectAll().execute();
+    // The record keeps the domain result; the answer is made from it each time.
     expect(keys).toEqual([
-      expect.objectContaining({ scope: `src:${seeded.source.id}`, key: 'order-1', state: 'done', response_status: 200 }),
+      expect.objectContaining({ scope: `src:${seeded.source.id}`, key: 'order-1', state: 'done', response_status: null }),
     ]);
+    expect(JSON.parse(keys[0]!.response_body!)).toEqual({ kind: 'lead', leadId: first.json().id });
+  });
+
+  /** A done record as the previous version wrote it: the HTTP answer itself (they live 24 hours across an upgrade). */
+  async function seedOldRecord(scope: string, key: string, hash: string, answer: object) {
+    const now = clock.now();
+    await world.store.writer.write((trx) =>
+      trx
+        .insertInto('idempotency_keys')
+        .values({
+          scope,
+          key,
+          request_hash: hash,
+          state: 'done',
+          response_status: 200,
+          response_body: JSON.stringify(answer),
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+        })
+        .execute(),
+    );
+  }
+
+  it('intake: a record written by the previous version (an HTTP answer) replays after the upgrade', async () => {
+    await setUp();
+    const id = 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d';
+    await seedOldRecord(`src:${seeded.source.id}`, 'old-1', leadPayloadHash({ name: 'Ada' }), { ok: true, id });
+    const replay = await intake('old-1', { name: 'Ada' });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.body).toBe(`{"ok":true,"id":"${id}"}`);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await leads()).toHaveLength(0);
+    // Still compared with its payload: a different one is refused as before.
+    expect((await intake('old-1', { name: 'Bea' })).statusCode).toBe(422);
+  });
+
+  it('scan: a record written by the previous version (an HTTP answer) replays after the upgrade', async () => {
+    await setUp();
+    const body = '{"rooms":[{"name":"Kitchen"},{"name":"Hall"}]}';
+    const hash = requestHash({ contentType: 'application/json', body: Buffer.from(body) });
+    await seedOldRecord(`ws:${seeded.workspaceId}`, 'old-scan', hash, { ok: true, count: 2 });
+    const replay = await upload('old-scan', body);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.body).toBe('{"ok":true,"count":2}');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await scans()).toHaveLength(0);
   });
 
   it('intake: a retry with a fresh single-use bot-check token is the same submission', async () => {
@@ -237,6 +285,9 @@ describeEachBackend('Idempotency-Key', (backend) => {
     const stored = await scans();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.idempotency_key).toBe('scan-1');
+    const [record] = await world.store.db.selectFrom('idempotency_keys').selectAll().execute();
+    expect(record).toMatchObject({ state: 'done', response_status: null });
+    expect(JSON.parse(record!.response_body!)).toEqual({ kind: 'scan', scanId: stored[0]!.id, count: 2 });
   });
 
   it('scan: concurrent repeats store one scan and all answer alike', async () => {

@@ -12,7 +12,7 @@ import { listScans } from '../../src/domain/scans/list-scans.js';
 import { readScanRaw, readScanRoom } from '../../src/domain/scans/read-scan-bytes.js';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
-import { isStorageUnavailable } from '../../src/http/problem.js';
+import { isStorageUnavailable } from '../../src/storage/storage-errors.js';
 import type { LeadTable } from '../../src/storage/schema.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';

@@ -4,11 +4,22 @@ import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-key.js';
 
-/** The answer a key replays: what the first request answered. */
-export interface StoredAnswer {
-  status: number;
-  body: unknown;
+/** A lead submission's result as its key keeps it: the lead's id (for a honeypot catch, the fake one answered). */
+export interface LeadKeyResult {
+  kind: 'lead';
+  leadId: string;
 }
+
+/** A scan upload's result as its key keeps it: the rooms stored (0 for a connection test). */
+export interface ScanKeyResult {
+  kind: 'scan';
+  count: number;
+  /** null for a connection test; absent when replayed from a record that kept only the count (see readKeyResult). */
+  scanId?: string | null;
+}
+
+/** What a key replays: the first request's domain result, with its kind. http/ renders it. */
+export type KeyResult = LeadKeyResult | ScanKeyResult;
 
 export interface KeyRef {
   scope: string;
@@ -25,7 +36,7 @@ export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
 
 export type Claim =
   | { kind: 'claimed'; createdAt: string }
-  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'replay'; result: KeyResult }
   | { kind: 'mismatch' }
   | { kind: 'in_flight' };
 
@@ -52,24 +63,47 @@ export async function claimKey(ctx: DomainContext, ref: KeyRef): Promise<Claim> 
   // Deleted between the upsert and the read (abandoned by its holder): the next try claims it.
   if (!row) return { kind: 'in_flight' };
   if (row.request_hash !== ref.requestHash) return { kind: 'mismatch' };
-  if (row.state !== 'done' || row.response_status === null || row.response_body === null) return { kind: 'in_flight' };
-  return { kind: 'replay', answer: { status: Number(row.response_status), body: JSON.parse(row.response_body) as unknown } };
+  if (row.state !== 'done' || row.response_body === null) return { kind: 'in_flight' };
+  return { kind: 'replay', result: readKeyResult(row.response_body) };
 }
 
-/** The hot write's `done`: marks the key done with the answer, in the transaction of what it answers for. */
-export function keyDone(ref: KeyRef, answer: StoredAnswer): KeyDone {
-  return { scope: ref.scope, key: ref.key, requestHash: ref.requestHash, status: answer.status, body: JSON.stringify(answer.body) };
+/**
+ * The stored result of a done key. A record holds the domain result as JSON (`{"kind":"lead","leadId":…}`), with
+ * no HTTP status (response_status is null). Records written before that hold the HTTP answer they gave, status 200
+ * with `{"ok":true,"id":…}` (a lead) or `{"ok":true,"count":…}` (a scan); they live 24 hours, so both are read.
+ */
+export function readKeyResult(text: string): KeyResult {
+  const stored = JSON.parse(text) as Record<string, unknown> | null;
+  if (stored?.kind === 'lead' && typeof stored.leadId === 'string') return { kind: 'lead', leadId: stored.leadId };
+  if (stored?.kind === 'scan' && typeof stored.count === 'number') {
+    return { kind: 'scan', count: stored.count, scanId: typeof stored.scanId === 'string' ? stored.scanId : null };
+  }
+  if (stored?.ok === true && typeof stored.id === 'string') return { kind: 'lead', leadId: stored.id };
+  if (stored?.ok === true && typeof stored.count === 'number') return { kind: 'scan', count: stored.count };
+  throw new Error(`An idempotency record holds a result of unknown shape: ${text.slice(0, 200)}`);
 }
 
-/** Inside the request's own store transaction: the key is done, with the answer, or not at all. */
-export async function recordAnswer(trx: Transaction<Schema>, ref: KeyRef, answer: StoredAnswer): Promise<void> {
+/** A result as its record keeps it: only these fields, whatever else the verb's result carries. */
+function keyResultText(result: KeyResult): string {
+  return result.kind === 'lead'
+    ? JSON.stringify({ kind: 'lead', leadId: result.leadId })
+    : JSON.stringify({ kind: 'scan', scanId: result.scanId ?? null, count: result.count });
+}
+
+/** The hot write's `done`: marks the key done with the result, in the transaction of what it stores. */
+export function keyDone(ref: KeyRef, result: KeyResult): KeyDone {
+  return { scope: ref.scope, key: ref.key, requestHash: ref.requestHash, status: null, body: keyResultText(result) };
+}
+
+/** Inside the request's own store transaction: the key is done, with the result, or not at all. */
+export async function recordResult(trx: Transaction<Schema>, ref: KeyRef, result: KeyResult): Promise<void> {
   await trx
     .updateTable('idempotency_keys')
     .set({
       request_hash: ref.requestHash,
       state: 'done',
-      response_status: answer.status,
-      response_body: JSON.stringify(answer.body),
+      response_status: null,
+      response_body: keyResultText(result),
     })
     .where('scope', '=', ref.scope)
     .where('key', '=', ref.key)

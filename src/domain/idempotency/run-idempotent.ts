@@ -3,24 +3,27 @@ import type { Schema } from '../../storage/schema.js';
 import type { Database } from '../../storage/database.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { abandonClaim, claimKey, deleteExpiredKeys, recordAnswer, type KeyRef, type StoredAnswer } from './idempotency-store.js';
+import { abandonClaim, claimKey, deleteExpiredKeys, recordResult, type KeyRef, type KeyResult } from './idempotency-store.js';
 
-export type { KeyRef, StoredAnswer } from './idempotency-store.js';
+export type { KeyRef, KeyResult, LeadKeyResult, ScanKeyResult } from './idempotency-store.js';
 
 /**
- * Where the request's answer is recorded, in the same transaction as what it stores: a hot-path verb puts `ref`
- * into its hot write (`done`), a generic write calls `record(trx, answer)`. `ref` is null when there is no key.
+ * Where the request's result is recorded, in the same transaction as what it stores: a hot-path verb puts `ref`
+ * into its hot write (`keyDone`), a generic write calls `record(trx, result)`. `ref` is null when there is no key.
  */
-export interface AnswerSlot {
+export interface ResultSlot {
   ref: KeyRef | null;
-  record(trx: Transaction<Schema>, answer: StoredAnswer): Promise<void>;
+  record(trx: Transaction<Schema>, result: KeyResult): Promise<void>;
 }
 
-export interface IdempotentOutcome {
-  answer: StoredAnswer;
-  /** True when this is the stored answer of an earlier request with the same key and payload. */
+export interface IdempotentOutcome<R extends KeyResult> {
+  result: R;
+  /** True when this is the stored result of an earlier request with the same key and payload. */
   replayed: boolean;
 }
+
+/** The slot of a request without a key: nothing to record (one object for all of them). */
+const NO_KEY: ResultSlot = { ref: null, record: async () => {} };
 
 /** Same-process requests holding a key, so a concurrent repeat waits for the first answer instead of a 409. */
 const holders = new WeakMap<Database, Map<string, Promise<void>>>();
@@ -48,25 +51,28 @@ function cleanUpNowAndThen(ctx: DomainContext): void {
 /**
  * Runs one request under an Idempotency-Key (Stripe's semantics, IETF httpapi idempotency-key draft):
  * - no key: just runs it;
- * - a new key (or one whose 24 hours are over): claims it (`in_flight`, committed), runs, and the answer is
- *   recorded by `record` inside the request's own store transaction, so "stored" and "key done" commit together;
- * - the same key and payload again: the stored answer, and nothing new is stored;
+ * - a new key (or one whose 24 hours are over): claims it (`in_flight`, committed), runs, and the
+ *   result is recorded inside the request's own store transaction, so "stored" and "key done" commit together;
+ * - the same key and payload again: the stored result, and nothing new is stored;
  * - the same key with a different payload: 422 idempotency_key_reused;
  * - the same key while the first request is still running: in this process, waits for its answer; on another
  *   instance, 409 idempotency_in_flight with Retry-After.
+ * Results are domain results (`kind` says which); http/ turns them into answers.
  * A request that fails (validation, bot check, database) frees its key so a corrected retry can succeed.
  */
-export async function runIdempotent({
+export async function runIdempotent<R extends KeyResult>({
   ctx,
   input,
 }: VerbArgs<{
   scope: string;
   key: string | null;
   requestHash: string;
-  run: (slot: AnswerSlot) => Promise<StoredAnswer>;
-}>): Promise<IdempotentOutcome> {
+  /** The kind of result `run` gives: a stored result of another kind is never replayed as this one. */
+  kind: R['kind'];
+  run: (slot: ResultSlot) => Promise<R>;
+}>): Promise<IdempotentOutcome<R>> {
   const { scope, key, requestHash, run } = input;
-  if (key === null) return { answer: await run({ ref: null, record: async () => {} }), replayed: false };
+  if (key === null) return { result: await run(NO_KEY), replayed: false };
 
   const ref = { scope, key, requestHash };
   const slot = `${scope}\u0000${key}`;
@@ -79,7 +85,9 @@ export async function runIdempotent({
     const claim = await claimKey(ctx, ref);
     switch (claim.kind) {
       case 'replay':
-        return { answer: claim.answer, replayed: true };
+        // Scopes keep kinds apart (src: for leads, ws: for scans); this only guards against a bug.
+        if (claim.result.kind !== input.kind) throw new Error(`Idempotency key in ${scope} holds a ${claim.result.kind} result`);
+        return { result: claim.result as R, replayed: true };
       case 'mismatch':
         throw new AppError(
           'idempotency_key_reused',
@@ -98,10 +106,10 @@ export async function runIdempotent({
     cleanUpNowAndThen(ctx);
 
     try {
-      // The verb records the answer with what it stores; a verb that stores nothing records nothing, and the
+      // The verb records its result with what it stores; a verb that stores nothing records nothing, and the
       // in-flight lease frees such a key later.
-      const answer = await run({ ref, record: (trx, stored) => recordAnswer(trx, ref, stored) });
-      return { answer, replayed: false };
+      const result = await run({ ref, record: (trx, stored) => recordResult(trx, ref, stored) });
+      return { result, replayed: false };
     } catch (error) {
       // Best effort: if the database is gone too, the in-flight lease frees the key later.
       await abandonClaim(ctx, ref, claim.createdAt).catch(() => undefined);

@@ -1,10 +1,10 @@
 import type { VerbArgs } from '../context.js';
 import { storeUpload, type StoreUploadResult } from '../scans/store-upload.js';
 import { requestHash, workspaceScope } from './idempotency-key.js';
-import { runIdempotent, type IdempotentOutcome, type StoredAnswer } from './run-idempotent.js';
+import { runIdempotent, type IdempotentOutcome, type ScanKeyResult } from './run-idempotent.js';
 
 /**
- * A scan upload under an optional Idempotency-Key, scoped to the workspace: a repeat replays the first answer
+ * A scan upload under an optional Idempotency-Key, scoped to the workspace: a repeat replays the first result
  * (the same count) and stores no second scan. The key is recorded on the scan and marked done inside the
  * upload's own transaction.
  */
@@ -18,23 +18,17 @@ export async function storeUploadOnce({
   idempotencyKey: string | null;
   /** The request's Content-Type: part of what makes two keyed uploads "the same request". */
   contentType: string | undefined;
-}>): Promise<IdempotentOutcome> {
+}>): Promise<IdempotentOutcome<ScanKeyResult>> {
   const { workspaceId, body, userAgent, idempotencyKey } = input;
-  const answer = (result: StoreUploadResult): StoredAnswer => ({ status: 200, body: { ok: true, count: result.count } });
-  return runIdempotent({
+  return runIdempotent<ScanKeyResult>({
     ctx,
     input: {
       scope: workspaceScope(workspaceId),
       key: idempotencyKey,
       // Hashing a body of up to 32 MiB costs the event loop milliseconds: only a keyed upload needs it.
       requestHash: idempotencyKey === null ? '' : requestHash({ contentType: input.contentType, body }),
-      run: async (slot) => {
-        const result = await storeUpload({
-          ctx,
-          input: { workspaceId, body, userAgent, idempotency: slot.ref ? { slot, answer } : null },
-        });
-        return answer(result);
-      },
+      kind: 'scan',
+      run: (slot): Promise<StoreUploadResult> => storeUpload({ ctx, input: { workspaceId, body, userAgent, idempotency: slot } }),
     },
   });
 }

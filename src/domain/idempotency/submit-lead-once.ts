@@ -3,7 +3,7 @@ import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
 import { submitLead, type SubmitLeadInput, type SubmitLeadResult } from '../intake/submit-lead.js';
 import { requestHash, sourceScope } from './idempotency-key.js';
 import { stringifyIteratively } from './stringify-iteratively.js';
-import { runIdempotent, type IdempotentOutcome, type StoredAnswer } from './run-idempotent.js';
+import { runIdempotent, type IdempotentOutcome, type LeadKeyResult } from './run-idempotent.js';
 
 /**
  * What makes two lead submissions "the same payload": the fields as read, not the bytes (a browser's multipart
@@ -17,29 +17,26 @@ export function leadPayloadHash(body: Record<string, unknown>): string {
 
 /**
  * An intake submission under an optional Idempotency-Key, scoped to the lead source: a repeat replays the first
- * answer (the same lead id, or the same fake id for a honeypot catch) and stores nothing. The key is recorded on
+ * result (the same lead id, or the same fake id for a honeypot catch) and stores nothing. The key is recorded on
  * the lead and marked done inside the lead's own transaction.
  */
 export async function submitLeadOnce({
   ctx,
   input,
-}: VerbArgs<Omit<SubmitLeadInput, 'idempotency'> & { idempotencyKey: string | null }>): Promise<IdempotentOutcome> {
+}: VerbArgs<Omit<SubmitLeadInput, 'idempotency'> & { idempotencyKey: string | null }>): Promise<
+  IdempotentOutcome<LeadKeyResult>
+> {
   const { source, body, meta, idempotencyKey, log } = input;
-  const answer = (result: SubmitLeadResult): StoredAnswer => ({ status: 200, body: { ok: true, id: result.id } });
-  return runIdempotent({
+  return runIdempotent<LeadKeyResult>({
     ctx,
     input: {
       scope: sourceScope(source.id),
       key: idempotencyKey,
       // Only a keyed request is compared with an earlier one.
       requestHash: idempotencyKey === null ? '' : leadPayloadHash(body),
-      run: async ({ ref }) => {
-        const result = await submitLead({
-          ctx,
-          input: { source, body, meta, log, idempotency: ref ? { ref, answer } : null },
-        });
-        return answer(result);
-      },
+      kind: 'lead',
+      // A first submission's result is the verb's own (a SubmitLeadResult), a replay's the stored LeadKeyResult.
+      run: ({ ref }): Promise<SubmitLeadResult> => submitLead({ ctx, input: { source, body, meta, log, idempotency: ref } }),
     },
   });
 }

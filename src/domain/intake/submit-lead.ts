@@ -1,8 +1,7 @@
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { KeyRef, StoredAnswer } from '../idempotency/idempotency-store.js';
-import { keyDone } from '../idempotency/idempotency-store.js';
+import { keyDone, type KeyRef } from '../idempotency/idempotency-store.js';
 import type { LeadSource } from '../sources/source.js';
 import { QUARANTINE_RETENTION, quarantineCutoff } from '../quarantine/quarantine-retention.js';
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from './lead-fields.js';
@@ -12,9 +11,11 @@ import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 
 export type { IntakeMeta } from './store-lead.js';
 
+/** The domain result; an Idempotency-Key keeps `{ kind, leadId }` of it, and http/ answers `{ ok: true, id }`. */
 export interface SubmitLeadResult {
+  kind: 'lead';
   /** The lead's id; for a honeypot catch, a fresh id of the same format that names no lead. */
-  id: string;
+  leadId: string;
   quarantined: boolean;
 }
 
@@ -25,10 +26,10 @@ export interface SubmitLeadInput {
   body: Record<string, unknown>;
   meta: IntakeMeta;
   /**
-   * An Idempotency-Key this submission answers: marked done with `answer(result)` in the same transaction as the
-   * lead (or the quarantine row), and kept on the lead.
+   * An Idempotency-Key this submission answers: marked done with the result in the same transaction as the lead
+   * (or the quarantine row), and kept on the lead.
    */
-  idempotency?: { ref: KeyRef; answer: (result: SubmitLeadResult) => StoredAnswer } | null;
+  idempotency?: KeyRef | null;
   /** Where a bot-check provider outage is reported (the request's logger). */
   log?: BotCheckLog;
 }
@@ -55,7 +56,7 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the
   // real format) and learns nothing from error messages. The submission is kept so autofill victims can be restored.
   if (honeypotFilled(body)) {
-    const result: SubmitLeadResult = { id: newId('lead'), quarantined: true };
+    const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: true };
     const { stored } = await ctx.store.hot.write({
       kind: 'quarantine',
       row: {
@@ -67,11 +68,11 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
         received_at: receivedAt,
         ...boundedMeta(meta),
         // Kept with the catch, so erasing the person also erases this key's record (CONTRACT §14).
-        idempotency_key: idempotency?.ref.key ?? null,
+        idempotency_key: idempotency?.key ?? null,
       },
       cutoff: quarantineCutoff(now),
       keep: QUARANTINE_RETENTION.perSource,
-      done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
+      done: idempotency ? keyDone(idempotency, result) : null,
     });
     if (!stored) throw closed(ctx, source);
     ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: HONEYPOT_REASON });
@@ -85,11 +86,11 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     input: { source, token: botCheckTokenOf(body), remoteIp: meta.clientIp, log: input.log },
   });
 
-  const result: SubmitLeadResult = { id: newId('lead'), quarantined: false };
+  const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: false };
   const { stored } = await ctx.store.hot.write({
     kind: 'lead',
     lead: {
-      id: result.id,
+      id: result.leadId,
       source_id: source.id,
       pipeline_id: source.pipelineId,
       name: fields.name,
@@ -101,9 +102,9 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
       received_at: receivedAt,
       ...boundedMeta(meta),
       bot_check: botCheck,
-      idempotency_key: idempotency?.ref.key ?? null,
+      idempotency_key: idempotency?.key ?? null,
     },
-    done: idempotency ? keyDone(idempotency.ref, idempotency.answer(result)) : null,
+    done: idempotency ? keyDone(idempotency, result) : null,
   });
   if (!stored) throw closed(ctx, source);
   ctx.intake?.record({ sourceId: source.id, outcome: 'accepted', code: '' });

@@ -1,5 +1,5 @@
 import { keyDone } from '../idempotency/idempotency-store.js';
-import type { AnswerSlot, StoredAnswer } from '../idempotency/run-idempotent.js';
+import type { ResultSlot } from '../idempotency/run-idempotent.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -11,7 +11,9 @@ export const MAX_ROOMS = 500;
 /** Room names are for the Scans inbox list; a longer `name` is cut there (the raw bytes keep all of it). */
 export const MAX_ROOM_NAME_LENGTH = 200;
 
+/** The domain result; an Idempotency-Key keeps it, and http/ answers `{ ok: true, count }`. */
 export interface StoreUploadResult {
+  kind: 'scan';
   /** null for a connection test (`rooms: []`): nothing is stored. */
   scanId: string | null;
   count: number;
@@ -23,10 +25,10 @@ export interface StoreUploadInput {
   body: Buffer;
   userAgent: string | undefined;
   /**
-   * An Idempotency-Key this upload answers: marked done with `answer(result)` in the upload's own transaction, and
-   * kept on the scan.
+   * An Idempotency-Key this upload answers: marked done with the result in the upload's own transaction, and kept
+   * on the scan.
    */
-  idempotency?: { slot: AnswerSlot; answer: (result: StoreUploadResult) => StoredAnswer } | null;
+  idempotency?: ResultSlot | null;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -93,15 +95,15 @@ export async function storeUpload({ ctx, input }: VerbArgs<StoreUploadInput>): P
   const { idempotency } = input;
 
   if (rooms.length === 0) {
-    const result: StoreUploadResult = { scanId: null, count: 0 };
-    // Nothing to store but the key's answer (a rare, generic write).
-    if (idempotency) await ctx.store.writer.write((trx) => idempotency.slot.record(trx, idempotency.answer(result)));
+    const result: StoreUploadResult = { kind: 'scan', scanId: null, count: 0 };
+    // Nothing to store but the key's result (a rare, generic write).
+    if (idempotency?.ref) await ctx.store.writer.write((trx) => idempotency.record(trx, result));
     await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: false } });
     return result;
   }
 
-  const result: StoreUploadResult = { scanId: newId('scan'), count: rooms.length };
-  const ref = idempotency?.slot.ref ?? null;
+  const result: StoreUploadResult = { kind: 'scan', scanId: newId('scan'), count: rooms.length };
+  const ref = idempotency?.ref ?? null;
   // Stored once: the body, and each room as its byte range of it (its listed name aside).
   await ctx.store.hot.write({
     kind: 'scan',
@@ -116,7 +118,7 @@ export async function storeUpload({ ctx, input }: VerbArgs<StoreUploadInput>): P
       idempotency_key: ref?.key ?? null,
     },
     rooms: rooms.map((room, i) => ({ name: roomDisplayName(room.name, i), start: room.start, end: room.end })),
-    done: idempotency && ref ? keyDone(ref, idempotency.answer(result)) : null,
+    done: ref ? keyDone(ref, result) : null,
   });
   // After the commit, in a write of its own: see touchUploadKey.
   await touchUploadKey({ ctx, input: { workspaceId: input.workspaceId, at: now, used: true } });
