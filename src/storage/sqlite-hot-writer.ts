@@ -1,7 +1,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
 import type { FromWorker, ToWorker, WireOutcome } from './sqlite-hot-protocol.js';
-import { HotWriteError, StorageUnavailableError } from './storage-errors.js';
+import { asStorageError, HotWriteError, StorageUnavailableError } from './storage-errors.js';
 
 interface Waiter {
   resolve: (result: HotResult) => void;
@@ -218,5 +218,5 @@ export class SqliteHotWriter implements HotWriter {
 
 function settle(waiter: Waiter, outcome: WireOutcome): void {
   if (outcome.ok) waiter.resolve(outcome.result);
-  else waiter.reject(new HotWriteError(outcome.message, outcome.code));
+  else waiter.reject(asStorageError(new HotWriteError(outcome.message, outcome.code)));
 }
