@@ -34,8 +34,16 @@ export interface LeadFields {
   extra: Record<string, string>;
 }
 
-export function codePoints(text: string): number {
+function codePoints(text: string): number {
   return [...text].length;
+}
+
+/**
+ * Whether `text` has more than `max` code points. A string is never longer in code points than in UTF-16 units,
+ * so a short one is answered without counting (every intake field goes through here).
+ */
+function longerThan(text: string, max: number): boolean {
+  return text.length > max && codePoints(text) > max;
 }
 
 /** Absent, null and "" (after trimming) all mean "not given". */
@@ -134,7 +142,7 @@ export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
       continue;
     }
     const max = LEAD_FIELD_BOUNDS[field];
-    if (codePoints(result.text) > max) {
+    if (longerThan(result.text, max)) {
       errors.push({ field: key, code: 'too_long', max, message: `${key} must be at most ${max} characters` });
       continue;
     }
@@ -149,7 +157,7 @@ export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
     const text = readExtra(value);
     if (text === null) continue;
     extraFields += 1;
-    if (codePoints(key) > EXTRA_LIMITS.keyLength) {
+    if (longerThan(key, EXTRA_LIMITS.keyLength)) {
       errors.push({
         field: shownKey(key),
         code: 'too_long',
@@ -158,7 +166,7 @@ export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
       });
       continue;
     }
-    if (codePoints(text) > EXTRA_LIMITS.valueLength) {
+    if (longerThan(text, EXTRA_LIMITS.valueLength)) {
       errors.push({
         field: key,
         code: 'too_long',
