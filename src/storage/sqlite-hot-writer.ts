@@ -27,6 +27,14 @@ function startWorker(file: string, port: import('node:worker_threads').MessagePo
   return new Worker(boot, { ...options, eval: true });
 }
 
+/**
+ * Batches posted and not yet answered, at most: one the thread is committing and one waiting in its queue. Writes
+ * that come meanwhile gather here and go as one message when the first answer comes back, so a busy server posts
+ * once per COMMIT rather than once per event-loop turn (each message costs the main thread a structured clone
+ * and a wake-up of the thread).
+ */
+const MAX_IN_FLIGHT = 2;
+
 /** Below this a scan body is copied to the thread; above it, its memory is handed over instead. */
 const MOVE_BODIES_FROM = 64 * 1024;
 
@@ -124,7 +132,7 @@ export class SqliteHotWriter implements HotWriter {
   async close(): Promise<void> {
     this.closed = true;
     this.closing ??= (async () => {
-      if (this.queue.length > 0) this.flush();
+      if (this.queue.length > 0) this.flush(true);
       const worker = this.worker;
       if (!worker) return;
       await new Promise<void>((resolve) => {
@@ -158,9 +166,11 @@ export class SqliteHotWriter implements HotWriter {
     worker.on('exit', (code) => this.lost(worker, new Error(`The SQLite writer thread exited (code ${code})`)));
   }
 
-  private flush(): void {
+  private flush(force = false): void {
     this.scheduled = false;
     if (this.queue.length === 0) return;
+    // The answer that frees a place posts what has gathered (receive).
+    if (!force && this.inFlight.size >= MAX_IN_FLIGHT) return;
     const batch = this.queue;
     this.queue = [];
     try {
@@ -189,6 +199,7 @@ export class SqliteHotWriter implements HotWriter {
           this.inFlight.delete(id);
           outcomes.forEach((outcome, i) => settle(waiters[i]!, outcome));
         }
+        if (this.queue.length > 0 && !this.scheduled) this.flush();
         this.unrefWhenIdle();
         return;
       }
@@ -213,6 +224,9 @@ export class SqliteHotWriter implements HotWriter {
     this.inFlight.clear();
     for (const pause of this.pauses.values()) pause.resolve();
     this.pauses.clear();
+    // Writes that were never posted go to a new thread, unless the writer is closing.
+    if (this.closed) for (const { waiter } of this.queue.splice(0)) waiter.reject(error);
+    else if (this.queue.length > 0) this.flush();
   }
 }
 
