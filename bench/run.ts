@@ -9,7 +9,8 @@
  *
  * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
  * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
- * an open-loop run (autocannon at a fixed rate, its own process) at half the SQLite intake's saturation, for p99.
+ * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
+ * p99, beside the raw echo on the same schedule.
  * After each Leadscan row the stored rows are counted: every 200 must be there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -147,19 +148,17 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
   return { rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, requests, ok };
 }
 
-/** autocannon at a fixed overall rate, in its own process (open loop as far as autocannon goes). */
-async function fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p99: number; rps: number; ok: number }> {
-  const bin = path.join(ROOT, 'node_modules/autocannon/autocannon.js');
-  const args = [bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-R', String(Math.round(rate)), '-m', 'POST', '-H', 'content-type=application/json', '-i', bodyFile, '-j', url];
+/** bench/open-loop.ts at a fixed rate, in its own process: latency from each request's due time (wrk2-style). */
+async function fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }> {
+  const args = ['--import', 'tsx', path.join(ROOT, 'bench/open-loop.ts'), url, bodyFile, String(Math.round(rate)), String(seconds), String(CONNECTIONS)];
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
     child.stdout.on('data', (c: Buffer) => (text += c.toString()));
     child.on('error', reject);
     child.on('exit', () => resolve(text));
   });
-  const json = JSON.parse(out) as { latency: { p50: number; p99: number }; requests: { average: number }; '2xx': number };
-  return { p50: json.latency.p50, p99: json.latency.p99, rps: json.requests.average, ok: json['2xx'] };
+  return JSON.parse(out) as { p50: number; p90: number; p99: number; rps: number; ok: number };
 }
 
 interface Database {
@@ -295,8 +294,14 @@ async function main(): Promise<void> {
         const rate = sqliteRps / 2;
         const o = await fixedRate(sqliteUrl, leadFile, rate, SECONDS);
         openLoopOk = o.ok;
-        openLoop = `SQLite intake at a fixed ${fmt(rate)} req/s (half of ${fmt(sqliteRps)}), autocannon -c ${CONNECTIONS} -R: ` +
-          `achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p99 ${o.p99} ms`;
+        // The same schedule against the raw echo: the floor this machine and generator give any server.
+        const echo = await rawServer('echo');
+        const floor = await fixedRate(echo.url, leadFile, rate, SECONDS).finally(() => echo.stop());
+        openLoop =
+          `a fixed ${fmt(rate)} req/s (half of SQLite intake's ${fmt(sqliteRps)}), bench/open-loop.ts, up to ${CONNECTIONS} connections, ` +
+          `latency from each request's due time:\n` +
+          `  Leadscan intake, SQLite: achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p90 ${o.p90} ms, p99 ${o.p99} ms\n` +
+          `  raw node:http JSON echo: achieved ${fmt(floor.rps)} req/s, p50 ${floor.p50} ms, p90 ${floor.p90} ms, p99 ${floor.p99} ms`;
       }
       acknowledged += openLoopOk;
       const stored = await db.count('leads');
