@@ -19,10 +19,14 @@ import type { Dialect } from '../database.js';
  * rowid never changes otherwise; a stale or missing entry could only cost a search hit, never show a wrong lead,
  * because every candidate is checked.
  * PostgreSQL has no such index (ILIKE); nothing changes there.
+ *
+ * On both backends, `leads_phone` (0002) goes: no query uses it (a person is found by the digits of their phone,
+ * compared in code over the workspace's leads), and every lead paid for it.
  */
 export function leanSearchIndex(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
+      await db.schema.dropIndex('leads_phone').ifExists().execute();
       if (dialect !== 'sqlite') return;
       for (const trigger of ['leads_search_insert', 'leads_search_delete', 'leads_search_update']) {
         await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
