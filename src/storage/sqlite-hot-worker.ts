@@ -1,7 +1,7 @@
 /**
  * The SQLite writer thread: owns the write connection for the hot writes, prepares its statements once, and
- * commits everything that has queued up as one transaction (group commit), so the COMMIT's fsync and any WAL
- * checkpoint run here, never on the main thread's event loop. Answers each batch after COMMIT has returned.
+ * commits everything that has queued up as one transaction (group commit), so the COMMIT's fsync runs here, never
+ * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts). Answers each batch after COMMIT has returned.
  *
  * The leads it stores (and any another connection stored since) reach the search index in one statement at the end
  * of the transaction, not row by row (migration 0006 says why).
@@ -34,6 +34,8 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
+// Checkpoints are the checkpoint thread's (sqlite-checkpointer.ts); this is only a safety valve should it be gone.
+db.pragma('wal_autocheckpoint = 8000');
 
 const statements = {
   begin: db.prepare('begin immediate'),

@@ -13,19 +13,23 @@ export interface SqliteHotWriterOptions {
 }
 
 /**
- * Starts the writer thread from the compiled .js next to this file, or, when running from TypeScript sources
+ * Starts a thread from the compiled .js next to this file (`name`.js), or, when running from TypeScript sources
  * (tests, `tsx`), through tsx's loader registered inside the new thread.
  */
-function startWorker(file: string, port: import('node:worker_threads').MessagePort): Worker {
+function startThread(name: string, workerData: unknown, transferList: Transferable[] = []): Worker {
   const here = new URL(import.meta.url);
   const ts = here.pathname.endsWith('.ts');
-  const entry = new URL(`./sqlite-hot-worker.${ts ? 'ts' : 'js'}`, here);
-  const workerData = { file, port };
-  const options = { workerData, transferList: [port] };
+  const entry = new URL(`./${name}.${ts ? 'ts' : 'js'}`, here);
+  const options = { workerData, transferList };
   if (!ts) return new Worker(entry, options);
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
+
+type Transferable = import('node:worker_threads').TransferListItem;
+
+/** How often the checkpoint thread copies the WAL back into the database file. */
+const CHECKPOINT_EVERY_MS = 50;
 
 /**
  * Batches posted and not yet answered, at most: one the thread is committing and one waiting in its queue. Writes
@@ -67,6 +71,7 @@ function movableBodies(writes: HotWrite[]): ArrayBuffer[] {
 export class SqliteHotWriter implements HotWriter {
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
   private worker: Worker | null = null;
+  private checkpointer: Worker | null = null;
   private port: import('node:worker_threads').MessagePort | null = null;
   private queue: Array<{ write: HotWrite; waiter: Waiter }> = [];
   private inFlight = new Map<number, Waiter[]>();
@@ -133,12 +138,21 @@ export class SqliteHotWriter implements HotWriter {
     this.closed = true;
     this.closing ??= (async () => {
       if (this.queue.length > 0) this.flush(true);
+      const checkpointer = this.checkpointer;
+      const stopped = checkpointer
+        ? new Promise<void>((resolve) => {
+            checkpointer.once('exit', () => resolve());
+            checkpointer.postMessage({ type: 'close' });
+          })
+        : Promise.resolve();
       const worker = this.worker;
-      if (!worker) return;
-      await new Promise<void>((resolve) => {
-        worker.once('exit', () => resolve());
-        this.send({ type: 'close' });
-      });
+      if (worker) {
+        await new Promise<void>((resolve) => {
+          worker.once('exit', () => resolve());
+          this.send({ type: 'close' });
+        });
+      }
+      await stopped;
     })();
     return this.closing;
   }
@@ -153,9 +167,10 @@ export class SqliteHotWriter implements HotWriter {
   }
 
   private ensureWorker(): void {
+    this.ensureCheckpointer();
     if (this.worker) return;
     const channel = new MessageChannel();
-    const worker = startWorker(this.file, channel.port2);
+    const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2 }, [channel.port2]);
     this.worker = worker;
     this.port = channel.port1;
     channel.port1.on('message', (message: FromWorker) => this.receive(message));
@@ -164,6 +179,19 @@ export class SqliteHotWriter implements HotWriter {
     worker.unref();
     worker.on('error', (error) => this.lost(worker, error));
     worker.on('exit', (code) => this.lost(worker, new Error(`The SQLite writer thread exited (code ${code})`)));
+  }
+
+  /** The checkpoint thread; if it is lost, the writer's own auto-checkpoint still bounds the WAL. */
+  private ensureCheckpointer(): void {
+    if (this.checkpointer || this.closed) return;
+    const checkpointer = startThread('sqlite-checkpointer', { file: this.file, everyMs: CHECKPOINT_EVERY_MS });
+    this.checkpointer = checkpointer;
+    checkpointer.unref();
+    const lost = () => {
+      if (this.checkpointer === checkpointer) this.checkpointer = null;
+    };
+    checkpointer.on('error', lost);
+    checkpointer.on('exit', lost);
   }
 
   private flush(force = false): void {

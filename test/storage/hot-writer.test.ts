@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import type { ScanRow } from '../../src/storage/hot-writes.js';
@@ -102,6 +103,18 @@ describeEachBackend('hot writer', (backend) => {
       expect(results).toHaveLength(61);
       expect((await scanIds()).length).toBe(60);
       expect(await world.store.db.selectFrom('app_meta').select('key').where('key', '=', 'generic').execute()).toHaveLength(1);
+    });
+
+    it('the checkpoint thread keeps the WAL small while the writer commits (the writer itself would wait for 32 MB)', async () => {
+      const body = Buffer.alloc(64 * 1024, 'x');
+      const big = (id: string) => world.store.hot.write({ kind: 'scan', scan: { ...scan(id), raw: Buffer.from(body), byte_size: body.length }, rooms: [], done: null });
+      // 24 MB in 48 rounds, a little over the checkpoint interval apart.
+      for (let round = 0; round < 48; round += 1) {
+        await Promise.all(Array.from({ length: 8 }, () => big(newId('scan'))));
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      expect((await scanIds()).length).toBe(48 * 8);
+      expect(fs.statSync(`${world.testDb.url}-wal`).size).toBeLessThan(8 * 1024 * 1024);
     });
   }
 });
