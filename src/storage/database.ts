@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
-import type { HotWriter } from './hot-writes.js';
+import { SQL, type HotWriter } from './hot-writes.js';
 import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
@@ -110,6 +110,16 @@ function redact(url: string): string {
   }
 }
 
+/** Moves leads noted by the lead triggers into the SQLite search index (migration 0006), if there are any. */
+async function indexPendingLeads(db: Kysely<Schema>): Promise<void> {
+  const { rows } = await sql`select 1 from leads_search_pending limit 1`.execute(db);
+  if (rows.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await sql.raw(SQL.searchIndexPending).execute(trx);
+    await sql.raw(SQL.searchPendingClear).execute(trx);
+  });
+}
+
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const dialect: Dialect = config.kind;
   let db: Kysely<Schema>;
@@ -122,7 +132,19 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db = openSqlite(config.path);
     const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
     hot = sqliteHot;
-    writer = new CommitBatcher(db, { maxBatch: 256, lanes: 1, onCommit, exclusive: (run) => sqliteHot.exclusive(run) });
+    const main = db;
+    writer = new CommitBatcher(db, {
+      maxBatch: 256,
+      lanes: 1,
+      onCommit,
+      // A generic write that stored leads (a restore) indexes them for search before the writer thread resumes.
+      exclusive: (run) =>
+        sqliteHot.exclusive(async () => {
+          const result = await run();
+          await indexPendingLeads(main);
+          return result;
+        }),
+    });
   } else {
     const opened = openPostgres(config.url, options.poolSize ?? 10);
     db = opened.db;

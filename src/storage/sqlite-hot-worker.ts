@@ -53,6 +53,7 @@ const statements = {
   keyRead: db.prepare(SQL.keyRead),
   searchIndexPending: db.prepare(SQL.searchIndexPending),
   searchPendingClear: db.prepare(SQL.searchPendingClear),
+  searchPendingAny: db.prepare('select 1 from leads_search_pending limit 1'),
 };
 
 /** Thrown when a write fails after its first statement changed something: the whole transaction must go. */
@@ -165,6 +166,23 @@ function commitAlone(write: HotWrite): WireOutcome {
   }
 }
 
+/**
+ * Indexes leads that another process stored and left pending (a CLI run whose writer thread never started), in a
+ * transaction of its own, when the thread starts. This process's generic writes index their own (database.ts).
+ */
+function indexOthersLeads(): void {
+  if (!statements.searchPendingAny.get()) return;
+  try {
+    statements.begin.run();
+    statements.searchIndexPending.run();
+    statements.searchPendingClear.run();
+    statements.commit.run();
+  } catch {
+    // The leads stay pending (still found by search); the next transaction of this thread indexes them.
+    if (db.inTransaction) statements.rollback.run();
+  }
+}
+
 const pending: Array<Extract<ToWorker, { type: 'batch' }>> = [];
 let paused = false;
 
@@ -220,6 +238,8 @@ function handle(message: ToWorker): void {
       return;
   }
 }
+
+indexOthersLeads();
 
 port.on('message', (message: ToWorker) => {
   handle(message);
