@@ -1,5 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { toLeadView, type LeadView } from '../leads/list-leads.js';
+import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 
@@ -14,16 +15,7 @@ export interface PersonExport {
   workspaceId: string;
   match: PersonMatch;
   leads: Array<LeadView & RequestMeta & { idempotencyKey: string | null }>;
-  quarantine: Array<
-    RequestMeta & {
-      id: string;
-      sourceId: string;
-      reason: string;
-      fields: Record<string, string>;
-      receivedAt: string;
-      restoredLeadId: string | null;
-    }
-  >;
+  quarantine: Array<QuarantineView & RequestMeta>;
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
 }
 
@@ -45,15 +37,7 @@ export async function exportPerson({
     workspaceId: workspace.id,
     match,
     leads: rows.leads.map((row) => ({ ...toLeadView(row), ...meta(row), idempotencyKey: row.idempotency_key })),
-    quarantine: rows.quarantine.map((row) => ({
-      id: row.id,
-      sourceId: row.source_id,
-      reason: row.reason,
-      fields: JSON.parse(row.fields) as Record<string, string>,
-      receivedAt: row.received_at,
-      restoredLeadId: row.restored_lead_id,
-      ...meta(row),
-    })),
+    quarantine: rows.quarantine.map((row) => ({ ...toQuarantineView(row), ...meta(row) })),
     idempotencyRecords: rows.idempotency.map((r) => ({ scope: r.scope, key: r.key, createdAt: r.created_at })),
   };
 }

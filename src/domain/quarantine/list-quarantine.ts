@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { QuarantineTable } from '../../storage/schema.js';
 import type { VerbArgs } from '../context.js';
 import { quarantineCutoff } from './quarantine-retention.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
@@ -29,12 +31,17 @@ export async function listQuarantine({
     .orderBy('id', 'desc')
     .limit(input.limit ?? 1000)
     .execute();
-  return rows.map((row) => ({
+  return rows.map(toQuarantineView);
+}
+
+/** A quarantine row as the Quarantine screen, the CLI and a person's export show it. */
+export function toQuarantineView(row: Selectable<QuarantineTable>): QuarantineView {
+  return {
     id: row.id,
     sourceId: row.source_id,
     reason: row.reason,
     fields: JSON.parse(row.fields) as Record<string, string>,
     receivedAt: row.received_at,
     restoredLeadId: row.restored_lead_id,
-  }));
+  };
 }
