@@ -5,6 +5,7 @@ import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
 import { people } from './0003-people.js';
 import { stages } from './0004-stages.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
+import { scanRawUncompressed } from './0007-scan-raw-uncompressed.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -20,6 +21,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0003_people': people(),
         '0004_stages': stages(dialect),
         '0005_scan_room_ranges': scanRoomRanges,
+        // 0006 is reserved for a migration on another branch.
+        '0007_scan_raw_uncompressed': scanRawUncompressed(dialect),
       }),
   };
 }
