@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { isRetryableConflict, LaneScheduler, type LaneItem, type LaneOptions } from './lane-scheduler.js';
 import { StorageUnavailableError } from './storage-errors.js';
 import {
-  keyClaimParams,
   keyDoneParams,
   LEAD_ROW_FIELDS,
   leadInsertParams,
@@ -83,13 +82,43 @@ function scansStatement(count: number): string {
   );
 }
 
+/** `text` with `from` replaced once; throws at start-up if `from` is not there (the shared SQL changed shape). */
+function replaceOnce(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`Statement does not contain ${from}`);
+  return text.replace(from, () => to);
+}
+
+/**
+ * A batch of idempotency claims, one statement: SQL.keyClaim (one row of values) made to take the batch's rows `c`,
+ * each with its own lease cutoff, then, for each key it did not get, the row in the way as the statement's snapshot
+ * saw it (none if it was committed meanwhile: the caller reads that as "in flight, try again"). Two claims of one key
+ * in a batch make PostgreSQL refuse the statement (21000), and then each claim runs alone.
+ */
+const CLAIMS_STATEMENT = {
+  name: 'leadscan_hot_claims',
+  text:
+    'with c as (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as c(scope, key, h, created, expires, cutoff, i)), ' +
+    `claimed as (${replaceOnce(
+      replaceOnce(
+        numbered(
+          replaceOnce(SQL.keyClaim, "values (?, ?, ?, 'in_flight', null, null, ?, ?)", "select c.scope, c.key, c.h, 'in_flight', null, null, c.created, c.expires from c"),
+        ),
+        '$1',
+        '(select c.cutoff from c where c.scope = excluded.scope and c.key = excluded.key)',
+      ),
+      'returning scope',
+      'returning scope, key',
+    )}) ` +
+    'select cl.key is not null as claimed, k.request_hash, k.state, k.response_status, k.response_body from c ' +
+    'left join claimed cl on cl.scope = c.scope and cl.key = c.key ' +
+    'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i',
+};
+
 const Q = {
   quarantineInsert: numbered(SQL.quarantineInsert),
   quarantinePruneOld: numbered(SQL.quarantinePruneOld),
   quarantineOldestKept: numbered(SQL.quarantineOldestKept),
   quarantinePruneBeyond: numbered(SQL.quarantinePruneBeyond),
-  keyClaim: numbered(SQL.keyClaim),
-  keyRead: numbered(SQL.keyRead),
   keyDone: numbered(SQL.keyDone),
 };
 
@@ -138,15 +167,17 @@ export class PostgresHotWriter implements HotWriter {
     await this.lanes.whenIdle();
   }
 
-  /** The batch's leads, its scans and the rest commit side by side, each part on a pooled connection of its own. */
+  /** The batch's leads, claims, scans and quarantine entries commit side by side, each on a pooled connection. */
   private async commit(batch: Pending[]): Promise<void> {
     const leads: Pending[] = [];
+    const claims: Pending[] = [];
     const scans: Pending[][] = [];
-    const rest: Pending[] = [];
+    const quarantine: Pending[] = [];
     let scanBytes = Infinity;
     for (const p of batch) {
       if (p.write.kind === 'lead') leads.push(p);
-      else if (p.write.kind !== 'scan') rest.push(p);
+      else if (p.write.kind === 'claim') claims.push(p);
+      else if (p.write.kind === 'quarantine') quarantine.push(p);
       else {
         const size = p.write.scan.raw.byteLength;
         if (scanBytes + size > MAX_SCAN_BYTES_PER_STATEMENT) {
@@ -159,8 +190,9 @@ export class PostgresHotWriter implements HotWriter {
     }
     await Promise.all([
       leads.length > 0 && this.settle(leads, (writes) => this.storeLeads(writes)),
+      claims.length > 0 && this.settle(claims, (writes) => this.claim(writes)),
       ...scans.map((part) => this.settle(part, (writes) => this.storeScans(writes))),
-      rest.length > 0 && this.settle(rest, (writes) => this.transaction(writes)),
+      quarantine.length > 0 && this.settle(quarantine, (writes) => this.storeQuarantine(writes)),
     ]);
   }
 
@@ -196,6 +228,23 @@ export class PostgresHotWriter implements HotWriter {
     return leads.map((w) => ({ kind: 'stored', stored: ids.has(w.lead.id) }));
   }
 
+  private async claim(writes: HotWrite[]): Promise<HotResult[]> {
+    const claims = writes.flatMap((w) => (w.kind === 'claim' ? [w.claim] : []));
+    const { rows } = await this.pool.query<KeyRow & { claimed: boolean }>({
+      ...CLAIMS_STATEMENT,
+      values: [
+        claims.map((c) => c.scope),
+        claims.map((c) => c.key),
+        claims.map((c) => c.requestHash),
+        claims.map((c) => c.createdAt),
+        claims.map((c) => c.expiresAt),
+        claims.map((c) => c.leaseCutoff),
+      ],
+    });
+    // One row per claim, in the batch's order (the left joins match at most one row each: (scope, key) is unique).
+    return rows.map(({ claimed, ...row }) => (claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row }));
+  }
+
   private async storeScans(writes: HotWrite[]): Promise<HotResult[]> {
     const scans = writes.flatMap((w) => (w.kind === 'scan' ? [w] : []));
     const rooms = scans.flatMap((w) => w.rooms.map((room, idx) => ({ ...room, idx, scanId: w.scan.id })));
@@ -217,13 +266,14 @@ export class PostgresHotWriter implements HotWriter {
     return scans.map(() => ({ kind: 'stored', stored: true }));
   }
 
-  private async transaction(writes: HotWrite[]): Promise<HotResult[]> {
+  /** Quarantine entries read (what to prune) after they write: a transaction of their own. */
+  private async storeQuarantine(writes: HotWrite[]): Promise<HotResult[]> {
     const client = await this.pool.connect();
     let broken: unknown;
     try {
       await client.query('begin');
       try {
-        const results = await this.claimsAndQuarantine(client, writes);
+        const results = await this.quarantine(client, writes);
         await client.query('commit');
         return results;
       } catch (error) {
@@ -235,19 +285,11 @@ export class PostgresHotWriter implements HotWriter {
     }
   }
 
-  private async claimsAndQuarantine(client: pg.PoolClient, writes: HotWrite[]): Promise<HotResult[]> {
+  private async quarantine(client: pg.PoolClient, writes: HotWrite[]): Promise<HotResult[]> {
     const results: HotResult[] = [];
     const done: KeyDone[] = [];
     for (const write of writes) {
-      if (write.kind === 'claim') {
-        const claimed = await client.query(Q.keyClaim, keyClaimParams(write.claim));
-        if (claimed.rowCount) {
-          results.push({ kind: 'claimed' });
-        } else {
-          const row = await client.query<KeyRow>(Q.keyRead, [write.claim.scope, write.claim.key]);
-          results.push({ kind: 'existing', row: row.rows[0] ?? null });
-        }
-      } else if (write.kind === 'quarantine') {
+      if (write.kind === 'quarantine') {
         const { row, cutoff, keep } = write;
         const inserted = await client.query(Q.quarantineInsert, quarantineInsertParams(row));
         if (!inserted.rowCount) {
@@ -261,7 +303,7 @@ export class PostgresHotWriter implements HotWriter {
         if (write.done) done.push(write.done);
         results.push({ kind: 'stored', stored: true });
       } else {
-        throw new Error(`A ${write.kind} write belongs in a statement of its own`);
+        throw new Error(`A ${write.kind} write is not a quarantine entry`);
       }
     }
     // In key order: two transactions never wait on each other's keys the other way round.

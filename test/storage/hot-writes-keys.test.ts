@@ -22,13 +22,15 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
   });
 
   const scope = 'test-scope';
-  const claim = async (key: string) => {
+  const claimWrite = (key: string) => {
     const now = new Date();
-    const result = await world.store.hot.write({
+    return world.store.hot.write({
       kind: 'claim',
-      claim: { scope, key, requestHash: 'h', createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString(), leaseCutoff: new Date(0).toISOString() },
+      claim: { scope, key, requestHash: 'h', createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString(), leaseCutoff: new Date(now.getTime() - 60_000).toISOString() },
     });
-    expect(result.kind).toBe('claimed');
+  };
+  const claim = async (key: string) => {
+    expect((await claimWrite(key)).kind).toBe('claimed');
   };
   const done = (key: string): KeyDone => ({ scope, key, requestHash: 'h', status: 200, body: `{"for":"${key}"}` });
   const keyStates = async () =>
@@ -101,5 +103,29 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
         { scan_id: ids[1], idx: 0, name: 'A' },
       ].sort((a, b) => (a.scan_id! < b.scan_id! ? -1 : 1)),
     );
+  });
+
+  it('a batch of claims: new keys are claimed, a held key answers with its row', async () => {
+    await claim('held');
+    await world.store.hot.write({ kind: 'lead', lead: lead('a'), done: done('held') });
+    const before = world.store.hot.stats.commits;
+    const results = await Promise.all([claimWrite('new1'), claimWrite('held'), claimWrite('new2')]);
+    expect(results).toEqual([
+      { kind: 'claimed' },
+      { kind: 'existing', row: { request_hash: 'h', state: 'done', response_status: 200, response_body: '{"for":"held"}' } },
+      { kind: 'claimed' },
+    ]);
+    if (backend === 'postgres') expect(world.store.hot.stats.commits - before).toBe(1);
+    expect(await keyStates()).toEqual({ held: 'done {"for":"held"}', new1: 'in_flight -', new2: 'in_flight -' });
+  });
+
+  it('one key claimed twice in a batch is claimed once; the other claim finds it in flight', async () => {
+    const results = await Promise.all([claimWrite('twice'), claimWrite('other'), claimWrite('twice')]);
+    expect(results[1]).toEqual({ kind: 'claimed' });
+    const twice = [results[0]!, results[2]!];
+    expect(twice.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+    const lost = twice.find((r) => r.kind === 'existing');
+    // PostgreSQL runs the two alone side by side: the loser may not see the winner's row yet (null: "in flight").
+    expect(lost && lost.kind === 'existing' && (lost.row === null || lost.row.state === 'in_flight')).toBe(true);
   });
 });
