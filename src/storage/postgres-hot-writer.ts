@@ -94,25 +94,25 @@ function replaceOnce(text: string, from: string, to: string): string {
  * saw it (none if it was committed meanwhile: the caller reads that as "in flight, try again"). Two claims of one key
  * in a batch make PostgreSQL refuse the statement (21000), and then each claim runs alone.
  */
-const CLAIMS_STATEMENT = {
-  name: 'leadscan_hot_claims',
-  text:
-    'with c as (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as c(scope, key, h, created, expires, cutoff, i)), ' +
-    `claimed as (${replaceOnce(
-      replaceOnce(
-        numbered(
-          replaceOnce(SQL.keyClaim, "values (?, ?, ?, 'in_flight', null, null, ?, ?)", "select c.scope, c.key, c.h, 'in_flight', null, null, c.created, c.expires from c"),
-        ),
-        '$1',
-        '(select c.cutoff from c where c.scope = excluded.scope and c.key = excluded.key)',
-      ),
-      'returning scope',
-      'returning scope, key',
-    )}) ` +
+function claimsSql(): string {
+  const fromRows = replaceOnce(
+    SQL.keyClaim,
+    "values (?, ?, ?, 'in_flight', null, null, ?, ?)",
+    "select c.scope, c.key, c.h, 'in_flight', null, null, c.created, c.expires from c",
+  );
+  // The one `?` left is the lease cutoff.
+  const cutoffPerRow = replaceOnce(numbered(fromRows), '$1', '(select c.cutoff from c where c.scope = excluded.scope and c.key = excluded.key)');
+  const upsert = replaceOnce(cutoffPerRow, 'returning scope', 'returning scope, key');
+  return (
+    'with c as (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ' +
+    `with ordinality as c(scope, key, h, created, expires, cutoff, i)), claimed as (${upsert}) ` +
     'select cl.key is not null as claimed, k.request_hash, k.state, k.response_status, k.response_body from c ' +
     'left join claimed cl on cl.scope = c.scope and cl.key = c.key ' +
-    'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i',
-};
+    'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i'
+  );
+}
+
+const CLAIMS_STATEMENT = { name: 'leadscan_hot_claims', text: claimsSql() };
 
 const Q = {
   quarantineInsert: numbered(SQL.quarantineInsert),
@@ -131,14 +131,14 @@ function isDataError(error: unknown): boolean {
 type Run = (writes: HotWrite[]) => Promise<HotResult[]>;
 
 /**
- * Hot writes on PostgreSQL. Leads and scans, the writes that come in numbers, are folded into one statement per
- * batch (data-modifying CTEs: the rows, a scan's rooms, and the idempotency answers of the rows actually stored),
+ * Hot writes on PostgreSQL. A batch's leads, its scans and its idempotency claims are each folded into one statement
+ * (data-modifying CTEs over unnest(…): the rows, a scan's rooms, the idempotency answers of the rows actually stored)
  * sent in autocommit: one round trip, and the statement is its own transaction, whose COMMIT has flushed
- * (synchronous_commit=on) before the answer arrives. Idempotency claims and quarantine entries, which read before
- * they write, run in a BEGIN … COMMIT of their own. No savepoints: if a statement fails on the data, each of its
- * writes runs again alone. A write that loses a serialization conflict or a deadlock (40001, 40P01) is tried again
- * after a short random wait. The only rows two batches both lock are idempotency keys (each claimed by one request),
- * so lanes do not deadlock.
+ * (synchronous_commit=on) before the answer arrives. Quarantine entries, which read before they write, run in a
+ * BEGIN … COMMIT of their own. No savepoints: if a statement fails on the data, each of its writes runs again alone.
+ * A write that loses a serialization conflict or a deadlock (40001, 40P01) is tried again after a short random wait.
+ * The only rows two batches both lock are idempotency keys (each claimed by one request, taken in key order), so
+ * lanes do not deadlock.
  */
 export class PostgresHotWriter implements HotWriter {
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
