@@ -1,14 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { LaneScheduler, type LaneItem } from './lane-scheduler.js';
 import type { Schema } from './schema.js';
 
 export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
 
-interface Pending {
+interface Pending extends LaneItem {
   run: WriteOp<unknown>;
-  /** Tries so far that ended in a serialization failure or deadlock. */
-  attempts: number;
   resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -27,19 +25,6 @@ export interface CommitBatcherOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
 }
 
-/** PostgreSQL's "try again" answers: serialization failure and deadlock victim. */
-const RETRYABLE = new Set(['40001', '40P01']);
-const MAX_ATTEMPTS = 5;
-
-export function isRetryableConflict(error: unknown): boolean {
-  return RETRYABLE.has(String((error as { code?: unknown } | null)?.code));
-}
-
-/** Exponential backoff with full jitter: 2, 4, 8, 16 ms at most. */
-function backoffMs(attempt: number): number {
-  return Math.random() * 2 ** attempt;
-}
-
 /**
  * Group commit. Every write that answers a request goes through `write()`. Writes that arrive while a commit
  * is in progress queue up and are folded into the next transaction, so under load one disk flush serves many
@@ -55,80 +40,29 @@ function backoffMs(attempt: number): number {
  * the whole batch.
  */
 export class CommitBatcher {
-  private readonly queue: Pending[] = [];
-  private running = 0;
-  /** Writes waiting out a backoff before their next try. */
-  private backingOff = 0;
-  private scheduled = false;
+  private readonly lanes: LaneScheduler<Pending>;
   private closed = false;
-  private idleWaiters: Array<() => void> = [];
   /** Counters for metrics and benchmarks. */
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
 
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly options: CommitBatcherOptions,
-  ) {}
+  ) {
+    this.lanes = new LaneScheduler(options, (batch) => this.commit(batch));
+  }
 
   write<T>(run: WriteOp<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The database writer is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run: run as WriteOp<unknown>, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
-      this.schedule();
+      this.lanes.push({ run: run as WriteOp<unknown>, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
   /** Stop taking writes, then wait until every accepted write has committed or failed. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.idle()) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.queue.length === 0 || this.running >= this.options.lanes) return;
-    this.scheduled = true;
-    // setImmediate rather than a microtask: requests parsed in the same I/O phase join this batch.
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.running < this.options.lanes && this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch);
-        this.running += 1;
-        void this.commit(batch).finally(() => {
-          this.running -= 1;
-          this.schedule();
-          if (this.idle()) this.notifyIdle();
-        });
-      }
-    });
-  }
-
-  private idle(): boolean {
-    return this.queue.length === 0 && this.running === 0 && this.backingOff === 0;
-  }
-
-  /**
-   * A write that lost a serialization conflict or was a deadlock's victim is tried again, alone in a later batch,
-   * after a short random wait; the error reaches the caller only after MAX_ATTEMPTS tries.
-   */
-  private retryOrReject(op: Pending, error: unknown): void {
-    if (!isRetryableConflict(error) || op.attempts + 1 >= MAX_ATTEMPTS) {
-      op.reject(error);
-      return;
-    }
-    op.attempts += 1;
-    this.backingOff += 1;
-    setTimeout(() => {
-      this.backingOff -= 1;
-      this.queue.unshift(op);
-      this.schedule();
-    }, backoffMs(op.attempts));
-  }
-
-  private notifyIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    await this.lanes.whenIdle();
   }
 
   private async commit(batch: Pending[]): Promise<void> {
@@ -146,7 +80,7 @@ export class CommitBatcher {
         for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
       }));
     } catch (error) {
-      for (const op of batch) this.retryOrReject(op, error);
+      for (const op of batch) this.lanes.retryOrReject(op, error);
       return;
     }
     this.options.onCommit?.(batch.length, (performance.now() - started) / 1000);
@@ -156,7 +90,7 @@ export class CommitBatcher {
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);
-      else this.retryOrReject(op, outcome.error);
+      else this.lanes.retryOrReject(op, outcome.error);
     });
   }
 }

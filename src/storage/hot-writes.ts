@@ -6,27 +6,14 @@
  * This module is shared by the main thread and the SQLite writer worker: no Kysely, no pg, no domain imports.
  */
 import type { Dialect } from './database.js';
+import type { LeadTable, QuarantineTable, ScanTable } from './schema.js';
 
-/** A lead as posted: the source's workspace and pipeline come from the lead_sources row the insert is guarded by. */
-export interface LeadRow {
-  id: string;
-  source_id: string;
-  /** The pipeline the caller saw the source in; the insert is refused if the source moved since. */
-  pipeline_id: string;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  notes: string | null;
-  extra: string;
-  received_at: string;
-  client_ip: string | null;
-  user_agent: string | null;
-  origin: string | null;
-  referer: string | null;
-  bot_check: string;
-  idempotency_key: string | null;
-}
+/**
+ * A lead as posted: the leads columns less those the insert takes from the lead_sources row it is guarded by
+ * (workspace_id and pipeline_id are the source's; stage is its pipeline's first). `pipeline_id` here is the pipeline
+ * the caller saw the source in: the insert is refused if the source moved since.
+ */
+export type LeadRow = Omit<LeadTable, 'workspace_id' | 'stage' | 'restored_from'>;
 
 /**
  * THE leads INSERT, for every path that makes a lead (intake and quarantine restore, both backends): the column
@@ -77,7 +64,7 @@ export const LEAD_ROW_FIELDS = [
   'restored_from',
 ] as const;
 
-export type LeadInsertValues = LeadRow & { restored_from: string | null };
+export type LeadInsertValues = LeadRow & Pick<LeadTable, 'restored_from'>;
 
 /**
  * The guarded leads INSERT for `rows` rows. `guarded`: only while the source is still active and still in the
@@ -101,30 +88,11 @@ export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValu
   return LEAD_ROW_FIELDS.map((f) => rows.map((r) => r[f]));
 }
 
-export interface QuarantineRow {
-  id: string;
-  workspace_id: string;
-  source_id: string;
-  reason: string;
-  fields: string;
-  received_at: string;
-  client_ip: string | null;
-  user_agent: string | null;
-  origin: string | null;
-  referer: string | null;
-  idempotency_key: string | null;
-}
+/** A quarantine entry as caught; restored_lead_id is set only when it is restored. */
+export type QuarantineRow = Omit<QuarantineTable, 'restored_lead_id'>;
 
-export interface ScanRow {
-  id: string;
-  workspace_id: string;
-  received_at: string;
-  room_count: number;
-  byte_size: number;
-  user_agent: string | null;
-  raw: Uint8Array;
-  idempotency_key: string | null;
-}
+/** A scan as uploaded; `raw` is any byte view (the SQLite writer thread receives it transferred). */
+export type ScanRow = Omit<ScanTable, 'raw'> & { raw: Uint8Array };
 
 /** A room: its listed name and its byte range [start, end) of the scan's raw body. */
 export interface RoomRow {

@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { isRetryableConflict } from './commit-batcher.js';
+import { isRetryableConflict, LaneScheduler, type LaneItem, type LaneOptions } from './lane-scheduler.js';
 import { StorageUnavailableError } from './storage-errors.js';
 import {
-  keyClaimParams,
+  keyDoneParams,
+  LEAD_ROW_FIELDS,
   leadInsertParams,
   leadInsertSql,
   numbered,
@@ -17,37 +18,108 @@ import {
   type ResultOf,
 } from './hot-writes.js';
 
-interface Pending {
+interface Pending extends LaneItem {
   write: HotWrite;
   resolve: (result: HotResult) => void;
-  reject: (error: unknown) => void;
 }
 
-export interface PostgresHotWriterOptions {
-  /** Batches committing at once. */
-  lanes: number;
-  maxBatch: number;
+export interface PostgresHotWriterOptions extends LaneOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
 }
 
-const MAX_ATTEMPTS = 5;
+/** Scan bodies folded into one statement at most, in bytes; a batch holding more commits in several statements. */
+const MAX_SCAN_BYTES_PER_STATEMENT = 8 * 1024 * 1024;
+
+/** A write stored by a statement, and the idempotency key it answers (marked done only if the row was stored). */
+type Done = KeyDone & { rowId: string };
+
+/**
+ * Marks the keys of the rows `stored` returned as done: parameters $n … $n+5, one array each. Two batches never lock
+ * the same key rows (each key is claimed by one request), and each statement takes them in key order anyway.
+ */
+function keysDoneSql(n: number): string {
+  return (
+    "update idempotency_keys k set request_hash = d.h, state = 'done', response_status = d.st, response_body = d.b " +
+    `from unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::text[], $${n + 5}::text[]) as d(scope, key, h, st, b, row_id) ` +
+    'where k.scope = d.scope and k.key = d.key and d.row_id in (select id from stored)'
+  );
+}
+
+function keysDoneParams(done: Done[]): unknown[] {
+  done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
+  return [
+    done.map((d) => d.scope),
+    done.map((d) => d.key),
+    done.map((d) => d.requestHash),
+    done.map((d) => d.status),
+    done.map((d) => d.body),
+    done.map((d) => d.rowId),
+  ];
+}
+
+/** A batch of leads and their keys, one statement; named, so each connection parses and plans it once. */
+const LEADS_STATEMENT = {
+  name: 'leadscan_hot_leads',
+  text: `with stored as (${leadInsertSql('postgres', true)}), done as (${keysDoneSql(LEAD_ROW_FIELDS.length + 1)}) select id from stored`,
+};
+
+const SCAN_INSERT_HEAD = SQL.scanInsert.slice(0, SQL.scanInsert.indexOf(' values '));
+/** Parameters per scan row, as scanInsertParams gives them. */
+const SCAN_PARAMS = SQL.scanInsert.split('?').length - 1;
+
+/** `count` scans with their rooms and keys, one statement (the text depends only on `count`). */
+function scansStatement(count: number): string {
+  const rows = Array.from(
+    { length: count },
+    (_, r) => `(${Array.from({ length: SCAN_PARAMS }, (_, c) => `$${r * SCAN_PARAMS + c + 1}`).join(', ')})`,
+  );
+  const n = count * SCAN_PARAMS + 1;
+  return (
+    `with stored as (${SCAN_INSERT_HEAD} values ${rows.join(', ')} returning id), ` +
+    'rooms as (insert into scan_rooms (scan_id, idx, name, raw, raw_start, raw_end) ' +
+    `select r.scan_id, r.idx, r.name, ''::bytea, r.s, r.e from unnest($${n}::text[], $${n + 1}::int[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::int[]) as r(scan_id, idx, name, s, e)), ` +
+    `done as (${keysDoneSql(n + 5)}) select id from stored`
+  );
+}
+
+/** `text` with `from` replaced once; throws at start-up if `from` is not there (the shared SQL changed shape). */
+function replaceOnce(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`Statement does not contain ${from}`);
+  return text.replace(from, () => to);
+}
+
+/**
+ * A batch of idempotency claims, one statement: SQL.keyClaim (one row of values) made to take the batch's rows `c`,
+ * each with its own lease cutoff, then, for each key it did not get, the row in the way as the statement's snapshot
+ * saw it (none if it was committed meanwhile: the caller reads that as "in flight, try again"). Two claims of one key
+ * in a batch make PostgreSQL refuse the statement (21000), and then each claim runs alone.
+ */
+function claimsSql(): string {
+  const fromRows = replaceOnce(
+    SQL.keyClaim,
+    "values (?, ?, ?, 'in_flight', null, null, ?, ?)",
+    "select c.scope, c.key, c.h, 'in_flight', null, null, c.created, c.expires from c",
+  );
+  // The one `?` left is the lease cutoff.
+  const cutoffPerRow = replaceOnce(numbered(fromRows), '$1', '(select c.cutoff from c where c.scope = excluded.scope and c.key = excluded.key)');
+  const upsert = replaceOnce(cutoffPerRow, 'returning scope', 'returning scope, key');
+  return (
+    'with c as (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ' +
+    `with ordinality as c(scope, key, h, created, expires, cutoff, i)), claimed as (${upsert}) ` +
+    'select cl.key is not null as claimed, k.request_hash, k.state, k.response_status, k.response_body from c ' +
+    'left join claimed cl on cl.scope = c.scope and cl.key = c.key ' +
+    'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i'
+  );
+}
+
+const CLAIMS_STATEMENT = { name: 'leadscan_hot_claims', text: claimsSql() };
 
 const Q = {
-  leads: leadInsertSql('postgres', true),
   quarantineInsert: numbered(SQL.quarantineInsert),
   quarantinePruneOld: numbered(SQL.quarantinePruneOld),
   quarantineOldestKept: numbered(SQL.quarantineOldestKept),
   quarantinePruneBeyond: numbered(SQL.quarantinePruneBeyond),
-  scanInsert: numbered(SQL.scanInsert),
-  rooms:
-    'insert into scan_rooms (scan_id, idx, name, raw, raw_start, raw_end) ' +
-    "select $1, t.i - 1, t.name, ''::bytea, t.s, t.e from unnest($2::text[], $3::int[], $4::int[]) with ordinality as t(name, s, e, i)",
-  keyClaim: numbered(SQL.keyClaim),
-  keyRead: numbered(SQL.keyRead),
-  keysDone:
-    "update idempotency_keys k set request_hash = d.h, state = 'done', response_status = d.st, response_body = d.b " +
-    'from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) as d(scope, key, h, st, b) ' +
-    'where k.scope = d.scope and k.key = d.key',
+  keyDone: numbered(SQL.keyDone),
 };
 
 /** A SQLSTATE that says something about this data (a constraint, a bad value), not about the server being gone. */
@@ -56,31 +128,34 @@ function isDataError(error: unknown): boolean {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !['08', '53', '57'].includes(code.slice(0, 2)) && !isRetryableConflict(error);
 }
 
+type Run = (writes: HotWrite[]) => Promise<HotResult[]>;
+
 /**
- * Hot writes on PostgreSQL: each batch is one transaction on its own pooled connection, with its leads folded into
- * one multi-row INSERT … SELECT FROM unnest(…) and its idempotency answers into one UPDATE … FROM unnest(…). No
- * savepoints: if a statement fails on the data, the batch rolls back and each write runs again alone. A batch that
- * loses a serialization conflict or a deadlock (40001, 40P01) is tried again after a short random wait. The only
- * rows two batches both lock are idempotency keys, updated in one sorted statement, so lanes do not deadlock.
+ * Hot writes on PostgreSQL. A batch's leads, its scans and its idempotency claims are each folded into one statement
+ * (data-modifying CTEs over unnest(…): the rows, a scan's rooms, the idempotency answers of the rows actually stored)
+ * sent in autocommit: one round trip, and the statement is its own transaction, whose COMMIT has flushed
+ * (synchronous_commit=on) before the answer arrives. Quarantine entries, which read before they write, run in a
+ * BEGIN … COMMIT of their own. No savepoints: if a statement fails on the data, each of its writes runs again alone.
+ * A write that loses a serialization conflict or a deadlock (40001, 40P01) is tried again after a short random wait.
+ * The only rows two batches both lock are idempotency keys (each claimed by one request, taken in key order), so
+ * lanes do not deadlock.
  */
 export class PostgresHotWriter implements HotWriter {
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
-  private queue: Pending[] = [];
-  private running = 0;
-  private scheduled = false;
+  private readonly lanes: LaneScheduler<Pending>;
   private closed = false;
-  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly options: PostgresHotWriterOptions,
-  ) {}
+  ) {
+    this.lanes = new LaneScheduler(options, (batch) => this.commit(batch));
+  }
 
   write<W extends HotWrite>(write: W): Promise<ResultOf<W>> {
     if (this.closed) return Promise.reject(new StorageUnavailableError('The database writer is closed'));
     return new Promise<HotResult>((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      this.schedule();
+      this.lanes.push({ write, attempts: 0, resolve, reject });
     }) as Promise<ResultOf<W>>;
   }
 
@@ -89,65 +164,116 @@ export class PostgresHotWriter implements HotWriter {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.queue.length === 0 && this.running === 0) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    await this.lanes.whenIdle();
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.queue.length === 0 || this.running >= this.options.lanes) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      while (this.running < this.options.lanes && this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch);
-        this.running += 1;
-        void this.commit(batch).finally(() => {
-          this.running -= 1;
-          this.schedule();
-          if (this.running === 0 && this.queue.length === 0) {
-            const waiters = this.idleWaiters;
-            this.idleWaiters = [];
-            for (const resolve of waiters) resolve();
-          }
-        });
-      }
-    });
-  }
-
+  /** The batch's leads, claims, scans and quarantine entries commit side by side, each on a pooled connection. */
   private async commit(batch: Pending[]): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const started = performance.now();
-        const results = await this.transaction(batch.map((p) => p.write));
-        this.stats.commits += 1;
-        this.stats.writes += batch.length;
-        this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-        this.options.onCommit?.(batch.length, (performance.now() - started) / 1000);
-        batch.forEach((p, i) => p.resolve(results[i]!));
-        return;
-      } catch (error) {
-        if (isRetryableConflict(error) && attempt < MAX_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
-          continue;
+    const leads: Pending[] = [];
+    const claims: Pending[] = [];
+    const scans: Pending[][] = [];
+    const quarantine: Pending[] = [];
+    let scanBytes = Infinity;
+    for (const p of batch) {
+      if (p.write.kind === 'lead') leads.push(p);
+      else if (p.write.kind === 'claim') claims.push(p);
+      else if (p.write.kind === 'quarantine') quarantine.push(p);
+      else {
+        const size = p.write.scan.raw.byteLength;
+        if (scanBytes + size > MAX_SCAN_BYTES_PER_STATEMENT) {
+          scans.push([]);
+          scanBytes = 0;
         }
-        if (batch.length > 1 && isDataError(error)) {
-          // Find the write at fault: each alone, in a transaction of its own.
-          await Promise.all(batch.map((p) => this.commit([p])));
-          return;
-        }
-        for (const p of batch) p.reject(error);
-        return;
+        scans.at(-1)!.push(p);
+        scanBytes += size;
       }
     }
+    await Promise.all([
+      leads.length > 0 && this.settle(leads, (writes) => this.storeLeads(writes)),
+      claims.length > 0 && this.settle(claims, (writes) => this.claim(writes)),
+      ...scans.map((part) => this.settle(part, (writes) => this.storeScans(writes))),
+      quarantine.length > 0 && this.settle(quarantine, (writes) => this.storeQuarantine(writes)),
+    ]);
   }
 
-  private async transaction(writes: HotWrite[]): Promise<HotResult[]> {
+  /** Runs `part`, resolving each write with its result, or finds the write at fault and fails it alone. */
+  private async settle(part: Pending[], run: Run): Promise<void> {
+    const started = performance.now();
+    let results: HotResult[];
+    try {
+      results = await run(part.map((p) => p.write));
+    } catch (error) {
+      if (part.length > 1 && isDataError(error)) {
+        await Promise.all(part.map((p) => this.settle([p], run)));
+        return;
+      }
+      for (const p of part) this.lanes.retryOrReject(p, error);
+      return;
+    }
+    this.stats.commits += 1;
+    this.stats.writes += part.length;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, part.length);
+    this.options.onCommit?.(part.length, (performance.now() - started) / 1000);
+    part.forEach((p, i) => p.resolve(results[i]!));
+  }
+
+  private async storeLeads(writes: HotWrite[]): Promise<HotResult[]> {
+    const leads = writes.flatMap((w) => (w.kind === 'lead' ? [w] : []));
+    const done = leads.flatMap((w) => (w.done ? [{ ...w.done, rowId: w.lead.id }] : []));
+    const stored = await this.pool.query<{ id: string }>({
+      ...LEADS_STATEMENT,
+      values: [...leadInsertParams('postgres', leads.map((w) => ({ ...w.lead, restored_from: null }))), ...keysDoneParams(done)],
+    });
+    const ids = new Set(stored.rows.map((r) => r.id));
+    return leads.map((w) => ({ kind: 'stored', stored: ids.has(w.lead.id) }));
+  }
+
+  private async claim(writes: HotWrite[]): Promise<HotResult[]> {
+    const claims = writes.flatMap((w) => (w.kind === 'claim' ? [w.claim] : []));
+    const { rows } = await this.pool.query<KeyRow & { claimed: boolean }>({
+      ...CLAIMS_STATEMENT,
+      values: [
+        claims.map((c) => c.scope),
+        claims.map((c) => c.key),
+        claims.map((c) => c.requestHash),
+        claims.map((c) => c.createdAt),
+        claims.map((c) => c.expiresAt),
+        claims.map((c) => c.leaseCutoff),
+      ],
+    });
+    // One row per claim, in the batch's order (the left joins match at most one row each: (scope, key) is unique).
+    return rows.map(({ claimed, ...row }) => (claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row }));
+  }
+
+  private async storeScans(writes: HotWrite[]): Promise<HotResult[]> {
+    const scans = writes.flatMap((w) => (w.kind === 'scan' ? [w] : []));
+    const rooms = scans.flatMap((w) => w.rooms.map((room, idx) => ({ ...room, idx, scanId: w.scan.id })));
+    const done = scans.flatMap((w) => (w.done ? [{ ...w.done, rowId: w.scan.id }] : []));
+    // The body goes as a binary parameter: its bytes as they are, no hex text twice the size.
+    const values = scans.flatMap((w) => {
+      const raw = w.scan.raw;
+      return scanInsertParams({ ...w.scan, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
+    });
+    await this.pool.query(scansStatement(scans.length), [
+      ...values,
+      rooms.map((r) => r.scanId),
+      rooms.map((r) => r.idx),
+      rooms.map((r) => r.name),
+      rooms.map((r) => r.start),
+      rooms.map((r) => r.end),
+      ...keysDoneParams(done),
+    ]);
+    return scans.map(() => ({ kind: 'stored', stored: true }));
+  }
+
+  /** Quarantine entries read (what to prune) after they write: a transaction of their own. */
+  private async storeQuarantine(writes: HotWrite[]): Promise<HotResult[]> {
     const client = await this.pool.connect();
     let broken: unknown;
     try {
       await client.query('begin');
       try {
-        const results = await this.apply(client, writes);
+        const results = await this.quarantine(client, writes);
         await client.query('commit');
         return results;
       } catch (error) {
@@ -159,41 +285,15 @@ export class PostgresHotWriter implements HotWriter {
     }
   }
 
-  private async apply(client: pg.PoolClient, writes: HotWrite[]): Promise<HotResult[]> {
-    const results: HotResult[] = new Array(writes.length);
+  private async quarantine(client: pg.PoolClient, writes: HotWrite[]): Promise<HotResult[]> {
+    const results: HotResult[] = [];
     const done: KeyDone[] = [];
-
-    for (const [i, write] of writes.entries()) {
-      if (write.kind !== 'claim') continue;
-      const claimed = await client.query(Q.keyClaim, keyClaimParams(write.claim));
-      if (claimed.rowCount) {
-        results[i] = { kind: 'claimed' };
-      } else {
-        const row = await client.query<KeyRow>(Q.keyRead, [write.claim.scope, write.claim.key]);
-        results[i] = { kind: 'existing', row: row.rows[0] ?? null };
-      }
-    }
-
-    const leads = writes.flatMap((w, i) => (w.kind === 'lead' ? [{ w, i }] : []));
-    if (leads.length > 0) {
-      const inserted = await client.query<{ id: string }>(
-        Q.leads,
-        leadInsertParams('postgres', leads.map(({ w }) => ({ ...w.lead, restored_from: null }))),
-      );
-      const stored = new Set(inserted.rows.map((r) => r.id));
-      for (const { w, i } of leads) {
-        const ok = stored.has(w.lead.id);
-        results[i] = { kind: 'stored', stored: ok };
-        if (ok && w.done) done.push(w.done);
-      }
-    }
-
-    for (const [i, write] of writes.entries()) {
+    for (const write of writes) {
       if (write.kind === 'quarantine') {
         const { row, cutoff, keep } = write;
         const inserted = await client.query(Q.quarantineInsert, quarantineInsertParams(row));
         if (!inserted.rowCount) {
-          results[i] = { kind: 'stored', stored: false };
+          results.push({ kind: 'stored', stored: false });
           continue;
         }
         await client.query(Q.quarantinePruneOld, [row.source_id, cutoff]);
@@ -201,32 +301,14 @@ export class PostgresHotWriter implements HotWriter {
         const kept = oldest.rows[0];
         if (kept) await client.query(Q.quarantinePruneBeyond, [row.source_id, kept.received_at, kept.received_at, kept.id]);
         if (write.done) done.push(write.done);
-        results[i] = { kind: 'stored', stored: true };
-      } else if (write.kind === 'scan') {
-        const raw = Buffer.from(write.scan.raw.buffer, write.scan.raw.byteOffset, write.scan.raw.byteLength);
-        await client.query(Q.scanInsert, scanInsertParams({ ...write.scan, raw }));
-        await client.query(Q.rooms, [
-          write.scan.id,
-          write.rooms.map((r) => r.name),
-          write.rooms.map((r) => r.start),
-          write.rooms.map((r) => r.end),
-        ]);
-        if (write.done) done.push(write.done);
-        results[i] = { kind: 'stored', stored: true };
+        results.push({ kind: 'stored', stored: true });
+      } else {
+        throw new Error(`A ${write.kind} write is not a quarantine entry`);
       }
     }
-
-    if (done.length > 0) {
-      // One statement, in key order: two batches never lock the same keys in opposite orders.
-      done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
-      await client.query(Q.keysDone, [
-        done.map((d) => d.scope),
-        done.map((d) => d.key),
-        done.map((d) => d.requestHash),
-        done.map((d) => d.status),
-        done.map((d) => d.body),
-      ]);
-    }
+    // In key order: two transactions never wait on each other's keys the other way round.
+    done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
+    for (const d of done) await client.query(Q.keyDone, keyDoneParams(d));
     return results;
   }
 }

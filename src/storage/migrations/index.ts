@@ -6,6 +6,7 @@ import { people } from './0003-people.js';
 import { stages } from './0004-stages.js';
 import { scanRoomRanges } from './0005-scan-room-ranges.js';
 import { leanSearchIndex } from './0006-lean-search-index.js';
+import { scanRawUncompressed } from './0007-scan-raw-uncompressed.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_stages': stages(dialect),
         '0005_scan_room_ranges': scanRoomRanges,
         '0006_lean_search_index': leanSearchIndex(dialect),
+        '0007_scan_raw_uncompressed': scanRawUncompressed(dialect),
       }),
   };
 }
