@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { LaneScheduler, type LaneItem } from './lane-scheduler.js';
+import { StorageUnavailableError } from './storage-errors.js';
 import type { Schema } from './schema.js';
 
 export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
@@ -53,7 +54,7 @@ export class CommitBatcher {
   }
 
   write<T>(run: WriteOp<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The database writer is closed'));
+    if (this.closed) return Promise.reject(new StorageUnavailableError('The database writer is closed'));
     return new Promise<T>((resolve, reject) => {
       this.lanes.push({ run: run as WriteOp<unknown>, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
     });

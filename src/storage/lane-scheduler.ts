@@ -1,3 +1,5 @@
+import { asStorageError } from './storage-errors.js';
+
 /** PostgreSQL's "try again" answers: serialization failure and deadlock victim. */
 const RETRYABLE = new Set(['40001', '40P01']);
 /** Tries a write gets when it keeps losing conflicts; the error reaches the caller after the last. */
@@ -52,7 +54,7 @@ export class LaneScheduler<T extends LaneItem> {
   /** Tries `item` again after a backoff if `error` is a conflict and it has tries left; otherwise rejects it. */
   retryOrReject(item: T, error: unknown): void {
     if (!isRetryableConflict(error) || item.attempts + 1 >= MAX_CONFLICT_ATTEMPTS) {
-      item.reject(error);
+      item.reject(asStorageError(error));
       return;
     }
     item.attempts += 1;
@@ -85,7 +87,7 @@ export class LaneScheduler<T extends LaneItem> {
         // commit settles every write of its batch itself; should it throw, its writes fail rather than hang.
         void this.commit(batch)
           .catch((error: unknown) => {
-            for (const item of batch) item.reject(error);
+            for (const item of batch) item.reject(asStorageError(error));
           })
           .finally(() => {
             this.running -= 1;

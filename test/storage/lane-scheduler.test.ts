@@ -61,7 +61,8 @@ it('rejects a write at once on any other error, and after the last try on a conf
   const h = harness({ lanes: 1, maxBatch: 10 }, (item) => (item.name === 'bad' ? Object.assign(new Error('unique'), { code: '23505' }) : conflict('40P01')));
   await expect(h.push('bad')).rejects.toMatchObject({ code: '23505' });
   expect(h.tries.get('bad')).toBe(1);
-  await expect(h.push('unlucky')).rejects.toMatchObject({ code: '40P01' });
+  // Once the retries are spent, the conflict is "not now" (503), with the database's error as its cause.
+  await expect(h.push('unlucky')).rejects.toMatchObject({ name: 'StorageUnavailableError', cause: { code: '40P01' } });
   expect(h.tries.get('unlucky')).toBe(MAX_CONFLICT_ATTEMPTS);
 });
 
