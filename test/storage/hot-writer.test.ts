@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import type { ScanRow } from '../../src/storage/hot-writes.js';
 import { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { StorageUnavailableError } from '../../src/storage/storage-errors.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { leadRow, scanRow } from './hot-rows.js';
 
 describeEachBackend('hot writer', (backend) => {
   let world: TestWorld;
@@ -18,16 +18,7 @@ describeEachBackend('hot writer', (backend) => {
     await world.close();
   });
 
-  const scan = (id: string): ScanRow => ({
-    id,
-    workspace_id: ws.workspaceId,
-    received_at: new Date().toISOString(),
-    room_count: 1,
-    byte_size: 18,
-    user_agent: null,
-    raw: Buffer.from('{"rooms":[{"a":1}]}'),
-    idempotency_key: null,
-  });
+  const scan = (id: string) => scanRow(ws.workspaceId, id);
   const write = (id: string) => world.store.hot.write({ kind: 'scan', scan: scan(id), rooms: [{ name: 'A', start: 10, end: 17 }], done: null });
   const scanIds = async () => (await world.store.db.selectFrom('scans').select('id').orderBy('id').execute()).map((r) => r.id);
 
@@ -47,24 +38,7 @@ describeEachBackend('hot writer', (backend) => {
 
   it('a guarded lead insert stores nothing for a closed source, and the rest of the batch commits', async () => {
     const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
-    const lead = (name: string, pipeline = source.pipeline_id) => ({
-      id: newId('lead'),
-      source_id: source.id,
-      pipeline_id: pipeline,
-      name,
-      phone: null,
-      email: null,
-      address: null,
-      notes: null,
-      extra: '{}',
-      received_at: new Date().toISOString(),
-      client_ip: null,
-      user_agent: null,
-      origin: null,
-      referer: null,
-      bot_check: 'off',
-      idempotency_key: null,
-    });
+    const lead = (name: string, pipeline = source.pipeline_id) => leadRow(source, name, pipeline);
     const results = await Promise.all([
       world.store.hot.write({ kind: 'lead', lead: lead('a'), done: null }),
       world.store.hot.write({ kind: 'lead', lead: lead('moved', 'pl_elsewhere'), done: null }),

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import type { KeyDone, LeadRow, ScanRow } from '../../src/storage/hot-writes.js';
+import type { KeyDone } from '../../src/storage/hot-writes.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { leadRow, scanRow } from './hot-rows.js';
 
 /**
  * A hot write and the idempotency answer it carries commit together or not at all, also when the write is folded
@@ -40,34 +41,8 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
         `${r.state} ${r.response_body ?? '-'}`,
       ]),
     );
-  const lead = (name: string, pipeline = source.pipeline_id): LeadRow => ({
-    id: newId('lead'),
-    source_id: source.id,
-    pipeline_id: pipeline,
-    name,
-    phone: null,
-    email: null,
-    address: null,
-    notes: null,
-    extra: '{}',
-    received_at: new Date().toISOString(),
-    client_ip: null,
-    user_agent: null,
-    origin: null,
-    referer: null,
-    bot_check: 'off',
-    idempotency_key: null,
-  });
-  const scan = (id: string): ScanRow => ({
-    id,
-    workspace_id: ws.workspaceId,
-    received_at: new Date().toISOString(),
-    room_count: 1,
-    byte_size: 19,
-    user_agent: null,
-    raw: Buffer.from('{"rooms":[{"a":1}]}'),
-    idempotency_key: null,
-  });
+  const lead = (name: string, pipeline = source.pipeline_id) => leadRow(source, name, pipeline);
+  const scan = (id: string) => scanRow(ws.workspaceId, id);
 
   it('a batch of leads marks done only the keys of the leads it stored', async () => {
     for (const key of ['k1', 'k2', 'k3']) await claim(key);
