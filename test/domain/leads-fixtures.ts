@@ -1,5 +1,5 @@
-import { newId } from '../../src/domain/ids.js';
 import type { LeadTable } from '../../src/storage/schema.js';
+import { leadRow } from '../helpers/hot-rows.js';
 import type { Seeded, TestWorld } from '../helpers/test-app.js';
 
 /** Inserts leads straight into the table, many per transaction (for paging and export over hundreds of rows). */
@@ -10,24 +10,9 @@ export async function insertLeads(
 ): Promise<LeadTable[]> {
   const full = rows.map(
     (row): LeadTable => ({
-      id: newId('lead'),
+      ...leadRow({ id: seeded.sourceId, pipeline_id: seeded.pipelineId }, null),
       workspace_id: seeded.workspaceId,
-      pipeline_id: seeded.pipelineId,
-      source_id: seeded.sourceId,
       stage: 'inbox',
-      name: null,
-      phone: null,
-      email: null,
-      address: null,
-      notes: null,
-      extra: '{}',
-      received_at: new Date().toISOString(),
-      client_ip: null,
-      user_agent: null,
-      origin: null,
-      referer: null,
-      bot_check: 'off',
-      idempotency_key: null,
       restored_from: null,
       ...row,
     }),

@@ -5,7 +5,7 @@ import { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { StorageUnavailableError } from '../../src/storage/storage-errors.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
-import { leadRow, scanRow } from './hot-rows.js';
+import { leadRow, scanRow } from '../helpers/hot-rows.js';
 
 describeEachBackend('hot writer', (backend) => {
   let world: TestWorld;

@@ -3,7 +3,7 @@ import { newId } from '../../src/domain/ids.js';
 import type { KeyDone } from '../../src/storage/hot-writes.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
-import { leadRow, scanRow } from './hot-rows.js';
+import { leadRow, scanRow } from '../helpers/hot-rows.js';
 
 /**
  * A hot write and the idempotency answer it carries commit together or not at all, also when the write is folded

@@ -2,7 +2,7 @@ import { newId } from '../../src/domain/ids.js';
 import type { LeadRow, ScanRow } from '../../src/storage/hot-writes.js';
 
 /** A lead as intake posts it to the hot writer: only a name, from `source`, seen in `pipeline` (its own by default). */
-export function leadRow(source: { id: string; pipeline_id: string }, name: string, pipeline = source.pipeline_id): LeadRow {
+export function leadRow(source: { id: string; pipeline_id: string }, name: string | null, pipeline = source.pipeline_id): LeadRow {
   return {
     id: newId('lead'),
     source_id: source.id,
