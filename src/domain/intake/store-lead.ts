@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues } from '../../storage/hot-writes.js';
+import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
@@ -28,6 +28,36 @@ export function boundedMeta(meta: IntakeMeta) {
   };
 }
 
+/** A lead's row as every path that makes one writes it (intake, restore): fields, request details, bot check. */
+export function leadRowOf(input: {
+  id: string;
+  sourceId: string;
+  /** The pipeline the caller saw the source in (intake's guard); a restore takes the source's current one. */
+  pipelineId: string;
+  fields: LeadFields;
+  receivedAt: string;
+  meta: IntakeMeta;
+  botCheck: BotCheckOutcome;
+  idempotencyKey: string | null;
+}): LeadRow {
+  const { fields } = input;
+  return {
+    id: input.id,
+    source_id: input.sourceId,
+    pipeline_id: input.pipelineId,
+    name: fields.name,
+    phone: fields.phone,
+    email: fields.email,
+    address: fields.address,
+    notes: fields.notes,
+    extra: JSON.stringify(fields.extra),
+    received_at: input.receivedAt,
+    ...boundedMeta(input.meta),
+    bot_check: input.botCheck,
+    idempotency_key: input.idempotencyKey,
+  };
+}
+
 /**
  * Inserts one lead inside a generic write (restoring a quarantined submission), with the very INSERT the hot path
  * uses (LEAD_INSERT_COLUMNS in storage/hot-writes.ts): into the source's current pipeline, active or not.
@@ -44,21 +74,8 @@ export async function insertLead(
     restoredFrom?: string;
   },
 ): Promise<void> {
-  const { fields } = input;
   const values: LeadInsertValues = {
-    id: input.id,
-    source_id: input.sourceId,
-    pipeline_id: '',
-    name: fields.name,
-    phone: fields.phone,
-    email: fields.email,
-    address: fields.address,
-    notes: fields.notes,
-    extra: JSON.stringify(fields.extra),
-    received_at: input.receivedAt,
-    ...boundedMeta(input.meta),
-    bot_check: input.botCheck,
-    idempotency_key: null,
+    ...leadRowOf({ ...input, pipelineId: '', idempotencyKey: null }),
     restored_from: input.restoredFrom ?? null,
   };
   const columns = LEAD_INSERT_COLUMNS.map(([column]) => column).join(', ');

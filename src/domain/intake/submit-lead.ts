@@ -6,7 +6,7 @@ import type { LeadSource } from '../sources/source.js';
 import { QUARANTINE_RETENTION, quarantineCutoff } from '../quarantine/quarantine-retention.js';
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from './lead-fields.js';
 import { forgetCachedSource } from './source-cache.js';
-import { boundedMeta, type IntakeMeta } from './store-lead.js';
+import { boundedMeta, leadRowOf, type IntakeMeta } from './store-lead.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 
 export type { IntakeMeta } from './store-lead.js';
@@ -89,21 +89,16 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: false };
   const { stored } = await ctx.store.hot.write({
     kind: 'lead',
-    lead: {
+    lead: leadRowOf({
       id: result.leadId,
-      source_id: source.id,
-      pipeline_id: source.pipelineId,
-      name: fields.name,
-      phone: fields.phone,
-      email: fields.email,
-      address: fields.address,
-      notes: fields.notes,
-      extra: JSON.stringify(fields.extra),
-      received_at: receivedAt,
-      ...boundedMeta(meta),
-      bot_check: botCheck,
-      idempotency_key: idempotency?.key ?? null,
-    },
+      sourceId: source.id,
+      pipelineId: source.pipelineId,
+      fields,
+      receivedAt,
+      meta,
+      botCheck,
+      idempotencyKey: idempotency?.key ?? null,
+    }),
     done: idempotency ? keyDone(idempotency, result) : null,
   });
   if (!stored) throw closed(ctx, source);
