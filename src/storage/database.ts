@@ -112,7 +112,7 @@ function redact(url: string): string {
 
 /** Moves leads noted by the lead triggers into the SQLite search index (migration 0006), if there are any. */
 async function indexPendingLeads(db: Kysely<Schema>): Promise<void> {
-  const { rows } = await sql`select 1 from leads_search_pending limit 1`.execute(db);
+  const { rows } = await sql.raw(SQL.searchPendingAny).execute(db);
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await sql.raw(SQL.searchIndexPending).execute(trx);

@@ -182,6 +182,7 @@ export const SQL = {
     'insert into leads_search (rowid, name, email, phone, notes) ' +
     'select l.rowid, l.name, l.email, l.phone, l.notes from leads_search_pending p join leads l on l.rowid = p.lead_rowid',
   searchPendingClear: 'delete from leads_search_pending',
+  searchPendingAny: 'select 1 from leads_search_pending limit 1',
 } as const;
 
 /** `?` → `$1, $2, …` for PostgreSQL. */

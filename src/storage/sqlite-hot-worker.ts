@@ -1,7 +1,8 @@
 /**
  * The SQLite writer thread: owns the write connection for the hot writes, prepares its statements once, and
  * commits everything that has queued up as one transaction (group commit), so the COMMIT's fsync runs here, never
- * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts). Answers each batch after COMMIT has returned.
+ * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts). Answers
+ * each batch after COMMIT has returned.
  *
  * The leads it stores (and any another connection stored since) reach the search index in one statement at the end
  * of the transaction, not row by row (migration 0006 says why).
@@ -53,7 +54,7 @@ const statements = {
   keyRead: db.prepare(SQL.keyRead),
   searchIndexPending: db.prepare(SQL.searchIndexPending),
   searchPendingClear: db.prepare(SQL.searchPendingClear),
-  searchPendingAny: db.prepare('select 1 from leads_search_pending limit 1'),
+  searchPendingAny: db.prepare(SQL.searchPendingAny),
 };
 
 /** Thrown when a write fails after its first statement changed something: the whole transaction must go. */
@@ -146,8 +147,7 @@ function commitTogether(writes: HotWrite[]): WireOutcome[] | null {
       }
     }
     // Last, so no later statement of this transaction makes FTS5 write its postings out early (migration 0006).
-    statements.searchIndexPending.run();
-    statements.searchPendingClear.run();
+    indexPending();
     statements.commit.run();
     return outcomes;
   } catch (error) {
@@ -166,6 +166,12 @@ function commitAlone(write: HotWrite): WireOutcome {
   }
 }
 
+/** Moves the leads the lead triggers noted into the search index, inside the open transaction. */
+function indexPending(): void {
+  statements.searchIndexPending.run();
+  statements.searchPendingClear.run();
+}
+
 /**
  * Indexes leads that another process stored and left pending (a CLI run whose writer thread never started), in a
  * transaction of its own, when the thread starts. This process's generic writes index their own (database.ts).
@@ -174,8 +180,7 @@ function indexOthersLeads(): void {
   if (!statements.searchPendingAny.get()) return;
   try {
     statements.begin.run();
-    statements.searchIndexPending.run();
-    statements.searchPendingClear.run();
+    indexPending();
     statements.commit.run();
   } catch {
     // The leads stay pending (still found by search); the next transaction of this thread indexes them.

@@ -1,4 +1,4 @@
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
 import type { FromWorker, ToWorker, WireOutcome } from './sqlite-hot-protocol.js';
 import { asStorageError, HotWriteError, StorageUnavailableError } from './storage-errors.js';
@@ -16,7 +16,7 @@ export interface SqliteHotWriterOptions {
  * Starts a thread from the compiled .js next to this file (`name`.js), or, when running from TypeScript sources
  * (tests, `tsx`), through tsx's loader registered inside the new thread.
  */
-function startThread(name: string, workerData: unknown, transferList: Transferable[] = []): Worker {
+function startThread(name: string, workerData: unknown, transferList: TransferListItem[] = []): Worker {
   const here = new URL(import.meta.url);
   const ts = here.pathname.endsWith('.ts');
   const entry = new URL(`./${name}.${ts ? 'ts' : 'js'}`, here);
@@ -25,8 +25,6 @@ function startThread(name: string, workerData: unknown, transferList: Transferab
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
-
-type Transferable = import('node:worker_threads').TransferListItem;
 
 /** How often the checkpoint thread copies the WAL back into the database file. */
 const CHECKPOINT_EVERY_MS = 50;
@@ -138,21 +136,10 @@ export class SqliteHotWriter implements HotWriter {
     this.closed = true;
     this.closing ??= (async () => {
       if (this.queue.length > 0) this.flush(true);
-      const checkpointer = this.checkpointer;
-      const stopped = checkpointer
-        ? new Promise<void>((resolve) => {
-            checkpointer.once('exit', () => resolve());
-            checkpointer.postMessage({ type: 'close' });
-          })
-        : Promise.resolve();
-      const worker = this.worker;
-      if (worker) {
-        await new Promise<void>((resolve) => {
-          worker.once('exit', () => resolve());
-          this.send({ type: 'close' });
-        });
-      }
-      await stopped;
+      await Promise.all([
+        stopThread(this.checkpointer, () => this.checkpointer!.postMessage({ type: 'close' })),
+        stopThread(this.worker, () => this.send({ type: 'close' })),
+      ]);
     })();
     return this.closing;
   }
@@ -256,6 +243,15 @@ export class SqliteHotWriter implements HotWriter {
     if (this.closed) for (const { waiter } of this.queue.splice(0)) waiter.reject(error);
     else if (this.queue.length > 0) this.flush();
   }
+}
+
+/** Asks a thread to close (`askToClose`) and resolves when it has exited; at once if there is none. */
+function stopThread(thread: Worker | null, askToClose: () => void): Promise<void> {
+  if (!thread) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    thread.once('exit', () => resolve());
+    askToClose();
+  });
 }
 
 function settle(waiter: Waiter, outcome: WireOutcome): void {
