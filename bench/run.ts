@@ -13,15 +13,17 @@
  * p99, beside the raw echo on the same schedule.
  * After each Leadscan row the stored rows are counted: every 200 must be there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
 
+const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -134,14 +136,8 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
       'end',
     ].join('\n'),
   );
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (text += c.toString()));
-    child.on('error', reject);
-    child.on('exit', () => resolve(text));
-  });
+  const { stdout, stderr } = await execFileAsync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url]);
+  const out = stdout + stderr;
   const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
   if (!m) throw new Error(`wrk said:\n${out}`);
   const [requests, durationUs, p50, p99, ok] = m.slice(1).map(Number) as [number, number, number, number, number];
@@ -151,14 +147,8 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
 /** bench/open-loop.ts at a fixed rate, in its own process: latency from each request's due time (wrk2-style). */
 async function fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }> {
   const args = ['--import', 'tsx', path.join(ROOT, 'bench/open-loop.ts'), url, bodyFile, String(Math.round(rate)), String(seconds), String(CONNECTIONS)];
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.on('error', reject);
-    child.on('exit', () => resolve(text));
-  });
-  return JSON.parse(out) as { p50: number; p90: number; p99: number; rps: number; ok: number };
+  const { stdout } = await execFileAsync(process.execPath, args, { cwd: ROOT });
+  return JSON.parse(stdout) as { p50: number; p90: number; p99: number; rps: number; ok: number };
 }
 
 interface Database {
