@@ -137,11 +137,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       maxBatch: 256,
       lanes: 1,
       onCommit,
-      // A generic write that stored leads (a restore) indexes them for search before the writer thread resumes.
+      // Leads a generic write stored (a restore) are indexed for search by the writer thread once it resumes, or
+      // here, in a process that has no writer thread (a CLI run).
       exclusive: (run) =>
         sqliteHot.exclusive(async () => {
           const result = await run();
-          await indexPendingLeads(main);
+          if (!sqliteHot.threaded) await indexPendingLeads(main);
           return result;
         }),
     });

@@ -4,8 +4,8 @@
  * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts). Answers
  * each batch after COMMIT has returned.
  *
- * The leads it stores (and any another connection stored since) reach the search index in one statement at the end
- * of the transaction, not row by row (migration 0006 says why).
+ * The leads it stores (and any another connection stored) reach the search index later, in small transactions of
+ * their own when the thread is idle (sqlite-search-upkeep.ts).
  *
  * No savepoints: a row's statement that fails a constraint is undone alone by SQLite (the transaction stays open),
  * so that write is answered as failed and the others go on. Any other failure rolls the transaction back and runs
@@ -27,8 +27,9 @@ import {
   type KeyRow,
 } from './hot-writes.js';
 import type { ToWorker, FromWorker, WireOutcome } from './sqlite-hot-protocol.js';
+import { SearchUpkeep, UPKEEP, type UpkeepSettings } from './sqlite-search-upkeep.js';
 
-const { file, port } = workerData as { file: string; port: MessagePort };
+const { file, port, upkeep: upkeepSettings } = workerData as { file: string; port: MessagePort; upkeep: Partial<UpkeepSettings> };
 
 const db = new BetterSqlite3(file);
 db.pragma('journal_mode = WAL');
@@ -52,9 +53,6 @@ const statements = {
   keyDone: db.prepare(SQL.keyDone),
   keyClaim: db.prepare(SQL.keyClaim),
   keyRead: db.prepare(SQL.keyRead),
-  searchIndexPending: db.prepare(SQL.searchIndexPending),
-  searchPendingClear: db.prepare(SQL.searchPendingClear),
-  searchPendingAny: db.prepare(SQL.searchPendingAny),
 };
 
 /** Thrown when a write fails after its first statement changed something: the whole transaction must go. */
@@ -146,8 +144,6 @@ function commitTogether(writes: HotWrite[]): WireOutcome[] | null {
         outcomes.push(wireError(error));
       }
     }
-    // Last, so no later statement of this transaction makes FTS5 write its postings out early (migration 0006).
-    indexPending();
     statements.commit.run();
     return outcomes;
   } catch (error) {
@@ -166,26 +162,31 @@ function commitAlone(write: HotWrite): WireOutcome {
   }
 }
 
-/** Moves the leads the lead triggers noted into the search index, inside the open transaction. */
-function indexPending(): void {
-  statements.searchIndexPending.run();
-  statements.searchPendingClear.run();
+const upkeep = new SearchUpkeep(db, { ...UPKEEP, ...upkeepSettings });
+let upkeepScheduled = false;
+let upkeepTimer: NodeJS.Timeout | undefined;
+let closed = false;
+
+/** Lets the search upkeep work when nothing else is waiting (sqlite-search-upkeep.ts). */
+function scheduleUpkeep(): void {
+  if (upkeepScheduled || paused || closed) return;
+  const due = upkeep.dueIn();
+  if (due === null) return;
+  upkeepScheduled = true;
+  if (due === 0) setImmediate(upkeepWhenIdle);
+  else upkeepTimer = setTimeout(upkeepWhenIdle, due);
 }
 
-/**
- * Indexes leads that another process stored and left pending (a CLI run whose writer thread never started), in a
- * transaction of its own, when the thread starts. This process's generic writes index their own (database.ts).
- */
-function indexOthersLeads(): void {
-  if (!statements.searchPendingAny.get()) return;
-  try {
-    statements.begin.run();
-    indexPending();
-    statements.commit.run();
-  } catch {
-    // The leads stay pending (still found by search); the next transaction of this thread indexes them.
-    if (db.inTransaction) statements.rollback.run();
+function upkeepWhenIdle(): void {
+  upkeepScheduled = false;
+  // Batches first: whatever has queued meanwhile is committed now, and the upkeep waits for the next idle moment.
+  if (drainPort()) {
+    runPending();
+    return;
   }
+  if (paused || closed) return;
+  upkeep.step();
+  scheduleUpkeep();
 }
 
 const pending: Array<Extract<ToWorker, { type: 'batch' }>> = [];
@@ -196,7 +197,10 @@ function post(message: FromWorker): void {
 }
 
 function runPending(): void {
-  if (paused || pending.length === 0) return;
+  if (paused || pending.length === 0) {
+    scheduleUpkeep();
+    return;
+  }
   const batches = pending.splice(0, pending.length);
   const writes = batches.flatMap((b) => b.writes);
   const started = performance.now();
@@ -220,6 +224,14 @@ function runPending(): void {
       return { id: b.id, outcomes: slice };
     }),
   });
+  upkeep.stored(writes.filter((w, i) => w.kind === 'lead' && storedLead(outcomes[i]!)).length);
+  // A thread that is never idle still keeps up with the index, a chunk between batches.
+  if (upkeep.overdue) upkeep.step();
+  scheduleUpkeep();
+}
+
+function storedLead(outcome: WireOutcome): boolean {
+  return outcome.ok && outcome.result.kind === 'stored' && outcome.result.stored;
 }
 
 function handle(message: ToWorker): void {
@@ -234,9 +246,14 @@ function handle(message: ToWorker): void {
       return;
     case 'resume':
       paused = false;
+      // A generic write made meanwhile may have noted leads (a restore).
+      upkeep.recount();
       return;
     case 'close':
       runPending();
+      closed = true;
+      clearTimeout(upkeepTimer);
+      upkeep.finish();
       db.close();
       post({ type: 'closed' });
       port.close();
@@ -244,11 +261,21 @@ function handle(message: ToWorker): void {
   }
 }
 
-indexOthersLeads();
+/** Handles every message that has queued; true if any came. */
+function drainPort(): boolean {
+  let any = false;
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) {
+    handle(next.message as ToWorker);
+    any = true;
+  }
+  return any;
+}
+
+scheduleUpkeep();
 
 port.on('message', (message: ToWorker) => {
   handle(message);
   // Drain whatever else has queued meanwhile, so it all joins one transaction.
-  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) handle(next.message as ToWorker);
+  drainPort();
   runPending();
 });

@@ -1,6 +1,7 @@
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
 import type { FromWorker, ToWorker, WireOutcome } from './sqlite-hot-protocol.js';
+import type { UpkeepSettings } from './sqlite-search-upkeep.js';
 import { asStorageError, HotWriteError, StorageUnavailableError } from './storage-errors.js';
 
 interface Waiter {
@@ -10,6 +11,8 @@ interface Waiter {
 
 export interface SqliteHotWriterOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
+  /** Overrides of the search upkeep's settings (tests). */
+  searchUpkeep?: Partial<UpkeepSettings>;
 }
 
 /**
@@ -104,6 +107,11 @@ export class SqliteHotWriter implements HotWriter {
     if (!this.closed) this.ensureWorker();
   }
 
+  /** Whether the writer thread is running (it then keeps the search index current itself). */
+  get threaded(): boolean {
+    return this.worker !== null;
+  }
+
   /** Runs fn while the writer thread is idle (it finishes its current transaction first and waits). */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     if (!this.worker) return fn();
@@ -157,7 +165,7 @@ export class SqliteHotWriter implements HotWriter {
     this.ensureCheckpointer();
     if (this.worker) return;
     const channel = new MessageChannel();
-    const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2 }, [channel.port2]);
+    const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2, upkeep: this.options.searchUpkeep ?? {} }, [channel.port2]);
     this.worker = worker;
     this.port = channel.port1;
     channel.port1.on('message', (message: FromWorker) => this.receive(message));

@@ -99,6 +99,10 @@ describeEachBackend('leadscan backup', (backend) => {
     const to = path.join(tempDir(), 'rowids.sqlite');
     let expected: unknown[];
     try {
+      // The writer thread indexes what it stored once it is idle (sqlite-search-upkeep.ts).
+      const pending = () => live.prepare('select count(*) from leads_search_pending').pluck().get() as number;
+      const deadline = Date.now() + 10_000;
+      while (pending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       expected = rowids(live);
       expect(expected.length).toBeGreaterThan(50);
     } finally {

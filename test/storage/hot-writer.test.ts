@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
@@ -53,6 +54,40 @@ describeEachBackend('hot writer', (backend) => {
   });
 
   if (backend === 'sqlite') {
+    it('leaves search indexing out of the batch: its leads wait as noted until the thread is idle long enough, or closes', async () => {
+      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      const hot = new SqliteHotWriter(world.testDb.url, { searchUpkeep: { afterMs: 60_000 } });
+      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
+      try {
+        const names = ['Zebulon Quill', 'Xanthe Marsh', 'Yusuf Brand'];
+        await Promise.all(names.map((name) => hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
+        const pending = () => file.prepare('select count(*) from leads_search_pending').pluck().get() as number;
+        expect(pending()).toBe(3);
+        await hot.close();
+        expect(pending()).toBe(0);
+        const found = file.prepare(`select l.name from leads_search s join leads l on l.rowid = s.rowid where leads_search match '"ebu" AND "lon"'`).pluck().all();
+        expect(found).toEqual(['Zebulon Quill']);
+      } finally {
+        file.close();
+        await hot.close();
+      }
+    });
+
+    it('indexes the leads it stored once it is idle, with no further write to prompt it', async () => {
+      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      await Promise.all(['a', 'b'].map((name) => world.store.hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
+      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
+      try {
+        const pending = () => file.prepare('select count(*) from leads_search_pending').pluck().get() as number;
+        const deadline = Date.now() + 10_000;
+        while (pending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(pending()).toBe(0);
+        expect(file.prepare('select count(*) from leads_search').pluck().get()).toBe(2);
+      } finally {
+        file.close();
+      }
+    });
+
     it('a writer thread that dies fails every write in flight, never acknowledges it, and the next write starts a new one', async () => {
       const hot = world.store.hot as SqliteHotWriter;
       await write(newId('scan'));
