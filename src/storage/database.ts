@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
@@ -110,13 +110,14 @@ function redact(url: string): string {
   }
 }
 
-/** Moves leads noted by the lead triggers into the SQLite search index (migration 0006), if there are any. */
+/** Moves every lead the lead triggers noted into the SQLite search index (migration 0006), if there are any. */
 async function indexPendingLeads(db: Kysely<Schema>): Promise<void> {
-  const { rows } = await sql.raw(SQL.searchPendingAny).execute(db);
-  if (rows.length === 0) return;
+  const { rows } = await db.executeQuery<{ up_to: number | null }>(CompiledQuery.raw(SQL.searchPendingMax));
+  const upTo = rows[0]?.up_to ?? null;
+  if (upTo === null) return;
   await db.transaction().execute(async (trx) => {
-    await sql.raw(SQL.searchIndexPending).execute(trx);
-    await sql.raw(SQL.searchPendingClear).execute(trx);
+    await trx.executeQuery(CompiledQuery.raw(SQL.searchIndexUpTo, [upTo]));
+    await trx.executeQuery(CompiledQuery.raw(SQL.searchPendingClearUpTo, [upTo]));
   });
 }
 

@@ -88,6 +88,25 @@ describeEachBackend('hot writer', (backend) => {
       }
     });
 
+    it('a generic write in a process without a writer thread (a CLI run) indexes the leads it stored itself', async () => {
+      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      expect((world.store.hot as SqliteHotWriter).threaded).toBe(false);
+      await world.store.writer.write((trx) =>
+        trx
+          .insertInto('leads')
+          .values(['Zebulon Quill', 'Xanthe Marsh'].map((name) => ({ ...leadRow(source, name), workspace_id: source.workspace_id, stage: 'inbox' })))
+          .execute(),
+      );
+      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
+      try {
+        expect(file.prepare('select count(*) from leads_search_pending').pluck().get()).toBe(0);
+        const found = file.prepare(`select l.name from leads_search s join leads l on l.rowid = s.rowid where leads_search match '"ebu" AND "lon"'`).pluck().all();
+        expect(found).toEqual(['Zebulon Quill']);
+      } finally {
+        file.close();
+      }
+    });
+
     it('a writer thread that dies fails every write in flight, never acknowledges it, and the next write starts a new one', async () => {
       const hot = world.store.hot as SqliteHotWriter;
       await write(newId('scan'));
