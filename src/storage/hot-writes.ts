@@ -85,7 +85,12 @@ export function leadInsertSql(dialect: Dialect, guarded: boolean): string {
 /** Parameters of leadInsertSql for SQLite (one row) or PostgreSQL (one array per field). */
 export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValues[]): unknown[] {
   if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f]);
-  return LEAD_ROW_FIELDS.map((f) => rows.map((r) => r[f]));
+  return columns(rows, LEAD_ROW_FIELDS);
+}
+
+/** One array per field, in the order of `fields`: PostgreSQL parameters for `unnest(…)`. */
+export function columns<T, K extends keyof T>(rows: readonly T[], fields: readonly K[]): Array<Array<T[K]>> {
+  return fields.map((f) => rows.map((r) => r[f]));
 }
 
 /** A quarantine entry as caught; restored_lead_id is set only when it is restored. */

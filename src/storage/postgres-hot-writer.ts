@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { isRetryableConflict, LaneScheduler, type LaneItem, type LaneOptions } from './lane-scheduler.js';
 import { StorageUnavailableError } from './storage-errors.js';
 import {
+  columns,
   keyDoneParams,
   LEAD_ROW_FIELDS,
   leadInsertParams,
@@ -47,14 +48,7 @@ function keysDoneSql(n: number): string {
 
 function keysDoneParams(done: Done[]): unknown[] {
   done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
-  return [
-    done.map((d) => d.scope),
-    done.map((d) => d.key),
-    done.map((d) => d.requestHash),
-    done.map((d) => d.status),
-    done.map((d) => d.body),
-    done.map((d) => d.rowId),
-  ];
+  return columns(done, ['scope', 'key', 'requestHash', 'status', 'body', 'rowId']);
 }
 
 /** A batch of leads and their keys, one statement; named, so each connection parses and plans it once. */
@@ -232,14 +226,7 @@ export class PostgresHotWriter implements HotWriter {
     const claims = writes.flatMap((w) => (w.kind === 'claim' ? [w.claim] : []));
     const { rows } = await this.pool.query<KeyRow & { claimed: boolean }>({
       ...CLAIMS_STATEMENT,
-      values: [
-        claims.map((c) => c.scope),
-        claims.map((c) => c.key),
-        claims.map((c) => c.requestHash),
-        claims.map((c) => c.createdAt),
-        claims.map((c) => c.expiresAt),
-        claims.map((c) => c.leaseCutoff),
-      ],
+      values: columns(claims, ['scope', 'key', 'requestHash', 'createdAt', 'expiresAt', 'leaseCutoff']),
     });
     // One row per claim, in the batch's order (the left joins match at most one row each: (scope, key) is unique).
     return rows.map(({ claimed, ...row }) => (claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row }));
@@ -256,11 +243,7 @@ export class PostgresHotWriter implements HotWriter {
     });
     await this.pool.query(scansStatement(scans.length), [
       ...values,
-      rooms.map((r) => r.scanId),
-      rooms.map((r) => r.idx),
-      rooms.map((r) => r.name),
-      rooms.map((r) => r.start),
-      rooms.map((r) => r.end),
+      ...columns(rooms, ['scanId', 'idx', 'name', 'start', 'end']),
       ...keysDoneParams(done),
     ]);
     return scans.map(() => ({ kind: 'stored', stored: true }));
