@@ -144,10 +144,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
   });
 
   const limiter = (name: 'intake' | 'scan', max: number) => {
+    // Off: not even the counter's key is worked out.
     if (max <= 0) return async () => {};
     const check = app.createRateLimit({ max, timeWindow: RATE_LIMIT_WINDOW_MS });
-    return async (request: FastifyRequest, reply: FastifyReply, key: string) => {
-      counterKeys.set(request, key);
+    return async (request: FastifyRequest, reply: FastifyReply, keyOf: () => string) => {
+      counterKeys.set(request, keyOf());
       const result = await check(request);
       if (result.isAllowed) return;
       // No count came back (the store failed and we fail open): no headers rather than made-up ones.
@@ -169,10 +170,10 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
   const scan = limiter('scan', config.scanRateLimit);
   app.decorate('rateLimits', {
     intake: (request, reply, token) =>
-      intake(request, reply, `intake:${token.toLowerCase()}:${normalizeIP(request.ip)}`),
+      intake(request, reply, () => `intake:${token.toLowerCase()}:${normalizeIP(request.ip)}`),
     // The key itself is a secret: only its hash names the counter (in Redis, in memory, in any dump).
     scan: (request, reply, uploadKey) =>
-      scan(request, reply, `scan:${crypto.createHash('sha256').update(uploadKey).digest('hex')}`),
+      scan(request, reply, () => `scan:${crypto.createHash('sha256').update(uploadKey).digest('hex')}`),
   } satisfies RateLimits);
 }
 
