@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
-import { SQL, type HotWriter } from './hot-writes.js';
+import type { HotWriter } from './hot-writes.js';
+import { applySearchChanges, SEARCH_SCHEMA, searchIndexFile } from './search-index.js';
 import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
@@ -54,6 +55,8 @@ function openSqlite(file: string): Kysely<Schema> {
   // The writer thread commits the hot writes and runs the WAL checkpoints; this connection serves reads and the
   // occasional management write, and never checkpoints on the event loop.
   sqlite.pragma('wal_autocheckpoint = 0');
+  // The search index's own file (search-index.ts), read by inbox search; created empty if it is not there yet.
+  if (file !== ':memory:') sqlite.prepare(`attach database ? as ${SEARCH_SCHEMA}`).run(searchIndexFile(file));
   return new Kysely<Schema>({ dialect: withStorageErrors(new SqliteDialect({ database: sqlite })) });
 }
 
@@ -110,17 +113,6 @@ function redact(url: string): string {
   }
 }
 
-/** Moves every lead the lead triggers noted into the SQLite search index (migration 0006), if there are any. */
-async function indexPendingLeads(db: Kysely<Schema>): Promise<void> {
-  const { rows } = await db.executeQuery<{ up_to: number | null }>(CompiledQuery.raw(SQL.searchPendingMax));
-  const upTo = rows[0]?.up_to ?? null;
-  if (upTo === null) return;
-  await db.transaction().execute(async (trx) => {
-    await trx.executeQuery(CompiledQuery.raw(SQL.searchIndexUpTo, [upTo]));
-    await trx.executeQuery(CompiledQuery.raw(SQL.searchPendingClearUpTo, [upTo]));
-  });
-}
-
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const dialect: Dialect = config.kind;
   let db: Kysely<Schema>;
@@ -133,17 +125,16 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db = openSqlite(config.path);
     const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
     hot = sqliteHot;
-    const main = db;
     writer = new CommitBatcher(db, {
       maxBatch: 256,
       lanes: 1,
       onCommit,
-      // Leads a generic write stored (a restore) are indexed for search by the writer thread once it resumes, or
-      // here, in a process that has no writer thread (a CLI run).
+      // Leads a generic write deleted (a person's erasure) leave the search index at once: through the search
+      // index thread where the server runs it, or here, in a process that has none (a CLI run).
       exclusive: (run) =>
         sqliteHot.exclusive(async () => {
           const result = await run();
-          if (!sqliteHot.threaded) await indexPendingLeads(main);
+          if (!sqliteHot.threaded) applySearchChanges(config.path);
           return result;
         }),
     });

@@ -182,17 +182,6 @@ export const SQL = {
     "where idempotency_keys.expires_at <= excluded.created_at or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at <= ?) " +
     'returning scope',
   keyRead: 'select request_hash, state, response_status, response_body from idempotency_keys where scope = ? and key = ?',
-  // SQLite only (migrations 0006, 0008): what the lead triggers noted, into the search index, up to a rowid bound:
-  // the writer thread's chunks (sqlite-search-upkeep.ts), or all of it (searchPendingMax: a process without a writer
-  // thread, after a generic write). Looked up in rowid order (a plain join would scan the leads).
-  searchPendingCount: 'select count(*) as n from leads_search_pending',
-  searchPendingMax: 'select max(lead_rowid) as up_to from leads_search_pending',
-  searchChunkEnd: 'select max(lead_rowid) as up_to from (select lead_rowid from leads_search_pending order by lead_rowid limit ?)',
-  searchIndexUpTo:
-    'insert into leads_search (rowid, name, email, phone, notes) ' +
-    'select l.rowid, l.name, l.email, l.phone, l.notes from leads_search_pending p cross join leads l on l.rowid = p.lead_rowid where p.lead_rowid <= ?',
-  searchPendingClearUpTo: 'delete from leads_search_pending where lead_rowid <= ?',
-  searchMerge: "insert into leads_search (leads_search, rank) values ('merge', ?)",
 } as const;
 
 /** `?` → `$1, $2, …` for PostgreSQL. */

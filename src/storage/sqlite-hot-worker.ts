@@ -1,11 +1,9 @@
 /**
  * The SQLite writer thread: owns the write connection for the hot writes, prepares its statements once, and
  * commits everything that has queued up as one transaction (group commit), so the COMMIT's fsync runs here, never
- * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts). Answers
- * each batch after COMMIT has returned.
- *
- * The leads it stores (and any another connection stored) reach the search index later, in small transactions of
- * their own when the thread is idle (sqlite-search-upkeep.ts).
+ * on the main thread's event loop (WAL checkpoints run on a thread of their own, sqlite-checkpointer.ts, and the
+ * search index is kept in a file of its own by another, sqlite-search-indexer.ts). Answers each batch after COMMIT
+ * has returned.
  *
  * No savepoints: a row's statement that fails a constraint is undone alone by SQLite (the transaction stays open),
  * so that write is answered as failed and the others go on. Any other failure rolls the transaction back and runs
@@ -27,9 +25,8 @@ import {
   type KeyRow,
 } from './hot-writes.js';
 import type { ToWorker, FromWorker, WireOutcome } from './sqlite-hot-protocol.js';
-import { SearchUpkeep, UPKEEP, type UpkeepSettings } from './sqlite-search-upkeep.js';
 
-const { file, port, upkeep: upkeepSettings } = workerData as { file: string; port: MessagePort; upkeep: Partial<UpkeepSettings> };
+const { file, port } = workerData as { file: string; port: MessagePort };
 
 const db = new BetterSqlite3(file);
 db.pragma('journal_mode = WAL');
@@ -166,33 +163,6 @@ function commitAlone(write: HotWrite): WireOutcome {
   }
 }
 
-const upkeep = new SearchUpkeep(db, { ...UPKEEP, ...upkeepSettings });
-let upkeepScheduled = false;
-let upkeepTimer: NodeJS.Timeout | undefined;
-let closed = false;
-
-/** Lets the search upkeep work when nothing else is waiting (sqlite-search-upkeep.ts). */
-function scheduleUpkeep(): void {
-  if (upkeepScheduled || paused || closed) return;
-  const due = upkeep.dueIn();
-  if (due === null) return;
-  upkeepScheduled = true;
-  if (due === 0) setImmediate(upkeepWhenIdle);
-  else upkeepTimer = setTimeout(upkeepWhenIdle, due);
-}
-
-function upkeepWhenIdle(): void {
-  upkeepScheduled = false;
-  // Batches first: whatever has queued meanwhile is committed now, and the upkeep waits for the next idle moment.
-  if (drainPort()) {
-    runPending();
-    return;
-  }
-  if (paused || closed) return;
-  upkeep.step();
-  scheduleUpkeep();
-}
-
 const pending: Array<Extract<ToWorker, { type: 'batch' }>> = [];
 let paused = false;
 
@@ -201,10 +171,7 @@ function post(message: FromWorker): void {
 }
 
 function runPending(): void {
-  if (paused || pending.length === 0) {
-    scheduleUpkeep();
-    return;
-  }
+  if (paused || pending.length === 0) return;
   const batches = pending.splice(0, pending.length);
   const writes = batches.flatMap((b) => b.writes);
   const started = performance.now();
@@ -228,14 +195,6 @@ function runPending(): void {
       return { id: b.id, outcomes: slice };
     }),
   });
-  upkeep.stored(writes.filter((w, i) => w.kind === 'lead' && storedLead(outcomes[i]!)).length);
-  // A thread that is never idle still keeps up with the index, a chunk between batches.
-  if (upkeep.overdue) upkeep.step();
-  scheduleUpkeep();
-}
-
-function storedLead(outcome: WireOutcome): boolean {
-  return outcome.ok && outcome.result.kind === 'stored' && outcome.result.stored;
 }
 
 function handle(message: ToWorker): void {
@@ -250,14 +209,9 @@ function handle(message: ToWorker): void {
       return;
     case 'resume':
       paused = false;
-      // A generic write made meanwhile may have noted leads (a restore).
-      upkeep.recount();
       return;
     case 'close':
       runPending();
-      closed = true;
-      clearTimeout(upkeepTimer);
-      upkeep.finish();
       db.close();
       post({ type: 'closed' });
       port.close();
@@ -274,8 +228,6 @@ function drainPort(): boolean {
   }
   return any;
 }
-
-scheduleUpkeep();
 
 port.on('message', (message: ToWorker) => {
   handle(message);

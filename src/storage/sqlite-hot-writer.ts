@@ -1,7 +1,7 @@
 import { MessageChannel, Worker, type TransferListItem } from 'node:worker_threads';
 import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
 import type { FromWorker, ToWorker, WireOutcome } from './sqlite-hot-protocol.js';
-import type { UpkeepSettings } from './sqlite-search-upkeep.js';
+import type { FromIndexer, IndexerSettings } from './sqlite-search-indexer.js';
 import { asStorageError, HotWriteError, StorageUnavailableError } from './storage-errors.js';
 
 interface Waiter {
@@ -11,9 +11,11 @@ interface Waiter {
 
 export interface SqliteHotWriterOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
-  /** Overrides of the search upkeep's settings (tests). */
-  searchUpkeep?: Partial<UpkeepSettings>;
 }
+
+/** How often the search index thread looks for new leads when it has caught up. */
+const SEARCH_INDEX_EVERY_MS = 50;
+
 
 /**
  * Starts a thread from the compiled .js next to this file (`name`.js), or, when running from TypeScript sources
@@ -73,6 +75,7 @@ export class SqliteHotWriter implements HotWriter {
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
   private worker: Worker | null = null;
   private checkpointer: Worker | null = null;
+  private indexer: Worker | null = null;
   private port: import('node:worker_threads').MessagePort | null = null;
   private queue: Array<{ write: HotWrite; waiter: Waiter }> = [];
   private inFlight = new Map<number, Waiter[]>();
@@ -107,7 +110,7 @@ export class SqliteHotWriter implements HotWriter {
     if (!this.closed) this.ensureWorker();
   }
 
-  /** Whether the writer thread is running (it then keeps the search index current itself). */
+  /** Whether the writer thread is running (with it, the search index thread applies deleted leads to the index). */
   get threaded(): boolean {
     return this.worker !== null;
   }
@@ -146,6 +149,7 @@ export class SqliteHotWriter implements HotWriter {
       if (this.queue.length > 0) this.flush(true);
       await Promise.all([
         stopThread(this.checkpointer, () => this.checkpointer!.postMessage({ type: 'close' })),
+        stopThread(this.indexer, () => this.indexer!.postMessage({ type: 'close' })),
         stopThread(this.worker, () => this.send({ type: 'close' })),
       ]);
     })();
@@ -163,9 +167,10 @@ export class SqliteHotWriter implements HotWriter {
 
   private ensureWorker(): void {
     this.ensureCheckpointer();
+    this.ensureIndexer();
     if (this.worker) return;
     const channel = new MessageChannel();
-    const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2, upkeep: this.options.searchUpkeep ?? {} }, [channel.port2]);
+    const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2 }, [channel.port2]);
     this.worker = worker;
     this.port = channel.port1;
     channel.port1.on('message', (message: FromWorker) => this.receive(message));
@@ -174,6 +179,26 @@ export class SqliteHotWriter implements HotWriter {
     worker.unref();
     worker.on('error', (error) => this.lost(worker, error));
     worker.on('exit', (code) => this.lost(worker, new Error(`The SQLite writer thread exited (code ${code})`)));
+  }
+
+  /**
+   * The search index thread (search-index.ts). If it is lost, search still finds every lead (the ones it has not
+   * indexed are all candidates) and the next server start rebuilds the index.
+   */
+  private ensureIndexer(): void {
+    if (this.indexer || this.closed) return;
+    const settings: IndexerSettings = { file: this.file, everyMs: SEARCH_INDEX_EVERY_MS };
+    const indexer = startThread('sqlite-search-indexer', settings);
+    this.indexer = indexer;
+    indexer.unref();
+    indexer.on('message', (message: FromIndexer) => {
+      if (message.type === 'failed') process.emitWarning(`The search index could not be updated: ${message.message}`, 'LeadscanSearchIndex');
+    });
+    const lost = () => {
+      if (this.indexer === indexer) this.indexer = null;
+    };
+    indexer.on('error', lost);
+    indexer.on('exit', lost);
   }
 
   /** The checkpoint thread; if it is lost, the writer's own auto-checkpoint still bounds the WAL. */

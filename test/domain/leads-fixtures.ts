@@ -7,6 +7,8 @@ export async function insertLeads(
   world: TestWorld,
   seeded: Pick<Seeded, 'workspaceId' | 'pipelineId'> & { sourceId: string },
   rows: Array<Partial<LeadTable>>,
+  /** `direct`: on the app's connection, not through the writer (which applies deletions to the search index). */
+  { direct = false }: { direct?: boolean } = {},
 ): Promise<LeadTable[]> {
   const full = rows.map(
     (row): LeadTable => ({
@@ -19,7 +21,8 @@ export async function insertLeads(
   );
   for (let i = 0; i < full.length; i += 200) {
     const chunk = full.slice(i, i + 200);
-    await world.store.writer.write((trx) => trx.insertInto('leads').values(chunk).execute());
+    if (direct) await world.store.db.insertInto('leads').values(chunk).execute();
+    else await world.store.writer.write((trx) => trx.insertInto('leads').values(chunk).execute());
   }
   return full;
 }

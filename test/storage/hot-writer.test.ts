@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
+import { SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
 import { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { StorageUnavailableError } from '../../src/storage/storage-errors.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -54,57 +56,51 @@ describeEachBackend('hot writer', (backend) => {
   });
 
   if (backend === 'sqlite') {
-    it('leaves search indexing out of the batch: its leads wait as noted until the thread is idle long enough, or closes', async () => {
-      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
-      const hot = new SqliteHotWriter(world.testDb.url, { searchUpkeep: { afterMs: 60_000 } });
-      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
+    /** The rowids the search index file holds under every trigram of `word`, once the index has caught up. */
+    const indexedUnder = async (word: string) => {
+      const file = new BetterSqlite3(searchIndexFile(world.testDb.url), { readonly: true });
+      const app = new BetterSqlite3(world.testDb.url, { readonly: true });
       try {
-        const names = ['Zebulon Quill', 'Xanthe Marsh', 'Yusuf Brand'];
-        await Promise.all(names.map((name) => hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
-        const pending = () => file.prepare('select count(*) from leads_search_pending').pluck().get() as number;
-        expect(pending()).toBe(3);
-        await hot.close();
-        expect(pending()).toBe(0);
-        const found = file.prepare(`select l.name from leads_search s join leads l on l.rowid = s.rowid where leads_search match '"ebu" AND "lon"'`).pluck().all();
-        expect(found).toEqual(['Zebulon Quill']);
-      } finally {
-        file.close();
-        await hot.close();
-      }
-    });
-
-    it('indexes the leads it stored once it is idle, with no further write to prompt it', async () => {
-      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
-      await Promise.all(['a', 'b'].map((name) => world.store.hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
-      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
-      try {
-        const pending = () => file.prepare('select count(*) from leads_search_pending').pluck().get() as number;
+        const caughtUp = () => {
+          const built = file.prepare("select count(*) from sqlite_master where name = 'state'").pluck().get() === 1;
+          const upTo = built ? (file.prepare('select indexed_upto from state').pluck().get() as number) : -1;
+          return upTo >= ((app.prepare('select max(rowid) from leads').pluck().get() as number | null) ?? 0);
+        };
         const deadline = Date.now() + 10_000;
-        while (pending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-        expect(pending()).toBe(0);
-        expect(file.prepare('select count(*) from leads_search').pluck().get()).toBe(2);
+        while (!caughtUp() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
+        const rowids = file.prepare('select rowid from leads_search where leads_search match ?').pluck().all(trigrams) as number[];
+        return rowids.map((rowid) => app.prepare('select name from leads where rowid = ?').pluck().get(rowid));
       } finally {
         file.close();
+        app.close();
       }
+    };
+
+    it('the search index thread indexes what the writer stores, in a file of its own, with no write to prompt it', async () => {
+      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      const names = ['Zebulon Quill', 'Xanthe Marsh', 'Yusuf Brand'];
+      await Promise.all(names.map((name) => world.store.hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
+      expect(await indexedUnder('ebulon')).toEqual(['Zebulon Quill']);
+      // The database holds no index of its own any more (migration 0009).
+      const tables = await sql<{ name: string }>`select name from sqlite_master where name like 'leads_search%' order by name`.execute(world.store.db);
+      expect(tables.rows.map((r) => r.name)).toEqual(['leads_search_changes', 'leads_search_delete', 'leads_search_update']);
     });
 
-    it('a generic write in a process without a writer thread (a CLI run) indexes the leads it stored itself', async () => {
+    it('a generic write in a process without a writer thread (a CLI run) takes the leads it deleted out of the index', async () => {
       const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
-      expect((world.store.hot as SqliteHotWriter).threaded).toBe(false);
       await world.store.writer.write((trx) =>
         trx
           .insertInto('leads')
-          .values(['Zebulon Quill', 'Xanthe Marsh'].map((name) => ({ ...leadRow(source, name), workspace_id: source.workspace_id, stage: 'inbox' })))
+          .values(['Zebulon Quill', 'Zebulon Marsh'].map((name) => ({ ...leadRow(source, name), workspace_id: source.workspace_id, stage: 'inbox' })))
           .execute(),
       );
-      const file = new BetterSqlite3(world.testDb.url, { readonly: true });
-      try {
-        expect(file.prepare('select count(*) from leads_search_pending').pluck().get()).toBe(0);
-        const found = file.prepare(`select l.name from leads_search s join leads l on l.rowid = s.rowid where leads_search match '"ebu" AND "lon"'`).pluck().all();
-        expect(found).toEqual(['Zebulon Quill']);
-      } finally {
-        file.close();
-      }
+      const built = new SearchIndex(world.testDb.url, { rebuild: true });
+      while (built.step() > 0);
+      built.close();
+      expect((world.store.hot as SqliteHotWriter).threaded).toBe(false);
+      await world.store.writer.write((trx) => trx.deleteFrom('leads').where('name', '=', 'Zebulon Quill').execute());
+      expect(await indexedUnder('ebulon')).toEqual(['Zebulon Marsh']);
     });
 
     it('a writer thread that dies fails every write in flight, never acknowledges it, and the next write starts a new one', async () => {

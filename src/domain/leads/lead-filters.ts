@@ -114,13 +114,15 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
 const INDEXED_SEARCH_MAX = 2000;
 
 /**
- * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index of
- * migration 0006, or undefined when the index cannot help: a term under 3 characters, or one so common that a
- * scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a scan, are answered here.
+ * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index in the
+ * search index file (storage/search-index.ts), or undefined when the index cannot help: a term under 3 characters,
+ * or one so common that a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a
+ * scan, are answered here.
  *
  * The index keeps no positions, so it answers "every trigram of the term occurs in the lead": a superset. Each
  * candidate is then checked against the lead's own text, folding case as the index does, so the answer is exact.
- * Leads stored since the writer last fed the index are all candidates, so they are never missed.
+ * Leads the index has not caught up with (stored, edited, or a rowid reused since) are all candidates, so they are
+ * never missed; with no index built yet, every lead is.
  */
 async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string[] | undefined> {
   const chars = [...term.toLowerCase()];
@@ -128,10 +130,15 @@ async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
   const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-  // Leads not yet moved into the index (migration 0006) are candidates too.
-  const candidates = await sql<{ rowid: number }>`
-    select rowid from (select rowid from leads_search where leads_search match ${query}
-      union select lead_rowid from leads_search_pending) limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
+  const built = await sql<{ n: number }>`select count(*) as n from search.sqlite_master where name = 'state'`.execute(ctx.store.db);
+  const candidates =
+    built.rows[0]?.n === 1
+      ? await sql<{ rowid: number }>`
+          select rowid from (select rowid from search.leads_search where leads_search match ${query}
+            union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
+            union select rowid from leads where rowid > (select indexed_upto from search.state))
+          limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db)
+      : await sql<{ rowid: number }>`select rowid from leads limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
   if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
   if (candidates.rows.length === 0) return [];
   const needle = chars.join('');

@@ -8,6 +8,7 @@ import { scanRoomRanges } from './0005-scan-room-ranges.js';
 import { leanSearchIndex } from './0006-lean-search-index.js';
 import { scanRawUncompressed } from './0007-scan-raw-uncompressed.js';
 import { searchMergesWhenIdle } from './0008-search-merges-when-idle.js';
+import { searchIndexFile } from './0009-search-index-file.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0006_lean_search_index': leanSearchIndex(dialect),
         '0007_scan_raw_uncompressed': scanRawUncompressed(dialect),
         '0008_search_merges_when_idle': searchMergesWhenIdle(dialect),
+        '0009_search_index_file': searchIndexFile(dialect),
       }),
   };
 }

@@ -1,0 +1,157 @@
+/**
+ * The SQLite inbox search index, in a file of its own beside the database (`<database>-search`), kept by a thread
+ * of its own (sqlite-search-indexer.ts) at the lowest CPU priority.
+ *
+ * Why a file of its own: SQLite lets one connection write a database file at a time. While the trigram index lived
+ * in the database file, every piece of index work (about half of the writer's work per lead: tokenizing ~1 KB of
+ * text into trigrams, writing segments, merging them) held the one write lock, and intake batches waited behind
+ * it for up to 5 ms. In its own file the index is written while the writer thread commits intake batches, on the
+ * other core, and only when that core has nothing more urgent to do.
+ *
+ * What the index holds is derived data, rebuilt from `leads` whenever the server starts (about 50 µs a lead):
+ * nothing about it needs to be durable, backed up, migrated or restored, and a restored or copied database can
+ * never be searched through a stale index.
+ *
+ * How search stays exact while the index lags (lead-filters.ts):
+ * - `state.indexed_upto`: every lead with a rowid up to it was indexed; leads above it are all candidates;
+ * - `leads_search_changes` (in the database, migration 0009): the delete and update triggers of `leads` note each
+ *   changed rowid with an ever-growing `seq`; changes above `state.changes_upto` are candidates too. This also
+ *   covers a rowid SQLite reuses after the newest lead is deleted. The index only reads the database, never
+ *   writes it: a write from here would break the read-then-write transactions of the app's own connection
+ *   (SQLITE_BUSY_SNAPSHOT). So the log keeps its rows (a rowid and a number per deleted or edited lead).
+ * Candidates are checked against the leads' own text, so stale postings never show.
+ *
+ * An erased lead's postings leave the index when its change is applied (within about 50 ms while the server runs;
+ * a CLI run applies it itself, `applySearchChanges`), with FTS5's secure-delete, and all of them when the index is
+ * rebuilt at the next start.
+ */
+import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+
+/** The index's file for the database file `databaseFile`. */
+export function searchIndexFile(databaseFile: string): string {
+  return `${databaseFile}-search`;
+}
+
+/** The schema name the index file is attached under, on the app's own connection. */
+export const SEARCH_SCHEMA = 'search';
+
+/** Leads (or changes) per index transaction. */
+const CHUNK = 256;
+
+export class SearchIndex {
+  /** False for an index file that has never been built (then nothing else may be called but close). */
+  readonly ready: boolean;
+  /** The index file, written only here. */
+  private readonly db: BetterSqlite3.Database;
+  /**
+   * The database, read-only: a write from here would break the read-then-write transactions of the app's own
+   * connection (SQLITE_BUSY_SNAPSHOT), and an attached database would be write-locked by every BEGIN IMMEDIATE.
+   */
+  private readonly app: BetterSqlite3.Database;
+  private readonly statements!: ReturnType<SearchIndex['prepare']>;
+
+  /** Opens (creating if need be) the index of `databaseFile`; `rebuild` empties it first. */
+  constructor(databaseFile: string, { rebuild }: { rebuild: boolean }) {
+    this.app = new BetterSqlite3(databaseFile, { readonly: true, fileMustExist: true });
+    this.db = new BetterSqlite3(searchIndexFile(databaseFile));
+    this.db.pragma('journal_mode = WAL');
+    // Derived data: a crash can at worst spoil what the next start rebuilds anyway.
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('busy_timeout = 5000');
+    // Freed pages are zeroed, so an erased lead's text does not linger in the file.
+    this.db.pragma('secure_delete = ON');
+    if (rebuild) this.rebuild();
+    this.ready = this.db.prepare("select count(*) from sqlite_master where name = 'state'").pluck().get() === 1;
+    if (this.ready) this.statements = this.prepare();
+  }
+
+  private prepare() {
+    const lead = 'select rowid, name, email, phone, notes from leads';
+    return {
+      begin: this.db.prepare('begin immediate'),
+      commit: this.db.prepare('commit'),
+      rollback: this.db.prepare('rollback'),
+      state: this.db.prepare('select indexed_upto, changes_upto from state'),
+      saveState: this.db.prepare('update state set indexed_upto = ?, changes_upto = ?'),
+      insert: this.db.prepare('insert into leads_search (rowid, name, email, phone, notes) values (?, ?, ?, ?, ?)'),
+      forget: this.db.prepare('delete from leads_search where rowid = ?'),
+      changes: this.app.prepare('select seq, lead_rowid from leads_search_changes where seq > ? order by seq limit ?'),
+      lead: this.app.prepare(`${lead} where rowid = ?`).raw(),
+      chunk: this.app.prepare(`${lead} where rowid > ? order by rowid limit ?`).raw(),
+      backlog: this.app.prepare('select count(*) from leads where rowid > ?').pluck(),
+    };
+  }
+
+  /** An empty index, as of no lead at all (at start: whatever the file held is dropped, and its pages zeroed). */
+  private rebuild(): void {
+    const changesUpTo = (this.app.prepare('select max(seq) from leads_search_changes').pluck().get() as number | null) ?? 0;
+    this.db.exec('drop table if exists leads_search; drop table if exists state; vacuum');
+    this.db.transaction(() => {
+      this.db.exec(`create virtual table leads_search using fts5(
+        name, email, phone, notes, tokenize = 'trigram', detail = none, content = '', contentless_delete = 1
+      )`);
+      this.db.exec("insert into leads_search (leads_search, rank) values ('secure-delete', 1)");
+      this.db.exec('create table state (indexed_upto integer not null, changes_upto integer not null)');
+      this.db.prepare('insert into state values (0, ?)').run(changesUpTo);
+    })();
+  }
+
+  /**
+   * One bounded piece of work in one transaction of the index file: the next changes (deleted or edited leads),
+   * then (with `leads`) the next new leads. Returns how many it handled; 0 when the index is current.
+   */
+  step({ leads = true }: { leads?: boolean } = {}): number {
+    const s = this.statements;
+    s.begin.run();
+    try {
+      let { indexed_upto: indexedUpTo, changes_upto: changesUpTo } = s.state.get() as { indexed_upto: number; changes_upto: number };
+      const changes = s.changes.all(changesUpTo, CHUNK) as Array<{ seq: number; lead_rowid: number }>;
+      for (const rowid of new Set(changes.map((c) => c.lead_rowid))) {
+        // A lead above indexed_upto is indexed with the new leads, as it is then.
+        if (rowid > indexedUpTo) continue;
+        s.forget.run(rowid);
+        const row = s.lead.get(rowid) as unknown[] | undefined;
+        if (row) s.insert.run(row);
+      }
+      if (changes.length > 0) changesUpTo = changes.at(-1)!.seq;
+      const rows = leads ? (s.chunk.all(indexedUpTo, CHUNK) as unknown[][]) : [];
+      for (const row of rows) s.insert.run(row);
+      if (rows.length > 0) indexedUpTo = rows.at(-1)![0] as number;
+      const done = changes.length + rows.length;
+      if (done > 0) s.saveState.run(indexedUpTo, changesUpTo);
+      s.commit.run();
+      return done;
+    } catch (error) {
+      if (this.db.inTransaction) s.rollback.run();
+      throw error;
+    }
+  }
+
+  /** Leads stored and not yet indexed. */
+  backlog(): number {
+    const { indexed_upto: indexedUpTo } = this.statements.state.get() as { indexed_upto: number };
+    return this.statements.backlog.get(indexedUpTo) as number;
+  }
+
+  close(): void {
+    this.db.close();
+    this.app.close();
+  }
+}
+
+/**
+ * Applies the noted changes (deleted leads) to the index file, if there is one, in a process without the indexer
+ * thread (a CLI run): an erased person's postings leave the index now rather than at the server's next start.
+ */
+export function applySearchChanges(databaseFile: string): void {
+  if (databaseFile === ':memory:' || !fs.existsSync(searchIndexFile(databaseFile))) return;
+  const index = new SearchIndex(databaseFile, { rebuild: false });
+  try {
+    if (!index.ready) return;
+    // Only the changes: new leads are found meanwhile as candidates, and indexed by the server's thread.
+    while (index.step({ leads: false }) > 0);
+  } finally {
+    index.close();
+  }
+}

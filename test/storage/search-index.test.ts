@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applySearchChanges, SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
+import { listLeads } from '../../src/domain/leads/list-leads.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { insertLeads, minute } from '../domain/leads-fixtures.js';
+
+// The search index file (storage/search-index.ts) on a real, migrated SQLite database, driven step by step: each
+// step is one transaction of the search index thread (sqlite-search-indexer.ts).
+describe('search index file [sqlite]', () => {
+  let world: TestWorld;
+  let db: BetterSqlite3.Database;
+  let index: SearchIndex | null;
+  let source: { id: string; workspace_id: string; pipeline_id: string };
+  let made = 0;
+
+  beforeEach(async () => {
+    made = 0;
+    index = null;
+    world = await createWorld('sqlite');
+    await world.seed();
+    await world.store.close();
+    db = new BetterSqlite3(world.testDb.url);
+    db.pragma('journal_mode = WAL');
+    source = db.prepare('select id, workspace_id, pipeline_id from lead_sources').get() as typeof source;
+  });
+  afterEach(async () => {
+    index?.close();
+    db.close();
+    await world.testDb.drop();
+  });
+
+  /** Stores `n` leads; lead i's notes hold the word `needle<i>x`. */
+  const storeLeads = (n: number) => {
+    const insert = db.prepare('insert into leads (id, workspace_id, pipeline_id, source_id, name, notes, received_at) values (?, ?, ?, ?, ?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < n; i += 1) {
+        made += 1;
+        insert.run(`lead_${made}`, source.workspace_id, source.pipeline_id, source.id, `Lead ${made}`, `call about needle${made}x`, new Date().toISOString());
+      }
+    })();
+  };
+  const open = (rebuild = true) => {
+    index = new SearchIndex(world.testDb.url, { rebuild });
+    return index;
+  };
+  /** The rowids the index file holds under every trigram of `word` (detail=none: only trigrams). */
+  const postings = (word: string) => {
+    const file = new BetterSqlite3(searchIndexFile(world.testDb.url), { readonly: true });
+    try {
+      const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
+      return file.prepare('select rowid from leads_search where leads_search match ?').pluck().all(trigrams) as number[];
+    } finally {
+      file.close();
+    }
+  };
+  const rowidOf = (name: string) => db.prepare('select rowid from leads where name = ?').pluck().get(name) as number;
+  const settle = (i: SearchIndex) => {
+    for (let steps = 0; i.step() > 0; steps += 1) if (steps > 1000) throw new Error('the index never runs out of work');
+  };
+
+  it('indexes the leads in rowid order, a chunk per step, until it has caught up', () => {
+    storeLeads(300);
+    const i = open();
+    expect(i.backlog()).toBe(300);
+    expect(i.step()).toBe(256);
+    expect(i.backlog()).toBe(44);
+    expect(postings('needle7x')).toEqual([rowidOf('Lead 7')]);
+    expect(postings('needle299x')).toEqual([]);
+    settle(i);
+    expect(i.backlog()).toBe(0);
+    expect(postings('needle299x')).toEqual([rowidOf('Lead 299')]);
+    expect(i.step()).toBe(0);
+  });
+
+  it('a deleted lead leaves the index; a rowid SQLite reuses for a new lead is indexed for the new lead', () => {
+    storeLeads(3);
+    const i = open();
+    settle(i);
+    const last = rowidOf('Lead 3');
+    db.prepare("delete from leads where name in ('Lead 1', 'Lead 3')").run();
+    // The newest lead's rowid is free again: SQLite hands it to the next lead.
+    storeLeads(1);
+    expect(rowidOf('Lead 4')).toBe(last);
+    expect(db.prepare('select count(*) from leads_search_changes').pluck().get()).toBe(2);
+    settle(i);
+    expect(postings('needle1x')).toEqual([]);
+    expect(postings('needle3x')).toEqual([]);
+    expect(postings('needle4x')).toEqual([last]);
+    expect(postings('needle2x')).toEqual([rowidOf('Lead 2')]);
+  });
+
+  it('an edited lead is indexed as it is now', () => {
+    storeLeads(2);
+    const i = open();
+    settle(i);
+    db.prepare("update leads set notes = 'now about widget9q' where name = 'Lead 1'").run();
+    settle(i);
+    expect(postings('needle1x')).toEqual([]);
+    expect(postings('widget9q')).toEqual([rowidOf('Lead 1')]);
+  });
+
+  it('a rebuild starts from nothing, so a stale or foreign index file is never trusted', () => {
+    storeLeads(2);
+    settle(open());
+    index!.close();
+    // The database changes behind the index's back (a restored copy, a run without the thread).
+    db.prepare("update leads set notes = 'swapped' where name = 'Lead 1'").run();
+    db.prepare('delete from leads_search_changes').run();
+    const i = open(true);
+    expect(i.backlog()).toBe(2);
+    settle(i);
+    expect(postings('needle1x')).toEqual([]);
+    expect(postings('swapped')).toEqual([rowidOf('Lead 1')]);
+  });
+
+  it('a CLI run applies deletions to an index file it finds, and leaves new leads to the thread', () => {
+    storeLeads(2);
+    settle(open());
+    index!.close();
+    index = null;
+    db.prepare("delete from leads where name = 'Lead 1'").run();
+    storeLeads(1);
+    applySearchChanges(world.testDb.url);
+    expect(postings('needle1x')).toEqual([]);
+    expect(postings('needle3x')).toEqual([]);
+    expect(open(false).backlog()).toBe(1);
+  });
+
+  it('a CLI run leaves an index file that was never built as it is (search then checks every lead)', () => {
+    storeLeads(1);
+    db.prepare("delete from leads where name = 'Lead 1'").run();
+    // The app's connection attaches the file, which makes it, empty.
+    expect(fs.existsSync(searchIndexFile(world.testDb.url))).toBe(true);
+    applySearchChanges(world.testDb.url);
+    const file = new BetterSqlite3(searchIndexFile(world.testDb.url), { readonly: true });
+    try {
+      expect(file.prepare('select count(*) from sqlite_master').pluck().get()).toBe(0);
+    } finally {
+      file.close();
+    }
+    expect(db.prepare('select count(*) from leads_search_changes').pluck().get()).toBe(1);
+  });
+});
+
+// Inbox search (domain/leads/lead-filters.ts) through a built index file, before and after the index has caught
+// up with new, edited and deleted leads: the answer is exact either way.
+describe('inbox search through the index file [sqlite]', () => {
+  let world: TestWorld;
+  let seeded: Seeded;
+  let index: SearchIndex;
+
+  beforeEach(async () => {
+    world = await createWorld('sqlite');
+    seeded = await world.seed();
+    index = new SearchIndex(world.testDb.url, { rebuild: true });
+  });
+  afterEach(async () => {
+    index.close();
+    await world.close();
+  });
+
+  const at = () => ({ workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id });
+  const names = async (search: string) =>
+    (await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId, search, limit: 1000 } })).leads.map((l) => l.name).sort();
+  const catchUp = () => {
+    while (index.step() > 0);
+  };
+
+  it('finds indexed, not yet indexed, edited, deleted and rowid-reusing leads exactly as they are', async () => {
+    const [ada, , last] = await insertLeads(world, at(), [
+      { name: 'Ada Lovelace', notes: 'kitchen refit', received_at: minute(1) },
+      { name: 'Bob Builder', notes: 'bathroom', received_at: minute(2) },
+      { name: 'Cleo Newest', notes: 'kitchen island', received_at: minute(3) },
+    ]);
+    catchUp();
+    expect(await names('kitchen')).toEqual(['Ada Lovelace', 'Cleo Newest']);
+    await world.store.db.updateTable('leads').set({ notes: 'garden shed' }).where('id', '=', ada!.id).execute();
+    // The newest lead goes and its rowid is handed to the next one.
+    await world.store.db.deleteFrom('leads').where('id', '=', last!.id).execute();
+    // Directly, as another process would: nothing applies the changes to the index meanwhile.
+    await insertLeads(world, at(), [{ name: 'Dora Reuse', notes: 'garage door', received_at: minute(4) }], { direct: true });
+    await insertLeads(world, at(), [{ name: 'Eve Fresh', notes: 'garage roof', received_at: minute(5) }], { direct: true });
+    const expectations = async () => {
+      expect(await names('kitchen')).toEqual([]);
+      expect(await names('garden')).toEqual(['Ada Lovelace']);
+      expect(await names('GARAGE')).toEqual(['Dora Reuse', 'Eve Fresh']);
+      expect(await names('roof')).toEqual(['Eve Fresh']);
+      expect(await names('newest')).toEqual([]);
+      expect(await names('bathroom')).toEqual(['Bob Builder']);
+    };
+    await expectations();
+    catchUp();
+    expect(index.backlog()).toBe(0);
+    await expectations();
+  });
+});
