@@ -190,6 +190,26 @@ describe('scanRooms edge cases', () => {
     expect(() => JSON.parse(text)).toThrow();
   });
 
+  it('finds a raw control byte anywhere in a long string (the word-at-a-time path), at every alignment', () => {
+    const head = '{"rooms":[{"name":"Hall","mesh":"';
+    for (const length of [257, 300, 1031]) {
+      for (let at = 0; at < length; at += at < 8 || at > length - 9 ? 1 : 97) {
+        for (const control of [0x00, 0x01, 0x0a, 0x1f]) {
+          const mesh = Buffer.alloc(length, 'Q');
+          mesh[at] = control;
+          // A prefix of 0 to 3 bytes shifts the string against the 4-byte words.
+          for (const shift of [0, 1, 2, 3]) {
+            const body = Buffer.concat([Buffer.from(' '.repeat(shift) + head), mesh, Buffer.from('"}]}')]);
+            expect(() => scanRooms(body, 10)).toThrow(new JsonSyntaxError(shift + head.length + at, 'Control character in string'));
+          }
+        }
+      }
+    }
+    // Bytes of 0x80 and up (UTF-8 letters) and 0x20 itself are never taken for control bytes.
+    const plain = Buffer.concat([Buffer.from(head), Buffer.from(' é€😀 '.repeat(200)), Buffer.from('"}]}')]);
+    expect(scan(plain)).toMatchObject({ kind: 'rooms', count: 1 });
+  });
+
   it.each([
     ['invalid byte', [0xff]],
     ['overlong NUL', [0xc0, 0x80]],

