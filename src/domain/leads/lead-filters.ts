@@ -130,15 +130,18 @@ async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
   const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-  const built = await sql<{ n: number }>`select count(*) as n from search.sqlite_master where name = 'state'`.execute(ctx.store.db);
-  const candidates =
-    built.rows[0]?.n === 1
-      ? await sql<{ rowid: number }>`
-          select rowid from (select rowid from search.leads_search where leads_search match ${query}
-            union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
-            union select rowid from leads where rowid > (select indexed_upto from search.state))
-          limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db)
-      : await sql<{ rowid: number }>`select rowid from leads limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
+  // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
+  // rebuilt at this moment by a starting server: every lead is a candidate.
+  const candidates = await sql<{ rowid: number }>`
+    select rowid from (select rowid from search.leads_search where leads_search match ${query}
+      union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
+      union select rowid from leads where rowid > (select indexed_upto from search.state))
+    limit ${INDEXED_SEARCH_MAX + 1}`
+    .execute(ctx.store.db)
+    .catch((error: unknown) => {
+      if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
+      return sql<{ rowid: number }>`select rowid from leads limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
+    });
   if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
   if (candidates.rows.length === 0) return [];
   const needle = chars.join('');
