@@ -9,7 +9,7 @@
  * other core, and only when that core has nothing more urgent to do.
  *
  * What the index holds is derived data, rebuilt from `leads` whenever the server starts (10 to 40 µs a lead, by its
- * text; 1.1 s for the 100,000 leads of the inbox bench):
+ * text; about 1 s for the 100,000 leads of the inbox bench):
  * nothing about it needs to be durable, backed up, migrated or restored, and a restored or copied database can
  * never be searched through a stale index.
  *
