@@ -219,19 +219,9 @@ function handle(message: ToWorker): void {
   }
 }
 
-/** Handles every message that has queued; true if any came. */
-function drainPort(): boolean {
-  let any = false;
-  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) {
-    handle(next.message as ToWorker);
-    any = true;
-  }
-  return any;
-}
-
 port.on('message', (message: ToWorker) => {
   handle(message);
   // Drain whatever else has queued meanwhile, so it all joins one transaction.
-  drainPort();
+  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) handle(next.message as ToWorker);
   runPending();
 });

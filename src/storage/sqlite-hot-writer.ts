@@ -16,7 +16,6 @@ export interface SqliteHotWriterOptions {
 /** How often the search index thread looks for new leads when it has caught up. */
 const SEARCH_INDEX_EVERY_MS = 50;
 
-
 /**
  * Starts a thread from the compiled .js next to this file (`name`.js), or, when running from TypeScript sources
  * (tests, `tsx`), through tsx's loader registered inside the new thread.
@@ -188,30 +187,20 @@ export class SqliteHotWriter implements HotWriter {
   private ensureIndexer(): void {
     if (this.indexer || this.closed) return;
     const settings: IndexerSettings = { file: this.file, everyMs: SEARCH_INDEX_EVERY_MS };
-    const indexer = startThread('sqlite-search-indexer', settings);
-    this.indexer = indexer;
-    indexer.unref();
-    indexer.on('message', (message: FromIndexer) => {
+    this.indexer = startHelperThread('sqlite-search-indexer', settings, (lost) => {
+      if (this.indexer === lost) this.indexer = null;
+    });
+    this.indexer.on('message', (message: FromIndexer) => {
       if (message.type === 'failed') process.emitWarning(`The search index could not be updated: ${message.message}`, 'LeadscanSearchIndex');
     });
-    const lost = () => {
-      if (this.indexer === indexer) this.indexer = null;
-    };
-    indexer.on('error', lost);
-    indexer.on('exit', lost);
   }
 
   /** The checkpoint thread; if it is lost, the writer's own auto-checkpoint still bounds the WAL. */
   private ensureCheckpointer(): void {
     if (this.checkpointer || this.closed) return;
-    const checkpointer = startThread('sqlite-checkpointer', { file: this.file, everyMs: CHECKPOINT_EVERY_MS });
-    this.checkpointer = checkpointer;
-    checkpointer.unref();
-    const lost = () => {
-      if (this.checkpointer === checkpointer) this.checkpointer = null;
-    };
-    checkpointer.on('error', lost);
-    checkpointer.on('exit', lost);
+    this.checkpointer = startHelperThread('sqlite-checkpointer', { file: this.file, everyMs: CHECKPOINT_EVERY_MS }, (lost) => {
+      if (this.checkpointer === lost) this.checkpointer = null;
+    });
   }
 
   private flush(force = false): void {
@@ -276,6 +265,15 @@ export class SqliteHotWriter implements HotWriter {
     if (this.closed) for (const { waiter } of this.queue.splice(0)) waiter.reject(error);
     else if (this.queue.length > 0) this.flush();
   }
+}
+
+/** A thread that does not keep the process alive; `lost` is told when it fails or exits. */
+function startHelperThread(name: string, workerData: unknown, lost: (thread: Worker) => void): Worker {
+  const thread = startThread(name, workerData);
+  thread.unref();
+  thread.on('error', () => lost(thread));
+  thread.on('exit', () => lost(thread));
+  return thread;
 }
 
 /** Asks a thread to close (`askToClose`) and resolves when it has exited; at once if there is none. */
