@@ -13,10 +13,10 @@ import type { Dialect } from '../database.js';
  *   later statement of the transaction opens a savepoint, which every lead INSERT does (it has triggers), so
  *   per-row indexing wrote and merged one segment per lead. A lead's trigger now only notes its rowid in
  *   `leads_search_pending`; the SQLite writer thread moves what is noted into the index as the last statement of
- *   each of its transactions (since 0008: in transactions of its own, `SQL.searchIndexUpTo`), whoever inserted
- *   the lead. Until then the lead is found as a pending candidate, so search never misses it.
- * Rows are keyed by the leads table's rowid. VACUUM and VACUUM INTO keep rowids (a test pins that), and a lead's
- * rowid never changes otherwise; a stale or missing entry could only cost a search hit, never show a wrong lead,
+ *   each of its transactions, whoever inserted the lead. Until then the lead is found as a pending candidate,
+ *   so search never misses it. (Since 0009 the index is a file of its own, outside the database.)
+ * Rows are keyed by the leads table's rowid. VACUUM and VACUUM INTO keep rowids, and a lead's rowid never changes
+ * otherwise; a stale or missing entry could only cost a search hit, never show a wrong lead,
  * because every candidate is checked.
  * PostgreSQL has no such index (ILIKE); nothing changes there.
  *
