@@ -59,6 +59,13 @@ describe('search index file [sqlite]', () => {
   const settle = (i: SearchIndex) => {
     for (let steps = 0; i.step() > 0; steps += 1) if (steps > 1000) throw new Error('the index never runs out of work');
   };
+  /** Stores `n` leads and an index file that holds them, then closes it: what follows happens behind its back. */
+  const indexedThenClosed = (n: number) => {
+    storeLeads(n);
+    settle(open());
+    index!.close();
+    index = null;
+  };
 
   it('indexes the leads in rowid order, a chunk per step, until it has caught up', () => {
     storeLeads(300);
@@ -102,9 +109,7 @@ describe('search index file [sqlite]', () => {
   });
 
   it('a rebuild starts from nothing, so a stale or foreign index file is never trusted', () => {
-    storeLeads(2);
-    settle(open());
-    index!.close();
+    indexedThenClosed(2);
     // The database changes behind the index's back (a restored copy, a run without the thread).
     db.prepare("update leads set notes = 'swapped' where name = 'Lead 1'").run();
     db.prepare('delete from leads_search_changes').run();
@@ -116,10 +121,7 @@ describe('search index file [sqlite]', () => {
   });
 
   it('a CLI run applies deletions to an index file it finds, and leaves new leads to the thread', () => {
-    storeLeads(2);
-    settle(open());
-    index!.close();
-    index = null;
+    indexedThenClosed(2);
     db.prepare("delete from leads where name = 'Lead 1'").run();
     storeLeads(1);
     applySearchChanges(world.testDb.url);
