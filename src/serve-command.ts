@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
 import type { Config } from './config.js';
 import { bootstrap, type BootstrapResult } from './domain/workspaces/bootstrap.js';
 import { openRuntime, type Runtime } from './runtime.js';
@@ -143,6 +144,11 @@ async function runPrimary(config: Config, count: number, io: ServeIo): Promise<v
     await runtime.store.close();
   }
 
+  // One port for every worker, replacements included. Workers asking the cluster for port 0 share one listening
+  // socket only while one of them holds it: a worker that died before another had listened took the port with it,
+  // and the next one was given a new random port.
+  const port = config.port === 0 ? await freePort(config.host) : config.port;
+
   let stopping = false;
   let listened = false;
   const restarts: number[] = [];
@@ -150,7 +156,7 @@ async function runPrimary(config: Config, count: number, io: ServeIo): Promise<v
   const live = new Set<Worker>();
 
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ PORT: String(port) });
     live.add(worker);
     return worker;
   };
@@ -172,11 +178,17 @@ async function runPrimary(config: Config, count: number, io: ServeIo): Promise<v
   /** Workers that reached listen(): one stopped before that had accepted nothing, whatever its exit. */
   const serving = new WeakSet<Worker>();
   const replacements = new WeakSet<Worker>();
+  /** The workers started with the service: the banner waits for all of them. */
+  const initial = new WeakSet<Worker>();
+
+  let startedServing = 0;
 
   cluster.on('listening', (worker, address) => {
     serving.add(worker);
     if (replacements.has(worker)) io.stderr.write(`leadscan: replacement worker ${worker.process.pid} is serving\n`);
-    if (listened) return;
+    // The banner says the service is up with `count` workers: printed once all of them are (until then a worker
+    // that dies ends the start rather than being replaced).
+    if (listened || !initial.has(worker) || ++startedServing < count) return;
     listened = true;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     io.stdout.write(
@@ -213,7 +225,19 @@ async function runPrimary(config: Config, count: number, io: ServeIo): Promise<v
 
   process.on('SIGTERM', () => stopAll(0));
   process.on('SIGINT', () => stopAll(0));
-  for (let i = 0; i < count; i += 1) fork();
+  for (let i = 0; i < count; i += 1) initial.add(fork());
+}
+
+/** A port free on `host` now, chosen by the system (for PORT=0): the workers are then all told the same one. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port: 0 }, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function describeDatabase(config: Config): string {

@@ -147,8 +147,19 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
     expect(second.map((r) => r.status)).toEqual(Array(40).fill(200));
     expect((await direct.query("select count(*)::int as n from leads where email like '%@workers.test'")).rows[0].n).toBe(80);
 
+    // Both at once: the listening socket closes with the last of them, and the replacements open it again on the
+    // same port (the port the banner named, even when it was chosen from PORT=0).
+    for (const worker of replaced) process.kill(worker, 'SIGKILL');
+    const again = await eventually(() => {
+      const pids = childPids(pid);
+      return pids.length === 2 && pids.every((p) => !replaced.includes(p)) ? pids : undefined;
+    }, 'two more replacement workers');
+    await eventually(() => ((primary.output().match(/replacement worker \d+ is serving/g) ?? []).length === 3 ? true : undefined), 'both to serve');
+    const third = await Promise.all(Array.from({ length: 10 }, (_, i) => postLead(primary.url, token, `w3-${i}@workers.test`)));
+    expect(third.map((r) => r.status)).toEqual(Array(10).fill(200));
+
     expect(await primary.stop()).toBe(0);
     expect(primary.output().match(/stopped; writer committed/g)).toHaveLength(2);
-    for (const worker of replaced) expect(() => process.kill(worker, 0)).toThrow();
+    for (const worker of again) expect(() => process.kill(worker, 0)).toThrow();
   });
 });
