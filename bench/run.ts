@@ -12,6 +12,8 @@
  * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
  * p99, beside the raw echo on the same schedule.
  * After each Leadscan row the stored rows are counted: every 200 must be there.
+ * Each closed-loop row also shows what the whole machine spent (all processes and the kernel, from /proc/stat on
+ * Linux) per request and how busy it was: a ratio to the echo is only reachable if the CPU per request allows it.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -112,6 +114,19 @@ interface WrkResult {
   p99: number;
   requests: number;
   ok: number;
+  /** The whole machine during the run (null where /proc/stat is not there): CPU seconds spent, and busy share. */
+  machine: { cpuSeconds: number; busy: number } | null;
+}
+
+/** The aggregate `cpu` line of /proc/stat: busy and total ticks (idle and iowait are not busy). */
+function cpuTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 11).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3]! - fields[4]!, total };
+  } catch {
+    return null;
+  }
 }
 
 /** wrk, one thread, POSTing `bodyFile`; counts the 200s itself (a Lua response hook, the same for every row). */
@@ -136,12 +151,23 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
       'end',
     ].join('\n'),
   );
+  const before = cpuTicks();
+  const started = performance.now();
   const { stdout, stderr } = await execFileAsync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url]);
+  const wallSeconds = (performance.now() - started) / 1000;
+  const after = cpuTicks();
+  const machine =
+    before && after && after.total > before.total
+      ? (() => {
+          const busy = (after.busy - before.busy) / (after.total - before.total);
+          return { busy, cpuSeconds: busy * os.cpus().length * wallSeconds };
+        })()
+      : null;
   const out = stdout + stderr;
   const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
   if (!m) throw new Error(`wrk said:\n${out}`);
   const [requests, durationUs, p50, p99, ok] = m.slice(1).map(Number) as [number, number, number, number, number];
-  return { rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, requests, ok };
+  return { rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, requests, ok, machine };
 }
 
 /** bench/open-loop.ts at a fixed rate, in its own process: latency from each request's due time (wrk2-style). */
@@ -209,6 +235,12 @@ async function postgresDatabase(adminUrl: string): Promise<Database | null> {
 
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
+/** The machine's CPU per request (in `unit`s: 1e6 for µs, 1e3 for ms) and how busy it was, as table cells. */
+function machineCells(r: WrkResult, unit: number, per = r.requests): [string, string] {
+  if (!r.machine) return ['-', '-'];
+  return [fmt((r.machine.cpuSeconds * unit) / per, unit === 1e6 ? 0 : 1), `${fmt(r.machine.busy * 100)}%`];
+}
+
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
@@ -245,20 +277,21 @@ async function main(): Promise<void> {
     try {
       await wrk(echo.url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
       const raw = await wrk(echo.url, leadFile, json, CONNECTIONS, SECONDS);
-      intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', '-', '-']);
+      intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', ...machineCells(raw, 1e6), '-', '-']);
       return raw;
     } finally {
       await echo.stop();
     }
   };
   const mbps = (r: WrkResult) => (r.rps * scanBody.length) / 1e6;
+  const megabytes = (r: WrkResult) => (r.requests * scanBody.length) / 1e6;
   const sinkRun = async () => {
     const sinkFile = path.join(TMP, 'sink.bin');
     const sink = await rawServer('sink', sinkFile);
     try {
       await wrk(sink.url, scanFile, json, SCAN_CLIENTS, WARMUP_SECONDS);
       const rawSink = await wrk(sink.url, scanFile, json, SCAN_CLIENTS, SECONDS);
-      scanRows.push(['raw durable sink (append + fdatasync)', fmt(mbps(rawSink), 1), fmt(rawSink.p50, 1), fmt(rawSink.p99, 1), '1.00', '-']);
+      scanRows.push(['raw durable sink (append + fdatasync)', fmt(mbps(rawSink), 1), fmt(rawSink.p50, 1), fmt(rawSink.p99, 1), '1.00', ...machineCells(rawSink, 1e3, megabytes(rawSink)), '-']);
       return rawSink;
     } finally {
       await sink.stop();
@@ -301,6 +334,7 @@ async function main(): Promise<void> {
         fmt(r.p50, 2),
         fmt(r.p99, 2),
         fmt(r.rps / raw.rps, 2),
+        ...machineCells(r, 1e6),
         `${r.requests - r.ok}`,
         `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
       ]);
@@ -320,6 +354,7 @@ async function main(): Promise<void> {
         fmt(s.p50, 1),
         fmt(s.p99, 1),
         fmt(mbps(s) / mbps(rawSink), 2),
+        ...machineCells(s, 1e3, megabytes(s)),
         `${storedCheck(scans, warmScan.ok + s.ok, 3 * SCAN_CLIENTS)} (${scans} stored, ${warmScan.ok + s.ok} answered 200)`,
       ]);
       await scanServer.stop();
@@ -330,10 +365,10 @@ async function main(): Promise<void> {
 
   const lines = [
     `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row`,
-    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'non-200', 'every 200 stored'], intakeRows),
+    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'], intakeRows),
     '',
     `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
-    table(['server', 'MB/s', 'p50 ms', 'p99 ms', 'ratio to the sink run above', 'every 200 stored'], scanRows),
+    table(['server', 'MB/s', 'p50 ms', 'p99 ms', 'ratio to the sink run above', 'machine CPU ms/MB', 'machine busy', 'every 200 stored'], scanRows),
     '',
     `== open loop: ${openLoop || 'skipped'}`,
     '',
