@@ -20,7 +20,7 @@ export interface QuarantineView {
 export async function listQuarantine({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; limit?: number }>): Promise<QuarantineView[]> {
+}: VerbArgs<{ workspace: string; limit?: number; offset?: number }>): Promise<QuarantineView[]> {
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const rows = await ctx.store.db
     .selectFrom('quarantine')
@@ -30,6 +30,7 @@ export async function listQuarantine({
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')
     .limit(input.limit ?? 1000)
+    .offset(input.offset ?? 0)
     .execute();
   return rows.map(toQuarantineView);
 }

@@ -15,6 +15,23 @@ export function bytes(size: number): string {
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** `?page=N` of a paged list (Scans, Quarantine): 1 when absent or not a page number. */
+export function pageNumber(value: string | undefined): number {
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}
+
+/** Newer/Older links of a list paged by number, newest first; nothing when everything fits on page 1. */
+export function numberedPager(input: { base: string; page: number; hasOlder: boolean }): SafeHtml | string {
+  const { base, page, hasOlder } = input;
+  if (page <= 1 && !hasOlder) return '';
+  const link = (to: number) => (to <= 1 ? base : `${base}?page=${to}`);
+  return html`<nav class="pager" aria-label="Pages">
+<span>${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Newer</a>` : ''}</span>
+<span class="muted small">Page ${page}</span>
+<span>${hasOlder ? html`<a href="${link(page + 1)}" rel="next">Older →</a>` : ''}</span>
+</nav>`;
+}
+
 /** The hidden CSRF field every POST form carries. */
 export function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;

@@ -179,6 +179,33 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(await world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
   });
 
+  it('Quarantine: pages of 50, newest first, with Newer and Older links', async () => {
+    for (let i = 0; i < 51; i += 1) {
+      const res = await app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name: `Trapped ${i}`, website: 'filled' } });
+      expect(res.statusCode).toBe(200);
+    }
+    const { n: total } = await world.store.db
+      .selectFrom('quarantine')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
+    const items = (body: string) => body.match(/class="card quarantine-item"/g)?.length ?? 0;
+
+    const first = await get(ws('/quarantine'), f.member);
+    expect(items(first.body)).toBe(50);
+    expect(first.body.indexOf('>Trapped 50<')).toBeLessThan(first.body.indexOf('>Trapped 49<'));
+    expect(first.body).not.toContain('>Trapped 0<');
+    expect(first.body).toContain(`href="${ws('/quarantine?page=2')}" rel="next">Older →`);
+    expect(first.body).not.toContain('← Newer');
+
+    const second = await get(ws('/quarantine?page=2'), f.member);
+    expect(items(second.body)).toBe(Number(total) - 50);
+    expect(second.body).toContain('>Trapped 0<');
+    expect(second.body).toContain(`href="${ws('/quarantine')}" rel="prev">← Newer`);
+    expect(second.body).not.toContain('Older →');
+    expect((await get(ws('/quarantine?page=9'))).body).toContain('No older submissions.');
+  });
+
   it('a refused upload key points at the real Scans screen, which exists', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
     expect(res.statusCode).toBe(401);

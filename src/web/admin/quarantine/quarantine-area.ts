@@ -8,17 +8,24 @@ import { html, type SafeHtml } from '../../html.js';
 import { leadsNotice } from '../leads/leads-notices.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, when } from '../ui.js';
+import { actionButton, numberedPager, pageNumber, when } from '../ui.js';
 
 const REASONS: Record<string, string> = { honeypot: 'Hidden trap field filled (honeypot)' };
 
-function quarantinePage(call: AdminCall, items: QuarantineView[], names: Map<string, string>): SafeHtml {
+/** Submissions on one page of Quarantine, newest first (a source keeps up to 10,000 for 30 days). */
+export const QUARANTINE_PER_PAGE = 50;
+
+function quarantinePage(
+  call: AdminCall,
+  input: { items: QuarantineView[]; names: Map<string, string>; page: number; hasOlder: boolean },
+): SafeHtml {
+  const { items, names } = input;
   const ws = workspacePath(call.workspace!.workspaceId);
   const isOwner = call.workspace!.role === 'owner';
   return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, kept 30 days. Browser autofill sometimes fills it for real people: <strong>Restore</strong> makes such a submission a lead with its original time.</p></div></div>
 ${leadsNotice(call.query.notice)}
 ${items.length === 0
-  ? html`<section class="card"><p class="empty">Nothing in quarantine.</p></section>`
+  ? html`<section class="card"><p class="empty">${input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'}</p></section>`
   : items.map(
       (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
 <div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · ${REASONS[item.reason] ?? item.reason}</p></div>
@@ -29,7 +36,8 @@ ${items.length === 0
         : ''}</div></div>
 <dl class="facts">${Object.entries(item.fields).map(([key, value]) => html`<dt>${key}</dt><dd>${value}</dd>`)}</dl>
 </section>`,
-    )}`;
+    )}
+${numberedPager({ base: `${ws}/quarantine`, page: input.page, hasOlder: input.hasOlder })}`;
 }
 
 /** Quarantine (CONTRACT §11, §2.3): honeypot catches with reason and fields, Restore and Delete. */
@@ -42,11 +50,22 @@ export const quarantineArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const workspaceId = call.workspace!.workspaceId;
+        const page = pageNumber(call.query.page);
         const [items, names] = await Promise.all([
-          listQuarantine({ ctx: call.ctx, input: { workspace: workspaceId, limit: 200 } }),
+          // One more than a page tells whether an older page exists.
+          listQuarantine({
+            ctx: call.ctx,
+            input: { workspace: workspaceId, limit: QUARANTINE_PER_PAGE + 1, offset: (page - 1) * QUARANTINE_PER_PAGE },
+          }),
           sourceNames({ ctx: call.ctx, input: { workspaceId } }),
         ]);
-        return call.render(200, { title: 'Quarantine', area: 'quarantine', body: quarantinePage(call, items, names) });
+        const body = quarantinePage(call, {
+          items: items.slice(0, QUARANTINE_PER_PAGE),
+          names,
+          page,
+          hasOlder: items.length > QUARANTINE_PER_PAGE,
+        });
+        return call.render(200, { title: 'Quarantine', area: 'quarantine', body });
       },
     },
     {

@@ -8,11 +8,8 @@ import { listScans } from '../../../domain/scans/list-scans.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
+import { pageNumber } from '../ui.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
-
-function pageNumber(value: string | undefined): number {
-  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
-}
 
 /** The stored bytes as a download, exactly (no re-serialization, no charset rewrite). */
 function download(call: AdminCall, bytes: Buffer, filename: string) {

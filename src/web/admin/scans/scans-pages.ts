@@ -2,7 +2,7 @@ import type { ScanView } from '../../../domain/scans/list-scans.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, bytes, notice, when } from '../ui.js';
+import { actionButton, bytes, notice, numberedPager, when } from '../ui.js';
 
 export const SCANS_PER_PAGE = 25;
 
@@ -35,7 +35,6 @@ export function scansPage(call: AdminCall, input: ScansPageInput): SafeHtml {
   const isOwner = workspace.role === 'owner';
   const baseUrl = call.ctx.config.publicBaseUrl;
   const keyText = input.shown ? input.uploadKey : maskKey(input.uploadKey);
-  const pageLink = (page: number) => (page <= 1 ? base : `${base}?page=${page}`);
   return html`<div class="page-head"><div><h1>Scans</h1><p class="muted">Rooms your scanning app sent to ${workspace.workspaceName}, newest first.</p></div></div>
 ${notice(call.query.notice)}
 <div class="grid-2">
@@ -90,13 +89,7 @@ ${input.scans.map(
 )}
 </tbody>
 </table>`}
-${input.page > 1 || input.hasOlder
-  ? html`<nav class="pager" aria-label="Pages">
-<span>${input.page > 1 ? html`<a href="${pageLink(input.page - 1)}" rel="prev">← Newer</a>` : ''}</span>
-<span class="muted small">Page ${input.page}</span>
-<span>${input.hasOlder ? html`<a href="${pageLink(input.page + 1)}" rel="next">Older →</a>` : ''}</span>
-</nav>`
-  : ''}
+${numberedPager({ base, page: input.page, hasOlder: input.hasOlder })}
 </section>`;
 }
 
