@@ -181,6 +181,11 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     form: () => ({ moveTo: 'contacted' }),
   },
   { method: 'GET', path: '/w/:workspaceId/quarantine', url: (f) => ws(f, '/quarantine') },
+  // Personal data (owners)
+  { method: 'GET', path: '/w/:workspaceId/people', url: (f) => ws(f, '/people') },
+  { method: 'POST', path: '/w/:workspaceId/people', url: (f) => ws(f, '/people'), form: () => ({ phone: '555 0100' }) },
+  { method: 'POST', path: '/w/:workspaceId/people/export', url: (f) => ws(f, '/people/export'), form: () => ({ phone: '555 0100' }) },
+  { method: 'POST', path: '/w/:workspaceId/people/erase', url: (f) => ws(f, '/people/erase'), form: () => ({ phone: '555 0100' }) },
   {
     method: 'POST',
     path: '/w/:workspaceId/quarantine/:itemId/restore',

@@ -9,13 +9,13 @@ export type PersonMatch = { email: string } | { phone: string };
 export function personMatch(input: { email?: string | undefined; phone?: string | undefined }): PersonMatch {
   const email = input.email?.trim();
   const phone = input.phone?.trim();
-  if (email && phone) throw new AppError('invalid_arguments', 'Give --email or --phone, not both');
+  if (email && phone) throw new AppError('invalid_arguments', 'Give the person\'s email or their phone, not both');
   if (email) return { email };
   if (phone) {
     if (digits(phone).length < 4) throw new AppError('invalid_arguments', 'A phone number needs at least 4 digits');
     return { phone };
   }
-  throw new AppError('invalid_arguments', 'Give the person\'s --email or --phone');
+  throw new AppError('invalid_arguments', 'Give the person\'s email or phone');
 }
 
 function digits(text: string): string {

@@ -4,6 +4,7 @@ import { leadsArea } from './leads/leads-area.js';
 import { quarantineArea } from './quarantine/quarantine-area.js';
 import { stagesArea } from './stages/stages-area.js';
 import { membersArea } from './members/members-area.js';
+import { peopleArea } from './people/people-area.js';
 import { scansArea } from './scans/scans-area.js';
 import { sourcesArea } from './sources/sources-area.js';
 
@@ -12,4 +13,4 @@ import { sourcesArea } from './sources/sources-area.js';
  * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
  * until every route has a case).
  */
-export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, accountArea, stagesArea];
+export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, accountArea, stagesArea, peopleArea];

@@ -206,6 +206,51 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await get(ws('/quarantine?page=9'))).body).toContain('No older submissions.');
   });
 
+  it('Personal data: an owner finds, exports and erases a person by email; nothing of it stays, other people stay', async () => {
+    const intake = (payload: Record<string, string>) =>
+      app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload, headers: { 'idempotency-key': `k-${payload.name}` } });
+    expect((await intake({ name: XSS, email: 'Ada@Example.com', phone: '555 0111' })).statusCode).toBe(200);
+    expect((await intake({ name: 'Ada again', email: 'ada@example.com', website: 'autofill' })).statusCode).toBe(200);
+    expect((await intake({ name: 'Someone else', email: 'grace@example.com' })).statusCode).toBe(200);
+    const leadId = (await world.store.db.selectFrom('leads').select('id').where('name', '=', XSS).executeTakeFirstOrThrow()).id;
+
+    // Reached from the lead's page (owners only), as a POST: the email is never put in a URL.
+    const leadPage = await get(ws(`/leads/${leadId}`));
+    expect(leadPage.body).toContain(`action="${ws('/people')}"`);
+    expect((await get(ws(`/leads/${leadId}`), f.member)).body).not.toContain(`action="${ws('/people')}"`);
+
+    const neither = await post(ws('/people'), { email: ' ', phone: '' });
+    expect(neither.statusCode).toBe(400);
+    expect(neither.body).toMatch(/id="f-email-error">Give the person&#39;s email or phone</);
+
+    const found = await post(ws('/people'), { email: 'ADA@example.com' });
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain('1 lead and 1 quarantined submission match ADA@example.com');
+    expect(found.body).toContain(ESCAPED);
+    expect(found.body).not.toContain(XSS);
+    expect(found.body).not.toContain('Someone else');
+    // Export and Erase post the same person on (hidden fields), not whatever the form now holds.
+    for (const action of ['export', 'erase']) {
+      const form = new RegExp(`<form[^>]*action="${ws(`/people/${action}`)}"[^>]*>(.*?)</form>`, 's').exec(found.body)?.[1];
+      expect(form, action).toContain('<input type="hidden" name="email" value="ADA@example.com">');
+    }
+
+    const exported = await post(ws('/people/export'), { email: 'ada@example.com' });
+    expect(exported.headers['content-disposition']).toBe('attachment; filename="personal-data.json"');
+    const document = exported.json<{ leads: Array<{ id: string }>; quarantine: unknown[]; idempotencyRecords: unknown[] }>();
+    expect(document.leads.map((l) => l.id)).toEqual([leadId]);
+    expect(document.quarantine).toHaveLength(1);
+    expect(document.idempotencyRecords).toHaveLength(2);
+
+    const erased = await post(ws('/people/erase'), { email: 'ada@example.com' });
+    expect(erased.statusCode).toBe(303);
+    const after = await get(erased.headers.location!);
+    expect(after.body).toContain('Erased 1 lead, 1 quarantined submission and 2 retry records.');
+    expect(await world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).execute()).toEqual([]);
+    expect((await post(ws('/people'), { email: 'ada@example.com' })).body).toContain('Nothing stored matches ada@example.com');
+    expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain('1 lead and 0 quarantined submissions match');
+  });
+
   it('a refused upload key points at the real Scans screen, which exists', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
     expect(res.statusCode).toBe(401);

@@ -61,7 +61,7 @@ form.inline { display: inline; }
 .field { margin: 0 0 1rem; }
 label { display: block; font-weight: 600; margin: 0 0 .3rem; }
 .hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
-input[type="text"], input[type="email"], input[type="password"], input[type="url"], input[type="number"], select, textarea {
+input[type="text"], input[type="email"], input[type="tel"], input[type="password"], input[type="url"], input[type="number"], select, textarea {
   display: block; width: 100%; max-width: 32rem; font: inherit; color: inherit; background: #fff;
   border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem;
 }

@@ -84,7 +84,7 @@ export function inboxPage(call: AdminCall, input: InboxInput): SafeHtml {
   const filtered = FILTER_KEYS.some((key) => query[key]?.trim());
   const sources = input.sources.filter((s) => s.pipelineId === input.pipelineId);
   return html`<div class="page-head"><div><h1>Leads inbox</h1><p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet are marked <span class="badge new">New</span>.</p></div>
-<div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}" download>Export CSV</a>${workspace.role === 'owner' ? html`<a class="button secondary" href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a>` : ''}</div></div>
+<div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}" download>Export CSV</a>${workspace.role === 'owner' ? html`<a class="button secondary" href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a><a class="button secondary" href="${ws}/people">Personal data</a>` : ''}</div></div>
 ${leadsNotice(call.query.notice)}
 ${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
 <section class="card" aria-labelledby="filter-heading">
@@ -129,7 +129,7 @@ export function leadPage(call: AdminCall, lead: LeadDetail): SafeHtml {
   return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
 <div class="page-head"><div><h1>${lead.name ?? lead.email ?? lead.phone ?? 'Lead'}</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> · received ${when(lead.receivedAt)}</p></div>
 <div class="actions">${workspace.role === 'owner'
-    ? actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })
+    ? html`${lead.email || lead.phone ? actionButton({ action: `${ws}/people`, csrf: call.csrf, label: 'Personal data', fields: lead.email ? { email: lead.email } : { phone: lead.phone! } }) : ''}${actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })}`
     : ''}</div></div>
 ${leadsNotice(call.query.notice)}
 <div class="grid-2">

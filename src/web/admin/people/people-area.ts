@@ -1,0 +1,155 @@
+import { isAppError } from '../../../domain/errors.js';
+import { sourceNames } from '../../../domain/leads/source-names.js';
+import { erasePerson } from '../../../domain/persons/erase-person.js';
+import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { AdminArea, AdminCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField, field, formErrorsOf, when, type FormErrors } from '../ui.js';
+
+/**
+ * Personal data (CONTRACT §14): an owner answers a person's request to see or erase what the workspace holds about
+ * them, by email or phone, with the verbs `leadscan person export|erase` use. Every step is a POST, so the person's
+ * email or phone never lands in a URL (browser history, proxy logs).
+ */
+
+interface Wanted {
+  email: string;
+  phone: string;
+}
+
+function wantedOf(call: AdminCall): Wanted {
+  return { email: (call.body.email ?? '').slice(0, 400), phone: (call.body.phone ?? '').slice(0, 400) };
+}
+
+/** The counts in the URL after an erasure: digits only, so nothing from the URL is shown as text. */
+function count(value: string | undefined): number | null {
+  return value && /^\d{1,7}$/.test(value) ? Number(value) : null;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function erasedNotice(call: AdminCall): SafeHtml | string {
+  if (call.query.notice !== 'person-erased') return '';
+  const [leads, quarantine, records] = [count(call.query.leads), count(call.query.quarantine), count(call.query.records)];
+  const what =
+    leads === null || quarantine === null || records === null
+      ? 'everything that matched'
+      : `${plural(leads, 'lead', 'leads')}, ${plural(quarantine, 'quarantined submission', 'quarantined submissions')} and ${plural(records, 'retry record', 'retry records')}`;
+  return html`<p class="notice ok" role="status">Erased ${what}. Nothing of it is kept.</p>`;
+}
+
+function peoplePage(
+  call: AdminCall,
+  input: { wanted: Wanted; errors?: FormErrors; found?: PersonExport; names?: Map<string, string> },
+): SafeHtml {
+  const ws = workspacePath(call.workspace!.workspaceId);
+  const { wanted, found, names } = input;
+  const hidden: Record<string, string> = found ? { ...found.match } : {};
+  const who = found ? ('email' in found.match ? found.match.email : found.match.phone) : '';
+  const total = found ? found.leads.length + found.quarantine.length : 0;
+  return html`<div class="page-head"><div><h1>Personal data</h1><p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead and quarantined submission of this workspace with their email or phone.</p></div></div>
+${erasedNotice(call)}
+<section class="card" aria-labelledby="find-heading">
+<h2 id="find-heading">Find a person</h2>
+<form method="post" action="${ws}/people" novalidate>${csrfField(call.csrf)}
+<div class="grid-2">
+${field({ name: 'email', label: 'Email', type: 'email', value: wanted.email, errors: input.errors, hint: 'Compared without regard to case', autocomplete: 'off' })}
+${field({ name: 'phone', label: 'Phone', type: 'tel', value: wanted.phone, errors: input.errors, hint: 'Or a phone number, compared by its digits', autocomplete: 'off' })}
+</div>
+<div class="actions"><button type="submit">Find</button></div>
+</form>
+</section>
+${found
+  ? html`<section class="card" aria-labelledby="found-heading">
+<div class="page-head"><div><h2 id="found-heading">${total === 0 ? html`Nothing stored matches ${who}` : html`${plural(found.leads.length, 'lead', 'leads')} and ${plural(found.quarantine.length, 'quarantined submission', 'quarantined submissions')} match ${who}`}</h2>
+<p class="muted small">The export holds every field and request detail (IP address, user agent, origin), as JSON.</p></div>
+<div class="actions">${actionButton({ action: `${ws}/people/export`, csrf: call.csrf, label: 'Download export', fields: hidden })}${total > 0
+      ? actionButton({
+          action: `${ws}/people/erase`,
+          csrf: call.csrf,
+          label: 'Erase all of it',
+          kind: 'danger',
+          fields: hidden,
+          confirm: `Erase ${total} record(s) of ${who} for good? This cannot be undone.`,
+        })
+      : ''}</div></div>
+${total > 0
+  ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th><th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
+${found.leads.map(
+  (lead) => html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${lead.name ?? lead.email ?? lead.phone ?? '—'}</td><td data-label="Source">${names?.get(lead.sourceId) ?? lead.sourceId}</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
+)}
+${found.quarantine.map(
+  (item) => html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'}</td><td data-label="Source">${names?.get(item.sourceId) ?? item.sourceId}</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
+)}
+</tbody></table>`
+  : ''}
+</section>`
+  : ''}`;
+}
+
+/** The lookup: the verb's own refusal (neither or both given, too few digits) is shown next to the field. */
+async function lookUp(call: AdminCall, wanted: Wanted) {
+  const workspaceId = call.workspace!.workspaceId;
+  try {
+    const [found, names] = await Promise.all([
+      exportPerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wanted } }),
+      sourceNames({ ctx: call.ctx, input: { workspaceId } }),
+    ]);
+    return { found, names };
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'invalid_arguments') throw error;
+    return { errors: formErrorsOf(error, wanted.phone.trim() && !wanted.email.trim() ? 'phone' : 'email') };
+  }
+}
+
+export const peopleArea: AdminArea = {
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/people',
+      access: 'owner',
+      handler: async (call) =>
+        call.render(200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted: { email: '', phone: '' } }) }),
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/people',
+      access: 'owner',
+      handler: async (call) => {
+        const wanted = wantedOf(call);
+        const result = await lookUp(call, wanted);
+        return call.render(result.errors ? 400 : 200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, ...result }) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/people/export',
+      access: 'owner',
+      handler: async (call) => {
+        const found = await exportPerson({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId, ...wantedOf(call) } });
+        return call.reply
+          .code(200)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="personal-data.json"')
+          .header('cache-control', 'no-store')
+          .send(`${JSON.stringify(found, null, 2)}\n`);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/people/erase',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const { deleted } = await erasePerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wantedOf(call) } });
+        const counts = new URLSearchParams({
+          leads: String(deleted.leads.length),
+          quarantine: String(deleted.quarantine.length),
+          records: String(deleted.idempotencyRecords.length),
+        });
+        return call.redirect(`${workspacePath(workspaceId, 'people')}?${counts.toString()}`, 'person-erased');
+      },
+    },
+  ],
+};
