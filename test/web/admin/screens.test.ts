@@ -204,6 +204,13 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(second.body).toContain(`href="${ws('/quarantine')}" rel="prev">← Newer`);
     expect(second.body).not.toContain('Older →');
     expect((await get(ws('/quarantine?page=9'))).body).toContain('No older submissions.');
+
+    // An owner deleting from page 2 comes back to page 2.
+    const ownersSecond = await get(ws('/quarantine?page=2'));
+    const itemId = /action="[^"]*\/quarantine\/([^/"]+)\/delete"/.exec(ownersSecond.body)![1]!;
+    expect(ownersSecond.body).toContain('<input type="hidden" name="page" value="2">');
+    const deleted = await post(ws(`/quarantine/${itemId}/delete`), { page: '2' });
+    expect(deleted.headers.location).toBe(`${ws('/quarantine?page=2')}&notice=quarantine-deleted`);
   });
 
   it('Personal data: an owner finds, exports and erases a person by email; nothing of it stays, other people stay', async () => {

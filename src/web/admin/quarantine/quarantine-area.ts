@@ -32,7 +32,15 @@ ${items.length === 0
 <div class="actions">${item.restoredLeadId
         ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
         : actionButton({ action: `${ws}/quarantine/${item.id}/restore`, csrf: call.csrf, label: 'Restore', kind: 'primary' })}${isOwner
-        ? actionButton({ action: `${ws}/quarantine/${item.id}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this submission for good?' })
+        ? actionButton({
+            action: `${ws}/quarantine/${item.id}/delete`,
+            csrf: call.csrf,
+            label: 'Delete',
+            kind: 'danger',
+            confirm: 'Delete this submission for good?',
+            // Back to the page the owner was on, not the first.
+            fields: input.page > 1 ? { page: String(input.page) } : {},
+          })
         : ''}</div></div>
 <dl class="facts">${Object.entries(item.fields).map(([key, value]) => html`<dt>${key}</dt><dd>${value}</dd>`)}</dl>
 </section>`,
@@ -94,7 +102,8 @@ export const quarantineArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace!.workspaceId;
         await deleteQuarantined({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.itemId ?? '' } });
-        return call.redirect(workspacePath(workspaceId, 'quarantine'), 'quarantine-deleted');
+        const page = pageNumber(call.body.page);
+        return call.redirect(workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'), 'quarantine-deleted');
       },
     },
   ],
