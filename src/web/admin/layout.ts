@@ -15,6 +15,8 @@ export interface ShellInput {
     area: string;
     workspace: WorkspaceAccess | undefined;
     workspaces: WorkspaceAccess[];
+    /** Leads nobody in the nav's workspace has opened yet, over all its pipelines: a badge on Leads. */
+    unread: number;
   };
 }
 
@@ -43,7 +45,7 @@ ${home
       .filter((item) => item.access === 'member' || home.role === 'owner')
       .map(
         (item) =>
-          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'leads' && chrome.unread > 0 ? html` <span class="count" aria-label="${chrome.unread} new">${chrome.unread}</span>` : ''}</a></li>`,
       )}</ul></nav>`
   : ''}
 <div class="topbar-end">

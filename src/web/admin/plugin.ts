@@ -5,6 +5,7 @@ import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
+import { unreadCounts } from '../../domain/leads/unread-counts.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { ADMIN_AREAS } from './areas.js';
@@ -125,17 +126,21 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       params,
       query: stringRecord(request.query),
       body,
-      render: (status: number, page: PageContent) =>
-        reply
+      render: async (status: number, page: PageContent) => {
+        // The nav shows the workspace of the page, else the person's first.
+        const home = workspace ?? workspaces[0];
+        const unread = home ? (await unreadCounts({ ctx, input: { workspace: home.workspaceId } })).reduce((sum, p) => sum + p.unread, 0) : 0;
+        return reply
           .code(status)
           .type('text/html; charset=utf-8')
           .send(
             shell({
               title: page.title,
               body: page.body,
-              chrome: { user: session.user, csrf: token, nav, area: page.area, workspace, workspaces },
+              chrome: { user: session.user, csrf: token, nav, area: page.area, workspace, workspaces, unread },
             }),
-          ),
+          );
+      },
       redirect: (path: string, notice?: string) =>
         reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
     };

@@ -25,8 +25,8 @@ export interface AdminCall {
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body: Record<string, string>;
-  /** Renders a page in the admin layout with the admin security headers. */
-  render(status: number, page: PageContent): FastifyReply;
+  /** Renders a page in the admin layout with the admin security headers (the nav's unread badge reads the database). */
+  render(status: number, page: PageContent): Promise<FastifyReply>;
   /** 303 to a path of ours (after a POST), optionally with a notice code shown on the next page. */
   redirect(path: string, notice?: string): FastifyReply;
 }

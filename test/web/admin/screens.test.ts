@@ -258,6 +258,36 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain('1 lead and 0 quarantined submissions match');
   });
 
+  it("the nav's Leads badge counts the workspace's unopened leads on every screen, and drops when one is opened", async () => {
+    for (const name of ['Badge one', 'Badge two']) {
+      expect((await app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name } })).statusCode).toBe(200);
+    }
+    const unread = async (workspaceId = f.home.workspaceId) =>
+      Number(
+        (
+          await world.store.db
+            .selectFrom('lead_unread')
+            .innerJoin('pipelines', 'pipelines.id', 'lead_unread.pipeline_id')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('pipelines.workspace_id', '=', workspaceId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const badge = (n: number) => `>Leads <span class="count" aria-label="${n} new">${n}</span></a>`;
+    const before = await unread();
+    expect(before).toBeGreaterThanOrEqual(2);
+    expect((await get(ws('/scans'))).body).toContain(badge(before));
+    expect((await get(ws('/quarantine'), f.member)).body).toContain(badge(before));
+
+    const leadId = (await world.store.db.selectFrom('leads').select('id').where('name', '=', 'Badge one').executeTakeFirstOrThrow()).id;
+    expect((await get(ws(`/leads/${leadId}`))).statusCode).toBe(200);
+    expect((await get(ws('/sources'))).body).toContain(badge(before - 1));
+    // Each workspace counts its own.
+    const away = await unread(f.away.workspaceId);
+    expect(away).not.toBe(before - 1);
+    expect((await get(`/w/${f.away.workspaceId}/scans`, f.stranger)).body).toContain(badge(away));
+  });
+
   it('a refused upload key points at the real Scans screen, which exists', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
     expect(res.statusCode).toBe(401);
