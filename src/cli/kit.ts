@@ -51,3 +51,41 @@ export function score(value: string): number {
   if (value.trim() === '' || !(parsed >= 0 && parsed <= 1)) throw new InvalidArgumentError('must be between 0 and 1');
   return parsed;
 }
+
+/** How many items `scans list` and `quarantine list` print unless told (`--limit`), and the most they print. */
+export const LIST_PAGE = { size: 1000, max: 10_000 } as const;
+
+export interface PageOptions {
+  limit?: number;
+  offset?: number;
+}
+
+/** `--limit` and `--offset` of a list printed newest first. */
+export function withPaging(cmd: Command, items: string): Command {
+  return cmd
+    .option('--limit <n>', `${items} to print (default ${LIST_PAGE.size}, at most ${LIST_PAGE.max})`, (value: string) => {
+      const n = positiveInteger(value);
+      if (n > LIST_PAGE.max) throw new InvalidArgumentError(`must be at most ${LIST_PAGE.max}`);
+      return n;
+    })
+    .option('--offset <n>', `skip this many of the newest ${items}`, (value: string) => {
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number (0 or more)');
+      return Number(value);
+    });
+}
+
+/**
+ * One page of a list: asks `fetch` for one more than the page to tell whether more exist, and if so says on stderr
+ * how to get the next page (stdout stays the data).
+ */
+export async function listPage<T>(
+  io: Io,
+  options: PageOptions,
+  fetch: (page: { limit: number; offset: number }) => Promise<T[]>,
+): Promise<T[]> {
+  const limit = options.limit ?? LIST_PAGE.size;
+  const offset = options.offset ?? 0;
+  const items = await fetch({ limit: limit + 1, offset });
+  if (items.length > limit) io.stderr.write(`More: add --offset ${offset + limit}\n`);
+  return items.slice(0, limit);
+}

@@ -15,7 +15,7 @@ import { removeStage } from '../domain/stages/remove-stage.js';
 import { renameStage } from '../domain/stages/rename-stage.js';
 import { reorderStages } from '../domain/stages/reorder-stages.js';
 import { CLI_ACTOR } from '../domain/stages/stage-history.js';
-import { positiveInteger, type CliKit } from './kit.js';
+import { listPage, positiveInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
 
 /** The inbox filters (CONTRACT §12), shared by `leads list` and `leads export`. */
 function withFilters(cmd: Command): Command {
@@ -107,10 +107,14 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     );
 
   const quarantine = program.command('quarantine').description('honeypot catches, kept 30 days');
-  withJson(quarantine.command('list'))
+  withPaging(withJson(quarantine.command('list')), 'submissions')
     .description('quarantined submissions of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => listQuarantine({ ctx, input: opts })));
+    .action(
+      run((ctx, opts: PageOptions & { workspace: string }) =>
+        listPage(io, opts, (page) => listQuarantine({ ctx, input: { workspace: opts.workspace, ...page } })),
+      ),
+    );
   withJson(quarantine.command('restore <id>'))
     .description('turn a quarantined submission into a lead, with its original received time')
     .action(run((ctx, id: string) => restoreQuarantined({ ctx, input: { id } })));

@@ -1,15 +1,19 @@
 import type { Command } from 'commander';
 import { listScans } from '../domain/scans/list-scans.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
-import { nonNegativeInteger, type CliKit } from './kit.js';
+import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
 
 /** `leadscan scans …`: the Scans inbox and the stored bytes. */
-export function registerScansCommands(program: Command, { run, withJson }: CliKit) {
+export function registerScansCommands(program: Command, { io, run, withJson }: CliKit) {
   const scans = program.command('scans').description('the Scans inbox');
-  withJson(scans.command('list'))
+  withPaging(withJson(scans.command('list')), 'scans')
     .description('scan uploads of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => listScans({ ctx, input: opts })));
+    .action(
+      run((ctx, opts: PageOptions & { workspace: string }) =>
+        listPage(io, opts, (page) => listScans({ ctx, input: { workspace: opts.workspace, ...page } })),
+      ),
+    );
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
     .action(run((ctx, scanId: string) => readScanRaw({ ctx, input: { scanId } })));

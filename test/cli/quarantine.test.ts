@@ -65,4 +65,29 @@ describeEachBackend('honeypot → quarantine → restore through the real CLI', 
     expect(again.stderr).toContain('already restored');
     expect(await cliJson(['leads', 'list', '--workspace', seeded.workspaceId], env)).toHaveLength(1);
   });
+
+  it('lists in pages with --limit and --offset, and says on stderr how to get the next page', async () => {
+    const app = await world.app();
+    for (const name of ['Paged A', 'Paged B', 'Paged C']) {
+      const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name, website: 'filled' } });
+      expect(res.statusCode).toBe(200);
+    }
+    const all = await cliJson<Array<{ id: string }>>(['quarantine', 'list', '--workspace', seeded.workspaceId], env);
+    const list = (...args: string[]) => runCli(['quarantine', 'list', '--workspace', seeded.workspaceId, '--json', ...args], env);
+
+    const first = await list('--limit', '2');
+    expect(first.code).toBe(0);
+    expect((JSON.parse(first.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(all.slice(0, 2).map((i) => i.id));
+    expect(first.stderr).toContain('More: add --offset 2');
+    const rest = await list('--limit', '2', '--offset', '2');
+    expect((JSON.parse(rest.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(all.slice(2, 4).map((i) => i.id));
+    expect(rest.stderr).toBe(all.length > 4 ? 'More: add --offset 4\n' : '');
+
+    const tooMany = await list('--limit', '10001');
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.stderr).toContain('must be at most 10000');
+    const scans = await runCli(['scans', 'list', '--workspace', seeded.workspaceId, '--json', '--offset', '-1'], env);
+    expect(scans.code).not.toBe(0);
+    expect(scans.stderr).toContain('must be a whole number (0 or more)');
+  });
 });
