@@ -4,6 +4,7 @@ import { createSource } from '../../../src/domain/sources/create-source.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { insertLeads } from '../../domain/leads-fixtures.js';
 
 const XSS = '<script>alert(1)</script>';
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
@@ -256,6 +257,15 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(await world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).execute()).toEqual([]);
     expect((await post(ws('/people'), { email: 'ada@example.com' })).body).toContain('Nothing stored matches ada@example.com');
     expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain('1 lead and 0 quarantined submissions match');
+
+    // A contact with more records than the page lists: the page says so; Erase still takes all of them.
+    await insertLeads(world, { ...f.home, sourceId: f.home.source.id }, Array.from({ length: 103 }, (_, i) => ({ id: `lead_many${i}`, name: `Many ${i}`, email: 'many@example.com' })));
+    const many = await post(ws('/people'), { email: 'many@example.com' });
+    expect(many.body).toContain('103 leads and 0 quarantined submissions match');
+    expect(many.body.match(/<td data-label="What">/g)).toHaveLength(100);
+    expect(many.body).toContain('…and 3 more, not listed here.');
+    const erasedMany = await post(ws('/people/erase'), { email: 'many@example.com' });
+    expect((await get(erasedMany.headers.location!)).body).toContain('Erased 103 leads, 0 quarantined submissions and 0 retry records.');
   });
 
   it("the nav's Leads badge counts the workspace's unopened leads on every screen, and drops when one is opened", async () => {

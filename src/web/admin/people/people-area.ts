@@ -29,6 +29,9 @@ function count(value: string | undefined): number | null {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** Rows listed on the page; the export and the erasure take every one. */
+export const PERSON_ROWS_SHOWN = 100;
+
 function erasedNotice(call: AdminCall): SafeHtml | string {
   if (call.query.notice !== 'person-erased') return '';
   const [leads, quarantine, records] = [count(call.query.leads), count(call.query.quarantine), count(call.query.records)];
@@ -48,6 +51,9 @@ function peoplePage(
   const hidden: Record<string, string> = found ? { ...found.match } : {};
   const who = found ? ('email' in found.match ? found.match.email : found.match.phone) : '';
   const total = found ? found.leads.length + found.quarantine.length : 0;
+  const leadsShown = found ? found.leads.slice(0, PERSON_ROWS_SHOWN) : [];
+  const quarantineShown = found ? found.quarantine.slice(0, PERSON_ROWS_SHOWN - leadsShown.length) : [];
+  const notListed = total - leadsShown.length - quarantineShown.length;
   return html`<div class="page-head"><div><h1>Personal data</h1><p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead and quarantined submission of this workspace with their email or phone.</p></div></div>
 ${erasedNotice(call)}
 <section class="card" aria-labelledby="find-heading">
@@ -76,13 +82,14 @@ ${found
       : ''}</div></div>
 ${total > 0
   ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th><th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
-${found.leads.map(
+${leadsShown.map(
   (lead) => html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${lead.name ?? lead.email ?? lead.phone ?? '—'}</td><td data-label="Source">${names?.get(lead.sourceId) ?? lead.sourceId}</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
 )}
-${found.quarantine.map(
+${quarantineShown.map(
   (item) => html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'}</td><td data-label="Source">${names?.get(item.sourceId) ?? item.sourceId}</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
 )}
-</tbody></table>`
+</tbody></table>
+${notListed > 0 ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes every one.</p>` : ''}`
   : ''}
 </section>`
   : ''}`;
