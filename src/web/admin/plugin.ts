@@ -5,7 +5,7 @@ import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
-import { unreadCounts } from '../../domain/leads/unread-counts.js';
+import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { ADMIN_AREAS } from './areas.js';
@@ -115,6 +115,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     }
     const workspaces = await workspacesOf(ctx, session.user.userId);
     const token = csrf.tokenFor(session.sessionId);
+    // The nav shows the workspace of the page, else the person's first; its unread counts are read once a request.
+    const home = workspace ?? workspaces[0];
+    let counts: Promise<PipelineUnread[]> | undefined;
+    const homeUnread = () => (counts ??= home ? unreadCounts({ ctx, input: { workspace: home.workspaceId } }) : Promise.resolve([]));
     const call: AdminCall = {
       request,
       reply,
@@ -126,10 +130,9 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       params,
       query: stringRecord(request.query),
       body,
+      unreadCounts: homeUnread,
       render: async (status: number, page: PageContent) => {
-        // The nav shows the workspace of the page, else the person's first.
-        const home = workspace ?? workspaces[0];
-        const unread = home ? (await unreadCounts({ ctx, input: { workspace: home.workspaceId } })).reduce((sum, p) => sum + p.unread, 0) : 0;
+        const unread = (await homeUnread()).reduce((sum, p) => sum + p.unread, 0);
         return reply
           .code(status)
           .type('text/html; charset=utf-8')

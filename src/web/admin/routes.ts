@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import type { SignedInUser } from '../../domain/auth/sessions.js';
+import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
 import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import type { SafeHtml } from '../html.js';
 
@@ -25,6 +26,8 @@ export interface AdminCall {
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body: Record<string, string>;
+  /** Unread leads per pipeline of the page's workspace, read once a request (the nav's badge sums them). */
+  unreadCounts(): Promise<PipelineUnread[]>;
   /** Renders a page in the admin layout with the admin security headers (the nav's unread badge reads the database). */
   render(status: number, page: PageContent): Promise<FastifyReply>;
   /** 303 to a path of ours (after a POST), optionally with a notice code shown on the next page. */

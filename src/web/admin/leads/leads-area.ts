@@ -6,7 +6,6 @@ import { inboxOptions } from '../../../domain/leads/inbox-options.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
 import { moveLead } from '../../../domain/leads/move-lead.js';
 import { openLead } from '../../../domain/leads/open-lead.js';
-import { unreadCounts } from '../../../domain/leads/unread-counts.js';
 import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import type { MovedBy } from '../../../domain/stages/stage-history.js';
 import type { AdminArea, AdminCall } from '../routes.js';
@@ -42,7 +41,7 @@ function filtersOf(workspaceId: string, pipelineId: string, query: InboxQuery): 
 
 async function renderInbox(call: AdminCall, pipelineRef: string | undefined) {
   const workspaceId = call.workspace!.workspaceId;
-  const counts = await unreadCounts({ ctx: call.ctx, input: { workspace: workspaceId } });
+  const counts = await call.unreadCounts();
   const pipelineId = pipelineRef ?? counts[0]?.pipelineId;
   if (!pipelineId) throw new AppError('pipeline_not_found', 'This workspace has no pipeline yet');
   const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: pipelineId } });
