@@ -36,9 +36,15 @@ export function human(value: unknown): string {
   return `${String(value)}\n`;
 }
 
-export function nonNegativeInteger(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number (rooms count from 0)');
+/** A whole number of 0 or more, refused with `refusal`. */
+function wholeNumber(value: string, refusal: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(refusal);
   return Number(value);
+}
+
+/** A room index. */
+export function nonNegativeInteger(value: string): number {
+  return wholeNumber(value, 'must be a whole number (rooms count from 0)');
 }
 
 export function positiveInteger(value: string): number {
@@ -68,10 +74,7 @@ export function withPaging(cmd: Command, items: string): Command {
       if (n > LIST_PAGE.max) throw new InvalidArgumentError(`must be at most ${LIST_PAGE.max}`);
       return n;
     })
-    .option('--offset <n>', `skip this many of the newest ${items}`, (value: string) => {
-      if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number (0 or more)');
-      return Number(value);
-    });
+    .option('--offset <n>', `skip this many of the newest ${items}`, (value: string) => wholeNumber(value, 'must be a whole number (0 or more)'));
 }
 
 /**
