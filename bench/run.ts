@@ -118,6 +118,13 @@ interface WrkResult {
   machine: { cpuSeconds: number; busy: number } | null;
 }
 
+/** The machine's busy share between two readings, and the CPU seconds that is over `wallSeconds`. */
+function machineUse(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeof cpuTicks>, wallSeconds: number): WrkResult['machine'] {
+  if (!before || !after || after.total <= before.total) return null;
+  const busy = (after.busy - before.busy) / (after.total - before.total);
+  return { busy, cpuSeconds: busy * os.cpus().length * wallSeconds };
+}
+
 /** The aggregate `cpu` line of /proc/stat: busy and total ticks (idle and iowait are not busy). */
 function cpuTicks(): { busy: number; total: number } | null {
   try {
@@ -155,14 +162,7 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
   const started = performance.now();
   const { stdout, stderr } = await execFileAsync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url]);
   const wallSeconds = (performance.now() - started) / 1000;
-  const after = cpuTicks();
-  const machine =
-    before && after && after.total > before.total
-      ? (() => {
-          const busy = (after.busy - before.busy) / (after.total - before.total);
-          return { busy, cpuSeconds: busy * os.cpus().length * wallSeconds };
-        })()
-      : null;
+  const machine = machineUse(before, cpuTicks(), wallSeconds);
   const out = stdout + stderr;
   const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
   if (!m) throw new Error(`wrk said:\n${out}`);
