@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { erasePerson, type PersonErasure } from '../domain/persons/erase-person.js';
 import { exportPerson } from '../domain/persons/export-person.js';
+import { matchedContact } from '../domain/persons/person-data.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 
@@ -11,7 +12,7 @@ const asJson: Render = ((value: unknown) => `${JSON.stringify(value, null, 2)}\n
 
 const erased: Render = ((result: PersonErasure) => {
   const { leads, quarantine, idempotencyRecords } = result.deleted;
-  const who = 'email' in result.match ? result.match.email : result.match.phone;
+  const who = matchedContact(result.match);
   const ids = [...leads, ...quarantine, ...idempotencyRecords.map((r) => `${r.scope} ${r.key}`)];
   return (
     `Erased ${leads.length} lead(s), ${quarantine.length} quarantine entr${quarantine.length === 1 ? 'y' : 'ies'} and ` +

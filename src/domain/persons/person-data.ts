@@ -18,6 +18,11 @@ export function personMatch(input: { email?: string | undefined; phone?: string 
   throw new AppError('invalid_arguments', 'Give the person\'s email or phone');
 }
 
+/** The contact a match is for, as given (an email or a phone number). */
+export function matchedContact(match: PersonMatch): string {
+  return 'email' in match ? match.email : match.phone;
+}
+
 function digits(text: string): string {
   return text.replace(/\D/g, '');
 }

@@ -2,6 +2,7 @@ import { isAppError } from '../../../domain/errors.js';
 import { sourceNames } from '../../../domain/leads/source-names.js';
 import { erasePerson } from '../../../domain/persons/erase-person.js';
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
+import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
@@ -49,7 +50,7 @@ function peoplePage(
   const ws = workspacePath(call.workspace!.workspaceId);
   const { wanted, found, names } = input;
   const hidden: Record<string, string> = found ? { ...found.match } : {};
-  const who = found ? ('email' in found.match ? found.match.email : found.match.phone) : '';
+  const who = found ? matchedContact(found.match) : '';
   const total = found ? found.leads.length + found.quarantine.length : 0;
   const leadsShown = found ? found.leads.slice(0, PERSON_ROWS_SHOWN) : [];
   const quarantineShown = found ? found.quarantine.slice(0, PERSON_ROWS_SHOWN - leadsShown.length) : [];
