@@ -6,7 +6,9 @@ import { resetPassword } from '../domain/users/reset-password.js';
 import type { CliKit } from './kit.js';
 
 function linkLines(result: { email: string; setupUrl: string | null; expiresAt: string | null }): string {
-  if (!result.setupUrl) return `${result.email} already has a password and can sign in.\n`;
+  if (!result.setupUrl) {
+    return `${result.email} already has an account: an invitation waits for them to accept after signing in (Account page).\n`;
+  }
   return `One-time link for ${result.email} to set a password (valid until ${result.expiresAt}, works once):\n  ${result.setupUrl}\n`;
 }
 
@@ -24,7 +26,7 @@ function userLines(users: UserView[]): string {
 export function registerUserCommands(program: Command, { run, withJson }: CliKit) {
   const user = program.command('user').description('people who sign in to the web app');
   withJson(user.command('create'))
-    .description('add a person to a workspace and print their one-time set-password link')
+    .description('add a new person to a workspace and print their one-time set-password link, or invite an existing account')
     .requiredOption('--email <email>', 'their email')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .addOption(new Option('--role <role>', 'their role').choices(['owner', 'member']).default('member'))

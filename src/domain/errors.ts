@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   // admin web app
   csrf_failed: { status: 403, title: 'Request refused (CSRF check)' },
   owner_only: { status: 403, title: 'Only an owner of the workspace can do this' },
+  email_not_proven: { status: 403, title: 'Email address not proven yet' },
   // lookups
   intake_unavailable: { status: 404, title: 'Intake link unavailable' },
   route_not_found: { status: 404, title: 'Not found' },
@@ -38,6 +39,7 @@ export const ERROR_CODES = {
   stage_not_found: { status: 404, title: 'Stage not found' },
   user_not_found: { status: 404, title: 'User not found' },
   member_not_found: { status: 404, title: 'Member not found' },
+  invitation_not_found: { status: 404, title: 'Invitation not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   // conflicts
   idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },

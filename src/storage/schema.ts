@@ -175,6 +175,10 @@ export interface UserTable {
   password_hash: string | null;
   created_at: string;
   password_changed_at: string | null;
+  /** Since 0011: when the person proved the email is theirs (a link nobody else saw); null until then. */
+  email_proven_at?: string | null;
+  /** Since 0011: the workspace whose inviter saw the link the password was set through; null when proven. */
+  link_workspace_id?: string | null;
 }
 
 export interface MembershipTable {
@@ -202,6 +206,21 @@ export interface SetupLinkTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Since 0011: the workspace whose inviter was shown this link; null when only the person or the operator saw it. */
+  shown_in_workspace_id?: string | null;
+}
+
+/** Since 0011: an invitation into a workspace for an existing account, waiting for the person to accept it. */
+export interface InvitationTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  /** `owner` or `member`. */
+  role: string;
+  /** Who invited, as shown to the invitee: a member's email, or `the server operator (CLI)`. */
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface SignInFailureTable {
@@ -237,6 +256,7 @@ export interface Schema {
   memberships: MembershipTable;
   sessions: SessionTable;
   setup_links: SetupLinkTable;
+  invitations: InvitationTable;
   sign_in_failures: SignInFailureTable;
   lead_source_texts: LeadSourceTextsTable;
 }

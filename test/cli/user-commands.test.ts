@@ -34,12 +34,19 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
       email: 'Olga@Example.com',
       workspaceId: workspace.id,
       role: 'owner',
+      outcome: 'added',
       setupUrl: expect.stringMatching(/^https:\/\/leads\.example\.com\/setup\/[A-Za-z0-9_-]{43}$/),
       expiresAt: expect.any(String),
     });
     const member = await runCli(['user', 'create', '--email', 'max@example.com', '--workspace', workspace.id], env);
     expect(member.code).toBe(0);
     expect(member.stdout).toMatch(/One-time link for max@example\.com .*\n {2}https:\/\/leads\.example\.com\/setup\//);
+
+    // An account that exists is invited, never handed a new link, even by the operator.
+    await cliJson(['workspace', 'create', '--name', 'Beta'], env);
+    const again = await runCli(['user', 'create', '--email', 'max@example.com', '--workspace', 'Beta'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('max@example.com already has an account: an invitation waits for them to accept after signing in (Account page).\n');
 
     const reset = await cliJson<{ setupUrl: string }>(['user', 'reset-password', '--email', 'olga@example.com'], env);
     expect(reset.setupUrl).not.toBe(owner.setupUrl);

@@ -73,6 +73,7 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'users',
   'memberships',
   'setup_links',
+  'invitations',
   'quarantine',
   'stages',
   'stage_history',
@@ -239,6 +240,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/members/invitations/:invitationId/cancel',
+    url: (f) => ws(f, `/members/invitations/${f.extra.homeInvitationId}/cancel`),
+    foreignUrl: (f) => ws(f, `/members/invitations/${f.extra.ownerInvitationId}/cancel`),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/members/:userId/role',
     url: (f) => ws(f, `/members/${f.member.userId}/role`),
     foreignUrl: (f) => ws(f, `/members/${f.stranger.userId}/role`),
@@ -258,6 +265,9 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: () => '/account/password',
     form: () => ({ currentPassword: 'not needed for the refusals', newPassword: 'a brand new password' }),
   },
+  // Another person's invitation answers 404 like a missing one (test/web/admin/invitations.test.ts).
+  { method: 'POST', path: '/account/invitations/:invitationId/accept', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/accept` },
+  { method: 'POST', path: '/account/invitations/:invitationId/decline', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/decline` },
 ];
 
 const SCAN_BODY = '{"rooms":[{"name":"Kitchen","walls":[]},{"name":"Hall"}]}';
@@ -285,6 +295,13 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
   const owner = await person('owner@home.example', home.workspaceId, 'owner');
   const member = await person('member@home.example', home.workspaceId, 'member');
   const stranger = await person('owner@away.example', away.workspaceId, 'owner');
+  // Home's owner set their password through the operator's link, which proves the address (needed to accept).
+  await world.store.db.updateTable('users').set({ email_proven_at: new Date().toISOString() }).where('id', '=', owner.userId).execute();
+  // Pending invitations: the stranger into home (home's owner may withdraw it), home's owner into away.
+  await createUser({ ctx: world.ctx, input: { email: stranger.email, workspace: home.workspaceId } });
+  await createUser({ ctx: world.ctx, input: { email: owner.email, workspace: away.workspaceId } });
+  const invitationOf = async (workspaceId: string) =>
+    (await world.store.db.selectFrom('invitations').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).id;
   await uploadScan(app, home.uploadKey);
   await uploadScan(app, away.uploadKey);
   const scanOf = async (workspaceId: string) =>
@@ -299,7 +316,11 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
     stranger,
     homeScanId: await scanOf(home.workspaceId),
     awayScanId: await scanOf(away.workspaceId),
-    extra: { ...(await leadsFixtureExtra(app, world, home, away)) },
+    extra: {
+      homeInvitationId: await invitationOf(home.workspaceId),
+      ownerInvitationId: await invitationOf(away.workspaceId),
+      ...(await leadsFixtureExtra(app, world, home, away)),
+    },
   };
 }
 

@@ -17,17 +17,38 @@ export function setupUrl(baseUrl: string, token: string): string {
 }
 
 /**
- * A one-time link where a person sets their password (CONTRACT §10), inside the caller's transaction. Only the
- * token's hash is stored; a new link replaces the person's unused ones, so only the latest link printed works.
+ * Who saw a link besides the person: `operator` for the CLI on the server and the first-start banner (the person
+ * who runs the server is trusted by every workspace on it), or the workspace whose owner was shown it on the
+ * Members screen. Only the first proves the email; see `setPasswordWithLink`.
  */
-export async function issueSetupLink(trx: Transaction<Schema>, ctx: DomainContext, userId: string): Promise<SetupLink> {
+export type LinkWitness = 'operator' | { workspaceId: string };
+
+/**
+ * A one-time link where a person sets their password, inside the caller's transaction. Only the token's hash is
+ * stored; a new link replaces the person's unused ones, so only the latest link printed works. Callers issue one
+ * only to the person or the operator, or for an account the inviting workspace just created: never for an
+ * existing account on someone else's request (that would hand the account over).
+ */
+export async function issueSetupLink(
+  trx: Transaction<Schema>,
+  ctx: DomainContext,
+  userId: string,
+  witness: LinkWitness,
+): Promise<SetupLink> {
   const token = mintToken();
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SETUP_LINK_TTL_MS).toISOString();
   await trx.deleteFrom('setup_links').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   await trx
     .insertInto('setup_links')
-    .values({ token_hash: hashToken(token), user_id: userId, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      used_at: null,
+      shown_in_workspace_id: witness === 'operator' ? null : witness.workspaceId,
+    })
     .execute();
   return { setupUrl: setupUrl(ctx.config.publicBaseUrl, token), expiresAt };
 }
@@ -72,7 +93,19 @@ export async function setPasswordWithLink({
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw unusable();
-    await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: now }).where('id', '=', link.userId).execute();
+    const { shown_in_workspace_id: shownIn } = await trx
+      .selectFrom('setup_links')
+      .select('shown_in_workspace_id')
+      .where('token_hash', '=', hashToken(input.token))
+      .executeTakeFirstOrThrow();
+    // A link only the person (or the operator) saw proves the email is theirs; one an inviter saw proves nothing
+    // beyond that workspace, since the inviter could have used it themselves.
+    const proof = shownIn ? { email_proven_at: null, link_workspace_id: shownIn } : { email_proven_at: now, link_workspace_id: null };
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, password_changed_at: now, ...proof })
+      .where('id', '=', link.userId)
+      .execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
   });
   return link;

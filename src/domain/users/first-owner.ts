@@ -23,8 +23,11 @@ export async function insertFirstOwner(
       password_hash: null,
       created_at: input.now,
       password_changed_at: null,
+      email_proven_at: null,
+      link_workspace_id: null,
     })
     .execute();
   await trx.insertInto('memberships').values({ workspace_id: input.workspaceId, user_id: userId, role: 'owner', created_at: input.now }).execute();
-  return issueSetupLink(trx, ctx, userId);
+  // Printed once in the server's banner: only the operator sees it, so it proves the account.
+  return issueSetupLink(trx, ctx, userId, 'operator');
 }

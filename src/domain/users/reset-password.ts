@@ -4,13 +4,14 @@ import { findUserByEmail } from './find-user.js';
 
 /**
  * `leadscan user reset-password`: a new one-time link (earlier unused links stop working). The current password
- * keeps working until the link is used; using it ends every session of the person.
+ * keeps working until the link is used; using it ends every session of the person. The link is printed on the
+ * server only, so setting a password through it proves the email (and locks out whoever set it before).
  */
 export async function resetPassword({
   ctx,
   input,
 }: VerbArgs<{ email: string }>): Promise<{ userId: string; email: string; setupUrl: string; expiresAt: string }> {
   const user = await findUserByEmail({ ctx, input });
-  const link = await ctx.store.writer.write((trx) => issueSetupLink(trx, ctx, user.id));
+  const link = await ctx.store.writer.write((trx) => issueSetupLink(trx, ctx, user.id, 'operator'));
   return { userId: user.id, email: user.email, ...link };
 }

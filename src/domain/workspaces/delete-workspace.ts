@@ -32,6 +32,7 @@ export async function deleteWorkspace({
     const pipelineIds = (await trx.selectFrom('pipelines').select('id').where('workspace_id', '=', workspace.id).execute()).map((r) => r.id);
     await removeStages(trx, pipelineIds);
     await trx.deleteFrom('memberships').where('workspace_id', '=', workspace.id).execute();
+    await trx.deleteFrom('invitations').where('workspace_id', '=', workspace.id).execute();
     const pipelines = await trx.deleteFrom('pipelines').where('workspace_id', '=', workspace.id).executeTakeFirst();
     removed.pipelines = Number(pipelines.numDeletedRows);
     await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();

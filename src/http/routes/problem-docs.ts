@@ -16,6 +16,8 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   owner_only: 'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
   invalid_credentials: 'The email or password is wrong. After 10 failures in 15 minutes, sign-in waits (429).',
   setup_link_unusable: 'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',
+  email_not_proven:
+    'This account\'s password was set through a link someone else was shown, so it cannot join another workspace yet. Ask whoever runs the server for `npx leadscan user reset-password --email E`; setting the password through that link proves the address.',
   last_owner: 'A workspace always keeps an owner: make someone else owner before removing or demoting the last one.',
   body_too_large: 'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
   rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',

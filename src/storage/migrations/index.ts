@@ -10,6 +10,7 @@ import { scanRawUncompressed } from './0007-scan-raw-uncompressed.js';
 import { searchMergesWhenIdle } from './0008-search-merges-when-idle.js';
 import { searchIndexFile } from './0009-search-index-file.js';
 import { unreadMarksPerStatement } from './0010-unread-marks-per-statement.js';
+import { invitations } from './0011-invitations.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0008_search_merges_when_idle': searchMergesWhenIdle(dialect),
         '0009_search_index_file': searchIndexFile(dialect),
         '0010_unread_marks_per_statement': unreadMarksPerStatement(dialect),
+        '0011_invitations': invitations(),
       }),
   };
 }

@@ -100,6 +100,8 @@ export const NOTICES: Record<string, string> = {
   'texts-saved': 'Hosted-form texts saved.',
   'role-changed': 'Role changed.',
   'member-removed': 'The member was removed.',
+  'invitation-cancelled': 'The invitation was withdrawn.',
+  'invitation-declined': 'The invitation was declined.',
   'password-changed': 'Password changed. Your other sessions were signed out.',
   'password-set': 'Password set. Sign in with your email and the new password.',
   'signed-out': 'You are signed out.',

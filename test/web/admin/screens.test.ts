@@ -311,6 +311,9 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('the workspace switcher lists only the person’s workspaces', async () => {
     await post(`/w/${f.away.workspaceId}/members`, { email: f.owner.email, role: 'member' }, f.stranger);
+    // An existing account joins only when it accepts (the fixture's owner has proven their email).
+    expect((await get(ws('/scans'))).body).not.toContain(`href="/w/${f.away.workspaceId}/scans"`);
+    expect((await post(`/account/invitations/${f.extra.ownerInvitationId}/accept`, {})).statusCode).toBe(303);
     const page = await get(ws('/scans'));
     expect(page.body).toContain(`href="/w/${f.away.workspaceId}/scans"`);
     expect((await get(`/w/${f.away.workspaceId}/scans`)).statusCode).toBe(200);

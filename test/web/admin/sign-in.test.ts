@@ -2,18 +2,13 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../../src/app.js';
 import { createUser } from '../../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../../helpers/backends.js';
+import { csrfOf } from '../../helpers/csrf-of.js';
 import { createWorld, type Seeded, type TestWorld } from '../../helpers/test-app.js';
 
 const PASSWORD = 'correct horse battery';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-/** The hidden CSRF field of a page. */
-export function csrfOf(page: string): string {
-  const match = /name="_csrf" value="([^"]+)"/.exec(page);
-  if (!match) throw new Error('no CSRF field on the page');
-  return match[1]!;
-}
 
 describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backend) => {
   let world: TestWorld;

@@ -1,14 +1,44 @@
+import { acceptInvitation } from '../../../domain/invitations/accept-invitation.js';
+import { declineInvitation } from '../../../domain/invitations/decline-invitation.js';
+import { listInvitationsFor, type InvitationForMe } from '../../../domain/invitations/list-invitations.js';
+import { AppError } from '../../../domain/errors.js';
 import { changePassword } from '../../../domain/users/change-password.js';
-import { html } from '../../html.js';
+import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, AdminCall } from '../routes.js';
-import { csrfField, field, formErrorsOf, isFormError, notice, type FormErrors } from '../ui.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField, field, formErrorsOf, isFormError, notice, when, type FormErrors } from '../ui.js';
 
-function accountPage(call: AdminCall, errors: FormErrors = {}) {
-  return call.render(Object.keys(errors).length ? 400 : 200, {
+interface AccountPageInput {
+  errors?: FormErrors;
+  /** A refusal about an invitation (not proven yet), shown above the list. */
+  problem?: string;
+}
+
+function invitationsSection(call: AdminCall, invitations: InvitationForMe[], problem?: string): SafeHtml | string {
+  if (invitations.length === 0) return '';
+  return html`<section class="card" aria-labelledby="inv-heading">
+<h2 id="inv-heading">Invitations</h2>
+${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
+<ul class="plain">${invitations.map(
+    (i) => html`<li class="invitation"><p><strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
+${i.canAccept
+  ? actionButton({ action: `/account/invitations/${i.invitationId}/accept`, csrf: call.csrf, label: 'Accept', kind: 'primary' })
+  : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this Leadscan server for a new password link and set your password through it.</p>`}
+${actionButton({ action: `/account/invitations/${i.invitationId}/decline`, csrf: call.csrf, label: 'Decline', kind: 'secondary' })}</li>`,
+  )}</ul>
+</section>`;
+}
+
+async function accountPage(call: AdminCall, input: AccountPageInput = {}) {
+  const errors = input.errors ?? {};
+  const invitations = await listInvitationsFor({ ctx: call.ctx, input: { userId: call.user.userId } });
+  const status = Object.keys(errors).length ? 400 : input.problem ? 403 : 200;
+  return call.render(status, {
     title: 'Account',
     area: 'account',
     body: html`<div class="page-head"><div><h1>Account</h1><p class="muted">${call.user.email}</p></div></div>
 ${notice(call.query.notice)}
+${invitationsSection(call, invitations, input.problem)}
 <div class="grid-2">
 <section class="card" aria-labelledby="pw-heading">
 <h2 id="pw-heading">Change password</h2>
@@ -31,7 +61,7 @@ ${call.workspaces.length
   });
 }
 
-/** Account (CONTRACT §11): change password (other sessions end), sign out. */
+/** Account: pending invitations (accept, decline), change password (other sessions end), sign out. */
 export const accountArea: AdminArea = {
   routes: [
     { method: 'GET', path: '/account', access: 'signed-in', handler: async (call) => accountPage(call) },
@@ -51,10 +81,36 @@ export const accountArea: AdminArea = {
             },
           });
         } catch (error) {
-          if (isFormError(error)) return accountPage(call, formErrorsOf(error, 'newPassword'));
+          if (isFormError(error)) return accountPage(call, { errors: formErrorsOf(error, 'newPassword') });
           throw error;
         }
         return call.redirect('/account', 'password-changed');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/account/invitations/:invitationId/accept',
+      access: 'signed-in',
+      handler: async (call) => {
+        try {
+          const { workspaceId } = await acceptInvitation({
+            ctx: call.ctx,
+            input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' },
+          });
+          return await call.redirect(workspacePath(workspaceId, 'scans'));
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'email_not_proven') return accountPage(call, { problem: error.detail });
+          throw error;
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/account/invitations/:invitationId/decline',
+      access: 'signed-in',
+      handler: async (call) => {
+        await declineInvitation({ ctx: call.ctx, input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' } });
+        return call.redirect('/account', 'invitation-declined');
       },
     },
   ],

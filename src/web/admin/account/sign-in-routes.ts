@@ -5,6 +5,7 @@ import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';
 import { AppError, isAppError } from '../../../domain/errors.js';
+import { listInvitationsFor } from '../../../domain/invitations/list-invitations.js';
 import { workspacesOf } from '../../../domain/members/workspace-access.js';
 import type { SignedInCheck } from '../plugin.js';
 import { workspacePath } from '../routes.js';
@@ -38,7 +39,10 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
     const session = await signedIn(request, reply);
     if (!session) return reply;
     const [first] = await workspacesOf(ctx, session.user.userId);
-    return reply.redirect(first ? workspacePath(first.workspaceId, 'scans') : '/account', 303);
+    // An invitation the person can accept is the first thing to see after signing in (it waits on Account).
+    const invitations = await listInvitationsFor({ ctx, input: { userId: session.user.userId } });
+    const waiting = invitations.some((i) => i.canAccept);
+    return reply.redirect(first && !waiting ? workspacePath(first.workspaceId, 'scans') : '/account', 303);
   });
 
   app.get<{ Querystring: { next?: string; notice?: string } }>('/login', { schema: { hide: true } }, async (request, reply) => {

@@ -1,5 +1,7 @@
 import { AppError } from '../../../domain/errors.js';
 import { changeMemberRole } from '../../../domain/members/change-role.js';
+import { cancelInvitation } from '../../../domain/invitations/cancel-invitation.js';
+import { listPendingInvitations } from '../../../domain/invitations/list-invitations.js';
 import { listMembers } from '../../../domain/members/list-members.js';
 import { removeMember } from '../../../domain/members/remove-member.js';
 import { createUser } from '../../../domain/users/create-user.js';
@@ -8,9 +10,11 @@ import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError } from '../ui.js';
 import { membersPage, type MembersPageInput } from './members-pages.js';
 
-async function render(call: AdminCall, status: number, input: Omit<MembersPageInput, 'members'> = {}) {
-  const members = await listMembers({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } });
-  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, ...input }) });
+async function render(call: AdminCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {
+  const workspaceId = call.workspace!.workspaceId;
+  const members = await listMembers({ ctx: call.ctx, input: { workspaceId } });
+  const pending = await listPendingInvitations({ ctx: call.ctx, input: { workspaceId } });
+  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, pending, ...input }) });
 }
 
 /** A refusal about a member row (the last owner, a vanished member) is shown on the list, not as an error page. */
@@ -30,13 +34,25 @@ export const membersArea: AdminArea = {
       handler: async (call) => {
         const values = { email: call.body.email ?? '', role: call.body.role ?? 'member' };
         try {
-          // The same verb as `leadscan user create`: the link is shown once, on this answer only.
-          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace!.workspaceId } });
+          // The same verb as `leadscan user create`: a new account's link is shown once, on this answer only; an
+          // existing account gets an invitation it accepts itself, and no link.
+          const invitedBy = { userId: call.user.userId, email: call.user.email };
+          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace!.workspaceId, invitedBy } });
           return await render(call, 200, { invited });
         } catch (error) {
           if (!isFormError(error)) throw error;
           return render(call, error.status, { inviteErrors: formErrorsOf(error, 'email'), inviteValues: values });
         }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/members/invitations/:invitationId/cancel',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        await cancelInvitation({ ctx: call.ctx, input: { workspaceId, invitationId: call.params.invitationId ?? '' } });
+        return call.redirect(workspacePath(workspaceId, 'members'), 'invitation-cancelled');
       },
     },
     {

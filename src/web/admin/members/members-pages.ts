@@ -1,4 +1,5 @@
 import type { CreatedUser } from '../../../domain/users/create-user.js';
+import type { PendingInvitation } from '../../../domain/invitations/list-invitations.js';
 import type { MemberView } from '../../../domain/members/list-members.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminCall } from '../routes.js';
@@ -7,6 +8,7 @@ import { actionButton, csrfField, field, notice, when, type FormErrors } from '.
 
 export interface MembersPageInput {
   members: MemberView[];
+  pending: PendingInvitation[];
   invited?: CreatedUser;
   inviteErrors?: FormErrors;
   inviteValues?: { email?: string; role?: string };
@@ -25,17 +27,7 @@ export function membersPage(call: AdminCall, input: MembersPageInput): SafeHtml 
   return html`<div class="page-head"><div><h1>Members</h1><p class="muted">Who can sign in to ${call.workspace!.workspaceName}. Owners can do everything; members work the inboxes and scans.</p></div></div>
 ${notice(call.query.notice)}
 ${input.problem ? html`<p class="notice error" role="alert">${input.problem}</p>` : ''}
-${input.invited
-  ? html`<section class="notice info" aria-labelledby="invited-heading">
-<h2 id="invited-heading">${input.invited.email} was added as ${input.invited.role}</h2>
-${input.invited.setupUrl
-  ? html`<p>Send them this one-time link to set their password. It works once and expires ${html`${when(input.invited.expiresAt)}`}; it is not shown again.</p>
-<div class="copy-row"><code class="copy-value" id="invite-link">${input.invited.setupUrl}</code>
-<button type="button" class="secondary" data-copy-target="#invite-link" data-status="#invite-status" hidden>Copy</button></div>
-<p class="status-line" id="invite-status" role="status" aria-live="polite"></p>`
-  : html`<p>They already have a password and can sign in now.</p>`}
-</section>`
-  : ''}
+${input.invited ? invitedNotice(input.invited) : ''}
 <section class="card table-card" aria-labelledby="members-heading">
 <h2 id="members-heading" class="offscreen">Members</h2>
 <table class="list" id="members">
@@ -49,14 +41,49 @@ ${input.invited.setupUrl
 </tr>`,
   )}</tbody></table>
 </section>
+${input.pending.length
+  ? html`<section class="card table-card" aria-labelledby="pending-heading">
+<h2 id="pending-heading">Waiting to accept</h2>
+<table class="list" id="pending">
+<thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
+<tbody>${input.pending.map(
+    (p) => html`<tr>
+<td data-label="Person"><strong>${p.email}</strong><br><span class="muted small">by ${p.invitedBy}</span></td>
+<td data-label="Role">${p.role === 'owner' ? 'Owner' : 'Member'}</td>
+<td data-label="Invited">${when(p.createdAt)}</td>
+<td>${actionButton({ action: `${base}/invitations/${p.invitationId}/cancel`, csrf: call.csrf, label: 'Withdraw', kind: 'secondary', confirm: `Withdraw the invitation for ${p.email}?` })}</td>
+</tr>`,
+  )}</tbody></table>
+</section>`
+  : ''}
 <section class="card" aria-labelledby="invite-heading">
 <h2 id="invite-heading">Invite</h2>
-<p class="muted small">You get a one-time link to send them; they choose their own password.</p>
+<p class="muted small">Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.</p>
 <form method="post" action="${base}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'email', label: 'Email', type: 'email', value: input.inviteValues?.email ?? '', errors, autocomplete: 'off' })}
 <div class="field"><label for="f-role">Role</label>${roleSelect('role', 'f-role', input.inviteValues?.role ?? 'member')}</div>
 <button type="submit">Invite</button>
 </form>
+</section>`;
+}
+
+/**
+ * The answer to an invite. A new account's link is shown once. For an email that has an account, the answer is
+ * the same whether or not its password is set, and carries no link: the account is not the inviter's to hand out.
+ */
+function invitedNotice(invited: CreatedUser): SafeHtml {
+  if (invited.outcome === 'invited' || !invited.setupUrl) {
+    return html`<section class="notice info" aria-labelledby="invited-heading">
+<h2 id="invited-heading">${invited.email} is invited as ${invited.role}</h2>
+<p>They already have a Leadscan account on this server. The invitation waits on their Account page; they join when they sign in and accept it. It is listed below until then.</p>
+</section>`;
+  }
+  return html`<section class="notice info" aria-labelledby="invited-heading">
+<h2 id="invited-heading">${invited.email} was added as ${invited.role}</h2>
+<p>Send them this one-time link to set their password. It works once and expires ${html`${when(invited.expiresAt)}`}; it is not shown again.</p>
+<div class="copy-row"><code class="copy-value" id="invite-link">${invited.setupUrl}</code>
+<button type="button" class="secondary" data-copy-target="#invite-link" data-status="#invite-status" hidden>Copy</button></div>
+<p class="status-line" id="invite-status" role="status" aria-live="polite"></p>
 </section>`;
 }
