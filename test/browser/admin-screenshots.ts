@@ -7,6 +7,9 @@ import { createSession } from '../../src/domain/auth/sessions.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { createUser } from '../../src/domain/users/create-user.js';
+import { setPasswordWithLink } from '../../src/domain/auth/setup-links.js';
+import { acceptInvitation } from '../../src/domain/invitations/accept-invitation.js';
+import { listInvitationsFor } from '../../src/domain/invitations/list-invitations.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,7 +72,16 @@ try {
   }
   const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: seeded.workspaceId, role: 'owner' } });
   await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', workspace: seeded.workspaceId, role: 'member' } });
+  // Maria proves her email through the operator's link, then accepts the second workspace's invitation.
+  await setPasswordWithLink({ ctx, input: { token: new URL(owner.setupUrl!).pathname.split('/').pop()!, password: 'screenshot password' } });
   await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: roofing.id, role: 'owner' } });
+  const [invitation] = await listInvitationsFor({ ctx, input: { userId: owner.userId } });
+  await acceptInvitation({ ctx, input: { userId: owner.userId, invitationId: invitation!.invitationId } });
+  // A pending invitation each way: Lee (an account of Harbor Roofing) into Harbor Renovations, Maria into Harbor Decks.
+  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspace: roofing.id, role: 'member' } });
+  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspace: seeded.workspaceId, role: 'member', invitedBy: { userId: owner.userId, email: owner.email } } });
+  const decks = await createWorkspace({ ctx, input: { name: 'Harbor Decks' } });
+  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: decks.id, role: 'member' } });
   const { sessionId } = await createSession({ ctx, input: { userId: owner.userId } });
 
   const browser = await launchChromium();
@@ -83,9 +95,10 @@ try {
         ['sources', `/w/${seeded.workspaceId}/sources`],
         ['source', `/w/${seeded.workspaceId}/sources/${seeded.source.id}`],
         ['members', `/w/${seeded.workspaceId}/members`],
+        ['account', '/account'],
       ];
-      // The README shows every screen wide, and Scans and Sources also at phone width.
-      for (const [name, url] of width < 500 ? shots.slice(0, 2) : shots) {
+      // The README shows every screen wide, and Scans, Sources, Members and Account also at phone width.
+      for (const [name, url] of width < 500 ? shots.filter(([n]) => n !== 'source') : shots) {
         await page.goto(`${base}${url}`);
         await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
       }
