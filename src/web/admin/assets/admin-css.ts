@@ -106,6 +106,9 @@ table.list th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04
 table.list tr:last-child td { border-bottom: none; }
 table.list td.num { white-space: nowrap; }
 .table-card { padding: 0; overflow: hidden; }
+.table-card > h2 { margin: 0; padding: .9rem .75rem .6rem; font-size: 1.05rem; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padding-top: .75rem; }
 .rooms { overflow-wrap: anywhere; }
 .badge { display: inline-block; padding: .1rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 650; background: var(--soft); color: var(--muted); border: 1px solid var(--line); }
 .badge.on { background: var(--ok-soft); color: var(--ok); border-color: #b7dfc3; }
