@@ -7,6 +7,8 @@ import { createWorkspace } from '../domain/workspaces/create-workspace.js';
 import { deleteWorkspace } from '../domain/workspaces/delete-workspace.js';
 import { listWorkspaces } from '../domain/workspaces/list-workspaces.js';
 import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
+import { updateWorkspaceSettings } from '../domain/settings/update-workspace-settings.js';
+import { findWorkspace } from '../domain/workspaces/find-workspace.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 import { deletedLine, table } from './render.js';
@@ -33,6 +35,21 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .description('rename a workspace (by id or name); names are unique, case-insensitively')
     .requiredOption('--name <name>', 'the new name')
     .action(run((ctx, ref: string, opts: { name: string }) => renameWorkspace({ ctx, input: { workspace: ref, name: opts.name } })));
+  withJson(workspace.command('settings <workspace>'))
+    .description('show a workspace\'s settings, or change them with the options')
+    .option('--name <name>', 'rename the workspace')
+    .option('--time-zone <zone>', 'IANA time zone for times in exports and emails, e.g. America/Toronto')
+    .option('--units <units>', 'metric (m, m²) or imperial (ft-in, ft²) for scan measurements')
+    .action(
+      run(
+        async (ctx, ref: string, opts: { name?: string; timeZone?: string; units?: string }) => {
+          const { id } = await findWorkspace({ ctx, input: { ref } });
+          return updateWorkspaceSettings({ ctx, input: { workspaceId: id, ...opts } });
+        },
+        ((s: { workspaceId: string; name: string; timeZone: string; units: string }) =>
+          `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n`) as Render,
+      ),
+    );
   withJson(workspace.command('delete <workspace>'))
     .description('delete a workspace with its pipelines, sources and upload key')
     .option('--yes', 'confirm: this cannot be undone')

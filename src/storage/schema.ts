@@ -6,6 +6,10 @@ export interface WorkspaceTable {
   id: string;
   name: string;
   created_at: string;
+  /** Since 0012: an IANA zone name, e.g. `America/Toronto`. */
+  time_zone?: string;
+  /** Since 0012: `metric` or `imperial`; measurements are stored in metres either way. */
+  units?: string;
 }
 
 export interface PipelineTable {

@@ -257,6 +257,14 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, `/members/${f.member.userId}/remove`),
     foreignUrl: (f) => ws(f, `/members/${f.stranger.userId}/remove`),
   },
+  // Settings (owners)
+  { method: 'GET', path: '/w/:workspaceId/settings', url: (f) => ws(f, '/settings') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings',
+    url: (f) => ws(f, '/settings'),
+    form: () => ({ name: 'Home renamed', timeZone: 'America/Toronto', units: 'imperial' }),
+  },
   // Account (any signed-in person; no workspace in the URL)
   { method: 'GET', path: '/account', url: () => '/account' },
   {

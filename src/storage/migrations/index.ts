@@ -11,6 +11,7 @@ import { searchMergesWhenIdle } from './0008-search-merges-when-idle.js';
 import { searchIndexFile } from './0009-search-index-file.js';
 import { unreadMarksPerStatement } from './0010-unread-marks-per-statement.js';
 import { invitations } from './0011-invitations.js';
+import { workspaceSettings } from './0012-workspace-settings.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009_search_index_file': searchIndexFile(dialect),
         '0010_unread_marks_per_statement': unreadMarksPerStatement(dialect),
         '0011_invitations': invitations(),
+        '0012_workspace_settings': workspaceSettings(),
       }),
   };
 }

@@ -100,6 +100,7 @@ export const NOTICES: Record<string, string> = {
   'texts-saved': 'Hosted-form texts saved.',
   'role-changed': 'Role changed.',
   'member-removed': 'The member was removed.',
+  'settings-saved': 'Settings saved.',
   'invitation-cancelled': 'The invitation was withdrawn.',
   'invitation-declined': 'The invitation was declined.',
   'password-changed': 'Password changed. Your other sessions were signed out.',

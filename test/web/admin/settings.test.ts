@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachBackend } from '../../helpers/backends.js';
+import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import { cliJson, runCli } from '../../helpers/cli.js';
+import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+
+describeEachBackend('workspace settings: the Settings screen and `leadscan workspace settings`', (backend) => {
+  let world: TestWorld;
+  let f: AdminFixture;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+    f = await createAdminFixture(world);
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
+    f.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
+    });
+  const settingsRow = () =>
+    world.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'units']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+  const url = () => `/w/${f.home.workspaceId}/settings`;
+
+  it('starts as UTC and metric; an owner changes name, time zone and units in one save', async () => {
+    expect(await settingsRow()).toEqual({ name: 'Home', time_zone: 'UTC', units: 'metric' });
+    const page = await get(url());
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<option value="UTC" selected>');
+    expect(page.body).toContain('<option value="metric" selected>');
+    const saved = await post(url(), { name: 'Home Renovations', timeZone: 'America/Toronto', units: 'imperial' });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`${url()}?notice=settings-saved`);
+    expect(await settingsRow()).toEqual({ name: 'Home Renovations', time_zone: 'America/Toronto', units: 'imperial' });
+    const after = await get(`${url()}?notice=settings-saved`);
+    expect(after.body).toContain('Settings saved.');
+    expect(after.body).toContain('<option value="America/Toronto" selected>');
+  });
+
+  it('refuses an unknown zone, bad units and a taken name next to their fields, and changes nothing', async () => {
+    const before = await settingsRow();
+    const bad = await post(url(), { name: 'Home', timeZone: 'Mars/Olympus_Mons', units: 'cubits' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-timeZone-error">Choose a time zone from the list/);
+    expect(bad.body).toMatch(/id="f-units-error">Choose metric/);
+    const taken = await post(url(), { name: 'away', timeZone: 'UTC', units: 'metric' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.body).toMatch(/id="f-name-error">A workspace named &quot;away&quot; already exists/);
+    expect(await settingsRow()).toEqual(before);
+  });
+
+  it('the CLI shows and changes the same settings', async () => {
+    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    expect(await cliJson(['workspace', 'settings', 'Home'], env)).toEqual({
+      workspaceId: f.home.workspaceId,
+      name: 'Home',
+      timeZone: 'UTC',
+      units: 'metric',
+    });
+    const changed = await runCli(['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'], env);
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toBe(`Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n`);
+    const refused = await runCli(['workspace', 'settings', 'Home', '--units', 'furlongs'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Choose metric (m, m²) or imperial (ft-in, ft²)');
+    expect(await settingsRow()).toEqual({ name: 'Home', time_zone: 'Europe/Paris', units: 'imperial' });
+  });
+});
