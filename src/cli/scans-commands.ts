@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { attachScan } from '../domain/scans/attach-scan.js';
+import { detachScan } from '../domain/scans/detach-scan.js';
 import { listScans } from '../domain/scans/list-scans.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
 import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
@@ -9,11 +11,21 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withPaging(withJson(scans.command('list')), 'scans')
     .description('scan uploads of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .option('--unattached', 'only scans not attached to a lead yet')
     .action(
-      run((ctx, opts: PageOptions & { workspace: string }) =>
-        listPage(io, opts, (page) => listScans({ ctx, input: { workspace: opts.workspace, ...page } })),
+      run((ctx, opts: PageOptions & { workspace: string; unattached?: boolean }) =>
+        listPage(io, opts, (page) =>
+          listScans({ ctx, input: { workspace: opts.workspace, filter: opts.unattached ? 'unattached' : 'all', ...page } }),
+        ),
       ),
     );
+  withJson(scans.command('attach <scan>'))
+    .description('attach a scan to a lead of its workspace (the job it is for)')
+    .requiredOption('--lead <lead>', 'the lead id')
+    .action(run((ctx, scanId: string, opts: { lead: string }) => attachScan({ ctx, input: { scanId, leadId: opts.lead } })));
+  withJson(scans.command('detach <scan>'))
+    .description('detach a scan from its lead; both stay')
+    .action(run((ctx, scanId: string) => detachScan({ ctx, input: { scanId } })));
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
     .action(run((ctx, scanId: string) => readScanRaw({ ctx, input: { scanId } })));

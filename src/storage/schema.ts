@@ -95,6 +95,27 @@ export interface ScanTable {
   /** The request body, byte for byte. */
   raw: Buffer;
   idempotency_key: string | null;
+  /** Since 0013: the lead (job) the scan is attached to; null when not attached. */
+  lead_id?: string | null;
+}
+
+/** Since 0013: a scan nobody in the workspace has opened yet; kept by triggers on `scans`. */
+export interface ScanUnreadTable {
+  scan_id: string;
+  workspace_id: string;
+}
+
+/** Since 0013: figures read from a scan's rooms (derived; the scan's bytes are the record). */
+export interface ScanMeasurementTable {
+  scan_id: string;
+  /** The reader's version that computed the row; an older one is recomputed. */
+  version: number;
+  computed_at: string;
+  /** Square metres over the rooms that gave a floor area; null when none did. */
+  floor_area: number | null;
+  rooms_recognized: number;
+  /** JSON: the per-room figures and plan geometry, in metres. */
+  rooms: string;
 }
 
 export interface ScanRoomTable {
@@ -251,6 +272,8 @@ export interface Schema {
   quarantine: QuarantineTable;
   scans: ScanTable;
   scan_rooms: ScanRoomTable;
+  scan_unread: ScanUnreadTable;
+  scan_measurements: ScanMeasurementTable;
   idempotency_keys: IdempotencyTable;
   intake_log: IntakeLogTable;
   stages: StageTable;

@@ -69,6 +69,8 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'upload_keys',
   'scans',
   'scan_rooms',
+  'scan_unread',
+  'scan_measurements',
   'leads',
   'users',
   'memberships',
@@ -107,6 +109,19 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/scans/:scanId/rooms/:index',
     url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/0`),
     foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/0`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/scans/:scanId/attach',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/attach`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/attach`),
+    form: (f) => ({ leadId: f.extra.homeLeadId! }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/scans/:scanId/detach',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/detach`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/detach`),
   },
   {
     method: 'POST',

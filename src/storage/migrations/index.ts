@@ -12,6 +12,7 @@ import { searchIndexFile } from './0009-search-index-file.js';
 import { unreadMarksPerStatement } from './0010-unread-marks-per-statement.js';
 import { invitations } from './0011-invitations.js';
 import { workspaceSettings } from './0012-workspace-settings.js';
+import { scansInbox } from './0013-scans-inbox.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0010_unread_marks_per_statement': unreadMarksPerStatement(dialect),
         '0011_invitations': invitations(),
         '0012_workspace_settings': workspaceSettings(),
+        '0013_scans_inbox': scansInbox(dialect),
       }),
   };
 }

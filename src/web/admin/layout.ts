@@ -15,8 +15,8 @@ export interface ShellInput {
     area: string;
     workspace: WorkspaceAccess | undefined;
     workspaces: WorkspaceAccess[];
-    /** Leads nobody in the nav's workspace has opened yet, over all its pipelines: a badge on Leads. */
-    unread: number;
+    /** Leads (over all pipelines) and scans nobody in the nav's workspace has opened yet: badges on Leads and Scans. */
+    unread: { leads: number; scans: number };
   };
 }
 
@@ -32,6 +32,10 @@ function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], 
 </details>`;
 }
 
+function countBadge(count: number): SafeHtml | string {
+  return count > 0 ? html` <span class="count" aria-label="${count} new">${count}</span>` : '';
+}
+
 /** Every admin page: our stylesheet and script only (the CSP allows nothing else), the top bar when signed in. */
 export function shell(input: ShellInput): string {
   const chrome = input.chrome;
@@ -45,7 +49,7 @@ ${home
       .filter((item) => item.access === 'member' || home.role === 'owner')
       .map(
         (item) =>
-          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'leads' && chrome.unread > 0 ? html` <span class="count" aria-label="${chrome.unread} new">${chrome.unread}</span>` : ''}</a></li>`,
+          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
       )}</ul></nav>`
   : ''}
 <div class="topbar-end">

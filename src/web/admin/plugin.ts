@@ -6,6 +6,7 @@ import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
+import { countNewScans } from '../../domain/scans/count-new-scans.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { ADMIN_AREAS } from './areas.js';
@@ -132,7 +133,11 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       body,
       unreadCounts: homeUnread,
       render: async (status: number, page: PageContent) => {
-        const unread = (await homeUnread()).reduce((sum, p) => sum + p.unread, 0);
+        const [leads, scans] = await Promise.all([
+          homeUnread().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
+          home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
+        ]);
+        const unread = { leads, scans };
         return reply
           .code(status)
           .type('text/html; charset=utf-8')

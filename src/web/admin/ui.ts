@@ -24,7 +24,8 @@ export function pageNumber(value: string | undefined): number {
 export function numberedPager(input: { base: string; page: number; hasOlder: boolean }): SafeHtml | string {
   const { base, page, hasOlder } = input;
   if (page <= 1 && !hasOlder) return '';
-  const link = (to: number) => (to <= 1 ? base : `${base}?page=${to}`);
+  const join = base.includes('?') ? '&' : '?';
+  const link = (to: number) => (to <= 1 ? base : `${base}${join}page=${to}`);
   return html`<nav class="pager" aria-label="Pages">
 <span>${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Newer</a>` : ''}</span>
 <span class="muted small">Page ${page}</span>
@@ -92,6 +93,8 @@ ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
 export const NOTICES: Record<string, string> = {
   'key-regenerated': 'A new upload key was made. The old key is refused from now on; put the new one into the scanning app.',
   'scan-deleted': 'The scan was deleted.',
+  'scan-attached': 'The scan is attached to the lead. It is listed on the lead’s page.',
+  'scan-detached': 'The scan is no longer attached to a lead.',
   'source-created': 'The lead source was created.',
   'source-activated': 'The intake link and hosted form are active again.',
   'source-deactivated': 'The intake link and hosted form are switched off. Posts to them are refused until you activate them.',

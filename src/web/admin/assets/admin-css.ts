@@ -107,6 +107,7 @@ table.list tr:last-child td { border-bottom: none; }
 table.list td.num { white-space: nowrap; }
 .table-card { padding: 0; overflow: hidden; }
 .table-card > h2 { margin: 0; padding: .9rem .75rem .6rem; font-size: 1.05rem; }
+.table-card > .tabs { padding: .75rem .75rem 0; margin: 0 0 .75rem; }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padding-top: .75rem; }
 .rooms { overflow-wrap: anywhere; }

@@ -8,6 +8,8 @@ import { moveLead } from '../../../domain/leads/move-lead.js';
 import { openLead } from '../../../domain/leads/open-lead.js';
 import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import type { MovedBy } from '../../../domain/stages/stage-history.js';
+import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
+import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
@@ -97,11 +99,13 @@ export const leadsArea: AdminArea = {
       path: '/w/:workspaceId/leads/:leadId',
       access: 'member',
       handler: async (call) => {
-        const lead = await openLead({
-          ctx: call.ctx,
-          input: { workspace: call.workspace!.workspaceId, id: call.params.leadId ?? '' },
-        });
-        return call.render(200, { title: lead.name ?? 'Lead', area: 'leads', body: leadPage(call, lead) });
+        const workspaceId = call.workspace!.workspaceId;
+        const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
+        const [scans, settings] = await Promise.all([
+          scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
+          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+        ]);
+        return call.render(200, { title: lead.name ?? 'Lead', area: 'leads', body: leadPage(call, lead, { scans, units: settings.units }) });
       },
     },
     {

@@ -4,6 +4,9 @@ import type { LeadDetail } from '../../../domain/leads/open-lead.js';
 import type { SourceOption } from '../../../domain/leads/inbox-options.js';
 import type { Stage } from '../../../domain/stages/stage.js';
 import { html, type SafeHtml } from '../../html.js';
+import type { LeadScan } from '../../../domain/scans/scans-of-lead.js';
+import type { Units } from '../../../domain/settings/workspace-settings.js';
+import { areaText } from '../scans/scan-area-text.js';
 import type { AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, when } from '../ui.js';
@@ -121,7 +124,7 @@ function fact(label: string, value: SafeHtml | string | null | undefined): SafeH
 }
 
 /** A lead's page: every field, where it came from, its stage history, Move to, and Delete for owners. */
-export function leadPage(call: AdminCall, lead: LeadDetail): SafeHtml {
+export function leadPage(call: AdminCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }): SafeHtml {
   const workspace = call.workspace!;
   const ws = workspacePath(workspace.workspaceId);
   const base = `${ws}/leads/${lead.id}`;
@@ -159,6 +162,14 @@ ${lead.history.length === 0
     )}</ol>`}
 </section>
 </div>
+<section class="card" aria-labelledby="lead-scans-heading">
+<h2 id="lead-scans-heading">Scans</h2>
+${attached.scans.length === 0
+  ? html`<p class="muted small" id="lead-scans">No scan is attached. Attach one from its page on the Scans screen.</p>`
+  : html`<ul class="plain" id="lead-scans">${attached.scans.map(
+      (scan) => html`<li><a href="${ws}/scans/${scan.id}">Scan of ${when(scan.receivedAt)}</a> <span class="muted small">${scan.roomCount} ${scan.roomCount === 1 ? 'room' : 'rooms'} · ${areaText(scan.floorArea, attached.units)}</span></li>`,
+    )}</ul>`}
+</section>
 <section class="card" aria-labelledby="origin-heading">
 <h2 id="origin-heading">Where it came from</h2>
 <dl class="facts">

@@ -3,8 +3,12 @@ import { showUploadKey } from '../../../domain/keys/show-upload-key.js';
 import { uploadKeyStatus } from '../../../domain/keys/upload-key-status.js';
 import { AppError } from '../../../domain/errors.js';
 import { deleteScan } from '../../../domain/scans/delete-scan.js';
+import { attachScan } from '../../../domain/scans/attach-scan.js';
+import { detachScan } from '../../../domain/scans/detach-scan.js';
 import { getScan } from '../../../domain/scans/get-scan.js';
 import { listScans } from '../../../domain/scans/list-scans.js';
+import { listLeads } from '../../../domain/leads/list-leads.js';
+import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
@@ -21,7 +25,10 @@ function download(call: AdminCall, bytes: Buffer, filename: string) {
 }
 
 /** The scan of the URL, in the URL's workspace (another workspace's scan is "not found"). */
-const scanOf = (call: AdminCall) => getScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '' } });
+const scanOf = (call: AdminCall, markOpened = false) =>
+  getScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '', markOpened } });
+
+const unitsOf = async (call: AdminCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } })).units;
 
 /** Scans (CONTRACT §11). */
 export const scansArea: AdminArea = {
@@ -34,11 +41,14 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace!.workspaceId;
         const page = pageNumber(call.query.page);
-        const [{ uploadKey }, status, scans] = await Promise.all([
+        // Scans still waiting for a job first; `?scans=all` lists every one.
+        const filter = call.query.scans === 'all' ? 'all' : 'unattached';
+        const [{ uploadKey }, status, scans, units] = await Promise.all([
           showUploadKey({ ctx: call.ctx, input: { workspace: workspaceId } }),
           uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
           // One more than a page tells whether an older page exists.
-          listScans({ ctx: call.ctx, input: { workspace: workspaceId, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
+          listScans({ ctx: call.ctx, input: { workspace: workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
+          unitsOf(call),
         ]);
         return call.render(200, {
           title: 'Scans',
@@ -51,6 +61,8 @@ export const scansArea: AdminArea = {
             scans: scans.slice(0, SCANS_PER_PAGE),
             page,
             hasOlder: scans.length > SCANS_PER_PAGE,
+            filter,
+            units,
           }),
         });
       },
@@ -79,8 +91,35 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId',
       access: 'member',
       handler: async (call) => {
-        const scan = await scanOf(call);
-        return call.render(200, { title: 'Scan', area: 'scans', body: scanPage(call, scan) });
+        const scan = await scanOf(call, true);
+        const find = (call.query.find ?? '').trim().slice(0, 200);
+        const [units, found] = await Promise.all([
+          unitsOf(call),
+          find ? listLeads({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId, search: find, limit: 10 } }) : null,
+        ]);
+        return call.render(200, { title: 'Scan', area: 'scans', body: scanPage(call, { scan, units, find, found: found?.leads ?? null }) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/scans/:scanId/attach',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const scanId = call.params.scanId ?? '';
+        await attachScan({ ctx: call.ctx, input: { workspaceId, scanId, leadId: call.body.leadId ?? '' } });
+        return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-attached');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/scans/:scanId/detach',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const scanId = call.params.scanId ?? '';
+        await detachScan({ ctx: call.ctx, input: { workspaceId, scanId } });
+        return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-detached');
       },
     },
     {

@@ -1,8 +1,12 @@
-import type { ScanView } from '../../../domain/scans/list-scans.js';
+import type { ScanListFilter, ScanView } from '../../../domain/scans/list-scans.js';
+import type { InboxLead } from '../../../domain/leads/list-leads.js';
+import { leadLabel } from '../../../domain/scans/scan-lead.js';
+import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, bytes, notice, numberedPager, when } from '../ui.js';
+import { actionButton, bytes, csrfField, notice, numberedPager, when } from '../ui.js';
+import { areaText } from './scan-area-text.js';
 
 export const SCANS_PER_PAGE = 25;
 
@@ -26,6 +30,15 @@ export interface ScansPageInput {
   scans: ScanView[];
   page: number;
   hasOlder: boolean;
+  filter: ScanListFilter;
+  units: Units;
+}
+
+/** Not attached (scans still waiting for a job, the default) and All, as tabs that keep nothing else. */
+function filterTabs(base: string, filter: ScanListFilter): SafeHtml {
+  const tab = (value: ScanListFilter, label: string, href: string) =>
+    html`<a class="tab" href="${href}"${value === filter ? html` aria-current="page"` : ''}>${label}</a>`;
+  return html`<nav class="tabs" aria-label="Which scans">${tab('unattached', 'Not attached', base)}${tab('all', 'All', `${base}?scans=all`)}</nav>`;
 }
 
 /** Scans (CONTRACT §11): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
@@ -74,27 +87,65 @@ ${isOwner
 </div>
 <section class="card table-card" aria-labelledby="list-heading">
 <h2 id="list-heading" class="offscreen">Arrived scans</h2>
+${filterTabs(base, input.filter)}
 ${input.scans.length === 0
-  ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
+  ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : input.filter === 'unattached' ? html`No scans waiting for a lead. New uploads from the scanning app show up here. <a href="${base}?scans=all">List all scans</a>.` : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
   : html`<table class="list" id="scans">
-<thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
+<thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Floor area</th><th scope="col">Lead</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
 <tbody>
 ${input.scans.map(
-  (scan) => html`<tr>
-<td data-label="Received"><a href="${base}/${scan.id}">${when(scan.receivedAt)}</a></td>
+  (scan) => html`<tr${scan.isNew ? html` class="unread"` : ''}>
+<td data-label="Received"><a href="${base}/${scan.id}">${when(scan.receivedAt)}</a>${scan.isNew ? html` <span class="badge new">New</span>` : ''}</td>
 <td data-label="Rooms" class="rooms"><strong>${scan.count}</strong>${scan.count ? html` · ${roomNames(scan)}` : ''}</td>
+<td data-label="Floor area" class="num">${areaText(scan.floorArea, input.units)}</td>
+<td data-label="Lead">${scan.lead ? html`<a href="${workspacePath(workspace.workspaceId, `leads/${scan.lead.id}`)}">${leadLabel(scan.lead)}</a>` : html`<span class="muted">—</span>`}</td>
 <td data-label="Size" class="num">${bytes(scan.byteSize)}</td>
 <td data-label="Device" class="muted small">${scan.userAgent ?? 'unknown'}</td>
 </tr>`,
 )}
 </tbody>
 </table>`}
-${numberedPager({ base, page: input.page, hasOlder: input.hasOlder })}
+${numberedPager({ base: input.filter === 'all' ? `${base}?scans=all` : base, page: input.page, hasOlder: input.hasOlder })}
 </section>`;
 }
 
-/** One scan: its rooms, exact downloads of the body and of each room, Delete for owners. */
-export function scanPage(call: AdminCall, scan: ScanView): SafeHtml {
+export interface ScanPageInput {
+  scan: ScanView;
+  units: Units;
+  /** What was typed into "Find a lead" (kept in the field), and the leads it found. */
+  find: string;
+  found: InboxLead[] | null;
+}
+
+function attachSection(call: AdminCall, base: string, input: ScanPageInput): SafeHtml {
+  const { scan, found, find } = input;
+  const ws = workspacePath(call.workspace!.workspaceId);
+  return html`<section class="card" aria-labelledby="lead-heading">
+<h2 id="lead-heading">Lead</h2>
+${scan.lead
+  ? html`<p id="attached-lead">Attached to <a href="${ws}/leads/${scan.lead.id}">${leadLabel(scan.lead)}</a>${scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''}</p>
+${actionButton({ action: `${base}/detach`, csrf: call.csrf, label: 'Detach', kind: 'secondary' })}`
+  : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by name, email or phone.</p>`}
+<form method="get" action="${base}" class="search-row" role="search">
+<label for="f-find">Find a lead</label>
+<input type="search" id="f-find" name="find" value="${find}" maxlength="200" placeholder="Name, email or phone">
+<button type="submit" class="secondary">Find</button>
+</form>
+${found === null
+  ? ''
+  : found.length === 0
+    ? html`<p class="muted small" id="found-leads">No lead matches “${find}”.</p>`
+    : html`<ul class="plain" id="found-leads">${found.map(
+        (lead) => html`<li><form class="inline attach" method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden" name="leadId" value="${lead.id}">
+<span><strong>${lead.name ?? lead.email ?? lead.phone ?? lead.id}</strong> <span class="muted small">${[lead.email, lead.phone].filter(Boolean).join(' · ')} · ${lead.sourceName}, ${when(lead.receivedAt)}</span></span>
+<button type="submit" class="secondary">Attach</button></form></li>`,
+      )}</ul>`}
+</section>`;
+}
+
+/** One scan: its lead, its rooms, exact downloads of the body and of each room, Delete for owners. */
+export function scanPage(call: AdminCall, input: ScanPageInput): SafeHtml {
+  const { scan } = input;
   const workspace = call.workspace!;
   const base = workspacePath(workspace.workspaceId, `scans/${scan.id}`);
   return html`<p class="small"><a href="${workspacePath(workspace.workspaceId, 'scans')}">← Scans</a></p>
@@ -103,14 +154,19 @@ export function scanPage(call: AdminCall, scan: ScanView): SafeHtml {
 ${workspace.role === 'owner'
   ? actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this scan and its rooms? This cannot be undone.' })
   : ''}</div></div>
+${notice(call.query.notice)}
+<div class="grid-2">
 <section class="card">
 <dl class="facts">
 <dt>Received</dt><dd>${when(scan.receivedAt)}</dd>
 <dt>Rooms</dt><dd>${scan.count}</dd>
+<dt>Floor area</dt><dd id="scan-floor-area">${areaText(scan.floorArea, input.units)}</dd>
 <dt>Size</dt><dd>${bytes(scan.byteSize)} (${scan.byteSize} bytes, stored exactly as sent)</dd>
 <dt>Device</dt><dd>${scan.userAgent ?? 'unknown'}</dd>
 </dl>
 </section>
+${attachSection(call, base, input)}
+</div>
 <section class="card table-card" aria-labelledby="rooms-heading">
 <h2 id="rooms-heading" class="offscreen">Rooms</h2>
 ${scan.rooms.length === 0

@@ -1,0 +1,28 @@
+import type { VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+
+/**
+ * A scan belongs to a job: attach it to a lead of the same workspace (members may). Attaching again moves it to
+ * the other lead. A lead or scan of another workspace is "not found", like a missing one. Without `workspaceId`
+ * (the CLI, run by the operator) the scan's own workspace is the one.
+ */
+export async function attachScan({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; scanId: string; leadId: string }>): Promise<{ scanId: string; leadId: string }> {
+  await ctx.store.writer.write(async (trx) => {
+    let scanQuery = trx.selectFrom('scans').select(['id', 'workspace_id']).where('id', '=', input.scanId);
+    if (input.workspaceId !== undefined) scanQuery = scanQuery.where('workspace_id', '=', input.workspaceId);
+    const scan = await scanQuery.executeTakeFirst();
+    if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+    const lead = await trx
+      .selectFrom('leads')
+      .select('id')
+      .where('id', '=', input.leadId)
+      .where('workspace_id', '=', scan.workspace_id)
+      .executeTakeFirst();
+    if (!lead) throw new AppError('lead_not_found', `No lead has the id ${input.leadId} in the scan's workspace`);
+    await trx.updateTable('scans').set({ lead_id: lead.id }).where('id', '=', scan.id).execute();
+  });
+  return { scanId: input.scanId, leadId: input.leadId };
+}
