@@ -11,7 +11,7 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   intake_unavailable: 'The intake link is unknown or was deactivated by its owner.',
   missing_scan_key: 'Send the workspace upload key in the x-scan-key header.',
   invalid_scan_key:
-    'The upload key is wrong or was regenerated. Sign in to the web app (/login) and copy the current key from the Scans screen, /w/{workspace}/scans (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
+    'The upload key is wrong or was regenerated. Sign in to the web app (/login; it opens on your workspace) and copy the current key from the Scans screen (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
   csrf_failed: 'The form was not sent from this site, or its session changed. Reload the page and send it again.',
   owner_only: 'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
   invalid_credentials: 'The email or password is wrong. After 10 failures in 15 minutes, sign-in waits (429).',

@@ -142,7 +142,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           ),
           401: problemResponse(
             'invalid_scan_key',
-            'The x-scan-key is not a valid upload key; sign in at http://localhost:3000/ and copy the current key from the Scans screen (/w/{workspace}/scans: Show or Copy)',
+            'The x-scan-key is not a valid upload key; sign in at http://localhost:3000/login and copy the current key from the Scans screen (Show or Copy)',
             '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
             {},
             REQUEST_ID_HEADER,

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../../src/app.js';
 import { createSource } from '../../../src/domain/sources/create-source.js';
@@ -302,11 +304,25 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
     expect(res.statusCode).toBe(401);
     const detail = (res.json() as { detail: string }).detail;
-    expect(detail).toContain('sign in at http://leadscan.test/');
-    expect(detail).toContain('/w/{workspace}/scans');
+    // A usable address (the key was refused, so the workspace is unknown): sign-in leads on to the Scans screen.
+    expect(detail).toContain('sign in at http://leadscan.test/login and copy the current key from the Scans screen');
+    expect(detail).not.toContain('{workspace}');
+    expect((await app.inject({ method: 'GET', url: '/login' })).statusCode).toBe(200);
     expect((await get(ws('/scans'))).body).toContain('<h1>Scans</h1>');
     const docs = await app.inject({ method: 'GET', url: '/problems/invalid_scan_key' });
-    expect(docs.body).toContain('/w/{workspace}/scans');
+    expect(docs.body).not.toContain('{workspace}');
+  });
+
+  it('the connection test on the Scans screen works as pasted into a shell with LEADSCAN_KEY set', async () => {
+    const page = await get(ws('/scans'));
+    const escaped = /<pre id="connection-test">([^<]*)<\/pre>/.exec(page.body)![1]!;
+    const command = escaped.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+    expect(command).toContain('$LEADSCAN_KEY');
+    const base = await world.listen();
+    const { stdout } = await promisify(execFile)('bash', ['-c', command.replace('http://leadscan.test', base)], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LEADSCAN_KEY: f.home.uploadKey },
+    });
+    expect(JSON.parse(stdout)).toEqual({ ok: true, count: 0 });
   });
 
   it('the workspace switcher lists only the person’s workspaces', async () => {

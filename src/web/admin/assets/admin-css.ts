@@ -89,6 +89,7 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 
 /* key and copyable values */
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.secret code { flex: 1 1 12rem; min-width: 0; }
 .secret code, .copy-value { background: var(--soft); border: 1px solid var(--line); border-radius: 8px; padding: .45rem .6rem; overflow-wrap: anywhere; word-break: break-all; }
 pre { background: #161b26; color: #e8ebf2; padding: .85rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; line-height: 1.45; margin: 0 0 .75rem; white-space: pre-wrap; word-break: break-all; }
 .copy-row { display: flex; gap: .5rem; align-items: flex-start; margin: 0 0 .75rem; }
@@ -134,7 +135,9 @@ ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padd
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
   table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.list td { border: none; padding: .2rem .9rem; }
-  table.list td[data-label]::before { content: attr(data-label); display: inline-block; min-width: 5.5rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
+  /* The label sits in its own column, so a long value (room names, a device) wraps beside it, not under it. */
+  table.list td[data-label] { position: relative; padding-left: 7rem; min-height: 1.6rem; }
+  table.list td[data-label]::before { content: attr(data-label); position: absolute; left: .9rem; top: .35rem; width: 5.6rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
   .grid-2 { grid-template-columns: 1fr; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5rem; }

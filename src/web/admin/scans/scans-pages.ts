@@ -19,7 +19,8 @@ function roomNames(scan: ScanView): string {
 }
 
 function connectionTest(baseUrl: string, key: string | null): string {
-  return `curl -sS -X POST '${baseUrl}/api/scan/upload' -H 'x-scan-key: ${key ?? '$LEADSCAN_KEY'}' -H 'content-type: application/json' -d '{"rooms":[]}'`;
+  // Double quotes around the key's header, so a shell fills in $LEADSCAN_KEY (single quotes would send it literally).
+  return `curl -sS -X POST '${baseUrl}/api/scan/upload' -H "x-scan-key: ${key ?? '$LEADSCAN_KEY'}" -H 'content-type: application/json' -d '{"rooms":[]}'`;
 }
 
 export interface ScansPageInput {
