@@ -28,12 +28,27 @@ export interface Database {
   /** Human-readable location without credentials, for start-up lines. */
   readonly description: string;
   migrate(): Promise<void>;
+  /**
+   * After a person's data was deleted: makes the deleted bytes unreadable on disk as far as this backend allows
+   * (docs/personal-data.md). SQLite zeroes deleted content as it goes (`secure_delete`); this then copies the WAL
+   * into the database and truncates it, since the WAL still holds the pages as they were before the delete.
+   * PostgreSQL runs VACUUM on the tables named, so no dead row version keeps the data.
+   */
+  forgetDeleted(tables: ReadonlyArray<keyof Schema>): Promise<ForgetReport>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /** Drains the writer, then closes connections. */
   close(): Promise<void>;
   /** Told after each commit of either writer (set by the app for /metrics; OpenOptions.onCommit is the first). */
   onCommit: ((batchSize: number, seconds: number) => void) | undefined;
+}
+
+/** What `forgetDeleted` managed; a step that could not finish (a long reader, say) is reported, not hidden. */
+export interface ForgetReport {
+  /** SQLite: the WAL was checkpointed and truncated to zero bytes. */
+  walTruncated?: boolean;
+  /** PostgreSQL: the tables VACUUM ran on. */
+  vacuumed?: string[];
 }
 
 export interface OpenOptions {
@@ -43,9 +58,12 @@ export interface OpenOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
 }
 
-function openSqlite(file: string): Kysely<Schema> {
+function openSqlite(file: string): { db: Kysely<Schema>; sqlite: BetterSqlite3.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
+  // Personal data: deleted rows are overwritten with zeros in the page, not just unlinked, so an erased person
+  // cannot be read back out of the file. Set before the search file is attached, which then inherits it.
+  sqlite.pragma('secure_delete = ON');
   // Durability: WAL with synchronous=FULL flushes the WAL on every COMMIT, so a committed write survives
   // power loss. busy_timeout lets the CLI and the server share the file.
   sqlite.pragma('journal_mode = WAL');
@@ -57,7 +75,22 @@ function openSqlite(file: string): Kysely<Schema> {
   sqlite.pragma('wal_autocheckpoint = 0');
   // The search index's own file (search-index.ts), read by inbox search; created empty if it is not there yet.
   if (file !== ':memory:') sqlite.prepare(`attach database ? as ${SEARCH_SCHEMA}`).run(searchIndexFile(file));
-  return new Kysely<Schema>({ dialect: withStorageErrors(new SqliteDialect({ database: sqlite })) });
+  return { db: new Kysely<Schema>({ dialect: withStorageErrors(new SqliteDialect({ database: sqlite })) }), sqlite };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Copies every WAL frame into the database and truncates the WAL to zero bytes. A reader still on an older
+ * snapshot (a long inbox export) keeps the WAL alive, so this retries for a few seconds before it says it could not.
+ */
+async function truncateWal(sqlite: BetterSqlite3.Database): Promise<boolean> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    if (result?.busy === 0) return true;
+    await pause(100);
+  }
+  return false;
 }
 
 /**
@@ -118,13 +151,17 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   let db: Kysely<Schema>;
   let writer: CommitBatcher;
   let hot: HotWriter;
+  let forgetDeleted: Database['forgetDeleted'];
   // The observer may be set after opening (the app's metrics); the writers call through this one function.
   const observer = { onCommit: options.onCommit };
   const onCommit = (batchSize: number, seconds: number) => observer.onCommit?.(batchSize, seconds);
   if (config.kind === 'sqlite') {
-    db = openSqlite(config.path);
+    const opened = openSqlite(config.path);
+    db = opened.db;
     const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
     hot = sqliteHot;
+    // With the writer thread paused, so no new frame lands in the WAL while it is emptied.
+    forgetDeleted = async () => ({ walTruncated: await sqliteHot.exclusive(() => truncateWal(opened.sqlite)) });
     writer = new CommitBatcher(db, {
       maxBatch: 256,
       lanes: 1,
@@ -146,6 +183,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // flight keep the WAL flushing back to back while leaving most of the pool to reads and the generic writer. More
     // lanes measured no faster here (2 cores): concurrent scan inserts mostly wait on the TOAST table's extension lock.
     hot = new PostgresHotWriter(opened.pool, { maxBatch: 512, lanes: 2, onCommit });
+    // VACUUM cannot run inside a transaction: it runs on a pool connection of its own, after the delete committed.
+    forgetDeleted = async (tables) => {
+      const names = [...new Set(tables)];
+      if (names.length > 0) await sql`vacuum ${sql.join(names.map((name) => sql.table(name)))}`.execute(db);
+      return { vacuumed: names };
+    };
   }
   let closed = false;
   return {
@@ -169,6 +212,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
       }
     },
+    forgetDeleted: (tables) => forgetDeleted(tables),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -33,6 +33,9 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
+// Deleted content is overwritten with zeros (a person's erasure must not stay readable in the file); this thread's
+// own deletes (quarantine pruning) and the pages it rewrites follow the same rule as the main connection's.
+db.pragma('secure_delete = ON');
 // Every lead INSERT fires triggers, so SQLite keeps a statement journal for it; past 64 KiB of a transaction that
 // journal spills to a new temporary file in /var/tmp, one per transaction, written page by page (about 25 write
 // calls a lead, 40% of this thread's CPU). A batch's journal is a few hundred KiB at most: keep it in memory.

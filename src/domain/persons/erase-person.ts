@@ -1,5 +1,6 @@
 import { removeLeads } from '../workspaces/remove-contents.js';
 import type { VerbArgs } from '../context.js';
+import type { ForgetReport } from '../../storage/database.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 
@@ -11,7 +12,18 @@ export interface PersonErasure {
     quarantine: string[];
     idempotencyRecords: Array<{ scope: string; key: string }>;
   };
+  /** What was done so the deleted bytes cannot be read from disk (see `Database.forgetDeleted`). */
+  onDisk: ForgetReport;
+  /** Said with every erasure: copies made before it still hold the person. */
+  backups: string;
 }
+
+export const BACKUPS_KEEP_IT =
+  'Backups made before this erasure still hold this data. Erase the person again after restoring any such backup, ' +
+  'and let old backups expire on a schedule you can state (for example, 30 days).';
+
+/** Every table an erasure deletes from, directly or through its triggers. */
+const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread'] as const;
 
 /**
  * A person's request to be forgotten (CONTRACT §14): deletes, in one transaction, exactly the rows `person
@@ -38,5 +50,7 @@ export async function erasePerson({
     }
     return { leads, quarantine, idempotencyRecords: rows.idempotency.map(({ scope, key }) => ({ scope, key })) };
   });
-  return { workspaceId: workspace.id, match, deleted };
+  // Even when nothing matched now: a second erase is how an earlier one whose WAL was held open gets finished.
+  const onDisk = await ctx.store.forgetDeleted(ERASED_TABLES);
+  return { workspaceId: workspace.id, match, deleted, onDisk, backups: BACKUPS_KEEP_IT };
 }

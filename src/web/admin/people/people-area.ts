@@ -1,6 +1,6 @@
 import { isAppError } from '../../../domain/errors.js';
 import { sourceNames } from '../../../domain/leads/source-names.js';
-import { erasePerson } from '../../../domain/persons/erase-person.js';
+import { BACKUPS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-person.js';
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
 import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -40,7 +40,7 @@ function erasedNotice(call: AdminCall): SafeHtml | string {
     leads === null || quarantine === null || records === null
       ? 'everything that matched'
       : `${plural(leads, 'lead', 'leads')}, ${plural(quarantine, 'quarantined submission', 'quarantined submissions')} and ${plural(records, 'retry record', 'retry records')}`;
-  return html`<p class="notice ok" role="status">Erased ${what}. Nothing of it is kept.</p>`;
+  return html`<p class="notice ok" role="status">Erased ${what}. ${BACKUPS_KEEP_IT}</p>`;
 }
 
 function peoplePage(

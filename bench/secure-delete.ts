@@ -1,0 +1,117 @@
+/**
+ * What `secure_delete` costs the intake's writes on SQLite: the writer thread's real lead INSERT (with its triggers)
+ * into a migrated database, in transactions of 20 leads with synchronous=FULL, with secure_delete off and on, in
+ * alternating rounds of one run. Also a delete-heavy case (quarantine pruning, erasures), where zeroing happens.
+ *
+ *   node --import tsx bench/secure-delete.ts        # BENCH_LEADS=40000 BENCH_ROUNDS=6
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { loadConfig } from '../src/config.js';
+import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
+import { createSource } from '../src/domain/sources/create-source.js';
+import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
+import { newId } from '../src/domain/ids.js';
+import { createDomainContext } from '../src/runtime.js';
+import { openDatabase } from '../src/storage/database.js';
+import { leadInsertParams, leadInsertSql, type LeadInsertValues } from '../src/storage/hot-writes.js';
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 40_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const BATCH = 20;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-secure-delete-'));
+
+async function migrated(name: string): Promise<{ file: string; sourceId: string; pipelineId: string }> {
+  const file = path.join(dir, `${name}.sqlite`);
+  const appSecret = crypto.randomBytes(32).toString('base64url');
+  const config = loadConfig({ DATABASE_URL: file, APP_SECRET: appSecret, LOG_LEVEL: 'silent' });
+  const store = openDatabase(config.database);
+  await store.migrate();
+  const ctx = createDomainContext({ config, store, appSecret });
+  const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
+  const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+  const source = await createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Form' } });
+  await store.close();
+  return { file, sourceId: source.id, pipelineId: pipeline.id };
+}
+
+function open(file: string, secureDelete: boolean): BetterSqlite3.Database {
+  const db = new BetterSqlite3(file);
+  for (const pragma of ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'temp_store = MEMORY']) db.pragma(pragma);
+  db.pragma(`secure_delete = ${secureDelete ? 'ON' : 'OFF'}`);
+  return db;
+}
+
+function lead(target: { sourceId: string; pipelineId: string }, i: number): LeadInsertValues {
+  return {
+    id: newId('lead'),
+    source_id: target.sourceId,
+    pipeline_id: target.pipelineId,
+    name: `Ada Lovelace ${i}`,
+    phone: '+44 20 7946 0958',
+    email: `ada-${i}@example.com`,
+    address: '12 St James’s Square, London',
+    notes: 'Kitchen refit, about 12 m². Please call after 5 pm. '.repeat(6),
+    extra: '{"source":"landing-page-b"}',
+    received_at: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+    client_ip: '203.0.113.7',
+    user_agent: 'Mozilla/5.0 (bench)',
+    origin: 'https://example.com',
+    referer: 'https://example.com/quote',
+    bot_check: 'off',
+    idempotency_key: null,
+    restored_from: null,
+  };
+}
+
+/** µs per lead to insert `count` leads in transactions of BATCH. */
+function insertRound(db: BetterSqlite3.Database, target: { sourceId: string; pipelineId: string }, start: number, count: number): number {
+  const insert = db.prepare(leadInsertSql('sqlite', true));
+  const began = process.hrtime.bigint();
+  for (let i = start; i < start + count; i += BATCH) {
+    db.exec('begin immediate');
+    for (let j = i; j < Math.min(i + BATCH, start + count); j += 1) insert.run(leadInsertParams('sqlite', [lead(target, j)]));
+    db.exec('commit');
+  }
+  return Number(process.hrtime.bigint() - began) / 1000 / count;
+}
+
+/** µs per lead to delete `count` leads, one transaction per BATCH (like pruning or erasing). */
+function deleteRound(db: BetterSqlite3.Database, count: number): number {
+  const ids = db.prepare('select id from leads order by random() limit ?').pluck().all(count) as string[];
+  const remove = db.prepare('delete from leads where id = ?');
+  const began = process.hrtime.bigint();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    db.exec('begin immediate');
+    for (const id of ids.slice(i, i + BATCH)) remove.run(id);
+    db.exec('commit');
+  }
+  return Number(process.hrtime.bigint() - began) / 1000 / Math.max(1, ids.length);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const targets = { off: await migrated('off'), on: await migrated('on') };
+const results = { off: { insert: [] as number[], delete: [] as number[] }, on: { insert: [] as number[], delete: [] as number[] } };
+const perRound = Math.floor(LEADS / ROUNDS);
+for (let round = 0; round < ROUNDS; round += 1) {
+  // Alternate which goes first, so neither always gets the warmer cache or the quieter moment.
+  const order: Array<'off' | 'on'> = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+  for (const mode of order) {
+    const db = open(targets[mode].file, mode === 'on');
+    results[mode].insert.push(insertRound(db, targets[mode], round * perRound, perRound));
+    results[mode].delete.push(deleteRound(db, Math.floor(perRound / 4)));
+    db.close();
+  }
+}
+for (const kind of ['insert', 'delete'] as const) {
+  const off = median(results.off[kind]);
+  const on = median(results.on[kind]);
+  process.stdout.write(
+    `${kind.padEnd(6)} secure_delete off ${off.toFixed(1)} µs/lead, on ${on.toFixed(1)} µs/lead (${(((on - off) / off) * 100).toFixed(1)}%), median of ${ROUNDS} rounds\n`,
+  );
+}
+fs.rmSync(dir, { recursive: true, force: true });

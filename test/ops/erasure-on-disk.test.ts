@@ -1,0 +1,119 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, describeEachBackend, type TestDatabase } from '../helpers/backends.js';
+import { cliJson } from '../helpers/cli.js';
+import { serveProcess, type ServeProcess } from '../multi-instance/serve-process.js';
+
+/** What identifies the person: each must be unreadable anywhere on disk after the erasure. */
+const PERSON = {
+  email: 'quinlan.zebedee-7731@example.com',
+  phone: '+1 555 0199 7731',
+  name: 'Quinlan Zebedee',
+  userAgent: 'ErasureProbe/7731 (disk test)',
+  idempotencyKey: 'erasure-probe-key-7731',
+};
+
+/** Occurrences of each marker in each file of the data directory (the database, its WAL, the search file, …). */
+function occurrences(dir: string): Array<{ file: string; marker: string; count: number }> {
+  const found: Array<{ file: string; marker: string; count: number }> = [];
+  for (const file of fs.readdirSync(dir)) {
+    const bytes = fs.readFileSync(path.join(dir, file));
+    for (const [marker, value] of Object.entries(PERSON)) {
+      let count = 0;
+      for (let at = bytes.indexOf(value); at !== -1; at = bytes.indexOf(value, at + 1)) count += 1;
+      if (count > 0) found.push({ file, marker, count });
+    }
+  }
+  return found;
+}
+
+describeEachBackend('erasure leaves nothing of the person readable', (backend) => {
+  let testDb: TestDatabase;
+  let dataDir: string;
+  let server: ServeProcess;
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    testDb = await createTestDatabase(backend);
+    dataDir = testDb.dir;
+    Object.assign(env, {
+      DATABASE_URL: testDb.url,
+      APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+      INTAKE_RATE_LIMIT: '0',
+      PUBLIC_BASE_URL: 'http://erase.test',
+    });
+    server = await serveProcess([], env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await testDb.drop();
+  });
+
+  it('after `person erase` on a running server: no byte of the email, phone, name, user agent or key remains', async () => {
+    const token = /Intake URL:\s+\S+\/api\/intake\/(\S+)/.exec(server.output())![1]!;
+    const post = async (body: Record<string, string>, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${server.url}/api/intake/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+    };
+    // Other people's leads around the person's, so their rows share pages with others that stay.
+    for (let i = 0; i < 60; i += 1) await post({ name: `Bystander ${i}`, email: `bystander-${i}@example.com`, notes: 'x'.repeat(200) });
+    await post({ name: PERSON.name, email: PERSON.email, phone: PERSON.phone, notes: 'Kitchen refit' }, {
+      'user-agent': PERSON.userAgent,
+      'idempotency-key': PERSON.idempotencyKey,
+    });
+    await post({ name: PERSON.name, email: PERSON.email.toUpperCase(), phone: PERSON.phone }, { 'user-agent': PERSON.userAgent });
+    // A honeypot catch of the same person lands in quarantine.
+    await post({ name: PERSON.name, email: PERSON.email, website: 'http://spam.example' }, { 'user-agent': PERSON.userAgent });
+    for (let i = 60; i < 120; i += 1) await post({ name: `Bystander ${i}`, email: `bystander-${i}@example.com` });
+
+    if (backend === 'sqlite') {
+      // Written through the server's writer thread and copied into the file by its checkpoints: the probe is there.
+      expect(occurrences(dataDir).length).toBeGreaterThan(0);
+    }
+    const erased = await cliJson<{ deleted: { leads: string[]; quarantine: string[] }; onDisk: Record<string, unknown>; backups: string }>(
+      ['person', 'erase', '--workspace', 'Default', '--email', PERSON.email, '--yes'],
+      env,
+    );
+    expect(erased.deleted.leads).toHaveLength(2);
+    expect(erased.deleted.quarantine).toHaveLength(1);
+    expect(erased.backups).toMatch(/^Backups made before this erasure still hold this data/);
+
+    if (backend === 'sqlite') {
+      expect(erased.onDisk).toEqual({ walTruncated: true });
+      expect(occurrences(dataDir)).toEqual([]);
+      // And after a clean restart (the search index is rebuilt from what is left).
+      await server.stop();
+      server = await serveProcess([], env);
+      await post({ name: 'After restart', email: 'after@example.com' });
+      expect(occurrences(dataDir)).toEqual([]);
+      return;
+    }
+    expect(erased.onDisk).toEqual({ vacuumed: ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread'] });
+    // PostgreSQL: no row version, live or dead, of any table holds the person (pageinspect reads every tuple).
+    const client = new pg.Client({ connectionString: testDb.url });
+    await client.connect();
+    try {
+      await client.query('create extension if not exists pageinspect');
+      const tables = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public'`);
+      for (const { name } of tables.rows) {
+        const pages = await client.query<{ n: number }>('select (pg_relation_size($1::regclass) / 8192)::int as n', [name]);
+        for (let page = 0; page < pages.rows[0]!.n; page += 1) {
+          const tuples = await client.query<{ t_data: Buffer | null }>('select t_data from heap_page_items(get_raw_page($1, $2))', [name, page]);
+          for (const { t_data: data } of tuples.rows) {
+            if (!data) continue;
+            for (const value of Object.values(PERSON)) expect(data.includes(value), `${name} page ${page} holds ${value}`).toBe(false);
+          }
+        }
+      }
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
+});
+
