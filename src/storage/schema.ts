@@ -248,9 +248,12 @@ export interface InvitationTable {
   expires_at: string;
 }
 
+/** A sign-in or password-check attempt, claimed before the check and deleted again when it succeeded. */
 export interface SignInFailureTable {
   scope: string;
   failed_at: string;
+  /** Since 0014: the claim this row belongs to (null on rows written before). */
+  attempt?: string | null;
 }
 
 /** The hosted form's own texts; null means the default (the source's name, a neutral thank-you). */

@@ -19,10 +19,43 @@ const KEY_LENGTH = 32;
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 1000;
 
+/**
+ * scrypt runs on libuv's small thread pool, 32 MiB and about 0.1 s of a core each: a flood of sign-ins (even ones
+ * the throttle will refuse next) must not take every core and the pool from everything else. At most
+ * MAX_CONCURRENT run at once; up to MAX_WAITING wait their turn; past that the answer is an immediate 429.
+ */
+const MAX_CONCURRENT = 2;
+const MAX_WAITING = 16;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Counts for tests and metrics: password checks (scrypt verifications) run, and the most scrypt runs at once. */
+export const passwordWork = { checks: 0, peak: 0 };
+
+async function inScryptSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running < MAX_CONCURRENT) {
+    running += 1;
+  } else {
+    if (waiting.length >= MAX_WAITING) {
+      throw new AppError('rate_limited', 'The server is busy checking other sign-ins. Try again in a few seconds.', [], { 'retry-after': '5' });
+    }
+    // The slot is handed over by the one finishing, so `running` stays as it is.
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  passwordWork.peak = Math.max(passwordWork.peak, running);
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 /** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can rise later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, COST);
+  const hash = await inScryptSlot(() => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, COST));
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
@@ -30,11 +63,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: COST.maxmem,
+  const actual = await inScryptSlot(() => {
+    passwordWork.checks += 1;
+    return scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64url'), expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: COST.maxmem,
+    });
   });
   return crypto.timingSafeEqual(actual, expected);
 }

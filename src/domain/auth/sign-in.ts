@@ -1,41 +1,27 @@
-import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
+import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { claimAttempt } from './attempt-throttle.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { createSession, pruneSessions } from './sessions.js';
 import { emailKey } from '../users/email.js';
 
-export const SIGN_IN_MAX_FAILURES = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+export { MAX_FAILURES as SIGN_IN_MAX_FAILURES, WINDOW_MS as SIGN_IN_WINDOW_MS } from './attempt-throttle.js';
 
 const WRONG = 'The email or password is not right. Check both and try again.';
-
-function scopes(email: string, ip: string): string[] {
-  return [`email:${emailKey(email)}`, `ip:${ip}`];
-}
+const THROTTLED = 'Too many failed sign-ins. Wait 15 minutes, or ask an owner for a new setup link';
 
 /**
- * Sign-in (CONTRACT §10). Throttled per email and per client IP: after 10 failures within 15 minutes either one
- * answers 429 before any password is checked. The counts live in the database, so every instance agrees. An
- * unknown email and a wrong password get the same answer and, through a dummy hash, about the same time.
+ * Sign-in. Throttled per email and per client IP: after 10 failures within 15 minutes either one answers 429
+ * before any password is checked. The attempt is claimed (counted as a failure) before the password is checked
+ * and taken back when it was right, so parallel guesses cannot all slip under the limit. The counts live in the
+ * database, so every instance agrees. An unknown email and a wrong password get the same answer and, through a
+ * dummy hash, about the same time.
  */
 export async function signIn({
   ctx,
   input,
 }: VerbArgs<{ email: string; password: string; ip: string }>): Promise<{ sessionId: string; userId: string }> {
-  const keys = scopes(input.email, input.ip);
-  const since = new Date(ctx.clock.now().getTime() - SIGN_IN_WINDOW_MS).toISOString();
-  const counts = await ctx.store.db
-    .selectFrom('sign_in_failures')
-    .select(['scope', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('scope', 'in', keys)
-    .where('failed_at', '>', since)
-    .groupBy('scope')
-    .execute();
-  if (counts.some((c) => Number(c.n) >= SIGN_IN_MAX_FAILURES)) {
-    throw new AppError('rate_limited', 'Too many failed sign-ins. Wait 15 minutes, or ask an owner for a new setup link', [], {
-      'retry-after': String(SIGN_IN_WINDOW_MS / 1000),
-    });
-  }
+  const claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED);
   const user = await ctx.store.db
     .selectFrom('users')
     .select(['id', 'password_hash'])
@@ -43,21 +29,10 @@ export async function signIn({
     .executeTakeFirst();
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !user.password_hash || !ok) {
-    await recordFailure(ctx, keys, since);
     throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);
   }
+  await claim.release();
   await pruneSessions(ctx);
   const { sessionId } = await createSession({ ctx, input: { userId: user.id } });
   return { sessionId, userId: user.id };
-}
-
-async function recordFailure(ctx: DomainContext, keys: string[], since: string): Promise<void> {
-  const now = nowIso(ctx);
-  await ctx.store.writer.write(async (trx) => {
-    await trx.deleteFrom('sign_in_failures').where('failed_at', '<=', since).execute();
-    await trx
-      .insertInto('sign_in_failures')
-      .values(keys.map((scope) => ({ scope, failed_at: now })))
-      .execute();
-  });
 }

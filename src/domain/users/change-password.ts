@@ -1,5 +1,6 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { claimAttempt } from '../auth/attempt-throttle.js';
 import { checkNewPassword, hashPassword, verifyPassword } from '../auth/password.js';
 
 /**
@@ -10,12 +11,15 @@ export async function changePassword({
   ctx,
   input,
 }: VerbArgs<{ userId: string; currentPassword: string; newPassword: string; keepSessionHash: string }>): Promise<void> {
+  // Guessing the current password from a signed-in session is throttled like sign-in, per person.
+  const claim = await claimAttempt(ctx, [`user:${input.userId}`], 'Too many wrong current passwords. Wait 15 minutes and try again.');
   const row = await ctx.store.db.selectFrom('users').select('password_hash').where('id', '=', input.userId).executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(input.currentPassword, row.password_hash))) {
     throw new AppError('invalid_fields', 'The current password is not right', [
       { field: 'currentPassword', code: 'invalid', message: 'This is not your current password' },
     ]);
   }
+  await claim.release();
   const passwordHash = await hashPassword(checkNewPassword(input.newPassword, 'newPassword'));
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {

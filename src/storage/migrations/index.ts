@@ -13,6 +13,7 @@ import { unreadMarksPerStatement } from './0010-unread-marks-per-statement.js';
 import { invitations } from './0011-invitations.js';
 import { workspaceSettings } from './0012-workspace-settings.js';
 import { scansInbox } from './0013-scans-inbox.js';
+import { signInAttempts } from './0014-sign-in-attempts.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0011_invitations': invitations(),
         '0012_workspace_settings': workspaceSettings(),
         '0013_scans_inbox': scansInbox(dialect),
+        '0014_sign_in_attempts': signInAttempts(),
       }),
   };
 }

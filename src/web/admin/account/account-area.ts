@@ -10,6 +10,8 @@ import { actionButton, csrfField, field, formErrorsOf, isFormError, notice, when
 
 interface AccountPageInput {
   errors?: FormErrors;
+  /** The refusal's status (400 a bad field, 429 throttled); 200 otherwise. */
+  status?: number;
   /** A refusal about an invitation (not proven yet), shown above the list. */
   problem?: string;
 }
@@ -32,7 +34,7 @@ ${actionButton({ action: `/account/invitations/${i.invitationId}/decline`, csrf:
 async function accountPage(call: AdminCall, input: AccountPageInput = {}) {
   const errors = input.errors ?? {};
   const invitations = await listInvitationsFor({ ctx: call.ctx, input: { userId: call.user.userId } });
-  const status = Object.keys(errors).length ? 400 : input.problem ? 403 : 200;
+  const status = input.status ?? (Object.keys(errors).length ? 400 : input.problem ? 403 : 200);
   return call.render(status, {
     title: 'Account',
     area: 'account',
@@ -81,7 +83,11 @@ export const accountArea: AdminArea = {
             },
           });
         } catch (error) {
-          if (isFormError(error)) return accountPage(call, { errors: formErrorsOf(error, 'newPassword') });
+          // A throttled check is said next to the current password, where the guesses were typed.
+          if (isFormError(error)) {
+            if (error.headers) call.reply.headers(error.headers);
+            return accountPage(call, { status: error.status, errors: formErrorsOf(error, error.code === 'rate_limited' ? 'currentPassword' : 'newPassword') });
+          }
           throw error;
         }
         return call.redirect('/account', 'password-changed');
