@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
 import { REQUEST_ID_HEADER } from './response-headers.js';
-import { storageUnavailable } from '../storage/storage-errors.js';
+import { storageUnavailable, unstorableText } from '../storage/storage-errors.js';
 
 export const FieldErrorSchema = Type.Object({
   field: Type.String(),
@@ -137,6 +137,9 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new AppError('unreadable_body', 'The request body is not valid JSON');
+  }
+  if (unstorableText(error)) {
+    return new AppError('invalid_request', 'A value holds a NUL byte or another control character that cannot be stored or searched. Remove it and try again');
   }
   // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that
   // still rejects with the driver's own error has it typed here, by storage/'s rules) is 503.

@@ -12,6 +12,33 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/**
+ * Text the database cannot hold: PostgreSQL refuses a NUL byte in text (SQLSTATE 22021, "invalid byte sequence for
+ * encoding UTF8: 0x00") and text it cannot convert (22P05). The domain refuses control characters before they get
+ * this far; this types what slips past it, so the answer is a 400 naming the problem and never a 500.
+ */
+export class UnstorableTextError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The request holds text with a NUL byte or another character the database cannot store', options);
+    this.name = 'UnstorableTextError';
+  }
+}
+
+const POSTGRES_UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+function unstorable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  if (error instanceof UnstorableTextError) return true;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return (typeof code === 'string' && POSTGRES_UNSTORABLE_TEXT.has(code)) || (cause !== undefined && unstorable(cause, depth + 1));
+}
+
+/** An UnstorableTextError for the database's own "cannot store this text" error, or null for any other. */
+export function unstorableText(error: unknown): UnstorableTextError | null {
+  if (error instanceof UnstorableTextError) return error;
+  return unstorable(error) ? new UnstorableTextError({ cause: error }) : null;
+}
+
 /** A hot write that failed in the writer thread, with the database's own error code (e.g. SQLITE_CONSTRAINT_…). */
 export class HotWriteError extends Error {
   constructor(

@@ -1,6 +1,7 @@
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { claimAttempt } from './attempt-throttle.js';
+import { hasControlCharacters } from '../text-input.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { createSession, pruneSessions } from './sessions.js';
 import { emailKey } from '../users/email.js';
@@ -21,6 +22,11 @@ export async function signIn({
   ctx,
   input,
 }: VerbArgs<{ email: string; password: string; ip: string }>): Promise<{ sessionId: string; userId: string }> {
+  // An email with a control character has no account (emails are checked when made): the same answer, and nothing
+  // of it reaches the database.
+  if (hasControlCharacters(input.email)) {
+    throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);
+  }
   const claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED);
   const user = await ctx.store.db
     .selectFrom('users')

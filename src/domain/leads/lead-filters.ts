@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 import { findPipeline } from '../pipelines/find-pipeline.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { Schema } from '../../storage/schema.js';
@@ -56,6 +57,11 @@ function instant(label: string, value: string, endOfDay: boolean): string {
 const blank = (value: string | undefined) => value === undefined || value.trim() === '';
 
 export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
+  // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
+  for (const [field, label] of [['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['pipeline', 'The pipeline'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
+    const value = input[field];
+    if (value !== undefined) checkText(value, field, label);
+  }
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const filters: LeadFilters = { workspaceId: workspace.id };
   const { db } = ctx.store;

@@ -1,14 +1,15 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { LeadTable, QuarantineTable, Schema } from '../../storage/schema.js';
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 import { sourceScope } from '../idempotency/idempotency-key.js';
 
 /** Whose data: one email (compared case-insensitively) or one phone number (compared by its digits). */
 export type PersonMatch = { email: string } | { phone: string };
 
 export function personMatch(input: { email?: string | undefined; phone?: string | undefined }): PersonMatch {
-  const email = input.email?.trim();
-  const phone = input.phone?.trim();
+  const email = input.email === undefined ? undefined : checkText(input.email, 'email', 'The email').trim();
+  const phone = input.phone === undefined ? undefined : checkText(input.phone, 'phone', 'The phone number').trim();
   if (email && phone) throw new AppError('invalid_arguments', 'Give the person\'s email or their phone, not both');
   if (email) return { email };
   if (phone) {

@@ -1,5 +1,6 @@
 import type { BotCheckProvider } from '../../config.js';
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { requireSourceByToken } from './find-source.js';
 
@@ -55,6 +56,8 @@ export async function configureBotCheck({
     throw new AppError('invalid_request', `Bot-check provider must be one of ${BOT_CHECK_PROVIDERS.join(', ')}`);
   }
   if (!settings.secret?.trim()) throw new AppError('invalid_request', 'A bot check needs the provider secret');
+  checkText(settings.secret, 'secret', 'The secret');
+  if (settings.siteKey) checkText(settings.siteKey, 'siteKey', 'The site key');
   const minScore = settings.minScore ?? null;
   if (minScore !== null && (provider !== 'recaptcha' || !(minScore >= 0 && minScore <= 1))) {
     throw new AppError('invalid_request', 'A minimum score (0 to 1) applies to reCAPTCHA v3 only');

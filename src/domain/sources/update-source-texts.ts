@@ -1,5 +1,6 @@
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
+import { controlCharacterMessage, hasControlCharacters } from '../text-input.js';
 import { nowIso } from '../context.js';
 
 /** The hosted form's own words (CONTRACT §3): plain text, shown escaped; null means the default. */
@@ -30,12 +31,13 @@ export async function updateSourceTexts({
   const texts: SourceTexts = { ...NO_TEXTS };
   const errors: FieldError[] = [];
   for (const key of Object.keys(SOURCE_TEXT_LIMITS) as Array<keyof SourceTexts>) {
-    const value = (input.texts[key] ?? '').replaceAll('\u0000', '').replace(/\r\n/g, '\n').trim();
+    const value = (input.texts[key] ?? '').replace(/\r\n/g, '\n').trim();
     const max = SOURCE_TEXT_LIMITS[key];
-    if ([...value].length > max) errors.push({ field: key, code: 'too_long', message: `Use at most ${max} characters`, max });
+    if (hasControlCharacters(value, true)) errors.push({ field: key, code: 'invalid', message: controlCharacterMessage('This text') });
+    else if ([...value].length > max) errors.push({ field: key, code: 'too_long', message: `Use at most ${max} characters`, max });
     texts[key] = value === '' ? null : value;
   }
-  if (errors.length) throw new AppError('invalid_fields', 'Some texts are too long', errors);
+  if (errors.length) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);
   const now = nowIso(ctx);
   const row = { heading: texts.heading, introduction: texts.introduction, thank_you: texts.thankYou, updated_at: now };
   await ctx.store.writer.write(async (trx) => {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema, StageTable } from '../../storage/schema.js';
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 
 export interface Stage {
   key: string;
@@ -56,7 +57,7 @@ export function pickStage(stages: Stage[], ref: string): Stage {
 }
 
 export function checkStageName(name: string, others: Stage[]): string {
-  const trimmed = name.trim();
+  const trimmed = checkText(name, 'name', 'The stage name').trim();
   if (trimmed === '' || [...trimmed].length > 60) {
     throw new AppError('invalid_request', 'A stage name must be 1 to 60 characters');
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 
 /** Emails compare case-insensitively (CONTRACT §10): this is the form that is unique in the database. */
 export function emailKey(email: string): string {
@@ -7,7 +8,7 @@ export function emailKey(email: string): string {
 
 /** A plausible email: something@something, at most 254 characters. No further format check. */
 export function checkEmail(email: string): string {
-  const trimmed = email.trim();
+  const trimmed = checkText(email, 'email', 'The email').trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(trimmed) || trimmed.length > 254) {
     throw new AppError('invalid_fields', `"${trimmed}" is not an email address`, [
       { field: 'email', code: 'invalid', message: 'Enter an email address such as ada@example.com' },

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { AppError } from '../errors.js';
+import { checkText } from '../text-input.js';
 import { newId } from '../ids.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { hashUploadKey, mintUploadKey } from '../keys/secret-box.js';
@@ -13,7 +14,7 @@ export interface CreatedWorkspace {
 }
 
 export function checkName(kind: string, name: string): string {
-  const trimmed = name.trim();
+  const trimmed = checkText(name, 'name', `The ${kind} name`).trim();
   if (trimmed === '' || [...trimmed].length > 120) {
     throw new AppError('invalid_request', `A ${kind} name must be 1 to 120 characters`);
   }

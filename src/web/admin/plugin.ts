@@ -9,6 +9,7 @@ import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-cou
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
+import { hasControlCharacters } from '../../domain/text-input.js';
 import { ADMIN_AREAS } from './areas.js';
 import { ADMIN_ASSETS } from './assets/index.js';
 import { shell } from './layout.js';
@@ -109,6 +110,8 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     const body = stringRecord(request.body);
     if (route.method === 'POST') checkCsrf(request, session.sessionId, body);
     const params = stringRecord(request.params);
+    // Ids and keys in a path never hold a control character: such a path names nothing, like any unknown id.
+    if (Object.values(params).some((value) => hasControlCharacters(value))) throw new AppError('route_not_found', 'No such page');
     let workspace: WorkspaceAccess | undefined;
     if (route.access !== 'signed-in') {
       workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: params.workspaceId ?? '' } });
