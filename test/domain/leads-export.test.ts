@@ -33,6 +33,7 @@ describeEachBackend('CSV export', (backend) => {
     rows = await insertLeads(world, at, [
       { name: tricky, phone: '+44 20 7946 0958', email: 'jo@example.com', notes: '=HYPERLINK("http://evil")', extra: JSON.stringify({ budget: '12,000', 'how did you hear': '@twitter' }), received_at: minute(2000), user_agent: 'UA "quoted"' },
       { name: '-5 apples', address: '\tTabbed', notes: '\rcarriage', received_at: minute(1999), bot_check: 'passed' },
+      { name: "Semi ;=cmd|' /C calc'!A0;", notes: 'a,+b, @c', received_at: minute(1998) },
       ...Array.from({ length: 1100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@example.com`, received_at: minute(i) })),
     ]);
     await moveLead({ ctx: world.ctx, input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR } });
@@ -45,9 +46,9 @@ describeEachBackend('CSV export', (backend) => {
     const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8');
-    expect(text.slice(1).startsWith(`${EXPORT_HEADERS.join(',')}\r\n`)).toBe(true);
+    expect(text.slice(1).startsWith(`${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`)).toBe(true);
     const records = parseCsv(bytes);
-    expect(records).toHaveLength(1102);
+    expect(records).toHaveLength(1103);
     expect(new Set(records.map((r) => r.id))).toEqual(new Set(rows.map((r) => r.id)));
     const [first, second] = records;
     expect(first).toMatchObject({
@@ -63,8 +64,22 @@ describeEachBackend('CSV export', (backend) => {
     });
     expect(JSON.parse(first!.extra!)).toEqual({ budget: '12,000', 'how did you hear': '@twitter' });
     expect(second).toMatchObject({ name: "'-5 apples", address: "'\tTabbed", notes: "'\rcarriage", stage: 'Contacted', bot_check: 'passed' });
+    // A `;` or `,` inside a value: the part after it is defused too, and the cell is quoted.
+    expect(records.find((r) => r.id === rows[2]!.id)).toMatchObject({ name: "Semi ;'=cmd|' /C calc'!A0;", notes: "a,'+b, '@c" });
     // Newest first, like the inbox.
-    expect(records.slice(2, 5).map((r) => r.name)).toEqual(['Bulk 1099', 'Bulk 1098', 'Bulk 1097']);
+    expect(records.slice(3, 6).map((r) => r.name)).toEqual(['Bulk 1099', 'Bulk 1098', 'Bulk 1097']);
+  });
+
+  it('read by a spreadsheet that splits on `;` (comma-decimal locales), no cell begins a formula', async () => {
+    const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
+    // Each line split on `;`, quotes honoured the way such a spreadsheet does; every resulting cell is checked.
+    const cells = (parse(bytes, { bom: true, delimiter: ';', relax_quotes: true, relax_column_count: true, quote: '"' }) as string[][]).flat();
+    expect(cells.length).toBeGreaterThan(1103);
+    const risky = cells.map((c) => c.replace(/^[\s"]+/, '')).filter((c) => /^[=+\-@]/.test(c));
+    expect(risky).toEqual([]);
+    // And with quotes ignored entirely, split on `,` as well.
+    const naive = bytes.toString('utf8').split(/[;,\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    expect(naive.filter((c) => /^[=+@]/.test(c))).toEqual([]);
   });
 
   it('exports exactly the filtered set', async () => {
@@ -75,7 +90,7 @@ describeEachBackend('CSV export', (backend) => {
     const byStage = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, stage: 'Contacted' }));
     expect(byStage.map((r) => r.id)).toEqual([rows[1]!.id]);
     const empty = await exportBytes(world, { workspace: seeded.workspaceId, search: 'nobody by this name' });
-    expect(empty.toString('utf8')).toBe(`\ufeff${EXPORT_HEADERS.join(',')}\r\n`);
+    expect(empty.toString('utf8')).toBe(`\ufeff${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`);
     await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspace: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
       code: 'stage_not_found',
     });
