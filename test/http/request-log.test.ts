@@ -32,12 +32,22 @@ describeEachBackend('request logs (finding 9)', (backend) => {
       body: '{"name":"Ada"}',
     });
     expect(intake.status).toBe(200);
+    const token = 'Qm9iIHNldHVwIHRva2VuIHRoYXQgbXVzdCBub3QgbG9n';
+    expect((await fetch(`${logged.baseUrl}/setup/${token}`)).status).toBe(410);
+    const setup = await fetch(`${logged.baseUrl}/setup/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'password=long+enough+pw&repeat=long+enough+pw',
+    });
+    expect(setup.status).toBe(410);
     await logged.close();
 
     const text = logged.text();
     expect(text).not.toContain(uploadKey);
     expect(text).not.toContain(uploadKey.slice(4, 24));
     expect(text).not.toContain('secret-widget-token');
+    expect(text).not.toContain(token);
+    expect(text).toContain('/setup/[redacted]');
     const urls = logged.lines.map((line) => (line.req as { url?: string } | undefined)?.url).filter(Boolean);
     expect(urls).toEqual(
       expect.arrayContaining(['/api/scan/upload?[redacted]', `/api/intake/${source.token}?[redacted]`]),
