@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
-import { IntakeLog } from '../../src/domain/intake-log/intake-outcomes.js';
+import { IntakeLog, MAX_KEYS, MAX_TOKEN_KEYS } from '../../src/domain/intake-log/intake-outcomes.js';
 import { sourceStats } from '../../src/domain/intake-log/source-stats.js';
 import type { DomainContext } from '../../src/domain/context.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -90,4 +91,38 @@ describeEachBackend('intake log per source', (backend) => {
       { day: '2026-03-01', accepted: 2, quarantined: 0, refused: 1, refusedBy: { rate_limited: 1 } },
     ]);
   });
+
+  it('a flood of refusals with random tokens: malformed ones never kept, memory bounded, real sources still counted', async () => {
+    world = await createWorld(backend);
+    const { source } = await world.seed();
+    const log = new IntakeLog(world.ctx);
+    for (let i = 0; i < 5_000; i += 1) log.record({ token: `not-a-token-${i}`, outcome: 'refused', code: 'malformed_token' });
+    expect(log.pending).toBe(0);
+    // Well-formed tokens that name no source, far more than may wait in memory.
+    for (let i = 0; i < 50_000; i += 1) log.record({ token: crypto.randomUUID(), outcome: 'refused', code: 'rate_limited' });
+    expect(log.pending).toBe(MAX_TOKEN_KEYS);
+    expect(log.dropped).toBe(50_000 - MAX_TOKEN_KEYS);
+    // A real source's counts (known by id once looked up) still get in.
+    log.record({ sourceId: source.id, outcome: 'accepted', code: '' });
+    await log.flush();
+    const rows = await world.store.db.selectFrom('intake_log').selectAll().execute();
+    expect(rows.map((r) => [r.source_id, r.outcome, Number(r.count)])).toEqual([[source.id, 'accepted', 1]]);
+    expect(log.pending).toBe(0);
+
+    // Many real counters at once: more rows than SQLite binds in one statement, written in chunks.
+    const busy = new IntakeLog(world.ctx);
+    for (let day = 0; day < 8_000; day += 1) busy.record({ sourceId: source.id, outcome: 'refused', code: `code_${day}` });
+    await busy.flush();
+    expect(Number((await world.store.db.selectFrom('intake_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(8_001);
+
+    // A flush that keeps failing (the database away) never holds more than the bound.
+    const away = openDatabase(world.config.database);
+    await away.close();
+    const failing = new IntakeLog({ ...world.ctx, store: away });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      for (let i = 0; i < MAX_KEYS; i += 1) failing.record({ sourceId: source.id, outcome: 'refused', code: `c${attempt}_${i}` });
+      await expect(failing.flush()).rejects.toThrow();
+      expect(failing.pending).toBeLessThanOrEqual(MAX_KEYS);
+    }
+  }, 60_000);
 });

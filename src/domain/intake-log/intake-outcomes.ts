@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DomainContext } from '../context.js';
+import { isWellFormedToken } from '../sources/source.js';
 
 export type IntakeOutcomeKind = 'accepted' | 'quarantined' | 'refused';
 
@@ -23,6 +24,19 @@ export interface IntakeRecorder {
 const SEP = '\u0000';
 
 /**
+ * Bounds, so a flood of refusals (random tokens, say) cannot grow memory or break the flush: at most MAX_KEYS
+ * counters wait in memory (new ones past that are dropped: /metrics still counts every answer), and a flush writes
+ * in chunks of FLUSH_CHUNK, well under SQLite's limit on bound parameters.
+ */
+export const MAX_KEYS = 10_000;
+/**
+ * Of those, counters keyed by a token not yet resolved to a source (refused before the lookup: the rate limit).
+ * Bounded on their own, so a flood of made-up tokens cannot crowd out the counts of real sources.
+ */
+export const MAX_TOKEN_KEYS = 1_000;
+const FLUSH_CHUNK = 500;
+
+/**
  * The per-source intake log (CONTRACT §14): counts per source, UTC day, outcome and code, kept in memory and
  * added to the `intake_log` table every few seconds and on shutdown through the group-commit writer, so the
  * intake's own transactions never wait on it. The upsert adds, so several instances sum up. Refusals whose token
@@ -39,15 +53,39 @@ export class IntakeLog implements IntakeRecorder {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
+  /** Counters dropped because MAX_KEYS were waiting (a flood, or a database that has not taken a flush for long). */
+  dropped = 0;
+
   record({ sourceId, token, outcome, code }: IntakeOutcome): void {
-    const who = sourceId ? `id:${sourceId}` : token ? `token:${token.toLowerCase()}` : undefined;
+    // A token that is not even shaped like one names no source: never kept (a malformed one is any string at all).
+    const who = sourceId ? `id:${sourceId}` : token && isWellFormedToken(token) ? `token:${token.toLowerCase()}` : undefined;
     if (!who) return;
     const dayNumber = Math.floor(this.ctx.clock.now().getTime() / 86_400_000);
     if (dayNumber !== this.day.number) {
       this.day = { number: dayNumber, text: new Date(dayNumber * 86_400_000).toISOString().slice(0, 10) };
     }
     const key = `${who}${SEP}${this.day.text}${SEP}${outcome}${SEP}${code}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.add(key, 1);
+  }
+
+  private tokenKeys = 0;
+
+  private add(key: string, n: number): void {
+    const count = this.counts.get(key);
+    if (count === undefined) {
+      const byToken = key.startsWith('token:');
+      if (this.counts.size >= MAX_KEYS || (byToken && this.tokenKeys >= MAX_TOKEN_KEYS)) {
+        this.dropped += n;
+        return;
+      }
+      if (byToken) this.tokenKeys += 1;
+    }
+    this.counts.set(key, (count ?? 0) + n);
+  }
+
+  /** Counters waiting for the next flush. */
+  get pending(): number {
+    return this.counts.size;
   }
 
   /** Flushes every `everyMs` until `stop()`; the timer never keeps the process alive. */
@@ -69,10 +107,12 @@ export class IntakeLog implements IntakeRecorder {
     if (this.counts.size === 0) return;
     const taken = this.counts;
     this.counts = new Map();
+    this.tokenKeys = 0;
     try {
       await this.write(taken);
     } catch (error) {
-      for (const [key, n] of taken) this.counts.set(key, (this.counts.get(key) ?? 0) + n);
+      // Kept for the next flush, within the same bound as new counts: a database that stays down costs no memory.
+      for (const [key, n] of taken) this.add(key, n);
       throw error;
     }
   }
@@ -84,8 +124,9 @@ export class IntakeLog implements IntakeRecorder {
     });
     const tokens = [...new Set(entries.filter((e) => e.who.startsWith('token:')).map((e) => e.who.slice(6)))];
     const byToken = new Map<string, string>();
-    if (tokens.length > 0) {
-      const rows = await this.ctx.store.db.selectFrom('lead_sources').select(['id', 'token']).where('token', 'in', tokens).execute();
+    // Unknown tokens resolve to nothing here and are never stored: only a real source's counts reach the table.
+    for (const chunk of chunks(tokens, FLUSH_CHUNK)) {
+      const rows = await this.ctx.store.db.selectFrom('lead_sources').select(['id', 'token']).where('token', 'in', chunk).execute();
       for (const row of rows) byToken.set(row.token, row.id);
     }
     const rows = new Map<string, { source_id: string; day: string; outcome: string; code: string; count: number }>();
@@ -98,16 +139,25 @@ export class IntakeLog implements IntakeRecorder {
       rows.set(key, row);
     }
     if (rows.size === 0) return;
-    await this.ctx.store.writer.write((trx) =>
-      trx
-        .insertInto('intake_log')
-        .values([...rows.values()])
-        .onConflict((oc) =>
-          oc
-            .columns(['source_id', 'day', 'outcome', 'code'])
-            .doUpdateSet({ count: sql<number>`${sql.ref('intake_log.count')} + ${sql.ref('excluded.count')}` }),
-        )
-        .execute(),
-    );
+    // One transaction, so a failed flush added nothing and the counts it puts back are not counted twice.
+    await this.ctx.store.writer.write(async (trx) => {
+      for (const chunk of chunks([...rows.values()], FLUSH_CHUNK)) {
+        await trx
+          .insertInto('intake_log')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc
+              .columns(['source_id', 'day', 'outcome', 'code'])
+              .doUpdateSet({ count: sql<number>`${sql.ref('intake_log.count')} + ${sql.ref('excluded.count')}` }),
+          )
+          .execute();
+      }
+    });
   }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
