@@ -98,6 +98,7 @@ export function recordIntakeRefusal(ctx: DomainContext, request: FastifyRequest,
     sourceId: request.intakeSource?.id,
     token,
     outcome: 'refused',
-    code: toAppError(error).code,
+    // With the request: a client that hung up is `client_aborted` here too, not an outage in the owner's stats.
+    code: toAppError(error, request).code,
   });
 }

@@ -69,7 +69,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as Error);
+    const appError = toAppError(error as Error, request);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
     else request.log.info({ code: appError.code }, 'admin request refused');
     if (appError.headers) reply.headers(appError.headers);
