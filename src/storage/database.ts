@@ -11,6 +11,7 @@ import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
 import { migrationProvider } from './migrations/index.js';
+import { redactedUrl } from './redact-url.js';
 import type { Schema } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -136,16 +137,6 @@ function openPostgres(url: string, poolSize: number): { db: Kysely<Schema>; pool
   return { db: new Kysely<Schema>({ dialect: withStorageErrors(new PostgresDialect({ pool })) }), pool };
 }
 
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres';
-  }
-}
-
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   const dialect: Dialect = config.kind;
   let db: Kysely<Schema>;
@@ -196,7 +187,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     writer,
     hot,
-    description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redact(config.url)}`,
+    description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redactedUrl(config.url)}`,
     get onCommit() {
       return observer.onCommit;
     },

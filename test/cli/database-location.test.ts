@@ -50,5 +50,13 @@ describe('the CLI never creates a database, and says why it cannot open one', ()
       expect(lines[0]).not.toContain('hunter2secret');
       expect(lines[0]).not.toMatch(/Migration/);
     }
+    // A password given as a query parameter (libpq's way) is a credential too, and so is an SSL key's passphrase.
+    const inQuery = `postgres://leadscan@127.0.0.1:${port}/leadscan?sslmode=disable&password=hunter3secret&sslpassword=hunter4secret`;
+    const result = await runCli(['migrate'], { DATABASE_URL: inQuery, APP_SECRET: 'x'.repeat(32) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('password=***');
+    expect(result.stderr).toContain('sslmode=disable');
+    expect(result.stderr).not.toContain('hunter3secret');
+    expect(result.stderr).not.toContain('hunter4secret');
   });
 });

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applySearchChanges, SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';
+import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
 
@@ -196,5 +197,22 @@ describe('inbox search through the index file [sqlite]', () => {
     catchUp();
     expect(index.backlog()).toBe(0);
     await expectations();
+  });
+
+  it("another workspace's many matches leave a small workspace's search on the index, and exact", async () => {
+    const big = await world.seed('Big');
+    const bigAt = { workspaceId: big.workspaceId, pipelineId: big.pipelineId, sourceId: big.source.id };
+    await insertLeads(world, bigAt, Array.from({ length: 2_500 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(i) })));
+    await insertLeads(world, at(), [
+      { name: 'Marie Tremblay', received_at: minute(1) },
+      { name: 'Luc Tremblay', received_at: minute(2) },
+      { name: 'Ada Lovelace', received_at: minute(3) },
+    ]);
+    catchUp();
+    const filters = await resolveLeadFilters(world.ctx, { workspace: seeded.workspaceId, search: 'tremblay' });
+    // Answered from the index: the candidates are the workspace's own, two of them, not 2,502 of everyone's.
+    expect(filters.search).toBeUndefined();
+    expect(filters.searchIds).toHaveLength(2);
+    expect(await names('tremblay')).toEqual(['Luc Tremblay', 'Marie Tremblay']);
   });
 });

@@ -104,7 +104,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
     filters.search = search;
     if (ctx.store.dialect === 'sqlite') {
-      const ids = await searchIdsSqlite(ctx, search);
+      const ids = await searchIdsSqlite(ctx, workspace.id, search);
       if (ids) {
         filters.searchIds = ids;
         delete filters.search;
@@ -130,7 +130,7 @@ const INDEXED_SEARCH_MAX = 2000;
  * Leads the index has not caught up with (stored, edited, or a rowid reused since) are all candidates, so they are
  * never missed; with no index built yet, every lead is.
  */
-async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string[] | undefined> {
+async function searchIdsSqlite(ctx: DomainContext, workspaceId: string, term: string): Promise<string[] | undefined> {
   const chars = [...term.toLowerCase()];
   if (chars.length < 3) return undefined;
   const trigrams = new Set<string>();
@@ -138,15 +138,18 @@ async function searchIdsSqlite(ctx: DomainContext, term: string): Promise<string
   const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
   // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
   // rebuilt at this moment by a starting server: every lead is a candidate.
+  // Only this workspace's leads count towards the limit: another tenant's thousands of matches must not push this
+  // one's search off the index and onto a scan.
   const candidates = await sql<{ rowid: number }>`
-    select rowid from (select rowid from search.leads_search where leads_search match ${query}
+    select rowid from leads where workspace_id = ${workspaceId} and rowid in (
+      select rowid from search.leads_search where leads_search match ${query}
       union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
       union select rowid from leads where rowid > (select indexed_upto from search.state))
     limit ${INDEXED_SEARCH_MAX + 1}`
     .execute(ctx.store.db)
     .catch((error: unknown) => {
       if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
-      return sql<{ rowid: number }>`select rowid from leads limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
+      return sql<{ rowid: number }>`select rowid from leads where workspace_id = ${workspaceId} limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
     });
   if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
   if (candidates.rows.length === 0) return [];
