@@ -5,6 +5,7 @@ import { recordServerBaseUrl } from './domain/server-base-url.js';
 import { formUrl, intakeUrl } from './domain/sources/source.js';
 import type { BootstrapResult } from './domain/workspaces/bootstrap.js';
 import type { Runtime } from './runtime.js';
+import { startScanMeasurer } from './jobs/scan-measurer.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -69,11 +70,14 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const baseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : `http://localhost:${port}`;
   await recordServerBaseUrl(runtime.ctx, baseUrl);
 
+  const measurer = startScanMeasurer(runtime.ctx, (error) => app.log.warn({ err: error }, 'measuring scans failed; retrying later'));
+
   let closing: Promise<void> | undefined;
   const close = () => {
     // Fastify's close stops accepting and waits for in-flight requests; each of those answers only after its
     // commit, the intake log is flushed, and the writer then drains anything still queued before the database closes.
     closing ??= (async () => {
+      await measurer.stop();
       await app.close();
       await runtime.store.close();
     })();

@@ -2,8 +2,12 @@ import type { Command } from 'commander';
 import { attachScan } from '../domain/scans/attach-scan.js';
 import { detachScan } from '../domain/scans/detach-scan.js';
 import { listScans } from '../domain/scans/list-scans.js';
+import { scanFigures } from '../domain/scans/measure-scan.js';
+import { measurementHeaders, measurementRows } from '../domain/scans/measurement-table.js';
+import { checkUnits, unitsOfScan } from '../domain/settings/workspace-settings.js';
+import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
-import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
+import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions, type Render } from './kit.js';
 
 /** `leadscan scans …`: the Scans inbox and the stored bytes. */
 export function registerScansCommands(program: Command, { io, run, withJson }: CliKit) {
@@ -26,6 +30,23 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withJson(scans.command('detach <scan>'))
     .description('detach a scan from its lead; both stay')
     .action(run((ctx, scanId: string) => detachScan({ ctx, input: { scanId } })));
+  withJson(scans.command('measure <id>'))
+    .description("a scan's room measurements (floor area, perimeter, walls, openings), as on its page")
+    .option('--units <units>', 'metric or imperial (default: the workspace setting)')
+    .action(
+      run(
+        async (ctx, scanId: string, opts: { units?: string }) => {
+          const figures = await scanFigures({ ctx, input: { scanId } });
+          const units = opts.units ? checkUnits(opts.units) : await unitsOfScan(ctx, scanId);
+          return { ...figures, units, table: { headers: measurementHeaders(units), rows: measurementRows(figures, units) } };
+        },
+        ((result: { table: { headers: string[]; rows: string[][] } }) =>
+          table(
+            result.table.rows,
+            result.table.headers.map((header, i) => [header.toUpperCase(), (row: string[]) => row[i] ?? ''] as [string, (row: string[]) => string]),
+          )) as Render,
+      ),
+    );
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
     .action(run((ctx, scanId: string) => readScanRaw({ ctx, input: { scanId } })));

@@ -106,6 +106,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/measurements.csv',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/measurements.csv`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/measurements.csv`),
+  },
+  {
+    method: 'GET',
     path: '/w/:workspaceId/scans/:scanId/rooms/:index',
     url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/0`),
     foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/0`),

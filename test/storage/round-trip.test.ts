@@ -74,6 +74,7 @@ describeEachBackend('storage round trips', (backend) => {
       'app_meta',
       'idempotency_keys',
       'intake_log',
+      'invitations',
       'lead_source_texts',
       'lead_sources',
       'lead_unread',
@@ -81,7 +82,9 @@ describeEachBackend('storage round trips', (backend) => {
       'memberships',
       'pipelines',
       'quarantine',
+      'scan_measurements',
       'scan_rooms',
+      'scan_unread',
       'scans',
       'sessions',
       'setup_links',
@@ -347,6 +350,10 @@ describeEachBackend('storage round trips', (backend) => {
       byteSize: raw.length,
       userAgent: 'ScanApp/1.0',
       receivedAt: '2030-03-01T00:00:00.000Z',
+      // New until someone opens it; no lead yet; not measured yet (nothing reads the bytes to list a scan).
+      isNew: true,
+      lead: null,
+      floorArea: null,
     });
     // The (scan_id, idx) primary key refuses a second copy of a room.
     await expect(

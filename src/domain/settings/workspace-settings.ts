@@ -1,7 +1,8 @@
 import { AppError } from '../errors.js';
-import type { VerbArgs } from '../context.js';
+import type { DomainContext, VerbArgs } from '../context.js';
+import type { Units } from '../units.js';
 
-export type Units = 'metric' | 'imperial';
+export type { Units } from '../units.js';
 
 export interface WorkspaceSettings {
   workspaceId: string;
@@ -45,4 +46,16 @@ export async function getWorkspaceSettings({ ctx, input }: VerbArgs<{ workspaceI
     .executeTakeFirst();
   if (!row) throw new AppError('workspace_not_found', 'No such workspace');
   return { workspaceId: row.id, name: row.name, timeZone: row.time_zone ?? 'UTC', units: (row.units ?? 'metric') as Units };
+}
+
+/** The units of the workspace a scan belongs to (the CLI's `scans measure`). */
+export async function unitsOfScan(ctx: DomainContext, scanId: string): Promise<Units> {
+  const row = await ctx.store.db
+    .selectFrom('scans')
+    .innerJoin('workspaces', 'workspaces.id', 'scans.workspace_id')
+    .select('workspaces.units')
+    .where('scans.id', '=', scanId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('scan_not_found', `No scan has the id ${scanId}`);
+  return (row.units ?? 'metric') as Units;
 }

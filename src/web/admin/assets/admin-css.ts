@@ -109,6 +109,23 @@ table.list td.num { white-space: nowrap; }
 .table-card { padding: 0; overflow: hidden; }
 .table-card > h2 { margin: 0; padding: .9rem .75rem .6rem; font-size: 1.05rem; }
 .table-card > .tabs { padding: .75rem .75rem 0; margin: 0 0 .75rem; }
+.table-head { display: flex; justify-content: space-between; align-items: center; gap: .75rem; flex-wrap: wrap; padding: .75rem .75rem .5rem; }
+.table-head h2 { margin: 0; font-size: 1.05rem; }
+.table-scroll { overflow-x: auto; }
+table.measurements td.num, table.measurements th.num { text-align: right; white-space: nowrap; }
+table.measurements tfoot th, table.measurements tfoot td { font-weight: 650; border-top: 2px solid var(--line); background: #fafbfc; }
+tr.unrecognized td { color: var(--muted); }
+.plans h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }
+.plan-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); gap: 1rem; }
+figure.plan { margin: 0; }
+figure.plan figcaption { margin-bottom: .5rem; }
+svg.floor-plan { display: block; width: 100%; height: auto; max-height: 28rem; background: #fff; }
+pre.room-json { max-height: 20rem; overflow: auto; background: var(--soft); padding: .6rem; border-radius: 8px; font-size: .8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+@media print {
+  .topbar, .actions, form, .button, .pager, .tabs { display: none !important; }
+  .card { box-shadow: none; border-color: #999; break-inside: avoid; }
+  svg.floor-plan { max-height: none; }
+}
 ul.plain { list-style: none; margin: 0; padding: 0; }
 ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padding-top: .75rem; }
 .rooms { overflow-wrap: anywhere; }

@@ -8,6 +8,9 @@ import { detachScan } from '../../../domain/scans/detach-scan.js';
 import { getScan } from '../../../domain/scans/get-scan.js';
 import { listScans } from '../../../domain/scans/list-scans.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
+import { scanFigures } from '../../../domain/scans/measure-scan.js';
+import { measurementHeaders, measurementRows } from '../../../domain/scans/measurement-table.js';
+import { stringify } from 'csv-stringify/sync';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, AdminCall } from '../routes.js';
@@ -22,6 +25,16 @@ function download(call: AdminCall, bytes: Buffer, filename: string) {
     .header('content-type', 'application/json')
     .header('content-disposition', `attachment; filename="${filename}"`)
     .send(bytes);
+}
+
+/** A room's JSON for a person to read: indented when it parses, as sent when not; at most 20 KB of it. */
+function prettyJson(bytes: Buffer): string {
+  const text = bytes.subarray(0, 20_000).toString('utf8');
+  try {
+    return JSON.stringify(JSON.parse(bytes.toString('utf8')), null, 2).slice(0, 20_000);
+  } catch {
+    return text;
+  }
 }
 
 /** The scan of the URL, in the URL's workspace (another workspace's scan is "not found"). */
@@ -93,11 +106,22 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         const scan = await scanOf(call, true);
         const find = (call.query.find ?? '').trim().slice(0, 200);
-        const [units, found] = await Promise.all([
+        const [units, found, figures] = await Promise.all([
           unitsOf(call),
           find ? listLeads({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId, search: find, limit: 10 } }) : null,
+          // Kept figures; a scan the background sweep has not reached yet is measured now, once.
+          scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: scan.id } }),
         ]);
-        return call.render(200, { title: 'Scan', area: 'scans', body: scanPage(call, { scan, units, find, found: found?.leads ?? null }) });
+        const unrecognized = new Map<number, string>();
+        for (const room of figures.rooms.filter((r) => !r.measurement.recognized).slice(0, 20)) {
+          const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: room.index } });
+          unrecognized.set(room.index, prettyJson(bytes));
+        }
+        return call.render(200, {
+          title: 'Scan',
+          area: 'scans',
+          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null }),
+        });
       },
     },
     {
@@ -130,6 +154,23 @@ export const scansArea: AdminArea = {
         const scan = await scanOf(call);
         const bytes = await readScanRaw({ ctx: call.ctx, input: { scanId: scan.id } });
         return download(call, bytes, `${scan.id}.json`);
+      },
+    },
+    {
+      // The same numbers as the page, one row a room, in the workspace's units.
+      method: 'GET',
+      path: '/w/:workspaceId/scans/:scanId/measurements.csv',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace!.workspaceId;
+        const scan = await scanOf(call);
+        const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
+        const csv = stringify([measurementHeaders(units), ...measurementRows(figures, units)], { bom: true, record_delimiter: 'windows', quoted: true });
+        return call.reply
+          .code(200)
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${scan.id}-measurements.csv"`)
+          .send(csv);
       },
     },
     {

@@ -7,6 +7,10 @@ import type { AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, bytes, csrfField, notice, numberedPager, when } from '../ui.js';
 import { areaText } from './scan-area-text.js';
+import { floorPlanSvg } from './floor-plan.js';
+import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
+import { figureText, MEASUREMENT_COLUMNS, roomNote } from '../../../domain/scans/measurement-table.js';
+import { formatArea, formatLength, formatVolume } from '../../../domain/units.js';
 
 export const SCANS_PER_PAGE = 25;
 
@@ -113,6 +117,9 @@ ${numberedPager({ base: input.filter === 'all' ? `${base}?scans=all` : base, pag
 export interface ScanPageInput {
   scan: ScanView;
   units: Units;
+  figures: ScanFigures;
+  /** The stored JSON of rooms that were not recognized, pretty-printed (index → text), shown so nothing is hidden. */
+  unrecognized: Map<number, string>;
   /** What was typed into "Find a lead" (kept in the field), and the leads it found. */
   find: string;
   found: InboxLead[] | null;
@@ -168,15 +175,68 @@ ${notice(call.query.notice)}
 </section>
 ${attachSection(call, base, input)}
 </div>
-<section class="card table-card" aria-labelledby="rooms-heading">
-<h2 id="rooms-heading" class="offscreen">Rooms</h2>
-${scan.rooms.length === 0
-  ? html`<p class="empty">This upload has no rooms.</p>`
-  : html`<table class="list" id="rooms">
-<thead><tr><th scope="col">#</th><th scope="col">Room</th><th scope="col"><span class="offscreen">Download</span></th></tr></thead>
-<tbody>${scan.rooms.map(
-      (room) => html`<tr><td data-label="#" class="num">${room.index + 1}</td><td data-label="Room" class="rooms">${room.name}</td>
-<td><a href="${base}/rooms/${room.index}" download>Download</a></td></tr>`,
-    )}</tbody></table>`}
+${measurementsSection(base, input)}
+${plansSection(input)}`;
+}
+
+const sum = (values: Array<number | null | undefined>) => {
+  const present = values.filter((v): v is number => typeof v === 'number');
+  return present.length > 0 ? present.reduce((a, b) => a + b, 0) : null;
+};
+
+/** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
+function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
+  const { scan, figures, units } = input;
+  if (scan.rooms.length === 0) return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
+  const rooms = figures.rooms;
+  const total = (key: (typeof MEASUREMENT_COLUMNS)[number][0]) => sum(rooms.map((r) => r.measurement[key]?.value));
+  const count = (key: 'doors' | 'windows' | 'openings') => sum(rooms.map((r) => r.measurement[key]));
+  const totalArea = total('floorArea');
+  const totals = {
+    floorArea: totalArea === null ? '—' : formatArea(totalArea, units),
+    wallAreaGross: total('wallAreaGross'),
+    wallAreaNet: total('wallAreaNet'),
+    skirting: total('skirting'),
+    volume: total('volume'),
+  };
+  return html`<section class="card table-card" aria-labelledby="rooms-heading">
+<div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
+<a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a></div>
+<div class="table-scroll"><table class="list measurements" id="rooms">
+<thead><tr><th scope="col">#</th><th scope="col">Room</th>${MEASUREMENT_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col" class="num">Doors · windows</th><th scope="col"><span class="offscreen">Download</span></th></tr></thead>
+<tbody>${rooms.map((room) => {
+    const m = room.measurement;
+    const note = roomNote(m);
+    return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
+<td data-label="Room" class="rooms"><strong>${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}</td>
+${MEASUREMENT_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num"${m[key] ? html` title="${m[key]!.source}"` : ''}>${figureText(m[key], kind, units)}</td>`)}
+<td data-label="Doors · windows" class="num">${m.doors === null ? '—' : `${m.doors} · ${m.windows ?? 0}${m.openings ? ` · ${m.openings} open` : ''}`}</td>
+<td><a href="${base}/rooms/${room.index}" download>Download</a></td></tr>`;
+  })}</tbody>
+<tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
+<td data-label="Floor area" class="num" id="total-floor-area">${totals.floorArea}</td><td></td><td></td>
+<td data-label="Wall area" class="num">${totals.wallAreaGross === null ? '—' : formatArea(totals.wallAreaGross, units)}</td>
+<td data-label="Wall area, net" class="num">${totals.wallAreaNet === null ? '—' : formatArea(totals.wallAreaNet, units)}</td><td></td>
+<td data-label="Skirting" class="num">${totals.skirting === null ? '—' : formatLength(totals.skirting, units)}</td>
+<td data-label="Volume" class="num">${totals.volume === null ? '—' : formatVolume(totals.volume, units)}</td>
+<td data-label="Doors · windows" class="num">${count('doors') ?? '—'} · ${count('windows') ?? 0}</td><td></td></tr></tfoot>
+</table></div>
+</section>`;
+}
+
+/** One plan per room, drawn on the server; a room that was not read shows its JSON instead. */
+function plansSection(input: ScanPageInput): SafeHtml | string {
+  const { figures, units, unrecognized } = input;
+  if (figures.rooms.length === 0) return '';
+  return html`<section class="plans" aria-labelledby="plans-heading">
+<h2 id="plans-heading">Floor plans</h2>
+<div class="plan-grid">${figures.rooms.map(
+    (room) => html`<figure class="card plan">
+<figcaption><strong>${room.index + 1}. ${room.name}</strong>${room.measurement.floorArea ? html` <span class="muted small">${formatArea(room.measurement.floorArea.value, units)}</span>` : ''}</figcaption>
+${room.measurement.recognized
+  ? floorPlanSvg(room.measurement.plan, units, room.name)
+  : html`<p class="muted small">No measurements recognized in this room.</p>${unrecognized.has(room.index) ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>` : ''}`}
+</figure>`,
+  )}</div>
 </section>`;
 }

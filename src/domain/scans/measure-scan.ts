@@ -1,0 +1,104 @@
+import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { MEASURE_VERSION, measureRoomBytes, type RoomMeasurement } from './measure/index.js';
+
+/** What is kept for a scan: the reader's result per room (in metres) and the total floor area. */
+export interface ScanFigures {
+  scanId: string;
+  version: number;
+  computedAt: string;
+  /** Square metres over the rooms that gave a floor area; null when none did. */
+  floorArea: number | null;
+  roomsRecognized: number;
+  rooms: Array<{ index: number; name: string; measurement: RoomMeasurement }>;
+}
+
+/** Rooms are read one at a time with a turn of the event loop between them, so a big scan never blocks requests. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Reads a scan's rooms into figures and keeps them beside the scan (the bytes are never changed). Derived data:
+ * computing it twice (two instances, a page and the sweep at once) writes the same row twice, harmlessly.
+ */
+export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>): Promise<ScanFigures> {
+  const { db } = ctx.store;
+  const scan = await db.selectFrom('scans').select(['id', 'raw']).where('id', '=', input.scanId).executeTakeFirst();
+  if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+  const rooms = await db
+    .selectFrom('scan_rooms')
+    .select(['idx', 'name', 'raw', 'raw_start', 'raw_end'])
+    .where('scan_id', '=', scan.id)
+    .orderBy('idx')
+    .execute();
+  const body = Buffer.from(scan.raw);
+  const measured: ScanFigures['rooms'] = [];
+  for (const room of rooms) {
+    // Since migration 0005 a room is a byte range of the body; older rows keep their own copy.
+    const bytes = room.raw_start === null || room.raw_start === undefined ? Buffer.from(room.raw) : body.subarray(Number(room.raw_start), Number(room.raw_end));
+    measured.push({ index: Number(room.idx), name: room.name, measurement: measureRoomBytes(bytes) });
+    await nextTurn();
+  }
+  const areas = measured.map((r) => r.measurement.floorArea?.value).filter((a): a is number => typeof a === 'number');
+  const figures: ScanFigures = {
+    scanId: scan.id,
+    version: MEASURE_VERSION,
+    computedAt: nowIso(ctx),
+    floorArea: areas.length > 0 ? areas.reduce((sum, a) => sum + a, 0) : null,
+    roomsRecognized: measured.filter((r) => r.measurement.recognized).length,
+    rooms: measured,
+  };
+  const row = {
+    version: figures.version,
+    computed_at: figures.computedAt,
+    floor_area: figures.floorArea,
+    rooms_recognized: figures.roomsRecognized,
+    rooms: JSON.stringify(figures.rooms),
+  };
+  await ctx.store.writer.write(async (trx) => {
+    // The scan may have been deleted meanwhile: then there is nothing to keep figures for.
+    const still = await trx.selectFrom('scans').select('id').where('id', '=', scan.id).executeTakeFirst();
+    if (!still) return;
+    await trx
+      .insertInto('scan_measurements')
+      .values({ scan_id: scan.id, ...row })
+      .onConflict((oc) => oc.column('scan_id').doUpdateSet(row))
+      .execute();
+  });
+  return figures;
+}
+
+/** The kept figures of a scan of the workspace, computed now when missing or made by an older reader. */
+export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
+  let query = ctx.store.db
+    .selectFrom('scans')
+    .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
+    .select(['scans.id', 'scan_measurements.version', 'scan_measurements.computed_at', 'scan_measurements.floor_area', 'scan_measurements.rooms_recognized', 'scan_measurements.rooms'])
+    .where('scans.id', '=', input.scanId);
+  if (input.workspaceId !== undefined) query = query.where('scans.workspace_id', '=', input.workspaceId);
+  const row = await query.executeTakeFirst();
+  if (!row) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+  if (row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null) {
+    return measureScan({ ctx, input: { scanId: row.id } });
+  }
+  return {
+    scanId: row.id,
+    version: Number(row.version),
+    computedAt: row.computed_at!,
+    floorArea: row.floor_area === null ? null : Number(row.floor_area),
+    roomsRecognized: Number(row.rooms_recognized),
+    rooms: JSON.parse(row.rooms) as ScanFigures['rooms'],
+  };
+}
+
+/** Scans without figures from the current reader, newest first: what the background sweep measures next. */
+export async function scansToMeasure(ctx: DomainContext, limit: number): Promise<string[]> {
+  const rows = await ctx.store.db
+    .selectFrom('scans')
+    .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
+    .select('scans.id')
+    .where((eb) => eb.or([eb('scan_measurements.version', 'is', null), eb('scan_measurements.version', '<', MEASURE_VERSION)]))
+    .orderBy('scans.received_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

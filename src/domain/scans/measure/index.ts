@@ -1,0 +1,35 @@
+import { measureFields } from './fields.js';
+import { findCapturedRoom, measureRoomPlan } from './roomplan.js';
+import { NOT_RECOGNIZED, type RoomMeasurement } from './types.js';
+
+export type { Figure, Plan, Point, RoomMeasurement } from './types.js';
+
+/** The reader's version: stored figures from an older one are computed again (scan_measurements.version). */
+export const MEASURE_VERSION = 1;
+
+/**
+ * Figures of one room, best effort: Apple RoomPlan's CapturedRoom (at the top level or one level down), else the
+ * room's own explicit fields. Pure, bounded and total: hostile input gives "not recognized" with a reason, and the
+ * upload it came from is never touched.
+ */
+export function measureRoom(value: unknown): RoomMeasurement {
+  try {
+    const captured = findCapturedRoom(value);
+    const fromRoomPlan = captured ? measureRoomPlan(captured) : undefined;
+    if (fromRoomPlan?.recognized) return fromRoomPlan;
+    return measureFields(value) ?? fromRoomPlan ?? NOT_RECOGNIZED('No measurements recognized: neither RoomPlan surfaces nor area, dimensions or an outline');
+  } catch {
+    return NOT_RECOGNIZED('No measurements recognized: the room could not be read');
+  }
+}
+
+/** The same for a room's stored bytes (its slice of the upload). */
+export function measureRoomBytes(bytes: Uint8Array): RoomMeasurement {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    return NOT_RECOGNIZED('No measurements recognized: the room is not readable JSON');
+  }
+  return measureRoom(value);
+}

@@ -1,0 +1,41 @@
+/**
+ * Units a workspace shows measurements in. Figures are kept in metres; only their display converts. Metric: m, m²,
+ * m³ with two, one and one decimals. Imperial: feet and inches to the nearest inch, ft² and ft³ to the unit.
+ */
+export type Units = 'metric' | 'imperial';
+
+export const METRES_PER_FOOT = 0.3048;
+const SQ_FEET_PER_SQ_METRE = 1 / METRES_PER_FOOT ** 2;
+const CU_FEET_PER_CU_METRE = 1 / METRES_PER_FOOT ** 3;
+
+export function toFeet(metres: number): number {
+  return metres / METRES_PER_FOOT;
+}
+
+export function fromFeet(feet: number): number {
+  return feet * METRES_PER_FOOT;
+}
+
+export function toSquareFeet(squareMetres: number): number {
+  return squareMetres * SQ_FEET_PER_SQ_METRE;
+}
+
+export function fromSquareFeet(squareFeet: number): number {
+  return squareFeet / SQ_FEET_PER_SQ_METRE;
+}
+
+const grouped = (n: number, decimals: number) => n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+export function formatLength(metres: number, units: Units): string {
+  if (units === 'metric') return `${grouped(metres, 2)} m`;
+  const inches = Math.round(toFeet(metres) * 12);
+  return `${Math.floor(inches / 12).toLocaleString('en-US')}′ ${inches % 12}″`;
+}
+
+export function formatArea(squareMetres: number, units: Units): string {
+  return units === 'metric' ? `${grouped(squareMetres, 1)} m²` : `${grouped(Math.round(toSquareFeet(squareMetres)), 0)} ft²`;
+}
+
+export function formatVolume(cubicMetres: number, units: Units): string {
+  return units === 'metric' ? `${grouped(cubicMetres, 1)} m³` : `${grouped(Math.round(cubicMetres * CU_FEET_PER_CU_METRE), 0)} ft³`;
+}

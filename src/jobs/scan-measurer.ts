@@ -1,0 +1,47 @@
+import type { DomainContext } from '../domain/context.js';
+import { measureScan, scansToMeasure } from '../domain/scans/measure-scan.js';
+
+export interface ScanMeasurer {
+  /** Waits for the scan being measured, then stops. */
+  stop(): Promise<void>;
+}
+
+/** How often the sweep looks for unmeasured scans, and how many it measures per look. */
+const SWEEP_EVERY_MS = 2_000;
+const SCANS_PER_SWEEP = 4;
+
+/**
+ * Measures new scans after they are committed, off the upload path: the upload answers as soon as its bytes are
+ * on disk, and a few seconds later this sweep reads its rooms into figures. A few scans per sweep keeps it a small
+ * share of the CPU while uploads pour in; the backlog is measured when they stop. A scan's page measures a scan
+ * it finds unmeasured itself, so nobody waits for the sweep.
+ */
+export function startScanMeasurer(ctx: DomainContext, onError: (error: unknown) => void): ScanMeasurer {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const sweep = async () => {
+    for (const scanId of await scansToMeasure(ctx, SCANS_PER_SWEEP)) {
+      if (stopped) return;
+      await measureScan({ ctx, input: { scanId } });
+    }
+  };
+  let busy = false;
+  const timer = setInterval(() => {
+    // A sweep still at work is left to finish: sweeps never pile up behind a slow one.
+    if (busy) return;
+    busy = true;
+    running = sweep()
+      .catch(onError)
+      .finally(() => {
+        busy = false;
+      });
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

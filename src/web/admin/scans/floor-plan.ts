@@ -1,0 +1,69 @@
+import type { Plan, Point } from '../../../domain/scans/measure/index.js';
+import { formatLength, type Units } from '../../../domain/units.js';
+import { html, type SafeHtml } from '../../html.js';
+
+/** Every number in the markup is ours, rounded; labels go through `html`, which escapes them. */
+const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
+
+function bounds(points: Point[]) {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+}
+
+/** A round length for the scale bar: 1, 2 or 5 × a power of ten, about a quarter of the plan's width. */
+function scaleBarMetres(width: number): number {
+  const target = width / 4;
+  const power = 10 ** Math.floor(Math.log10(target));
+  return [1, 2, 5, 10].map((f) => f * power).reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best));
+}
+
+/**
+ * A room's floor plan drawn on the server as SVG: the floor outline, the walls to scale with their lengths, doors
+ * (a gap and a swing arc) and windows (a thin double line) on their walls, and a scale bar. North is not assumed:
+ * the plan is drawn as the scan's own axes lie. Scales to its container (readable at 390 px) and prints in black.
+ */
+export function floorPlanSvg(plan: Plan | null, units: Units, title: string): SafeHtml {
+  if (!plan) return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to draw.</p>`;
+  const points: Point[] = [...plan.outline, ...plan.walls.flatMap((w) => [w.a, w.b]), ...plan.openings.flatMap((o) => [o.a, o.b])];
+  const box = bounds(points);
+  const width = Math.max(box.maxX - box.minX, 0.5);
+  const height = Math.max(box.maxY - box.minY, 0.5);
+  const margin = Math.max(width, height) * 0.14 + 0.3;
+  const bar = scaleBarMetres(width);
+  const font = Math.max(width, height) / 28;
+  const stroke = Math.max(width, height) / 150;
+  const viewBox = [box.minX - margin, box.minY - margin, width + 2 * margin, height + 2 * margin + font * 2.5].map(n).join(' ');
+  const centre: Point = [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
+  /** A wall's label sits outside the room, beside the wall's middle. */
+  const labelAt = (a: Point, b: Point): Point => {
+    const mid: Point = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const away = Math.hypot(mid[0] - centre[0], mid[1] - centre[1]) || 1;
+    return [mid[0] + ((mid[0] - centre[0]) / away) * font * 1.3, mid[1] + ((mid[1] - centre[1]) / away) * font * 1.3];
+  };
+  const barY = box.maxY + margin * 0.6 + font;
+  return html`<svg class="floor-plan" role="img" viewBox="${viewBox}" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg" aria-label="${`Floor plan of ${title}`}">
+<title>${`Floor plan of ${title}`}</title>
+${plan.outline.length >= 3 ? html`<polygon class="plan-floor" points="${plan.outline.map((p) => `${n(p[0])},${n(p[1])}`).join(' ')}" fill="#f3f5f8" stroke="#9aa3af" stroke-width="${n(stroke)}" stroke-dasharray="${n(stroke * 3)} ${n(stroke * 2)}"/>` : ''}
+${plan.walls.map(
+  (w) => html`<line class="plan-wall" x1="${n(w.a[0])}" y1="${n(w.a[1])}" x2="${n(w.b[0])}" y2="${n(w.b[1])}" stroke="#111827" stroke-width="${n(stroke * 4)}" stroke-linecap="square"/>`,
+)}
+${plan.openings.map((o) => {
+  if (o.kind === 'window') {
+    return html`<line class="plan-window" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#ffffff" stroke-width="${n(stroke * 4)}"/><line x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#111827" stroke-width="${n(stroke)}" stroke-dasharray="${n(stroke * 2)} ${n(stroke)}"/>`;
+  }
+  // A door: a gap in the wall and a quarter circle for its swing, hinged at one end, into the room.
+  const dx = o.b[0] - o.a[0];
+  const dy = o.b[1] - o.a[1];
+  const inward = Math.sign((centre[0] - o.a[0]) * -dy + (centre[1] - o.a[1]) * dx) || 1;
+  const tip: Point = [o.a[0] - dy * inward, o.a[1] + dx * inward];
+  const sweep = inward > 0 ? 1 : 0;
+  return html`<line class="plan-${o.kind}" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#ffffff" stroke-width="${n(stroke * 5)}"/>${o.kind === 'door' ? html`<path d="M ${n(o.a[0])} ${n(o.a[1])} L ${n(tip[0])} ${n(tip[1])} A ${n(o.width)} ${n(o.width)} 0 0 ${sweep} ${n(o.b[0])} ${n(o.b[1])}" fill="none" stroke="#4b5563" stroke-width="${n(stroke)}"/>` : ''}`;
+})}
+${plan.walls.map((w) => {
+  const [x, y] = labelAt(w.a, w.b);
+  return html`<text class="plan-label" x="${n(x)}" y="${n(y)}" font-size="${n(font)}" text-anchor="middle" dominant-baseline="middle" fill="#111827">${formatLength(w.length, units)}</text>`;
+})}
+<g class="plan-scale"><line x1="${n(box.minX)}" y1="${n(barY)}" x2="${n(box.minX + bar)}" y2="${n(barY)}" stroke="#111827" stroke-width="${n(stroke * 2)}"/><line x1="${n(box.minX)}" y1="${n(barY - font / 3)}" x2="${n(box.minX)}" y2="${n(barY + font / 3)}" stroke="#111827" stroke-width="${n(stroke)}"/><line x1="${n(box.minX + bar)}" y1="${n(barY - font / 3)}" x2="${n(box.minX + bar)}" y2="${n(barY + font / 3)}" stroke="#111827" stroke-width="${n(stroke)}"/><text x="${n(box.minX + bar + font / 2)}" y="${n(barY)}" font-size="${n(font)}" dominant-baseline="middle" fill="#111827">${formatLength(bar, units)}</text></g>
+</svg>`;
+}

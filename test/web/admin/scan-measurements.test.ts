@@ -1,0 +1,93 @@
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { measureScan, scansToMeasure } from '../../../src/domain/scans/measure-scan.js';
+import { describeEachBackend } from '../../helpers/backends.js';
+import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import { cliJson } from '../../helpers/cli.js';
+import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { rectangularRoom } from '../../fixtures/roomplan.js';
+
+describeEachBackend('scan measurements on the Scans screens, in the CSV and the CLI', (backend) => {
+  let world: TestWorld;
+  let f: AdminFixture;
+  let scanId: string;
+  let body: string;
+  beforeEach(async () => {
+    world = await createWorld(backend);
+    f = await createAdminFixture(world);
+    const rooms = [
+      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.3, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }] }) },
+      { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45, at: [4, 0], missingWalls: [1] }) },
+      { name: '<b>Attic</b>', notes: 'no geometry here' },
+    ];
+    body = JSON.stringify({ rooms });
+    const res = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: body });
+    expect(res.statusCode).toBe(200);
+    scanId = res.json<{ scanIds?: string[]; id?: string }>().id ?? (await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', f.home.workspaceId).orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
+
+  it('the page shows each room’s figures, the totals and a plan; the CSV has the same numbers; the bytes stay exact', async () => {
+    const page = await get(ws(`/scans/${scanId}`));
+    expect(page.statusCode).toBe(200);
+    // 4.2 × 3.1 = 13.02 m² and 1.5 × 5 = 7.5 m²: 20.5 m² in all.
+    expect(page.body).toContain('<td data-label="Floor area" class="num" id="total-floor-area">20.5 m²</td>');
+    expect(page.body).toMatch(/title="floor outline \(polygonCorners\)">13\.0 m²</);
+    expect(page.body).toContain('do not close around the floor');
+    expect(page.body.match(/<svg class="floor-plan"/g)).toHaveLength(2);
+    // The room that was not read: said so, its JSON shown escaped, never run.
+    expect(page.body).toContain('No measurements recognized');
+    expect(page.body).toContain('&lt;b&gt;Attic&lt;/b&gt;');
+    expect(page.body).not.toContain('<b>Attic</b>');
+
+    const csv = await get(ws(`/scans/${scanId}/measurements.csv`));
+    expect(csv.statusCode).toBe(200);
+    const rows = parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => [r.name, r.floorArea_m2, r.recognized])).toEqual([
+      ['Kitchen', '13.0', 'yes'],
+      ['Hall', '7.5', 'yes'],
+      ['<b>Attic</b>', '', 'no'],
+    ]);
+    for (const row of rows.filter((r) => r.floorArea_m2)) expect(page.body).toContain(`>${row.floorArea_m2} m²<`);
+
+    const bytes = await get(ws(`/scans/${scanId}/body`));
+    expect(bytes.body).toBe(body);
+    // The list shows the scan's total, from the kept figures (no body is read to list).
+    expect((await get(ws('/scans?scans=all'))).body).toContain('<td data-label="Floor area" class="num">20.5 m²</td>');
+  });
+
+  it('imperial units: ft² and feet-and-inches everywhere, from the same kept figures', async () => {
+    await f.app.inject({
+      method: 'POST',
+      url: ws('/settings'),
+      headers: { cookie: f.owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: f.owner.csrf, name: 'Home', timeZone: 'UTC', units: 'imperial' }).toString(),
+    });
+    const page = await get(ws(`/scans/${scanId}`));
+    // 20.52 m² = 220.9 ft².
+    expect(page.body).toContain('id="total-floor-area">221 ft²</td>');
+    expect(page.body).toContain('>13′ 9″<'); // the kitchen's 4.2 m wall on its plan
+    const rows = parse((await get(ws(`/scans/${scanId}/measurements.csv`))).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows[0]).toMatchObject({ name: 'Kitchen', floorArea_ft2: '140' });
+  });
+
+  it('measured after commit by the sweep, and again when the reader improves; the CLI prints the same', async () => {
+    expect(await scansToMeasure(world.ctx, 10)).toContain(scanId);
+    await measureScan({ ctx: world.ctx, input: { scanId } });
+    expect(await scansToMeasure(world.ctx, 10)).not.toContain(scanId);
+    // A row from an older reader is measured again.
+    await world.store.db.updateTable('scan_measurements').set({ version: 0 }).where('scan_id', '=', scanId).execute();
+    expect(await scansToMeasure(world.ctx, 10)).toContain(scanId);
+
+    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    const measured = await cliJson<{ floorArea: number; units: string; table: { rows: string[][] } }>(['scans', 'measure', scanId], env);
+    expect(measured.units).toBe('metric');
+    expect(measured.floorArea).toBeCloseTo(20.52, 2);
+    expect(measured.table.rows.map((r) => [r[1], r[3]])).toEqual([['Kitchen', '13.0'], ['Hall', '7.5'], ['<b>Attic</b>', '']]);
+  });
+});
