@@ -21,6 +21,7 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js
 import { createDomainContext } from '../../src/runtime.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { launchChromium } from './chromium.js';
+import { rectangularRoom } from '../fixtures/roomplan.js';
 
 const OUT = path.resolve(import.meta.dirname, '../../docs');
 
@@ -82,6 +83,22 @@ try {
   await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspace: seeded.workspaceId, role: 'member', invitedBy: { userId: owner.userId, email: owner.email } } });
   const decks = await createWorkspace({ ctx, input: { name: 'Harbor Decks' } });
   await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: decks.id, role: 'member' } });
+  // A measured scan from a RoomPlan app: a kitchen, an L-shaped living room and a hall scanned with it.
+  const living = rectangularRoom({ width: 6, length: 5, height: 2.5, at: [0, 0], doors: [{ wall: 0, offset: 4.6, width: 0.9, height: 2.05 }], windows: [{ wall: 2, offset: 1.6, width: 1.6, height: 1.3 }, { wall: 3, offset: 2.5, width: 1.2, height: 1.3 }] });
+  const measured = {
+    rooms: [
+      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.2, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }] }) },
+      { name: 'Living room', ...living },
+      { name: 'Hall', ...rectangularRoom({ width: 1.4, length: 4.8, height: 2.45, missingWalls: [1], doors: [{ wall: 3, offset: 1.2, width: 0.9, height: 2.05 }] }) },
+    ],
+  };
+  const measuredUpload = await app.inject({
+    method: 'POST',
+    url: '/api/scan/upload',
+    headers: { 'x-scan-key': seeded.uploadKey, 'user-agent': 'Polycam/3.9 (iPhone15,3; iOS 17.5)', 'content-type': 'application/json' },
+    payload: JSON.stringify(measured),
+  });
+  const measuredScanId = (measuredUpload.json() as { scanId?: string; id?: string }).scanId ?? (await store.db.selectFrom('scans').select('id').orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
   const { sessionId } = await createSession({ ctx, input: { userId: owner.userId } });
 
   const browser = await launchChromium();
@@ -96,6 +113,7 @@ try {
         ['source', `/w/${seeded.workspaceId}/sources/${seeded.source.id}`],
         ['members', `/w/${seeded.workspaceId}/members`],
         ['account', '/account'],
+        ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
       ];
       // The README shows every screen wide, and Scans, Sources, Members and Account also at phone width.
       for (const [name, url] of width < 500 ? shots.filter(([n]) => n !== 'source') : shots) {

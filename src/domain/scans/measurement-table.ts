@@ -6,10 +6,10 @@ import type { ScanFigures } from './measure-scan.js';
 export const MEASUREMENT_COLUMNS = [
   ['floorArea', 'Floor area', 'area'],
   ['perimeter', 'Perimeter', 'length'],
-  ['ceilingHeight', 'Ceiling height', 'length'],
+  ['ceilingHeight', 'Height', 'length'],
   ['wallAreaGross', 'Wall area', 'area'],
-  ['wallAreaNet', 'Wall area, net', 'area'],
-  ['openingsArea', 'Openings area', 'area'],
+  ['wallAreaNet', 'Net wall area', 'area'],
+  ['openingsArea', 'Openings', 'area'],
   ['skirting', 'Skirting', 'length'],
   ['volume', 'Volume', 'volume'],
 ] as const satisfies ReadonlyArray<readonly [keyof RoomMeasurement, string, 'area' | 'length' | 'volume']>;

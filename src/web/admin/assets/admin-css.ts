@@ -113,6 +113,8 @@ table.list td.num { white-space: nowrap; }
 .table-head h2 { margin: 0; font-size: 1.05rem; }
 .table-scroll { overflow-x: auto; }
 table.measurements td.num, table.measurements th.num { text-align: right; white-space: nowrap; }
+table.measurements td.rooms { min-width: 10rem; }
+table.measurements th, table.measurements td { padding-left: .5rem; padding-right: .5rem; }
 table.measurements tfoot th, table.measurements tfoot td { font-weight: 650; border-top: 2px solid var(--line); background: #fafbfc; }
 tr.unrecognized td { color: var(--muted); }
 .plans h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }

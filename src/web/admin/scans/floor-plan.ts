@@ -29,9 +29,9 @@ export function floorPlanSvg(plan: Plan | null, units: Units, title: string): Sa
   const box = bounds(points);
   const width = Math.max(box.maxX - box.minX, 0.5);
   const height = Math.max(box.maxY - box.minY, 0.5);
-  const margin = Math.max(width, height) * 0.14 + 0.3;
-  const bar = scaleBarMetres(width);
-  const font = Math.max(width, height) / 28;
+  const margin = Math.max(width, height) * 0.18 + 0.3;
+  const bar = scaleBarMetres(Math.max(width, height));
+  const font = Math.max(width, height) / 16;
   const stroke = Math.max(width, height) / 150;
   const viewBox = [box.minX - margin, box.minY - margin, width + 2 * margin, height + 2 * margin + font * 2.5].map(n).join(' ');
   const centre: Point = [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];

@@ -168,7 +168,7 @@ ${notice(call.query.notice)}
 <dl class="facts">
 <dt>Received</dt><dd>${when(scan.receivedAt)}</dd>
 <dt>Rooms</dt><dd>${scan.count}</dd>
-<dt>Floor area</dt><dd id="scan-floor-area">${areaText(scan.floorArea, input.units)}</dd>
+<dt>Floor area</dt><dd id="scan-floor-area">${areaText(input.figures.floorArea, input.units)}</dd>
 <dt>Size</dt><dd>${bytes(scan.byteSize)} (${scan.byteSize} bytes, stored exactly as sent)</dd>
 <dt>Device</dt><dd>${scan.userAgent ?? 'unknown'}</dd>
 </dl>
@@ -216,7 +216,7 @@ ${MEASUREMENT_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}"
 <tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
 <td data-label="Floor area" class="num" id="total-floor-area">${totals.floorArea}</td><td></td><td></td>
 <td data-label="Wall area" class="num">${totals.wallAreaGross === null ? '—' : formatArea(totals.wallAreaGross, units)}</td>
-<td data-label="Wall area, net" class="num">${totals.wallAreaNet === null ? '—' : formatArea(totals.wallAreaNet, units)}</td><td></td>
+<td data-label="Net wall area" class="num">${totals.wallAreaNet === null ? '—' : formatArea(totals.wallAreaNet, units)}</td><td></td>
 <td data-label="Skirting" class="num">${totals.skirting === null ? '—' : formatLength(totals.skirting, units)}</td>
 <td data-label="Volume" class="num">${totals.volume === null ? '—' : formatVolume(totals.volume, units)}</td>
 <td data-label="Doors · windows" class="num">${count('doors') ?? '—'} · ${count('windows') ?? 0}</td><td></td></tr></tfoot>
