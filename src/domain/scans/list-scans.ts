@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { leadsById, type ScanLead } from './scan-lead.js';
@@ -27,21 +29,7 @@ export async function listScans({
 }: VerbArgs<{ workspace: string; limit?: number; offset?: number; filter?: ScanListFilter }>): Promise<ScanView[]> {
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const { db } = ctx.store;
-  let query = db
-    .selectFrom('scans')
-    .leftJoin('scan_unread', 'scan_unread.scan_id', 'scans.id')
-    .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
-    .select([
-      'scans.id',
-      'scans.room_count',
-      'scans.byte_size',
-      'scans.user_agent',
-      'scans.received_at',
-      'scans.lead_id',
-      'scan_unread.scan_id as unread_id',
-      'scan_measurements.floor_area',
-    ])
-    .where('scans.workspace_id', '=', workspace.id);
+  let query = scanSummaries(db).where('scans.workspace_id', '=', workspace.id);
   if (input.filter === 'unattached') query = query.where('scans.lead_id', 'is', null);
   const scans = await query
     .orderBy('scans.received_at', 'desc')
@@ -73,15 +61,39 @@ export async function listScans({
     list.push({ index: Number(room.idx), name: room.name });
     byScan.set(room.scan_id, list);
   }
-  return scans.map((s) => ({
-    id: s.id,
-    count: Number(s.room_count),
-    rooms: byScan.get(s.id) ?? [],
-    byteSize: Number(s.byte_size),
-    userAgent: s.user_agent,
-    receivedAt: s.received_at,
-    isNew: s.unread_id !== null,
-    lead: (s.lead_id && leads.get(s.lead_id)) || null,
-    floorArea: s.floor_area === null ? null : Number(s.floor_area),
-  }));
+  return scans.map((s) => toScanView(s, byScan.get(s.id) ?? [], leads));
+}
+
+/** What a scan's row in a list or on its page is made of: never the bytes, never a parse of them. */
+export function scanSummaries(db: Kysely<Schema>) {
+  return db
+    .selectFrom('scans')
+    .leftJoin('scan_unread', 'scan_unread.scan_id', 'scans.id')
+    .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
+    .select([
+      'scans.id',
+      'scans.room_count',
+      'scans.byte_size',
+      'scans.user_agent',
+      'scans.received_at',
+      'scans.lead_id',
+      'scan_unread.scan_id as unread_id',
+      'scan_measurements.floor_area',
+    ]);
+}
+
+type ScanSummaryRow = Awaited<ReturnType<ReturnType<typeof scanSummaries>['executeTakeFirstOrThrow']>>;
+
+export function toScanView(row: ScanSummaryRow, rooms: Array<{ index: number; name: string }>, leads: Map<string, ScanLead>): ScanView {
+  return {
+    id: row.id,
+    count: Number(row.room_count),
+    rooms,
+    byteSize: Number(row.byte_size),
+    userAgent: row.user_agent,
+    receivedAt: row.received_at,
+    isNew: row.unread_id !== null,
+    lead: (row.lead_id && leads.get(row.lead_id)) || null,
+    floorArea: row.floor_area === null ? null : Number(row.floor_area),
+  };
 }
