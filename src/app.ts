@@ -13,7 +13,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerLoadShedding, serverTimeoutOptions } from './http/load-shedding.js';
 import { intakeRateLimitHook, registerRateLimits } from './http/rate-limit.js';
 import { healthRoutes } from './http/routes/health.js';
-import { hostedFormRoutes } from './http/routes/hosted-form.js';
+import { hostedFormRoutes } from './web/form/hosted-form-routes.js';
 import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';

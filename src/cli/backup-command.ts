@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { backupDatabase, type BackupResult } from '../storage/backup.js';
+import { backUpDatabase, type BackupResult } from '../domain/backup/back-up-database.js';
 import type { CliKit, Render } from './kit.js';
 
 const done: Render = ((r: BackupResult) =>
@@ -13,7 +13,7 @@ export function registerBackupCommand(program: Command, { run, withJson, getConf
     .action(
       run((ctx, opts: { to: string }) => {
         const { database } = getConfig();
-        return backupDatabase(ctx.store, database.kind === 'postgres' ? database.url : database.path, opts.to);
+        return backUpDatabase(ctx, { databaseUrl: database.kind === 'postgres' ? database.url : database.path, to: opts.to });
       }, done),
     );
 }

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
 import type { CsrfTokens } from './auth/csrf.js';
 import type { SecretBox } from './keys/secret-box.js';
-import type { IntakeRecorder } from './intake-log/intake-outcomes.js';
+import type { IntakeRecorder } from './intake-log/intake-recorder.js';
 
 export interface Clock {
   now(): Date;

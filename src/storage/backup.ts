@@ -1,9 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { AppError } from '../domain/errors.js';
-import { redactedUrl } from './redact-url.js';
 import type { Database } from './database.js';
 
 export interface BackupResult {
@@ -14,21 +11,13 @@ export interface BackupResult {
 }
 
 /**
- * `leadscan backup --to FILE` (CONTRACT §14). SQLite: `VACUUM INTO` copies the database as one read transaction,
- * a consistent snapshot that holds every commit made before it began, while the server keeps writing (WAL lets
- * readers and the writer run together). It is written under a temporary name, flushed, checked, and only then
- * renamed to FILE, so FILE is either a whole, checked copy or absent. PostgreSQL has its own tool for this.
+ * A consistent copy of a SQLite database into `file` (which the caller has checked: absent, in a folder that
+ * exists). `VACUUM INTO` copies the database as one read transaction, a snapshot that holds every commit made
+ * before it began, while the server keeps writing (WAL lets readers and the writer run together). It is written
+ * under a temporary name, flushed, checked, and only then renamed to `file`, so `file` is either a whole, checked
+ * copy or absent.
  */
-export async function backupDatabase(store: Database, databaseUrl: string, to: string): Promise<BackupResult> {
-  if (store.dialect === 'postgres') {
-    throw new AppError(
-      'invalid_arguments',
-      `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${to} '${redactedUrl(databaseUrl)}'`,
-    );
-  }
-  const file = path.resolve(to);
-  if (fs.existsSync(file)) throw new AppError('invalid_arguments', `${file} already exists; give a new file name`);
-  if (!fs.existsSync(path.dirname(file))) throw new AppError('invalid_arguments', `The folder ${path.dirname(file)} does not exist`);
+export async function copySqliteDatabase(store: Database, file: string): Promise<BackupResult> {
   const partial = `${file}.partial-${process.pid}`;
   try {
     await sql`vacuum into ${partial}`.execute(store.db);

@@ -14,7 +14,9 @@ import { migrationProvider } from './migrations/index.js';
 import { redactedUrl } from './redact-url.js';
 import type { Schema } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+import type { Dialect } from './dialect.js';
+
+export type { Dialect } from './dialect.js';
 
 /** One handle for both backends: a typed query builder for reads, a group-commit writer for writes. */
 export interface Database {

@@ -5,7 +5,7 @@
  *
  * This module is shared by the main thread and the SQLite writer worker: no Kysely, no pg, no domain imports.
  */
-import type { Dialect } from './database.js';
+import type { Dialect } from './dialect.js';
 import type { LeadTable, QuarantineTable, ScanTable } from './schema.js';
 
 /**

@@ -32,3 +32,6 @@ export const CONTACT_FIELDS: readonly LeadFieldName[] = FORM_FIELDS.filter((f) =
 export const fieldId = (name: string) => `f-${name}`;
 export const fieldErrorId = (name: string) => `f-${name}-error`;
 export const CONTACT_HINT_ID = 'contact-hint';
+
+/** The hidden field that carries the form's Idempotency-Key (a retried submit is one lead, not two). */
+export const FORM_KEY_FIELD = 'idempotencyKey';

@@ -2,24 +2,8 @@ import { sql } from 'kysely';
 import type { DomainContext } from '../context.js';
 import { isWellFormedToken } from '../sources/source.js';
 
-export type IntakeOutcomeKind = 'accepted' | 'quarantined' | 'refused';
-
-/**
- * One intake answer, as counted by /metrics and the intake log. `code` is the refusal's error code, the quarantine
- * reason, or '' for an accepted lead. The source is known by id once it is opened; before that (a refusal of the
- * token's shape or the rate limit) by the token in the URL, resolved when the log is flushed.
- */
-export interface IntakeOutcome {
-  sourceId?: string | undefined;
-  token?: string | undefined;
-  outcome: IntakeOutcomeKind;
-  code: string;
-}
-
-/** Where intake answers are reported; counting must cost the request nothing but a map update. */
-export interface IntakeRecorder {
-  record(outcome: IntakeOutcome): void;
-}
+export type { IntakeOutcome, IntakeOutcomeKind, IntakeRecorder } from './intake-recorder.js';
+import type { IntakeOutcome, IntakeRecorder } from './intake-recorder.js';
 
 const SEP = '\u0000';
 

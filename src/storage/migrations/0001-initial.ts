@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /** The schema as first released. Shipped: never edit it; add a migration file instead. */
 export function binary(dialect: Dialect) {

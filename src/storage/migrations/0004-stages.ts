@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /** The stages every pipeline starts with (CONTRACT §12); the first is the pipeline's Leads inbox. */
 const DEFAULT_STAGES = [

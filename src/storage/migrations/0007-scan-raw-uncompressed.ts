@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * PostgreSQL: a scan's raw body is stored out of line and uncompressed (STORAGE EXTERNAL). Bodies are mostly

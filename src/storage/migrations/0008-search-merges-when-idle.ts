@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * SQLite: the search index (0006) no longer merges its segments on its own. FTS5's automerge does its merge work

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * PostgreSQL: the "new" marks of leads (`lead_unread`, migration 0004) are kept by statement-level triggers over

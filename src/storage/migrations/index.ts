@@ -1,5 +1,5 @@
 import type { MigrationProvider } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../dialect.js';
 import { initial } from './0001-initial.js';
 import { uniqueNamesAndIntakeLog } from './0002-unique-names-intake-log.js';
 import { people } from './0003-people.js';

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
-import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
+import { resolveSession } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
@@ -14,7 +14,7 @@ import { ADMIN_AREAS } from './areas.js';
 import { ADMIN_ASSETS } from './assets/index.js';
 import { shell } from './layout.js';
 import { errorPage } from './pages.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent } from './routes.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './routes.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
 import { signInRoutes } from './account/sign-in-routes.js';
@@ -87,7 +87,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   });
 
   /** The signed-in person, or a 303 to /login (the cookie is cleared when it names no live session). */
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<{ user: SignedInUser; sessionId: string } | null> => {
+  const signedIn: SignedInCheck = async (request, reply) => {
     const sessionId = sessionIdOf(request);
     const user = sessionId ? await resolveSession({ ctx, input: { sessionId } }) : null;
     if (user && sessionId) return { user, sessionId };
@@ -166,8 +166,3 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   await app.register(signInRoutes, { ctx, csrf, secure, signedIn });
 };
-
-export type SignedInCheck = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<{ user: SignedInUser; sessionId: string } | null>;

@@ -72,3 +72,9 @@ export interface AdminArea {
 export function workspacePath(workspaceId: string, rest = ''): string {
   return `/w/${encodeURIComponent(workspaceId)}${rest ? `/${rest}` : ''}`;
 }
+
+/** The signed-in person of a request, or null after a redirect to /login (made by the admin plugin). */
+export type SignedInCheck = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<{ user: SignedInUser; sessionId: string } | null>;

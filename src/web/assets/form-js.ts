@@ -1,7 +1,6 @@
 import { BOT_CHECK_RESPONSE_FIELDS, RECAPTCHA_V3 } from '../bot-check-widget.js';
-import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS } from '../form-fields.js';
+import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD } from '../form-fields.js';
 import { FORM_MESSAGES } from '../messages.js';
-import { FORM_KEY_FIELD } from '../pages/form-page.js';
 
 const CONFIG = {
   fields: FORM_FIELDS.map((f) => f.name),

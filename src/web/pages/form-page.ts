@@ -1,7 +1,7 @@
 import type { LeadFieldName } from '../../domain/intake/lead-fields.js';
 import type { LeadSource } from '../../domain/sources/source.js';
 import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from '../bot-check-widget.js';
-import { CONTACT_HINT_ID, FORM_FIELDS, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
+import { CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 import { FORM_MESSAGES } from '../messages.js';
 import { layout } from './layout.js';
@@ -19,7 +19,7 @@ export interface FormPageState {
 export const EMPTY_FORM: FormPageState = { values: {}, fieldErrors: {}, contactMissing: false, status: null };
 
 /** The hidden field carrying the no-script post's idempotency key (the script sends its own header instead). */
-export const FORM_KEY_FIELD = 'idempotencyKey';
+export { FORM_KEY_FIELD } from '../form-fields.js';
 
 function fieldMarkup(field: FormField, state: FormPageState): SafeHtml {
   const id = fieldId(field.name);

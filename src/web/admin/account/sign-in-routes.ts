@@ -7,7 +7,7 @@ import { signIn } from '../../../domain/auth/sign-in.js';
 import { AppError, isAppError } from '../../../domain/errors.js';
 import { listInvitationsFor } from '../../../domain/invitations/list-invitations.js';
 import { workspacesOf } from '../../../domain/members/workspace-access.js';
-import type { SignedInCheck } from '../plugin.js';
+import type { SignedInCheck } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { fromOurOrigin } from '../security.js';
 import { clearSessionCookie, safeNext, sessionIdOf, setSessionCookie } from '../session-cookie.js';

@@ -9,18 +9,18 @@ import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
 import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { readSourceTexts } from '../../domain/sources/update-source-texts.js';
-import { FORM_ASSETS } from '../../web/assets/index.js';
-import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../../web/bot-check-widget.js';
-import { formPageHeaders } from '../../web/csp.js';
-import { formStateFromError, isFormProblem } from '../../web/form-state.js';
-import { FORM_KEY_FIELD, formPage } from '../../web/pages/form-page.js';
-import { closedPage, malformedLinkPage, messagePage } from '../../web/pages/message-page.js';
-import { thankYouPage } from '../../web/pages/thank-you-page.js';
-import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers } from '../intake-body.js';
-import { toAppError } from '../problem.js';
-import { intakeMeta } from '../intake-meta.js';
-import { decodeContentEncoding } from '../content-encoding.js';
-import { recordIntakeRefusal } from '../metrics.js';
+import { FORM_ASSETS } from '../assets/index.js';
+import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../bot-check-widget.js';
+import { formPageHeaders } from '../csp.js';
+import { formStateFromError, isFormProblem } from '../form-state.js';
+import { FORM_KEY_FIELD, formPage } from '../pages/form-page.js';
+import { closedPage, malformedLinkPage, messagePage } from '../pages/message-page.js';
+import { thankYouPage } from '../pages/thank-you-page.js';
+import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers } from '../../http/intake-body.js';
+import { toAppError } from '../../http/problem.js';
+import { intakeMeta } from '../../http/intake-meta.js';
+import { decodeContentEncoding } from '../../http/content-encoding.js';
+import { recordIntakeRefusal } from '../../http/metrics.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers, as imports: `domain/` (what the product does) imports neither `http/` nor `web/` nor `cli/`;
+ * `storage/` imports none of those nor `domain/` (`config.ts`, the parsed environment, is for everyone); `http/` does not import `web/` (pages sit on top of the HTTP
+ * mapping, not under it); and no module imports itself back through others, type imports included.
+ */
+const SRC = path.resolve(import.meta.dirname, '../src');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Relative imports of a file (static, re-exports, side-effect and dynamic), resolved to files under src/. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specifiers = [
+    ...text.matchAll(/\b(?:import|export)\s[^'";]*?\bfrom\s+['"](\.[^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\s+['"](\.[^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specifiers.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+/** The folder under src/; config.ts (the parsed environment, imported by every layer) is a layer of its own. */
+const layerOf = (file: string) => {
+  const [first] = path.relative(SRC, file).split(path.sep);
+  if (first === 'config.ts') return 'config';
+  return first!.endsWith('.ts') ? 'root' : first!;
+};
+
+const FORBIDDEN: Record<string, string[]> = {
+  domain: ['http', 'web', 'cli', 'root'],
+  storage: ['domain', 'http', 'web', 'cli', 'root'],
+  http: ['web', 'cli'],
+};
+
+function layerViolations(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, deps] of graph) {
+    for (const dep of deps) {
+      if (FORBIDDEN[layerOf(file)]?.includes(layerOf(dep))) found.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`);
+    }
+  }
+  return found;
+}
+
+function importCycles(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const dep of graph.get(file) ?? []) {
+      if (!graph.has(dep)) continue;
+      if (state.get(dep) === 'open') cycles.push([...stack.slice(stack.indexOf(dep)), dep].map((f) => path.relative(SRC, f)).join(' -> '));
+      else if (!state.has(dep)) visit(dep);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe('architecture', () => {
+  const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
+
+  it('reads the whole tree', () => {
+    expect(graph.size).toBeGreaterThan(150);
+    expect(graph.get(path.join(SRC, 'app.ts'))!.length).toBeGreaterThan(5);
+  });
+
+  it('has no upward import: domain/ never imports http/, web/ or cli/; storage/ never imports domain/; http/ never imports web/', () => {
+    expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('would see a violation and a circle if there were one', () => {
+    const a = path.join(SRC, 'domain/a.ts');
+    const b = path.join(SRC, 'http/b.ts');
+    const planted = new Map([
+      [a, [b]],
+      [b, [a]],
+    ]);
+    expect(layerViolations(planted)).toEqual(['domain/a.ts -> http/b.ts']);
+    expect(importCycles(planted)).toEqual(['domain/a.ts -> http/b.ts -> domain/a.ts']);
+  });
+});
