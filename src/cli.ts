@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { ERROR_CODES, isAppError } from './domain/errors.js';
+import { isAppError, type ErrorCode } from './domain/errors.js';
 import { registerKeyCommands } from './cli/key-commands.js';
 import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
@@ -14,13 +14,12 @@ import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
 import { serveCommand } from './serve-command.js';
 
-function problemFromError(error: unknown): { code: string; detail: string; status: number } {
-  if (isAppError(error)) return { code: error.code, detail: error.detail, status: error.status };
-  if (error instanceof ConfigError) {
-    return { code: 'invalid_configuration', detail: error.message, status: ERROR_CODES.invalid_configuration.status };
-  }
+/** What a failed command says: the code and its detail (exit 1; no HTTP status, the CLI is no HTTP client). */
+export function problemFromError(error: unknown): { code: ErrorCode; detail: string } {
+  if (isAppError(error)) return { code: error.code, detail: error.detail };
+  if (error instanceof ConfigError) return { code: 'invalid_configuration', detail: error.message };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal_error', detail: message, status: ERROR_CODES.internal_error.status };
+  return { code: 'internal_error', detail: message };
 }
 
 /**
@@ -100,15 +99,15 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       if (error.exitCode === 0) return 0;
       if (error.code === 'commander.help') return 1;
       const line = error.message.replace(/^error: /, '').split('\n')[0] ?? error.message;
-      return fail({ code: 'invalid_arguments', detail: `${line} (see leadscan --help)`, status: 400 });
+      return fail({ code: 'invalid_arguments', detail: `${line} (see leadscan --help)` });
     }
     if (error instanceof InvalidArgumentError) {
-      return fail({ code: 'invalid_arguments', detail: error.message, status: 400 });
+      return fail({ code: 'invalid_arguments', detail: error.message });
     }
     return fail(problemFromError(error));
   }
 
-  function fail(problem: { code: string; detail: string; status: number }): number {
+  function fail(problem: { code: ErrorCode; detail: string }): number {
     io.stderr.write(`leadscan: ${problem.detail}\n`);
     if (jsonMode) io.stdout.write(`${JSON.stringify({ ok: false, ...problem })}\n`);
     return 1;

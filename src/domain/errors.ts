@@ -1,73 +1,72 @@
 /**
- * The closed set of error codes. Domain code throws `AppError(code, detail)`; `http/problem.ts` maps each code
- * to a status and a problem+json body once, and the CLI prints the detail. Adding a code means adding it here,
- * which forces a status and a title in the mapping table.
+ * The closed set of error codes: what went wrong, with no transport in it. Domain code throws
+ * `AppError(code, detail, fieldErrors?, data?)`; each surface says it its own way: `http/error-statuses.ts` maps a
+ * code to an HTTP status and title once (the API's problem+json and the pages use it), and the CLI prints the
+ * detail and exits 1. Adding a code here forces a status and a title there (the table is typed by this list).
  */
-export const ERROR_CODES = {
-  // request shape
-  malformed_token: { status: 400, title: 'Malformed intake token' },
-  unreadable_body: { status: 400, title: 'Unreadable request body' },
-  missing_contact: { status: 400, title: 'Missing contact details' },
-  invalid_fields: { status: 400, title: 'Invalid fields' },
-  invalid_request: { status: 400, title: 'Invalid request' },
-  invalid_rooms: { status: 400, title: 'Invalid rooms' },
-  too_many_rooms: { status: 400, title: 'Too many rooms' },
-  bot_check_failed: { status: 400, title: 'Bot check failed' },
-  invalid_idempotency_key: { status: 400, title: 'Invalid Idempotency-Key' },
-  client_aborted: { status: 400, title: 'Request aborted by the client' },
-  invalid_arguments: { status: 400, title: 'Invalid command-line arguments' },
-  // authentication
-  missing_scan_key: { status: 401, title: 'Missing scan key' },
-  invalid_scan_key: { status: 401, title: 'Invalid scan key' },
-  invalid_metrics_token: { status: 401, title: 'Missing or wrong metrics token' },
-  invalid_credentials: { status: 401, title: 'Wrong email or password' },
-  sign_in_required: { status: 401, title: 'Sign in required' },
-  // admin web app
-  csrf_failed: { status: 403, title: 'Request refused (CSRF check)' },
-  owner_only: { status: 403, title: 'Only an owner of the workspace can do this' },
-  email_not_proven: { status: 403, title: 'Email address not proven yet' },
-  // lookups
-  intake_unavailable: { status: 404, title: 'Intake link unavailable' },
-  route_not_found: { status: 404, title: 'Not found' },
-  workspace_not_found: { status: 404, title: 'Workspace not found' },
-  pipeline_not_found: { status: 404, title: 'Pipeline not found' },
-  source_not_found: { status: 404, title: 'Lead source not found' },
-  scan_not_found: { status: 404, title: 'Scan not found' },
-  room_not_found: { status: 404, title: 'Room not found' },
-  quarantine_item_not_found: { status: 404, title: 'Quarantined submission not found' },
-  lead_not_found: { status: 404, title: 'Lead not found' },
-  stage_not_found: { status: 404, title: 'Stage not found' },
-  user_not_found: { status: 404, title: 'User not found' },
-  member_not_found: { status: 404, title: 'Member not found' },
-  invitation_not_found: { status: 404, title: 'Invitation not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  // conflicts
-  idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },
-  already_restored: { status: 409, title: 'Already restored' },
-  name_taken: { status: 409, title: 'Name already taken' },
-  not_empty: { status: 409, title: 'Still holds leads or scans' },
-  stage_not_empty: { status: 409, title: 'Stage still holds leads' },
-  last_stage: { status: 409, title: 'A pipeline keeps at least one stage' },
-  stage_name_taken: { status: 409, title: 'Stage name already used' },
-  already_member: { status: 409, title: 'Already a member' },
-  last_owner: { status: 409, title: 'The last owner stays' },
-  setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
-  body_too_large: { status: 413, title: 'Request body too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  unsupported_encoding: { status: 415, title: 'Unsupported content encoding' },
-  request_timeout: { status: 408, title: 'Request timeout' },
-  uri_too_long: { status: 414, title: 'URI too long' },
-  headers_too_large: { status: 431, title: 'Request header fields too large' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with a different payload' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  // server side
-  internal_error: { status: 500, title: 'Internal server error' },
-  invalid_configuration: { status: 500, title: 'Invalid configuration' },
-  database_not_found: { status: 500, title: 'No database at that location' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>;
+export const ERROR_CODES = [
+  'malformed_token',
+  'unreadable_body',
+  'missing_contact',
+  'invalid_fields',
+  'invalid_request',
+  'invalid_rooms',
+  'too_many_rooms',
+  'bot_check_failed',
+  'invalid_idempotency_key',
+  'client_aborted',
+  'invalid_arguments',
+  'missing_scan_key',
+  'invalid_scan_key',
+  'invalid_metrics_token',
+  'invalid_credentials',
+  'sign_in_required',
+  'csrf_failed',
+  'owner_only',
+  'email_not_proven',
+  'intake_unavailable',
+  'route_not_found',
+  'workspace_not_found',
+  'pipeline_not_found',
+  'source_not_found',
+  'scan_not_found',
+  'room_not_found',
+  'quarantine_item_not_found',
+  'lead_not_found',
+  'stage_not_found',
+  'user_not_found',
+  'member_not_found',
+  'invitation_not_found',
+  'method_not_allowed',
+  'idempotency_in_flight',
+  'already_restored',
+  'name_taken',
+  'not_empty',
+  'stage_not_empty',
+  'last_stage',
+  'stage_name_taken',
+  'already_member',
+  'last_owner',
+  'setup_link_unusable',
+  'body_too_large',
+  'unsupported_media_type',
+  'unsupported_encoding',
+  'request_timeout',
+  'uri_too_long',
+  'headers_too_large',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+  'invalid_configuration',
+  'database_not_found',
+  'service_unavailable',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(value);
+}
 
 export interface FieldError {
   field: string;
@@ -76,20 +75,23 @@ export interface FieldError {
   max?: number;
 }
 
+/** What a refusal carries besides its words, for each surface to say in its own way (a Retry-After header, say). */
+export interface ErrorData {
+  /** When trying again may succeed. */
+  retryAfterSeconds?: number;
+  /** What would have been accepted instead (content encodings, methods). */
+  accepted?: string[];
+}
+
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     readonly fieldErrors?: FieldError[],
-    /** Extra response headers, e.g. Retry-After. */
-    readonly headers?: Record<string, string>,
+    readonly data: ErrorData = {},
   ) {
     super(detail);
     this.name = 'AppError';
-  }
-
-  get status(): number {
-    return ERROR_CODES[this.code].status;
   }
 }
 

@@ -43,7 +43,7 @@ export async function decodeContentEncoding(request: FastifyRequest, reply: Fast
       'unsupported_encoding',
       `The Content-Encoding "${boundedForDetail(String(header))}" is not read here; send the body as it is, or with one of ${ACCEPTED_ENCODINGS}`,
       undefined,
-      { 'accept-encoding': ACCEPTED_ENCODINGS },
+      { accepted: ACCEPTED_ENCODINGS.split(', ') },
     );
   }
   const coding = codings[0]!;

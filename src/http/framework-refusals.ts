@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
+import { httpStatusOf } from './error-statuses.js';
 import { buildProblem, sendProblem } from './problem.js';
 
 /** Longest request target read (the intake and scan URLs are under 100 characters and take no query string). */
@@ -42,7 +43,7 @@ export function clientErrorHandler(baseUrl: string) {
     }
     const body = JSON.stringify(buildProblem(baseUrl, requestId, refusal));
     socket.end(
-      `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\n` +
+      `HTTP/1.1 ${httpStatusOf(refusal)} ${http.STATUS_CODES[httpStatusOf(refusal)]}\r\n` +
         'Content-Type: application/problem+json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `x-request-id: ${requestId}\r\n` +

@@ -51,9 +51,7 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config)
         lastLogged = Date.now();
         request.log.warn({ pressure: type, usage: app.memoryUsage() }, 'under pressure: shedding load with 503');
       }
-      throw new AppError('service_unavailable', 'The service is overloaded right now; nothing was stored. Retry shortly', undefined, {
-        'retry-after': String(RETRY_AFTER_SECONDS),
-      });
+      throw new AppError('service_unavailable', 'The service is overloaded right now; nothing was stored. Retry shortly', undefined, { retryAfterSeconds: RETRY_AFTER_SECONDS });
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { AppError, type ErrorCode, type FieldError } from '../domain/errors.js';
+import { HTTP_ERRORS, httpHeadersOf, httpStatusOf } from './error-statuses.js';
 import { REQUEST_ID_HEADER } from './response-headers.js';
 import { storageUnavailable, unstorableText } from '../storage/storage-errors.js';
 
@@ -42,7 +43,7 @@ export function problemResponse(
   headers: Record<string, unknown> = REQUEST_ID_HEADER,
 ) {
   return {
-    description: description ?? ERROR_CODES[code].title,
+    description: description ?? HTTP_ERRORS[code].title,
     headers,
     content: {
       'application/problem+json': {
@@ -50,8 +51,8 @@ export function problemResponse(
         example: {
           ok: false,
           type: `http://localhost:3000/problems/${code}`,
-          title: ERROR_CODES[code].title,
-          status: ERROR_CODES[code].status,
+          title: HTTP_ERRORS[code].title,
+          status: HTTP_ERRORS[code].status,
           detail,
           code,
           requestId: '5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00',
@@ -77,8 +78,8 @@ export function buildProblem(baseUrl: string, requestId: string, error: AppError
   const problem: Problem = {
     ok: false,
     type: problemTypeUri(baseUrl, error.code),
-    title: ERROR_CODES[error.code].title,
-    status: error.status,
+    title: HTTP_ERRORS[error.code].title,
+    status: httpStatusOf(error),
     detail: boundedDetail(error.detail),
     code: error.code,
     requestId,
@@ -144,23 +145,21 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
   // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that
   // still rejects with the driver's own error has it typed here, by storage/'s rules) is 503.
   if (storageUnavailable(error)) {
-    return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, {
-      'retry-after': '5',
-    });
+    return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, { retryAfterSeconds: 5 });
   }
   const status = fastifyError.statusCode;
   if (status === 413) return new AppError('body_too_large', 'The request body is larger than this endpoint accepts');
   if (status === 415) return new AppError('unsupported_media_type', fastifyError.message);
   if (status === 429) return new AppError('rate_limited', 'Too many requests; wait and try again');
-  if (status === 503) return new AppError('service_unavailable', 'The service is busy; try again shortly', undefined, { 'retry-after': '5' });
+  if (status === 503) return new AppError('service_unavailable', 'The service is busy; try again shortly', undefined, { retryAfterSeconds: 5 });
   if (status !== undefined && status >= 400 && status < 500) return new AppError('invalid_request', fastifyError.message);
   return new AppError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id');
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError, baseUrl: string) {
-  if (error.headers) reply.headers(error.headers);
+  reply.headers(httpHeadersOf(error));
   return reply
-    .code(error.status)
+    .code(httpStatusOf(error))
     .type('application/problem+json; charset=utf-8')
     .send(buildProblem(baseUrl, request.id, error));
 }

@@ -160,7 +160,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
           'rate_limited',
           `Too many requests: at most ${max} per minute ${name === 'intake' ? 'per client for this form' : 'per upload key'}; retry after ${resetSeconds} s`,
           undefined,
-          { 'retry-after': String(resetSeconds) },
+          { retryAfterSeconds: resetSeconds },
         );
       }
     };

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../src/http/error-statuses.js';
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
@@ -37,7 +38,7 @@ describe('parseIdempotencyKey', () => {
     })();
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe('invalid_idempotency_key');
-    expect(error.status).toBe(400);
+    expect(httpStatusOf(error)).toBe(400);
   });
 
   it('refuses a repeated header', () => {
@@ -133,7 +134,7 @@ describeEachBackend('runIdempotent', (backend) => {
     await submit('k1', 'payload-1');
     const error = await refusal(submit('k1', 'payload-2'));
     expect(error.code).toBe('idempotency_key_reused');
-    expect(error.status).toBe(422);
+    expect(httpStatusOf(error)).toBe(422);
     expect(runs).toBe(1);
     expect(await storedRows()).toBe(1);
   });
@@ -169,8 +170,8 @@ describeEachBackend('runIdempotent', (backend) => {
     );
     const error = await refusal(submit('k1'));
     expect(error.code).toBe('idempotency_in_flight');
-    expect(error.status).toBe(409);
-    expect(error.headers).toEqual({ 'retry-after': '1' });
+    expect(httpStatusOf(error)).toBe(409);
+    expect(error.data).toEqual({ retryAfterSeconds: 1 });
     expect(runs).toBe(0);
     // A holder that died is taken over once its lease is over.
     clock.advance(IN_FLIGHT_LEASE_MS + 1);

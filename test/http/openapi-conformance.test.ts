@@ -4,7 +4,8 @@ import addFormats from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { ERROR_CODES, type ErrorCode } from '../../src/domain/errors.js';
+import type { ErrorCode } from '../../src/domain/errors.js';
+import { HTTP_ERRORS } from '../../src/http/error-statuses.js';
 import { requestHash, sourceScope, workspaceScope } from '../../src/domain/idempotency/idempotency-key.js';
 import { claimKey } from '../../src/domain/idempotency/idempotency-store.js';
 import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.js';
@@ -126,8 +127,8 @@ function problem(res: LightMyRequestResponse, code: ErrorCode, errors?: unknown[
   return {
     ok: false,
     type: `${BASE_URL}/problems/${code}`,
-    title: ERROR_CODES[code].title,
-    status: ERROR_CODES[code].status,
+    title: HTTP_ERRORS[code].title,
+    status: HTTP_ERRORS[code].status,
     detail: expect.stringMatching(/\S/),
     code,
     requestId: res.headers['x-request-id'],

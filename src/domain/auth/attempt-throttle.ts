@@ -36,7 +36,7 @@ export async function claimAttempt(ctx: DomainContext, scopes: string[], refusal
       .groupBy('scope')
       .execute();
     if (counts.some((c) => Number(c.n) >= MAX_FAILURES)) {
-      throw new AppError('rate_limited', refusal, [], { 'retry-after': String(WINDOW_MS / 1000) });
+      throw new AppError('rate_limited', refusal, [], { retryAfterSeconds: WINDOW_MS / 1000 });
     }
     await trx
       .insertInto('sign_in_failures')

@@ -37,7 +37,7 @@ async function inScryptSlot<T>(work: () => Promise<T>): Promise<T> {
     running += 1;
   } else {
     if (waiting.length >= MAX_WAITING) {
-      throw new AppError('rate_limited', 'The server is busy checking other sign-ins. Try again in a few seconds.', [], { 'retry-after': '5' });
+      throw new AppError('rate_limited', 'The server is busy checking other sign-ins. Try again in a few seconds.', [], { retryAfterSeconds: 5 });
     }
     // The slot is handed over by the one finishing, so `running` stays as it is.
     await new Promise<void>((resolve) => waiting.push(resolve));

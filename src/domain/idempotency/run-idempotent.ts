@@ -98,7 +98,7 @@ export async function runIdempotent<R extends KeyResult>({
           'idempotency_in_flight',
           'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
           undefined,
-          { 'retry-after': '1' },
+          { retryAfterSeconds: 1 },
         );
       case 'claimed':
         break;

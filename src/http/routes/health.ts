@@ -41,7 +41,7 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (a
       try {
         await Promise.race([ctx.store.ping(), timeout]);
       } catch {
-        throw new AppError('service_unavailable', 'The database is not answering', undefined, { 'retry-after': '5' });
+        throw new AppError('service_unavailable', 'The database is not answering', undefined, { retryAfterSeconds: 5 });
       } finally {
         clearTimeout(timer);
       }

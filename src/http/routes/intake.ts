@@ -261,9 +261,7 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     url: INTAKE_PATH,
     schema: { hide: true },
     handler: async () => {
-      throw new AppError('method_not_allowed', 'Post leads to this URL with POST', undefined, {
-        allow: 'POST, OPTIONS',
-      });
+      throw new AppError('method_not_allowed', 'Post leads to this URL with POST', undefined, { accepted: ['POST', 'OPTIONS'] });
     },
   });
 

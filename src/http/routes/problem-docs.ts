@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError, isErrorCode, type ErrorCode } from '../../domain/errors.js';
+import { HTTP_ERRORS } from '../error-statuses.js';
 
 const HELP: Partial<Record<ErrorCode, string>> = {
   malformed_token: 'The intake URL must end in the lead source token, a UUID such as 0b6e2c1a-…; copy the URL again.',
@@ -36,11 +36,11 @@ function escape(text: string): string {
 /** Problem `type` URIs resolve to a page that explains the code. */
 export const problemDocsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (request, reply) => {
-    const code = request.params.code as ErrorCode;
-    if (!Object.hasOwn(ERROR_CODES, code)) {
+    const code = request.params.code;
+    if (!isErrorCode(code)) {
       throw new AppError('route_not_found', `There is no error code "${request.params.code}"`);
     }
-    const { status, title } = ERROR_CODES[code];
+    const { status, title } = HTTP_ERRORS[code];
     const help = HELP[code] ?? title;
     return reply
       .type('text/html; charset=utf-8')

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../http/error-statuses.js';
 import type { AppError } from '../../domain/errors.js';
 import { html } from '../html.js';
 import { shell } from './layout.js';
@@ -13,8 +14,8 @@ export function errorPage(error: AppError, requestId: string): string {
       case 'rate_limited':
         return ['Please wait a moment', error.detail];
       default:
-        if (error.status === 404) return ['Not found', 'This page does not exist, or it is not in a workspace of yours.'];
-        if (error.status < 500) return ['That did not work', error.detail];
+        if (httpStatusOf(error) === 404) return ['Not found', 'This page does not exist, or it is not in a workspace of yours.'];
+        if (httpStatusOf(error) < 500) return ['That did not work', error.detail];
         return ['Something went wrong', 'Nothing was changed. Please try again in a moment.'];
     }
   })();
@@ -23,7 +24,7 @@ export function errorPage(error: AppError, requestId: string): string {
     body: html`<div class="auth"><div class="card">
 <h1>${heading}</h1>
 <p>${text}</p>
-${error.status >= 500 ? html`<p class="muted small">Reference: <code>${requestId}</code></p>` : ''}
+${httpStatusOf(error) >= 500 ? html`<p class="muted small">Reference: <code>${requestId}</code></p>` : ''}
 <p><a href="/">Back to Leadscan</a></p>
 </div></div>`,
   });

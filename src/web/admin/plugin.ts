@@ -1,3 +1,4 @@
+import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
 import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -70,10 +71,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error, request);
-    if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
+    if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
     else request.log.info({ code: appError.code }, 'admin request refused');
-    if (appError.headers) reply.headers(appError.headers);
-    return reply.code(appError.status).type('text/html; charset=utf-8').send(errorPage(appError, request.id));
+    reply.headers(httpHeadersOf(appError));
+    return reply.code(httpStatusOf(appError)).type('text/html; charset=utf-8').send(errorPage(appError, request.id));
   });
 
   app.get<{ Params: { name: string } }>('/admin/assets/:name', { schema: { hide: true } }, async (request, reply) => {

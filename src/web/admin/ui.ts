@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../http/error-statuses.js';
 import { AppError, type FieldError } from '../../domain/errors.js';
 import { html, type SafeHtml } from '../html.js';
 
@@ -117,5 +118,5 @@ export function notice(code: string | undefined): SafeHtml | string {
 }
 
 export function isFormError(error: unknown): error is AppError {
-  return error instanceof AppError && error.status < 500 && error.status !== 404 && error.status !== 403;
+  return error instanceof AppError && httpStatusOf(error) < 500 && httpStatusOf(error) !== 404 && httpStatusOf(error) !== 403;
 }

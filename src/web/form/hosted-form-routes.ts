@@ -1,3 +1,4 @@
+import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
 import crypto from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { BotCheckProvider } from '../../config.js';
@@ -91,10 +92,10 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     // The body is read by the intake's rules, so its refusals are the intake's (400 unreadable_body, not 415).
     const appError = toAppError(intakeBodyError(error as Error), request);
     if (request.method === 'POST') recordIntakeRefusal(ctx, request, appError);
-    if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
+    if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
-    if (appError.headers) reply.headers(appError.headers);
-    return sendPage(reply, appError.status, errorPage(appError, request.id));
+    reply.headers(httpHeadersOf(appError));
+    return sendPage(reply, httpStatusOf(appError), errorPage(appError, request.id));
   });
 
   app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
@@ -160,7 +161,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         const state = formStateFromError(error, sent, botCheck);
         const texts = await readSourceTexts(ctx, source.id);
         const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state, texts });
-        return sendPage(reply, error.status, page, cspProviderOf(botCheck));
+        return sendPage(reply, httpStatusOf(error), page, cspProviderOf(botCheck));
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
       const texts = await readSourceTexts(ctx, source.id);

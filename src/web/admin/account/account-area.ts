@@ -1,3 +1,4 @@
+import { httpHeadersOf, httpStatusOf } from '../../../http/error-statuses.js';
 import { acceptInvitation } from '../../../domain/invitations/accept-invitation.js';
 import { declineInvitation } from '../../../domain/invitations/decline-invitation.js';
 import { listInvitationsFor, type InvitationForMe } from '../../../domain/invitations/list-invitations.js';
@@ -85,8 +86,8 @@ export const accountArea: AdminArea = {
         } catch (error) {
           // A throttled check is said next to the current password, where the guesses were typed.
           if (isFormError(error)) {
-            if (error.headers) call.reply.headers(error.headers);
-            return accountPage(call, { status: error.status, errors: formErrorsOf(error, error.code === 'rate_limited' ? 'currentPassword' : 'newPassword') });
+            call.reply.headers(httpHeadersOf(error));
+            return accountPage(call, { status: httpStatusOf(error), errors: formErrorsOf(error, error.code === 'rate_limited' ? 'currentPassword' : 'newPassword') });
           }
           throw error;
         }

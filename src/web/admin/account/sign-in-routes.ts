@@ -1,3 +1,4 @@
+import { httpHeadersOf, httpStatusOf } from '../../../http/error-statuses.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../../domain/context.js';
 import type { CsrfTokens } from '../../../domain/auth/csrf.js';
@@ -66,8 +67,8 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
         return await reply.redirect(next ?? '/', 303);
       } catch (error) {
         if (!isAppError(error) || (error.code !== 'invalid_credentials' && error.code !== 'rate_limited')) throw error;
-        if (error.headers) reply.headers(error.headers);
-        return html(reply, error.status, loginPage({ email, next, errors: { form: error.detail } }));
+        reply.headers(httpHeadersOf(error));
+        return html(reply, httpStatusOf(error), loginPage({ email, next, errors: { form: error.detail } }));
       }
     },
   );
@@ -77,7 +78,7 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
       const link = await openSetupLink({ ctx, input: { token: request.params.token } });
       return await html(reply, 200, setupPage({ email: link.email }));
     } catch (error) {
-      if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, error.status, setupUnusablePage());
+      if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
       throw error;
     }
   });
@@ -99,7 +100,7 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
         await setPasswordWithLink({ ctx, input: { token: request.params.token, password } });
         return await reply.redirect('/login?notice=password-set', 303);
       } catch (error) {
-        if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, error.status, setupUnusablePage());
+        if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
         if (isAppError(error) && error.code === 'invalid_fields') {
           return html(reply, 400, setupPage({ email, errors: formErrorsOf(error, 'password') }));
         }

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../../http/error-statuses.js';
 import { AppError } from '../../../domain/errors.js';
 import { changeMemberRole } from '../../../domain/members/change-role.js';
 import { cancelInvitation } from '../../../domain/invitations/cancel-invitation.js';
@@ -41,7 +42,7 @@ export const membersArea: AdminArea = {
           return await render(call, 200, { invited });
         } catch (error) {
           if (!isFormError(error)) throw error;
-          return render(call, error.status, { inviteErrors: formErrorsOf(error, 'email'), inviteValues: values });
+          return render(call, httpStatusOf(error), { inviteErrors: formErrorsOf(error, 'email'), inviteValues: values });
         }
       },
     },
@@ -65,7 +66,7 @@ export const membersArea: AdminArea = {
           await changeMemberRole({ ctx: call.ctx, input });
         } catch (error) {
           if (!rowProblem(error)) throw error;
-          return render(call, error.status, { problem: error.detail });
+          return render(call, httpStatusOf(error), { problem: error.detail });
         }
         return call.redirect(workspacePath(input.workspaceId, 'members'), 'role-changed');
       },
@@ -80,7 +81,7 @@ export const membersArea: AdminArea = {
           await removeMember({ ctx: call.ctx, input });
         } catch (error) {
           if (!rowProblem(error)) throw error;
-          return render(call, error.status, { problem: error.detail });
+          return render(call, httpStatusOf(error), { problem: error.detail });
         }
         // Someone who removed themselves has no business on this screen any more.
         if (input.userId === call.user.userId) return call.redirect('/');

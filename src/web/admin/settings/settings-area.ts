@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../../http/error-statuses.js';
 import { updateWorkspaceSettings } from '../../../domain/settings/update-workspace-settings.js';
 import { getWorkspaceSettings, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -69,7 +70,7 @@ export const settingsArea: AdminArea = {
           await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...values } });
         } catch (error) {
           if (!isFormError(error)) throw error;
-          return call.render(error.status, { title: 'Settings', area: 'settings', body: settingsPage(call, values, formErrorsOf(error, 'name')) });
+          return call.render(httpStatusOf(error), { title: 'Settings', area: 'settings', body: settingsPage(call, values, formErrorsOf(error, 'name')) });
         }
         return call.redirect(workspacePath(workspaceId, 'settings'), 'settings-saved');
       },

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../../http/error-statuses.js';
 import { sourceStats } from '../../../domain/intake-log/source-stats.js';
 import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
 import { createSource } from '../../../domain/sources/create-source.js';
@@ -120,7 +121,7 @@ export const sourcesArea: AdminArea = {
           return await call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
         } catch (error) {
           if (!isFormError(error)) throw error;
-          return renderSource(call, error.status, { botCheckErrors: formErrorsOf(error, 'secret') });
+          return renderSource(call, httpStatusOf(error), { botCheckErrors: formErrorsOf(error, 'secret') });
         }
       },
     },
@@ -136,7 +137,7 @@ export const sourcesArea: AdminArea = {
           return await call.redirect(sourcePath(call, source.id), 'texts-saved');
         } catch (error) {
           if (!isFormError(error)) throw error;
-          return renderSource(call, error.status, { textErrors: formErrorsOf(error, 'heading'), textValues: texts });
+          return renderSource(call, httpStatusOf(error), { textErrors: formErrorsOf(error, 'heading'), textValues: texts });
         }
       },
     },
