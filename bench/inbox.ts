@@ -1,5 +1,5 @@
 /**
- * The Leads inbox at 100,000 leads in one workspace on SQLite (CONTRACT §12): the first inbox page, a search for a
+ * The Leads inbox at 100,000 leads in one workspace on SQLite (docs/admin-app.md): the first inbox page, a search for a
  * phone fragment that matches one lead (without an index, every row would be looked at), and the per-pipeline unread
  * counts, each timed over repeated runs (median and p95); then the CSV export of all 100,000 in a separate process,
  * whose peak RSS is compared with exporting 1,000 (bounded memory means the two are close).

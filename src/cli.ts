@@ -37,10 +37,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     async (...args) => {
       const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
-        // Links use PUBLIC_BASE_URL, else the base URL the server last started with (CONTRACT §13).
+        // Links use PUBLIC_BASE_URL, else the base URL the server last started with (docs/cli.md).
         const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
         const result = await verb(ctx, ...args);
-        // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (README "CLI").
+        // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (docs/cli.md).
         if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
         else if (Buffer.isBuffer(result)) io.stdout.write(`${JSON.stringify({ byteSize: result.length, base64: result.toString('base64') })}\n`);
         else io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result));

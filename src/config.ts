@@ -3,7 +3,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 
 /**
- * The whole environment, parsed once at start-up (CONTRACT §6) and handed down.
+ * The whole environment, parsed once at start-up (docs/configuration.md) and handed down.
  * Nothing else in the service reads `process.env`.
  */
 export type DatabaseConfig =
@@ -17,9 +17,9 @@ export interface Config {
   host: string;
   port: number;
   publicBaseUrl: string;
-  /** Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used (§13). */
+  /** Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used (docs/cli.md). */
   publicBaseUrlSet: boolean;
-  /** From APP_SECRET; undefined means "generate one and keep it in the data directory" (CONTRACT §5). */
+  /** From APP_SECRET; undefined means "generate one and keep it in the data directory" (docs/api.md). */
   appSecret: string | undefined;
   /** Where a generated APP_SECRET is kept. */
   dataDir: string;
@@ -35,7 +35,7 @@ export interface Config {
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
-  /** HTTP timeouts in ms (README "Abuse protection"): idle socket, whole request, headers, idle keep-alive. */
+  /** HTTP timeouts in ms (docs/cli.md): idle socket, whole request, headers, idle keep-alive. */
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;

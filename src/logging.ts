@@ -3,7 +3,7 @@ import { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { serializeRequestForLog } from './http/request-log.js';
 
-/** Secrets and personal data never reach the log (STYLE §10, CONTRACT §2.4). */
+/** Secrets and personal data never reach the log (docs/architecture.md, docs/api.md). */
 export const LOG_REDACT_PATHS = [
   'req.headers["x-scan-key"]',
   'req.headers.cookie',
@@ -78,7 +78,7 @@ export function loggerOptions(config: Config, out: NodeJS.WritableStream = proce
 
 /**
  * Fastify's logging options: the caller's logger (tests pass false), or ours. In pretty mode Fastify's own
- * per-request lines are off, so a person at a terminal sees the banner, warnings and errors (CONTRACT §14 logs).
+ * per-request lines are off, so a person at a terminal sees the banner, warnings and errors (docs/operations.md logs).
  */
 export function fastifyLogging(
   config: Config,

@@ -19,7 +19,7 @@ export interface RuntimeOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
   /**
-   * Only `serve` and `migrate` may create a SQLite database (CONTRACT §13). Any other command names the path
+   * Only `serve` and `migrate` may create a SQLite database (docs/cli.md). Any other command names the path
    * and what DATABASE_URL said, instead of quietly making an empty database (and a new APP_SECRET) elsewhere.
    */
   mayCreate?: boolean;

@@ -19,7 +19,7 @@ const RESTART_WINDOW_MS = 60_000;
 /**
  * `leadscan serve`. SQLite is one process: one writer commits for everybody, and several processes would only
  * queue on its lock. On PostgreSQL `--workers N` (or WORKERS) runs N processes with node:cluster on the shared
- * port; the database is the only shared state, so they behave as one service (README "Running several instances").
+ * port; the database is the only shared state, so they behave as one service (docs/cli.md).
  */
 export async function serveCommand(
   config: Config,
@@ -52,7 +52,7 @@ export async function serveCommand(
   // Serve until a signal; the handler exits the process after a graceful close.
 }
 
-/** Said once per service start, by the process that generated the secret (CONTRACT §5). */
+/** Said once per service start, by the process that generated the secret (docs/api.md). */
 function warnGeneratedSecret(runtime: Runtime, io: ServeIo): void {
   if (!runtime.generatedSecretAt) return;
   io.stderr.write(

@@ -16,7 +16,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The first-start banner (CONTRACT §8), the one place it is written; `serve` prints it once per service start. */
+/** The first-start banner (README.md), the one place it is written; `serve` prints it once per service start. */
 export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
   const lines = [`Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`];
   const links = result.source && {

@@ -17,7 +17,7 @@ import { reorderStages } from '../domain/stages/reorder-stages.js';
 import { CLI_ACTOR } from '../domain/stages/stage-history.js';
 import { listPage, positiveInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
 
-/** The inbox filters (CONTRACT §12), shared by `leads list` and `leads export`. */
+/** The inbox filters (docs/admin-app.md), shared by `leads list` and `leads export`. */
 function withFilters(cmd: Command): Command {
   return cmd
     .requiredOption('--workspace <workspace>', 'workspace id or name')

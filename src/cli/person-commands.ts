@@ -23,7 +23,7 @@ const erased: Render = ((result: PersonErasure) => {
   );
 }) as Render;
 
-/** `leadscan person export|erase`: a person's request to see or erase their data (CONTRACT §14). */
+/** `leadscan person export|erase`: a person's request to see or erase their data (docs/operations.md). */
 export function registerPersonCommands(program: Command, { run, withJson }: CliKit) {
   const person = program.command('person').description("a person's data: export it, or erase it");
   withJson(person.command('export'))

@@ -4,7 +4,7 @@ const KEY = 'server_base_url';
 
 /**
  * The base URL the server serves links with, kept in the database on every start so the CLI, run from another
- * shell with another environment, prints the same links (CONTRACT §13).
+ * shell with another environment, prints the same links (docs/cli.md).
  */
 export async function recordServerBaseUrl(ctx: DomainContext, baseUrl: string): Promise<void> {
   await ctx.store.writer.write((trx) =>

@@ -9,8 +9,8 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /**
- * The answer to a (possibly replayed) result, the same for both: a lead is 200 `{ ok: true, id }` (CONTRACT §2), a
- * scan upload 200 `{ ok: true, count }` (§4). A replay says so, as Stripe's `Idempotent-Replayed` does.
+ * The answer to a (possibly replayed) result, the same for both: a lead is 200 `{ ok: true, id }` (docs/api.md), a
+ * scan upload 200 `{ ok: true, count }` (docs/api.md). A replay says so, as Stripe's `Idempotent-Replayed` does.
  */
 export function sendIdempotent(reply: FastifyReply, outcome: IdempotentOutcome<KeyResult>) {
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');

@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors.js';
 import { fromFormEntries } from '../domain/intake/lead-fields.js';
 import { boundedForDetail } from './content-encoding.js';
 
-/** The intake's whole-body limit, multipart included (CONTRACT §2). */
+/** The intake's whole-body limit, multipart included (docs/api.md). */
 export const INTAKE_BODY_LIMIT = 64 * 1024;
 
 export const ACCEPTED_BODY_TYPES =

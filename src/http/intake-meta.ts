@@ -6,7 +6,7 @@ function headerText(value: string | string[] | undefined): string | null {
   return text === undefined || text === '' ? null : text;
 }
 
-/** What an intake submission records about its request (CONTRACT §2.4), for the API and the hosted form alike. */
+/** What an intake submission records about its request (docs/api.md), for the API and the hosted form alike. */
 export function intakeMeta(request: FastifyRequest): IntakeMeta {
   return {
     clientIp: request.ip || null,

@@ -5,7 +5,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { IntakeOutcome } from '../domain/intake-log/intake-outcomes.js';
 
 /**
- * The service's Prometheus metrics (CONTRACT §14), one registry per app so several apps in one process (tests,
+ * The service's Prometheus metrics (docs/operations.md), one registry per app so several apps in one process (tests,
  * workers) never share or clash. Labels are bounded: route patterns (never raw URLs), status codes, error codes.
  */
 export class Metrics {

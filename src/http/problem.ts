@@ -12,7 +12,7 @@ export const FieldErrorSchema = Type.Object({
   max: Type.Optional(Type.Integer()),
 });
 
-/** RFC 9457 problem details plus our stable `code` (CONTRACT §1). */
+/** RFC 9457 problem details plus our stable `code` (docs/api.md). */
 export const ProblemSchema = Type.Object(
   {
     ok: Type.Literal(false),

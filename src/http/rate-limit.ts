@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 
 /**
- * Rate limits (CONTRACT §6): per client IP per lead source for intake, per upload key for scans, in fixed
+ * Rate limits (docs/configuration.md): per client IP per lead source for intake, per upload key for scans, in fixed
  * one-minute windows. Counters live in Redis when REDIS_URL is set (shared by every instance), else in memory.
  *
  * Headers follow draft-ietf-httpapi-ratelimit-headers-10 (the structured-field form since -08), on every limited response:

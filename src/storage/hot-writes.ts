@@ -25,7 +25,7 @@ export const LEAD_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, expres
   ['workspace_id', 's.workspace_id'],
   ['pipeline_id', 's.pipeline_id'],
   ['source_id', 's.id'],
-  // The first stage is the pipeline's Leads inbox (CONTRACT §12); a pipeline always has one.
+  // The first stage is the pipeline's Leads inbox (docs/admin-app.md); a pipeline always has one.
   ['stage', '(select st.key from stages st where st.pipeline_id = s.pipeline_id order by st.position limit 1)'],
   ['name', 'v.name'],
   ['phone', 'v.phone'],

@@ -30,7 +30,7 @@ function ofCodePoints(unit: string, n: number): string {
   return unit.repeat(units) + 'a'.repeat(n - units * cp(unit));
 }
 
-describe('lead field normalization (CONTRACT §2.1)', () => {
+describe('lead field normalization (docs/api.md)', () => {
   it('trims values, keeps inner text, treats "" and null as absent, takes numbers and booleans as text', () => {
     const fields = normalizeLeadBody({
       name: '  Ada Lovelace \n',

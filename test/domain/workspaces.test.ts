@@ -32,7 +32,7 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     expect((await findWorkspace({ ctx, input: { ref: b.id } })).name).toBe('Beta');
     expect(await errorCodeOf(findWorkspace({ ctx, input: { ref: 'Nope' } }))).toBe('workspace_not_found');
     expect((await findWorkspace({ ctx, input: { ref: 'aCME' } })).id).toBe(a.id);
-    // Names are unique, case-insensitively (CONTRACT §13).
+    // Names are unique, case-insensitively (docs/cli.md).
     expect(await errorCodeOf(createWorkspace({ ctx, input: { name: 'ACME' } }))).toBe('name_taken');
     expect(await errorCodeOf(createWorkspace({ ctx, input: { name: '   ' } }))).toBe('invalid_request');
   });

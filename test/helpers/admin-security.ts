@@ -9,7 +9,7 @@ import type { Seeded, TestWorld } from './test-app.js';
 import { leadsFixtureExtra } from './admin-leads-fixture.js';
 
 /**
- * Security cases for every admin route, generated from one table (STYLE §6). A route's entry says how to reach it
+ * Security cases for every admin route, generated from one table (docs/architecture.md). A route's entry says how to reach it
  * in the fixture below; `adminSecurityCases` then yields, for each route:
  *   - signed out → 303 to /login;
  *   - a person of another workspace → 404 (and a resource of another workspace through one's own → 404);

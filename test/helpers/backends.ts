@@ -64,7 +64,7 @@ export async function createTestDatabase(backend: BackendName): Promise<TestData
   };
 }
 
-/** One test definition, run once per available backend (STYLE §5). */
+/** One test definition, run once per available backend (docs/architecture.md). */
 export function describeEachBackend(title: string, body: (backend: BackendName) => void): void {
   for (const backend of BACKENDS) {
     describe(`${title} [${backend}]`, () => body(backend));

@@ -8,7 +8,7 @@ export interface ScanKeyCase {
 }
 
 /**
- * The refused-key cases every route protected by `x-scan-key` must answer with 401 (STYLE §6), generated
+ * The refused-key cases every route protected by `x-scan-key` must answer with 401 (docs/architecture.md), generated
  * rather than hand-copied. `otherKeys` are live keys of the workspace itself that must not work when mangled.
  */
 export function refusedScanKeyCases(liveKey: string): ScanKeyCase[] {

@@ -27,7 +27,7 @@ interface Row {
   errors?: unknown;
 }
 
-/** CONTRACT §2 and the interface's error table, one row per case. */
+/** docs/api.md and the interface's error table, one row per case. */
 const ROWS: Row[] = [
   { name: 'token not a UUID', source: 'malformed', json: { name: 'A' }, status: 400, code: 'malformed_token', stored: 'nothing' },
   {
@@ -473,7 +473,7 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     expect(row).toMatchObject({ reason: 'honeypot', user_agent: 'bot/1', referer: 'https://shop.example/contact', restored_lead_id: null });
   });
 
-  describe('CORS (CONTRACT §2.2)', () => {
+  describe('CORS (docs/api.md)', () => {
     const corsOf = (headers: Record<string, unknown>) => ({
       origin: headers['access-control-allow-origin'],
       expose: headers['access-control-expose-headers'],

@@ -25,7 +25,7 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
 type Json = Record<string, unknown>;
 type Operation = 'POST /api/intake/{token}' | 'POST /api/scan/upload' | 'GET /healthz' | 'GET /readyz';
 
-/** CONTRACT §2 and §4: statuses each operation must document (more may be documented, and then provoked too). */
+/** docs/api.md: statuses each operation must document (more may be documented, and then provoked too). */
 const CONTRACT_STATUSES: Record<Operation, number[]> = {
   'POST /api/intake/{token}': [200, 400, 404, 413, 429],
   'POST /api/scan/upload': [200, 400, 401, 413, 429],
@@ -122,7 +122,7 @@ function validatorFor(doc: Json, operation: Operation, status: number): { mediaT
   return { mediaType, validate };
 }
 
-/** The problem body the code builds for `code` (CONTRACT §1), before any serializer touches it. */
+/** The problem body the code builds for `code` (docs/api.md), before any serializer touches it. */
 function problem(res: LightMyRequestResponse, code: ErrorCode, errors?: unknown[]): Json {
   return {
     ok: false,

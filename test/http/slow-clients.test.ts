@@ -156,7 +156,7 @@ describeEachBackend('slow and heavy clients', (backend) => {
       const problem = (await response.json()) as { code: string; status: number };
       expect(problem).toMatchObject({ code: 'service_unavailable', status: 503 });
     }
-    // CONTRACT §2.2: intake answers carry CORS headers, a 503 included.
+    // docs/api.md: intake answers carry CORS headers, a 503 included.
     expect(flood[0]!.headers.get('access-control-allow-origin')).toBe('*');
     expect(await leadCount()).toBe(0);
     const scans = await world.store.db.selectFrom('scans').select('id').execute();

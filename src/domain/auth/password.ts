@@ -85,7 +85,7 @@ export function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-/** A new password: at least 10 characters (CONTRACT §10); the field error is shown next to the field. */
+/** A new password: at least 10 characters (docs/security.md); the field error is shown next to the field. */
 export function checkNewPassword(password: string, field = 'password'): string {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {

@@ -21,7 +21,7 @@ export const MAX_TOKEN_KEYS = 1_000;
 const FLUSH_CHUNK = 500;
 
 /**
- * The per-source intake log (CONTRACT §14): counts per source, UTC day, outcome and code, kept in memory and
+ * The per-source intake log (docs/operations.md): counts per source, UTC day, outcome and code, kept in memory and
  * added to the `intake_log` table every few seconds and on shutdown through the group-commit writer, so the
  * intake's own transactions never wait on it. The upsert adds, so several instances sum up. Refusals whose token
  * names no source (malformed, unknown) are not logged: they belong to no owner's form (/metrics counts them).

@@ -20,7 +20,7 @@ export interface SourceStats {
 }
 
 /**
- * "Why did my form not deliver?" (CONTRACT §14): a source's intake counts per UTC day for the last `days` days.
+ * "Why did my form not deliver?" (docs/operations.md): a source's intake counts per UTC day for the last `days` days.
  * The server adds its counts every 10 seconds, so the last few seconds may not show yet.
  */
 export async function sourceStats({ ctx, input }: VerbArgs<{ source: string; days?: number }>): Promise<SourceStats> {

@@ -1,13 +1,13 @@
 import { AppError, type FieldError } from '../errors.js';
 
-/** Bounds in Unicode code points, counted after trimming (CONTRACT §2.1). */
+/** Bounds in Unicode code points, counted after trimming (docs/api.md). */
 export const LEAD_FIELD_BOUNDS = { name: 120, phone: 40, email: 160, address: 240, notes: 2000 } as const;
 
 export type LeadFieldName = keyof typeof LEAD_FIELD_BOUNDS;
 
 export const LEAD_FIELD_NAMES = Object.keys(LEAD_FIELD_BOUNDS) as LeadFieldName[];
 
-/** Unknown fields are kept as `extra`, within these limits (CONTRACT §2.1). */
+/** Unknown fields are kept as `extra`, within these limits (docs/api.md). */
 export const EXTRA_LIMITS = { fields: 50, keyLength: 100, valueLength: 2000 } as const;
 
 /** The honeypot: a field people never see, so any value in it marks a bot. */
@@ -66,7 +66,7 @@ export function botCheckTokenOf(body: Record<string, unknown>): string | undefin
 
 /**
  * Form bodies (urlencoded, multipart) give every key as a list of values. A known field takes its first value
- * (CONTRACT §2.1); an unknown key sent several times (a checkbox group) keeps all its values, which become the
+ * (docs/api.md); an unknown key sent several times (a checkbox group) keeps all its values, which become the
  * JSON text of a list in `extra`. Parsers of form bodies hand their result through here, so that a JSON array
  * in a known field, which can only come from a JSON body, stays an `invalid_type`.
  */
@@ -116,7 +116,7 @@ function shownKey(key: string): string {
 }
 
 /**
- * Turns a parsed body (a plain object of unknown values) into lead fields and extras (CONTRACT §2.1).
+ * Turns a parsed body (a plain object of unknown values) into lead fields and extras (docs/api.md).
  *
  * Precedence: when none of name/phone/email is present the answer is `missing_contact`, the interface's own
  * documented 400, even if other fields have problems too; those problems ride along in its `errors` so a client

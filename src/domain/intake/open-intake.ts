@@ -5,7 +5,7 @@ import { findActiveSourceCached } from './source-cache.js';
 import { isWellFormedToken, type LeadSource } from '../sources/source.js';
 
 /**
- * The lead source an intake token opens (CONTRACT §2). A token that is not a canonical UUID is refused before any
+ * The lead source an intake token opens (docs/api.md). A token that is not a canonical UUID is refused before any
  * database lookup. Unknown and deactivated tokens get the very same error, so the answer does not tell a prober
  * which tokens exist.
  */

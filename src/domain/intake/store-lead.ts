@@ -4,7 +4,7 @@ import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
 
-/** What the request said about itself, kept with the lead or the quarantine row (CONTRACT §2.4). */
+/** What the request said about itself, kept with the lead or the quarantine row (docs/api.md). */
 export interface IntakeMeta {
   clientIp: string | null;
   userAgent: string | null;

@@ -43,7 +43,7 @@ function closed(ctx: DomainContext, source: LeadSource): AppError {
 }
 
 /**
- * One intake submission (CONTRACT §2), in the contract's order: honeypot → validation → bot check → store.
+ * One intake submission (docs/api.md), in the contract's order: honeypot → validation → bot check → store.
  * Resolves only after the commit, so the caller's 200 means the lead is durable. The row is written as data through
  * the hot writer, guarded in SQL: if the source was deactivated (or moved to another pipeline) since it was looked
  * up, nothing is stored and the answer is intake_unavailable, as for a closed link.
@@ -67,7 +67,7 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
         fields: JSON.stringify(quarantineFields(body)),
         received_at: receivedAt,
         ...boundedMeta(meta),
-        // Kept with the catch, so erasing the person also erases this key's record (CONTRACT §14).
+        // Kept with the catch, so erasing the person also erases this key's record (docs/operations.md).
         idempotency_key: idempotency?.key ?? null,
       },
       cutoff: quarantineCutoff(now),

@@ -48,7 +48,7 @@ export const RECAPTCHA_V3_ACTION = 'submit';
 type Verdict = { kind: 'passed' } | { kind: 'refused'; reason: string } | { kind: 'unverified'; reason: string };
 
 /**
- * Bot check for one intake submission (CONTRACT §2). Off when the source has none. Absent or refused token:
+ * Bot check for one intake submission (docs/api.md). Off when the source has none. Absent or refused token:
  * AppError('bot_check_failed'). Provider unreachable, erroring, or slower than BOT_CHECK_TIMEOUT_MS:
  * 'unverified' (the lead is still stored; a provider outage never loses a real lead). Called before the store
  * step, never inside a write transaction.

@@ -3,7 +3,7 @@ import type { VerbArgs } from '../context.js';
 import { hashUploadKey, MIN_PRESENTED_KEY_LENGTH, sameHash } from './secret-box.js';
 
 /**
- * The workspace an `x-scan-key` belongs to (CONTRACT §4). Too-short keys are refused before any lookup; the
+ * The workspace an `x-scan-key` belongs to (docs/api.md). Too-short keys are refused before any lookup; the
  * lookup is by SHA-256, and the stored hash is compared again in constant time.
  */
 export async function authenticateUploadKey({

@@ -28,7 +28,7 @@ export class SecretBox {
 }
 
 export const UPLOAD_KEY_PREFIX = 'lsk_';
-/** Below this many characters a presented key is refused without a database lookup (CONTRACT §4). */
+/** Below this many characters a presented key is refused without a database lookup (docs/api.md). */
 export const MIN_PRESENTED_KEY_LENGTH = 32;
 
 /** 32 bytes from the CSPRNG, base64url: `lsk_` + 43 characters. */

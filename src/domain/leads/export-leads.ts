@@ -39,7 +39,7 @@ export function defuseFormulas(value: string): string {
 }
 
 /**
- * Exactly the filtered set (every page), as a CSV stream (CONTRACT §12): RFC 4180 with CRLF, UTF-8 with a BOM,
+ * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md): RFC 4180 with CRLF, UTF-8 with a BOM,
  * one column per field plus the extra fields as JSON text, every cell quoted and formulas defused (defuseFormulas),
  * so a spreadsheet shows text instead of running it.
  *

@@ -7,7 +7,7 @@ import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { Schema } from '../../storage/schema.js';
 import type { Dialect } from '../../storage/database.js';
 
-/** The inbox filters as a person gives them (CONTRACT §12): refs by id or name, dates as text. */
+/** The inbox filters as a person gives them (docs/admin-app.md): refs by id or name, dates as text. */
 export interface LeadFilterInput {
   workspace: string;
   pipeline?: string;

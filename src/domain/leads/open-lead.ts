@@ -5,7 +5,7 @@ import type { StageMove } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
 import { toLeadView, type LeadView } from './lead-view.js';
 
-/** Everything the lead page shows (CONTRACT §12). */
+/** Everything the lead page shows (docs/admin-app.md). */
 export interface LeadDetail extends LeadView {
   workspaceId: string;
   pipelineName: string;

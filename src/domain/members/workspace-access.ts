@@ -9,7 +9,7 @@ export interface WorkspaceAccess {
 }
 
 /**
- * The signed-in person's role in a workspace, read on every request (CONTRACT §10): a removed member is out on
+ * The signed-in person's role in a workspace, read on every request (docs/security.md): a removed member is out on
  * the next request. A workspace the person is not a member of answers exactly like one that does not exist.
  */
 export async function workspaceAccess({

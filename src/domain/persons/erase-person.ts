@@ -26,7 +26,7 @@ export const BACKUPS_KEEP_IT =
 const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread'] as const;
 
 /**
- * A person's request to be forgotten (CONTRACT §14): deletes, in one transaction, exactly the rows `person
+ * A person's request to be forgotten (docs/operations.md): deletes, in one transaction, exactly the rows `person
  * export` lists at that moment (leads, quarantine entries, their idempotency records), and says which.
  */
 export async function erasePerson({

@@ -4,7 +4,7 @@ import type { DeletedView } from '../workspaces/delete-workspace.js';
 import { countLeads, refuseUnlessEmpty, removeLeads, removeSources, removeStages } from '../workspaces/remove-contents.js';
 import { findPipeline } from './find-pipeline.js';
 
-/** Deletes a pipeline with its lead sources and, with `force`, their leads (CONTRACT §13), in one transaction. */
+/** Deletes a pipeline with its lead sources and, with `force`, their leads (docs/cli.md), in one transaction. */
 export async function deletePipeline({
   ctx,
   input,

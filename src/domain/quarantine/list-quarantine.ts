@@ -14,7 +14,7 @@ export interface QuarantineView {
 }
 
 /**
- * Honeypot catches of a workspace, newest first (CONTRACT §2.3). Pruning runs when a source catches again, so a
+ * Honeypot catches of a workspace, newest first (docs/api.md). Pruning runs when a source catches again, so a
  * quiet source may still hold rows past 30 days: the cutoff here keeps them out of sight all the same.
  */
 export async function listQuarantine({

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 
-/** Honeypot catches are kept per source for 30 days, at most 10,000 of them, oldest dropped first (CONTRACT §2.3). */
+/** Honeypot catches are kept per source for 30 days, at most 10,000 of them, oldest dropped first (docs/api.md). */
 export const QUARANTINE_RETENTION = { days: 30, perSource: 10_000 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

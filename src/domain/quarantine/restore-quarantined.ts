@@ -6,7 +6,7 @@ import { insertLead } from '../intake/store-lead.js';
 import { quarantineCutoff } from './quarantine-retention.js';
 
 /**
- * Turns a quarantined submission into a lead (CONTRACT §2.3): the same field rules as intake, minus the honeypot,
+ * Turns a quarantined submission into a lead (docs/api.md): the same field rules as intake, minus the honeypot,
  * with the original received time and request details, in the pipeline's first stage. One transaction marks both
  * sides, so a second restore, even a concurrent one (a double click), finds `restored_lead_id` set and is refused:
  * its lead insert rolls back with it, and exactly one lead exists.

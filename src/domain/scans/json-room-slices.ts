@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 
 /**
  * Finds the rooms of a scan upload as BYTE ranges of the request body, so each room can be stored exactly as
- * sent (CONTRACT §4): nothing is ever re-serialized.
+ * sent (docs/api.md): nothing is ever re-serialized.
  *
  * A strict RFC 8259 scanner over the bytes, written here rather than taken from a library because the ones that
  * report positions (e.g. jsonc-parser) work on decoded strings (UTF-16 offsets, not bytes) and are lenient

@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import { touchUploadKey } from '../keys/touch-upload-key.js';
 import { JsonSyntaxError, scanRooms, type RoomSlice } from './json-room-slices.js';
 
-/** At most this many rooms per upload (CONTRACT §4). */
+/** At most this many rooms per upload (docs/api.md). */
 export const MAX_ROOMS = 500;
 /** Room names are for the Scans inbox list; a longer `name` is cut there (the raw bytes keep all of it). */
 export const MAX_ROOM_NAME_LENGTH = 200;
@@ -84,7 +84,7 @@ export function readUploadRooms(body: Buffer): RoomSlice[] {
 }
 
 /**
- * Stores a scan upload for the workspace whose key was accepted (CONTRACT §4): the body's bytes unchanged, and
+ * Stores a scan upload for the workspace whose key was accepted (docs/api.md): the body's bytes unchanged, and
  * each room as its byte range of it, in one hot write; resolves after COMMIT. `rooms: []` is a connection test:
  * nothing is stored. The key's last-connected/last-used times are written afterwards, at most once a minute.
  */

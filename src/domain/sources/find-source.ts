@@ -20,7 +20,7 @@ export async function findSourceByToken({
 }
 
 /**
- * For management commands: a source by its id (`src_…`, as `leads list` shows) or its intake token (CONTRACT §13);
+ * For management commands: a source by its id (`src_…`, as `leads list` shows) or its intake token (docs/cli.md);
  * anything else, or no such source, is an error naming it.
  */
 export async function requireSource({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<LeadSource> {

@@ -1,7 +1,7 @@
 import type { BotCheckProvider } from '../../config.js';
 import type { LeadSourceTable } from '../../storage/schema.js';
 
-/** Canonical UUID text, any case (CONTRACT §2). */
+/** Canonical UUID text, any case (docs/api.md). */
 export const TOKEN_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isWellFormedToken(token: string): boolean {

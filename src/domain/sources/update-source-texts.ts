@@ -3,7 +3,7 @@ import { AppError, type FieldError } from '../errors.js';
 import { controlCharacterMessage, hasControlCharacters } from '../text-input.js';
 import { nowIso } from '../context.js';
 
-/** The hosted form's own words (CONTRACT §3): plain text, shown escaped; null means the default. */
+/** The hosted form's own words (docs/api.md): plain text, shown escaped; null means the default. */
 export interface SourceTexts {
   heading: string | null;
   introduction: string | null;

@@ -9,7 +9,7 @@ import { newHistoryId, type MovedBy } from './stage-history.js';
 const text = (value: string | null) => sql<string | null>`cast(${value} as text)`;
 
 /**
- * Removes a stage (owner). A stage that holds leads is removed only by moving them (CONTRACT §12): `moveTo` names
+ * Removes a stage (owner). A stage that holds leads is removed only by moving them (docs/admin-app.md): `moveTo` names
  * the stage they go to, and each move is written to the leads' history like any other. A pipeline keeps at
  * least one stage, since new leads land in the first.
  */

@@ -9,7 +9,7 @@ export interface Stage {
   position: number;
 }
 
-/** What a new pipeline starts with (CONTRACT §12). The first stage is the pipeline's Leads inbox. */
+/** What a new pipeline starts with (docs/admin-app.md). The first stage is the pipeline's Leads inbox. */
 export const DEFAULT_STAGES: ReadonlyArray<{ key: string; name: string }> = [
   { key: 'inbox', name: 'Inbox' },
   { key: 'contacted', name: 'Contacted' },

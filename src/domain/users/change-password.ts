@@ -4,8 +4,8 @@ import { claimAttempt } from '../auth/attempt-throttle.js';
 import { checkNewPassword, hashPassword, verifyPassword } from '../auth/password.js';
 
 /**
- * Account screen: the current password, then the new one. Every other session of the person ends (CONTRACT
- * §10); the one in use stays signed in.
+ * Account screen: the current password, then the new one. Every other session of the person ends
+ * (docs/security.md); the one in use stays signed in.
  */
 export async function changePassword({
   ctx,

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 
-/** Emails compare case-insensitively (CONTRACT §10): this is the form that is unique in the database. */
+/** Emails compare case-insensitively (docs/security.md): this is the form that is unique in the database. */
 export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }

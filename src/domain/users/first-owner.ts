@@ -6,7 +6,7 @@ import { issueSetupLink, type SetupLink } from '../auth/setup-links.js';
 
 export const FIRST_OWNER_EMAIL = 'admin@localhost';
 
-/** First start (CONTRACT §10): owner admin@localhost of the new workspace, with a one-time setup link. */
+/** First start (docs/security.md): owner admin@localhost of the new workspace, with a one-time setup link. */
 export async function insertFirstOwner(
   trx: Transaction<Schema>,
   ctx: DomainContext,

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 
-/** `owner` does everything; `member` works the inboxes and scans (CONTRACT §10). */
+/** `owner` does everything; `member` works the inboxes and scans (docs/security.md). */
 export type Role = 'owner' | 'member';
 export const ROLES: readonly Role[] = ['owner', 'member'];
 

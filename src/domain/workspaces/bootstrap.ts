@@ -14,7 +14,7 @@ export type BootstrapResult =
   | { created: false; source: LeadSourceView | null };
 
 /**
- * First start (CONTRACT §8): on an empty database make workspace "Default", pipeline "Sales" and source
+ * First start (README.md): on an empty database make workspace "Default", pipeline "Sales" and source
  * "Website form". The `app_meta` primary key makes this happen once even when several instances start together
  * on one PostgreSQL: the loser's insert fails and it reports "already set up".
  */

@@ -21,7 +21,7 @@ export function checkName(kind: string, name: string): string {
   return trimmed;
 }
 
-/** A workspace is born with its one upload key (CONTRACT §5), in the same transaction. */
+/** A workspace is born with its one upload key (docs/api.md), in the same transaction. */
 export async function createWorkspace({ ctx, input }: VerbArgs<{ name: string }>): Promise<CreatedWorkspace> {
   const name = checkName('workspace', input.name);
   const id = newId('ws');

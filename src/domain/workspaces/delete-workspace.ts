@@ -10,7 +10,7 @@ export interface DeletedView {
 
 /**
  * Deletes a workspace with its pipelines, lead sources, upload key and, with `force`, its leads and scans
- * (CONTRACT §13), in one transaction: either all of it is gone or nothing is.
+ * (docs/cli.md), in one transaction: either all of it is gone or nothing is.
  */
 export async function deleteWorkspace({
   ctx,

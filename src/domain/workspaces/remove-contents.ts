@@ -17,7 +17,7 @@ export const NOTHING_REMOVED: RemovedCounts = { pipelines: 0, sources: 0, leads:
 const count = (result: { numDeletedRows: bigint } | undefined) => Number(result?.numDeletedRows ?? 0n);
 
 /**
- * CONTRACT §13: deleting something that holds leads or scans needs --force. Called inside the deleting
+ * docs/cli.md: deleting something that holds leads or scans needs --force. Called inside the deleting
  * transaction with counts taken there, so a lead that arrives between a look and the delete is not removed unasked.
  */
 export function refuseUnlessEmpty(input: { what: string; leads: number; scans: number; force: boolean; hint?: string }): void {

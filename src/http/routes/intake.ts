@@ -37,7 +37,7 @@ declare module 'fastify' {
 export interface IntakeRoutesOptions {
   ctx: DomainContext;
   /**
-   * RATE LIMIT SPOT (CONTRACT §2 order: token shape → rate limit → source lookup). Runs after the token shape
+   * RATE LIMIT SPOT (docs/api.md order: token shape → rate limit → source lookup). Runs after the token shape
    * check and before the database lookup and the body read; throw AppError('rate_limited', …, undefined,
    * { 'retry-after', ratelimit, 'ratelimit-policy' }) to refuse. Left to the abuse-protection work.
    */
@@ -46,7 +46,7 @@ export interface IntakeRoutesOptions {
 
 const INTAKE_PATH = '/api/intake/:token';
 
-/** CONTRACT §2.2: on every response under /api/intake/, errors included. No credentials, so `*` is allowed. */
+/** docs/api.md: on every response under /api/intake/, errors included. No credentials, so `*` is allowed. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'x-request-id, Retry-After, RateLimit, RateLimit-Policy',
@@ -187,7 +187,7 @@ const intakeSchema = {
 const noValidation: FastifySchemaCompiler<unknown> = () => () => true;
 
 /**
- * `POST /api/intake/{token}` (CONTRACT §2). Thin: the token is checked and the source opened in onRequest hooks,
+ * `POST /api/intake/{token}` (docs/api.md). Thin: the token is checked and the source opened in onRequest hooks,
  * so a malformed or closed link is answered without reading the body; then parse → submitLead → answer.
  */
 export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app, { ctx, rateLimit }) => {

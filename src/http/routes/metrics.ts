@@ -11,7 +11,7 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 /**
- * `GET /metrics` (CONTRACT §14): Prometheus text, only with `Authorization: Bearer $METRICS_TOKEN`. Without
+ * `GET /metrics` (docs/operations.md): Prometheus text, only with `Authorization: Bearer $METRICS_TOKEN`. Without
  * METRICS_TOKEN the route does not exist (404), so an instance does not advertise it.
  */
 export const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string }> = async (app, { metrics, token }) => {

@@ -64,7 +64,7 @@ const ScanUploadBodySchema = Type.Object(
 );
 
 /**
- * The scan upload's rate limit: after the key check, before the body is read (CONTRACT §4 order:
+ * The scan upload's rate limit: after the key check, before the body is read (docs/api.md order:
  * key → rate limit → body → store), counted per upload key (http/rate-limit.ts).
  */
 export async function rateLimitScanUpload(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -90,7 +90,7 @@ function scanKeyCheck(ctx: DomainContext) {
 const MEDIA_TYPE = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(;.*)?$/;
 
 /**
- * Any content type is tried as JSON (CONTRACT §4), even a blank or malformed Content-Type header: such a header
+ * Any content type is tried as JSON (docs/api.md), even a blank or malformed Content-Type header: such a header
  * is dropped so the request takes the "no content type" path to the same catch-all parser.
  */
 async function readAnyContentType(request: FastifyRequest): Promise<void> {
@@ -98,7 +98,7 @@ async function readAnyContentType(request: FastifyRequest): Promise<void> {
   if (contentType !== undefined && !MEDIA_TYPE.test(contentType.trim())) delete request.headers['content-type'];
 }
 
-/** POST /api/scan/upload (CONTRACT §4). No CORS: the key is a secret and does not belong in a browser. */
+/** POST /api/scan/upload (docs/api.md). No CORS: the key is a secret and does not belong in a browser. */
 export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
   // Encapsulated: in this plugin every content type (and none) is read as raw bytes, the domain parses them.
   app.removeAllContentTypeParsers();

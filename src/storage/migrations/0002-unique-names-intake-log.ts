@@ -41,7 +41,7 @@ export function dedupeNames(rows: Named[]): Array<{ id: string; from: string; to
 }
 
 /**
- * CONTRACT §13/§14: names unique per scope, case-insensitively (workspaces service-wide, pipelines and lead
+ * docs/cli.md, docs/operations.md: names unique per scope, case-insensitively (workspaces service-wide, pipelines and lead
  * sources per workspace); the per-source intake log; quarantine rows remember their Idempotency-Key so erasing a
  * person also erases the key's record.
  */

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * People and sign-in (CONTRACT §10) and the hosted form's own texts (§3). Secrets are stored as hashes only:
+ * People and sign-in (docs/security.md) and the hosted form's own texts (docs/api.md). Secrets are stored as hashes only:
  * password hashes (scrypt), SHA-256 of session ids and of setup-link tokens.
  */
 export function people(): Migration {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
-/** The stages every pipeline starts with (CONTRACT §12); the first is the pipeline's Leads inbox. */
+/** The stages every pipeline starts with (docs/admin-app.md); the first is the pipeline's Leads inbox. */
 const DEFAULT_STAGES = [
   { key: 'inbox', name: 'Inbox' },
   { key: 'contacted', name: 'Contacted' },

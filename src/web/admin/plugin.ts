@@ -45,7 +45,7 @@ function stringRecord(value: unknown): Record<string, string> {
 }
 
 /**
- * The admin web app (CONTRACT §10, §11): server-rendered pages behind a database session. Every area route runs
+ * The admin web app (docs/security.md): server-rendered pages behind a database session. Every area route runs
  * through one gate: session → (POST) same-origin and CSRF token → membership of the URL's workspace (404 when
  * none) → role (403). Handlers then call the same domain verbs as the CLI and render a template.
  */

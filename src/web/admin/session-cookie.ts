@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../domain/auth/sessions.js';
 
-/** CONTRACT §10: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_BASE_URL is https. */
+/** docs/security.md: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_BASE_URL is https. */
 export function setSessionCookie(reply: FastifyReply, sessionId: string, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE, sessionId, {
     httpOnly: true,

@@ -81,7 +81,7 @@ function errorPage(error: AppError, requestId: string): string {
 }
 
 /**
- * The hosted form (CONTRACT §3): `GET /f/{token}` renders it; `POST /f/{token}` is the no-script path, through the
+ * The hosted form (docs/api.md): `GET /f/{token}` renders it; `POST /f/{token}` is the no-script path, through the
  * same verbs as the intake endpoint (openIntake → submitLead), answered with HTML.
  */
 export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = async (app, { ctx, rateLimit }) => {

@@ -75,7 +75,7 @@ function unconfiguredPage(source: LeadSource): string {
   });
 }
 
-/** The hosted form of an active source (CONTRACT §3); with `state`, the form again after a refused submission. */
+/** The hosted form of an active source (docs/api.md); with `state`, the form again after a refused submission. */
 export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState; texts?: SourceTexts }): string {
   const { source } = input;
   const texts = input.texts ?? NO_TEXTS;

@@ -2,7 +2,7 @@ import { html } from '../../html.js';
 import { shell } from '../layout.js';
 import { field, notice, type FormErrors } from '../ui.js';
 
-/** `/login` (CONTRACT §10: fields Email and Password, button Sign in). */
+/** `/login` (docs/security.md: fields Email and Password, button Sign in). */
 export function loginPage(input: { email?: string; errors?: FormErrors; notice?: string; next?: string }): string {
   const errors = input.errors ?? {};
   return shell({

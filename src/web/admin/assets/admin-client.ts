@@ -56,7 +56,7 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     });
   });
 
-  // Times arrive as UTC text; show them in the viewer's own time zone (CONTRACT §11).
+  // Times arrive as UTC text; show them in the viewer's own time zone (docs/admin-app.md).
   doc.querySelectorAll('time[data-local]').forEach((time) => {
     const iso = time.getAttribute('datetime');
     if (iso) time.textContent = new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -14,7 +14,7 @@ import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
 
-/** Who a page action is recorded as: the signed-in person (CONTRACT §12 "who moved it"). */
+/** Who a page action is recorded as: the signed-in person (docs/admin-app.md "who moved it"). */
 export function actorOf(call: AdminCall): MovedBy {
   return { userId: call.user.userId, label: call.user.displayName || call.user.email };
 }
@@ -59,7 +59,7 @@ async function renderInbox(call: AdminCall, pipelineRef: string | undefined) {
   });
 }
 
-/** Leads (CONTRACT §12): each pipeline's inbox, a lead's page, Move to, Delete, Export CSV. */
+/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, Delete, Export CSV. */
 export const leadsArea: AdminArea = {
   nav: { area: 'leads', label: 'Leads', path: 'leads', access: 'member' },
   routes: [

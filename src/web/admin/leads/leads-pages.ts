@@ -12,7 +12,7 @@ import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, when } from '../ui.js';
 import { leadsNotice } from './leads-notices.js';
 
-/** The filters as they live in the URL (CONTRACT §12: they combine, and a reload or a shared link keeps them). */
+/** The filters as they live in the URL (docs/admin-app.md: they combine, and a reload or a shared link keeps them). */
 export interface InboxQuery {
   q?: string;
   stage?: string;
@@ -78,7 +78,7 @@ function leadRow(base: string, lead: InboxLead): SafeHtml {
 </tr>`;
 }
 
-/** A pipeline's Leads inbox (CONTRACT §12): newest first, 50 a page, new markers, search and filters in the URL. */
+/** A pipeline's Leads inbox (docs/admin-app.md): newest first, 50 a page, new markers, search and filters in the URL. */
 export function inboxPage(call: AdminCall, input: InboxInput): SafeHtml {
   const workspace = call.workspace!;
   const ws = workspacePath(workspace.workspaceId);

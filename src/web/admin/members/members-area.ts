@@ -23,7 +23,7 @@ function rowProblem(error: unknown): error is AppError {
   return error instanceof AppError && (error.code === 'last_owner' || error.code === 'invalid_fields');
 }
 
-/** Members (CONTRACT §11), owner only. */
+/** Members (docs/admin-app.md), owner only. */
 export const membersArea: AdminArea = {
   nav: { area: 'members', label: 'Members', path: 'members', access: 'owner' },
   routes: [

@@ -20,7 +20,7 @@ function roleSelect(name: string, id: string, selected: string): SafeHtml {
   return html`<select id="${id}" name="${name}">${['member', 'owner'].map((r) => html`<option value="${r}"${r === selected ? html` selected` : ''}>${r === 'owner' ? 'Owner' : 'Member'}</option>`)}</select>`;
 }
 
-/** Members (CONTRACT §11), owner only: invite with a one-time link, change role, remove. */
+/** Members (docs/admin-app.md), owner only: invite with a one-time link, change role, remove. */
 export function membersPage(call: AdminCall, input: MembersPageInput): SafeHtml {
   const base = workspacePath(call.workspace!.workspaceId, 'members');
   const errors = input.inviteErrors ?? {};

@@ -9,7 +9,7 @@ import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, formErrorsOf, when, type FormErrors } from '../ui.js';
 
 /**
- * Personal data (CONTRACT §14): an owner answers a person's request to see or erase what the workspace holds about
+ * Personal data (docs/operations.md): an owner answers a person's request to see or erase what the workspace holds about
  * them, by email or phone, with the verbs `leadscan person export|erase` use. Every step is a POST, so the person's
  * email or phone never lands in a URL (browser history, proxy logs).
  */

@@ -48,7 +48,7 @@ ${items.length === 0
 ${numberedPager({ base: `${ws}/quarantine`, page: input.page, hasOlder: input.hasOlder })}`;
 }
 
-/** Quarantine (CONTRACT §11, §2.3): honeypot catches with reason and fields, Restore and Delete. */
+/** Quarantine (docs/admin-app.md): honeypot catches with reason and fields, Restore and Delete. */
 export const quarantineArea: AdminArea = {
   nav: { area: 'quarantine', label: 'Quarantine', path: 'quarantine', access: 'member' },
   routes: [

@@ -43,7 +43,7 @@ const scanOf = (call: AdminCall, markOpened = false) =>
 
 const unitsOf = async (call: AdminCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } })).units;
 
-/** Scans (CONTRACT §11). */
+/** Scans (docs/admin-app.md). */
 export const scansArea: AdminArea = {
   nav: { area: 'scans', label: 'Scans', path: 'scans', access: 'member' },
   routes: [

@@ -46,7 +46,7 @@ function filterTabs(base: string, filter: ScanListFilter): SafeHtml {
   return html`<nav class="tabs" aria-label="Which scans">${tab('unattached', 'Not attached', base)}${tab('all', 'All', `${base}?scans=all`)}</nav>`;
 }
 
-/** Scans (CONTRACT §11): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
+/** Scans (docs/admin-app.md): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
 export function scansPage(call: AdminCall, input: ScansPageInput): SafeHtml {
   const workspace = call.workspace!;
   const base = workspacePath(workspace.workspaceId, 'scans');

@@ -23,7 +23,7 @@ async function renderSource(
 ) {
   const source = await sourceOf(call);
   const texts = await readSourceTexts(call.ctx, source.id);
-  // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (CONTRACT §14).
+  // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
   const stats = await sourceStats({ ctx: call.ctx, input: { source: source.id, days: 14 } });
   return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, ...extra }) });
 }
@@ -52,7 +52,7 @@ function botCheckInput(body: Record<string, string>): BotCheckInput {
   };
 }
 
-/** Sources (CONTRACT §11), owner only. */
+/** Sources (docs/admin-app.md), owner only. */
 export const sourcesArea: AdminArea = {
   nav: { area: 'sources', label: 'Sources', path: 'sources', access: 'owner' },
   routes: [

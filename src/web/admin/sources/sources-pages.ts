@@ -23,7 +23,7 @@ export function embedSnippet(source: SourceListItem): string {
   return `<iframe src="${source.formUrl}" title="${source.name.replaceAll('"', '&quot;')}" width="100%" height="760" style="border:0;max-width:40rem" loading="lazy"></iframe>`;
 }
 
-/** Sources (CONTRACT §11): every source with its pipeline, status, lead count and last lead. */
+/** Sources (docs/admin-app.md): every source with its pipeline, status, lead count and last lead. */
 export function sourcesPage(call: AdminCall, sources: SourceListItem[]): SafeHtml {
   const base = workspacePath(call.workspace!.workspaceId, 'sources');
   return html`<div class="page-head"><div><h1>Sources</h1><p class="muted">Where leads come from: each source has an intake link and a hosted form.</p></div>

@@ -43,7 +43,7 @@ ${leadsNotice(call.query.notice)}
 </section>`;
 }
 
-/** Stage management for owners (CONTRACT §12): rename, reorder, add, remove with move. */
+/** Stage management for owners (docs/admin-app.md): rename, reorder, add, remove with move. */
 export const stagesArea: AdminArea = {
   routes: [
     {
