@@ -11,7 +11,6 @@ import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
 import { migrationProvider } from './migrations/index.js';
-import { redactedUrl } from './redact-url.js';
 import type { Schema } from './schema.js';
 
 import type { Dialect } from './dialect.js';
@@ -28,8 +27,6 @@ export interface Database {
    * a writer thread on SQLite, multi-row statements on PostgreSQL. Same promise as `writer`: resolves after COMMIT.
    */
   readonly hot: HotWriter;
-  /** Human-readable location without credentials, for start-up lines. */
-  readonly description: string;
   migrate(): Promise<void>;
   /**
    * After a person's data was deleted: makes the deleted bytes unreadable on disk as far as this backend allows
@@ -189,7 +186,6 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     writer,
     hot,
-    description: config.kind === 'sqlite' ? `SQLite ${config.path}` : `PostgreSQL ${redactedUrl(config.url)}`,
     get onCommit() {
       return observer.onCommit;
     },
