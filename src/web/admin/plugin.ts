@@ -156,7 +156,9 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       redirect: (path: string, notice?: string) =>
         reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
     };
-    return route.handler(call);
+    if (route.access === 'signed-in') return route.handler(call);
+    // Set above for every route that is not 'signed-in' (or the request was refused there).
+    return route.handler({ ...call, workspace: workspace! });
   };
 
   for (const area of areas) {

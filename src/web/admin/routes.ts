@@ -41,13 +41,19 @@ export interface PageContent {
   body: SafeHtml;
 }
 
-export interface AdminRoute {
-  method: 'GET' | 'POST';
-  path: string;
-  access: RouteAccess;
-  /** Answers through `call.render`, `call.redirect` or `call.reply`. */
-  handler(call: AdminCall): Promise<unknown>;
+/** A call to a route under `/w/:workspaceId/…`: the gate has checked the membership, so the workspace is there. */
+export interface WorkspaceCall extends AdminCall {
+  workspace: WorkspaceAccess;
 }
+
+/**
+ * A route of an area. Its `access` says what its handler gets: an owner or member route a WorkspaceCall, a
+ * signed-in route (no workspace in the URL) a plain AdminCall. Handlers answer through `call.render`,
+ * `call.redirect` or `call.reply`.
+ */
+export type AdminRoute =
+  | { method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown> }
+  | { method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown> };
 
 export interface NavItem {
   /** Matches PageContent.area. */

@@ -10,16 +10,16 @@ import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import type { MovedBy } from '../../../domain/stages/stage-history.js';
 import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
 
 /** Who a page action is recorded as: the signed-in person (docs/admin-app.md "who moved it"). */
-export function actorOf(call: AdminCall): MovedBy {
+export function actorOf(call: WorkspaceCall): MovedBy {
   return { userId: call.user.userId, label: call.user.displayName || call.user.email };
 }
 
-function inboxQuery(call: AdminCall): InboxQuery {
+function inboxQuery(call: WorkspaceCall): InboxQuery {
   const query: InboxQuery = {};
   for (const key of [...FILTER_KEYS, 'cursor'] as const) {
     const value = call.query[key];
@@ -41,8 +41,8 @@ function filtersOf(workspaceId: string, pipelineId: string, query: InboxQuery): 
   };
 }
 
-async function renderInbox(call: AdminCall, pipelineRef: string | undefined) {
-  const workspaceId = call.workspace!.workspaceId;
+async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined) {
+  const workspaceId = call.workspace.workspaceId;
   const counts = await call.unreadCounts();
   const pipelineId = pipelineRef ?? counts[0]?.pipelineId;
   if (!pipelineId) throw new AppError('pipeline_not_found', 'This workspace has no pipeline yet');
@@ -82,7 +82,7 @@ export const leadsArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/leads.csv',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
         const csv = await exportLeadsCsv({ ctx: call.ctx, input: filtersOf(workspaceId, pipeline.id, inboxQuery(call)) });
         const day = call.ctx.clock.now().toISOString().slice(0, 10);
@@ -99,7 +99,7 @@ export const leadsArea: AdminArea = {
       path: '/w/:workspaceId/leads/:leadId',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
         const [scans, settings] = await Promise.all([
           scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
@@ -113,7 +113,7 @@ export const leadsArea: AdminArea = {
       path: '/w/:workspaceId/leads/:leadId/move',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const { id } = await moveLead({
           ctx: call.ctx,
           input: { workspace: workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
@@ -126,7 +126,7 @@ export const leadsArea: AdminArea = {
       path: '/w/:workspaceId/leads/:leadId/delete',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '', markOpened: false } });
         await deleteLead({ ctx: call.ctx, input: { workspace: workspaceId, id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');

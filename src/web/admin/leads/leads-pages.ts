@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../../html.js';
 import type { LeadScan } from '../../../domain/scans/scans-of-lead.js';
 import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { areaText } from '../scans/scan-area-text.js';
-import type { AdminCall } from '../routes.js';
+import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, when } from '../ui.js';
 import { leadsNotice } from './leads-notices.js';
@@ -79,8 +79,8 @@ function leadRow(base: string, lead: InboxLead): SafeHtml {
 }
 
 /** A pipeline's Leads inbox (docs/admin-app.md): newest first, 50 a page, new markers, search and filters in the URL. */
-export function inboxPage(call: AdminCall, input: InboxInput): SafeHtml {
-  const workspace = call.workspace!;
+export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
+  const workspace = call.workspace;
   const ws = workspacePath(workspace.workspaceId);
   const here = `${ws}/pipelines/${input.pipelineId}/leads`;
   const { query } = input;
@@ -124,8 +124,8 @@ function fact(label: string, value: SafeHtml | string | null | undefined): SafeH
 }
 
 /** A lead's page: every field, where it came from, its stage history, Move to, and Delete for owners. */
-export function leadPage(call: AdminCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }): SafeHtml {
-  const workspace = call.workspace!;
+export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }): SafeHtml {
+  const workspace = call.workspace;
   const ws = workspacePath(workspace.workspaceId);
   const base = `${ws}/leads/${lead.id}`;
   const extra = Object.entries(lead.extra);

@@ -6,13 +6,13 @@ import { listPendingInvitations } from '../../../domain/invitations/list-invitat
 import { listMembers } from '../../../domain/members/list-members.js';
 import { removeMember } from '../../../domain/members/remove-member.js';
 import { createUser } from '../../../domain/users/create-user.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError } from '../ui.js';
 import { membersPage, type MembersPageInput } from './members-pages.js';
 
-async function render(call: AdminCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {
-  const workspaceId = call.workspace!.workspaceId;
+async function render(call: WorkspaceCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {
+  const workspaceId = call.workspace.workspaceId;
   const members = await listMembers({ ctx: call.ctx, input: { workspaceId } });
   const pending = await listPendingInvitations({ ctx: call.ctx, input: { workspaceId } });
   return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, pending, ...input }) });
@@ -38,7 +38,7 @@ export const membersArea: AdminArea = {
           // The same verb as `leadscan user create`: a new account's link is shown once, on this answer only; an
           // existing account gets an invitation it accepts itself, and no link.
           const invitedBy = { userId: call.user.userId, email: call.user.email };
-          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace!.workspaceId, invitedBy } });
+          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace.workspaceId, invitedBy } });
           return await render(call, 200, { invited });
         } catch (error) {
           if (!isFormError(error)) throw error;
@@ -51,7 +51,7 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members/invitations/:invitationId/cancel',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         await cancelInvitation({ ctx: call.ctx, input: { workspaceId, invitationId: call.params.invitationId ?? '' } });
         return call.redirect(workspacePath(workspaceId, 'members'), 'invitation-cancelled');
       },
@@ -61,7 +61,7 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members/:userId/role',
       access: 'owner',
       handler: async (call) => {
-        const input = { workspaceId: call.workspace!.workspaceId, userId: call.params.userId ?? '', role: call.body.role ?? '' };
+        const input = { workspaceId: call.workspace.workspaceId, userId: call.params.userId ?? '', role: call.body.role ?? '' };
         try {
           await changeMemberRole({ ctx: call.ctx, input });
         } catch (error) {
@@ -76,7 +76,7 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members/:userId/remove',
       access: 'owner',
       handler: async (call) => {
-        const input = { workspaceId: call.workspace!.workspaceId, userId: call.params.userId ?? '' };
+        const input = { workspaceId: call.workspace.workspaceId, userId: call.params.userId ?? '' };
         try {
           await removeMember({ ctx: call.ctx, input });
         } catch (error) {

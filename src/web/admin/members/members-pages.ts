@@ -2,7 +2,7 @@ import type { CreatedUser } from '../../../domain/users/create-user.js';
 import type { PendingInvitation } from '../../../domain/invitations/list-invitations.js';
 import type { MemberView } from '../../../domain/members/list-members.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminCall } from '../routes.js';
+import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
 
@@ -21,10 +21,10 @@ function roleSelect(name: string, id: string, selected: string): SafeHtml {
 }
 
 /** Members (docs/admin-app.md), owner only: invite with a one-time link, change role, remove. */
-export function membersPage(call: AdminCall, input: MembersPageInput): SafeHtml {
-  const base = workspacePath(call.workspace!.workspaceId, 'members');
+export function membersPage(call: WorkspaceCall, input: MembersPageInput): SafeHtml {
+  const base = workspacePath(call.workspace.workspaceId, 'members');
   const errors = input.inviteErrors ?? {};
-  return html`<div class="page-head"><div><h1>Members</h1><p class="muted">Who can sign in to ${call.workspace!.workspaceName}. Owners can do everything; members work the inboxes and scans.</p></div></div>
+  return html`<div class="page-head"><div><h1>Members</h1><p class="muted">Who can sign in to ${call.workspace.workspaceName}. Owners can do everything; members work the inboxes and scans.</p></div></div>
 ${notice(call.query.notice)}
 ${input.problem ? html`<p class="notice error" role="alert">${input.problem}</p>` : ''}
 ${input.invited ? invitedNotice(input.invited) : ''}
@@ -37,7 +37,7 @@ ${input.invited ? invitedNotice(input.invited) : ''}
 <td data-label="Person"><strong>${m.email}</strong>${m.userId === call.user.userId ? html` <span class="badge">you</span>` : ''}${m.passwordSet ? '' : html` <span class="badge">invited</span>`}<br><span class="muted small">${m.displayName}</span></td>
 <td data-label="Role"><form class="actions" method="post" action="${base}/${m.userId}/role">${csrfField(call.csrf)}<label class="offscreen" for="role-${m.userId}">Role of ${m.email}</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change role</button></form></td>
 <td data-label="Since">${when(m.since)}</td>
-<td>${actionButton({ action: `${base}/${m.userId}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${m.email} from ${call.workspace!.workspaceName}? They lose access at once.` })}</td>
+<td>${actionButton({ action: `${base}/${m.userId}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${m.email} from ${call.workspace.workspaceName}? They lose access at once.` })}</td>
 </tr>`,
   )}</tbody></table>
 </section>

@@ -4,7 +4,7 @@ import { BACKUPS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-pers
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
 import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, formErrorsOf, when, type FormErrors } from '../ui.js';
 
@@ -19,7 +19,7 @@ interface Wanted {
   phone: string;
 }
 
-function wantedOf(call: AdminCall): Wanted {
+function wantedOf(call: WorkspaceCall): Wanted {
   return { email: (call.body.email ?? '').slice(0, 400), phone: (call.body.phone ?? '').slice(0, 400) };
 }
 
@@ -33,7 +33,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Rows listed on the page; the export and the erasure take every one. */
 export const PERSON_ROWS_SHOWN = 100;
 
-function erasedNotice(call: AdminCall): SafeHtml | string {
+function erasedNotice(call: WorkspaceCall): SafeHtml | string {
   if (call.query.notice !== 'person-erased') return '';
   const [leads, quarantine, records] = [count(call.query.leads), count(call.query.quarantine), count(call.query.records)];
   const what =
@@ -44,10 +44,10 @@ function erasedNotice(call: AdminCall): SafeHtml | string {
 }
 
 function peoplePage(
-  call: AdminCall,
+  call: WorkspaceCall,
   input: { wanted: Wanted; errors?: FormErrors; found?: PersonExport; names?: Map<string, string> },
 ): SafeHtml {
-  const ws = workspacePath(call.workspace!.workspaceId);
+  const ws = workspacePath(call.workspace.workspaceId);
   const { wanted, found, names } = input;
   const hidden: Record<string, string> = found ? { ...found.match } : {};
   const who = found ? matchedContact(found.match) : '';
@@ -97,8 +97,8 @@ ${notListed > 0 ? html`<p class="muted small">…and ${notListed} more, not list
 }
 
 /** The lookup: the verb's own refusal (neither or both given, too few digits) is shown next to the field. */
-async function lookUp(call: AdminCall, wanted: Wanted) {
-  const workspaceId = call.workspace!.workspaceId;
+async function lookUp(call: WorkspaceCall, wanted: Wanted) {
+  const workspaceId = call.workspace.workspaceId;
   try {
     const [found, names] = await Promise.all([
       exportPerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wanted } }),
@@ -135,7 +135,7 @@ export const peopleArea: AdminArea = {
       path: '/w/:workspaceId/people/export',
       access: 'owner',
       handler: async (call) => {
-        const found = await exportPerson({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId, ...wantedOf(call) } });
+        const found = await exportPerson({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId, ...wantedOf(call) } });
         return call.reply
           .code(200)
           .header('content-type', 'application/json; charset=utf-8')
@@ -149,7 +149,7 @@ export const peopleArea: AdminArea = {
       path: '/w/:workspaceId/people/erase',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const { deleted } = await erasePerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wantedOf(call) } });
         const counts = new URLSearchParams({
           leads: String(deleted.leads.length),

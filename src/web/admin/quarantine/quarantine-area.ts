@@ -6,7 +6,7 @@ import { restoreQuarantined } from '../../../domain/quarantine/restore-quarantin
 import { restoredLeadOf } from '../../../domain/quarantine/restored-lead-of.js';
 import { html, type SafeHtml } from '../../html.js';
 import { leadsNotice } from '../leads/leads-notices.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, numberedPager, pageNumber, when } from '../ui.js';
 
@@ -16,12 +16,12 @@ const REASONS: Record<string, string> = { honeypot: 'Hidden trap field filled (h
 export const QUARANTINE_PER_PAGE = 50;
 
 function quarantinePage(
-  call: AdminCall,
+  call: WorkspaceCall,
   input: { items: QuarantineView[]; names: Map<string, string>; page: number; hasOlder: boolean },
 ): SafeHtml {
   const { items, names } = input;
-  const ws = workspacePath(call.workspace!.workspaceId);
-  const isOwner = call.workspace!.role === 'owner';
+  const ws = workspacePath(call.workspace.workspaceId);
+  const isOwner = call.workspace.role === 'owner';
   return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, kept 30 days. Browser autofill sometimes fills it for real people: <strong>Restore</strong> makes such a submission a lead with its original time.</p></div></div>
 ${leadsNotice(call.query.notice)}
 ${items.length === 0
@@ -57,7 +57,7 @@ export const quarantineArea: AdminArea = {
       path: '/w/:workspaceId/quarantine',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const page = pageNumber(call.query.page);
         const [items, names] = await Promise.all([
           // One more than a page tells whether an older page exists.
@@ -81,7 +81,7 @@ export const quarantineArea: AdminArea = {
       path: '/w/:workspaceId/quarantine/:itemId/restore',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const id = call.params.itemId ?? '';
         try {
           const { leadId } = await restoreQuarantined({ ctx: call.ctx, input: { id, workspaceId } });
@@ -100,7 +100,7 @@ export const quarantineArea: AdminArea = {
       path: '/w/:workspaceId/quarantine/:itemId/delete',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         await deleteQuarantined({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.itemId ?? '' } });
         const page = pageNumber(call.body.page);
         return call.redirect(workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'), 'quarantine-deleted');

@@ -13,13 +13,13 @@ import { measurementHeaders, measurementRows } from '../../../domain/scans/measu
 import { stringify } from 'csv-stringify/sync';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { pageNumber } from '../ui.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
 
 /** The stored bytes as a download, exactly (no re-serialization, no charset rewrite). */
-function download(call: AdminCall, bytes: Buffer, filename: string) {
+function download(call: WorkspaceCall, bytes: Buffer, filename: string) {
   return call.reply
     .code(200)
     .header('content-type', 'application/json')
@@ -38,10 +38,10 @@ function prettyJson(bytes: Buffer): string {
 }
 
 /** The scan of the URL, in the URL's workspace (another workspace's scan is "not found"). */
-const scanOf = (call: AdminCall, markOpened = false) =>
-  getScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '', markOpened } });
+const scanOf = (call: WorkspaceCall, markOpened = false) =>
+  getScan({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '', markOpened } });
 
-const unitsOf = async (call: AdminCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } })).units;
+const unitsOf = async (call: WorkspaceCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } })).units;
 
 /** Scans (docs/admin-app.md). */
 export const scansArea: AdminArea = {
@@ -52,7 +52,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const page = pageNumber(call.query.page);
         // Scans still waiting for a job first; `?scans=all` lists every one.
         const filter = call.query.scans === 'all' ? 'all' : 'unattached';
@@ -86,7 +86,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {
-        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
+        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
         return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
       },
     },
@@ -95,8 +95,8 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key/regenerate',
       access: 'owner',
       handler: async (call) => {
-        await regenerateUploadKey({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
-        return call.redirect(`${workspacePath(call.workspace!.workspaceId, 'scans')}?show=key`, 'key-regenerated');
+        await regenerateUploadKey({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
+        return call.redirect(`${workspacePath(call.workspace.workspaceId, 'scans')}?show=key`, 'key-regenerated');
       },
     },
     {
@@ -108,9 +108,9 @@ export const scansArea: AdminArea = {
         const find = (call.query.find ?? '').trim().slice(0, 200);
         const [units, found, figures] = await Promise.all([
           unitsOf(call),
-          find ? listLeads({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId, search: find, limit: 10 } }) : null,
+          find ? listLeads({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId, search: find, limit: 10 } }) : null,
           // Kept figures; a scan the background sweep has not reached yet is measured now, once.
-          scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: scan.id } }),
+          scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
         ]);
         const unrecognized = new Map<number, string>();
         for (const room of figures.rooms.filter((r) => !r.measurement.recognized).slice(0, 20)) {
@@ -129,7 +129,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId/attach',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const scanId = call.params.scanId ?? '';
         await attachScan({ ctx: call.ctx, input: { workspaceId, scanId, leadId: call.body.leadId ?? '' } });
         return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-attached');
@@ -140,7 +140,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId/detach',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const scanId = call.params.scanId ?? '';
         await detachScan({ ctx: call.ctx, input: { workspaceId, scanId } });
         return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-detached');
@@ -162,7 +162,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId/measurements.csv',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const scan = await scanOf(call);
         const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
         const csv = stringify([measurementHeaders(units), ...measurementRows(figures, units)], { bom: true, record_delimiter: 'windows', quoted: true });
@@ -190,8 +190,8 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId/delete',
       access: 'owner',
       handler: async (call) => {
-        await deleteScan({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, scanId: call.params.scanId ?? '' } });
-        return call.redirect(workspacePath(call.workspace!.workspaceId, 'scans'), 'scan-deleted');
+        await deleteScan({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '' } });
+        return call.redirect(workspacePath(call.workspace.workspaceId, 'scans'), 'scan-deleted');
       },
     },
   ],

@@ -3,7 +3,7 @@ import type { InboxLead } from '../../../domain/leads/list-leads.js';
 import { leadLabel } from '../../../domain/scans/scan-lead.js';
 import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminCall } from '../routes.js';
+import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, bytes, csrfField, notice, numberedPager, when } from '../ui.js';
 import { areaText } from './scan-area-text.js';
@@ -47,8 +47,8 @@ function filterTabs(base: string, filter: ScanListFilter): SafeHtml {
 }
 
 /** Scans (docs/admin-app.md): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
-export function scansPage(call: AdminCall, input: ScansPageInput): SafeHtml {
-  const workspace = call.workspace!;
+export function scansPage(call: WorkspaceCall, input: ScansPageInput): SafeHtml {
+  const workspace = call.workspace;
   const base = workspacePath(workspace.workspaceId, 'scans');
   const isOwner = workspace.role === 'owner';
   const baseUrl = call.ctx.config.publicBaseUrl;
@@ -125,9 +125,9 @@ export interface ScanPageInput {
   found: InboxLead[] | null;
 }
 
-function attachSection(call: AdminCall, base: string, input: ScanPageInput): SafeHtml {
+function attachSection(call: WorkspaceCall, base: string, input: ScanPageInput): SafeHtml {
   const { scan, found, find } = input;
-  const ws = workspacePath(call.workspace!.workspaceId);
+  const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card" aria-labelledby="lead-heading">
 <h2 id="lead-heading">Lead</h2>
 ${scan.lead
@@ -152,9 +152,9 @@ ${found === null
 }
 
 /** One scan: its lead, its rooms, exact downloads of the body and of each room, Delete for owners. */
-export function scanPage(call: AdminCall, input: ScanPageInput): SafeHtml {
+export function scanPage(call: WorkspaceCall, input: ScanPageInput): SafeHtml {
   const { scan } = input;
-  const workspace = call.workspace!;
+  const workspace = call.workspace;
   const base = workspacePath(workspace.workspaceId, `scans/${scan.id}`);
   return html`<p class="small"><a href="${workspacePath(workspace.workspaceId, 'scans')}">← Scans</a></p>
 <div class="page-head"><div><h1>Scan of ${when(scan.receivedAt)}</h1><p class="muted mono small">${scan.id}</p></div>

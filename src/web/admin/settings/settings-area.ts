@@ -2,7 +2,7 @@ import { httpStatusOf } from '../../../http/error-statuses.js';
 import { updateWorkspaceSettings } from '../../../domain/settings/update-workspace-settings.js';
 import { getWorkspaceSettings, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { csrfField, field, formErrorsOf, isFormError, notice, type FormErrors } from '../ui.js';
 
@@ -26,15 +26,15 @@ ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
 </div>`;
 }
 
-function settingsPage(call: AdminCall, values: Values, errors: FormErrors = {}): SafeHtml {
+function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = {}): SafeHtml {
   const zones = timeZones();
   // A zone the list lacks (sent by hand) is still shown as chosen, next to its error.
   const zoneOptions: Array<[string, string]> = (zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]).map((z) => [z, z.replaceAll('_', ' ')]);
-  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace!.workspaceName} shows times and measurements.</p></div></div>
+  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements.</p></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="settings-heading">
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>
-<form method="post" action="${workspacePath(call.workspace!.workspaceId, 'settings')}" novalidate>
+<form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings')}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Shown in the workspace switcher, in emails and on the CLI.' })}
 ${choice('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Times in exports and emails are written in this zone.')}
@@ -55,7 +55,7 @@ export const settingsArea: AdminArea = {
       path: '/w/:workspaceId/settings',
       access: 'owner',
       handler: async (call) => {
-        const settings = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } });
+        const settings = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
         return call.render(200, { title: 'Settings', area: 'settings', body: settingsPage(call, valuesOf(settings)) });
       },
     },
@@ -64,7 +64,7 @@ export const settingsArea: AdminArea = {
       path: '/w/:workspaceId/settings',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const values = { name: call.body.name ?? '', timeZone: call.body.timeZone ?? '', units: call.body.units ?? '' };
         try {
           await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...values } });

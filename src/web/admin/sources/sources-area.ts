@@ -6,18 +6,18 @@ import { findWorkspaceSource, listSources, pipelineChoices } from '../../../doma
 import { setSourceActive } from '../../../domain/sources/set-source-active.js';
 import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { AppError } from '../../../domain/errors.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
 import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
 
-const sourceOf = (call: AdminCall) =>
-  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, sourceId: call.params.sourceId ?? '' } });
+const sourceOf = (call: WorkspaceCall) =>
+  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
 
-const sourcePath = (call: AdminCall, id: string) => workspacePath(call.workspace!.workspaceId, `sources/${id}`);
+const sourcePath = (call: WorkspaceCall, id: string) => workspacePath(call.workspace.workspaceId, `sources/${id}`);
 
 async function renderSource(
-  call: AdminCall,
+  call: WorkspaceCall,
   status: number,
   extra: { botCheckErrors?: FormErrors; textErrors?: FormErrors; textValues?: Record<string, string> } = {},
 ) {
@@ -61,7 +61,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources',
       access: 'owner',
       handler: async (call) => {
-        const sources = await listSources({ ctx: call.ctx, input: { workspace: call.workspace!.workspaceId } });
+        const sources = await listSources({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
         return call.render(200, { title: 'Sources', area: 'sources', body: sourcesPage(call, sources) });
       },
     },
@@ -70,7 +70,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources/new',
       access: 'owner',
       handler: async (call) => {
-        const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId } });
+        const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
         return call.render(200, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines) });
       },
     },
@@ -79,7 +79,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace!.workspaceId;
+        const workspaceId = call.workspace.workspaceId;
         const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
         try {
           const created = await createSource({ ctx: call.ctx, input: { workspace: workspaceId, ...values } });

@@ -4,7 +4,7 @@ import type { SourceTexts } from '../../../domain/sources/update-source-texts.js
 import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.js';
 import { html, type SafeHtml } from '../../html.js';
 import { FORM_MESSAGES } from '../../messages.js';
-import type { AdminCall } from '../routes.js';
+import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
 
@@ -24,8 +24,8 @@ export function embedSnippet(source: SourceListItem): string {
 }
 
 /** Sources (docs/admin-app.md): every source with its pipeline, status, lead count and last lead. */
-export function sourcesPage(call: AdminCall, sources: SourceListItem[]): SafeHtml {
-  const base = workspacePath(call.workspace!.workspaceId, 'sources');
+export function sourcesPage(call: WorkspaceCall, sources: SourceListItem[]): SafeHtml {
+  const base = workspacePath(call.workspace.workspaceId, 'sources');
   return html`<div class="page-head"><div><h1>Sources</h1><p class="muted">Where leads come from: each source has an intake link and a hosted form.</p></div>
 <a class="button" href="${base}/new">New source</a></div>
 ${notice(call.query.notice)}
@@ -50,12 +50,12 @@ ${sources.length ? html`<p class="muted small">Open a source for its intake URL,
 }
 
 export function newSourcePage(
-  call: AdminCall,
+  call: WorkspaceCall,
   pipelines: Array<{ id: string; name: string }>,
   values: { name?: string; pipeline?: string } = {},
   errors: FormErrors = {},
 ): SafeHtml {
-  const base = workspacePath(call.workspace!.workspaceId, 'sources');
+  const base = workspacePath(call.workspace.workspaceId, 'sources');
   return html`<p class="small"><a href="${base}">← Sources</a></p>
 <div class="page-head"><div><h1>New source</h1><p class="muted">A web form, a landing page or an automation that sends leads.</p></div></div>
 <section class="card">
@@ -111,14 +111,14 @@ ${rows.length === 0
 }
 
 /** One source: its links and embed snippet, Deactivate/Activate, bot-check settings, the hosted form's texts. */
-export function sourcePage(call: AdminCall, input: SourcePageInput): SafeHtml {
+export function sourcePage(call: WorkspaceCall, input: SourcePageInput): SafeHtml {
   const { source, texts } = input;
-  const base = workspacePath(call.workspace!.workspaceId, `sources/${source.id}`);
+  const base = workspacePath(call.workspace.workspaceId, `sources/${source.id}`);
   const bot = source.botCheck;
   const botErrors = input.botCheckErrors ?? {};
   const textErrors = input.textErrors ?? {};
   const textValue = (key: keyof SourceTexts) => input.textValues?.[key] ?? texts[key] ?? '';
-  return html`<p class="small"><a href="${workspacePath(call.workspace!.workspaceId, 'sources')}">← Sources</a></p>
+  return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, 'sources')}">← Sources</a></p>
 <div class="page-head"><div><h1>${source.name}</h1><p class="muted">Pipeline ${source.pipelineName} · ${status(source.active)} · ${source.leadCount} lead${source.leadCount === 1 ? '' : 's'}, last ${when(source.lastLeadAt, 'none yet')}</p></div>
 <div class="actions">${source.active
   ? actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Deactivate', kind: 'danger', fields: { active: '0' }, confirm: 'Switch off this intake link and hosted form? Posts to them are refused until you activate them again.' })

@@ -7,16 +7,16 @@ import { reorderStages } from '../../../domain/stages/reorder-stages.js';
 import { html, type SafeHtml } from '../../html.js';
 import { actorOf } from '../leads/leads-area.js';
 import { leadsNotice } from '../leads/leads-notices.js';
-import type { AdminArea, AdminCall } from '../routes.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField } from '../ui.js';
 
-const stagesPath = (call: AdminCall) => workspacePath(call.workspace!.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
-const refs = (call: AdminCall) => ({ workspace: call.workspace!.workspaceId, pipeline: call.params.pipelineId ?? '' });
+const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
+const refs = (call: WorkspaceCall) => ({ workspace: call.workspace.workspaceId, pipeline: call.params.pipelineId ?? '' });
 
-function stagesPage(call: AdminCall, pipeline: { id: string; name: string }, stages: StageWithCount[]): SafeHtml {
+function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string }, stages: StageWithCount[]): SafeHtml {
   const base = stagesPath(call);
-  return html`<p class="small"><a href="${workspacePath(call.workspace!.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
+  return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
 <div class="page-head"><div><h1>Stages of ${pipeline.name}</h1><p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
 ${leadsNotice(call.query.notice)}
 <section class="card table-card" aria-labelledby="stages-heading">
@@ -51,7 +51,7 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages',
       access: 'owner',
       handler: async (call) => {
-        const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace!.workspaceId, ref: call.params.pipelineId ?? '' } });
+        const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' } });
         const stages = await listStages({ ctx: call.ctx, input: refs(call) });
         return call.render(200, { title: `Stages · ${pipeline.name}`, area: 'leads', body: stagesPage(call, pipeline, stages) });
       },
