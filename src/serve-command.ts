@@ -56,7 +56,8 @@ export async function serveCommand(
 function warnGeneratedSecret(runtime: Runtime, io: ServeIo): void {
   if (!runtime.generatedSecretAt) return;
   io.stderr.write(
-    `warning: APP_SECRET is not set; generated one in ${runtime.generatedSecretAt}. Set APP_SECRET in production.\n`,
+    `Note: APP_SECRET is not set, so Leadscan made one and keeps it in ${runtime.generatedSecretAt}. Keep that file with ` +
+      'the database and its backups: upload keys and bot-check secrets are encrypted with it. (To choose your own, set APP_SECRET.)\n',
   );
 }
 

@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { recordServerBaseUrl } from './domain/server-base-url.js';
 import { formUrl, intakeUrl } from './domain/sources/source.js';
-import type { BootstrapResult } from './domain/workspaces/bootstrap.js';
+import { BANNER_SOURCES, type BootstrapResult } from './domain/workspaces/bootstrap.js';
 import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 
@@ -19,32 +19,38 @@ export interface RunningServer {
 /** The first-start banner (README.md), the one place it is written; `serve` prints it once per service start. */
 export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
   const lines = [`Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`];
-  const links = result.source && {
-    form: formUrl(config.publicBaseUrl, result.source.token),
-    intake: intakeUrl(config.publicBaseUrl, result.source.token),
-  };
-  if (links) lines.push(`Hosted form:  ${links.form}`, `Intake URL:   ${links.intake}`);
-  if (!result.created) lines.push(`Web app:      ${config.publicBaseUrl}/`);
-  if (result.created) {
+  const sourceLines = (source: { name: string; token: string }) => [
+    `Lead source "${source.name}":`,
+    `  Hosted form:  ${formUrl(config.publicBaseUrl, source.token)}`,
+    `  Intake URL:   ${intakeUrl(config.publicBaseUrl, source.token)}`,
+  ];
+  if (!result.created) {
+    for (const source of result.sources.slice(0, BANNER_SOURCES)) lines.push(...sourceLines(source));
+    if (result.sources.length > BANNER_SOURCES) lines.push(`(more lead sources: npx leadscan source list --workspace …)`);
+    lines.push(`Web app:      ${config.publicBaseUrl}/`);
+    return `${lines.join('\n')}\n`;
+  }
+  const intake = intakeUrl(config.publicBaseUrl, result.source.token);
+  lines.push(
+    ...sourceLines({ name: 'Website form', token: result.source.token }),
+    '',
+    'First start: created workspace "Default", pipeline "Sales" and lead source "Website form".',
+    'Post a lead:',
+    `  curl -X POST '${intake}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
+    // By name, as the README says: the workspace is "Default" on a first start.
+    'Scan upload key (shown once here; later: npx leadscan key show --workspace Default):',
+    `  ${result.uploadKey}`,
+    'Test the scan connection:',
+    `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H 'content-type: application/json' -d '{"rooms":[]}'`,
+  );
+  if (result.adminSetup) {
     lines.push(
       '',
-      'First start: created workspace "Default", pipeline "Sales" and lead source "Website form".',
-      'Post a lead:',
-      `  curl -X POST '${links!.intake}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
-      `Scan upload key (shown once here; later: npx leadscan key show --workspace ${result.workspaceId}):`,
-      `  ${result.uploadKey}`,
-      'Test the scan connection:',
-      `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H 'content-type: application/json' -d '{"rooms":[]}'`,
+      `Web app: ${config.publicBaseUrl}/login  (owner admin@localhost)`,
+      'Set the admin password with this one-time link (valid 24 h, shown only now):',
+      `  ${result.adminSetup.setupUrl}`,
+      'A new link later: npx leadscan user reset-password --email admin@localhost',
     );
-    if (result.adminSetup) {
-      lines.push(
-        '',
-        `Web app: ${config.publicBaseUrl}/login  (owner admin@localhost)`,
-        'Set the admin password with this one-time link (valid 24 h, shown only now):',
-        `  ${result.adminSetup.setupUrl}`,
-        'A new link later: npx leadscan user reset-password --email admin@localhost',
-      );
-    }
   }
   return `${lines.join('\n')}\n`;
 }

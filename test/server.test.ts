@@ -51,7 +51,8 @@ describe('leadscan serve (process)', () => {
       const key = /\n\s+(lsk_[A-Za-z0-9_-]{43})\n/.exec(out)?.[1];
       expect(key).toBeDefined();
       expect(out).toContain(`-H 'x-scan-key: ${key}'`);
-      expect(out).toMatch(/warning: APP_SECRET is not set; generated one in .*app-secret/);
+      expect(out).toMatch(/Note: APP_SECRET is not set, so Leadscan made one and keeps it in .*app-secret\. Keep that file with the database/);
+      expect(out).toContain('later: npx leadscan key show --workspace Default');
       const health = await fetch(`${first.url}/healthz`);
       expect(health.status).toBe(200);
       // The key printed is the workspace's live key (read back through the CLI with the generated secret).
@@ -60,6 +61,7 @@ describe('leadscan serve (process)', () => {
       first.child.kill('SIGTERM');
     }
     expect(await first.exited).toBe(0);
+    await cliJson(['source', 'create', '--workspace', 'Default', '--pipeline', 'Sales', '--name', 'Landing page'], { DATABASE_URL: env.DATABASE_URL });
 
     const second = await serve(env);
     try {
@@ -67,7 +69,11 @@ describe('leadscan serve (process)', () => {
       expect(out).toContain('Hosted form:');
       expect(out).not.toContain('First start');
       expect(out).not.toMatch(/lsk_/);
-      expect(out).not.toContain('warning: APP_SECRET');
+      expect(out).not.toContain('APP_SECRET');
+      // Every active lead source, each with its links.
+      expect(out).toContain('Lead source "Website form":');
+      expect(out).toContain('Lead source "Landing page":');
+      expect(out.match(/Intake URL:/g)).toHaveLength(2);
       // The one-time setup link is printed on the first start only; later starts name the web app.
       expect(out).not.toContain('/setup/');
       expect(out).toMatch(/Web app: +http:\/\/\S+\/\n/);

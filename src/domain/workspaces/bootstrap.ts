@@ -9,9 +9,12 @@ import { toLeadSource, toSourceView, type LeadSourceView } from '../sources/sour
 import { insertFirstOwner } from '../users/first-owner.js';
 import type { SetupLink } from '../auth/setup-links.js';
 
+/** Active lead sources a later start's banner lists; more are only counted. */
+export const BANNER_SOURCES = 10;
+
 export type BootstrapResult =
   | { created: true; workspaceId: string; uploadKey: string; source: LeadSourceView; adminSetup?: SetupLink }
-  | { created: false; source: LeadSourceView | null };
+  | { created: false; sources: Array<LeadSourceView & { name: string }> };
 
 /**
  * First start (README.md): on an empty database make workspace "Default", pipeline "Sales" and source
@@ -53,13 +56,14 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
       if (!won) throw error;
     }
   }
-  const first = await db
+  // Later starts list the active lead sources (the first few), so each form's links are at hand.
+  const active = await db
     .selectFrom('lead_sources')
     .selectAll()
     .where('active', '=', 1)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return { created: false, source: first ? toSourceView(ctx.config.publicBaseUrl, toLeadSource(first)) : null };
+    .limit(BANNER_SOURCES + 1)
+    .execute();
+  return { created: false, sources: active.map((row) => ({ ...toSourceView(ctx.config.publicBaseUrl, toLeadSource(row)), name: row.name })) };
 }
