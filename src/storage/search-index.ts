@@ -28,6 +28,8 @@
  */
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import type { Schema } from './schema.js';
 
 /** The index's file for the database file `databaseFile`. */
 export function searchIndexFile(databaseFile: string): string {
@@ -155,4 +157,54 @@ export function applySearchChanges(databaseFile: string): void {
   } finally {
     index.close();
   }
+}
+
+/** Above this many candidates, a LIKE scan in page order finds a page sooner than checking every candidate. */
+const INDEXED_SEARCH_MAX = 2000;
+
+/**
+ * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index in the
+ * search index file (this file), or undefined when the index cannot help: a term under 3 characters,
+ * or one so common that a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a
+ * scan, are answered here.
+ *
+ * The index keeps no positions, so it answers "every trigram of the term occurs in the lead": a superset. Each
+ * candidate is then checked against the lead's own text, folding case as the index does, so the answer is exact.
+ * Leads the index has not caught up with (stored, edited, or a rowid reused since) are all candidates, so they are
+ * never missed; with no index built yet, every lead is.
+ */
+export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: string, term: string): Promise<string[] | undefined> {
+  const chars = [...term.toLowerCase()];
+  if (chars.length < 3) return undefined;
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
+  const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+  // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
+  // rebuilt at this moment by a starting server: every lead is a candidate.
+  // Only this workspace's leads count towards the limit: another tenant's thousands of matches must not push this
+  // one's search off the index and onto a scan.
+  const candidates = await sql<{ rowid: number }>`
+    select rowid from leads where workspace_id = ${workspaceId} and rowid in (
+      select rowid from search.leads_search where leads_search match ${query}
+      union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
+      union select rowid from leads where rowid > (select indexed_upto from search.state))
+    limit ${INDEXED_SEARCH_MAX + 1}`
+    .execute(db)
+    .catch((error: unknown) => {
+      if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
+      return sql<{ rowid: number }>`select rowid from leads where workspace_id = ${workspaceId} limit ${INDEXED_SEARCH_MAX + 1}`.execute(db);
+    });
+  if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
+  if (candidates.rows.length === 0) return [];
+  const needle = chars.join('');
+  const ids: string[] = [];
+  const rowids = candidates.rows.map((r) => r.rowid);
+  for (let at = 0; at < rowids.length; at += 500) {
+    const { rows } = await sql<{ id: string; name: string | null; email: string | null; phone: string | null; notes: string | null }>`
+      select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
+    for (const lead of rows) {
+      if ([lead.name, lead.email, lead.phone, lead.notes].some((text) => text?.toLowerCase().includes(needle))) ids.push(lead.id);
+    }
+  }
+  return ids;
 }

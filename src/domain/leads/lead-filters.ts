@@ -5,6 +5,7 @@ import { checkText } from '../text-input.js';
 import { findPipeline } from '../pipelines/find-pipeline.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { Schema } from '../../storage/schema.js';
+import { searchLeadIdsSqlite } from '../../storage/search-index.js';
 import type { Dialect } from '../../storage/database.js';
 
 /** The inbox filters as a person gives them (docs/admin-app.md): refs by id or name, dates as text. */
@@ -31,7 +32,7 @@ export interface LeadFilters {
   sourceIds?: string[];
   botCheck?: string;
   search?: string;
-  /** On SQLite, the leads that contain `search`, found through the trigram index when they are few (see `searchIdsSqlite`). */
+  /** On SQLite, the leads that contain `search`, found through the trigram index when they are few (see storage/search-index.ts, `searchLeadIdsSqlite`). */
   searchIds?: string[];
   since?: string;
   /** Exclusive upper bound. */
@@ -104,7 +105,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
     filters.search = search;
     if (ctx.store.dialect === 'sqlite') {
-      const ids = await searchIdsSqlite(ctx, workspace.id, search);
+      const ids = await searchLeadIdsSqlite(ctx.store.db, workspace.id, search);
       if (ids) {
         filters.searchIds = ids;
         delete filters.search;
@@ -114,56 +115,6 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   if (!blank(input.since)) filters.since = instant('From', input.since!, false);
   if (!blank(input.until)) filters.before = instant('To', input.until!, true);
   return filters;
-}
-
-/** Above this many candidates, a LIKE scan in page order finds a page sooner than checking every candidate. */
-const INDEXED_SEARCH_MAX = 2000;
-
-/**
- * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index in the
- * search index file (storage/search-index.ts), or undefined when the index cannot help: a term under 3 characters,
- * or one so common that a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a
- * scan, are answered here.
- *
- * The index keeps no positions, so it answers "every trigram of the term occurs in the lead": a superset. Each
- * candidate is then checked against the lead's own text, folding case as the index does, so the answer is exact.
- * Leads the index has not caught up with (stored, edited, or a rowid reused since) are all candidates, so they are
- * never missed; with no index built yet, every lead is.
- */
-async function searchIdsSqlite(ctx: DomainContext, workspaceId: string, term: string): Promise<string[] | undefined> {
-  const chars = [...term.toLowerCase()];
-  if (chars.length < 3) return undefined;
-  const trigrams = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
-  const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-  // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
-  // rebuilt at this moment by a starting server: every lead is a candidate.
-  // Only this workspace's leads count towards the limit: another tenant's thousands of matches must not push this
-  // one's search off the index and onto a scan.
-  const candidates = await sql<{ rowid: number }>`
-    select rowid from leads where workspace_id = ${workspaceId} and rowid in (
-      select rowid from search.leads_search where leads_search match ${query}
-      union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
-      union select rowid from leads where rowid > (select indexed_upto from search.state))
-    limit ${INDEXED_SEARCH_MAX + 1}`
-    .execute(ctx.store.db)
-    .catch((error: unknown) => {
-      if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
-      return sql<{ rowid: number }>`select rowid from leads where workspace_id = ${workspaceId} limit ${INDEXED_SEARCH_MAX + 1}`.execute(ctx.store.db);
-    });
-  if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
-  if (candidates.rows.length === 0) return [];
-  const needle = chars.join('');
-  const ids: string[] = [];
-  const rowids = candidates.rows.map((r) => r.rowid);
-  for (let at = 0; at < rowids.length; at += 500) {
-    const { rows } = await sql<{ id: string; name: string | null; email: string | null; phone: string | null; notes: string | null }>`
-      select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(ctx.store.db);
-    for (const lead of rows) {
-      if ([lead.name, lead.email, lead.phone, lead.notes].some((text) => text?.toLowerCase().includes(needle))) ids.push(lead.id);
-    }
-  }
-  return ids;
 }
 
 /** `%term%` with LIKE's own wildcards taken literally. */
