@@ -35,7 +35,7 @@ export interface Config {
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
-  /** HTTP timeouts in ms (docs/cli.md): idle socket, whole request, headers, idle keep-alive. */
+  /** HTTP timeouts in ms (docs/api.md, "Slow and heavy clients"): idle socket, whole request, headers, idle keep-alive. */
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;

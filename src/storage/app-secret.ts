@@ -10,7 +10,7 @@ export interface ResolvedSecret {
 
 /**
  * APP_SECRET, or the one generated on first start and kept beside the database (mode 0600). Generating
- * is safe only for a single machine; several instances must share one APP_SECRET (README).
+ * is safe only for a single machine; several instances must share one APP_SECRET (docs/operations.md).
  */
 export function resolveAppSecret(configured: string | undefined, dataDir: string): ResolvedSecret {
   if (configured) return { secret: configured };
