@@ -9,8 +9,9 @@ import { actionButton, bytes, csrfField, notice, numberedPager, when } from '../
 import { areaText } from './scan-area-text.js';
 import { floorPlanSvg } from './floor-plan.js';
 import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
-import { figureText, MEASUREMENT_COLUMNS, roomNote } from '../../../domain/scans/measurement-table.js';
-import { formatArea, formatLength, formatVolume } from '../../../domain/units.js';
+import { figureText, MEASUREMENT_COLUMNS, roomNote, type MeasurementKey } from '../../../domain/scans/measurement-table.js';
+import type { Figure } from '../../../domain/scans/measure/index.js';
+import { formatArea } from '../../../domain/units.js';
 
 export const SCANS_PER_PAGE = 25;
 
@@ -184,21 +185,20 @@ const sum = (values: Array<number | null | undefined>) => {
   return present.length > 0 ? present.reduce((a, b) => a + b, 0) : null;
 };
 
+/** The columns whose room figures add up to a total for the scan (a height or a perimeter does not). */
+const TOTALLED: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'wallAreaGross', 'wallAreaNet', 'skirting', 'volume']);
+
 /** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
 function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
   const { scan, figures, units } = input;
   if (scan.rooms.length === 0) return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
   const rooms = figures.rooms;
-  const total = (key: (typeof MEASUREMENT_COLUMNS)[number][0]) => sum(rooms.map((r) => r.measurement[key]?.value));
-  const count = (key: 'doors' | 'windows' | 'openings') => sum(rooms.map((r) => r.measurement[key]));
-  const totalArea = total('floorArea');
-  const totals = {
-    floorArea: totalArea === null ? '—' : formatArea(totalArea, units),
-    wallAreaGross: total('wallAreaGross'),
-    wallAreaNet: total('wallAreaNet'),
-    skirting: total('skirting'),
-    volume: total('volume'),
+  // A column's total for the scan, said like a room's figure (the floor area's is the one the scan keeps).
+  const totalOf = (key: MeasurementKey): Figure | null => {
+    const value = key === 'floorArea' ? figures.floorArea : sum(rooms.map((r) => r.measurement[key]?.value));
+    return value === null ? null : { value, source: 'the rooms added up' };
   };
+  const count = (key: 'doors' | 'windows' | 'openings') => sum(rooms.map((r) => r.measurement[key]));
   return html`<section class="card table-card" aria-labelledby="rooms-heading">
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
 <a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a></div>
@@ -214,11 +214,11 @@ ${MEASUREMENT_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}"
 <td><a href="${base}/rooms/${room.index}" download>Download</a></td></tr>`;
   })}</tbody>
 <tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
-<td data-label="Floor area" class="num" id="total-floor-area">${totals.floorArea}</td><td></td><td></td>
-<td data-label="Wall area" class="num">${totals.wallAreaGross === null ? '—' : formatArea(totals.wallAreaGross, units)}</td>
-<td data-label="Net wall area" class="num">${totals.wallAreaNet === null ? '—' : formatArea(totals.wallAreaNet, units)}</td><td></td>
-<td data-label="Skirting" class="num">${totals.skirting === null ? '—' : formatLength(totals.skirting, units)}</td>
-<td data-label="Volume" class="num">${totals.volume === null ? '—' : formatVolume(totals.volume, units)}</td>
+${MEASUREMENT_COLUMNS.map(([key, label, kind]) =>
+    TOTALLED.has(key)
+      ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(totalOf(key), kind, units)}</td>`
+      : html`<td></td>`,
+  )}
 <td data-label="Doors · windows" class="num">${count('doors') ?? '—'} · ${count('windows') ?? 0}</td><td></td></tr></tfoot>
 </table></div>
 </section>`;
