@@ -1,4 +1,5 @@
 import { httpStatusOf } from '../../http/error-statuses.js';
+import type { FastifyReply } from 'fastify';
 import { AppError, type FieldError } from '../../domain/errors.js';
 import { html, type SafeHtml } from '../html.js';
 
@@ -119,4 +120,14 @@ export function notice(code: string | undefined): SafeHtml | string {
 
 export function isFormError(error: unknown): error is AppError {
   return error instanceof AppError && httpStatusOf(error) < 500 && httpStatusOf(error) !== 404 && httpStatusOf(error) !== 403;
+}
+
+/**
+ * A download: the body exactly as given (no re-serialization, no charset rewrite) under a file name the browser
+ * saves it as. `noStore` for what must not stay in a cache (a person's data).
+ */
+export function sendAttachment(reply: FastifyReply, file: { contentType: string; filename: string; body: unknown; noStore?: boolean }) {
+  reply.code(200).header('content-type', file.contentType).header('content-disposition', `attachment; filename="${file.filename}"`);
+  if (file.noStore) reply.header('cache-control', 'no-store');
+  return reply.send(file.body);
 }

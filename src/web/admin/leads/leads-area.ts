@@ -12,6 +12,7 @@ import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
+import { sendAttachment } from '../ui.js';
 import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
 
 /** Who a page action is recorded as: the signed-in person (docs/admin-app.md "who moved it"). */
@@ -87,11 +88,7 @@ export const leadsArea: AdminArea = {
         const csv = await exportLeadsCsv({ ctx: call.ctx, input: filtersOf(workspaceId, pipeline.id, inboxQuery(call)) });
         const day = call.ctx.clock.now().toISOString().slice(0, 10);
         const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
-        return call.reply
-          .code(200)
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="leads-${slug}-${day}.csv"`)
-          .send(csv);
+        return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `leads-${slug}-${day}.csv`, body: csv });
       },
     },
     {

@@ -6,7 +6,7 @@ import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, formErrorsOf, when, type FormErrors } from '../ui.js';
+import { actionButton, csrfField, field, formErrorsOf, sendAttachment, when, type FormErrors } from '../ui.js';
 
 /**
  * Personal data (docs/operations.md): an owner answers a person's request to see or erase what the workspace holds about
@@ -136,12 +136,12 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const found = await exportPerson({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId, ...wantedOf(call) } });
-        return call.reply
-          .code(200)
-          .header('content-type', 'application/json; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="personal-data.json"')
-          .header('cache-control', 'no-store')
-          .send(`${JSON.stringify(found, null, 2)}\n`);
+        return sendAttachment(call.reply, {
+          contentType: 'application/json; charset=utf-8',
+          filename: 'personal-data.json',
+          body: `${JSON.stringify(found, null, 2)}\n`,
+          noStore: true,
+        });
       },
     },
     {

@@ -15,16 +15,12 @@ import { getWorkspaceSettings } from '../../../domain/settings/workspace-setting
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { pageNumber } from '../ui.js';
+import { pageNumber, sendAttachment } from '../ui.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
 
-/** The stored bytes as a download, exactly (no re-serialization, no charset rewrite). */
+/** The stored bytes as a download, exactly. */
 function download(call: WorkspaceCall, bytes: Buffer, filename: string) {
-  return call.reply
-    .code(200)
-    .header('content-type', 'application/json')
-    .header('content-disposition', `attachment; filename="${filename}"`)
-    .send(bytes);
+  return sendAttachment(call.reply, { contentType: 'application/json', filename, body: bytes });
 }
 
 /** A room's JSON for a person to read: indented when it parses, as sent when not; at most 20 KB of it. */
@@ -166,11 +162,7 @@ export const scansArea: AdminArea = {
         const scan = await scanOf(call);
         const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
         const csv = stringify([measurementHeaders(units), ...measurementRows(figures, units)], { bom: true, record_delimiter: 'windows', quoted: true });
-        return call.reply
-          .code(200)
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${scan.id}-measurements.csv"`)
-          .send(csv);
+        return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `${scan.id}-measurements.csv`, body: csv });
       },
     },
     {
