@@ -9,6 +9,8 @@ export interface ScanMeasurer {
 /** How often the sweep looks for unmeasured scans, and how many it measures per look. */
 const SWEEP_EVERY_MS = 2_000;
 const SCANS_PER_SWEEP = 4;
+/** A scan is received (its time taken) a moment before it commits; a minute's overlap never misses one. */
+const CAUGHT_UP_MARGIN_MS = 60_000;
 
 /**
  * Measures new scans after they are committed, off the upload path: the upload answers as soon as its bytes are
@@ -19,11 +21,17 @@ const SCANS_PER_SWEEP = 4;
 export function startScanMeasurer(ctx: DomainContext, onError: (error: unknown) => void): ScanMeasurer {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  // Until the first sweep that finds less than a full batch, every scan is looked at (a new reader version, scans
+  // uploaded while no server ran); after that only scans received since a little before the last look.
+  let since: string | undefined;
   const sweep = async () => {
-    for (const scanId of await scansToMeasure(ctx, SCANS_PER_SWEEP)) {
+    const startedAt = ctx.clock.now().getTime();
+    const due = await scansToMeasure(ctx, SCANS_PER_SWEEP, since);
+    for (const scanId of due) {
       if (stopped) return;
       await measureScan({ ctx, input: { scanId } });
     }
+    if (due.length < SCANS_PER_SWEEP) since = new Date(startedAt - CAUGHT_UP_MARGIN_MS).toISOString();
   };
   let busy = false;
   const timer = setInterval(() => {

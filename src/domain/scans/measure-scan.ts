@@ -90,15 +90,17 @@ export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: strin
   };
 }
 
-/** Scans without figures from the current reader, newest first: what the background sweep measures next. */
-export async function scansToMeasure(ctx: DomainContext, limit: number): Promise<string[]> {
-  const rows = await ctx.store.db
+/**
+ * Scans without figures from the current reader, newest first: what the background sweep measures next. With
+ * `since`, only scans received at or after it (an index range), for a sweep that has caught up with the rest.
+ */
+export async function scansToMeasure(ctx: DomainContext, limit: number, since?: string): Promise<string[]> {
+  let query = ctx.store.db
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
     .select('scans.id')
-    .where((eb) => eb.or([eb('scan_measurements.version', 'is', null), eb('scan_measurements.version', '<', MEASURE_VERSION)]))
-    .orderBy('scans.received_at', 'desc')
-    .limit(limit)
-    .execute();
+    .where((eb) => eb.or([eb('scan_measurements.version', 'is', null), eb('scan_measurements.version', '<', MEASURE_VERSION)]));
+  if (since !== undefined) query = query.where('scans.received_at', '>=', since);
+  const rows = await query.orderBy('scans.received_at', 'desc').limit(limit).execute();
   return rows.map((r) => r.id);
 }

@@ -78,6 +78,10 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
 
   it('measured after commit by the sweep, and again when the reader improves; the CLI prints the same', async () => {
     expect(await scansToMeasure(world.ctx, 10)).toContain(scanId);
+    // A sweep that has caught up looks only at scans received since its last look.
+    const received = (await world.store.db.selectFrom('scans').select('received_at').where('id', '=', scanId).executeTakeFirstOrThrow()).received_at;
+    expect(await scansToMeasure(world.ctx, 10, received)).toContain(scanId);
+    expect(await scansToMeasure(world.ctx, 10, new Date(Date.parse(received) + 1).toISOString())).not.toContain(scanId);
     await measureScan({ ctx: world.ctx, input: { scanId } });
     expect(await scansToMeasure(world.ctx, 10)).not.toContain(scanId);
     // A row from an older reader is measured again.
