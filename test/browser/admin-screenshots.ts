@@ -113,6 +113,7 @@ try {
         ['source', `/w/${seeded.workspaceId}/sources/${seeded.source.id}`],
         ['members', `/w/${seeded.workspaceId}/members`],
         ['account', '/account'],
+        ['settings', `/w/${seeded.workspaceId}/settings`],
         ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
       ];
       // The README shows every screen wide, and Scans, Sources, Members and Account also at phone width.
