@@ -76,6 +76,7 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
     },
   };
   ctx.store.onCommit = metrics.observeCommitBatch;
+  if (ctx.mail) metrics.watchOutbox(ctx);
   app.decorate('ctx', ctx);
   app.decorate('metrics', metrics);
   app.decorate('intakeLog', intakeLog);

@@ -51,6 +51,17 @@ export interface Config {
   logFormat: 'json' | 'pretty' | undefined;
   /** Bearer token for GET /metrics; unset means /metrics answers 404. */
   metricsToken: string | undefined;
+  /** Outgoing email (docs/notifications.md); undefined when SMTP_URL is unset, and then no email is sent. */
+  mail: MailConfig | undefined;
+  /** EMAIL_BATCH_SECONDS: at most one notification email per person per this many seconds (default 60). */
+  emailBatchSeconds: number;
+}
+
+export interface MailConfig {
+  /** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it redacted. */
+  smtpUrl: string;
+  /** The From header, e.g. `Leadscan <leads@example.com>`. */
+  from: string;
 }
 
 export class ConfigError extends Error {
@@ -151,6 +162,36 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   return entries;
 }
 
+/** An address alone (`a@b.c`) or with a display name (`Name <a@b.c>`). */
+const FROM_ADDRESS = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/;
+
+/** SMTP_URL and MAIL_FROM; the URL's password is never repeated in an error. */
+function mailConfig(env: Env): MailConfig | undefined {
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  const from = env.MAIL_FROM?.trim() || undefined;
+  if (smtpUrl === undefined) {
+    if (from !== undefined) throw new ConfigError('SMTP_URL', 'must be set when MAIL_FROM is (e.g. smtp://user:password@smtp.example.com:587)');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a URL; write smtp://user:password@host:587 or smtps://user:password@host:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got ${url.protocol}//`);
+  }
+  if (url.hostname === '') throw new ConfigError('SMTP_URL', 'names no host; write smtp://user:password@host:587');
+  if (from === undefined) {
+    throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is: the sender, e.g. "Leadscan <leads@example.com>"');
+  }
+  if (!FROM_ADDRESS.test(from)) {
+    throw new ConfigError('MAIL_FROM', `must be an email address, optionally with a name ("Leadscan <leads@example.com>"), got "${from.slice(0, 100)}"`);
+  }
+  return { smtpUrl, from };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const database = parseDatabaseUrl(env.DATABASE_URL);
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -219,5 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: integer(env, 'WORKERS', 1, 1, 64),
     logFormat,
     metricsToken,
+    mail: mailConfig(env),
+    emailBatchSeconds: integer(env, 'EMAIL_BATCH_SECONDS', 60, 0, 3600),
   };
 }

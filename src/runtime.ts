@@ -7,6 +7,8 @@ import { SecretBox } from './domain/keys/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { redactedUrl } from './storage/redact-url.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
+import type { Mailer } from './domain/notifications/mailer.js';
 
 export interface Runtime {
   ctx: DomainContext;
@@ -28,8 +30,16 @@ export interface RuntimeOptions {
 }
 
 /** The one place a DomainContext is made: the server, the CLI and the test helper all come through here. */
-export function createDomainContext(input: { config: Config; store: Database; appSecret: string; clock?: Clock }): DomainContext {
+export function createDomainContext(input: {
+  config: Config;
+  store: Database;
+  appSecret: string;
+  clock?: Clock;
+  mailer?: Mailer;
+}): DomainContext {
+  const mail = input.mailer ?? (input.config.mail ? smtpMailer(input.config.mail) : undefined);
   return {
+    ...(mail ? { mail } : {}),
     store: input.store,
     secrets: new SecretBox(input.appSecret),
     csrf: new CsrfTokens(input.appSecret),

@@ -6,6 +6,7 @@ import { formUrl, intakeUrl } from './domain/sources/source.js';
 import { BANNER_SOURCES, type BootstrapResult } from './domain/workspaces/bootstrap.js';
 import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
+import { startNotifier } from './jobs/notifier.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -77,6 +78,12 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   await recordServerBaseUrl(runtime.ctx, baseUrl);
 
   const measurer = startScanMeasurer(runtime.ctx, (error) => app.log.warn({ err: error }, 'measuring scans failed; retrying later'));
+  const notifier = runtime.ctx.mail
+    ? startNotifier(runtime.ctx, {
+        onError: (error) => app.log.warn({ err: error }, 'the email notifier failed a pass; retrying in a few seconds'),
+        onSettled: (state) => app.metrics.observeEmail(state),
+      })
+    : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -84,6 +91,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     // commit, the intake log is flushed, and the writer then drains anything still queued before the database closes.
     closing ??= (async () => {
       await measurer.stop();
+      await notifier?.stop();
       await app.close();
       await runtime.store.close();
     })();

@@ -3,6 +3,7 @@ import type { Database } from '../storage/database.js';
 import type { CsrfTokens } from './auth/csrf.js';
 import type { SecretBox } from './keys/secret-box.js';
 import type { IntakeRecorder } from './intake-log/intake-recorder.js';
+import type { Mailer } from './notifications/mailer.js';
 
 export interface Clock {
   now(): Date;
@@ -20,6 +21,8 @@ export interface DomainContext {
   config: Config;
   /** Counts intake answers for /metrics and the intake log (set by the app; absent in the CLI). */
   intake?: IntakeRecorder;
+  /** Outgoing email; absent when SMTP_URL is unset (then nothing is mailed and links are shown instead). */
+  mail?: Mailer;
 }
 
 export interface VerbArgs<I> {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { toAppError } from './problem.js';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { outboxStatus } from '../domain/notifications/outbox.js';
 import type { IntakeOutcome } from '../domain/intake-log/intake-outcomes.js';
 
 /**
@@ -51,6 +52,46 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+
+  private readonly emails = new Counter({
+    name: 'leadscan_emails_total',
+    help: 'Email attempts settled by this process, by outcome: sent, pending (failed, to be retried), failed (given up), dropped',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  observeEmail(outcome: string): void {
+    this.emails.inc({ outcome });
+  }
+
+  /** The outbox's depth and its oldest waiting email's age, read from the database at each scrape. */
+  watchOutbox(ctx: DomainContext): void {
+    let status: Promise<{ waiting: number; oldestAgeSeconds: number }> | undefined;
+    // One read serves both gauges of a scrape.
+    const read = () =>
+      (status ??= outboxStatus({ ctx, input: {} })
+        .then((s) => ({
+          waiting: s.waiting,
+          oldestAgeSeconds: s.oldestWaitingAt ? Math.max(0, (ctx.clock.now().getTime() - Date.parse(s.oldestWaitingAt)) / 1000) : 0,
+        }))
+        .finally(() => setImmediate(() => (status = undefined))));
+    new Gauge({
+      name: 'leadscan_outbox_waiting',
+      help: 'Emails in the outbox waiting to be sent (including ones being retried)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).waiting);
+      },
+    });
+    new Gauge({
+      name: 'leadscan_outbox_oldest_waiting_seconds',
+      help: 'Age of the oldest email waiting in the outbox; 0 when none waits',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).oldestAgeSeconds);
+      },
+    });
+  }
 
   /** Process metrics (CPU, memory, event-loop delay as nodejs_eventloop_lag_* ), only where they are served. */
   collectProcessMetrics(): void {

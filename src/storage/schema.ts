@@ -265,6 +265,61 @@ export interface LeadSourceTextsTable {
   updated_at: string;
 }
 
+/** Since 0016: a person's email choices in one workspace; no row means the role's default. */
+export interface NotificationChoicesTable {
+  workspace_id: string;
+  user_id: string;
+  /** `each` | `daily` | `never`. */
+  leads: string;
+  /** `each` | `never`. */
+  scans: string;
+  digest_day: string | null;
+  digest_through: string | null;
+  updated_at: string;
+}
+
+/** Since 0016: how far the notifier has read a workspace's leads or scans (`kind`), by their received time. */
+export interface NoticeCursorTable {
+  workspace_id: string;
+  kind: string;
+  seen_through: string;
+}
+
+/** Since 0016: a lead or scan the notifier has seen (kept two days, for the overlap of its reads). */
+export interface NoticedTable {
+  kind: string;
+  subject_id: string;
+  noticed_at: string;
+}
+
+/** Since 0016: a lead or scan a person is still to be told about. */
+export interface NotificationPendingTable {
+  workspace_id: string;
+  user_id: string;
+  kind: string;
+  subject_id: string;
+  noticed_at: string;
+}
+
+/** Since 0016: an email to send (or sent, failed or dropped), durable before any attempt. */
+export interface OutboxTable {
+  id: string;
+  workspace_id: string | null;
+  user_id: string | null;
+  purpose: string;
+  to_address: string;
+  /** Sealed JSON (SecretBox): ids of leads and scans, or a person's link. */
+  payload: string;
+  state: string;
+  attempts: number;
+  created_at: string;
+  next_attempt_at: string;
+  claim: string | null;
+  claimed_until: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -289,4 +344,9 @@ export interface Schema {
   invitations: InvitationTable;
   sign_in_failures: SignInFailureTable;
   lead_source_texts: LeadSourceTextsTable;
+  notification_choices: NotificationChoicesTable;
+  notice_cursors: NoticeCursorTable;
+  noticed: NoticedTable;
+  notification_pending: NotificationPendingTable;
+  outbox: OutboxTable;
 }

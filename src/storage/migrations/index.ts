@@ -15,6 +15,7 @@ import { workspaceSettings } from './0012-workspace-settings.js';
 import { scansInbox } from './0013-scans-inbox.js';
 import { signInAttempts } from './0014-sign-in-attempts.js';
 import { scansReceived } from './0015-scans-received.js';
+import { notifications } from './0016-notifications.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0013_scans_inbox': scansInbox(dialect),
         '0014_sign_in_attempts': signInAttempts(),
         '0015_scans_received': scansReceived(),
+        '0016_notifications': notifications(),
       }),
   };
 }

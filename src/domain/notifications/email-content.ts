@@ -1,0 +1,114 @@
+import { linkBaseUrl } from '../server-base-url.js';
+import type { DomainContext } from '../context.js';
+import type { ClaimedEmail, OutboxPayload } from './outbox.js';
+
+/** A lead as an email shows it: its own fields and extra fields, the source and time; no IP, no headers. */
+export interface EmailLead {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  notes: string | null;
+  extra: Record<string, string>;
+  sourceName: string;
+  receivedAt: string;
+  url: string;
+}
+
+export interface EmailScan {
+  id: string;
+  roomCount: number;
+  receivedAt: string;
+  url: string;
+}
+
+/** Everything an email's template needs, read when it is sent. */
+export type EmailContent =
+  | { kind: 'arrivals'; workspaceName: string; timeZone: string; leads: EmailLead[]; scans: EmailScan[]; inboxUrl: string; scansUrl: string; settingsUrl: string }
+  | { kind: 'digest'; workspaceName: string; timeZone: string; leads: EmailLead[]; total: number; from: string; to: string; inboxUrl: string; settingsUrl: string }
+  | { kind: 'test'; requestedBy: string; baseUrl: string }
+  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' }>;
+
+const path = (base: string, ...parts: string[]) => `${base}/${parts.map(encodeURIComponent).join('/')}`;
+
+/**
+ * What a claimed email says, from the database as it is now: leads and scans deleted or erased since it was queued
+ * are left out, and an email left with nothing to say is `undefined` (the sender drops it).
+ */
+export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Promise<EmailContent | undefined> {
+  const { payload } = email;
+  if (payload.kind === 'test') return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
+  if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
+  if (email.workspaceId === null) return undefined;
+  const workspace = await ctx.store.db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'time_zone'])
+    .where('id', '=', email.workspaceId)
+    .executeTakeFirst();
+  if (!workspace) return undefined;
+  const base = path(await linkBaseUrl(ctx), 'w', workspace.id);
+  const leads = await leadsOf(ctx, workspace.id, payload.leadIds, base);
+  const common = {
+    workspaceName: workspace.name,
+    timeZone: workspace.time_zone ?? 'UTC',
+    inboxUrl: `${base}/leads`,
+    settingsUrl: `${base}/notifications`,
+  };
+  if (payload.kind === 'digest') {
+    if (leads.length === 0) return undefined;
+    return { kind: 'digest', ...common, leads, total: payload.total, from: payload.from, to: payload.to };
+  }
+  const scans =
+    payload.scanIds.length === 0
+      ? []
+      : await ctx.store.db
+          .selectFrom('scans')
+          .select(['id', 'room_count', 'received_at'])
+          .where('workspace_id', '=', workspace.id)
+          .where('id', 'in', payload.scanIds)
+          .orderBy('received_at')
+          .execute();
+  if (leads.length === 0 && scans.length === 0) return undefined;
+  return {
+    kind: 'arrivals',
+    ...common,
+    leads,
+    scans: scans.map((s) => ({ id: s.id, roomCount: s.room_count, receivedAt: s.received_at, url: `${base}/scans/${encodeURIComponent(s.id)}` })),
+    scansUrl: `${base}/scans`,
+  };
+}
+
+async function leadsOf(ctx: DomainContext, workspaceId: string, ids: string[], base: string): Promise<EmailLead[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.store.db
+    .selectFrom('leads')
+    .innerJoin('lead_sources', 'lead_sources.id', 'leads.source_id')
+    .select([
+      'leads.id',
+      'leads.name',
+      'leads.email',
+      'leads.phone',
+      'leads.address',
+      'leads.notes',
+      'leads.extra',
+      'leads.received_at',
+      'lead_sources.name as source_name',
+    ])
+    .where('leads.workspace_id', '=', workspaceId)
+    .where('leads.id', 'in', ids)
+    .orderBy('leads.received_at')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    notes: row.notes,
+    extra: JSON.parse(row.extra) as Record<string, string>,
+    sourceName: row.source_name,
+    receivedAt: row.received_at,
+    url: `${base}/leads/${encodeURIComponent(row.id)}`,
+  }));
+}

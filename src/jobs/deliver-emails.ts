@@ -1,0 +1,44 @@
+import type { DomainContext } from '../domain/context.js';
+import { emailContent } from '../domain/notifications/email-content.js';
+import { claimDueEmails, settleEmail, type Settlement } from '../domain/notifications/outbox.js';
+import { renderEmail } from '../web/email/render-email.js';
+
+export interface Delivery {
+  id: string;
+  /** sent | pending (to be retried) | failed (given up) | dropped (nothing left to say) */
+  state: string;
+  error?: string;
+}
+
+/**
+ * Sends due outbox emails through the context's mailer, one at a time, each under its own claim: the server's
+ * notifier calls this every few seconds, `leadscan notify test` for its one email. An email is rendered from the
+ * database as it is at sending time. Without a mailer (SMTP_URL unset) nothing is claimed.
+ */
+export async function deliverDueEmails(
+  ctx: DomainContext,
+  options: { limit: number; only?: string; onSettled?: (state: string) => void },
+): Promise<Delivery[]> {
+  const mailer = ctx.mail;
+  if (!mailer) return [];
+  const claimed = await claimDueEmails(ctx, options.limit, options.only);
+  const deliveries: Delivery[] = [];
+  for (const email of claimed) {
+    let outcome: Settlement;
+    const content = await emailContent(ctx, email);
+    if (content === undefined) {
+      outcome = { state: 'dropped' };
+    } else {
+      try {
+        await mailer.send({ to: email.to, ...renderEmail(content) });
+        outcome = { state: 'sent' };
+      } catch (error) {
+        outcome = { state: 'retry', error: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    const state = await settleEmail(ctx, email, outcome);
+    options.onSettled?.(state);
+    deliveries.push({ id: email.id, state, ...(outcome.state === 'retry' ? { error: outcome.error } : {}) });
+  }
+  return deliveries;
+}

@@ -1,0 +1,192 @@
+import type { EmailContent, EmailLead, EmailScan } from '../../domain/notifications/email-content.js';
+import { html, type SafeHtml } from '../html.js';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * An email's subject, plain-text part and HTML part. The HTML is one narrow column with inline styles (mail apps
+ * drop stylesheets), no remote images, and every value escaped by `html`; the text part says the same for mail
+ * apps that show text only.
+ */
+export function renderEmail(content: EmailContent): RenderedEmail {
+  switch (content.kind) {
+    case 'arrivals':
+      return arrivalsEmail(content);
+    case 'digest':
+      return digestEmail(content);
+    case 'test':
+      return layout({
+        subject: 'Leadscan test email',
+        heading: 'Email from Leadscan works',
+        paragraphs: [`This test was sent by ${content.requestedBy}. Notifications of new leads and scans will arrive like this.`],
+        button: { label: 'Open Leadscan', url: content.baseUrl },
+      });
+    case 'invite':
+      return layout({
+        subject: `You are invited to ${content.workspaceName} on Leadscan`,
+        heading: `Join ${content.workspaceName}`,
+        paragraphs: [
+          `${content.invitedBy} invited you to the workspace ${content.workspaceName}.`,
+          content.existingAccount
+            ? 'Sign in and accept the invitation on your Account page.'
+            : `Choose your password with this link. It works once, until ${utc(content.expiresAt)}.`,
+        ],
+        button: { label: content.existingAccount ? 'Sign in to accept' : 'Choose your password', url: content.link },
+      });
+    case 'password_reset':
+      return layout({
+        subject: 'Reset your Leadscan password',
+        heading: 'Reset your password',
+        paragraphs: [
+          `Someone (hopefully you) asked to reset the password of this account. The link works once, until ${utc(content.expiresAt)}.`,
+          'If it was not you, ignore this email: your password stays as it is.',
+        ],
+        button: { label: 'Choose a new password', url: content.link },
+      });
+    case 'email_change':
+      return layout({
+        subject: 'Confirm your new Leadscan email',
+        heading: 'Confirm your new email',
+        paragraphs: [
+          `Confirm that ${content.newEmail} is the email of your Leadscan account. Until you do, the old one stays. The link works once, until ${utc(content.expiresAt)}.`,
+          'If you did not ask for this, ignore this email.',
+        ],
+        button: { label: 'Confirm this email', url: content.link },
+      });
+  }
+}
+
+/** The subject names a single lead by who they are; more than one is counted. Control characters never reach a header. */
+function arrivalsSubject(leads: EmailLead[], scans: EmailScan[], workspaceName: string): string {
+  const [lead] = leads;
+  if (leads.length === 1 && scans.length === 0 && lead) {
+    return `New lead: ${lead.name ?? lead.email ?? lead.phone ?? 'no name'} (${lead.sourceName})`;
+  }
+  const parts = [
+    leads.length > 0 ? `${leads.length} new lead${leads.length === 1 ? '' : 's'}` : '',
+    scans.length > 0 ? `${scans.length} new scan${scans.length === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  return `${parts.join(' and ')} in ${workspaceName}`;
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): RenderedEmail {
+  const when = timeIn(content.timeZone);
+  const subject = oneLine(arrivalsSubject(content.leads, content.scans, content.workspaceName));
+  const single = content.leads.length === 1 && content.scans.length === 0;
+  const text = [
+    ...content.leads.flatMap((lead) => [...leadText(lead, when), '']),
+    ...content.scans.flatMap((scan) => [`Scan with ${rooms(scan.roomCount)}, received ${when(scan.receivedAt)}`, scan.url, '']),
+    single ? '' : `Leads inbox: ${content.inboxUrl}`,
+    `Choose which emails you get: ${content.settingsUrl}`,
+  ].filter((line, i, all) => line !== '' || all[i - 1] !== '');
+  const body = html`${content.leads.map((lead) => leadHtml(lead, when))}${content.scans.map(
+    (scan) => html`<div style="${CARD}"><p style="margin:0 0 4px;font-weight:600">Scan with ${rooms(scan.roomCount)}</p>
+<p style="margin:0 0 12px;color:#555">Received ${when(scan.receivedAt)}</p>${button('Open the scan', scan.url)}</div>`,
+  )}`;
+  return {
+    subject,
+    text: text.join('\n'),
+    html: page(subject, body, single ? undefined : { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl),
+  };
+}
+
+function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): RenderedEmail {
+  const when = timeIn(content.timeZone);
+  const subject = oneLine(`Daily summary: ${content.total} new lead${content.total === 1 ? '' : 's'} in ${content.workspaceName}`);
+  const more = content.total - content.leads.length;
+  const text = [
+    `${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.`,
+    '',
+    ...content.leads.flatMap((lead) => [`- ${leadTitle(lead)} (${lead.sourceName}), ${when(lead.receivedAt)}`, `  ${lead.url}`]),
+    ...(more > 0 ? [`…and ${more} more in the Leads inbox: ${content.inboxUrl}`] : []),
+    '',
+    `Choose which emails you get: ${content.settingsUrl}`,
+  ];
+  const body = html`<p style="margin:0 0 16px">${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.</p>
+<ul style="margin:0 0 16px;padding:0;list-style:none">${content.leads.map(
+    (lead) => html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb"><a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
+  )}</ul>${more > 0 ? html`<p style="margin:0 0 16px">…and ${more} more.</p>` : ''}`;
+  return { subject, text: text.join('\n'), html: page(subject, body, { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl) };
+}
+
+const leadTitle = (lead: EmailLead) => lead.name ?? lead.email ?? lead.phone ?? 'A lead with no name';
+const rooms = (n: number) => `${n} room${n === 1 ? '' : 's'}`;
+
+/** The lead's own fields, then its extra fields under their names, in the order they were sent. */
+function leadRows(lead: EmailLead): Array<[string, string]> {
+  const own: Array<[string, string | null]> = [
+    ['Name', lead.name],
+    ['Email', lead.email],
+    ['Phone', lead.phone],
+    ['Address', lead.address],
+    ['Message', lead.notes],
+  ];
+  return [...own.filter((row): row is [string, string] => row[1] !== null && row[1] !== ''), ...Object.entries(lead.extra)];
+}
+
+function leadText(lead: EmailLead, when: (iso: string) => string): string[] {
+  return [
+    `New lead from ${lead.sourceName}, ${when(lead.receivedAt)}`,
+    ...leadRows(lead).map(([label, value]) => `${label}: ${value.replace(/\n/g, '\n  ')}`),
+    `Open the lead: ${lead.url}`,
+  ];
+}
+
+const CARD = 'border:1px solid #e5e7eb;border-radius:8px;padding:16px;margin:0 0 16px';
+
+function leadHtml(lead: EmailLead, when: (iso: string) => string): SafeHtml {
+  return html`<div style="${CARD}">
+<p style="margin:0 0 12px;color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</p>
+<table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 12px">${leadRows(lead).map(
+    ([label, value]) => html`<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0;color:#555;font-weight:normal;white-space:nowrap">${label}</th><td style="padding:4px 0;white-space:pre-wrap;word-break:break-word">${value}</td></tr>`,
+  )}</table>
+${button('Open the lead', lead.url)}
+</div>`;
+}
+
+function button(label: string, url: string): SafeHtml {
+  return html`<a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${label}</a>`;
+}
+
+function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
+<body style="margin:0;padding:0;background:#f6f7f9">
+<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">
+<h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
+${body}
+${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>` : ''}
+${settingsUrl ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>` : ''}
+</div></body></html>`.value;
+}
+
+function layout(input: { subject: string; heading: string; paragraphs: string[]; button: { label: string; url: string } }): RenderedEmail {
+  const body = html`${input.paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
+  return {
+    subject: oneLine(input.subject),
+    text: [input.heading, '', ...input.paragraphs.flatMap((p) => [p, '']), `${input.button.label}: ${input.button.url}`].join('\n'),
+    html: page(input.heading, body, input.button),
+  };
+}
+
+/** A time as the workspace's people read it: in its zone, with the zone's abbreviation. */
+function timeIn(timeZone: string): (iso: string) => string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  return (iso) => format.format(new Date(iso));
+}
+
+const utc = timeIn('UTC');

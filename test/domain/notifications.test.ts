@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { setNotificationChoices, getNotificationChoices } from '../../src/domain/notifications/choices.js';
+import { outboxStatus } from '../../src/domain/notifications/outbox.js';
+import { removeMember } from '../../src/domain/members/remove-member.js';
+import { createUser } from '../../src/domain/users/create-user.js';
+import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
+import { startNotifier, type Notifier } from '../../src/jobs/notifier.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { TestClock } from '../helpers/clock.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+
+const MINUTE = 60_000;
+
+describeEachBackend('email notifications of new leads', (backend) => {
+  let sink: SmtpSink;
+  let world: TestWorld;
+  let clock: TestClock;
+  let seeded: Seeded;
+  let notifier: Notifier;
+  let passErrors: unknown[];
+
+  beforeEach(async () => {
+    sink = await startSmtpSink();
+    // 2026-03-02T12:00Z: a Monday, noon in UTC.
+    clock = new TestClock(Date.parse('2026-03-02T12:00:00.000Z'));
+    world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' } });
+    seeded = await world.seed('Acme Renovations');
+    await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspace: seeded.workspaceId, role: 'owner' } });
+    passErrors = [];
+    notifier = startNotifier(world.ctx, { onError: (error) => passErrors.push(error) });
+  });
+
+  afterEach(async () => {
+    await notifier.stop();
+    expect(passErrors).toEqual([]);
+    await world.close();
+    await sink.stop();
+  });
+
+  const post = async (payload: Record<string, unknown>) => {
+    const app = await world.app();
+    const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { id: string }).id;
+  };
+
+  it('mails an owner each new lead: subject, fields, extra fields, source, link; markup arrives as text', async () => {
+    const id = await post({ name: '<img src=x onerror=alert(1)>', email: 'ada@example.com', phone: '+1 514-555-0199', notes: 'Kitchen\nrefit', budget: '<b>20k</b>' });
+    await notifier.runOnce();
+    const [mail] = await sink.waitFor(1);
+    expect(mail!.subject).toBe('New lead: <img src=x onerror=alert(1)> (Website form)');
+    expect(mail!.to).toMatchObject({ text: 'owner@acme.test' });
+    expect(mail!.from?.text).toContain('leads@leadscan.test');
+    const htmlPart = String(mail!.html);
+    expect(htmlPart).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(htmlPart).not.toContain('<img');
+    expect(htmlPart).toContain('&lt;b&gt;20k&lt;/b&gt;');
+    expect(htmlPart).toContain(`http://leadscan.test/w/${seeded.workspaceId}/leads/${id}`);
+    expect(mail!.text).toContain('Name: <img src=x onerror=alert(1)>');
+    expect(mail!.text).toContain('budget: <b>20k</b>');
+    expect(mail!.text).toContain('Website form');
+    // No IP address or request header reaches the email.
+    expect(`${mail!.text}${htmlPart}`).not.toMatch(/127\.0\.0\.1|lightMyRequest|user-agent/i);
+    const status = await outboxStatus({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    expect(status.lastSent).toMatchObject({ purpose: 'leads', to: 'owner@acme.test' });
+    expect(status.waiting).toBe(0);
+  });
+
+  it('SMTP down while 20 leads arrive, then up: every lead announced once, in two emails', async () => {
+    await sink.stop();
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) names.push(`First ${i}`);
+    for (const name of names) await post({ name });
+    await notifier.runOnce();
+    expect((await outboxStatus({ ctx: world.ctx, input: {} })).lastFailure).toMatchObject({ purpose: 'leads', gaveUp: false });
+    clock.advance(MINUTE + 1000);
+    for (let i = 0; i < 10; i++) names.push(`Second ${i}`);
+    for (const name of names.slice(10)) await post({ name });
+    await notifier.runOnce();
+    await notifier.runOnce();
+    expect(sink.messages).toHaveLength(0);
+    await sink.start();
+    clock.advance(10 * MINUTE);
+    await notifier.runOnce();
+    const mails = await sink.waitFor(2);
+    await notifier.runOnce();
+    expect(mails).toHaveLength(2);
+    const announced = names.filter((name) => mails.some((m) => m.text?.includes(`Name: ${name}\n`)));
+    expect(announced).toEqual(names);
+    for (const name of names) expect(mails.filter((m) => m.text?.includes(`Name: ${name}\n`))).toHaveLength(1);
+    expect(mails.map((m) => m.subject).sort()).toEqual(['10 new leads in Acme Renovations', '10 new leads in Acme Renovations']);
+  });
+
+  it('members start with no email; "never" gets none; a removed member gets none', async () => {
+    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    expect(await getNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } })).toEqual({ leads: 'never', scans: 'never' });
+    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
+    await post({ name: 'One' });
+    await notifier.runOnce();
+    await sink.waitFor(2);
+    expect(sink.messages.map((m) => (m.to as { text: string }).text).sort()).toEqual(['owner@acme.test', 'sam@acme.test']);
+
+    const owner = (await world.ctx.store.db.selectFrom('users').select('id').where('email', '=', 'owner@acme.test').executeTakeFirstOrThrow()).id;
+    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'never', scans: 'never' } });
+    await removeMember({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } });
+    clock.advance(2 * MINUTE);
+    await post({ name: 'Two' });
+    await notifier.runOnce();
+    clock.advance(2 * MINUTE);
+    await notifier.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages).toHaveLength(2);
+  });
+
+  it('the daily summary goes out at 08:00 in the workspace time zone, once, listing the day’s leads', async () => {
+    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, name: 'Acme Renovations', timeZone: 'America/Toronto', units: 'metric' } });
+    const owner = (await world.ctx.store.db.selectFrom('users').select('id').where('email', '=', 'owner@acme.test').executeTakeFirstOrThrow()).id;
+    // Noon UTC is 07:00 in Toronto (EST): the summary starts with today's, at 08:00 local.
+    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'daily', scans: 'never' } });
+    await post({ name: 'Early bird' });
+    clock.advance(30 * MINUTE);
+    await post({ name: 'Second' });
+    await notifier.runOnce();
+    expect(sink.messages).toHaveLength(0);
+    clock.advance(31 * MINUTE); // 08:01 in Toronto
+    await notifier.runOnce();
+    const [digest] = await sink.waitFor(1);
+    expect(digest!.subject).toBe('Daily summary: 2 new leads in Acme Renovations');
+    expect(digest!.text).toContain('Early bird');
+    expect(digest!.text).toMatch(/EST/);
+    clock.advance(60 * MINUTE);
+    await post({ name: 'After the summary' });
+    await notifier.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages).toHaveLength(1);
+    clock.advance(23 * 60 * MINUTE); // the next day, past 08:00
+    await notifier.runOnce();
+    const mails = await sink.waitFor(2);
+    expect(mails[1]!.subject).toBe('Daily summary: 1 new lead in Acme Renovations');
+    expect(mails[1]!.text).toContain('After the summary');
+    expect(mails[1]!.text).not.toContain('Early bird');
+  });
+});
