@@ -62,6 +62,8 @@ export interface MailConfig {
   smtpUrl: string;
   /** The From header, e.g. `Leadscan <leads@example.com>`. */
   from: string;
+  /** `host:port` of the SMTP server, without credentials: what pages, the banner and errors may name. */
+  server: string;
 }
 
 export class ConfigError extends Error {
@@ -189,7 +191,8 @@ function mailConfig(env: Env): MailConfig | undefined {
   if (!FROM_ADDRESS.test(from)) {
     throw new ConfigError('MAIL_FROM', `must be an email address, optionally with a name ("Leadscan <leads@example.com>"), got "${from.slice(0, 100)}"`);
   }
-  return { smtpUrl, from };
+  const server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? '465' : '587')}`;
+  return { smtpUrl, from, server };
 }
 
 export function loadConfig(env: Env = process.env): Config {

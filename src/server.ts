@@ -19,7 +19,12 @@ export interface RunningServer {
 
 /** The first-start banner (README.md), the one place it is written; `serve` prints it once per service start. */
 export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
-  const lines = [`Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`];
+  const lines = [
+    `Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`,
+    config.mail
+      ? `Email: on, through ${config.mail.server} as ${config.mail.from} (docs/notifications.md)`
+      : 'Email: off; set SMTP_URL and MAIL_FROM to email new leads (docs/notifications.md)',
+  ];
   const sourceLines = (source: { name: string; token: string }) => [
     `Lead source "${source.name}":`,
     `  Hosted form:  ${formUrl(config.publicBaseUrl, source.token)}`,

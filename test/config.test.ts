@@ -83,4 +83,36 @@ describe('config', () => {
       expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
     }
   });
+  it('reads SMTP_URL and MAIL_FROM together, names the server without credentials, and leaves email off when unset', () => {
+    expect(loadConfig({}).mail).toBeUndefined();
+    expect(loadConfig({}).emailBatchSeconds).toBe(60);
+    expect(loadConfig({ SMTP_URL: 'smtp://apikey:s3cret@smtp.example.com:2525', MAIL_FROM: 'Leads <leads@example.com>' }).mail).toEqual({
+      smtpUrl: 'smtp://apikey:s3cret@smtp.example.com:2525',
+      from: 'Leads <leads@example.com>',
+      server: 'smtp.example.com:2525',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe('mail.example.com:465');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe('mail.example.com:587');
+    expect(loadConfig({ EMAIL_BATCH_SECONDS: '0' }).emailBatchSeconds).toBe(0);
+  });
+
+  it.each([
+    [{ SMTP_URL: 'smtp://u:hunter2-secret@mail.example.com:587' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'leads@example.com' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'http://u:hunter2-secret@mail.example.com', MAIL_FROM: 'leads@example.com' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'mail.example.com:587', MAIL_FROM: 'leads@example.com' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://u:hunter2-secret@mail.example.com', MAIL_FROM: 'not an address' }, 'MAIL_FROM'],
+    [{ EMAIL_BATCH_SECONDS: '-5' }, 'EMAIL_BATCH_SECONDS'],
+  ])('refuses bad email settings %j in one line naming %s, never echoing the password', (env, variable) => {
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(variable);
+    expect((caught as Error).message.split('\n')).toHaveLength(1);
+    expect((caught as Error).message).not.toContain('hunter2-secret');
+  });
 });

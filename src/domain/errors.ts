@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'already_member',
   'last_owner',
   'setup_link_unusable',
+  'email_not_configured',
   'body_too_large',
   'unsupported_media_type',
   'unsupported_encoding',

@@ -53,6 +53,7 @@ export const HTTP_ERRORS = {
   already_member: { status: 409, title: 'Already a member' },
   last_owner: { status: 409, title: 'The last owner stays' },
   setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
+  email_not_configured: { status: 409, title: 'Email is off on this server' },
   body_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unsupported_encoding: { status: 415, title: 'Unsupported content encoding' },

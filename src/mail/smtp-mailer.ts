@@ -17,7 +17,7 @@ export function smtpMailer(config: MailConfig): Mailer {
     { url: config.smtpUrl, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS },
     { from: config.from },
   );
-  const server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? '465' : '587')}`;
+  const { server } = config;
   return {
     server,
     async send(email: OutgoingEmail) {

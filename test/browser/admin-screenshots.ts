@@ -34,6 +34,9 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   PUBLIC_BASE_URL: 'https://leads.harbor-renovations.com',
   INTAKE_RATE_LIMIT: '0',
+  // Email on (the Notifications screen says through which relay); nothing is sent, the notifier is not started.
+  SMTP_URL: 'smtp://leadscan:not-a-real-password@smtp.mail-relay.example:587',
+  MAIL_FROM: 'Harbor Leads <leads@harbor-renovations.com>',
 });
 const store = openDatabase(config.database);
 await store.migrate();
@@ -114,6 +117,7 @@ try {
         ['members', `/w/${seeded.workspaceId}/members`],
         ['account', '/account'],
         ['settings', `/w/${seeded.workspaceId}/settings`],
+        ['notifications', `/w/${seeded.workspaceId}/notifications`],
         ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
       ];
       // The README shows every screen wide, and Scans, Sources, Members and Account also at phone width.

@@ -80,6 +80,8 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'stages',
   'stage_history',
   'lead_unread',
+  'notification_choices',
+  'outbox',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
@@ -286,6 +288,15 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, '/settings'),
     form: () => ({ name: 'Home renamed', timeZone: 'America/Toronto', units: 'imperial' }),
   },
+  // Notifications (everyone: their own choices)
+  { method: 'GET', path: '/w/:workspaceId/notifications', url: (f) => ws(f, '/notifications') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/notifications',
+    url: (f) => ws(f, '/notifications'),
+    form: () => ({ leads: 'daily', scans: 'never' }),
+  },
+  { method: 'POST', path: '/w/:workspaceId/notifications/test', url: (f) => ws(f, '/notifications/test') },
   // Account (any signed-in person; no workspace in the URL)
   { method: 'GET', path: '/account', url: () => '/account' },
   {

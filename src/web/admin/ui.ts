@@ -106,6 +106,7 @@ export const NOTICES: Record<string, string> = {
   'role-changed': 'Role changed.',
   'member-removed': 'The member was removed.',
   'settings-saved': 'Settings saved.',
+  'notifications-saved': 'Your email choices are saved.',
   'invitation-cancelled': 'The invitation was withdrawn.',
   'invitation-declined': 'The invitation was declined.',
   'password-changed': 'Password changed. Your other sessions were signed out.',

@@ -86,6 +86,15 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 .notice.ok { background: var(--ok-soft); color: var(--ok); border-color: #b7dfc3; }
 .notice.error { background: var(--danger-soft); color: var(--danger); border-color: #f1c0bb; }
 .notice.info { background: var(--accent-soft); color: #183f8a; border-color: #c4d7fb; }
+.notice.warn { background: #fff7e6; color: #7a4b00; border-color: #f0d49a; }
+.error-text { color: var(--danger); }
+
+/* a choice among a few: one radio per line, its hint under the label */
+fieldset.field { border: 0; padding: 0; margin: 0 0 1.25rem; min-width: 0; }
+fieldset.field legend { font-weight: 600; padding: 0; margin: 0 0 .4rem; }
+label.radio { display: flex; gap: .6rem; align-items: flex-start; font-weight: 400; margin: 0 0 .45rem; cursor: pointer; }
+label.radio input { margin: .3rem 0 0; flex: none; width: 1rem; height: 1rem; }
+label.radio .hint { display: block; }
 
 /* key and copyable values */
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }

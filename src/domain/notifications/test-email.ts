@@ -1,0 +1,25 @@
+import type { VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { enqueueEmail } from './outbox.js';
+
+/**
+ * Queues a test email to `to` through the outbox, like every other email, and returns its id so the caller can send
+ * it at once and show the outcome. Refused when email is off: there is nothing to test.
+ */
+export async function queueTestEmail({
+  ctx,
+  input,
+}: VerbArgs<{ to: string; requestedBy: string; workspaceId?: string; userId?: string }>): Promise<string> {
+  if (!ctx.mail) {
+    throw new AppError('email_not_configured', 'Email is off on this server: set SMTP_URL and MAIL_FROM and restart it (docs/notifications.md)');
+  }
+  return ctx.store.writer.write((trx) =>
+    enqueueEmail(trx, ctx, {
+      purpose: 'test',
+      to: input.to,
+      workspaceId: input.workspaceId ?? null,
+      userId: input.userId ?? null,
+      payload: { kind: 'test', requestedBy: input.requestedBy },
+    }),
+  );
+}
