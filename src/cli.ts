@@ -4,6 +4,7 @@ import { isAppError, type ErrorCode } from './domain/errors.js';
 import { registerKeyCommands } from './cli/key-commands.js';
 import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
+import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
@@ -89,6 +90,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerPersonCommands(program, kit);
   registerBackupCommand(program, kit);
   registerUserCommands(program, kit);
+  registerNotifyCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

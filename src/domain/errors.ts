@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'internal_error',
   'invalid_configuration',
   'database_not_found',
+  'email_not_sent',
   'service_unavailable',
 ] as const;
 

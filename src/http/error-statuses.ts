@@ -66,6 +66,7 @@ export const HTTP_ERRORS = {
   internal_error: { status: 500, title: 'Internal server error' },
   invalid_configuration: { status: 500, title: 'Invalid configuration' },
   database_not_found: { status: 500, title: 'No database at that location' },
+  email_not_sent: { status: 502, title: 'The mail server did not take the email' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<ErrorCode, { status: number; title: string }>;
 

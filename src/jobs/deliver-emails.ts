@@ -33,12 +33,13 @@ export async function deliverDueEmails(
         await mailer.send({ to: email.to, ...renderEmail(content) });
         outcome = { state: 'sent' };
       } catch (error) {
-        outcome = { state: 'retry', error: error instanceof Error ? error.message : String(error) };
+        const reason = error instanceof Error ? error.message : String(error);
+        outcome = email.purpose === 'test' ? { state: 'failed', error: reason } : { state: 'retry', error: reason };
       }
     }
     const state = await settleEmail(ctx, email, outcome);
     options.onSettled?.(state);
-    deliveries.push({ id: email.id, state, ...(outcome.state === 'retry' ? { error: outcome.error } : {}) });
+    deliveries.push({ id: email.id, state, ...('error' in outcome ? { error: outcome.error } : {}) });
   }
   return deliveries;
 }

@@ -8,6 +8,8 @@ export interface SmtpSink {
   /** smtp://… for SMTP_URL (with the given credentials, and TLS checks off for the self-signed STARTTLS case). */
   url: string;
   messages: ParsedMail[];
+  /** For each message, whether its conversation had switched to TLS and who had signed in with AUTH. */
+  sessions: Array<{ secure: boolean; user: string | undefined }>;
   /** Refuses connections until `start` again (the port stays the same). */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -25,6 +27,7 @@ export interface SinkOptions {
 
 export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
+  const sessions: SmtpSink['sessions'] = [];
   const serverOptions: SMTPServerOptions = {
     secure: false,
     disabledCommands: [...(options.auth ? [] : ['AUTH']), ...(options.startTls ? [] : ['STARTTLS'])],
@@ -38,10 +41,11 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
         callback(new Error('Invalid username or password'));
       }
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
           messages.push(mail);
+          sessions.push({ secure: Boolean(session.secure), user: typeof session.user === 'string' ? session.user : undefined });
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -63,6 +67,7 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     port,
     url: `smtp://${credentials}127.0.0.1:${port}${options.startTls ? '?tls.rejectUnauthorized=false' : '?ignoreTLS=true'}`,
     messages,
+    sessions,
     start,
     async stop() {
       const s = server;

@@ -130,8 +130,12 @@ function toClaimed(ctx: DomainContext, row: OutboxTable): ClaimedEmail {
   };
 }
 
-/** The outcome of one attempt; `dropped` when there was nothing left to say (every lead deleted meanwhile). */
-export type Settlement = { state: 'sent' } | { state: 'dropped' } | { state: 'retry'; error: string };
+/**
+ * The outcome of one attempt; `dropped` when there was nothing left to say (every lead deleted meanwhile), `failed`
+ * when it is not to be tried again (a test email answers whether email works now; a retry an hour later would
+ * only confuse).
+ */
+export type Settlement = { state: 'sent' } | { state: 'dropped' } | { state: 'retry'; error: string } | { state: 'failed'; error: string };
 
 /** Records an attempt's outcome under the sender's claim; returns the email's new state. */
 export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outcome: Settlement): Promise<string> {
@@ -142,7 +146,9 @@ export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outco
       ? now.getTime() - Date.parse(email.createdAt) + retryDelayMs(attempts) > GIVE_UP_AFTER_MS
         ? { state: 'failed', last_error: outcome.error }
         : { state: 'pending', last_error: outcome.error, next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString() }
-      : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
+      : outcome.state === 'failed'
+        ? { state: 'failed', last_error: outcome.error }
+        : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
   await ctx.store.writer.write((trx) =>
     trx
       .updateTable('outbox')

@@ -1,5 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { checkEmail } from '../users/email.js';
 import { enqueueEmail } from './outbox.js';
 
 /**
@@ -13,10 +14,11 @@ export async function queueTestEmail({
   if (!ctx.mail) {
     throw new AppError('email_not_configured', 'Email is off on this server: set SMTP_URL and MAIL_FROM and restart it (docs/notifications.md)');
   }
+  const to = checkEmail(input.to);
   return ctx.store.writer.write((trx) =>
     enqueueEmail(trx, ctx, {
       purpose: 'test',
-      to: input.to,
+      to,
       workspaceId: input.workspaceId ?? null,
       userId: input.userId ?? null,
       payload: { kind: 'test', requestedBy: input.requestedBy },

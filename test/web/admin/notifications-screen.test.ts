@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { getNotificationChoices } from '../../../src/domain/notifications/choices.js';
+import { deliverDueEmails } from '../../../src/jobs/deliver-emails.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';
@@ -66,7 +67,7 @@ describeEachBackend('the Notifications screen', (backend) => {
     expect(page.body).toContain(`on, through 127.0.0.1:${sink.port}`);
     const sent = await post(url('/test'), {});
     expect(sent.statusCode).toBe(200);
-    expect(sent.body).toContain(`A test email was sent to ${f.owner.email}`);
+    expect(sent.body).toContain(`A test email went to ${f.owner.email} through 127.0.0.1:${sink.port}`);
     const [mail] = await sink.waitFor(1);
     expect(mail!.to).toMatchObject({ text: f.owner.email });
     expect(mail!.subject).toMatch(/test/i);
@@ -80,8 +81,13 @@ describeEachBackend('the Notifications screen', (backend) => {
     await sink.stop();
     const failed = await post(url('/test'), {});
     expect(failed.statusCode).toBe(200);
-    expect(failed.body).toContain('The test email could not be sent');
-    expect(failed.body).toContain('(retrying)');
+    expect(failed.body).toContain(`The test email to ${f.owner.email} could not be sent through 127.0.0.1:${sink.port}`);
+    expect(failed.body).toContain('check SMTP_URL');
+    expect(failed.body).toContain('(a test is tried once)');
+    // Not retried: with the server back, nothing more arrives and nothing waits.
     await sink.start();
+    await deliverDueEmails(world.ctx, { limit: 10 });
+    expect(sink.messages).toHaveLength(0);
+    expect((await get(url())).body).toMatch(/Waiting to be sent<\/dt><dd>nothing/);
   });
 });
