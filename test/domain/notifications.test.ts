@@ -3,6 +3,7 @@ import { setNotificationChoices, getNotificationChoices } from '../../src/domain
 import { outboxStatus } from '../../src/domain/notifications/outbox.js';
 import { removeMember } from '../../src/domain/members/remove-member.js';
 import { createUser } from '../../src/domain/users/create-user.js';
+import { deleteWorkspace } from '../../src/domain/workspaces/delete-workspace.js';
 import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { startNotifier, type Notifier } from '../../src/jobs/notifier.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -103,7 +104,14 @@ describeEachBackend('email notifications of new leads', (backend) => {
 
     const owner = (await world.ctx.store.db.selectFrom('users').select('id').where('email', '=', 'owner@acme.test').executeTakeFirstOrThrow()).id;
     await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'never', scans: 'never' } });
+    // Within Sam's minute: noticed for Sam, waiting for the next email. Removing Sam drops what was waiting.
+    await post({ name: 'Between' });
+    await notifier.runOnce();
+    const waitingFor = (userId: string) =>
+      world.ctx.store.db.selectFrom('notification_pending').select('subject_id').where('user_id', '=', userId).execute();
+    expect(await waitingFor(member.userId)).toHaveLength(1);
     await removeMember({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } });
+    expect(await waitingFor(member.userId)).toEqual([]);
     clock.advance(2 * MINUTE);
     await post({ name: 'Two' });
     await notifier.runOnce();
@@ -111,6 +119,21 @@ describeEachBackend('email notifications of new leads', (backend) => {
     await notifier.runOnce();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sink.messages).toHaveLength(2);
+  });
+
+  it('deleting a workspace deletes what the notifier kept about it, its email history included', async () => {
+    await post({ name: 'Soon gone' });
+    await notifier.runOnce();
+    await sink.waitFor(1);
+    const rows = async () => {
+      const db = world.ctx.store.db;
+      const count = async (table: 'notification_pending' | 'notice_cursors' | 'outbox') =>
+        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow()).n);
+      return { cursors: await count('notice_cursors'), outbox: await count('outbox'), pending: await count('notification_pending') };
+    };
+    expect(await rows()).toMatchObject({ cursors: 2, outbox: 1 });
+    await deleteWorkspace({ ctx: world.ctx, input: { workspace: seeded.workspaceId, force: true } });
+    expect(await rows()).toEqual({ cursors: 0, outbox: 0, pending: 0 });
   });
 
   it('the daily summary goes out at 08:00 in the workspace time zone, once, listing the day’s leads', async () => {

@@ -4,6 +4,7 @@ import type { VerbArgs } from '../context.js';
 import type { Dialect } from '../../storage/database.js';
 import { AppError } from '../errors.js';
 import { keepAnOwner } from './last-owner.js';
+import { forgetMemberNotifications } from '../notifications/forget-notifications.js';
 
 /**
  * Members screen and `leadscan user remove --workspace`: the membership goes. Access is checked against
@@ -25,4 +26,5 @@ export async function deleteMembership(
     .where('user_id', '=', input.userId)
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
+  await forgetMemberNotifications(trx, input);
 }

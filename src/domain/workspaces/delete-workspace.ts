@@ -1,6 +1,7 @@
 import type { VerbArgs } from '../context.js';
 import { findWorkspace } from './find-workspace.js';
 import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, removeStages, type RemovedCounts } from './remove-contents.js';
+import { forgetWorkspaceNotifications } from '../notifications/forget-notifications.js';
 
 export interface DeletedView {
   id: string;
@@ -33,6 +34,7 @@ export async function deleteWorkspace({
     await removeStages(trx, pipelineIds);
     await trx.deleteFrom('memberships').where('workspace_id', '=', workspace.id).execute();
     await trx.deleteFrom('invitations').where('workspace_id', '=', workspace.id).execute();
+    await forgetWorkspaceNotifications(trx, workspace.id);
     const pipelines = await trx.deleteFrom('pipelines').where('workspace_id', '=', workspace.id).executeTakeFirst();
     removed.pipelines = Number(pipelines.numDeletedRows);
     await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();
