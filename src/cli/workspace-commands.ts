@@ -38,7 +38,7 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
   withJson(workspace.command('settings <workspace>'))
     .description('show a workspace\'s settings, or change them with the options')
     .option('--name <name>', 'rename the workspace')
-    .option('--time-zone <zone>', 'IANA time zone kept for exports and emails (not used by them yet), e.g. America/Toronto')
+    .option('--time-zone <zone>', 'IANA time zone for the times in emails and the daily summary at 08:00, e.g. America/Toronto')
     .option('--units <units>', 'metric (m, m²) or imperial (ft-in, ft²) for scan measurements')
     .action(
       run(

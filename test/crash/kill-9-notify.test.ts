@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeEachBackend, type TestDatabase } from '../helpers/backends.js';
+import { parsePrometheusText } from '../ops/prometheus-text.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { eventually, serveProcess, type ServeProcess } from '../multi-instance/serve-process.js';
 
@@ -36,6 +37,7 @@ describeEachBackend('kill -9 after leads commit, before their email is sent', (b
       SMTP_URL: sink.url,
       MAIL_FROM: 'leads@crash.test',
       EMAIL_BATCH_SECONDS: '0',
+      METRICS_TOKEN: 'metrics-token-for-the-crash-test',
     };
   });
   afterEach(async () => {
@@ -74,5 +76,14 @@ describeEachBackend('kill -9 after leads commit, before their email is sent', (b
     const counts = mentions(sink);
     expect([...counts.values()]).toEqual(Array(LEADS).fill(1));
     expect(sink.messages.every((mail) => mail.to && 'text' in mail.to && mail.to.text === 'admin@localhost')).toBe(true);
+
+    // What the restarted server sent is in /metrics, and nothing waits.
+    const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } });
+    const samples = parsePrometheusText(await metrics.text());
+    const value = (name: string, labels: Record<string, string> = {}) =>
+      samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+    expect(value('leadscan_emails_total', { outcome: 'sent' })).toBeGreaterThanOrEqual(1);
+    expect(value('leadscan_outbox_waiting')).toBe(0);
+    expect(value('leadscan_outbox_oldest_waiting_seconds')).toBe(0);
   });
 });

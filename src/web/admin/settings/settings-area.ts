@@ -37,7 +37,7 @@ ${notice(call.query.notice)}
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings')}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Shown in the workspace switcher and on the CLI.' })}
-${choice('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; this one is kept for exports and emails, which will write times in it.')}
+${choice('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
 ${choice('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperial (ft-in, ft²)']], values.units, errors, 'Scan measurements are kept in metres and shown in these units.')}
 <button type="submit">Save settings</button>
 </form>
