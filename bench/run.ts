@@ -6,6 +6,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
  *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
+ *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *
  * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
  * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
@@ -24,6 +25,7 @@ import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
+import { startSmtpSink } from '../test/helpers/smtp-sink.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -84,7 +86,7 @@ function start(args: string[], env: Record<string, string>, ready: (out: string)
 const rawServer = (mode: 'echo' | 'sink', file = '') =>
   start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, file], {}, () => true);
 
-async function leadscan(databaseUrl: string, workers = 1) {
+async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<string, string> = {}) {
   const proc = await start(
     [path.join(ROOT, 'bin/leadscan.js'), 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     {
@@ -96,6 +98,7 @@ async function leadscan(databaseUrl: string, workers = 1) {
       LOG_LEVEL: 'warn',
       INTAKE_RATE_LIMIT: '0',
       SCAN_RATE_LIMIT: '0',
+      ...extraEnv,
     },
     (out) =>
       /\/api\/intake\/[0-9a-f-]{36}/.test(out) &&
@@ -180,7 +183,7 @@ async function fixedRate(url: string, bodyFile: string, rate: number, seconds: n
 interface Database {
   label: string;
   url: string;
-  count(table: 'leads' | 'scans'): Promise<number>;
+  count(table: 'leads' | 'scans' | 'noticed'): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -253,9 +256,66 @@ function storedCheck(stored: number, acknowledged: number, slack: number): strin
   return 'ok';
 }
 
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+/** `BENCH_EMAIL=0` leaves out the rows with email on. */
+const EMAIL_ROWS = process.env.BENCH_EMAIL?.trim() !== '0';
+const intakeRows: string[][] = [];
+const emailNotes: string[] = [];
+let leadFileForEcho = '';
+
+async function echoRun(): Promise<WrkResult> {
+  const echo = await rawServer('echo');
+  try {
+    await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
+    const raw = await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, SECONDS);
+    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', ...machineCells(raw, 1e6), '-', '-']);
+    return raw;
+  } finally {
+    await echo.stop();
+  }
+}
+
+/**
+ * The intake again, with email on: a fresh database of the same kind, `serve` with SMTP_URL pointing at an SMTP
+ * server on loopback (smtp-server, in this process), and the first-start owner choosing each new lead, so the
+ * notifier notices and mails every lead while wrk posts. Its ratio to the echo run just before it, next to the row
+ * without email, is what email notifications cost the intake.
+ */
+async function emailOnRow(make: () => Promise<Database | null>, leadFile: string): Promise<string> {
+  const db = await make();
+  if (!db) return '';
+  const smtp = await startSmtpSink();
+  try {
+    const raw = await echoRun();
+    const server = await leadscan(db.url, 1, { SMTP_URL: smtp.url, MAIL_FROM: 'Bench <bench@bench.local>' });
+    const url = `${server.url}/api/intake/${server.token}`;
+    const warm = await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
+    const r = await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+    await server.stop();
+    const stored = await db.count('leads');
+    const acknowledged = warm.ok + r.ok;
+    intakeRows.push([
+      `Leadscan intake, ${db.label}, email on`,
+      fmt(r.rps),
+      fmt(r.p50, 2),
+      fmt(r.p99, 2),
+      fmt(r.rps / raw.rps, 2),
+      ...machineCells(r, 1e6),
+      `${r.requests - r.ok}`,
+      `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+    ]);
+    const noticed = await db.count('noticed');
+    return `${db.label}, email on: ${noticed} of ${stored} leads noticed by the notifier before the server stopped, ${smtp.messages.length} emails sent (one a minute per person; the rest wait for the next ones)`;
+  } finally {
+    await smtp.stop();
+    await db.drop();
+  }
+}
+
 async function main(): Promise<void> {
   const leadFile = path.join(TMP, 'lead.json');
   fs.writeFileSync(leadFile, LEAD);
+  leadFileForEcho = leadFile;
   const scanBody = Buffer.from(toJsonText(generateScanExchange({ seed: 7, rooms: 8, meshBytes: 118_000 }), { style: 'varied', seed: 7 }));
   const scanFile = path.join(TMP, 'scan.json');
   fs.writeFileSync(scanFile, scanBody);
@@ -268,21 +328,9 @@ async function main(): Promise<void> {
 
   // The machine may be shared: every Leadscan row is measured right after its own baseline run, and its ratio is
   // to that run, so a change in background load between rows moves both sides alike.
-  const intakeRows: string[][] = [];
   const scanRows: string[][] = [];
   let sqliteRps = 0;
   let sqliteUrl = '';
-  const echoRun = async () => {
-    const echo = await rawServer('echo');
-    try {
-      await wrk(echo.url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
-      const raw = await wrk(echo.url, leadFile, json, CONNECTIONS, SECONDS);
-      intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', ...machineCells(raw, 1e6), '-', '-']);
-      return raw;
-    } finally {
-      await echo.stop();
-    }
-  };
   const mbps = (r: WrkResult) => (r.rps * scanBody.length) / 1e6;
   const megabytes = (r: WrkResult) => (r.requests * scanBody.length) / 1e6;
   const sinkRun = async () => {
@@ -341,6 +389,7 @@ async function main(): Promise<void> {
 
       const uploadKey = server.key;
       await server.stop();
+      if (EMAIL_ROWS) emailNotes.push(await emailOnRow(make, leadFile));
       const rawSink = await sinkRun();
       const scanServer = await leadscan(db.url);
       const key = { ...json, 'x-scan-key': uploadKey };
@@ -367,6 +416,7 @@ async function main(): Promise<void> {
     `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row`,
     table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'], intakeRows),
     '',
+    ...(emailNotes.filter(Boolean).length > 0 ? [...emailNotes.filter(Boolean), ''] : []),
     `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
     table(['server', 'MB/s', 'p50 ms', 'p99 ms', 'ratio to the sink run above', 'machine CPU ms/MB', 'machine busy', 'every 200 stored'], scanRows),
     '',

@@ -5,7 +5,7 @@ import { pruneOutbox } from '../domain/notifications/outbox.js';
 import { deliverDueEmails } from './deliver-emails.js';
 
 export interface Notifier {
-  /** One whole pass now (tests, and the first pass at start). */
+  /** One whole pass, after the one under way if any (tests, and the first pass at start). */
   runOnce(): Promise<void>;
   /** Waits for the pass under way, then stops. */
   stop(): Promise<void>;
@@ -24,11 +24,16 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  * `notification_pending`, what was written is in the outbox, and an email claimed but not settled is sent again
  * once its claim lapses. With SMTP_URL unset the server does not start it.
  */
-export function startNotifier(ctx: DomainContext, hooks: { onError(error: unknown): void; onSettled?(state: string): void }): Notifier {
+export function startNotifier(
+  ctx: DomainContext,
+  hooks: { onError(error: unknown): void; onSettled?(state: string): void },
+  options: { everyMs?: number } = {},
+): Notifier {
+  const everyMs = options.everyMs ?? LOOK_EVERY_MS;
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
   let prunedAt = 0;
   const pass = async () => {
+    if (stopped) return;
     await noticeArrivals(ctx);
     await composeArrivalEmails(ctx);
     await composeDigests(ctx);
@@ -40,19 +45,27 @@ export function startNotifier(ctx: DomainContext, hooks: { onError(error: unknow
       await pruneOutbox(ctx);
     }
   };
-  let busy = false;
+  // Passes run one after another: one asked for while another runs starts when it ends, so it sees what was
+  // committed before it was asked for. The timer adds a pass only when none is waiting or running.
+  let running: Promise<void> = Promise.resolve();
+  let queued = 0;
   const runOnce = () => {
-    if (busy) return running;
-    busy = true;
-    running = pass()
+    queued++;
+    running = running
+      .then(pass)
       .catch(hooks.onError)
       .finally(() => {
-        busy = false;
+        queued--;
       });
     return running;
   };
-  const timer = setInterval(() => void runOnce(), LOOK_EVERY_MS);
-  timer.unref();
+  const timer =
+    everyMs > 0
+      ? setInterval(() => {
+          if (queued === 0) void runOnce();
+        }, everyMs)
+      : undefined;
+  timer?.unref();
   return {
     runOnce,
     async stop() {

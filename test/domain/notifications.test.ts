@@ -29,7 +29,8 @@ describeEachBackend('email notifications of new leads', (backend) => {
     seeded = await world.seed('Acme Renovations');
     await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspace: seeded.workspaceId, role: 'owner' } });
     passErrors = [];
-    notifier = startNotifier(world.ctx, { onError: (error) => passErrors.push(error) });
+    // No timer: each test runs the passes itself, with the clock where it put it.
+    notifier = startNotifier(world.ctx, { onError: (error) => passErrors.push(error) }, { everyMs: 0 });
   });
 
   afterEach(async () => {
@@ -90,7 +91,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
     const announced = names.filter((name) => mails.some((m) => m.text?.includes(`Name: ${name}\n`)));
     expect(announced).toEqual(names);
     for (const name of names) expect(mails.filter((m) => m.text?.includes(`Name: ${name}\n`))).toHaveLength(1);
-    expect(mails.map((m) => m.subject).sort()).toEqual(['10 new leads in Acme Renovations', '10 new leads in Acme Renovations']);
+    expect(mails.map((m) => m.subject).sort(), JSON.stringify(mails.map((m) => m.subject))).toEqual(['10 new leads in Acme Renovations', '10 new leads in Acme Renovations']);
   });
 
   it('members start with no email; "never" gets none; a removed member gets none', async () => {
@@ -119,6 +120,31 @@ describeEachBackend('email notifications of new leads', (backend) => {
     await notifier.runOnce();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sink.messages).toHaveLength(2);
+  });
+
+  it('a new scan is mailed to whoever chose scans, with its room count and a link; "never" for scans gets none', async () => {
+    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
+    const app = await world.app();
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': seeded.uploadKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ rooms: [{ name: '<b>Kitchen</b>' }, { name: 'Hall' }] }),
+    });
+    expect(upload.statusCode).toBe(200);
+    await notifier.runOnce();
+    const [mail] = await sink.waitFor(1);
+    expect(mail!.subject).toBe('1 new scan in Acme Renovations');
+    expect(mail!.to).toMatchObject({ text: 'owner@acme.test' });
+    const scanId = (await world.ctx.store.db.selectFrom('scans').select('id').executeTakeFirstOrThrow()).id;
+    expect(mail!.text).toContain('Scan with 2 rooms');
+    expect(mail!.text).toContain(`http://leadscan.test/w/${seeded.workspaceId}/scans/${scanId}`);
+    expect(`${mail!.text}${String(mail!.html)}`).not.toContain(seeded.uploadKey);
+    clock.advance(2 * MINUTE);
+    await notifier.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages).toHaveLength(1);
   });
 
   it('deleting a workspace deletes what the notifier kept about it, its email history included', async () => {
