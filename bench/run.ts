@@ -305,7 +305,7 @@ async function emailOnRow(make: () => Promise<Database | null>, leadFile: string
       `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
     ]);
     const noticed = await db.count('noticed');
-    return `${db.label}, email on: ${noticed} of ${stored} leads noticed by the notifier before the server stopped, ${smtp.messages.length} emails sent (one a minute per person; the rest wait for the next ones)`;
+    return `${db.label}, email on: ${noticed} of ${stored} leads noticed by the notifier before the server stopped, ${smtp.messages.length} email${smtp.messages.length === 1 ? '' : 's'} sent (at most one a minute per person; the rest wait for the next ones)`;
   } finally {
     await smtp.stop();
     await db.drop();
