@@ -116,6 +116,9 @@ describeEachBackend('email for people', (backend) => {
     expect(nina.email_proven_at).not.toBeNull();
     expect(nina.link_workspace_id).toBeNull();
     await signIn('nina@new.test');
+    // `leadscan user create` goes through the same verb: with email on, it hands out no link either.
+    const byOperator = await createUser({ ctx: world.ctx, input: { email: 'cli@new.test', workspace: home.workspaceId } });
+    expect(byOperator).toMatchObject({ outcome: 'added', emailed: true, setupUrl: null });
   });
 
   it('Invite of an existing account: the same answer as a new one, and its email carries no set-password link', async () => {
