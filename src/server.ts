@@ -55,6 +55,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
       `Web app: ${config.publicBaseUrl}/login  (owner admin@localhost)`,
       'Set the admin password with this one-time link (valid 24 h, shown only now):',
       `  ${result.adminSetup.setupUrl}`,
+      'The page also asks for your own email and name, which replace admin@localhost.',
       'A new link later: npx leadscan user reset-password --email admin@localhost',
     );
   }

@@ -5,7 +5,10 @@ import { removeUser } from '../domain/users/remove-user.js';
 import { resetPassword } from '../domain/users/reset-password.js';
 import type { CliKit } from './kit.js';
 
-function linkLines(result: { email: string; setupUrl: string | null; expiresAt: string | null }): string {
+function linkLines(result: { email: string; setupUrl: string | null; expiresAt: string | null; emailed?: boolean }): string {
+  if (result.emailed) {
+    return `We emailed an invitation to ${result.email} (the running server sends it within a few seconds).\n`;
+  }
   if (!result.setupUrl) {
     return `${result.email} already has an account: an invitation waits for them to accept after signing in (Account page).\n`;
   }

@@ -302,6 +302,17 @@ export interface NotificationPendingTable {
 }
 
 /** Since 0016: an email to send (or sent, failed or dropped), durable before any attempt. */
+/** Since 0017: a person's email change waiting for the link sent to the new address. */
+export interface EmailChangeTable {
+  /** SHA-256 of the confirmation link's token. */
+  token_hash: string;
+  user_id: string;
+  new_email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface OutboxTable {
   id: string;
   workspace_id: string | null;
@@ -349,4 +360,5 @@ export interface Schema {
   noticed: NoticedTable;
   notification_pending: NotificationPendingTable;
   outbox: OutboxTable;
+  email_changes: EmailChangeTable;
 }

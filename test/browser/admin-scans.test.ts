@@ -74,7 +74,7 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
 
   async function signIn(page: Page) {
     await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill('admin@localhost');
+    await page.getByLabel('Email').fill('owner@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/w\/ws_[0-9a-f]+\/scans$/);
@@ -85,6 +85,9 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect(setupLink.startsWith(`${base}/setup/`)).toBe(true);
     await page.goto(setupLink);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set your password');
+    // The first owner's page asks for their real email and name instead of keeping admin@localhost.
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Name').fill('Olga Owner');
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();

@@ -35,6 +35,7 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
       workspaceId: workspace.id,
       role: 'owner',
       outcome: 'added',
+      emailed: false,
       setupUrl: expect.stringMatching(/^https:\/\/leads\.example\.com\/setup\/[A-Za-z0-9_-]{43}$/),
       expiresAt: expect.any(String),
     });
@@ -87,5 +88,16 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
         lastLeadAt: null,
       }),
     ]);
+  });
+
+  it('with email set up, user create emails the invitation and prints no link', async () => {
+    await cliJson(['workspace', 'create', '--name', 'Mailed'], env);
+    const mailEnv = { ...env, SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'leads@example.com' };
+    const res = await runCli(['user', 'create', '--email', 'emma@example.com', '--workspace', 'Mailed', '--name', 'Emma Mail'], mailEnv);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^We emailed an invitation to emma@example\.com/);
+    expect(res.stdout).not.toMatch(/\/setup\//);
+    const listed = await runCli(['user', 'list', '--workspace', 'Mailed'], env);
+    expect(listed.stdout).toContain('emma@example.com');
   });
 });

@@ -28,6 +28,9 @@ describeEachBackend('email notifications of new leads', (backend) => {
     world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' } });
     seeded = await world.seed('Acme Renovations');
     await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspace: seeded.workspaceId, role: 'owner' } });
+    // With email on, adding a person emails them an invitation (test/web/admin/people-email.test.ts); these tests
+    // count lead emails only.
+    await dropInvitationEmails();
     passErrors = [];
     // No timer: each test runs the passes itself, with the clock where it put it.
     notifier = startNotifier(world.ctx, { onError: (error) => passErrors.push(error) }, { everyMs: 0 });
@@ -39,6 +42,10 @@ describeEachBackend('email notifications of new leads', (backend) => {
     await world.close();
     await sink.stop();
   });
+
+  async function dropInvitationEmails() {
+    await world.store.db.deleteFrom('outbox').where('purpose', '=', 'invite').execute();
+  }
 
   const post = async (payload: Record<string, unknown>) => {
     const app = await world.app();
@@ -96,6 +103,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
 
   it('members start with no email; "never" gets none; a removed member gets none', async () => {
     const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    await dropInvitationEmails();
     expect(await getNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } })).toEqual({ leads: 'never', scans: 'never' });
     await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
     await post({ name: 'One' });
@@ -124,6 +132,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
 
   it('a new scan is mailed to whoever chose scans, with its room count and a link; "never" for scans gets none', async () => {
     const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    await dropInvitationEmails();
     await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
     const app = await world.app();
     const upload = await app.inject({

@@ -75,6 +75,7 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'users',
   'memberships',
   'setup_links',
+  'email_changes',
   'invitations',
   'quarantine',
   'stages',
@@ -304,6 +305,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/account/password',
     url: () => '/account/password',
     form: () => ({ currentPassword: 'not needed for the refusals', newPassword: 'a brand new password' }),
+  },
+  { method: 'POST', path: '/account/name', url: () => '/account/name', form: () => ({ displayName: 'A new name' }) },
+  {
+    method: 'POST',
+    path: '/account/email',
+    url: () => '/account/email',
+    form: () => ({ newEmail: 'moved@home.example', emailPassword: 'not needed for the refusals' }),
   },
   // Another person's invitation answers 404 like a missing one (test/web/admin/invitations.test.ts).
   { method: 'POST', path: '/account/invitations/:invitationId/accept', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/accept` },

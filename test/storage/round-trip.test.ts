@@ -72,6 +72,7 @@ describeEachBackend('storage round trips', (backend) => {
       .sort();
     expect(tables).toEqual([
       'app_meta',
+      'email_changes',
       'idempotency_keys',
       'intake_log',
       'invitations',

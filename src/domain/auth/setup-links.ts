@@ -3,6 +3,8 @@ import type { Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkNewPassword, hashPassword } from './password.js';
+import { checkDisplayName } from '../users/display-name.js';
+import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../users/email.js';
 import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
 
 export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,10 +20,11 @@ export function setupUrl(baseUrl: string, token: string): string {
 
 /**
  * Who saw a link besides the person: `operator` for the CLI on the server and the first-start banner (the person
- * who runs the server is trusted by every workspace on it), or the workspace whose owner was shown it on the
- * Members screen. Only the first proves the email; see `setPasswordWithLink`.
+ * who runs the server is trusted by every workspace on it), `email` for a link sent to the account's own address
+ * (an invitation or a password reset by email: nobody else saw it), or the workspace whose owner was shown it on the
+ * Members screen. The first two prove the email; see `setPasswordWithLink`.
  */
-export type LinkWitness = 'operator' | { workspaceId: string };
+export type LinkWitness = 'operator' | 'email' | { workspaceId: string };
 
 /**
  * A one-time link where a person sets their password, inside the caller's transaction. Only the token's hash is
@@ -34,6 +37,7 @@ export async function issueSetupLink(
   ctx: DomainContext,
   userId: string,
   witness: LinkWitness,
+  baseUrl: string = ctx.config.publicBaseUrl,
 ): Promise<SetupLink> {
   const token = mintToken();
   const now = ctx.clock.now();
@@ -47,10 +51,10 @@ export async function issueSetupLink(
       created_at: now.toISOString(),
       expires_at: expiresAt,
       used_at: null,
-      shown_in_workspace_id: witness === 'operator' ? null : witness.workspaceId,
+      shown_in_workspace_id: typeof witness === 'string' ? null : witness.workspaceId,
     })
     .execute();
-  return { setupUrl: setupUrl(ctx.config.publicBaseUrl, token), expiresAt };
+  return { setupUrl: setupUrl(baseUrl, token), expiresAt };
 }
 
 const unusable = () =>
@@ -59,8 +63,15 @@ const unusable = () =>
     'This link was already used or has expired. Ask an owner for a new one (leadscan user reset-password --email …)',
   );
 
+export interface OpenedSetupLink {
+  userId: string;
+  email: string;
+  /** The account is still the first start's admin@localhost: the page asks for the owner's real email and name. */
+  firstOwner: boolean;
+}
+
 /** Who a usable link is for (the set-password page shows the email); refused when used, expired or unknown. */
-export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>): Promise<{ userId: string; email: string }> {
+export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>): Promise<OpenedSetupLink> {
   if (!looksLikeToken(input.token)) throw unusable();
   const row = await ctx.store.db
     .selectFrom('setup_links')
@@ -69,19 +80,25 @@ export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>)
     .where('setup_links.token_hash', '=', hashToken(input.token))
     .executeTakeFirst();
   if (!row || row.used_at !== null || row.expires_at <= nowIso(ctx)) throw unusable();
-  return { userId: row.user_id, email: row.email };
+  return { userId: row.user_id, email: row.email, firstOwner: emailKey(row.email) === FIRST_OWNER_EMAIL };
 }
 
 /**
  * Set the password through a link: used once (the conditional UPDATE is the guard, so two tabs racing get one
- * winner), and every session of the person ends, since a reset usually means a lost or shared password.
+ * winner), and every session of the person ends, since a reset usually means a lost or shared password. For the
+ * first start's admin@localhost, `profile` replaces the placeholder email and name in the same write.
  */
 export async function setPasswordWithLink({
   ctx,
   input,
-}: VerbArgs<{ token: string; password: string }>): Promise<{ userId: string; email: string }> {
+}: VerbArgs<{ token: string; password: string; profile?: { email: string; displayName: string } }>): Promise<OpenedSetupLink> {
   const password = checkNewPassword(input.password);
   const link = await openSetupLink({ ctx, input });
+  // Only the placeholder account takes a new email here: any other account changes it through a confirmation link.
+  const profile =
+    link.firstOwner && input.profile
+      ? { email: checkEmail(input.profile.email), display_name: checkDisplayName(input.profile.displayName) }
+      : undefined;
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
@@ -101,12 +118,30 @@ export async function setPasswordWithLink({
     // A link only the person (or the operator) saw proves the email is theirs; one an inviter saw proves nothing
     // beyond that workspace, since the inviter could have used it themselves.
     const proof = shownIn ? { email_proven_at: null, link_workspace_id: shownIn } : { email_proven_at: now, link_workspace_id: null };
+    if (profile) {
+      const taken = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email_key', '=', emailKey(profile.email))
+        .where('id', '!=', link.userId)
+        .executeTakeFirst();
+      if (taken) {
+        throw new AppError('email_taken', `${profile.email} is already the email of another account`, [
+          { field: 'email', code: 'invalid', message: 'Another account already uses this email' },
+        ]);
+      }
+    }
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, password_changed_at: now, ...proof })
+      .set({
+        password_hash: passwordHash,
+        password_changed_at: now,
+        ...proof,
+        ...(profile ? { email: profile.email, email_key: emailKey(profile.email), display_name: profile.display_name } : {}),
+      })
       .where('id', '=', link.userId)
       .execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
   });
-  return link;
+  return profile ? { ...link, email: profile.email } : link;
 }

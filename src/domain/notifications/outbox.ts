@@ -16,7 +16,9 @@ export type OutboxPayload =
   | { kind: 'test'; requestedBy: string }
   | { kind: 'invite'; workspaceName: string; invitedBy: string; link: string; expiresAt: string; existingAccount: boolean }
   | { kind: 'password_reset'; link: string; expiresAt: string }
-  | { kind: 'email_change'; link: string; expiresAt: string; newEmail: string };
+  | { kind: 'email_change'; link: string; expiresAt: string; newEmail: string }
+  /** To the old address once a change is confirmed: a change the person did not make does not go unseen. */
+  | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string };
 
 export interface QueuedEmail {
   purpose: OutboxPurpose;

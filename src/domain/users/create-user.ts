@@ -3,6 +3,9 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { issueSetupLink } from '../auth/setup-links.js';
+import { enqueueEmail } from '../notifications/outbox.js';
+import { linkBaseUrl } from '../server-base-url.js';
+import { checkDisplayName, defaultDisplayName } from './display-name.js';
 import { checkEmail, emailKey } from './email.js';
 import { checkRole, type Role } from './roles.js';
 
@@ -23,6 +26,11 @@ export interface CreatedUser {
    * signing in. No link, and the same answer either way, so an invite neither hands over nor reveals an account.
    */
   outcome: 'added' | 'invited';
+  /**
+   * With email on, the person was emailed (the link, or a note to sign in and accept) and `setupUrl` is null: a
+   * link only they saw proves their address. The inviter's answer is then the same for both outcomes.
+   */
+  emailed: boolean;
   setupUrl: string | null;
   expiresAt: string | null;
 }
@@ -38,9 +46,12 @@ export async function createUser({
 }: VerbArgs<{ email: string; workspace: string; role?: string; displayName?: string; invitedBy?: Inviter }>): Promise<CreatedUser> {
   const email = checkEmail(input.email);
   const role = checkRole(input.role ?? 'member');
+  const displayName = input.displayName?.trim() ? checkDisplayName(input.displayName, 'name') : defaultDisplayName(email);
   const inviter = input.invitedBy ?? 'operator';
+  const invitedBy = inviter === 'operator' ? 'the server operator' : inviter.email;
   const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const now = nowIso(ctx);
+  const mailBase = ctx.mail ? await linkBaseUrl(ctx) : undefined;
   const result = await ctx.store.writer.write(async (trx) => {
     const existing = await trx.selectFrom('users').select(['id', 'email']).where('email_key', '=', emailKey(email)).executeTakeFirst();
     if (existing) {
@@ -58,7 +69,7 @@ export async function createUser({
       // One invitation per person and workspace: inviting again renews it with the role chosen now.
       const invitation = {
         role,
-        invited_by: inviter === 'operator' ? 'the server operator' : inviter.email,
+        invited_by: invitedBy,
         created_at: now,
         expires_at: new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString(),
       };
@@ -74,6 +85,16 @@ export async function createUser({
           .values({ id: newId('inv'), workspace_id: workspace.id, user_id: existing.id, ...invitation })
           .execute();
       }
+      if (mailBase !== undefined) {
+        // No link to the account: a note to its own address that the invitation waits on the Account page.
+        await enqueueEmail(trx, ctx, {
+          purpose: 'invite',
+          to: existing.email,
+          workspaceId: workspace.id,
+          userId: existing.id,
+          payload: { kind: 'invite', workspaceName: workspace.name, invitedBy, link: `${mailBase}/login`, expiresAt: invitation.expires_at, existingAccount: true },
+        });
+      }
       return { userId: existing.id, link: null };
     }
     const userId = newId('usr');
@@ -83,7 +104,7 @@ export async function createUser({
         id: userId,
         email,
         email_key: emailKey(email),
-        display_name: input.displayName?.trim() || email.split('@')[0] || email,
+        display_name: displayName,
         password_hash: null,
         created_at: now,
         password_changed_at: null,
@@ -92,8 +113,20 @@ export async function createUser({
       })
       .execute();
     await trx.insertInto('memberships').values({ workspace_id: workspace.id, user_id: userId, role, created_at: now }).execute();
+    if (mailBase !== undefined) {
+      // Emailed, the link is seen by the person only, so setting the password through it proves the address.
+      const link = await issueSetupLink(trx, ctx, userId, 'email', mailBase);
+      await enqueueEmail(trx, ctx, {
+        purpose: 'invite',
+        to: email,
+        workspaceId: workspace.id,
+        userId,
+        payload: { kind: 'invite', workspaceName: workspace.name, invitedBy, link: link.setupUrl, expiresAt: link.expiresAt, existingAccount: false },
+      });
+      return { userId, link: null, added: true };
+    }
     const witness = inviter === 'operator' ? 'operator' : { workspaceId: workspace.id };
-    return { userId, link: await issueSetupLink(trx, ctx, userId, witness) };
+    return { userId, link: await issueSetupLink(trx, ctx, userId, witness), added: true };
   });
   return {
     userId: result.userId,
@@ -101,7 +134,8 @@ export async function createUser({
     email,
     workspaceId: workspace.id,
     role,
-    outcome: result.link ? 'added' : 'invited',
+    outcome: 'added' in result ? 'added' : 'invited',
+    emailed: mailBase !== undefined,
     setupUrl: result.link?.setupUrl ?? null,
     expiresAt: result.link?.expiresAt ?? null,
   };

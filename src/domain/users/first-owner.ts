@@ -3,10 +3,14 @@ import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { newId } from '../ids.js';
 import { issueSetupLink, type SetupLink } from '../auth/setup-links.js';
+import { FIRST_OWNER_EMAIL } from './email.js';
 
-export const FIRST_OWNER_EMAIL = 'admin@localhost';
+export { FIRST_OWNER_EMAIL };
 
-/** First start (docs/security.md): owner admin@localhost of the new workspace, with a one-time setup link. */
+/**
+ * First start (docs/security.md): owner admin@localhost of the new workspace, with a one-time setup link. The setup
+ * page asks whoever opens the link for their real email and name (see `setPasswordWithLink`).
+ */
 export async function insertFirstOwner(
   trx: Transaction<Schema>,
   ctx: DomainContext,

@@ -26,6 +26,7 @@ export async function removeUser({
     }
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('setup_links').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('email_changes').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('invitations').where('user_id', '=', user.id).execute();
     // Emails not yet sent to them outside any workspace (a password reset, an email change) go too.
     await trx.deleteFrom('outbox').where('user_id', '=', user.id).where('state', 'in', ['pending', 'sending']).execute();

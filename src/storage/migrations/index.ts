@@ -16,6 +16,7 @@ import { scansInbox } from './0013-scans-inbox.js';
 import { signInAttempts } from './0014-sign-in-attempts.js';
 import { scansReceived } from './0015-scans-received.js';
 import { notifications } from './0016-notifications.js';
+import { emailChanges } from './0017-email-changes.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0014_sign_in_attempts': signInAttempts(),
         '0015_scans_received': scansReceived(),
         '0016_notifications': notifications(),
+        '0017_email_changes': emailChanges(),
       }),
   };
 }

@@ -110,6 +110,8 @@ export const NOTICES: Record<string, string> = {
   'invitation-cancelled': 'The invitation was withdrawn.',
   'invitation-declined': 'The invitation was declined.',
   'password-changed': 'Password changed. Your other sessions were signed out.',
+  'name-saved': 'Name saved.',
+  'email-change-sent': 'We sent a confirmation link to the new address. Your email changes when you open it.',
   'password-set': 'Password set. Sign in with your email and the new password.',
   'signed-out': 'You are signed out.',
 };

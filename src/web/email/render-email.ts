@@ -57,6 +57,16 @@ export function renderEmail(content: EmailContent): RenderedEmail {
         ],
         button: { label: 'Confirm this email', url: content.link },
       });
+    case 'email_changed':
+      return layout({
+        subject: 'Your Leadscan email was changed',
+        heading: 'Your email was changed',
+        paragraphs: [
+          `The email of your Leadscan account changed from ${content.oldEmail} to ${content.newEmail} at ${utc(content.changedAt)}. Sign in with the new address from now on.`,
+          'If you did not make this change, tell an owner of your workspace or the person who runs Leadscan at once.',
+        ],
+        button: { label: 'Sign in', url: content.signInUrl },
+      });
   }
 }
 

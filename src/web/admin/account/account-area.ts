@@ -4,6 +4,8 @@ import { declineInvitation } from '../../../domain/invitations/decline-invitatio
 import { listInvitationsFor, type InvitationForMe } from '../../../domain/invitations/list-invitations.js';
 import { AppError } from '../../../domain/errors.js';
 import { changePassword } from '../../../domain/users/change-password.js';
+import { changeDisplayName } from '../../../domain/users/change-display-name.js';
+import { pendingEmailChange, requestEmailChange } from '../../../domain/users/request-email-change.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, AdminCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
@@ -11,6 +13,8 @@ import { actionButton, csrfField, field, formErrorsOf, isFormError, notice, when
 
 interface AccountPageInput {
   errors?: FormErrors;
+  /** What was typed into a refused form (never a password). */
+  values?: { displayName?: string; newEmail?: string };
   /** The refusal's status (400 a bad field, 429 throttled); 200 otherwise. */
   status?: number;
   /** A refusal about an invitation (not proven yet), shown above the list. */
@@ -32,9 +36,36 @@ ${actionButton({ action: `/account/invitations/${i.invitationId}/decline`, csrf:
 </section>`;
 }
 
+function profileSection(call: AdminCall, errors: FormErrors, values: AccountPageInput['values'] = {}, pending: { newEmail: string; expiresAt: string } | null): SafeHtml {
+  const emailOn = call.ctx.mail !== undefined;
+  return html`<section class="card" aria-labelledby="name-heading">
+<h2 id="name-heading">Name</h2>
+<form method="post" action="/account/name" novalidate>
+${csrfField(call.csrf)}
+${field({ name: 'displayName', label: 'Name', value: values.displayName ?? call.user.displayName, autocomplete: 'name', maxlength: 100, required: true, errors, hint: 'How the other people of your workspaces see you.' })}
+<button type="submit">Save name</button>
+</form>
+</section>
+<section class="card" aria-labelledby="email-heading">
+<h2 id="email-heading">Email</h2>
+<p>You sign in with <strong>${call.user.email}</strong>.</p>
+${pending ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link to <strong>${pending.newEmail}</strong>. Your email changes when you open it (until ${when(pending.expiresAt)}).</p>` : ''}
+${emailOn
+  ? html`<form method="post" action="/account/email" novalidate>
+${csrfField(call.csrf)}
+${field({ name: 'newEmail', label: 'New email', type: 'email', value: values.newEmail ?? '', autocomplete: 'email', required: true, errors, hint: 'We send a link to the new address; your email changes when you open it.' })}
+${field({ name: 'emailPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true, errors })}
+<button type="submit">Send confirmation link</button>
+</form>`
+  : html`${errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''}
+<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server. Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`}
+</section>`;
+}
+
 async function accountPage(call: AdminCall, input: AccountPageInput = {}) {
   const errors = input.errors ?? {};
   const invitations = await listInvitationsFor({ ctx: call.ctx, input: { userId: call.user.userId } });
+  const pending = await pendingEmailChange({ ctx: call.ctx, input: { userId: call.user.userId } });
   const status = input.status ?? (Object.keys(errors).length ? 400 : input.problem ? 403 : 200);
   return call.render(status, {
     title: 'Account',
@@ -43,6 +74,7 @@ async function accountPage(call: AdminCall, input: AccountPageInput = {}) {
 ${notice(call.query.notice)}
 ${invitationsSection(call, invitations, input.problem)}
 <div class="grid-2">
+${profileSection(call, errors, input.values, pending)}
 <section class="card" aria-labelledby="pw-heading">
 <h2 id="pw-heading">Change password</h2>
 <form method="post" action="/account/password" novalidate>
@@ -64,10 +96,50 @@ ${call.workspaces.length
   });
 }
 
-/** Account: pending invitations (accept, decline), change password (other sessions end), sign out. */
+/**
+ * Account: pending invitations (accept, decline), your name, your email (confirmed by a link to the new address),
+ * change password (other sessions end), sign out.
+ */
 export const accountArea: AdminArea = {
   routes: [
     { method: 'GET', path: '/account', access: 'signed-in', handler: async (call) => accountPage(call) },
+    {
+      method: 'POST',
+      path: '/account/name',
+      access: 'signed-in',
+      handler: async (call) => {
+        const displayName = call.body.displayName ?? '';
+        try {
+          await changeDisplayName({ ctx: call.ctx, input: { userId: call.user.userId, displayName } });
+        } catch (error) {
+          if (isFormError(error)) return accountPage(call, { errors: formErrorsOf(error, 'displayName'), values: { displayName } });
+          throw error;
+        }
+        return call.redirect('/account', 'name-saved');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/account/email',
+      access: 'signed-in',
+      handler: async (call) => {
+        const newEmail = call.body.newEmail ?? '';
+        try {
+          await requestEmailChange({
+            ctx: call.ctx,
+            input: { userId: call.user.userId, newEmail, currentPassword: call.body.emailPassword ?? '' },
+          });
+        } catch (error) {
+          if (isFormError(error)) {
+            call.reply.headers(httpHeadersOf(error));
+            const errors = formErrorsOf(error, error.code === 'rate_limited' ? 'emailPassword' : 'newEmail');
+            return accountPage(call, { status: httpStatusOf(error), errors, values: { newEmail } });
+          }
+          throw error;
+        }
+        return call.redirect('/account', 'email-change-sent');
+      },
+    },
     {
       method: 'POST',
       path: '/account/password',

@@ -5,6 +5,8 @@ import type { CsrfTokens } from '../../../domain/auth/csrf.js';
 import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';
+import { requestPasswordReset } from '../../../domain/auth/request-password-reset.js';
+import { confirmEmailChange, openEmailChange } from '../../../domain/users/confirm-email-change.js';
 import { AppError, isAppError } from '../../../domain/errors.js';
 import { listInvitationsFor } from '../../../domain/invitations/list-invitations.js';
 import { workspacesOf } from '../../../domain/members/workspace-access.js';
@@ -13,7 +15,15 @@ import { workspacePath } from '../routes.js';
 import { fromOurOrigin } from '../security.js';
 import { clearSessionCookie, safeNext, sessionIdOf, setSessionCookie } from '../session-cookie.js';
 import { formErrorsOf } from '../ui.js';
-import { loginPage, setupPage, setupUnusablePage } from './sign-in-pages.js';
+import {
+  confirmEmailPage,
+  emailChangedPage,
+  emailLinkUnusablePage,
+  forgotPasswordPage,
+  loginPage,
+  setupPage,
+  setupUnusablePage,
+} from './sign-in-pages.js';
 
 interface Options {
   ctx: DomainContext;
@@ -25,9 +35,10 @@ interface Options {
 const html = (reply: FastifyReply, status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(page);
 
 /**
- * The pages outside the gate: `/` (where to go), `/login`, `/setup/{token}` and `/logout`. Sign-in and setup
- * posts have no session yet, so their CSRF line is the same-origin check (a foreign page cannot sign a victim
- * into an attacker's account); the setup token itself is the secret of the setup post.
+ * The pages outside the gate: `/` (where to go), `/login`, `/forgot-password`, `/setup/{token}`,
+ * `/confirm-email/{token}` and `/logout`. Sign-in, reset and setup posts have no session yet, so their CSRF line
+ * is the same-origin check (a foreign page cannot sign a victim into an attacker's account); the token in a link
+ * is the secret of its post.
  */
 export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf, secure, signedIn }) => {
   const sameOrigin = (request: FastifyRequest) => {
@@ -73,36 +84,83 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
     },
   );
 
+  app.get('/forgot-password', { schema: { hide: true } }, async (_request, reply) =>
+    html(reply, 200, forgotPasswordPage({ emailOn: ctx.mail !== undefined })),
+  );
+
+  app.post<{ Body: { email?: string } }>('/forgot-password', { schema: { hide: true } }, async (request, reply) => {
+    sameOrigin(request);
+    if (!ctx.mail) return html(reply, 200, forgotPasswordPage({ emailOn: false }));
+    const email = String(request.body?.email ?? '');
+    try {
+      await requestPasswordReset({ ctx, input: { email, ip: request.ip } });
+    } catch (error) {
+      // Only a malformed address is said (that reveals nothing); every real address gets the one answer below.
+      if (isAppError(error) && error.code === 'invalid_fields') {
+        return html(reply, 400, forgotPasswordPage({ emailOn: true, email, errors: formErrorsOf(error, 'email') }));
+      }
+      throw error;
+    }
+    return html(reply, 200, forgotPasswordPage({ emailOn: true, sent: true }));
+  });
+
+  app.get<{ Params: { token: string } }>('/confirm-email/:token', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      const change = await openEmailChange({ ctx, input: { token: request.params.token } });
+      return await html(reply, 200, confirmEmailPage(change));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'email_link_unusable') return html(reply, httpStatusOf(error), emailLinkUnusablePage());
+      throw error;
+    }
+  });
+
+  app.post<{ Params: { token: string } }>('/confirm-email/:token', { schema: { hide: true } }, async (request, reply) => {
+    sameOrigin(request);
+    let change: { email: string; newEmail: string } | undefined;
+    try {
+      change = await openEmailChange({ ctx, input: { token: request.params.token } });
+      const { newEmail } = await confirmEmailChange({ ctx, input: { token: request.params.token } });
+      return await html(reply, 200, emailChangedPage({ newEmail }));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'email_link_unusable') return html(reply, httpStatusOf(error), emailLinkUnusablePage());
+      if (isAppError(error) && error.code === 'email_taken' && change) {
+        return html(reply, httpStatusOf(error), confirmEmailPage({ ...change, errors: { form: error.detail } }));
+      }
+      throw error;
+    }
+  });
+
   app.get<{ Params: { token: string } }>('/setup/:token', { schema: { hide: true } }, async (request, reply) => {
     try {
       const link = await openSetupLink({ ctx, input: { token: request.params.token } });
-      return await html(reply, 200, setupPage({ email: link.email }));
+      return await html(reply, 200, setupPage(link));
     } catch (error) {
       if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
       throw error;
     }
   });
 
-  app.post<{ Params: { token: string }; Body: { password?: string; repeat?: string } }>(
+  app.post<{ Params: { token: string }; Body: { password?: string; repeat?: string; email?: string; displayName?: string } }>(
     '/setup/:token',
     { schema: { hide: true } },
     async (request, reply) => {
       sameOrigin(request);
       const password = String(request.body?.password ?? '');
-      let email = '';
+      const profile = { email: String(request.body?.email ?? ''), displayName: String(request.body?.displayName ?? '') };
+      let link = { email: '', firstOwner: false };
       try {
-        email = (await openSetupLink({ ctx, input: { token: request.params.token } })).email;
+        link = await openSetupLink({ ctx, input: { token: request.params.token } });
         if (password !== String(request.body?.repeat ?? '')) {
           throw new AppError('invalid_fields', 'The two passwords differ', [
             { field: 'repeat', code: 'invalid', message: 'This is not the same as the password above' },
           ]);
         }
-        await setPasswordWithLink({ ctx, input: { token: request.params.token, password } });
+        await setPasswordWithLink({ ctx, input: { token: request.params.token, password, ...(link.firstOwner ? { profile } : {}) } });
         return await reply.redirect('/login?notice=password-set', 303);
       } catch (error) {
         if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
-        if (isAppError(error) && error.code === 'invalid_fields') {
-          return html(reply, 400, setupPage({ email, errors: formErrorsOf(error, 'password') }));
+        if (isAppError(error) && (error.code === 'invalid_fields' || error.code === 'email_taken')) {
+          return html(reply, httpStatusOf(error), setupPage({ ...link, values: profile, errors: formErrorsOf(error, 'password') }));
         }
         throw error;
       }

@@ -15,7 +15,8 @@ async function render(call: WorkspaceCall, status: number, input: Omit<MembersPa
   const workspaceId = call.workspace.workspaceId;
   const members = await listMembers({ ctx: call.ctx, input: { workspaceId } });
   const pending = await listPendingInvitations({ ctx: call.ctx, input: { workspaceId } });
-  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, pending, ...input }) });
+  const emailOn = call.ctx.mail !== undefined;
+  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, pending, emailOn, ...input }) });
 }
 
 /** A refusal about a member row (the last owner, a vanished member) is shown on the list, not as an error page. */
@@ -33,12 +34,15 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members',
       access: 'owner',
       handler: async (call) => {
-        const values = { email: call.body.email ?? '', role: call.body.role ?? 'member' };
+        const values = { email: call.body.email ?? '', name: call.body.name ?? '', role: call.body.role ?? 'member' };
         try {
-          // The same verb as `leadscan user create`: a new account's link is shown once, on this answer only; an
-          // existing account gets an invitation it accepts itself, and no link.
+          // The same verb as `leadscan user create`: a new account's link is emailed to them, or without email shown
+          // once, on this answer only; an existing account gets an invitation it accepts itself, and no link.
           const invitedBy = { userId: call.user.userId, email: call.user.email };
-          const invited = await createUser({ ctx: call.ctx, input: { ...values, workspace: call.workspace.workspaceId, invitedBy } });
+          const invited = await createUser({
+            ctx: call.ctx,
+            input: { email: values.email, displayName: values.name, role: values.role, workspace: call.workspace.workspaceId, invitedBy },
+          });
           return await render(call, 200, { invited });
         } catch (error) {
           if (!isFormError(error)) throw error;

@@ -11,7 +11,9 @@ export interface MembersPageInput {
   pending: PendingInvitation[];
   invited?: CreatedUser;
   inviteErrors?: FormErrors;
-  inviteValues?: { email?: string; role?: string };
+  inviteValues?: { email?: string; name?: string; role?: string };
+  /** Email is configured: invitations are emailed rather than handed to the inviter. */
+  emailOn?: boolean;
   /** A refusal about a row (last owner…), shown above the list. */
   problem?: string;
 }
@@ -34,7 +36,7 @@ ${input.invited ? invitedNotice(input.invited) : ''}
 <thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
 <tbody>${input.members.map(
     (m) => html`<tr>
-<td data-label="Person"><strong>${m.email}</strong>${m.userId === call.user.userId ? html` <span class="badge">you</span>` : ''}${m.passwordSet ? '' : html` <span class="badge">invited</span>`}<br><span class="muted small">${m.displayName}</span></td>
+<td data-label="Person"><strong>${m.displayName}</strong>${m.userId === call.user.userId ? html` <span class="badge">you</span>` : ''}${m.passwordSet ? '' : html` <span class="badge">invited</span>`}<br><span class="muted small">${m.email}</span></td>
 <td data-label="Role"><form class="actions" method="post" action="${base}/${m.userId}/role">${csrfField(call.csrf)}<label class="offscreen" for="role-${m.userId}">Role of ${m.email}</label>${roleSelect('role', `role-${m.userId}`, m.role)}<button type="submit" class="secondary">Change role</button></form></td>
 <td data-label="Since">${when(m.since)}</td>
 <td>${actionButton({ action: `${base}/${m.userId}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${m.email} from ${call.workspace.workspaceName}? They lose access at once.` })}</td>
@@ -58,10 +60,13 @@ ${input.pending.length
   : ''}
 <section class="card" aria-labelledby="invite-heading">
 <h2 id="invite-heading">Invite</h2>
-<p class="muted small">Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.</p>
+<p class="muted small">${input.emailOn
+    ? 'We email them: someone new gets a one-time link to choose their own password; someone who already has an account here gets an invitation they accept after signing in.'
+    : 'Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.'}</p>
 <form method="post" action="${base}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'email', label: 'Email', type: 'email', value: input.inviteValues?.email ?? '', errors, autocomplete: 'off' })}
+${field({ name: 'name', label: 'Name', value: input.inviteValues?.name ?? '', errors, autocomplete: 'off', maxlength: 100, hint: 'Optional. How the app shows them; they can change it. Someone who already has an account keeps their own.' })}
 <div class="field"><label for="f-role">Role</label>${roleSelect('role', 'f-role', input.inviteValues?.role ?? 'member')}</div>
 <button type="submit">Invite</button>
 </form>
@@ -73,6 +78,13 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: input.inviteValue
  * the same whether or not its password is set, and carries no link: the account is not the inviter's to hand out.
  */
 function invitedNotice(invited: CreatedUser): SafeHtml {
+  if (invited.emailed) {
+    // One answer for both outcomes: whether the address has an account stays between the server and its owner.
+    return html`<section class="notice info" aria-labelledby="invited-heading">
+<h2 id="invited-heading">We emailed an invitation to ${invited.email}</h2>
+<p>They join as ${invited.role}. Someone new chooses their password through the link in the email (it works once, for 24 hours); someone who already has an account here accepts the invitation after signing in.</p>
+</section>`;
+  }
   if (invited.outcome === 'invited' || !invited.setupUrl) {
     return html`<section class="notice info" aria-labelledby="invited-heading">
 <h2 id="invited-heading">${invited.email} is invited as ${invited.role}</h2>
