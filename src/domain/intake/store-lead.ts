@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes.js';
+import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes/lead.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
@@ -60,7 +60,7 @@ export function leadRowOf(input: {
 
 /**
  * Inserts one lead inside a generic write (restoring a quarantined submission), with the very INSERT the hot path
- * uses (LEAD_INSERT_COLUMNS in storage/hot-writes.ts): into the source's current pipeline, active or not.
+ * uses (LEAD_INSERT_COLUMNS in storage/hot-writes/lead.ts): into the source's current pipeline, active or not.
  */
 export async function insertLead(
   trx: Transaction<Schema>,
