@@ -22,7 +22,7 @@ import {
   quarantinePruneBeyondParams,
   quarantinePruneOld,
 } from './hot-writes/quarantine.js';
-import { roomInsert, roomInsertParams, roomsOf, scanInsert, scanInsertParams } from './hot-writes/scan.js';
+import { roomInsert, roomsParams, scanInsert, scanInsertParams } from './hot-writes/scan.js';
 import { Markers, statementsFor } from './hot-writes/sql-parts.js';
 
 interface Pending extends LaneItem {
@@ -187,11 +187,10 @@ export class PostgresHotWriter implements HotWriter {
 
   private async storeScans(writes: HotWrite[]): Promise<HotResult[]> {
     const scans = writes.flatMap((w) => (w.kind === 'scan' ? [w] : []));
-    const rooms = scans.flatMap((w) => roomsOf(w.scan.id, w.rooms));
     const done = scans.flatMap((w): KeyDoneFor[] => (w.done ? [{ ...w.done, rowId: w.scan.id }] : []));
     await this.pool.query(scansStatement(scans.length), [
       ...scans.flatMap((w) => scanInsertParams(w.scan)),
-      ...roomInsertParams('postgres', rooms),
+      ...roomsParams(scans.map((w) => ({ scanId: w.scan.id, rooms: w.rooms }))),
       ...keysDoneParams(done),
     ]);
     return scans.map(() => ({ kind: 'stored', stored: true }));

@@ -22,7 +22,7 @@ import {
   quarantinePruneBeyondParams,
   quarantinePruneOld,
 } from './hot-writes/quarantine.js';
-import { roomInsert, roomInsertParams, roomsOf, scanInsert, scanInsertParams } from './hot-writes/scan.js';
+import { roomInsert, roomParams, scanInsert, scanInsertParams } from './hot-writes/scan.js';
 import { statementsFor } from './hot-writes/sql-parts.js';
 import type { ToWorker, FromWorker, WireOutcome } from './sqlite-hot-protocol.js';
 
@@ -119,7 +119,7 @@ function apply(write: HotWrite): HotResult {
     case 'scan': {
       step(() => statements.scanInsert.run(...scanInsertParams(write.scan)));
       step(() => {
-        for (const room of roomsOf(write.scan.id, write.rooms)) statements.roomInsert.run(...roomInsertParams('sqlite', [room]));
+        write.rooms.forEach((room, idx) => statements.roomInsert.run(...roomParams(write.scan.id, room, idx)));
         markDone(write.done);
       });
       return { kind: 'stored', stored: true };

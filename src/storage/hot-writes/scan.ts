@@ -1,7 +1,6 @@
 /** The scan-upload statements of the hot writes: the scan row and its rooms. */
-import type { Dialect } from '../dialect.js';
 import type { ScanTable } from '../schema.js';
-import { columns, emptyBytes, rowsOf, valuesRows, type Field, type Markers } from './sql-parts.js';
+import { emptyBytes, insertRows, valuesRows, type Field, type Markers } from './sql-parts.js';
 
 /** A scan as uploaded; `raw` is any byte view (the SQLite writer thread receives it transferred). */
 export type ScanRow = Omit<ScanTable, 'raw'> & { raw: Uint8Array };
@@ -39,42 +38,30 @@ export function scanInsertParams(scan: ScanRow): unknown[] {
   return SCAN_COLUMNS.map((c) => withBuffer[c]);
 }
 
-/** A room as inserted: the scan it belongs to and its place in the scan's list. */
-export interface RoomOf {
-  scan_id: string;
-  idx: number;
-  name: string;
-  raw_start: number;
-  raw_end: number;
-}
-
 const ROOM_FIELDS = [
   ['scan_id', 'text'],
   ['idx', 'int'],
   ['name', 'text'],
   ['raw_start', 'int'],
   ['raw_end', 'int'],
-] as const satisfies ReadonlyArray<Field<keyof RoomOf>>;
-
-/** A scan's rooms, in order. */
-export function roomsOf(scanId: string, rooms: readonly RoomRow[]): RoomOf[] {
-  return rooms.map((room, idx) => ({ scan_id: scanId, idx, name: room.name, raw_start: room.start, raw_end: room.end }));
-}
+] as const satisfies readonly Field[];
 
 /**
- * Rooms (one on SQLite, any number on PostgreSQL; see rowsOf). A room's bytes are its range of the scan's body
- * (migration 0005): its own `raw` stays empty. Parameters: roomInsertParams.
+ * Rooms (one on SQLite, any number on PostgreSQL; see insertRows). A room's bytes are its range of the scan's body
+ * (migration 0005): its own `raw` stays empty. Parameters: roomParams (SQLite), roomsParams (PostgreSQL).
  */
 export function roomInsert(m: Markers): string {
-  return (
-    'insert into scan_rooms (scan_id, idx, name, raw, raw_start, raw_end) ' +
-    `select r.scan_id, r.idx, r.name, ${emptyBytes(m.dialect)}, r.raw_start, r.raw_end from ${rowsOf(m, 'r', ROOM_FIELDS)}`
-  );
+  const [scanId, idx, name, rawStart, rawEnd] = ROOM_FIELDS;
+  return insertRows(m, 'scan_rooms', [scanId, idx, name, ['raw', { constant: emptyBytes(m.dialect) }], rawStart, rawEnd]);
 }
 
-/** Parameters of roomInsert: the one room's values (SQLite), or one array per field (PostgreSQL). */
-export function roomInsertParams(dialect: Dialect, rooms: readonly RoomOf[]): unknown[] {
-  const names = ROOM_FIELDS.map(([name]) => name);
-  if (dialect === 'sqlite') return names.map((name) => rooms[0]![name]);
-  return columns(rooms, names);
+/** One room's parameters, in ROOM_FIELDS order: the scan it belongs to, its place in the scan's list, its range. */
+export function roomParams(scanId: string, room: RoomRow, idx: number): unknown[] {
+  return [scanId, idx, room.name, room.start, room.end];
+}
+
+/** The rooms of `scans`, one array per field in ROOM_FIELDS order (PostgreSQL). */
+export function roomsParams(scans: ReadonlyArray<{ scanId: string; rooms: readonly RoomRow[] }>): unknown[] {
+  const rows = scans.flatMap(({ scanId, rooms }) => rooms.map((room, idx) => roomParams(scanId, room, idx)));
+  return ROOM_FIELDS.map((_, i) => rows.map((row) => row[i]));
 }

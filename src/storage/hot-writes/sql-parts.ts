@@ -14,8 +14,9 @@ export type PgType = 'text' | 'int';
 export type Field<Name extends string = string> = readonly [name: Name, pgType: PgType];
 
 /**
- * Parameter markers in the order they appear in one statement: `?` on SQLite; `$1, $2, …` on PostgreSQL, numbered on
- * across every part composed into the statement (so the parts' parameters follow each other in that order).
+ * Parameter markers for one statement: `?` on SQLite; `$1, $2, …` on PostgreSQL, numbered on across every part
+ * composed into the statement (so the parts' parameters follow each other in that order). SQLite binds `?` in the
+ * order they stand in the text, so a statement makes its markers in that order too.
  */
 export class Markers {
   private count = 0;
@@ -60,6 +61,23 @@ export function rowsOf(m: Markers, alias: string, fields: readonly Field[], ordi
   const names = fields.map(([name]) => name);
   if (ordinality) return `unnest(${arrays}) with ordinality as ${alias}(${[...names, ordinality].join(', ')})`;
   return `unnest(${arrays}) as ${alias}(${names.join(', ')})`;
+}
+
+/** A column an INSERT sets: from the posted field of that name, or to a constant (`{ constant: "x''" }`). */
+export type InsertColumn = Field | readonly [name: string, value: { constant: string }];
+
+/**
+ * An INSERT of posted rows into `table`, from one column list: on SQLite one row, `insert into t (a, b) values (?, ?)`
+ * (prepared once, run per row); on PostgreSQL any number, `insert into t (a, b) select r.a, r.b from
+ * unnest($1::text[], $2::int[]) as r(a, b)`. Parameters: the posted fields in column order, constants left out.
+ */
+export function insertRows(m: Markers, table: string, columns: readonly InsertColumn[]): string {
+  const names = columns.map(([name]) => name).join(', ');
+  const values = (field: (name: string) => string) =>
+    columns.map(([name, value]) => (typeof value === 'string' ? field(name) : value.constant)).join(', ');
+  if (m.dialect === 'sqlite') return `insert into ${table} (${names}) values (${values(() => m.next())})`;
+  const posted = columns.filter((c): c is Field => typeof c[1] === 'string');
+  return `insert into ${table} (${names}) select ${values((name) => `r.${name}`)} from ${rowsOf(m, 'r', posted)}`;
 }
 
 /**
