@@ -17,7 +17,8 @@ import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { newId } from '../src/domain/ids.js';
 import { createDomainContext } from '../src/runtime.js';
 import { openDatabase } from '../src/storage/database.js';
-import { leadInsertParams, leadInsertSql, type LeadInsertValues } from '../src/storage/hot-writes.js';
+import { leadInsert, leadInsertParams, type LeadInsertValues } from '../src/storage/hot-writes/lead.js';
+import { Markers } from '../src/storage/hot-writes/sql-parts.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 40_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -69,7 +70,7 @@ function lead(target: { sourceId: string; pipelineId: string }, i: number): Lead
 
 /** µs per lead to insert `count` leads in transactions of BATCH. */
 function insertRound(db: BetterSqlite3.Database, target: { sourceId: string; pipelineId: string }, start: number, count: number): number {
-  const insert = db.prepare(leadInsertSql('sqlite', true));
+  const insert = db.prepare(leadInsert(new Markers('sqlite'), { guarded: true }));
   const began = process.hrtime.bigint();
   for (let i = start; i < start + count; i += BATCH) {
     db.exec('begin immediate');

@@ -1,23 +1,29 @@
 import type pg from 'pg';
 import { isRetryableConflict, LaneScheduler, type LaneItem, type LaneOptions } from './lane-scheduler.js';
 import { StorageUnavailableError } from './storage-errors.js';
+import type { HotResult, HotWrite, HotWriter, ResultOf } from './hot-writes.js';
 import {
-  columns,
+  keyClaims,
+  keyClaimsParams,
+  keyDone,
   keyDoneParams,
-  LEAD_ROW_FIELDS,
-  leadInsertParams,
-  leadInsertSql,
-  numbered,
-  quarantineInsertParams,
-  scanInsertParams,
-  SQL,
-  type HotResult,
-  type HotWrite,
-  type HotWriter,
+  keysDoneIn,
+  keysDoneParams,
   type KeyDone,
+  type KeyDoneFor,
   type KeyRow,
-  type ResultOf,
-} from './hot-writes.js';
+} from './hot-writes/idempotency-key.js';
+import { leadInsert, leadInsertParams } from './hot-writes/lead.js';
+import {
+  quarantineInsert,
+  quarantineInsertParams,
+  quarantineOldestKept,
+  quarantinePruneBeyond,
+  quarantinePruneBeyondParams,
+  quarantinePruneOld,
+} from './hot-writes/quarantine.js';
+import { roomInsert, roomsParams, scanInsert, scanInsertParams } from './hot-writes/scan.js';
+import { Markers, statementsFor } from './hot-writes/sql-parts.js';
 
 interface Pending extends LaneItem {
   write: HotWrite;
@@ -31,90 +37,37 @@ export interface PostgresHotWriterOptions extends LaneOptions {
 /** Scan bodies folded into one statement at most, in bytes; a batch holding more commits in several statements. */
 const MAX_SCAN_BYTES_PER_STATEMENT = 8 * 1024 * 1024;
 
-/** A write stored by a statement, and the idempotency key it answers (marked done only if the row was stored). */
-type Done = KeyDone & { rowId: string };
+/**
+ * A batch of leads and the idempotency keys of those stored, one statement; named, so each connection parses and
+ * plans it once. Parameters: the leads' arrays, then the keys'.
+ */
+function leadsStatement(): { name: string; text: string } {
+  const m = new Markers('postgres');
+  return {
+    name: 'leadscan_hot_leads',
+    text: `with stored as (${leadInsert(m, { guarded: true })}), done as (${keysDoneIn(m, 'stored')}) select id from stored`,
+  };
+}
+
+const LEADS_STATEMENT = leadsStatement();
 
 /**
- * Marks the keys of the rows `stored` returned as done: parameters $n … $n+5, one array each. Two batches never lock
- * the same key rows (each key is claimed by one request), and each statement takes them in key order anyway.
+ * `count` scans with their rooms and the keys they answer, one statement (the text depends only on `count`).
+ * Parameters: each scan's in turn, the rooms' arrays, then the keys'.
  */
-function keysDoneSql(n: number): string {
-  return (
-    "update idempotency_keys k set request_hash = d.h, state = 'done', response_status = d.st, response_body = d.b " +
-    `from unnest($${n}::text[], $${n + 1}::text[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::text[], $${n + 5}::text[]) as d(scope, key, h, st, b, row_id) ` +
-    'where k.scope = d.scope and k.key = d.key and d.row_id in (select id from stored)'
-  );
-}
-
-function keysDoneParams(done: Done[]): unknown[] {
-  done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
-  return columns(done, ['scope', 'key', 'requestHash', 'status', 'body', 'rowId']);
-}
-
-/** A batch of leads and their keys, one statement; named, so each connection parses and plans it once. */
-const LEADS_STATEMENT = {
-  name: 'leadscan_hot_leads',
-  text: `with stored as (${leadInsertSql('postgres', true)}), done as (${keysDoneSql(LEAD_ROW_FIELDS.length + 1)}) select id from stored`,
-};
-
-const SCAN_INSERT_HEAD = SQL.scanInsert.slice(0, SQL.scanInsert.indexOf(' values '));
-/** Parameters per scan row, as scanInsertParams gives them. */
-const SCAN_PARAMS = SQL.scanInsert.split('?').length - 1;
-
-/** `count` scans with their rooms and keys, one statement (the text depends only on `count`). */
 function scansStatement(count: number): string {
-  const rows = Array.from(
-    { length: count },
-    (_, r) => `(${Array.from({ length: SCAN_PARAMS }, (_, c) => `$${r * SCAN_PARAMS + c + 1}`).join(', ')})`,
-  );
-  const n = count * SCAN_PARAMS + 1;
+  const m = new Markers('postgres');
   return (
-    `with stored as (${SCAN_INSERT_HEAD} values ${rows.join(', ')} returning id), ` +
-    'rooms as (insert into scan_rooms (scan_id, idx, name, raw, raw_start, raw_end) ' +
-    `select r.scan_id, r.idx, r.name, ''::bytea, r.s, r.e from unnest($${n}::text[], $${n + 1}::int[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::int[]) as r(scan_id, idx, name, s, e)), ` +
-    `done as (${keysDoneSql(n + 5)}) select id from stored`
+    `with stored as (${scanInsert(m, count)} returning id), rooms as (${roomInsert(m)}), ` +
+    `done as (${keysDoneIn(m, 'stored')}) select id from stored`
   );
 }
 
-/** `text` with `from` replaced once; throws at start-up if `from` is not there (the shared SQL changed shape). */
-function replaceOnce(text: string, from: string, to: string): string {
-  if (!text.includes(from)) throw new Error(`Statement does not contain ${from}`);
-  return text.replace(from, () => to);
-}
+/** A batch of idempotency claims, one statement (keyClaims). */
+const CLAIMS_STATEMENT = { name: 'leadscan_hot_claims', text: keyClaims(new Markers('postgres')) };
 
-/**
- * A batch of idempotency claims, one statement: SQL.keyClaim (one row of values) made to take the batch's rows `c`,
- * each with its own lease cutoff, then, for each key it did not get, the row in the way as the statement's snapshot
- * saw it (none if it was committed meanwhile: the caller reads that as "in flight, try again"). Two claims of one key
- * in a batch make PostgreSQL refuse the statement (21000), and then each claim runs alone.
- */
-function claimsSql(): string {
-  const fromRows = replaceOnce(
-    SQL.keyClaim,
-    "values (?, ?, ?, 'in_flight', null, null, ?, ?)",
-    "select c.scope, c.key, c.h, 'in_flight', null, null, c.created, c.expires from c",
-  );
-  // The one `?` left is the lease cutoff.
-  const cutoffPerRow = replaceOnce(numbered(fromRows), '$1', '(select c.cutoff from c where c.scope = excluded.scope and c.key = excluded.key)');
-  const upsert = replaceOnce(cutoffPerRow, 'returning scope', 'returning scope, key');
-  return (
-    'with c as (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ' +
-    `with ordinality as c(scope, key, h, created, expires, cutoff, i)), claimed as (${upsert}) ` +
-    'select cl.key is not null as claimed, k.request_hash, k.state, k.response_status, k.response_body from c ' +
-    'left join claimed cl on cl.scope = c.scope and cl.key = c.key ' +
-    'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i'
-  );
-}
-
-const CLAIMS_STATEMENT = { name: 'leadscan_hot_claims', text: claimsSql() };
-
-const Q = {
-  quarantineInsert: numbered(SQL.quarantineInsert),
-  quarantinePruneOld: numbered(SQL.quarantinePruneOld),
-  quarantineOldestKept: numbered(SQL.quarantineOldestKept),
-  quarantinePruneBeyond: numbered(SQL.quarantinePruneBeyond),
-  keyDone: numbered(SQL.keyDone),
-};
+/** The quarantine transaction's statements, one row each. */
+const Q = statementsFor('postgres', { quarantineInsert, quarantinePruneOld, quarantineOldestKept, quarantinePruneBeyond, keyDone });
 
 /** A SQLSTATE that says something about this data (a constraint, a bad value), not about the server being gone. */
 function isDataError(error: unknown): boolean {
@@ -213,7 +166,7 @@ export class PostgresHotWriter implements HotWriter {
 
   private async storeLeads(writes: HotWrite[]): Promise<HotResult[]> {
     const leads = writes.flatMap((w) => (w.kind === 'lead' ? [w] : []));
-    const done = leads.flatMap((w) => (w.done ? [{ ...w.done, rowId: w.lead.id }] : []));
+    const done = leads.flatMap((w): KeyDoneFor[] => (w.done ? [{ ...w.done, rowId: w.lead.id }] : []));
     const stored = await this.pool.query<{ id: string }>({
       ...LEADS_STATEMENT,
       values: [...leadInsertParams('postgres', leads.map((w) => ({ ...w.lead, restored_from: null }))), ...keysDoneParams(done)],
@@ -226,7 +179,7 @@ export class PostgresHotWriter implements HotWriter {
     const claims = writes.flatMap((w) => (w.kind === 'claim' ? [w.claim] : []));
     const { rows } = await this.pool.query<KeyRow & { claimed: boolean }>({
       ...CLAIMS_STATEMENT,
-      values: columns(claims, ['scope', 'key', 'requestHash', 'createdAt', 'expiresAt', 'leaseCutoff']),
+      values: keyClaimsParams(claims),
     });
     // One row per claim, in the batch's order (the left joins match at most one row each: (scope, key) is unique).
     return rows.map(({ claimed, ...row }) => (claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row }));
@@ -234,16 +187,10 @@ export class PostgresHotWriter implements HotWriter {
 
   private async storeScans(writes: HotWrite[]): Promise<HotResult[]> {
     const scans = writes.flatMap((w) => (w.kind === 'scan' ? [w] : []));
-    const rooms = scans.flatMap((w) => w.rooms.map((room, idx) => ({ ...room, idx, scanId: w.scan.id })));
-    const done = scans.flatMap((w) => (w.done ? [{ ...w.done, rowId: w.scan.id }] : []));
-    // The body goes as a binary parameter: its bytes as they are, no hex text twice the size.
-    const values = scans.flatMap((w) => {
-      const raw = w.scan.raw;
-      return scanInsertParams({ ...w.scan, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
-    });
+    const done = scans.flatMap((w): KeyDoneFor[] => (w.done ? [{ ...w.done, rowId: w.scan.id }] : []));
     await this.pool.query(scansStatement(scans.length), [
-      ...values,
-      ...columns(rooms, ['scanId', 'idx', 'name', 'start', 'end']),
+      ...scans.flatMap((w) => scanInsertParams(w.scan)),
+      ...roomsParams(scans.map((w) => ({ scanId: w.scan.id, rooms: w.rooms }))),
       ...keysDoneParams(done),
     ]);
     return scans.map(() => ({ kind: 'stored', stored: true }));
@@ -282,7 +229,7 @@ export class PostgresHotWriter implements HotWriter {
         await client.query(Q.quarantinePruneOld, [row.source_id, cutoff]);
         const oldest = await client.query<{ received_at: string; id: string }>(Q.quarantineOldestKept, [row.source_id, keep - 1]);
         const kept = oldest.rows[0];
-        if (kept) await client.query(Q.quarantinePruneBeyond, [row.source_id, kept.received_at, kept.received_at, kept.id]);
+        if (kept) await client.query(Q.quarantinePruneBeyond, quarantinePruneBeyondParams(row.source_id, kept));
         if (write.done) done.push(write.done);
         results.push({ kind: 'stored', stored: true });
       } else {

@@ -11,19 +11,19 @@
  */
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import type { HotResult, HotWrite } from './hot-writes.js';
+import { keyClaim, keyClaimParams, keyDone, keyDoneParams, keyRead, type KeyDone, type KeyRow } from './hot-writes/idempotency-key.js';
+import { leadInsert, leadInsertParams } from './hot-writes/lead.js';
 import {
-  keyClaimParams,
-  keyDoneParams,
-  leadInsertParams,
-  leadInsertSql,
+  quarantineInsert,
   quarantineInsertParams,
-  scanInsertParams,
-  SQL,
-  type HotResult,
-  type HotWrite,
-  type KeyDone,
-  type KeyRow,
-} from './hot-writes.js';
+  quarantineOldestKept,
+  quarantinePruneBeyond,
+  quarantinePruneBeyondParams,
+  quarantinePruneOld,
+} from './hot-writes/quarantine.js';
+import { roomInsert, roomParams, scanInsert, scanInsertParams } from './hot-writes/scan.js';
+import { statementsFor } from './hot-writes/sql-parts.js';
 import type { ToWorker, FromWorker, WireOutcome } from './sqlite-hot-protocol.js';
 
 const { file, port } = workerData as { file: string; port: MessagePort };
@@ -43,20 +43,33 @@ db.pragma('temp_store = MEMORY');
 // Checkpoints are the checkpoint thread's (sqlite-checkpointer.ts); this is only a safety valve should it be gone.
 db.pragma('wal_autocheckpoint = 8000');
 
+const sql = statementsFor('sqlite', {
+  lead: (m) => leadInsert(m, { guarded: true }),
+  quarantineInsert,
+  quarantinePruneOld,
+  quarantineOldestKept,
+  quarantinePruneBeyond,
+  scanInsert: (m) => scanInsert(m, 1),
+  roomInsert,
+  keyDone,
+  keyClaim,
+  keyRead,
+});
+
 const statements = {
   begin: db.prepare('begin immediate'),
   commit: db.prepare('commit'),
   rollback: db.prepare('rollback'),
-  lead: db.prepare(leadInsertSql('sqlite', true)),
-  quarantineInsert: db.prepare(SQL.quarantineInsert),
-  quarantinePruneOld: db.prepare(SQL.quarantinePruneOld),
-  quarantineOldestKept: db.prepare(SQL.quarantineOldestKept),
-  quarantinePruneBeyond: db.prepare(SQL.quarantinePruneBeyond),
-  scanInsert: db.prepare(SQL.scanInsert),
-  roomInsert: db.prepare(SQL.roomInsert),
-  keyDone: db.prepare(SQL.keyDone),
-  keyClaim: db.prepare(SQL.keyClaim),
-  keyRead: db.prepare(SQL.keyRead),
+  lead: db.prepare(sql.lead),
+  quarantineInsert: db.prepare(sql.quarantineInsert),
+  quarantinePruneOld: db.prepare(sql.quarantinePruneOld),
+  quarantineOldestKept: db.prepare(sql.quarantineOldestKept),
+  quarantinePruneBeyond: db.prepare(sql.quarantinePruneBeyond),
+  scanInsert: db.prepare(sql.scanInsert),
+  roomInsert: db.prepare(sql.roomInsert),
+  keyDone: db.prepare(sql.keyDone),
+  keyClaim: db.prepare(sql.keyClaim),
+  keyRead: db.prepare(sql.keyRead),
 };
 
 /** Thrown when a write fails after its first statement changed something: the whole transaction must go. */
@@ -64,10 +77,6 @@ class PartialWrite extends Error {
   constructor(readonly inner: unknown) {
     super('a write failed after its first statement');
   }
-}
-
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function markDone(done: KeyDone | null): void {
@@ -102,16 +111,15 @@ function apply(write: HotWrite): HotResult {
       step(() => {
         statements.quarantinePruneOld.run(row.source_id, cutoff);
         const oldest = statements.quarantineOldestKept.get(row.source_id, keep - 1) as { received_at: string; id: string } | undefined;
-        if (oldest) statements.quarantinePruneBeyond.run(row.source_id, oldest.received_at, oldest.received_at, oldest.id);
+        if (oldest) statements.quarantinePruneBeyond.run(...quarantinePruneBeyondParams(row.source_id, oldest));
         markDone(write.done);
       });
       return { kind: 'stored', stored: true };
     }
     case 'scan': {
-      const raw = asBuffer(write.scan.raw);
-      step(() => statements.scanInsert.run(...scanInsertParams({ ...write.scan, raw })));
+      step(() => statements.scanInsert.run(...scanInsertParams(write.scan)));
       step(() => {
-        write.rooms.forEach((room, idx) => statements.roomInsert.run(write.scan.id, idx, room.name, room.start, room.end));
+        write.rooms.forEach((room, idx) => statements.roomInsert.run(...roomParams(write.scan.id, room, idx)));
         markDone(write.done);
       });
       return { kind: 'stored', stored: true };

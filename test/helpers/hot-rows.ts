@@ -1,5 +1,6 @@
 import { newId } from '../../src/domain/ids.js';
-import type { LeadRow, ScanRow } from '../../src/storage/hot-writes.js';
+import type { LeadRow } from '../../src/storage/hot-writes/lead.js';
+import type { ScanRow } from '../../src/storage/hot-writes/scan.js';
 
 /** A lead as intake posts it to the hot writer: only a name, from `source`, seen in `pipeline` (its own by default). */
 export function leadRow(source: { id: string; pipeline_id: string }, name: string | null, pipeline = source.pipeline_id): LeadRow {

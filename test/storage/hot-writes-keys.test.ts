@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import type { KeyDone } from '../../src/storage/hot-writes.js';
+import type { KeyDone } from '../../src/storage/hot-writes/idempotency-key.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { leadRow, scanRow } from '../helpers/hot-rows.js';

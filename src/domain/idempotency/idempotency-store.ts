@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { KeyDone } from '../../storage/hot-writes.js';
+import type { KeyDone } from '../../storage/hot-writes/idempotency-key.js';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-key.js';

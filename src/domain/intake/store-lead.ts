@@ -1,5 +1,7 @@
-import { sql, type Transaction } from 'kysely';
-import { LEAD_INSERT_COLUMNS, LEAD_ROW_FIELDS, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes.js';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { Dialect } from '../../storage/dialect.js';
+import { leadInsert, leadInsertParams, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes/lead.js';
+import { Markers } from '../../storage/hot-writes/sql-parts.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
@@ -60,10 +62,11 @@ export function leadRowOf(input: {
 
 /**
  * Inserts one lead inside a generic write (restoring a quarantined submission), with the very INSERT the hot path
- * uses (LEAD_INSERT_COLUMNS in storage/hot-writes.ts): into the source's current pipeline, active or not.
+ * uses (storage/hot-writes/lead.ts), unguarded: into the source's current pipeline, active or not.
  */
 export async function insertLead(
   trx: Transaction<Schema>,
+  dialect: Dialect,
   input: {
     id: string;
     sourceId: string;
@@ -78,9 +81,7 @@ export async function insertLead(
     ...leadRowOf({ ...input, pipelineId: '', idempotencyKey: null }),
     restored_from: input.restoredFrom ?? null,
   };
-  const columns = LEAD_INSERT_COLUMNS.map(([column]) => column).join(', ');
-  const expressions = LEAD_INSERT_COLUMNS.map(([, expression]) => expression).join(', ');
-  const row = sql.join(LEAD_ROW_FIELDS.map((field) => sql`${values[field]} as ${sql.ref(field)}`));
-  const inserted = await sql`insert into leads (${sql.raw(columns)}) select ${sql.raw(expressions)} from (select ${row}) v join lead_sources s on s.id = v.source_id returning id`.execute(trx);
+  const insert = leadInsert(new Markers(dialect), { guarded: false });
+  const inserted = await trx.executeQuery(CompiledQuery.raw(insert, leadInsertParams(dialect, [values])));
   if (inserted.rows.length !== 1) throw new Error(`Lead source ${input.sourceId} does not exist`);
 }

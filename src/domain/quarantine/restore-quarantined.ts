@@ -36,7 +36,7 @@ export async function restoreQuarantined({
     const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
     const fields = normalizeLeadBody(body);
     const leadId = newId('lead');
-    await insertLead(trx, {
+    await insertLead(trx, ctx.store.dialect, {
       id: leadId,
       sourceId: row.source_id,
       fields,

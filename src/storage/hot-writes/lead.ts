@@ -1,0 +1,81 @@
+/** The lead INSERT, the one every path that makes a lead uses: intake on both databases, and quarantine restore. */
+import type { Dialect } from '../dialect.js';
+import type { LeadTable } from '../schema.js';
+import { columns, rowsOf, type Field, type Markers } from './sql-parts.js';
+
+/**
+ * A lead as posted: the leads columns less those the insert takes from the lead_sources row it is guarded by
+ * (workspace_id and pipeline_id are the source's; stage is its pipeline's first). `pipeline_id` here is the pipeline
+ * the caller saw the source in: the insert is refused if the source moved since.
+ */
+export type LeadRow = Omit<LeadTable, 'workspace_id' | 'stage' | 'restored_from'>;
+
+export type LeadInsertValues = LeadRow & Pick<LeadTable, 'restored_from'>;
+
+/**
+ * The leads columns and the SQL expression each is set to, where `v.` is the posted row (LeadInsertValues) and `s.`
+ * the lead_sources row. Adding a column is one line here (and its field below).
+ */
+export const LEAD_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, expression: string]> = [
+  ['id', 'v.id'],
+  ['workspace_id', 's.workspace_id'],
+  ['pipeline_id', 's.pipeline_id'],
+  ['source_id', 's.id'],
+  // The first stage is the pipeline's Leads inbox (docs/admin-app.md); a pipeline always has one.
+  ['stage', '(select st.key from stages st where st.pipeline_id = s.pipeline_id order by st.position limit 1)'],
+  ['name', 'v.name'],
+  ['phone', 'v.phone'],
+  ['email', 'v.email'],
+  ['address', 'v.address'],
+  ['notes', 'v.notes'],
+  ['extra', 'v.extra'],
+  ['received_at', 'v.received_at'],
+  ['client_ip', 'v.client_ip'],
+  ['user_agent', 'v.user_agent'],
+  ['origin', 'v.origin'],
+  ['referer', 'v.referer'],
+  ['bot_check', 'v.bot_check'],
+  ['idempotency_key', 'v.idempotency_key'],
+  ['restored_from', 'v.restored_from'],
+];
+
+/** The posted fields, in parameter order (every `v.` field is text). */
+export const LEAD_ROW_FIELDS = [
+  'id',
+  'source_id',
+  'pipeline_id',
+  'name',
+  'phone',
+  'email',
+  'address',
+  'notes',
+  'extra',
+  'received_at',
+  'client_ip',
+  'user_agent',
+  'origin',
+  'referer',
+  'bot_check',
+  'idempotency_key',
+  'restored_from',
+] as const satisfies ReadonlyArray<keyof LeadInsertValues>;
+
+const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);
+
+/**
+ * The leads INSERT over the posted rows (one on SQLite, any number on PostgreSQL; see rowsOf), returning the ids it
+ * stored. `guarded`: only while the source is still active and still in the pipeline the caller saw (intake); a
+ * restore inserts into the source's current pipeline whatever its state.
+ */
+export function leadInsert(m: Markers, { guarded }: { guarded: boolean }): string {
+  const columns = LEAD_INSERT_COLUMNS.map(([c]) => c).join(', ');
+  const expressions = LEAD_INSERT_COLUMNS.map(([, e]) => e).join(', ');
+  const guard = guarded ? ' and s.active = 1 and s.pipeline_id = v.pipeline_id' : '';
+  return `insert into leads (${columns}) select ${expressions} from ${rowsOf(m, 'v', FIELDS)} join lead_sources s on s.id = v.source_id${guard} returning id`;
+}
+
+/** Parameters of leadInsert: the one row's values (SQLite), or one array per field (PostgreSQL). */
+export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValues[]): unknown[] {
+  if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f]);
+  return columns(rows, LEAD_ROW_FIELDS);
+}
