@@ -8,6 +8,7 @@ import { createSource } from '../../src/domain/sources/create-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { setPasswordWithLink } from '../../src/domain/auth/setup-links.js';
+import { resetPassword } from '../../src/domain/users/reset-password.js';
 import { acceptInvitation } from '../../src/domain/invitations/accept-invitation.js';
 import { listInvitationsFor } from '../../src/domain/invitations/list-invitations.js';
 import crypto from 'node:crypto';
@@ -74,10 +75,12 @@ try {
       payload: body,
     });
   }
-  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: seeded.workspaceId, role: 'owner' } });
-  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', workspace: seeded.workspaceId, role: 'member' } });
+  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', displayName: 'Maria Santos', workspace: seeded.workspaceId, role: 'owner' } });
+  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', displayName: 'Tom Becker', workspace: seeded.workspaceId, role: 'member' } });
   // Maria proves her email through the operator's link, then accepts the second workspace's invitation.
-  await setPasswordWithLink({ ctx, input: { token: new URL(owner.setupUrl!).pathname.split('/').pop()!, password: 'screenshot password' } });
+  // (Email is on, so the invitation went to the outbox; the operator's link stands in for it.)
+  const link = await resetPassword({ ctx, input: { email: owner.email } });
+  await setPasswordWithLink({ ctx, input: { token: new URL(link.setupUrl).pathname.split('/').pop()!, password: 'screenshot password' } });
   await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: roofing.id, role: 'owner' } });
   const [invitation] = await listInvitationsFor({ ctx, input: { userId: owner.userId } });
   await acceptInvitation({ ctx, input: { userId: owner.userId, invitationId: invitation!.invitationId } });
