@@ -275,6 +275,20 @@ async function echoRun(): Promise<WrkResult> {
   }
 }
 
+/** A Leadscan intake row: its run, the ratio to the echo run just before it, and whether every 200 was stored. */
+function intakeRow(label: string, r: WrkResult, raw: WrkResult, stored: number, acknowledged: number): string[] {
+  return [
+    label,
+    fmt(r.rps),
+    fmt(r.p50, 2),
+    fmt(r.p99, 2),
+    fmt(r.rps / raw.rps, 2),
+    ...machineCells(r, 1e6),
+    `${r.requests - r.ok}`,
+    `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+  ];
+}
+
 /**
  * The intake again, with email on: a fresh database of the same kind, `serve` with SMTP_URL pointing at an SMTP
  * server on loopback (smtp-server, in this process), and the first-start owner choosing each new lead, so the
@@ -294,16 +308,7 @@ async function emailOnRow(make: () => Promise<Database | null>, leadFile: string
     await server.stop();
     const stored = await db.count('leads');
     const acknowledged = warm.ok + r.ok;
-    intakeRows.push([
-      `Leadscan intake, ${db.label}, email on`,
-      fmt(r.rps),
-      fmt(r.p50, 2),
-      fmt(r.p99, 2),
-      fmt(r.rps / raw.rps, 2),
-      ...machineCells(r, 1e6),
-      `${r.requests - r.ok}`,
-      `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
-    ]);
+    intakeRows.push(intakeRow(`Leadscan intake, ${db.label}, email on`, r, raw, stored, acknowledged));
     const noticed = await db.count('noticed');
     return `${db.label}, email on: ${noticed} of ${stored} leads noticed by the notifier before the server stopped, ${smtp.messages.length} email${smtp.messages.length === 1 ? '' : 's'} sent (at most one a minute per person; the rest wait for the next ones)`;
   } finally {
@@ -376,16 +381,7 @@ async function main(): Promise<void> {
       }
       acknowledged += openLoopOk;
       const stored = await db.count('leads');
-      intakeRows.push([
-        `Leadscan intake, ${db.label}`,
-        fmt(r.rps),
-        fmt(r.p50, 2),
-        fmt(r.p99, 2),
-        fmt(r.rps / raw.rps, 2),
-        ...machineCells(r, 1e6),
-        `${r.requests - r.ok}`,
-        `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
-      ]);
+      intakeRows.push(intakeRow(`Leadscan intake, ${db.label}`, r, raw, stored, acknowledged));
 
       const uploadKey = server.key;
       await server.stop();
