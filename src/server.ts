@@ -20,7 +20,10 @@ export interface RunningServer {
 /** The first-start banner (README.md), the one place it is written; `serve` prints it once per service start. */
 export function banner(config: Config, listenUrl: string, result: BootstrapResult): string {
   const lines = [
-    `Leadscan is listening on ${listenUrl}  (API reference: ${config.publicBaseUrl}/docs)`,
+    config.publicBaseUrl === listenUrl
+      ? `Leadscan is listening on ${listenUrl}`
+      : `Leadscan is listening on ${listenUrl} (links below use ${config.publicBaseUrl}; PUBLIC_BASE_URL sets them)`,
+    `API reference: ${config.publicBaseUrl}/docs`,
     config.mail
       ? `Email: on, through ${config.mail.server} as ${config.mail.from} (docs/notifications.md)`
       : 'Email: off; set SMTP_URL and MAIL_FROM to email new leads (docs/notifications.md)',
@@ -71,7 +74,8 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const app = await buildApp(runtime.ctx);
   try {
     runtime.store.hot.start();
-    await app.listen({ host: config.host, port: config.port });
+    // The banner says where it listens, once; the log line only marks the moment.
+    await app.listen({ host: config.host, port: config.port, listenTextResolver: () => 'accepting connections' });
   } catch (error) {
     await app.close();
     await runtime.store.close();

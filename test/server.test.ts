@@ -81,6 +81,52 @@ describe('leadscan serve (process)', () => {
       second.child.kill('SIGINT');
     }
     expect(await second.exited).toBe(0);
+    // A graceful stop, not an event loop that ran dry halfway through closing the database.
+    expect(second.output()).toMatch(/leadscan: stopped; writer committed \d+ writes/);
+  });
+
+  it('says where it listens once, and where its links point when that differs', async () => {
+    const started = await serve({ DATABASE_URL: path.join(tempDir(), 'x.sqlite'), APP_SECRET: 'k'.repeat(40), LOG_LEVEL: 'info' });
+    try {
+      const out = started.output();
+      expect(out.match(/127\.0\.0\.1/g)).toHaveLength(1);
+      expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:(\d+) \(links below use http:\/\/localhost:\1; PUBLIC_BASE_URL sets them\)/);
+      expect(out).toContain('"msg":"accepting connections"');
+    } finally {
+      started.child.kill('SIGTERM');
+    }
+    expect(await started.exited).toBe(0);
+  });
+
+  it('under `npm start`, Ctrl-C (SIGINT to the whole process group) stops gracefully and exits 0', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        LOG_LEVEL: 'silent',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATABASE_URL: path.join(tempDir(), 'x.sqlite'),
+        APP_SECRET: 'k'.repeat(40),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const listening = new Promise<void>((resolve) => {
+      const read = (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        if (/listening on http/.test(out)) resolve();
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+    });
+    await Promise.race([listening, exited.then((code) => Promise.reject(new Error(`npm start exited ${code}: ${out}`)))]);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/leadscan: stopped; writer committed/);
   });
 
   it('refuses to start on a bad environment value with one line naming it', async () => {
