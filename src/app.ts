@@ -12,7 +12,7 @@ import { ProblemSchema, sendProblem, toAppError } from './http/problem.js';
 import { httpStatusOf } from './http/error-statuses.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerLoadShedding, serverTimeoutOptions } from './http/load-shedding.js';
-import { intakeRateLimitHook, registerRateLimits } from './http/rate-limit.js';
+import { registerRateLimits } from './http/rate-limit.js';
 import { healthRoutes } from './http/routes/health.js';
 import { hostedFormRoutes } from './web/form/hosted-form-routes.js';
 import { intakeRoutes } from './http/routes/intake.js';
@@ -117,8 +117,8 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
   await registerRateLimits(app, config, { redisKeyPrefix: options.rateLimitKeyPrefix });
   await app.register(healthRoutes, { ctx });
   await app.register(problemDocsRoutes);
-  await app.register(intakeRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
-  await app.register(hostedFormRoutes, { ctx, rateLimit: intakeRateLimitHook(app) });
+  await app.register(intakeRoutes, { ctx });
+  await app.register(hostedFormRoutes, { ctx });
   await app.register(scanUploadRoutes, { ctx });
   if (config.metricsToken) {
     metrics.collectProcessMetrics();

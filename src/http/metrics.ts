@@ -134,10 +134,9 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
  * the URL (resolved when the log is written; a token of no source is only counted in /metrics).
  */
 export function recordIntakeRefusal(ctx: DomainContext, request: FastifyRequest, error: Error): void {
-  const { token } = (request.params ?? {}) as { token?: string };
   ctx.intake?.record({
     sourceId: request.intakeSource?.id,
-    token,
+    token: request.intakeToken ?? undefined,
     outcome: 'refused',
     // With the request: a client that hung up is `client_aborted` here too, not an outage in the owner's stats.
     code: toAppError(error, request).code,

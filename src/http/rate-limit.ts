@@ -176,10 +176,3 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
       scan(request, reply, () => `scan:${crypto.createHash('sha256').update(uploadKey).digest('hex')}`),
   } satisfies RateLimits);
 }
-
-/** The intake's rate-limit spot as an onRequest hook (API and hosted form): the token comes from the path. */
-export function intakeRateLimitHook(app: FastifyInstance) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    await app.rateLimits.intake(request, reply, (request.params as { token?: string }).token ?? '');
-  };
-}

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/context.js';
 import { newId } from '../../src/domain/ids.js';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
-import { openIntake } from '../../src/domain/intake/open-intake.js';
+import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
 import { listQuarantine } from '../../src/domain/quarantine/list-quarantine.js';
 import { QUARANTINE_RETENTION } from '../../src/domain/quarantine/quarantine-retention.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
@@ -24,7 +24,7 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     now = new Date('2026-03-01T10:00:00.000Z');
     world = await createWorld(backend, { clock });
     seeded = await world.seed();
-    source = await openIntake({ ctx: world.ctx, input: { token: seeded.source.token } });
+    source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
   });
   afterEach(async () => {
     await world.close();
@@ -36,12 +36,12 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     world.store.db.selectFrom('quarantine').selectAll().where('source_id', '=', source.id).orderBy('received_at').execute();
 
   it('openIntake: malformed, unknown and deactivated tokens', async () => {
-    await expect(openIntake({ ctx: world.ctx, input: { token: 'abc' } })).rejects.toMatchObject({ code: 'malformed_token' });
+    expect(() => parseIntakeToken('abc')).toThrow(expect.objectContaining({ code: 'malformed_token' }));
     await expect(
-      openIntake({ ctx: world.ctx, input: { token: '00000000-0000-4000-8000-000000000000' } }),
+      openIntake({ ctx: world.ctx, input: { token: parseIntakeToken('00000000-0000-4000-8000-000000000000') } }),
     ).rejects.toMatchObject({ code: 'intake_unavailable' });
     await world.store.db.updateTable('lead_sources').set({ active: 0 }).where('id', '=', source.id).execute();
-    await expect(openIntake({ ctx: world.ctx, input: { token: seeded.source.token } })).rejects.toMatchObject({
+    await expect(openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } })).rejects.toMatchObject({
       code: 'intake_unavailable',
     });
   });

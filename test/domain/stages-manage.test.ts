@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { submitLead } from '../../src/domain/intake/submit-lead.js';
-import { openIntake } from '../../src/domain/intake/open-intake.js';
+import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { openLead } from '../../src/domain/leads/open-lead.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
@@ -35,7 +35,7 @@ describeEachBackend('pipeline stages', (backend) => {
 
   const names = async () => (await listStages({ ctx: world.ctx, input: p })).map((s) => s.name);
   const submit = async (name: string) => {
-    const source = await openIntake({ ctx: world.ctx, input: { token: seeded.source.token } });
+    const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     return submitLead({ ctx: world.ctx, input: { source, body: { name }, meta } });
   };
 
@@ -45,7 +45,7 @@ describeEachBackend('pipeline stages', (backend) => {
     await reorderStages({ ctx: world.ctx, input: { ...p, order: ['contacted', 'Inbox', 'quoted', 'won', 'lost'] } });
     expect(await names()).toEqual(['Contacted', 'Inbox', 'Quoted', 'Won', 'Lost']);
     const b = await submit('Bea');
-    const source = await openIntake({ ctx: world.ctx, input: { token: seeded.source.token } });
+    const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Cy', website: 'autofill' }, meta } });
     const [q] = await world.store.db.selectFrom('quarantine').select('id').execute();
     await reorderStages({ ctx: world.ctx, input: { ...p, stage: 'quoted', direction: 'up' } });
@@ -102,7 +102,7 @@ describeEachBackend('pipeline stages', (backend) => {
   });
 
   it('a double-clicked restore makes exactly one lead', async () => {
-    const source = await openIntake({ ctx: world.ctx, input: { token: seeded.source.token } });
+    const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Jo', website: 'autofill' }, meta } });
     const [q] = await world.store.db.selectFrom('quarantine').select('id').execute();
     const outcomes = await Promise.allSettled([

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { DomainContext } from '../context.js';
-import { isWellFormedToken } from '../sources/source.js';
 
 export type { IntakeOutcome, IntakeOutcomeKind, IntakeRecorder } from './intake-recorder.js';
 import type { IntakeOutcome, IntakeRecorder } from './intake-recorder.js';
@@ -41,8 +40,8 @@ export class IntakeLog implements IntakeRecorder {
   dropped = 0;
 
   record({ sourceId, token, outcome, code }: IntakeOutcome): void {
-    // A token that is not even shaped like one names no source: never kept (a malformed one is any string at all).
-    const who = sourceId ? `id:${sourceId}` : token && isWellFormedToken(token) ? `token:${token.toLowerCase()}` : undefined;
+    // A malformed token never got this far: it names no source, and it could be any string at all.
+    const who = sourceId ? `id:${sourceId}` : token ? `token:${token}` : undefined;
     if (!who) return;
     const dayNumber = Math.floor(this.ctx.clock.now().getTime() / 86_400_000);
     if (dayNumber !== this.day.number) {

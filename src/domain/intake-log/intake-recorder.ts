@@ -1,4 +1,5 @@
 /** What intake answers are reported as: the contract between the routes that answer and the log that counts. */
+import type { IntakeToken } from '../sources/source.js';
 
 export type IntakeOutcomeKind = 'accepted' | 'quarantined' | 'refused';
 
@@ -9,7 +10,7 @@ export type IntakeOutcomeKind = 'accepted' | 'quarantined' | 'refused';
  */
 export interface IntakeOutcome {
   sourceId?: string | undefined;
-  token?: string | undefined;
+  token?: IntakeToken | undefined;
   outcome: IntakeOutcomeKind;
   code: string;
 }

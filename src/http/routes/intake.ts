@@ -1,16 +1,9 @@
-import type {
-  FastifyPluginAsync,
-  FastifyReply,
-  onRequestAsyncHookHandler,
-  FastifySchemaCompiler,
-} from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifySchemaCompiler } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
 import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
-import { openIntake } from '../../domain/intake/open-intake.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
-import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
 import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
@@ -26,22 +19,10 @@ import {
   RETRY_AFTER_HEADER,
 } from '../response-headers.js';
 import { recordIntakeRefusal } from '../metrics.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The lead source the intake token opened; set before the body is read. */
-    intakeSource: LeadSource | null;
-  }
-}
+import { decorateIntakeRequest, intakeSourceOpener, openedSource } from '../intake-request.js';
 
 export interface IntakeRoutesOptions {
   ctx: DomainContext;
-  /**
-   * RATE LIMIT SPOT (docs/api.md order: token shape → rate limit → source lookup). Runs after the token shape
-   * check and before the database lookup and the body read; throw AppError('rate_limited', …, undefined,
-   * { 'retry-after', ratelimit, 'ratelimit-policy' }) to refuse. Left to the abuse-protection work.
-   */
-  rateLimit?: onRequestAsyncHookHandler;
 }
 
 const INTAKE_PATH = '/api/intake/:token';
@@ -187,12 +168,12 @@ const intakeSchema = {
 const noValidation: FastifySchemaCompiler<unknown> = () => () => true;
 
 /**
- * `POST /api/intake/{token}` (docs/api.md). Thin: the token is checked and the source opened in onRequest hooks,
+ * `POST /api/intake/{token}` (docs/api.md). Thin: the token is checked and the source opened in an onRequest hook,
  * so a malformed or closed link is answered without reading the body; then parse → submitLead → answer.
  */
-export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app, { ctx, rateLimit }) => {
+export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app, { ctx }) => {
   registerIntakeBodyParsers(app);
-  app.decorateRequest('intakeSource', null);
+  decorateIntakeRequest(app);
 
   // Every answer in this scope carries the CORS headers, including problems raised by hooks and body parsers.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -206,28 +187,18 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     throw refusal;
   });
 
-  // openIntake refuses a malformed token before any lookup; checking the shape first keeps the rate limit after it.
-  const checkTokenShape: onRequestAsyncHookHandler = async (request) => {
-    const { token } = request.params as { token: string };
-    if (!isWellFormedToken(token)) await openIntake({ ctx, input: { token } });
-  };
-  const openSource: onRequestAsyncHookHandler = async (request) => {
-    const { token } = request.params as { token: string };
-    request.intakeSource = await openIntake({ ctx, input: { token, cached: true } });
-  };
-
   app.post(
     INTAKE_PATH,
     {
       schema: intakeSchema,
       bodyLimit: INTAKE_BODY_LIMIT,
       validatorCompiler: noValidation,
-      onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : []), openSource],
+      // Cached: the lead's INSERT re-checks the source in SQL (source-cache.ts).
+      onRequest: intakeSourceOpener(ctx, { cached: true }),
       preParsing: decodeContentEncoding,
     },
     async (request, reply) => {
-      const source = request.intakeSource;
-      if (!source) throw new AppError('internal_error', 'The intake source was not opened');
+      const source = openedSource(request);
       // No Content-Type and no body: Fastify calls no parser at all.
       if (request.body === undefined || request.body === null) throw unreadableBody('The request has no body');
       const body = request.body as Record<string, unknown>;

@@ -1,14 +1,14 @@
 import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
 import crypto from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { BotCheckProvider } from '../../config.js';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
-import { openIntake } from '../../domain/intake/open-intake.js';
+import { openIntake, parseIntakeToken } from '../../domain/intake/open-intake.js';
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
-import { isWellFormedToken, type LeadSource } from '../../domain/sources/source.js';
+import type { LeadSource } from '../../domain/sources/source.js';
 import { readSourceTexts } from '../../domain/sources/update-source-texts.js';
 import { FORM_ASSETS } from '../assets/index.js';
 import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../bot-check-widget.js';
@@ -22,11 +22,10 @@ import { toAppError } from '../../http/problem.js';
 import { intakeMeta } from '../../http/intake-meta.js';
 import { decodeContentEncoding } from '../../http/content-encoding.js';
 import { recordIntakeRefusal } from '../../http/metrics.js';
+import { decorateIntakeRequest, intakeSourceOpener, openedSource } from '../../http/intake-request.js';
 
 export interface HostedFormRoutesOptions {
   ctx: DomainContext;
-  /** The intake's rate limit, so the no-script path is limited exactly like POST /api/intake/{token}. */
-  rateLimit?: onRequestAsyncHookHandler;
 }
 
 const FORM_PATH = '/f/:token';
@@ -84,9 +83,10 @@ function errorPage(error: AppError, requestId: string): string {
  * The hosted form (docs/api.md): `GET /f/{token}` renders it; `POST /f/{token}` is the no-script path, through the
  * same verbs as the intake endpoint (openIntake → submitLead), answered with HTML.
  */
-export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = async (app, { ctx, rateLimit }) => {
+export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = async (app, { ctx }) => {
   // The intake's own body parsers: the form post is read exactly like a post to /api/intake/{token}.
   registerIntakeBodyParsers(app);
+  decorateIntakeRequest(app);
 
   app.setErrorHandler((error, request, reply) => {
     // The body is read by the intake's rules, so its refusals are the intake's (400 unreadable_body, not 415).
@@ -115,29 +115,25 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   );
 
   app.get<{ Params: { token: string } }>(FORM_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const source = await openIntake({ ctx, input: { token: request.params.token } });
+    const source = await openIntake({ ctx, input: { token: parseIntakeToken(request.params.token) } });
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
     const texts = await readSourceTexts(ctx, source.id);
     const page = formPage({ source, idempotencyKey: crypto.randomUUID(), texts });
     return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)));
   });
 
-  // Same order as the intake: token shape → rate limit → source lookup → body.
-  const checkTokenShape = async (request: FastifyRequest): Promise<void> => {
-    const { token } = request.params as { token: string };
-    if (!isWellFormedToken(token)) await openIntake({ ctx, input: { token } });
-  };
-
   app.post<{ Params: { token: string } }>(
     FORM_PATH,
     {
       schema: { hide: true },
       bodyLimit: INTAKE_BODY_LIMIT,
-      onRequest: [checkTokenShape, ...(rateLimit ? [rateLimit] : [])],
+      // The intake's own pass (token shape → rate limit → source lookup), so the no-script path is limited and
+      // refused exactly like POST /api/intake/{token}, before its body is read.
+      onRequest: intakeSourceOpener(ctx, { cached: false }),
       preParsing: decodeContentEncoding,
     },
     async (request, reply) => {
-      const source = await openIntake({ ctx, input: { token: request.params.token } });
+      const source = openedSource(request);
       const botCheck = formBotCheck(source.botCheck);
       const sent = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
       const idempotencyKey = formKeyOf(sent);
