@@ -85,6 +85,17 @@ describe('architecture', () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
+  it('idempotency is a wrapper: domain/idempotency/ imports no verb it wraps (the verbs import it, one way)', () => {
+    const wrapper = path.join(SRC, 'domain', 'idempotency');
+    const intoVerbs = [...graph]
+      .filter(([file]) => file.startsWith(wrapper + path.sep))
+      .flatMap(([file, deps]) => deps.filter((dep) => {
+        const [folder, ...rest] = path.relative(path.join(SRC, 'domain'), dep).split(path.sep);
+        return layerOf(dep) === 'domain' && rest.length > 0 && folder !== 'idempotency';
+      }).map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`));
+    expect(intoVerbs).toEqual([]);
+  });
+
   it('would see a violation and a circle if there were one', () => {
     const a = path.join(SRC, 'domain/a.ts');
     const b = path.join(SRC, 'http/b.ts');

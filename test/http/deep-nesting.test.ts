@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringifyIteratively } from '../../src/domain/idempotency/stringify-iteratively.js';
-import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.js';
+import { leadPayloadHash } from '../../src/domain/intake/submit-lead-once.js';
 import { INTAKE_MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/intake-body.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { IDEMPOTENCY_TTL_MS, requestHash } from '../../src/domain/idempotency/idempotency-key.js';
-import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.js';
+import { leadPayloadHash } from '../../src/domain/intake/submit-lead-once.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';

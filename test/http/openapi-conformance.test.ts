@@ -8,7 +8,7 @@ import type { ErrorCode } from '../../src/domain/errors.js';
 import { HTTP_ERRORS } from '../../src/http/error-statuses.js';
 import { requestHash, sourceScope, workspaceScope } from '../../src/domain/idempotency/idempotency-key.js';
 import { claimKey } from '../../src/domain/idempotency/idempotency-store.js';
-import { leadPayloadHash } from '../../src/domain/idempotency/submit-lead-once.js';
+import { leadPayloadHash } from '../../src/domain/intake/submit-lead-once.js';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { describeEachBackend } from '../helpers/backends.js';

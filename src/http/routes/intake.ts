@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
 import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
-import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
+import { submitLeadOnce } from '../../domain/intake/submit-lead-once.js';
 import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';

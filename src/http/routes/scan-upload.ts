@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { authenticateUploadKey } from '../../domain/keys/authenticate-upload-key.js';
-import { storeUploadOnce } from '../../domain/idempotency/store-upload-once.js';
+import { storeUploadOnce } from '../../domain/scans/store-upload-once.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { decodeContentEncoding } from '../content-encoding.js';

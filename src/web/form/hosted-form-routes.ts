@@ -7,7 +7,7 @@ import { AppError, isAppError } from '../../domain/errors.js';
 import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
 import { openIntake, parseIntakeToken } from '../../domain/intake/open-intake.js';
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
-import { submitLeadOnce } from '../../domain/idempotency/submit-lead-once.js';
+import { submitLeadOnce } from '../../domain/intake/submit-lead-once.js';
 import type { LeadSource } from '../../domain/sources/source.js';
 import { readSourceTexts } from '../../domain/sources/update-source-texts.js';
 import { FORM_ASSETS } from '../assets/index.js';

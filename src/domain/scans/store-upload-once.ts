@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../context.js';
-import { storeUpload, type StoreUploadResult } from '../scans/store-upload.js';
-import { requestHash, workspaceScope } from './idempotency-key.js';
-import { runIdempotent, type IdempotentOutcome, type ScanKeyResult } from './run-idempotent.js';
+import { storeUpload, type StoreUploadResult } from './store-upload.js';
+import { requestHash, workspaceScope } from '../idempotency/idempotency-key.js';
+import { runIdempotent, type IdempotentOutcome, type ScanKeyResult } from '../idempotency/run-idempotent.js';
 
 /**
  * A scan upload under an optional Idempotency-Key, scoped to the workspace: a repeat replays the first result

@@ -1,9 +1,9 @@
 import type { VerbArgs } from '../context.js';
-import { BOT_CHECK_TOKEN_FIELD } from '../intake/lead-fields.js';
-import { submitLead, type SubmitLeadInput, type SubmitLeadResult } from '../intake/submit-lead.js';
-import { requestHash, sourceScope } from './idempotency-key.js';
-import { stringifyIteratively } from './stringify-iteratively.js';
-import { runIdempotent, type IdempotentOutcome, type LeadKeyResult } from './run-idempotent.js';
+import { BOT_CHECK_TOKEN_FIELD } from './lead-fields.js';
+import { submitLead, type SubmitLeadInput, type SubmitLeadResult } from './submit-lead.js';
+import { requestHash, sourceScope } from '../idempotency/idempotency-key.js';
+import { stringifyIteratively } from '../idempotency/stringify-iteratively.js';
+import { runIdempotent, type IdempotentOutcome, type LeadKeyResult } from '../idempotency/run-idempotent.js';
 
 /**
  * What makes two lead submissions "the same payload": the fields as read, not the bytes (a browser's multipart
