@@ -47,8 +47,8 @@ const MOVE_BODIES_FROM = 64 * 1024;
 /**
  * The memory of large scan bodies, moved to the writer thread rather than copied (a 30 MiB upload would otherwise
  * exist twice while it is stored). Only a body that is the whole of its own ArrayBuffer is moved: a slice of a
- * shared buffer (Node's small-buffer pool, a socket chunk) is copied as before. A moved Buffer is empty afterwards,
- * which is why nothing reads a scan body once it is handed to the writer.
+ * shared buffer (Node's small-buffer pool, a socket chunk) is copied as before. A moved Buffer is empty afterwards:
+ * the body's type, HandedOverBytes, says so to whoever holds it.
  */
 function movableBodies(writes: HotWrite[]): ArrayBuffer[] {
   const moved = new Set<ArrayBuffer>();

@@ -8,6 +8,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { uploadBodyText } from '../fixtures/json-text-arbitrary.js';
 import { generateScanExchange, toJsonText } from '../fixtures/scan-exchange.js';
+import { handOver } from '../../src/storage/hot-writes/scan.js';
 
 /** The rooms JSON.parse sees in a body (the oracle), with a leading BOM ignored. */
 function parsedRooms(body: Buffer): unknown[] {
@@ -44,7 +45,7 @@ describeEachBackend('storeUpload', (backend) => {
   const store = (body: Buffer | string, extra: Partial<Parameters<typeof storeUpload>[0]['input']> = {}) =>
     storeUpload({
       ctx: world.ctx,
-      input: { workspaceId: ws.workspaceId, body: Buffer.from(body), userAgent: 'test-agent/1', ...extra },
+      input: { workspaceId: ws.workspaceId, body: handOver(Buffer.from(body)), userAgent: 'test-agent/1', ...extra },
     });
   const scanCount = async () =>
     Number((await world.store.db.selectFrom('scans').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);

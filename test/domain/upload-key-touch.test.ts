@@ -4,6 +4,7 @@ import { storeUpload } from '../../src/domain/scans/store-upload.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { handOver } from '../../src/storage/hot-writes/scan.js';
 
 describeEachBackend('upload key last-connected / last-used times', (backend) => {
   let world: TestWorld;
@@ -18,7 +19,7 @@ describeEachBackend('upload key last-connected / last-used times', (backend) => 
   });
 
   const upload = (rooms: string) =>
-    storeUpload({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, body: Buffer.from(`{"rooms":${rooms}}`), userAgent: undefined } });
+    storeUpload({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, body: handOver(Buffer.from(`{"rooms":${rooms}}`)), userAgent: undefined } });
   const key = () =>
     world.store.db.selectFrom('upload_keys').select(['last_used_at', 'last_connected_at']).where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
 

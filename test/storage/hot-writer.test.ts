@@ -9,6 +9,7 @@ import { StorageUnavailableError } from '../../src/storage/storage-errors.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { leadRow, scanRow } from '../helpers/hot-rows.js';
+import { handOver } from '../../src/storage/hot-writes/scan.js';
 
 describeEachBackend('hot writer', (backend) => {
   let world: TestWorld;
@@ -131,7 +132,7 @@ describeEachBackend('hot writer', (backend) => {
 
     it('the checkpoint thread keeps the WAL small while the writer commits (the writer itself would wait for 32 MB)', async () => {
       const body = Buffer.alloc(64 * 1024, 'x');
-      const big = (id: string) => world.store.hot.write({ kind: 'scan', scan: { ...scan(id), raw: Buffer.from(body), byte_size: body.length }, rooms: [], done: null });
+      const big = (id: string) => world.store.hot.write({ kind: 'scan', scan: { ...scan(id), raw: handOver(Buffer.from(body)), byte_size: body.length }, rooms: [], done: null });
       // 24 MB in 48 rounds, a little over the checkpoint interval apart.
       for (let round = 0; round < 48; round += 1) {
         await Promise.all(Array.from({ length: 8 }, () => big(newId('scan'))));

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { handOver } from '../../src/storage/hot-writes/scan.js';
 
 describeEachBackend('migration 0007: scan bodies stored uncompressed', (backend) => {
   let world: TestWorld;
@@ -23,7 +24,7 @@ describeEachBackend('migration 0007: scan bodies stored uncompressed', (backend)
     const id = newId('scan');
     await world.store.hot.write({
       kind: 'scan',
-      scan: { id, workspace_id: ws.workspaceId, received_at: new Date().toISOString(), room_count: 1, byte_size: expected.length, user_agent: null, raw, idempotency_key: null },
+      scan: { id, workspace_id: ws.workspaceId, received_at: new Date().toISOString(), room_count: 1, byte_size: expected.length, user_agent: null, raw: handOver(raw), idempotency_key: null },
       rooms: [{ name: 'A', start: 10, end: expected.length - 2 }],
       done: null,
     });

@@ -1,4 +1,5 @@
 import type { VerbArgs } from '../context.js';
+import type { HandedOverBytes } from '../../storage/hot-writes/scan.js';
 import { storeUpload, type StoreUploadResult } from './store-upload.js';
 import { requestHash, workspaceScope } from '../idempotency/idempotency-key.js';
 import { runIdempotent, type IdempotentOutcome, type ScanKeyResult } from '../idempotency/run-idempotent.js';
@@ -13,7 +14,8 @@ export async function storeUploadOnce({
   input,
 }: VerbArgs<{
   workspaceId: string;
-  body: Buffer;
+  /** Read here (hashed) and by storeUpload, which gives it to the hot writer. */
+  body: HandedOverBytes<Buffer>;
   userAgent: string | undefined;
   idempotencyKey: string | null;
   /** The request's Content-Type: part of what makes two keyed uploads "the same request". */

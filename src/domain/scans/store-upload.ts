@@ -1,3 +1,4 @@
+import type { HandedOverBytes } from '../../storage/hot-writes/scan.js';
 import { keyDone } from '../idempotency/idempotency-store.js';
 import type { ResultSlot } from '../idempotency/run-idempotent.js';
 import { nowIso, type VerbArgs } from '../context.js';
@@ -21,8 +22,8 @@ export interface StoreUploadResult {
 
 export interface StoreUploadInput {
   workspaceId: string;
-  /** The request body exactly as received. */
-  body: Buffer;
+  /** The request body exactly as received; read here before it is written, never after (HandedOverBytes). */
+  body: HandedOverBytes<Buffer>;
   userAgent: string | undefined;
   /**
    * An Idempotency-Key this upload answers: marked done with the result in the upload's own transaction, and kept

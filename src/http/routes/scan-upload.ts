@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { authenticateUploadKey } from '../../domain/keys/authenticate-upload-key.js';
 import { storeUploadOnce } from '../../domain/scans/store-upload-once.js';
+import { handOver, type HandedOverBytes } from '../../storage/hot-writes/scan.js';
 import { problemResponse } from '../problem.js';
 import { IdempotencyKeyHeaders, idempotencyKeyOf, sendIdempotent } from '../idempotency.js';
 import { decodeContentEncoding } from '../content-encoding.js';
@@ -17,10 +18,26 @@ import {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the scan-upload key check, before the body is read. */
-    /** Set by the scan-upload key check; `bytes` once the body is read (the stored body may move to the writer). */
+    /** Set by the scan-upload key check; `bytes` when the handler takes the body (its memory may then move). */
     scanUpload?: { workspaceId: string; bytes?: number };
   }
+}
+
+/**
+ * The upload's body, taken from the request for good: the hot writer may move its memory to the writer thread, so
+ * `request.body` is cleared here and the size kept for the metrics, which would otherwise read an emptied Buffer.
+ */
+function takeBody(request: FastifyRequest, upload: { bytes?: number }): HandedOverBytes<Buffer> {
+  const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  request.body = undefined;
+  upload.bytes = body.byteLength;
+  return handOver(body);
+}
+
+/** The workspace the key check opened: a handler behind it always finds one. */
+function uploadOf(request: FastifyRequest): { workspaceId: string; bytes?: number } {
+  if (!request.scanUpload) throw new Error('the scan key check did not run before this handler');
+  return request.scanUpload;
 }
 
 export const ScanUploadOkSchema = Type.Object(
@@ -193,13 +210,12 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
       },
     },
     async (request, reply) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      request.scanUpload!.bytes = body.length;
+      const upload = uploadOf(request);
       const outcome = await storeUploadOnce({
         ctx,
         input: {
-          workspaceId: request.scanUpload!.workspaceId,
-          body,
+          workspaceId: upload.workspaceId,
+          body: takeBody(request, upload),
           userAgent: request.headers['user-agent'],
           idempotencyKey: idempotencyKeyOf(request),
           contentType: request.headers['content-type'],

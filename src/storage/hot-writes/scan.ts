@@ -2,8 +2,23 @@
 import type { ScanTable } from '../schema.js';
 import { emptyBytes, insertRows, valuesRows, type Field, type Markers } from './sql-parts.js';
 
-/** A scan as uploaded; `raw` is any byte view (the SQLite writer thread receives it transferred). */
-export type ScanRow = Omit<ScanTable, 'raw'> & { raw: Uint8Array };
+declare const handedOver: unique symbol;
+
+/**
+ * A scan body given to the hot writer, which may take its memory: on SQLite a body of 64 KiB or more that is the
+ * whole of its ArrayBuffer is moved to the writer thread, not copied, and every view of it is empty from the write
+ * on. Made only by `handOver`, the holder's word that it reads the bytes before the write and never after: read
+ * `byteLength` first.
+ */
+export type HandedOverBytes<Bytes extends Uint8Array = Uint8Array> = Bytes & { readonly [handedOver]: true };
+
+/** Marks `bytes` as given to the hot writer (see HandedOverBytes). */
+export function handOver<Bytes extends Uint8Array>(bytes: Bytes): HandedOverBytes<Bytes> {
+  return bytes as HandedOverBytes<Bytes>;
+}
+
+/** A scan as uploaded; `raw` may be moved to the SQLite writer thread (HandedOverBytes). */
+export type ScanRow = Omit<ScanTable, 'raw'> & { raw: HandedOverBytes };
 
 /** A room: its listed name and its byte range [start, end) of the scan's raw body. */
 export interface RoomRow {
