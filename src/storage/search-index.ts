@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
-import { digitsOf, foldText, leadMatches, type SearchableLead, type SearchQuery } from './search-text.js';
+import { documentParts, leadMatches, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
 
 /** The index's file for the database file `databaseFile`. */
 export function searchIndexFile(databaseFile: string): string {
@@ -46,10 +46,10 @@ const CHUNK = 256;
 /** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes. */
 type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null];
 
-/** What the index holds of a lead: its folded fields, one per line, and its phone's digits. */
+/** What the index holds of a lead: the two parts of its search document, the folded fields and the phone's digits. */
 function indexRow([rowid, name, email, phone, notes]: LeadTextRow): [number, string, string] {
-  const text = [name, email, phone, notes].map((field) => (field === null ? '' : foldText(field))).join('\n');
-  return [rowid, text, digitsOf(phone ?? '')];
+  const { text, digits } = documentParts(searchDocument({ name, email, phone, notes }));
+  return [rowid, text, digits];
 }
 
 export class SearchIndex {

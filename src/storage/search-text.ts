@@ -19,20 +19,22 @@ export interface SearchQuery {
   digits: string | null;
 }
 
-/** Separates the folded fields in a search document; a search cannot hold it (control characters are refused). */
-const FIELD = '\n';
+// A search document's separators are combining marks: folding removes every one of them from the fields and from
+// the search, so no search can hold one or match across one (and the document holds no control character).
+/** Separates the folded fields. */
+const FIELD = '\u0302';
 /** Starts the document: the phone's digits come first, up to TEXT. */
-const DIGITS = '\u001f';
+const DIGITS = '\u0300';
 /** Ends the phone's digits and starts the folded fields. */
-const TEXT = '\u001e';
+const TEXT = '\u0301';
 
 const COMBINING_MARKS = /\p{M}/gu;
 const PHONE_SEARCH = /^[\d\s().+-]+$/;
 const MIN_DIGITS = 3;
 
-/** NFD, without combining marks, lower case. */
+/** Lower case, NFD, without combining marks (lower case first, so no mark can come back after they go). */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase();
+  return text.toLowerCase().normalize('NFD').replace(COMBINING_MARKS, '');
 }
 
 /** The ASCII digits of `text`, in order. */
@@ -53,18 +55,13 @@ export interface SearchableLead {
   notes: string | null;
 }
 
-/** A field as it stands in a document: folded, the document's own separators replaced by the field separator. */
-function documentField(text: string | null): string {
-  return text === null ? '' : foldText(text).replaceAll(DIGITS, FIELD).replaceAll(TEXT, FIELD);
-}
-
 /**
- * A lead as search sees it, in one string: `DIGITS` + the phone's digits + `TEXT` + the folded fields, one per line.
+ * A lead as search sees it, in one string: `DIGITS` + the phone's digits + `TEXT` + the folded fields, FIELD between.
  * PostgreSQL stores it (`leads.search_text`) and matches it with the two LIKE patterns below; SQLite's index thread
  * indexes its parts.
  */
 export function searchDocument(lead: SearchableLead): string {
-  const fields = [lead.name, lead.email, lead.phone, lead.notes].map(documentField).join(FIELD);
+  const fields = [lead.name, lead.email, lead.phone, lead.notes].map((field) => (field === null ? '' : foldText(field))).join(FIELD);
   return `${DIGITS}${digitsOf(lead.phone ?? '')}${TEXT}${fields}`;
 }
 
