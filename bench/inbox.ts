@@ -1,6 +1,7 @@
 /**
- * The Leads inbox at 100,000 leads in one workspace on SQLite (docs/admin-app.md): the first inbox page, a search for a
- * phone fragment that matches one lead (without an index, every row would be looked at), and the per-pipeline unread
+ * The Leads inbox at 100,000 leads in one workspace on SQLite (docs/admin-app.md): the first inbox page, searches that
+ * match one lead (a phone fragment, a phone's digits, a name without its accents: without an index, every row would
+ * be looked at) and one that matches 20,000 (found by a scan in page order), and the per-pipeline unread
  * counts, each timed over repeated runs (median and p95); then the CSV export of all 100,000 in a separate process,
  * whose peak RSS is compared with exporting 1,000 (bounded memory means the two are close).
  *
@@ -87,7 +88,8 @@ export async function benchInbox(): Promise<string> {
           pipeline_id: pipeline.id,
           source_id: sources[j % 2]!.id,
           stage: stages[j % stages.length]!,
-          name: `Customer ${j}`,
+          // The same lead has an accented name: searches without the accents must find it.
+          name: j === needle ? 'Hélène Gagné' : `Customer ${j}`,
           // One lead has a phone number no other lead shares a fragment of: the search below must find it.
           phone: j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`,
           email: `customer${j}@example.com`,
@@ -135,7 +137,9 @@ export async function benchInbox(): Promise<string> {
     const input = { workspace: workspace.id, pipeline: pipeline.id };
     const firstPage = await listLeads({ ctx, input });
     const found = await listLeads({ ctx, input: { ...input, search: '7946 09' } });
-    if (firstPage.leads.length !== 50 || found.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
+    const byDigits = await listLeads({ ctx, input: { ...input, search: '2079460958' } });
+    const byFolded = await listLeads({ ctx, input: { ...input, search: 'GAGNE' } });
+    if (firstPage.leads.length !== 50 || found.leads.length !== 1 || byDigits.leads.length !== 1 || byFolded.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
     const unread = (await unreadCounts({ ctx, input: { workspace: workspace.id } }))[0]!.unread;
 
     const page = await timed(RUNS, () => listLeads({ ctx, input }));
@@ -143,6 +147,9 @@ export async function benchInbox(): Promise<string> {
     const filtered = await timed(RUNS, () => listLeads({ ctx, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }));
     const search = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '7946 09' } }));
     const searchCommon = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'kitchen' } }));
+    const searchDigits = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '2079460958' } }));
+    const searchFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'GAGNE' } }));
+    const searchCommonFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'KÏTCHEN' } }));
     const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspace: workspace.id } }));
     await runtime.store.close();
 
@@ -156,6 +163,9 @@ export async function benchInbox(): Promise<string> {
       `  stage + source filter                        ${ms(filtered.median)} / ${ms(filtered.p95)}`,
       `  search "7946 09" (one match: trigram index) ${ms(search.median)} / ${ms(search.p95)}`,
       `  search "kitchen" (20,000 matches: scan)     ${ms(searchCommon.median)} / ${ms(searchCommon.p95)}`,
+      `  search "2079460958" (one phone's digits)     ${ms(searchDigits.median)} / ${ms(searchDigits.p95)}`,
+      `  search "GAGNE" (one match, "Gagné")          ${ms(searchFolded.median)} / ${ms(searchFolded.p95)}`,
+      `  search "KÏTCHEN" (20,000 matches: scan)     ${ms(searchCommonFolded.median)} / ${ms(searchCommonFolded.p95)}`,
       `  unread counts (${unread.toLocaleString('en')} of them)           ${ms(counts.median)} / ${ms(counts.p95)}`,
       `CSV export, own process, peak RSS:`,
       `  ${all.rows.toLocaleString('en')} leads: ${(all.bytes / 1e6).toFixed(1)} MB in ${(all.ms / 1000).toFixed(1)} s, peak RSS ${all.maxRssMb.toFixed(0)} MB`,

@@ -7,6 +7,7 @@ import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
 import type { HotWriter } from './hot-writes.js';
 import { applySearchChanges, SEARCH_SCHEMA, searchIndexFile } from './search-index.js';
+import { leadMatches, SEARCH_MATCH_FUNCTION } from './search-text.js';
 import { PostgresHotWriter } from './postgres-hot-writer.js';
 import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
@@ -73,6 +74,15 @@ function openSqlite(file: string): { db: Kysely<Schema>; sqlite: BetterSqlite3.D
   // The writer thread commits the hot writes and runs the WAL checkpoints; this connection serves reads and the
   // occasional management write, and never checkpoints on the event loop.
   sqlite.pragma('wal_autocheckpoint = 0');
+  // Inbox search's exact check (search-text.ts) for the scans in page order that SQL cannot fold accents for.
+  sqlite.function(SEARCH_MATCH_FUNCTION, { deterministic: true }, (text, digits, name, email, phone, notes) =>
+    leadMatches(
+      { name: name as string | null, email: email as string | null, phone: phone as string | null, notes: notes as string | null },
+      { text: text as string, digits: digits as string | null },
+    )
+      ? 1
+      : 0,
+  );
   // The search index's own file (search-index.ts), read by inbox search; created empty if it is not there yet.
   if (file !== ':memory:') sqlite.prepare(`attach database ? as ${SEARCH_SCHEMA}`).run(searchIndexFile(file));
   return { db: new Kysely<Schema>({ dialect: withStorageErrors(new SqliteDialect({ database: sqlite })) }), sqlite };

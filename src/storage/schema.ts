@@ -66,6 +66,11 @@ export interface LeadTable {
   bot_check: string;
   idempotency_key: string | null;
   restored_from: string | null;
+  /**
+   * PostgreSQL only (migration 0018): the lead's search document (search-text.ts), set by whoever writes the lead's
+   * name, email, phone or notes; SQLite has no such column (its search index file holds the same).
+   */
+  search_text?: string | null;
 }
 
 export interface QuarantineTable {

@@ -9,7 +9,8 @@
  * other core, and only when that core has nothing more urgent to do.
  *
  * What the index holds is derived data, rebuilt from `leads` whenever the server starts (10 to 40 µs a lead, by its
- * text; about 1 s for the 100,000 leads of the inbox bench):
+ * text, plus folding it (search-text.ts): 1–3 µs for 1 KB of plain text, 20–30 µs for 1 KB of accented text; about
+ * 1 s for the 100,000 leads of the inbox bench on an idle VM):
  * nothing about it needs to be durable, backed up, migrated or restored, and a restored or copied database can
  * never be searched through a stale index.
  *
@@ -30,6 +31,7 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
+import { documentParts, leadMatches, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
 
 /** The index's file for the database file `databaseFile`. */
 export function searchIndexFile(databaseFile: string): string {
@@ -41,6 +43,15 @@ export const SEARCH_SCHEMA = 'search';
 
 /** Leads (or changes) per index transaction. */
 const CHUNK = 256;
+
+/** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes. */
+type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null];
+
+/** What the index holds of a lead: the two parts of its search document, the folded fields and the phone's digits. */
+function indexRow([rowid, name, email, phone, notes]: LeadTextRow): [number, string, string] {
+  const { text, digits } = documentParts(searchDocument({ name, email, phone, notes }));
+  return [rowid, text, digits];
+}
 
 export class SearchIndex {
   /** False for an index file that has never been built (then nothing else may be called but close). */
@@ -65,7 +76,8 @@ export class SearchIndex {
     // Freed pages are zeroed, so an erased lead's text does not linger in the file.
     this.db.pragma('secure_delete = ON');
     if (rebuild) this.rebuild();
-    this.ready = this.db.prepare("select count(*) from sqlite_master where name = 'state'").pluck().get() === 1;
+    // An index file of the layout before folded text (`leads_search`) is as good as none until a start rebuilds it.
+    this.ready = this.db.prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')").pluck().get() === 2;
     if (this.ready) this.statements = this.prepare();
   }
 
@@ -77,8 +89,8 @@ export class SearchIndex {
       rollback: this.db.prepare('rollback'),
       state: this.db.prepare('select indexed_upto, changes_upto from state'),
       saveState: this.db.prepare('update state set indexed_upto = ?, changes_upto = ?'),
-      insert: this.db.prepare('insert into leads_search (rowid, name, email, phone, notes) values (?, ?, ?, ?, ?)'),
-      forget: this.db.prepare('delete from leads_search where rowid = ?'),
+      insert: this.db.prepare('insert into leads_folded (rowid, text, digits) values (?, ?, ?)'),
+      forget: this.db.prepare('delete from leads_folded where rowid = ?'),
       changes: this.app.prepare('select seq, lead_rowid from leads_search_changes where seq > ? order by seq limit ?'),
       lead: this.app.prepare(`${lead} where rowid = ?`).raw(),
       chunk: this.app.prepare(`${lead} where rowid > ? order by rowid limit ?`).raw(),
@@ -89,12 +101,14 @@ export class SearchIndex {
   /** An empty index, as of no lead at all (at start: whatever the file held is dropped, and its pages zeroed). */
   private rebuild(): void {
     const changesUpTo = (this.app.prepare('select max(seq) from leads_search_changes').pluck().get() as number | null) ?? 0;
-    this.db.exec('drop table if exists leads_search; drop table if exists state; vacuum');
+    this.db.exec('drop table if exists leads_search; drop table if exists leads_folded; drop table if exists state; vacuum');
     this.db.transaction(() => {
-      this.db.exec(`create virtual table leads_search using fts5(
-        name, email, phone, notes, tokenize = 'trigram', detail = none, content = '', contentless_delete = 1
+      // Folded text (search-text.ts), so the index finds `gagne` in `Gagné`, and the phone's digits on their own. A
+      // new name for a new layout: searching an index file of the old one finds no table and takes every lead.
+      this.db.exec(`create virtual table leads_folded using fts5(
+        text, digits, tokenize = 'trigram', detail = none, content = '', contentless_delete = 1
       )`);
-      this.db.exec("insert into leads_search (leads_search, rank) values ('secure-delete', 1)");
+      this.db.exec("insert into leads_folded (leads_folded, rank) values ('secure-delete', 1)");
       this.db.exec('create table state (indexed_upto integer not null, changes_upto integer not null)');
       this.db.prepare('insert into state values (0, ?)').run(changesUpTo);
     })();
@@ -114,12 +128,12 @@ export class SearchIndex {
         // A lead above indexed_upto is indexed with the new leads, as it is then.
         if (rowid > indexedUpTo) continue;
         s.forget.run(rowid);
-        const row = s.lead.get(rowid) as unknown[] | undefined;
-        if (row) s.insert.run(row);
+        const row = s.lead.get(rowid) as LeadTextRow | undefined;
+        if (row) s.insert.run(indexRow(row));
       }
       if (changes.length > 0) changesUpTo = changes.at(-1)!.seq;
-      const rows = leads ? (s.chunk.all(indexedUpTo, CHUNK) as unknown[][]) : [];
-      for (const row of rows) s.insert.run(row);
+      const rows = leads ? (s.chunk.all(indexedUpTo, CHUNK) as LeadTextRow[]) : [];
+      for (const row of rows) s.insert.run(indexRow(row));
       if (rows.length > 0) indexedUpTo = rows.at(-1)![0] as number;
       const done = changes.length + rows.length;
       if (done > 0) s.saveState.run(indexedUpTo, changesUpTo);
@@ -162,30 +176,38 @@ export function applySearchChanges(databaseFile: string): void {
 /** Above this many candidates, a LIKE scan in page order finds a page sooner than checking every candidate. */
 const INDEXED_SEARCH_MAX = 2000;
 
-/**
- * The ids of every lead whose name, email, phone or notes contain `term` (any case), from the trigram index in the
- * search index file (this file), or undefined when the index cannot help: a term under 3 characters,
- * or one so common that a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a
- * scan, are answered here.
- *
- * The index keeps no positions, so it answers "every trigram of the term occurs in the lead": a superset. Each
- * candidate is then checked against the lead's own text, folding case as the index does, so the answer is exact.
- * Leads the index has not caught up with (stored, edited, or a rowid reused since) are all candidates, so they are
- * never missed; with no index built yet, every lead is.
- */
-export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: string, term: string): Promise<string[] | undefined> {
-  const chars = [...term.toLowerCase()];
-  if (chars.length < 3) return undefined;
+/** FTS5 phrases for every trigram of `text` (the index keeps no positions: each trigram is looked up alone). */
+function trigramsOf(text: string): string[] {
+  const chars = [...text];
   const trigrams = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(''));
-  const query = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+  return [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`);
+}
+
+/**
+ * The ids of every lead that matches `query` (search-text.ts), from the trigram index in the search index file
+ * (this file), or undefined when the index cannot help: folded text under 3 characters, or a search so common that
+ * a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a scan, are answered here.
+ *
+ * The index keeps no positions, so it answers "every trigram of the text occurs in the lead's folded text" (or, for
+ * a phone search, "every trigram of the digits occurs in its phone's digits"): a superset. Each candidate is then
+ * checked against the lead's own text with `leadMatches`, so the answer is exact. Leads the index has not caught up
+ * with (stored, edited, or a rowid reused since) are all candidates, so they are never missed; with no index built
+ * yet, every lead is.
+ */
+export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: string, query: SearchQuery): Promise<string[] | undefined> {
+  const text = trigramsOf(query.text);
+  if (text.length === 0) return undefined;
+  const digits = query.digits === null ? [] : trigramsOf(query.digits);
+  // detail=none allows no column filters: digits are looked up in the text too, and text in the digits (a superset).
+  const match = digits.length > 0 ? `(${text.join(' AND ')}) OR (${digits.join(' AND ')})` : text.join(' AND ');
   // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
   // rebuilt at this moment by a starting server: every lead is a candidate.
   // Only this workspace's leads count towards the limit: another tenant's thousands of matches must not push this
   // one's search off the index and onto a scan.
   const candidates = await sql<{ rowid: number }>`
     select rowid from leads where workspace_id = ${workspaceId} and rowid in (
-      select rowid from search.leads_search where leads_search match ${query}
+      select rowid from search.leads_folded where leads_folded match ${match}
       union select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
       union select rowid from leads where rowid > (select indexed_upto from search.state))
     limit ${INDEXED_SEARCH_MAX + 1}`
@@ -196,15 +218,12 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
     });
   if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
   if (candidates.rows.length === 0) return [];
-  const needle = chars.join('');
   const ids: string[] = [];
   const rowids = candidates.rows.map((r) => r.rowid);
   for (let at = 0; at < rowids.length; at += 500) {
-    const { rows } = await sql<{ id: string; name: string | null; email: string | null; phone: string | null; notes: string | null }>`
+    const { rows } = await sql<SearchableLead & { id: string }>`
       select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
-    for (const lead of rows) {
-      if ([lead.name, lead.email, lead.phone, lead.notes].some((text) => text?.toLowerCase().includes(needle))) ids.push(lead.id);
-    }
+    for (const lead of rows) if (leadMatches(lead, query)) ids.push(lead.id);
   }
   return ids;
 }

@@ -8,8 +8,9 @@ import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { leadRow } from '../helpers/hot-rows.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
-import { insertLeads, minute } from './leads-fixtures.js';
+import { insertLeads, minute, updateLeadText } from './leads-fixtures.js';
 
 describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete', (backend) => {
   let world: TestWorld;
@@ -68,6 +69,50 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await ids({ search: '  ' })).toEqual([pct!.id, bob!.id, ada!.id]);
   });
 
+  it('finds a phone by its digits, and text whatever its accents and case; a search is one phrase', async () => {
+    const [accented, plain, other] = await insertLeads(world, at, [
+      { name: 'Gagné Rénovations', phone: '+1 514-555-0199', received_at: minute(1) },
+      { name: 'Marc Gagne', email: 'marc@example.com', phone: '(450) 555-1234', received_at: minute(2) },
+      { name: 'Zoë Tremblay', phone: '819.555.0100', notes: 'Appeler APRÈS 17 h', received_at: minute(3) },
+    ]);
+    expect(await ids({ search: '5550199' })).toEqual([accented!.id]);
+    expect(await ids({ search: '514 555' })).toEqual([accented!.id]);
+    expect(await ids({ search: '(514) 555-01' })).toEqual([accented!.id]);
+    expect(await ids({ search: '+15145550199' })).toEqual([accented!.id]);
+    expect(await ids({ search: '555' })).toEqual([other!.id, plain!.id, accented!.id]);
+    expect(await ids({ search: 'gagne' })).toEqual([plain!.id, accented!.id]);
+    expect(await ids({ search: 'GAGNÉ' })).toEqual([plain!.id, accented!.id]);
+    expect(await ids({ search: 'gagné' })).toEqual([plain!.id, accented!.id]);
+    expect(await ids({ search: 'renovations' })).toEqual([accented!.id]);
+    expect(await ids({ search: 'zoe' })).toEqual([other!.id]);
+    expect(await ids({ search: 'après 17' })).toEqual([other!.id]);
+    expect(await ids({ search: 'apres 17' })).toEqual([other!.id]);
+    // No match.
+    expect(await ids({ search: '5550198' })).toEqual([]);
+    expect(await ids({ search: 'gagnon' })).toEqual([]);
+    // Under 3 digits a search is plain text: "15" is in the digits 15145550199 but in no field as typed.
+    expect(await ids({ search: '15' })).toEqual([]);
+    expect(await ids({ search: '1 5' })).toEqual([accented!.id]);
+    // Words and digits are one phrase, found inside one field, as before: a name and a phone do not combine.
+    expect(await ids({ search: 'gagne 0199' })).toEqual([]);
+    expect(await ids({ search: 'marc gagne' })).toEqual([plain!.id]);
+  });
+
+  it('finds a lead as intake stores it (the hot writer) by its digits and folded text', async () => {
+    const source = { id: seeded.source.id, pipeline_id: seeded.pipelineId };
+    await Promise.all(
+      [
+        { ...leadRow(source, 'Hélène Côté'), phone: '+1 (438) 555-0142' },
+        { ...leadRow(source, 'Other Person'), notes: 'Kitchen' },
+      ].map((lead) => world.store.hot.write({ kind: 'lead', lead, done: null })),
+    );
+    const names = async (search: string) => (await list({ search })).leads.map((l) => l.name);
+    expect(await names('helene cote')).toEqual(['Hélène Côté']);
+    expect(await names('4385550142')).toEqual(['Hélène Côté']);
+    expect(await names('555 01')).toEqual(['Hélène Côté']);
+    expect(await names('KITCHEN')).toEqual(['Other Person']);
+  });
+
   it('answers exactly: a lead holding every trigram of a term but not the term is not found', async () => {
     const [holds, scattered] = await insertLeads(world, at, [
       { name: 'Kitchen Refit', notes: 'side door is easier', received_at: minute(1) },
@@ -85,7 +130,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       { name: 'Ada Lovelace', received_at: minute(1) },
       { name: 'Bob Builder', received_at: minute(2) },
     ]);
-    await world.store.db.updateTable('leads').set({ name: 'Ada Byron' }).where('id', '=', ada!.id).execute();
+    await updateLeadText(world, ada!.id, { name: 'Ada Byron' });
     expect(await ids({ search: 'lovelace' })).toEqual([]);
     expect(await ids({ search: 'byron' })).toEqual([ada!.id]);
     await world.store.db.deleteFrom('leads').where('id', '=', bob!.id).execute();
@@ -109,6 +154,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     } while (cursor);
     expect(seen.size).toBe(2051);
     expect(await ids({ search: 'common 204' })).toHaveLength(11);
+    expect(await ids({ search: 'CÖMMON 204' })).toHaveLength(11);
   });
 
   it('filters by stage, source, bot check and received dates, and the filters combine', async () => {

@@ -70,7 +70,7 @@ describeEachBackend('hot writer', (backend) => {
         const deadline = Date.now() + 10_000;
         while (!caughtUp() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
         const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
-        const rowids = file.prepare('select rowid from leads_search where leads_search match ?').pluck().all(trigrams) as number[];
+        const rowids = file.prepare('select rowid from leads_folded where leads_folded match ?').pluck().all(trigrams) as number[];
         return rowids.map((rowid) => app.prepare('select name from leads where rowid = ?').pluck().get(rowid));
       } finally {
         file.close();

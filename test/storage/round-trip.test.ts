@@ -14,6 +14,7 @@ import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { isStorageUnavailable } from '../../src/storage/storage-errors.js';
 import type { LeadTable } from '../../src/storage/schema.js';
+import { searchDocument } from '../../src/storage/search-text.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
@@ -35,7 +36,7 @@ describeEachBackend('storage round trips', (backend) => {
   const db = () => world.store.db;
 
   function leadRow(overrides: Partial<LeadTable> = {}): LeadTable {
-    return {
+    const row: LeadTable = {
       id: newId('lead'),
       workspace_id: seeded.workspaceId,
       pipeline_id: seeded.pipelineId,
@@ -57,6 +58,9 @@ describeEachBackend('storage round trips', (backend) => {
       restored_from: null,
       ...overrides,
     };
+    // As the lead INSERT writes it on PostgreSQL (migration 0018); SQLite has no such column.
+    if (backend === 'postgres') row.search_text = searchDocument(row);
+    return row;
   }
 
   const insertLead = (row: LeadTable) =>

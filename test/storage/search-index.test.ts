@@ -51,7 +51,7 @@ describe('search index file [sqlite]', () => {
     const file = new BetterSqlite3(searchIndexFile(world.testDb.url), { readonly: true });
     try {
       const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
-      return file.prepare('select rowid from leads_search where leads_search match ?').pluck().all(trigrams) as number[];
+      return file.prepare('select rowid from leads_folded where leads_folded match ?').pluck().all(trigrams) as number[];
     } finally {
       file.close();
     }
@@ -197,6 +197,30 @@ describe('inbox search through the index file [sqlite]', () => {
     catchUp();
     expect(index.backlog()).toBe(0);
     await expectations();
+  });
+
+  it('answers folded text and phone digits from the index, exactly', async () => {
+    const [accented, plain] = await insertLeads(world, at(), [
+      { name: 'Gagné Rénovations', phone: '+1 514-555-0199', received_at: minute(1) },
+      { name: 'Marc Gagne', phone: '(450) 555-1234', notes: 'near 514 555 street', received_at: minute(2) },
+      { name: 'Zoë Tremblay', phone: '819.555.0100', received_at: minute(3) },
+    ]);
+    catchUp();
+    const fromIndex = async (search: string) => {
+      const filters = await resolveLeadFilters(world.ctx, { workspace: seeded.workspaceId, search });
+      // Answered from the index: the ids, no condition left for SQL.
+      expect(filters.search, search).toBeUndefined();
+      return filters.searchIds;
+    };
+    expect(await fromIndex('gagne')).toEqual(expect.arrayContaining([accented!.id, plain!.id]));
+    expect(await fromIndex('GAGNÉ')).toHaveLength(2);
+    expect(await fromIndex('5550199')).toEqual([accented!.id]);
+    // As digits in the phone, and as text in the notes.
+    expect((await fromIndex('514 555'))?.sort()).toEqual([accented!.id, plain!.id].sort());
+    expect(await fromIndex('514555')).toEqual([accented!.id]);
+    expect(await fromIndex('gagne 0199')).toEqual([]);
+    expect(await names('zoe')).toEqual(['Zoë Tremblay']);
+    expect(await names('rénovations')).toEqual(['Gagné Rénovations']);
   });
 
   it("another workspace's many matches leave a small workspace's search on the index, and exact", async () => {

@@ -6,6 +6,7 @@ import { findPipeline } from '../pipelines/find-pipeline.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { Schema } from '../../storage/schema.js';
 import { searchLeadIdsSqlite } from '../../storage/search-index.js';
+import { SEARCH_MATCH_FUNCTION, searchLikePatterns, searchQuery, type SearchQuery } from '../../storage/search-text.js';
 import type { Dialect } from '../../storage/database.js';
 
 /** The inbox filters as a person gives them (docs/admin-app.md): refs by id or name, dates as text. */
@@ -31,8 +32,9 @@ export interface LeadFilters {
   stageKeys?: string[];
   sourceIds?: string[];
   botCheck?: string;
-  search?: string;
-  /** On SQLite, the leads that contain `search`, found through the trigram index when they are few (see storage/search-index.ts, `searchLeadIdsSqlite`). */
+  /** The search as compared (storage/search-text.ts). */
+  search?: SearchQuery;
+  /** On SQLite, the leads that match `search`, found through the trigram index when they are few (see storage/search-index.ts, `searchLeadIdsSqlite`). */
   searchIds?: string[];
   since?: string;
   /** Exclusive upper bound. */
@@ -103,9 +105,9 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   if (!blank(input.search)) {
     const search = input.search!.trim();
     if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
-    filters.search = search;
+    filters.search = searchQuery(search);
     if (ctx.store.dialect === 'sqlite') {
-      const ids = await searchLeadIdsSqlite(ctx.store.db, workspace.id, search);
+      const ids = await searchLeadIdsSqlite(ctx.store.db, workspace.id, filters.search);
       if (ids) {
         filters.searchIds = ids;
         delete filters.search;
@@ -117,23 +119,19 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   return filters;
 }
 
-/** `%term%` with LIKE's own wildcards taken literally. */
-function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
- * Case-insensitive substring over name, email, phone and notes. PostgreSQL's ILIKE folds all of Unicode; SQLite's
- * LIKE folds ASCII letters only, which covers phone numbers, emails and most names.
+ * The search as a condition (storage/search-text.ts, `leadMatches`): on PostgreSQL two LIKE patterns over the lead's
+ * stored search document, which the trigram index of migration 0018 answers; on SQLite the same check as a function,
+ * for the scans in page order the search index file leaves to SQL.
  */
-function searchCondition(eb: ExpressionBuilder<Schema, 'leads'>, dialect: Dialect, term: string): Expression<SqlBool> {
-  const pattern = containsPattern(term);
-  const op = dialect === 'postgres' ? sql`ilike` : sql`like`;
-  return eb.or(
-    (['leads.name', 'leads.email', 'leads.phone', 'leads.notes'] as const).map(
-      (column) => sql<SqlBool>`${sql.ref(column)} ${op} ${pattern} escape '\\'`,
-    ),
-  );
+function searchCondition(dialect: Dialect, query: SearchQuery): Expression<SqlBool> {
+  if (dialect === 'sqlite') {
+    return sql<SqlBool>`${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, leads.name, leads.email, leads.phone, leads.notes) = 1`;
+  }
+  const patterns = searchLikePatterns(query);
+  const text = sql<SqlBool>`leads.search_text like ${patterns.text} escape '\\'`;
+  if (patterns.digits === null) return text;
+  return sql<SqlBool>`(${text} or leads.search_text like ${patterns.digits} escape '\\')`;
 }
 
 /** Every filter as one condition on `leads`, so the list, the count and the export select exactly the same set. */
@@ -149,7 +147,7 @@ export function filterCondition(
   if (filters.botCheck) parts.push(eb('leads.bot_check', '=', filters.botCheck));
   if (filters.since) parts.push(eb('leads.received_at', '>=', filters.since));
   if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
-  if (filters.search) parts.push(searchCondition(eb, dialect, filters.search));
+  if (filters.search) parts.push(searchCondition(dialect, filters.search));
   if (filters.searchIds) parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
   return eb.and(parts);
 }

@@ -1,6 +1,7 @@
 /** The lead INSERT, the one every path that makes a lead uses: intake on both databases, and quarantine restore. */
 import type { Dialect } from '../dialect.js';
 import type { LeadTable } from '../schema.js';
+import { searchDocument } from '../search-text.js';
 import { columns, rowsOf, type Field, type Markers } from './sql-parts.js';
 
 /**
@@ -63,19 +64,28 @@ export const LEAD_ROW_FIELDS = [
 const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);
 
 /**
+ * PostgreSQL also stores the lead's search document (search-text.ts, migration 0018), computed here from the posted
+ * fields; SQLite's search index thread computes it off the write path instead.
+ */
+const PG_SEARCH_TEXT: Field = ['search_text', 'text'];
+
+/**
  * The leads INSERT over the posted rows (one on SQLite, any number on PostgreSQL; see rowsOf), returning the ids it
  * stored. `guarded`: only while the source is still active and still in the pipeline the caller saw (intake); a
  * restore inserts into the source's current pipeline whatever its state.
  */
 export function leadInsert(m: Markers, { guarded }: { guarded: boolean }): string {
-  const columns = LEAD_INSERT_COLUMNS.map(([c]) => c).join(', ');
-  const expressions = LEAD_INSERT_COLUMNS.map(([, e]) => e).join(', ');
+  const postgres = m.dialect === 'postgres';
+  const set = postgres ? [...LEAD_INSERT_COLUMNS, ['search_text', 'v.search_text'] as const] : LEAD_INSERT_COLUMNS;
+  const columns = set.map(([c]) => c).join(', ');
+  const expressions = set.map(([, e]) => e).join(', ');
   const guard = guarded ? ' and s.active = 1 and s.pipeline_id = v.pipeline_id' : '';
-  return `insert into leads (${columns}) select ${expressions} from ${rowsOf(m, 'v', FIELDS)} join lead_sources s on s.id = v.source_id${guard} returning id`;
+  const fields = postgres ? [...FIELDS, PG_SEARCH_TEXT] : FIELDS;
+  return `insert into leads (${columns}) select ${expressions} from ${rowsOf(m, 'v', fields)} join lead_sources s on s.id = v.source_id${guard} returning id`;
 }
 
 /** Parameters of leadInsert: the one row's values (SQLite), or one array per field (PostgreSQL). */
 export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValues[]): unknown[] {
   if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f]);
-  return columns(rows, LEAD_ROW_FIELDS);
+  return [...columns(rows, LEAD_ROW_FIELDS), rows.map(searchDocument)];
 }
