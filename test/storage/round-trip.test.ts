@@ -76,6 +76,8 @@ describeEachBackend('storage round trips', (backend) => {
       'idempotency_keys',
       'intake_log',
       'invitations',
+      'lead_events',
+      'lead_notes',
       'lead_source_texts',
       'lead_sources',
       'lead_unread',

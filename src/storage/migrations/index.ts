@@ -17,6 +17,7 @@ import { signInAttempts } from './0014-sign-in-attempts.js';
 import { scansReceived } from './0015-scans-received.js';
 import { notifications } from './0016-notifications.js';
 import { emailChanges } from './0017-email-changes.js';
+import { leadWork } from './0019-lead-work.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -44,6 +45,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0015_scans_received': scansReceived(),
         '0016_notifications': notifications(),
         '0017_email_changes': emailChanges(),
+        '0019_lead_work': leadWork(),
       }),
   };
 }
