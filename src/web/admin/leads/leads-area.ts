@@ -92,7 +92,7 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
 async function leadForm(call: WorkspaceCall, values: LeadWorkInput['values'], notice: string, verb: () => Promise<{ leadId: string }>) {
   try {
     const { leadId } = await verb();
-    return call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
+    return await call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
   } catch (error) {
     if (!isFormError(error)) throw error;
     const field = Object.keys(values ?? {})[0] ?? 'text';
