@@ -55,6 +55,8 @@ describeEachBackend('storage round trips', (backend) => {
       bot_check: 'off',
       idempotency_key: null,
       restored_from: null,
+      assignee_user_id: null,
+      follow_up_on: null,
       ...overrides,
     };
   }
@@ -278,6 +280,8 @@ describeEachBackend('storage round trips', (backend) => {
       extra: { budget: '12,000', nested: '{"a":[1,2]}' },
       botCheck: 'unverified',
       receivedAt: row.received_at,
+      assigneeEmail: null,
+      followUpOn: null,
     });
   });
 
