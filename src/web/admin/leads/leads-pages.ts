@@ -105,9 +105,9 @@ ${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name])
 ${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
 ${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
 ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS))}
-<div class="field check"><input type="checkbox" id="f-due" name="due" value="1"${query.due === '1' ? html` checked` : ''}><label for="f-due">Follow-up due</label></div>
 <div class="field"><label for="f-from">Received from</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">Received to</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
+<div class="field check"><input type="checkbox" id="f-due" name="due" value="1"${query.due === '1' ? html` checked` : ''}><label for="f-due">Follow-up due</label></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
 </form>
 </section>
