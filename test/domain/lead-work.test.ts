@@ -3,6 +3,7 @@ import { addNote } from '../../src/domain/leads/add-note.js';
 import { assignLead } from '../../src/domain/leads/assign-lead.js';
 import { deleteLead } from '../../src/domain/leads/delete-lead.js';
 import { deleteNote } from '../../src/domain/leads/delete-note.js';
+import { exportPerson } from '../../src/domain/persons/export-person.js';
 import { listLeads, type LeadListInput } from '../../src/domain/leads/list-leads.js';
 import { moveLead } from '../../src/domain/leads/move-lead.js';
 import { openLead } from '../../src/domain/leads/open-lead.js';
@@ -73,6 +74,10 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     await del(second.id, owner, 'owner');
     await expect(del(second.id, owner, 'owner')).rejects.toMatchObject({ code: 'note_not_found' });
     expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(1);
+    // A person's data export carries the notes on their leads.
+    await world.store.db.updateTable('leads').set({ email: 'noted@example.com' }).where('id', '=', lead!.id).execute();
+    const exported = await exportPerson({ ctx: world.ctx, input: { workspace: home.workspaceId, email: 'noted@example.com' } });
+    expect(exported.leads[0]!.internalNotes.map((n) => n.text)).toEqual(['x'.repeat(5000)]);
 
     // Deleting the lead takes its notes and events with it.
     await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: CLI_ACTOR } });
