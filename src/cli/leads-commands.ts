@@ -1,11 +1,15 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { addNote } from '../domain/leads/add-note.js';
+import { assignLead } from '../domain/leads/assign-lead.js';
+import { AppError } from '../domain/errors.js';
 import { deleteLead } from '../domain/leads/delete-lead.js';
 import { exportLeadsCsv } from '../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../domain/leads/lead-filters.js';
 import { listLeads, type InboxLead } from '../domain/leads/list-leads.js';
 import { moveLead } from '../domain/leads/move-lead.js';
 import { openLead } from '../domain/leads/open-lead.js';
+import { setFollowUp } from '../domain/leads/set-follow-up.js';
 import { deleteQuarantined } from '../domain/quarantine/delete-quarantined.js';
 import { listQuarantine } from '../domain/quarantine/list-quarantine.js';
 import { restoreQuarantined } from '../domain/quarantine/restore-quarantined.js';
@@ -27,12 +31,21 @@ function withFilters(cmd: Command): Command {
     .option('--bot-check <state>', 'off, passed or unverified')
     .option('--search <text>', 'substring of name, email, phone or notes (any case)')
     .option('--since <date>', 'received on or after (2026-03-01 or an ISO time)')
-    .option('--until <date>', 'received on or before (2026-03-31 or an ISO time)');
+    .option('--until <date>', 'received on or before (2026-03-31 or an ISO time)')
+    .option('--assignee <email>', "assigned to this member (email or user id), or 'none' for unassigned leads")
+    .option('--follow-up-due', "follow-up date today or earlier (the workspace's time zone)");
+}
+
+/** Exactly one of a value and its flag (`leads assign ID EMAIL|--none`), else a usage error. */
+function valueOrFlag<T>(value: string | undefined, flag: boolean, usage: string, toValue: (v: string) => T): T | null {
+  if ((value === undefined) === !flag) throw new AppError('invalid_arguments', usage);
+  return value === undefined ? null : toValue(value);
 }
 
 function leadLine(lead: InboxLead): string {
   const who = [lead.name, lead.email && `<${lead.email}>`, lead.phone].filter(Boolean).join(' ');
-  return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})\n`;
+  const work = [lead.assigneeEmail && `→ ${lead.assigneeEmail}`, lead.followUpOn && `follow up ${lead.followUpOn}`].filter(Boolean).join(', ');
+  return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})${work ? `  ${work}` : ''}\n`;
 }
 
 /** `leadscan leads …`, `leadscan stages …` and `leadscan quarantine …`. */
@@ -59,6 +72,27 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .description('move a lead to another stage of its pipeline (recorded as moved by "cli")')
     .requiredOption('--stage <stage>', 'stage key or name')
     .action(run((ctx, id: string, opts: { stage: string }) => moveLead({ ctx, input: { id, stage: opts.stage, by: CLI_ACTOR } })));
+  withJson(leads.command('note <id> <text>'))
+    .description('add an internal note to a lead (written by "cli"; at most 5,000 characters)')
+    .action(run((ctx, id: string, text: string) => addNote({ ctx, input: { leadId: id, text, by: CLI_ACTOR } })));
+  withJson(leads.command('assign <id> [email]'))
+    .description("assign a lead to a member of its workspace, or to nobody with --none")
+    .option('--none', 'unassign the lead')
+    .action(
+      run((ctx, id: string, email: string | undefined, opts: { none?: boolean }) => {
+        const assignee = valueOrFlag(email, opts.none === true, 'Give the member\'s email or --none, not both', (v) => ({ email: v }));
+        return assignLead({ ctx, input: { leadId: id, assignee, by: CLI_ACTOR } });
+      }),
+    );
+  withJson(leads.command('follow-up <id> [date]'))
+    .description("set a lead's follow-up date (2026-03-31, a day in the workspace's time zone), or --clear it")
+    .option('--clear', 'remove the follow-up date')
+    .action(
+      run((ctx, id: string, date: string | undefined, opts: { clear?: boolean }) => {
+        const day = valueOrFlag(date, opts.clear === true, 'Give a date (2026-03-31) or --clear, not both', (v) => v);
+        return setFollowUp({ ctx, input: { leadId: id, day, by: CLI_ACTOR } });
+      }),
+    );
   withJson(leads.command('delete <id>'))
     .description('remove a lead for good')
     .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));

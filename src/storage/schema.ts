@@ -71,6 +71,35 @@ export interface LeadTable {
    * name, email, phone or notes; SQLite has no such column (its search index file holds the same).
    */
   search_text?: string | null;
+  /** Since 0019: the member the lead is assigned to; null when nobody is. */
+  assignee_user_id?: string | null;
+  /** Since 0019: the follow-up day, `YYYY-MM-DD` in the workspace's time zone; null when none. */
+  follow_up_on?: string | null;
+}
+
+/** Since 0019: an internal note on a lead. */
+export interface LeadNoteTable {
+  id: string;
+  lead_id: string;
+  /** Null when written from the CLI, or after the author's account was deleted. */
+  author_user_id: string | null;
+  /** The author's name or email as it was when written, or `cli`. */
+  author_label: string;
+  body: string;
+  created_at: string;
+}
+
+/** Since 0019: an assignment or follow-up change, shown with the stage moves as the lead's history. */
+export interface LeadEventTable {
+  id: string;
+  lead_id: string;
+  /** `assigned` or `follow_up`. */
+  kind: string;
+  /** The assignee's label or the follow-up day; null for "nobody" and "cleared". */
+  value: string | null;
+  by_user_id: string | null;
+  by_label: string;
+  at: string;
 }
 
 export interface QuarantineTable {
@@ -366,4 +395,6 @@ export interface Schema {
   notification_pending: NotificationPendingTable;
   outbox: OutboxTable;
   email_changes: EmailChangeTable;
+  lead_notes: LeadNoteTable;
+  lead_events: LeadEventTable;
 }

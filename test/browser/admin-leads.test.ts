@@ -151,8 +151,11 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
       const row = byId.get(lead.id)!;
       // Cells a spreadsheet would run as a formula carry a leading apostrophe; everything else is as stored.
       const defused = (value: string | null) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
-      expect([row.name, row.phone, row.email, row.notes, row.received_at]).toEqual([defused(lead.name), defused(lead.phone), defused(lead.email), defused(lead.notes), lead.received_at]);
-      expect(JSON.parse(row.extra!)).toEqual(JSON.parse(lead.extra));
+      // Times in the workspace's zone (UTC here) with the offset, to the second.
+      const received = `${lead.received_at.slice(0, 10)} ${lead.received_at.slice(11, 19)}+00:00`;
+      expect([row.name, row.phone, row.email, row.notes, row.received_at]).toEqual([defused(lead.name), defused(lead.phone), defused(lead.email), defused(lead.notes), received]);
+      // One column per extra field.
+      for (const [key, value] of Object.entries(JSON.parse(lead.extra) as Record<string, string>)) expect(row[key]).toBe(defused(value));
     }
     expect(byId.get(ids.tricky)?.name).toBe(`'${TRICKY}`);
     expect(byId.get(ids.xss)?.name).toBe(XSS);

@@ -1,6 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exportLeadsCsv, EXPORT_HEADERS } from '../../src/domain/leads/export-leads.js';
+import { exportLeadsCsv, EXPORT_HEADERS, MAX_EXTRA_COLUMNS, MORE_EXTRA } from '../../src/domain/leads/export-leads.js';
+import { addNote } from '../../src/domain/leads/add-note.js';
+import { assignLead } from '../../src/domain/leads/assign-lead.js';
+import { setFollowUp } from '../../src/domain/leads/set-follow-up.js';
+import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
+import { createUser } from '../../src/domain/users/create-user.js';
 import type { LeadFilterInput } from '../../src/domain/leads/lead-filters.js';
 import { moveLead } from '../../src/domain/leads/move-lead.js';
 import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
@@ -32,22 +37,38 @@ describeEachBackend('CSV export', (backend) => {
     // More than one export page (500), so the keyset paging is exercised across pages.
     rows = await insertLeads(world, at, [
       { name: tricky, phone: '+44 20 7946 0958', email: 'jo@example.com', notes: '=HYPERLINK("http://evil")', extra: JSON.stringify({ budget: '12,000', 'how did you hear': '@twitter' }), received_at: minute(2000), user_agent: 'UA "quoted"' },
-      { name: '-5 apples', address: '\tTabbed', notes: '\rcarriage', received_at: minute(1999), bot_check: 'passed' },
+      { name: '-5 apples', address: '\tTabbed', notes: '\rcarriage', received_at: minute(1999), bot_check: 'passed', extra: JSON.stringify({ 'how did you hear': 'radio', '=SUM(A1)': 'x', name: 'shadow', colour: '+blue' }) },
       { name: "Semi ;=cmd|' /C calc'!A0;", notes: 'a,+b, @c', received_at: minute(1998) },
       ...Array.from({ length: 1100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@example.com`, received_at: minute(i) })),
     ]);
     await moveLead({ ctx: world.ctx, input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR } });
+    await createUser({ ctx: world.ctx, input: { email: 'mia@example.com', workspace: seeded.workspaceId } });
+    await assignLead({ ctx: world.ctx, input: { leadId: rows[0]!.id, assignee: { email: 'mia@example.com' }, by: CLI_ACTOR } });
+    await setFollowUp({ ctx: world.ctx, input: { leadId: rows[0]!.id, day: '2026-03-05', by: CLI_ACTOR } });
+    await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'one', by: CLI_ACTOR } });
+    await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'two', by: CLI_ACTOR } });
+    // Times are written in the workspace's zone: Toronto is UTC-05:00 in March before the 8th.
+    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, timeZone: 'America/Toronto' } });
   });
+
+  // `minute(n)` in Toronto, as the export writes it.
+  const toronto = (n: number) => {
+    const utc = new Date(minute(n));
+    const local = new Date(utc.getTime() - 5 * 3600_000).toISOString();
+    return `${local.slice(0, 10)} ${local.slice(11, 19)}-05:00`;
+  };
+  const HEADERS = [...EXPORT_HEADERS, 'budget', 'how did you hear', "'=SUM(A1)", 'extra.name', 'colour'];
   afterAll(async () => {
     await world.close();
   });
 
-  it('is RFC 4180 UTF-8 with a BOM and CRLF, one column per field, extra as JSON, formulas defused', async () => {
+  it('is RFC 4180 UTF-8 with a BOM and CRLF, one column per field and per extra field, formulas defused', async () => {
     const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8');
-    expect(text.slice(1).startsWith(`${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`)).toBe(true);
+    expect(text.slice(1).startsWith(`${HEADERS.map((h) => `"${h}"`).join(',')}\r\n`)).toBe(true);
     const records = parseCsv(bytes);
+    expect(Object.keys(records[0]!)).toEqual(HEADERS);
     expect(records).toHaveLength(1103);
     expect(new Set(records.map((r) => r.id))).toEqual(new Set(rows.map((r) => r.id)));
     const [first, second] = records;
@@ -60,10 +81,30 @@ describeEachBackend('CSV export', (backend) => {
       stage: 'Inbox',
       source: 'Website form',
       user_agent: 'UA "quoted"',
-      received_at: minute(2000),
+      received_at: toronto(2000),
+      assignee: 'mia@example.com',
+      follow_up_on: '2026-03-05',
+      internal_notes_count: '2',
+      budget: '12,000',
+      'how did you hear': "'@twitter",
+      colour: '',
     });
-    expect(JSON.parse(first!.extra!)).toEqual({ budget: '12,000', 'how did you hear': '@twitter' });
-    expect(second).toMatchObject({ name: "'-5 apples", address: "'\tTabbed", notes: "'\rcarriage", stage: 'Contacted', bot_check: 'passed' });
+    expect(second).toMatchObject({
+      name: "'-5 apples",
+      address: "'\tTabbed",
+      notes: "'\rcarriage",
+      stage: 'Contacted',
+      bot_check: 'passed',
+      assignee: '',
+      follow_up_on: '',
+      internal_notes_count: '0',
+      budget: '',
+      'how did you hear': 'radio',
+      "'=SUM(A1)": 'x',
+      'extra.name': 'shadow',
+      colour: "'+blue",
+    });
+    expect(second!.received_at).toBe('2026-03-02 04:19:00-05:00');
     // A `;` or `,` inside a value: the part after it is defused too, and the cell is quoted.
     expect(records.find((r) => r.id === rows[2]!.id)).toMatchObject({ name: "Semi ;'=cmd|' /C calc'!A0;", notes: "a,'+b, '@c" });
     // Newest first, like the inbox.
@@ -91,8 +132,33 @@ describeEachBackend('CSV export', (backend) => {
     expect(byStage.map((r) => r.id)).toEqual([rows[1]!.id]);
     const empty = await exportBytes(world, { workspace: seeded.workspaceId, search: 'nobody by this name' });
     expect(empty.toString('utf8')).toBe(`\ufeff${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`);
+    // The extra columns are those of the exported leads only.
+    const one = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, stage: 'Contacted' }));
+    expect(Object.keys(one[0]!)).toEqual([...EXPORT_HEADERS, 'how did you hear', "'=SUM(A1)", 'extra.name', 'colour']);
     await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspace: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
       code: 'stage_not_found',
     });
+  });
+
+  it('puts extra fields past the column limit into one JSON column', async () => {
+    const own = await createWorld(backend);
+    try {
+      const ws = await own.seed();
+      const at = { workspaceId: ws.workspaceId, pipelineId: ws.pipelineId, sourceId: ws.source.id };
+      const many = Array.from({ length: MAX_EXTRA_COLUMNS + 2 }, (_, i) => `k${i}`);
+      // Newest first: the first lead's keys fill the columns, the older lead's new keys overflow.
+      await insertLeads(own, at, [
+        { name: 'Newer', received_at: minute(2), extra: JSON.stringify(Object.fromEntries(many.slice(0, MAX_EXTRA_COLUMNS).map((k) => [k, k]))) },
+        { name: 'Older', received_at: minute(1), extra: JSON.stringify({ k0: 'a', [many.at(-2)!]: 'b', [many.at(-1)!]: '=c' }) },
+      ]);
+      const records = parseCsv(await exportBytes(own, { workspace: ws.workspaceId }));
+      expect(Object.keys(records[0]!)).toHaveLength(EXPORT_HEADERS.length + MAX_EXTRA_COLUMNS + 1);
+      expect(Object.keys(records[0]!).at(-1)).toBe(MORE_EXTRA);
+      expect(records[0]![MORE_EXTRA]).toBe('');
+      expect(records[1]).toMatchObject({ k0: 'a' });
+      expect(JSON.parse(records[1]![MORE_EXTRA]!)).toEqual({ [many.at(-2)!]: 'b', [many.at(-1)!]: '=c' });
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
+import type { DomainContext } from '../../src/domain/context.js';
+import { addNote } from '../../src/domain/leads/add-note.js';
+import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
 import type { Seeded } from './test-app.js';
 
-/** What the Leads, Stages and Quarantine routes need in each workspace: a lead and a honeypot catch. */
+/** What the Leads, Stages and Quarantine routes need in each workspace: a lead with a note, and a honeypot catch. */
 export async function leadsFixtureExtra(
   app: App,
-  world: { store: { db: import('kysely').Kysely<import('../../src/storage/schema.js').Schema> } },
+  world: { ctx: DomainContext; store: { db: import('kysely').Kysely<import('../../src/storage/schema.js').Schema> } },
   home: Seeded,
   away: Seeded,
 ): Promise<Record<string, string>> {
@@ -19,9 +22,14 @@ export async function leadsFixtureExtra(
     const row = await world.store.db.selectFrom('quarantine').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
     return row.id;
   };
+  const homeLeadId = await post(home, { name: 'Home lead', phone: '555 0100' });
+  const awayLeadId = await post(away, { name: 'Away lead', phone: '555 0199' });
+  const note = async (leadId: string) => (await addNote({ ctx: world.ctx, input: { leadId, text: 'Called, back Tuesday', by: CLI_ACTOR } })).id;
   return {
-    homeLeadId: await post(home, { name: 'Home lead', phone: '555 0100' }),
-    awayLeadId: await post(away, { name: 'Away lead', phone: '555 0199' }),
+    homeLeadId,
+    awayLeadId,
+    homeNoteId: await note(homeLeadId),
+    awayNoteId: await note(awayLeadId),
     homeQuarantineId: await quarantined(home),
     awayQuarantineId: await quarantined(away),
   };

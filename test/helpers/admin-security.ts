@@ -81,6 +81,8 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'stages',
   'stage_history',
   'lead_unread',
+  'lead_notes',
+  'lead_events',
   'notification_choices',
   'outbox',
 ];
@@ -164,6 +166,33 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/move`),
     foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/move`),
     form: () => ({ stage: 'contacted' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/notes',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/notes`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/notes`),
+    form: () => ({ text: 'Quote sent' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/notes/:noteId/delete',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/notes/${f.extra.homeNoteId}/delete`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/notes/${f.extra.awayNoteId}/delete`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/assign',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/assign`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/assign`),
+    form: (f) => ({ assignee: f.member.userId }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/follow-up',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/follow-up`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/follow-up`),
+    form: () => ({ followUp: '2026-12-01' }),
   },
   {
     method: 'POST',

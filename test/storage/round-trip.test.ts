@@ -56,6 +56,8 @@ describeEachBackend('storage round trips', (backend) => {
       bot_check: 'off',
       idempotency_key: null,
       restored_from: null,
+      assignee_user_id: null,
+      follow_up_on: null,
       ...overrides,
     };
     // As the lead INSERT writes it on PostgreSQL (migration 0018); SQLite has no such column.
@@ -80,6 +82,8 @@ describeEachBackend('storage round trips', (backend) => {
       'idempotency_keys',
       'intake_log',
       'invitations',
+      'lead_events',
+      'lead_notes',
       'lead_source_texts',
       'lead_sources',
       'lead_unread',
@@ -280,6 +284,8 @@ describeEachBackend('storage round trips', (backend) => {
       extra: { budget: '12,000', nested: '{"a":[1,2]}' },
       botCheck: 'unverified',
       receivedAt: row.received_at,
+      assigneeEmail: null,
+      followUpOn: null,
     });
   });
 

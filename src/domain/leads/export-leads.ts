@@ -1,15 +1,27 @@
 import { pipeline, Readable } from 'node:stream';
+import { sql, type SqlBool } from 'kysely';
 import { stringify } from 'csv-stringify';
-import type { VerbArgs } from '../context.js';
-import { resolveLeadFilters, type LeadFilterInput } from './lead-filters.js';
+import type { DomainContext, VerbArgs } from '../context.js';
+import { getWorkspaceSettings } from '../settings/workspace-settings.js';
+import { zonedTimeFormatter } from '../zoned-time.js';
+import { afterCursor, filterCondition, resolveLeadFilters, type LeadCursor, type LeadFilterInput, type LeadFilters } from './lead-filters.js';
 import { leadPageQuery, type LeadPageRow } from './lead-page.js';
 
 /** Rows read per query: the export's memory is one page, whatever the number of leads. */
 const EXPORT_PAGE = 500;
+/**
+ * At most this many extra-field columns. Past it (only a workspace whose forms keep changing their field names gets
+ * there) the remaining extra fields of a row go, as JSON, into one last column, MORE_EXTRA.
+ */
+export const MAX_EXTRA_COLUMNS = 500;
+export const MORE_EXTRA = 'more_extra';
 
-const COLUMNS: Array<[header: string, cell: (row: LeadPageRow) => string | null]> = [
+type ExportRow = LeadPageRow & { internal_notes: number | string | bigint };
+type Cell = (row: ExportRow, time: (iso: string) => string) => string | null;
+
+const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['id', (r) => r.id],
-  ['received_at', (r) => r.received_at],
+  ['received_at', (r, time) => time(r.received_at)],
   ['name', (r) => r.name],
   ['email', (r) => r.email],
   ['phone', (r) => r.phone],
@@ -17,14 +29,17 @@ const COLUMNS: Array<[header: string, cell: (row: LeadPageRow) => string | null]
   ['notes', (r) => r.notes],
   ['stage', (r) => r.stage_name ?? r.stage],
   ['source', (r) => r.source_name],
+  ['assignee', (r) => r.assignee_email ?? null],
+  ['follow_up_on', (r) => r.follow_up_on ?? null],
+  ['internal_notes_count', (r) => String(Number(r.internal_notes))],
   ['bot_check', (r) => r.bot_check],
   ['client_ip', (r) => r.client_ip],
   ['user_agent', (r) => r.user_agent],
   ['origin', (r) => r.origin],
   ['referer', (r) => r.referer],
-  ['extra', (r) => r.extra],
 ];
 
+/** The fixed columns; the extra fields' columns follow them, one per key. */
 export const EXPORT_HEADERS = COLUMNS.map(([header]) => header);
 
 /**
@@ -38,28 +53,102 @@ export function defuseFormulas(value: string): string {
   return /^[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
 }
 
+/** Rows at or before `top` in page order: the second pass lists the leads the first pass saw, not later arrivals. */
+function atOrBefore(top: LeadCursor) {
+  return sql<SqlBool>`(leads.received_at, leads.id) <= (${top.receivedAt}, ${top.id})`;
+}
+
 /**
- * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md): RFC 4180 with CRLF, UTF-8 with a BOM,
- * one column per field plus the extra fields as JSON text, every cell quoted and formulas defused (defuseFormulas),
- * so a spreadsheet shows text instead of running it.
+ * The first pass: the extra fields' keys over the filtered set, in first-seen order (newest lead first, each
+ * lead's keys in its own order), reading only `extra` a page at a time. Memory is the keys (at most
+ * MAX_EXTRA_COLUMNS), not the leads. Also returns the newest row, where the second pass starts.
+ */
+async function extraKeys(ctx: DomainContext, filters: LeadFilters): Promise<{ keys: string[]; overflow: boolean; top?: LeadCursor }> {
+  const keys = new Set<string>();
+  let overflow = false;
+  let top: LeadCursor | undefined;
+  let cursor: LeadCursor | undefined;
+  for (;;) {
+    const page = await ctx.store.db
+      .selectFrom('leads')
+      .select(['leads.id', 'leads.received_at', 'leads.extra'])
+      .where((eb) => filterCondition(eb, ctx.store.dialect, filters))
+      .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
+      .orderBy('leads.received_at', 'desc')
+      .orderBy('leads.id', 'desc')
+      .limit(EXPORT_PAGE)
+      .execute();
+    for (const row of page) {
+      top ??= { receivedAt: row.received_at, id: row.id };
+      for (const key of Object.keys(JSON.parse(row.extra) as Record<string, unknown>)) {
+        if (keys.has(key)) continue;
+        if (keys.size < MAX_EXTRA_COLUMNS) keys.add(key);
+        else overflow = true;
+      }
+    }
+    const last = page.at(-1);
+    if (page.length < EXPORT_PAGE || !last) return { keys: [...keys], overflow, ...(top ? { top } : {}) };
+    cursor = { receivedAt: last.received_at, id: last.id };
+  }
+}
+
+/** An extra field's header: its key, unless that is already a fixed column's name (then `extra.` + key). */
+function extraHeader(key: string): string {
+  const taken = EXPORT_HEADERS.includes(key.toLowerCase()) || key.toLowerCase() === MORE_EXTRA;
+  return taken ? `extra.${key}` : key;
+}
+
+/**
+ * Exactly the filtered set (every page), as a CSV stream (docs/api.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
+ * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
+ * order), times in the workspace's time zone with their offset, every cell quoted and formulas defused
+ * (defuseFormulas, headers included, since keys come from the public form), so a spreadsheet shows text instead of
+ * running it.
  *
+ * Two passes keep memory bounded: the first reads only the extra fields' keys (the header must name them before the
+ * first row), the second streams the rows, both by keyset paging, newest first. The second stops at the newest lead
+ * the first saw, so a lead arriving during the download is not in it (and cannot bring a key the header lacks).
  * Filters are resolved before the stream starts, so a bad filter is an error the caller can answer with, not a
- * half-written file. The rows are read by keyset paging, newest first.
+ * half-written file.
  */
 export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>): Promise<Readable> {
   const filters = await resolveLeadFilters(ctx, input);
+  const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId: filters.workspaceId } });
+  const time = zonedTimeFormatter(timeZone);
+  const { keys, overflow, top } = await extraKeys(ctx, filters);
+  const known = new Set(keys);
+  const headers = [...EXPORT_HEADERS, ...keys.map(extraHeader), ...(overflow ? [MORE_EXTRA] : [])];
+
+  function record(row: ExportRow): string[] {
+    const extra = JSON.parse(row.extra) as Record<string, unknown>;
+    const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+    const cells = [...COLUMNS.map(([, cell]) => cell(row, time) ?? ''), ...keys.map((key) => text(extra[key]))];
+    if (overflow) {
+      const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !known.has(key)));
+      cells.push(Object.keys(rest).length > 0 ? JSON.stringify(rest) : '');
+    }
+    return cells.map(defuseFormulas);
+  }
+
   async function* rows() {
-    let cursor: { receivedAt: string; id: string } | undefined;
+    yield headers.map(defuseFormulas);
+    if (!top) return;
+    let cursor: LeadCursor | undefined;
     for (;;) {
-      const page = await leadPageQuery(ctx, filters, cursor, EXPORT_PAGE).execute();
-      for (const row of page) yield COLUMNS.map(([, cell]) => defuseFormulas(cell(row) ?? ''));
+      const page = (await leadPageQuery(ctx, filters, cursor, EXPORT_PAGE)
+        .select((eb) =>
+          eb.selectFrom('lead_notes').select((n) => n.fn.countAll().as('n')).whereRef('lead_notes.lead_id', '=', 'leads.id').as('internal_notes'),
+        )
+        .where(atOrBefore(top))
+        .execute()) as ExportRow[];
+      for (const row of page) yield record(row);
       const last = page.at(-1);
       if (page.length < EXPORT_PAGE || !last) return;
       cursor = { receivedAt: last.received_at, id: last.id };
     }
   }
   // Every non-empty cell quoted: a `;` or `,` inside a value never splits it, whichever separator a spreadsheet picks.
-  const csv = stringify({ bom: true, header: true, columns: EXPORT_HEADERS, record_delimiter: 'windows', quoted: true });
+  const csv = stringify({ bom: true, record_delimiter: 'windows', quoted: true });
   // A failed page destroys the CSV stream with the error, so the reader sees a broken download, not a short one.
   pipeline(Readable.from(rows()), csv, () => {});
   return csv;

@@ -4,6 +4,9 @@ import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 import { findPipeline } from '../pipelines/find-pipeline.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
+import { localDayAndHour } from '../notifications/choices.js';
+import { getWorkspaceSettings } from '../settings/workspace-settings.js';
+import { emailKey } from '../users/email.js';
 import type { Schema } from '../../storage/schema.js';
 import { searchLeadIdsSqlite } from '../../storage/search-index.js';
 import { SEARCH_MATCH_FUNCTION, searchLikePatterns, searchQuery, type SearchQuery } from '../../storage/search-text.js';
@@ -23,6 +26,10 @@ export interface LeadFilterInput {
   since?: string;
   /** Received at or before: `YYYY-MM-DD` (the whole UTC day) or an ISO instant. */
   until?: string;
+  /** Assigned to this member (a user id or an email), or `none` for unassigned leads. */
+  assignee?: string;
+  /** Only leads whose follow-up day is today or earlier, in the workspace's time zone. */
+  followUpDue?: boolean;
 }
 
 /** The same filters resolved to ids and bounds; what the list and the export query with. */
@@ -39,6 +46,10 @@ export interface LeadFilters {
   since?: string;
   /** Exclusive upper bound. */
   before?: string;
+  assigneeUserId?: string;
+  unassigned?: boolean;
+  /** Follow-up day on or before this `YYYY-MM-DD`. */
+  followUpBy?: string;
 }
 
 export const BOT_CHECK_STATES = ['off', 'passed', 'unverified'] as const;
@@ -61,7 +72,7 @@ const blank = (value: string | undefined) => value === undefined || value.trim()
 
 export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
   // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
-  for (const [field, label] of [['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['pipeline', 'The pipeline'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
+  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['pipeline', 'The pipeline'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
     const value = input[field];
     if (value !== undefined) checkText(value, field, label);
   }
@@ -114,6 +125,25 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
       }
     }
   }
+  if (!blank(input.assignee)) {
+    const ref = input.assignee!.trim();
+    if (ref === 'none') filters.unassigned = true;
+    else {
+      const member = await db
+        .selectFrom('memberships')
+        .innerJoin('users', 'users.id', 'memberships.user_id')
+        .select('users.id')
+        .where('memberships.workspace_id', '=', workspace.id)
+        .where((eb) => eb.or([eb('users.id', '=', ref), eb('users.email_key', '=', emailKey(ref))]))
+        .executeTakeFirst();
+      if (!member) throw new AppError('member_not_found', `No member "${ref}" in this workspace`);
+      filters.assigneeUserId = member.id;
+    }
+  }
+  if (input.followUpDue) {
+    const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId: workspace.id } });
+    filters.followUpBy = localDayAndHour(ctx.clock.now(), timeZone).day;
+  }
   if (!blank(input.since)) filters.since = instant('From', input.since!, false);
   if (!blank(input.until)) filters.before = instant('To', input.until!, true);
   return filters;
@@ -145,6 +175,11 @@ export function filterCondition(
   if (filters.stageKeys) parts.push(eb('leads.stage', 'in', filters.stageKeys));
   if (filters.sourceIds) parts.push(eb('leads.source_id', 'in', filters.sourceIds));
   if (filters.botCheck) parts.push(eb('leads.bot_check', '=', filters.botCheck));
+  if (filters.assigneeUserId) parts.push(eb('leads.assignee_user_id', '=', filters.assigneeUserId));
+  if (filters.unassigned) parts.push(eb('leads.assignee_user_id', 'is', null));
+  if (filters.followUpBy) {
+    parts.push(eb('leads.follow_up_on', 'is not', null), eb('leads.follow_up_on', '<=', filters.followUpBy));
+  }
   if (filters.since) parts.push(eb('leads.received_at', '>=', filters.since));
   if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
   if (filters.search) parts.push(searchCondition(dialect, filters.search));

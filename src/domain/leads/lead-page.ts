@@ -14,8 +14,14 @@ export function leadPageQuery(ctx: DomainContext, filters: LeadFilters, cursor: 
       join.onRef('stages.pipeline_id', '=', 'leads.pipeline_id').onRef('stages.key', '=', 'leads.stage'),
     )
     .leftJoin('lead_unread', 'lead_unread.lead_id', 'leads.id')
+    .leftJoin('users as assignee', 'assignee.id', 'leads.assignee_user_id')
     .selectAll('leads')
-    .select(['lead_sources.name as source_name', 'stages.name as stage_name', 'lead_unread.lead_id as unread_id'])
+    .select([
+      'lead_sources.name as source_name',
+      'stages.name as stage_name',
+      'lead_unread.lead_id as unread_id',
+      'assignee.email as assignee_email',
+    ])
     .where((eb) => filterCondition(eb, dialect, filters))
     .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
     .orderBy('leads.received_at', 'desc')

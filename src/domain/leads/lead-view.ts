@@ -17,6 +17,10 @@ export interface InboxLead extends LeadView {
   sourceName: string;
   /** Not yet opened by anyone in the workspace. */
   isNew: boolean;
+  /** The assigned member's email; null when nobody is assigned. */
+  assigneeEmail: string | null;
+  /** `YYYY-MM-DD`; null when none. */
+  followUpOn: string | null;
 }
 
 export function toLeadView(row: LeadTable): LeadView {

@@ -26,6 +26,8 @@ export function toInboxLead(row: LeadPageRow): InboxLead {
     stageName: row.stage_name ?? row.stage,
     sourceName: row.source_name,
     isNew: row.unread_id !== null,
+    assigneeEmail: row.assignee_email ?? null,
+    followUpOn: row.follow_up_on ?? null,
   };
 }
 

@@ -4,6 +4,7 @@ import { loadStages, type Stage } from '../stages/stage.js';
 import type { StageMove } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
 import { toLeadView, type LeadView } from './lead-view.js';
+import { eventsOfLead, memberLabel, notesOfLead, type LeadEvent, type LeadNote } from './lead-work.js';
 
 /** Everything the lead page shows (docs/admin-app.md). */
 export interface LeadDetail extends LeadView {
@@ -20,6 +21,14 @@ export interface LeadDetail extends LeadView {
   wasNew: boolean;
   stages: Stage[];
   history: StageMove[];
+  /** The member it is assigned to; null when nobody is. */
+  assignee: { userId: string; email: string; label: string } | null;
+  /** `YYYY-MM-DD`, a day in the workspace's time zone; null when none. */
+  followUpOn: string | null;
+  /** Internal notes, newest first. */
+  internalNotes: LeadNote[];
+  /** Assignments and follow-up changes, oldest first (the stage moves are in `history`). */
+  events: LeadEvent[];
 }
 
 /**
@@ -33,12 +42,17 @@ export async function openLead({
   const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
   const { db } = ctx.store;
   const row = await findLeadRow(db, { workspaceId, id: input.id });
-  const [pipeline, source, stages, history, unread] = await Promise.all([
+  const [pipeline, source, stages, history, unread, assignee, internalNotes, events] = await Promise.all([
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),
     loadStages(db, row.pipeline_id),
     db.selectFrom('stage_history').selectAll().where('lead_id', '=', row.id).orderBy('moved_at').orderBy('id').execute(),
     db.selectFrom('lead_unread').select('lead_id').where('lead_id', '=', row.id).executeTakeFirst(),
+    row.assignee_user_id
+      ? db.selectFrom('users').select(['id', 'email', 'display_name']).where('id', '=', row.assignee_user_id).executeTakeFirst()
+      : Promise.resolve(undefined),
+    notesOfLead(db, row.id),
+    eventsOfLead(db, row.id),
   ]);
   if (unread && input.markOpened !== false) {
     // Opened by anyone means opened for the whole workspace; two people opening it at once both just delete.
@@ -66,5 +80,9 @@ export async function openLead({
       byLabel: h.by_label,
       movedAt: h.moved_at,
     })),
+    assignee: assignee ? { userId: assignee.id, email: assignee.email, label: memberLabel(assignee) } : null,
+    followUpOn: row.follow_up_on ?? null,
+    internalNotes,
+    events,
   };
 }

@@ -1,23 +1,25 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import type { VerbArgs } from '../context.js';
+import { nowIso, type VerbArgs } from '../context.js';
 import type { Dialect } from '../../storage/database.js';
 import { AppError } from '../errors.js';
 import { keepAnOwner } from './last-owner.js';
 import { forgetMemberNotifications } from '../notifications/forget-notifications.js';
+import { unassignMember } from '../leads/unassign-member.js';
 
 /**
  * Members screen and `leadscan user remove --workspace`: the membership goes. Access is checked against
- * memberships on every request, so the person's open sessions lose this workspace at once.
+ * memberships on every request, so the person's open sessions lose this workspace at once. Their leads in the
+ * workspace become unassigned.
  */
 export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
-  await ctx.store.writer.write((trx) => deleteMembership(trx, ctx.store.dialect, input));
+  await ctx.store.writer.write((trx) => deleteMembership(trx, ctx.store.dialect, { ...input, at: nowIso(ctx) }));
 }
 
 export async function deleteMembership(
   trx: Transaction<Schema>,
   dialect: Dialect,
-  input: { workspaceId: string; userId: string },
+  input: { workspaceId: string; userId: string; at?: string },
 ): Promise<void> {
   await keepAnOwner(trx, dialect, { ...input, action: 'removed' });
   const deleted = await trx
@@ -27,4 +29,5 @@ export async function deleteMembership(
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
   await forgetMemberNotifications(trx, input);
+  await unassignMember(trx, { workspaceId: input.workspaceId, userId: input.userId, at: input.at ?? new Date().toISOString() });
 }

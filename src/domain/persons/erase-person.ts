@@ -23,7 +23,7 @@ export const BACKUPS_KEEP_IT =
   'and let old backups expire on a schedule you can state (for example, 30 days).';
 
 /** Every table an erasure deletes from, directly or through its triggers. */
-const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread'] as const;
+const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread', 'lead_notes', 'lead_events'] as const;
 
 /**
  * A person's request to be forgotten (docs/operations.md): deletes, in one transaction, exactly the rows `person

@@ -1,5 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { toLeadView, type LeadView } from '../leads/list-leads.js';
+import { notesOfLead, type LeadNote } from '../leads/lead-work.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
 import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
@@ -14,7 +15,7 @@ interface RequestMeta {
 export interface PersonExport {
   workspaceId: string;
   match: PersonMatch;
-  leads: Array<LeadView & RequestMeta & { idempotencyKey: string | null }>;
+  leads: Array<LeadView & RequestMeta & { idempotencyKey: string | null; internalNotes: LeadNote[] }>;
   quarantine: Array<QuarantineView & RequestMeta>;
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
 }
@@ -36,7 +37,15 @@ export async function exportPerson({
   return {
     workspaceId: workspace.id,
     match,
-    leads: rows.leads.map((row) => ({ ...toLeadView(row), ...meta(row), idempotencyKey: row.idempotency_key })),
+    // The team's notes about the person are data about them too (the erasure deletes them with the lead).
+    leads: await Promise.all(
+      rows.leads.map(async (row) => ({
+        ...toLeadView(row),
+        ...meta(row),
+        idempotencyKey: row.idempotency_key,
+        internalNotes: await notesOfLead(ctx.store.db, row.id),
+      })),
+    ),
     quarantine: rows.quarantine.map((row) => ({ ...toQuarantineView(row), ...meta(row) })),
     idempotencyRecords: rows.idempotency.map((r) => ({ scope: r.scope, key: r.key, createdAt: r.created_at })),
   };

@@ -18,6 +18,7 @@ import { scansReceived } from './0015-scans-received.js';
 import { notifications } from './0016-notifications.js';
 import { emailChanges } from './0017-email-changes.js';
 import { foldedSearch } from './0018-folded-search.js';
+import { leadWork } from './0019-lead-work.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0016_notifications': notifications(),
         '0017_email_changes': emailChanges(),
         '0018_folded_search': foldedSearch(dialect),
+        '0019_lead_work': leadWork(),
       }),
   };
 }

@@ -1,5 +1,12 @@
 import { AppError } from '../../../domain/errors.js';
+import { addNote } from '../../../domain/leads/add-note.js';
+import { assignLead } from '../../../domain/leads/assign-lead.js';
 import { deleteLead } from '../../../domain/leads/delete-lead.js';
+import { deleteNote } from '../../../domain/leads/delete-note.js';
+import { setFollowUp } from '../../../domain/leads/set-follow-up.js';
+import { listMembers } from '../../../domain/members/list-members.js';
+import { localDayAndHour } from '../../../domain/notifications/choices.js';
+import { httpStatusOf } from '../../../http/error-statuses.js';
 import { exportLeadsCsv } from '../../../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../../../domain/leads/lead-filters.js';
 import { inboxOptions } from '../../../domain/leads/inbox-options.js';
@@ -12,7 +19,8 @@ import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { sendAttachment } from '../ui.js';
+import { formErrorsOf, isFormError, sendAttachment } from '../ui.js';
+import type { LeadWorkInput } from './lead-work-pages.js';
 import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
 
 /** Who a page action is recorded as: the signed-in person (docs/admin-app.md "who moved it"). */
@@ -29,8 +37,11 @@ function inboxQuery(call: WorkspaceCall): InboxQuery {
   return query;
 }
 
-function filtersOf(workspaceId: string, pipelineId: string, query: InboxQuery): LeadFilterInput {
+function filtersOf(call: WorkspaceCall, workspaceId: string, pipelineId: string, query: InboxQuery): LeadFilterInput {
   return {
+    // "Assigned to me" is the signed-in person; anything else in the URL is not a filter a page offers.
+    assignee: query.assigned === 'me' ? call.user.userId : query.assigned === 'none' ? 'none' : undefined,
+    followUpDue: query.due === '1',
     workspace: workspaceId,
     pipeline: pipelineId,
     search: query.q,
@@ -51,7 +62,7 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
   const query = inboxQuery(call);
   const [options, page] = await Promise.all([
     inboxOptions({ ctx: call.ctx, input: { workspaceId, pipelineId: pipeline.id } }),
-    listLeads({ ctx: call.ctx, input: { ...filtersOf(workspaceId, pipeline.id, query), cursor: query.cursor } }),
+    listLeads({ ctx: call.ctx, input: { ...filtersOf(call, workspaceId, pipeline.id, query), cursor: query.cursor } }),
   ]);
   return call.render(200, {
     title: `Leads · ${pipeline.name}`,
@@ -60,7 +71,36 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
   });
 }
 
-/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, Delete, Export CSV. */
+/** A lead's page, with a refused form's errors and values when there are any. */
+async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWorkInput, 'errors' | 'values'>) {
+  const workspaceId = call.workspace.workspaceId;
+  const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
+  const [scans, settings, members] = await Promise.all([
+    scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+    listMembers({ ctx: call.ctx, input: { workspaceId } }),
+  ]);
+  const today = localDayAndHour(call.ctx.clock.now(), settings.timeZone).day;
+  return call.render(status, {
+    title: lead.name ?? 'Lead',
+    area: 'leads',
+    body: leadPage(call, lead, { scans, units: settings.units }, { members, today, ...form }),
+  });
+}
+
+/** Runs a lead page form's verb; a refused field comes back on the lead's page next to it, with what was typed. */
+async function leadForm(call: WorkspaceCall, values: LeadWorkInput['values'], notice: string, verb: () => Promise<{ leadId: string }>) {
+  try {
+    const { leadId } = await verb();
+    return await call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
+  } catch (error) {
+    if (!isFormError(error)) throw error;
+    const field = Object.keys(values ?? {})[0] ?? 'text';
+    return renderLead(call, httpStatusOf(error), { errors: formErrorsOf(error, field), values });
+  }
+}
+
+/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export CSV. */
 export const leadsArea: AdminArea = {
   nav: { area: 'leads', label: 'Leads', path: 'leads', access: 'member' },
   routes: [
@@ -85,7 +125,7 @@ export const leadsArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
-        const csv = await exportLeadsCsv({ ctx: call.ctx, input: filtersOf(workspaceId, pipeline.id, inboxQuery(call)) });
+        const csv = await exportLeadsCsv({ ctx: call.ctx, input: filtersOf(call, workspaceId, pipeline.id, inboxQuery(call)) });
         const day = call.ctx.clock.now().toISOString().slice(0, 10);
         const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
         return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `leads-${slug}-${day}.csv`, body: csv });
@@ -95,14 +135,54 @@ export const leadsArea: AdminArea = {
       method: 'GET',
       path: '/w/:workspaceId/leads/:leadId',
       access: 'member',
+      handler: (call) => renderLead(call, 200, {}),
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/notes',
+      access: 'member',
+      handler: (call) =>
+        leadForm(call, { text: call.body.text ?? '' }, 'note-added', () =>
+          addNote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', text: call.body.text ?? '', by: actorOf(call) } }),
+        ),
+    },
+    {
+      // Owners delete any note, members their own (the verb checks).
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/notes/:noteId/delete',
+      access: 'member',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
-        const [scans, settings] = await Promise.all([
-          scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
-          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-        ]);
-        return call.render(200, { title: lead.name ?? 'Lead', area: 'leads', body: leadPage(call, lead, { scans, units: settings.units }) });
+        const { leadId } = await deleteNote({
+          ctx: call.ctx,
+          input: { workspaceId, leadId: call.params.leadId ?? '', noteId: call.params.noteId ?? '', userId: call.user.userId, role: call.workspace.role },
+        });
+        return call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'note-deleted');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/assign',
+      access: 'member',
+      handler: (call) => {
+        const userId = (call.body.assignee ?? '').trim();
+        return leadForm(call, {}, 'lead-assigned', () =>
+          assignLead({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', assignee: userId ? { userId } : null, by: actorOf(call) },
+          }),
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/follow-up',
+      access: 'member',
+      handler: (call) => {
+        const day = call.body.clear === '1' || !(call.body.followUp ?? '').trim() ? null : (call.body.followUp ?? '');
+        return leadForm(call, { followUp: call.body.followUp ?? '' }, 'follow-up-saved', () =>
+          setFollowUp({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) } }),
+        );
       },
     },
     {

@@ -4,6 +4,10 @@ import { html, type SafeHtml } from '../../html.js';
 const LEADS_NOTICES: Record<string, string> = {
   'lead-moved': 'The lead was moved.',
   'lead-deleted': 'The lead was deleted for good.',
+  'note-added': 'Note added.',
+  'note-deleted': 'Note deleted.',
+  'lead-assigned': 'Assignment saved.',
+  'follow-up-saved': 'Follow-up date saved.',
   'stage-added': 'Stage added.',
   'stage-renamed': 'Stage renamed.',
   'stage-moved': 'Stage order changed. New leads arrive in the first stage.',

@@ -11,6 +11,7 @@ import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, when } from '../ui.js';
 import { leadsNotice } from './leads-notices.js';
+import { historyList, leadWorkCard, notesCard, type LeadWorkInput } from './lead-work-pages.js';
 
 /** The filters as they live in the URL (docs/admin-app.md: they combine, and a reload or a shared link keeps them). */
 export interface InboxQuery {
@@ -20,10 +21,16 @@ export interface InboxQuery {
   bot?: string;
   from?: string;
   to?: string;
+  /** `me` (Assigned to me) or `none` (Unassigned). */
+  assigned?: string;
+  /** `1`: Follow-up due. */
+  due?: string;
   cursor?: string;
 }
 
-export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to'] as const;
+export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to', 'assigned', 'due'] as const;
+
+export const ASSIGNED_LABELS: Record<string, string> = { me: 'Assigned to me', none: 'Unassigned' };
 
 export function queryString(query: InboxQuery, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
@@ -97,8 +104,10 @@ ${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
 ${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name]))}
 ${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
 ${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
+${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS))}
 <div class="field"><label for="f-from">Received from</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">Received to</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
+<div class="field check"><input type="checkbox" id="f-due" name="due" value="1"${query.due === '1' ? html` checked` : ''}><label for="f-due">Follow-up due</label></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
 </form>
 </section>
@@ -123,8 +132,8 @@ function fact(label: string, value: SafeHtml | string | null | undefined): SafeH
   return html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : value}</dd>`;
 }
 
-/** A lead's page: every field, where it came from, its stage history, Move to, and Delete for owners. */
-export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }): SafeHtml {
+/** A lead's page: every field, where it came from, its history, Move to, assignee, follow-up, notes, and Delete for owners. */
+export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }, work: LeadWorkInput): SafeHtml {
   const workspace = call.workspace;
   const ws = workspacePath(workspace.workspaceId);
   const base = `${ws}/leads/${lead.id}`;
@@ -155,12 +164,12 @@ ${extra.map(([key, value]) => fact(key, value))}
 <button type="submit">Move</button>
 </form>
 <h3>History</h3>
-${lead.history.length === 0
-  ? html`<p class="muted small" id="history">Not moved yet: it arrived in ${lead.stages[0]?.name ?? 'the first stage'}.</p>`
-  : html`<ol class="history" id="history">${lead.history.map(
-      (h) => html`<li>${when(h.movedAt)}: <strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span class="muted">by ${h.byLabel}</span></li>`,
-    )}</ol>`}
+${historyList(lead)}
 </section>
+</div>
+<div class="grid-2">
+${leadWorkCard(call, lead, work)}
+${notesCard(call, lead, work)}
 </div>
 <section class="card" aria-labelledby="lead-scans-heading">
 <h2 id="lead-scans-heading">Scans</h2>
