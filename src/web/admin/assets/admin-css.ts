@@ -26,21 +26,23 @@ p { margin: 0 0 .75rem; }
 .muted { color: var(--muted); }
 .small { font-size: .875rem; }
 
-/* top bar */
+/* top bar: one line wide; on a phone two (brand, workspace, person; then the screens, scrolling sideways) */
 .topbar { background: #fff; border-bottom: 1px solid var(--line); }
-.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .75rem 1rem; flex-wrap: wrap; }
-.brand { font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; }
-.brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; }
+.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .5rem 1rem; flex-wrap: wrap; }
+.brand { font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; flex: none; }
+.brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; flex: none; }
 .nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
-.nav a { display: block; padding: .45rem .7rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; }
+.nav a { display: flex; align-items: center; gap: .3rem; padding: .45rem .7rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; white-space: nowrap; }
 .nav a:hover { background: var(--soft); color: var(--ink); }
 .nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); }
-.topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
+.topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; flex: none; }
 /* A long email must not push Sign out onto a second row; the full address is in the title and on Account. */
-.who { display: inline-block; max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: middle; }
-.switcher { position: relative; }
+.who { display: inline-flex; align-items: center; max-width: 11rem; font-size: .875rem; }
+.who-email { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.who-initials { display: none; }
+.switcher { position: relative; min-width: 0; }
 .switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.workspace-name { padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.workspace-name { display: block; padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .switcher summary::-webkit-details-marker { display: none; }
 .switcher summary::after { content: " ▾"; color: var(--muted); }
 .switcher ul { position: absolute; z-index: 10; margin: .25rem 0 0; padding: .35rem; list-style: none; background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(16,24,40,.12); min-width: 14rem; }
@@ -155,10 +157,22 @@ ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padd
 
 @media (max-width: 720px) {
   main { padding: 1rem .75rem 3rem; }
-  .topbar-inner { padding: .5rem .75rem; }
-  .topbar-end { margin-left: 0; width: 100%; justify-content: space-between; }
-  .who { max-width: 60vw; }
-  .nav { width: 100%; order: 3; }
+  .topbar-inner { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "brand switcher end" "screens screens screens"; gap: .4rem .6rem; padding: .45rem .75rem 0; }
+  .brand { grid-area: brand; }
+  .brand-name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .brand-mark { width: 1.75rem; height: 1.75rem; }
+  .switcher { grid-area: switcher; justify-self: start; max-width: 100%; }
+  .switcher summary, .workspace-name { max-width: 100%; }
+  .topbar-end { grid-area: end; margin-left: 0; gap: .4rem; }
+  .topbar-end button { min-height: 2.25rem; padding: .3rem .7rem; }
+  .who-email { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .who-initials { display: inline-flex; align-items: center; justify-content: center; width: 2.25rem; height: 2.25rem; border-radius: 50%; background: var(--accent-soft); color: var(--accent); font-weight: 700; font-size: .8rem; text-decoration: none; }
+  .who[aria-current="page"] .who-initials { background: var(--accent); color: #fff; }
+  /* Sideways, not wrapped: every screen stays one swipe (or Tab) away and the bar keeps its height. */
+  .screens { grid-area: screens; margin: 0 -.75rem; overflow-x: auto; scrollbar-width: none; -webkit-overflow-scrolling: touch; }
+  .screens::-webkit-scrollbar { display: none; }
+  .nav { flex-wrap: nowrap; padding: 0 .75rem .4rem; width: max-content; }
+  .nav a { padding: .35rem .6rem; font-size: .9rem; }
   table.list thead { display: none; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
   table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
