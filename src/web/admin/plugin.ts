@@ -69,7 +69,11 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     request.adminPage = true;
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.adminPage) reply.headers(ADMIN_HEADERS);
+    if (!request.adminPage) return;
+    // Pages are never cached; the stylesheet, script and icons (which set a public cache) keep theirs.
+    const cache = reply.getHeader('cache-control');
+    reply.headers(ADMIN_HEADERS);
+    if (typeof cache === 'string' && cache.startsWith('public')) reply.header('cache-control', cache);
   });
 
   /** The top bar of a signed-in page: the page's workspace (else the person's first) with its unread counts. */
