@@ -12,9 +12,8 @@ input[type="search"], input[type="date"] { display: block; width: 100%; font: in
 .filters input, .filters select { width: 100%; max-width: none; }
 tr.is-new td:first-child a { font-weight: 700; }
 /* a row: the name with its marks, the message's first line under it (one line, ended by an ellipsis) */
-table.leads td.lead-cell { width: 36%; max-width: 0; }
-table.leads td { overflow-wrap: anywhere; }
-table.leads td.num { overflow-wrap: normal; }
+table.leads td.lead-cell { width: 32%; max-width: 0; overflow-wrap: anywhere; }
+table.leads td { overflow-wrap: break-word; }
 .preview { display: block; margin-top: .1rem; color: var(--muted); font-size: .875rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .mark { display: inline-block; font-size: .75rem; font-weight: 650; line-height: 1.2; padding: .05rem .35rem; border-radius: 4px; vertical-align: .1em; white-space: nowrap; }
 .mark.ok { color: var(--ok); background: var(--ok-soft); }
@@ -32,7 +31,7 @@ table.stages .order { display: grid; grid-template-columns: repeat(2, 4.5rem); g
 table.stages .order .up { grid-column: 1; }
 table.stages .order .down { grid-column: 2; }
 table.stages .order button { width: 100%; }
-table.stages .stage-row.remove { display: grid; grid-template-columns: max-content 10rem max-content; align-items: center; }
+table.stages .stage-row.remove { display: grid; grid-template-columns: 8.75rem 10rem max-content; align-items: center; }
 table.stages .stage-row.remove button { grid-column: 3; }
 @media (max-width: 720px) {
   .filters .wide { grid-column: auto; }
