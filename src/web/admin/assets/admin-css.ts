@@ -57,6 +57,13 @@ p { margin: 0 0 .75rem; }
 @media (max-width: 85rem) {
   .brand-name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 }
+/* Wide enough for every screen on one line: a long workspace name gives way (ellipsis) rather than wrap the bar. */
+@media (min-width: 75rem) {
+  .topbar-inner { flex-wrap: nowrap; }
+  .switcher { flex: 0 1 auto; min-width: 5rem; max-width: 20rem; }
+  .switcher summary, .workspace-name { max-width: 100%; }
+  .nav { flex-wrap: nowrap; }
+}
 
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
 .page-head { display: flex; align-items: flex-end; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-bottom: 1.25rem; }
