@@ -36,7 +36,7 @@ function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], 
 </details>`;
 }
 
-/** Up to two letters for the account link on a phone, where the email does not fit. */
+/** Up to two letters standing for the person in the top bar (the email stays the link's name and its title). */
 function initialsOf(user: SignedInUser): string {
   const words = (user.displayName || user.email.split('@')[0] || '?').split(/[\s._-]+/).filter(Boolean);
   return words.slice(0, 2).map((word) => [...word][0]!.toUpperCase()).join('') || '?';

@@ -30,7 +30,8 @@ p { margin: 0 0 .75rem; }
 .topbar { background: #fff; border-bottom: 1px solid var(--line); }
 .topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .5rem .75rem; flex-wrap: wrap; }
 .brand { position: relative; font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; flex: none; }
-.brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; flex: none; }
+.brand-mark { position: relative; width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; flex: none; }
+.brand-mark::after { content: ""; position: absolute; inset: 28%; border-radius: 3px; background: #fff; opacity: .9; }
 .nav { display: flex; gap: .15rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
 .nav a { display: flex; align-items: center; gap: .3rem; padding: .45rem .55rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; white-space: nowrap; }
 .nav a:hover { background: var(--soft); color: var(--ink); }
