@@ -151,7 +151,7 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(violations).toEqual([]);
     await context.close();
-  });
+  }, 90_000);
 
   it('Regenerate works with JavaScript disabled', async () => {
     const { context, page } = await newPage(false);
@@ -166,5 +166,5 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect((await upload(before, '{"rooms":[]}')).status).toBe(401);
     expect((await upload(after, '{"rooms":[]}')).status).toBe(200);
     await context.close();
-  });
+  }, 90_000);
 });
