@@ -65,6 +65,10 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     if (javaScriptEnabled) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const page = await context.newPage();
     const violations: string[] = [];
+    // Nothing a page asks for by itself (its stylesheet, script, icon, /favicon.ico) may end in a 404.
+    page.on('response', (response) => {
+      if (response.status() === 404) violations.push(`404 ${response.url()}`);
+    });
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
     });
@@ -77,6 +81,10 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     await page.getByLabel('Email').fill('owner@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // People land on the Leads inbox; Scans is one click along the top bar.
+    await page.waitForURL(/\/w\/ws_[0-9a-f]+\/leads$/);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Leads inbox');
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Scans/ }).click();
     await page.waitForURL(/\/w\/ws_[0-9a-f]+\/scans$/);
   }
 
@@ -143,7 +151,7 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(violations).toEqual([]);
     await context.close();
-  });
+  }, 90_000);
 
   it('Regenerate works with JavaScript disabled', async () => {
     const { context, page } = await newPage(false);
@@ -158,5 +166,5 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect((await upload(before, '{"rooms":[]}')).status).toBe(401);
     expect((await upload(after, '{"rooms":[]}')).status).toBe(200);
     await context.close();
-  });
+  }, 90_000);
 });

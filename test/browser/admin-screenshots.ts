@@ -1,6 +1,7 @@
 /**
  * Screenshots of the web app for the README (docs/*.png): `node --import tsx test/browser/admin-screenshots.ts`.
  * A throwaway SQLite database with believable data, a signed-in owner, Chromium at 1280 and 390 px wide.
+ * `SHOTS_DIR=/tmp/shots` writes there instead, every screen at both widths, plus a member refused an owner's page.
  */
 import path from 'node:path';
 import { createSession } from '../../src/domain/auth/sessions.js';
@@ -24,7 +25,8 @@ import { openDatabase } from '../../src/storage/database.js';
 import { launchChromium } from './chromium.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 
-const OUT = path.resolve(import.meta.dirname, '../../docs');
+const OUT = process.env.SHOTS_DIR ? path.resolve(process.env.SHOTS_DIR) : path.resolve(import.meta.dirname, '../../docs');
+const EVERY_SCREEN = Boolean(process.env.SHOTS_DIR);
 
 // Not the vitest helpers (they need a running vitest): the same parts, put together by hand.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-shots-'));
@@ -55,10 +57,23 @@ try {
   const ads = await createSource({ ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Spring ads (Facebook)' } });
   await setSourceActive({ ctx, input: { token: ads.token, active: false } });
   const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
+  const messages = [
+    'Kitchen remodel, about 12 m². We would like a quote before the summer.\nCabinets stay.',
+    'Leaking skylight in the upstairs bathroom; water comes in when it rains hard.',
+    '',
+    'Looking to finish the basement: flooring, drywall and a small bathroom. Flexible on timing, budget around 30k.',
+    'Two windows in the living room need replacing.',
+    'Deck repair',
+  ];
+  const leadIds: string[] = [];
   for (const [i, name] of names.entries()) {
     const token = i % 3 === 2 ? landing.token : seeded.source.token;
-    await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i) } });
+    const email = i % 2 === 0 ? `${name.split(' ')[0]!.toLowerCase()}@example.com` : undefined;
+    const res = await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i), ...(email ? { email } : {}), ...(messages[i] ? { notes: messages[i] } : {}) } });
+    leadIds.push((res.json() as { id: string }).id);
   }
+  // The landing page's source has a bot check: its leads passed it (set here rather than through a provider).
+  await store.db.updateTable('leads').set({ bot_check: 'passed' }).where('source_id', '=', landing.id).execute();
   const uploads = [
     ['Kitchen', 'Dining room', 'Hall'],
     ['Primary bedroom', 'Ensuite bathroom'],
@@ -106,6 +121,8 @@ try {
   });
   const measuredScanId = (measuredUpload.json() as { scanId?: string; id?: string }).scanId ?? (await store.db.selectFrom('scans').select('id').orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
   const { sessionId } = await createSession({ ctx, input: { userId: owner.userId } });
+  const tom = await store.db.selectFrom('users').select('id').where('email', '=', 'tom@harbor-renovations.com').executeTakeFirstOrThrow();
+  const memberSession = (await createSession({ ctx, input: { userId: tom.id } })).sessionId;
 
   const browser = await launchChromium();
   try {
@@ -114,6 +131,9 @@ try {
       await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
       const page = await context.newPage();
       const shots: Array<[string, string]> = [
+        ['leads-inbox', `/w/${seeded.workspaceId}/leads`],
+        ['stages', `/w/${seeded.workspaceId}/pipelines/${seeded.pipelineId}/stages`],
+        ['lead-page', `/w/${seeded.workspaceId}/leads/${leadIds[3]}`],
         ['scans', `/w/${seeded.workspaceId}/scans`],
         ['sources', `/w/${seeded.workspaceId}/sources`],
         ['source', `/w/${seeded.workspaceId}/sources/${seeded.source.id}`],
@@ -123,10 +143,17 @@ try {
         ['notifications', `/w/${seeded.workspaceId}/notifications`],
         ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
       ];
-      // The README shows every screen wide, and Scans, Sources, Members and Account also at phone width.
-      for (const [name, url] of width < 500 ? shots.filter(([n]) => n !== 'source') : shots) {
+      // The README shows every screen wide, and all but a source's page and Stages at phone width.
+      const narrow = (n: string) => EVERY_SCREEN || (n !== 'source' && n !== 'stages');
+      for (const [name, url] of width < 500 ? shots.filter(([n]) => narrow(n)) : shots) {
         await page.goto(`${base}${url}`);
         await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
+      }
+      if (EVERY_SCREEN) {
+        await context.clearCookies();
+        await context.addCookies([{ name: 'leadscan_session', value: memberSession, url: base }]);
+        await page.goto(`${base}/w/${seeded.workspaceId}/settings`);
+        await page.screenshot({ path: path.join(OUT, `forbidden-${width}.png`), fullPage: true });
       }
       await context.close();
     }

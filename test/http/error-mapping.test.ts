@@ -33,7 +33,7 @@ describe('one way to say no: every code mapped once', () => {
       requestId: 'req-1',
     });
 
-    const page = errorPage(error, 'req-1');
+    const page = errorPage(error, { requestId: 'req-1', method: 'POST' });
     expect(page).toMatch(/<h1>[^<]+<\/h1>/);
     if (httpStatusOf(error) >= 500) {
       expect(page).toContain('req-1');

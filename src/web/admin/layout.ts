@@ -20,16 +20,26 @@ export interface ShellInput {
   };
 }
 
+/** Screens a switch of workspace keeps: the same screen, except owner-only ones for a member and Account. */
+function switchTarget(w: WorkspaceAccess, area: string): string {
+  if (area === 'sources' || area === 'members' || area === 'settings') return workspacePath(w.workspaceId, w.role === 'owner' ? area : 'leads');
+  return workspacePath(w.workspaceId, area === '' || area === 'account' ? 'leads' : area);
+}
+
 function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], area: string): SafeHtml | string {
-  if (all.length === 0) return '';
-  const label = current?.workspaceName ?? 'Workspaces';
-  if (all.length === 1 && current) return html`<span class="switcher workspace-name" title="Workspace">${label}</span>`;
-  // Stay on the same screen when switching; owner-only screens fall back to Scans for a member.
-  const target = (w: WorkspaceAccess) => workspacePath(w.workspaceId, area === 'sources' || area === 'members' ? (w.role === 'owner' ? area : 'scans') : area === 'account' ? 'scans' : area);
+  if (all.length === 0 || !current) return '';
+  const label = current.workspaceName;
+  if (all.length === 1) return html`<span class="switcher workspace-name" title="Workspace">${label}</span>`;
   return html`<details class="switcher">
 <summary aria-label="Switch workspace (now ${label})">${label}</summary>
-<ul>${all.map((w) => html`<li><a href="${target(w)}"${w.workspaceId === current?.workspaceId ? html` aria-current="true"` : ''}>${w.workspaceName}</a></li>`)}</ul>
+<ul>${all.map((w) => html`<li><a href="${switchTarget(w, area)}"${w.workspaceId === current.workspaceId ? html` aria-current="true"` : ''}>${w.workspaceName}</a></li>`)}</ul>
 </details>`;
+}
+
+/** Up to two letters standing for the person in the top bar (the email stays the link's name and its title). */
+function initialsOf(user: SignedInUser): string {
+  const words = (user.displayName || user.email.split('@')[0] || '?').split(/[\s._-]+/).filter(Boolean);
+  return words.slice(0, 2).map((word) => [...word][0]!.toUpperCase()).join('') || '?';
 }
 
 function countBadge(count: number): SafeHtml | string {
@@ -40,12 +50,14 @@ function countBadge(count: number): SafeHtml | string {
 export function shell(input: ShellInput): string {
   const chrome = input.chrome;
   const home = chrome?.workspace ?? chrome?.workspaces[0];
+  // One bar: brand, workspace, screens, the person. On a phone the screens move to a second line that scrolls
+  // sideways instead of wrapping, so the bar stays two lines high whatever the number of screens.
   const top = chrome
     ? html`<header class="topbar"><div class="topbar-inner">
-<a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>Leadscan</a>
-${switcher(chrome.workspace, chrome.workspaces, chrome.area)}
+<a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Leadscan</span></a>
+${switcher(home, chrome.workspaces, chrome.area)}
 ${home
-  ? html`<nav aria-label="Screens"><ul class="nav">${chrome.nav
+  ? html`<nav aria-label="Screens" class="screens"><ul class="nav">${chrome.nav
       .filter((item) => item.access === 'member' || home.role === 'owner')
       .map(
         (item) =>
@@ -53,7 +65,7 @@ ${home
       )}</ul></nav>`
   : ''}
 <div class="topbar-end">
-<a class="small who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}>${chrome.user.email}</a>
+<a class="who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}><span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span><span class="who-email">${chrome.user.email}</span></a>
 <form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button type="submit" class="secondary">Sign out</button></form>
 </div>
 </div></header>`
@@ -65,6 +77,7 @@ ${home
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${input.title} · Leadscan</title>
+<link rel="icon" href="${adminAssetHref('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${adminAssetHref('admin.css')}">
 <script src="${adminAssetHref('admin.js')}" defer></script>
 </head>

@@ -4,7 +4,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
-import { resolveSession } from '../../domain/auth/sessions.js';
+import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
@@ -13,7 +13,8 @@ import { toAppError } from '../../http/problem.js';
 import { hasControlCharacters } from '../../domain/text-input.js';
 import { ADMIN_AREAS } from './areas.js';
 import { ADMIN_ASSETS } from './assets/index.js';
-import { shell } from './layout.js';
+import { FAVICON_ICO } from './assets/favicon.js';
+import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './pages.js';
 import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './routes.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
@@ -30,6 +31,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set on admin routes so responses get the admin headers. */
     adminPage?: boolean;
+    /** Who asked, once the gate knows: an error page then gets the top bar. */
+    adminViewer?: { user: SignedInUser; sessionId: string; workspace?: WorkspaceAccess };
   }
 }
 
@@ -66,15 +69,53 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     request.adminPage = true;
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.adminPage) reply.headers(ADMIN_HEADERS);
+    if (!request.adminPage) return;
+    // Pages are never cached; the stylesheet, script and icons (which set a public cache) keep theirs.
+    const cache = reply.getHeader('cache-control');
+    reply.headers(ADMIN_HEADERS);
+    if (typeof cache === 'string' && cache.startsWith('public')) reply.header('cache-control', cache);
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  /** The top bar of a signed-in page: the page's workspace (else the person's first) with its unread counts. */
+  const chromeOf = async (
+    viewer: { user: SignedInUser; sessionId: string; workspace?: WorkspaceAccess },
+    workspaces: WorkspaceAccess[],
+    area: string,
+    leadCounts: () => Promise<PipelineUnread[]>,
+  ): Promise<NonNullable<ShellInput['chrome']>> => {
+    const home = viewer.workspace ?? workspaces[0];
+    const [leads, scans] = await Promise.all([
+      leadCounts().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
+      home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
+    ]);
+    return { user: viewer.user, csrf: csrf.tokenFor(viewer.sessionId), nav, area, workspace: viewer.workspace, workspaces, unread: { leads, scans } };
+  };
+  const unreadOf = (workspace: WorkspaceAccess | undefined) => () =>
+    workspace ? unreadCounts({ ctx, input: { workspace: workspace.workspaceId } }) : Promise.resolve([]);
+
+  app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error as Error, request);
-    if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
+    const status = httpStatusOf(appError);
+    if (status >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
     else request.log.info({ code: appError.code }, 'admin request refused');
+    // A refusal to a signed-in person keeps the top bar, so they can go on from there. The bar reads only their
+    // own workspaces, the same whether the refused resource exists or not. When the database is what failed, the
+    // page goes without it.
+    let chrome: ShellInput['chrome'];
+    const viewer = request.adminViewer;
+    if (viewer && status < 500) {
+      try {
+        const workspaces = await workspacesOf(ctx, viewer.user.userId);
+        chrome = await chromeOf(viewer, workspaces, '', unreadOf(viewer.workspace ?? workspaces[0]));
+      } catch (chromeError) {
+        request.log.error({ err: chromeError }, 'admin error page without its top bar');
+      }
+    }
     reply.headers(httpHeadersOf(appError));
-    return reply.code(httpStatusOf(appError)).type('text/html; charset=utf-8').send(errorPage(appError, request.id));
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(errorPage(appError, { requestId: request.id, method: request.method, chrome }));
   });
 
   app.get<{ Params: { name: string } }>('/admin/assets/:name', { schema: { hide: true } }, async (request, reply) => {
@@ -86,6 +127,11 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       .type(asset.contentType)
       .send(asset.body);
   });
+
+  // Browsers ask for /favicon.ico by themselves (pages without our <link rel="icon">, such as a JSON answer).
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers({ 'cache-control': 'public, max-age=604800' }).type('image/x-icon').send(FAVICON_ICO),
+  );
 
   /** The signed-in person, or a 303 to /login (the cookie is cleared when it names no live session). */
   const signedIn: SignedInCheck = async (request, reply) => {
@@ -108,6 +154,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   const gate = (route: AdminRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await signedIn(request, reply);
     if (!session) return reply;
+    request.adminViewer = session;
     const body = stringRecord(request.body);
     if (route.method === 'POST') checkCsrf(request, session.sessionId, body);
     const params = stringRecord(request.params);
@@ -116,6 +163,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     let workspace: WorkspaceAccess | undefined;
     if (route.access !== 'signed-in') {
       workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: params.workspaceId ?? '' } });
+      request.adminViewer = { ...session, workspace };
       if (route.access === 'owner') requireOwner(workspace);
     }
     const workspaces = await workspacesOf(ctx, session.user.userId);
@@ -123,7 +171,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     // The nav shows the workspace of the page, else the person's first; its unread counts are read once a request.
     const home = workspace ?? workspaces[0];
     let counts: Promise<PipelineUnread[]> | undefined;
-    const homeUnread = () => (counts ??= home ? unreadCounts({ ctx, input: { workspace: home.workspaceId } }) : Promise.resolve([]));
+    const homeUnread = () => (counts ??= unreadOf(home)());
     const call: AdminCall = {
       request,
       reply,
@@ -137,21 +185,8 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       body,
       unreadCounts: homeUnread,
       render: async (status: number, page: PageContent) => {
-        const [leads, scans] = await Promise.all([
-          homeUnread().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
-          home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
-        ]);
-        const unread = { leads, scans };
-        return reply
-          .code(status)
-          .type('text/html; charset=utf-8')
-          .send(
-            shell({
-              title: page.title,
-              body: page.body,
-              chrome: { user: session.user, csrf: token, nav, area: page.area, workspace, workspaces, unread },
-            }),
-          );
+        const chrome = await chromeOf({ ...session, workspace }, workspaces, page.area, homeUnread);
+        return reply.code(status).type('text/html; charset=utf-8').send(shell({ title: page.title, body: page.body, chrome }));
       },
       redirect: (path: string, notice?: string) =>
         reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),

@@ -158,7 +158,7 @@ describeEachBackend('invitations through the Members and Account pages', (backen
     expect((await get(dave, '/')).headers.location).toBe('/account');
     const accepted = await post(dave, `/account/invitations/${invitationId}/accept`);
     expect(accepted.statusCode).toBe(303);
-    expect(accepted.headers.location).toBe(`/w/${a.workspaceId}/scans`);
+    expect(accepted.headers.location).toBe(`/w/${a.workspaceId}/leads`);
     expect((await get(dave, `/w/${a.workspaceId}/leads`)).statusCode).toBe(200);
     expect(await world.store.db.selectFrom('invitations').selectAll().execute()).toEqual([]);
   });

@@ -35,7 +35,7 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     return raw.split(';')[0]!;
   };
 
-  it('a setup link sets the password once; sign-in sets a strict session cookie; / leads to Scans', async () => {
+  it('a setup link sets the password once; sign-in sets a strict session cookie; / leads to the Leads inbox', async () => {
     const page = await app.inject({ method: 'GET', url: setupPath });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('olga@example.com');
@@ -55,7 +55,7 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     for (const flag of ['HttpOnly', 'SameSite=Lax', 'Path=/', 'Secure']) expect(setCookie).toContain(flag);
     const home = await app.inject({ method: 'GET', url: '/', headers: { cookie: cookieOf(res) } });
     expect(home.statusCode).toBe(303);
-    expect(home.headers.location).toBe(`/w/${acme.workspaceId}/scans`);
+    expect(home.headers.location).toBe(`/w/${acme.workspaceId}/leads`);
     const signedOut = await app.inject({ method: 'GET', url: '/' });
     expect(signedOut.headers.location).toBe('/login');
     const again = await app.inject({ method: 'GET', url: '/login', headers: { cookie: cookieOf(res) } });

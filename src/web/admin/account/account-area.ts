@@ -88,9 +88,8 @@ ${field({ name: 'newPassword', label: 'New password', type: 'password', autocomp
 <section class="card" aria-labelledby="ws-heading">
 <h2 id="ws-heading">Your workspaces</h2>
 ${call.workspaces.length
-  ? html`<ul>${call.workspaces.map((w) => html`<li><a href="/w/${w.workspaceId}/scans">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`)}</ul>`
+  ? html`<ul>${call.workspaces.map((w) => html`<li><a href="${workspacePath(w.workspaceId, 'leads')}">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`)}</ul>`
   : html`<p class="muted">You are not a member of any workspace yet. Ask an owner to invite you.</p>`}
-<form method="post" action="/logout">${csrfField(call.csrf)}<button type="submit" class="secondary">Sign out</button></form>
 </section>
 </div>`,
   });
@@ -176,7 +175,7 @@ export const accountArea: AdminArea = {
             ctx: call.ctx,
             input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' },
           });
-          return await call.redirect(workspacePath(workspaceId, 'scans'));
+          return await call.redirect(workspacePath(workspaceId, 'leads'));
         } catch (error) {
           if (error instanceof AppError && error.code === 'email_not_proven') return accountPage(call, { problem: error.detail });
           throw error;

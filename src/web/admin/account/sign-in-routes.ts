@@ -54,7 +54,7 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
     // An invitation the person can accept is the first thing to see after signing in (it waits on Account).
     const invitations = await listInvitationsFor({ ctx, input: { userId: session.user.userId } });
     const waiting = invitations.some((i) => i.canAccept);
-    return reply.redirect(first && !waiting ? workspacePath(first.workspaceId, 'scans') : '/account', 303);
+    return reply.redirect(first && !waiting ? workspacePath(first.workspaceId, 'leads') : '/account', 303);
   });
 
   app.get<{ Querystring: { next?: string; notice?: string } }>('/login', { schema: { hide: true } }, async (request, reply) => {

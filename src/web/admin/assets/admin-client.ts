@@ -7,6 +7,7 @@
  *   answers (the upload key is fetched only when asked for). Copy buttons are `hidden` until this script runs.
  * - `form[data-confirm="…"]` asks before submitting (Regenerate, Delete, Remove).
  * - `time[data-local]` is rewritten in the viewer's time zone.
+ * - On a phone, the top bar's sideways-scrolling screens start with the current one in view.
  *
  * Typed against the small slice of the DOM it uses (below) rather than `lib: dom`, which would put browser
  * globals into the server's type space and clash with Node's own fetch and Buffer types.
@@ -62,6 +63,15 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     if (iso) time.textContent = new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   });
 
+  // On a phone the screens scroll sideways: bring the current one into view when it starts off the edge.
+  const strip = doc.querySelector('.screens') as ClientScroller | null;
+  const current = doc.querySelector('.screens [aria-current="page"]') as ClientScroller | null;
+  if (strip && current && strip.scrollWidth > strip.clientWidth) {
+    const edge = strip.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.right > edge.right) strip.scrollLeft += item.right - edge.right + 24;
+  }
+
   doc.querySelectorAll('form[data-confirm]').forEach((form) => {
     form.addEventListener('submit', (event) => {
       if (!win.confirm(form.getAttribute('data-confirm') ?? 'Are you sure?')) event.preventDefault();
@@ -78,6 +88,13 @@ export interface ClientElement {
   setAttribute(name: string, value: string): void;
   addEventListener(type: string, listener: (event: { preventDefault(): void }) => void): void;
   remove(): void;
+}
+
+interface ClientScroller extends ClientElement {
+  scrollLeft: number;
+  scrollWidth: number;
+  clientWidth: number;
+  getBoundingClientRect(): { left: number; right: number };
 }
 
 interface ClientTextArea extends ClientElement {

@@ -26,27 +26,45 @@ p { margin: 0 0 .75rem; }
 .muted { color: var(--muted); }
 .small { font-size: .875rem; }
 
-/* top bar */
+/* top bar: one line wide; on a phone two (brand, workspace, person; then the screens, scrolling sideways) */
 .topbar { background: #fff; border-bottom: 1px solid var(--line); }
-.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .75rem 1rem; flex-wrap: wrap; }
-.brand { font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; }
-.brand-mark { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; }
-.nav { display: flex; gap: .25rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
-.nav a { display: block; padding: .45rem .7rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; }
+.topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .5rem .75rem; flex-wrap: wrap; }
+.brand { position: relative; font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; flex: none; }
+.brand-mark { position: relative; width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; flex: none; }
+.brand-mark::after { content: ""; position: absolute; inset: 28%; border-radius: 3px; background: #fff; opacity: .9; }
+.nav { display: flex; gap: .15rem; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
+.nav a { display: flex; align-items: center; gap: .3rem; padding: .45rem .55rem; border-radius: 8px; color: var(--muted); text-decoration: none; font-weight: 550; white-space: nowrap; }
 .nav a:hover { background: var(--soft); color: var(--ink); }
 .nav a[aria-current="page"] { background: var(--accent-soft); color: var(--accent); }
-.topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; }
-/* A long email must not push Sign out onto a second row; the full address is in the title and on Account. */
-.who { display: inline-block; max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: middle; }
-.switcher { position: relative; }
+.topbar-end { margin-left: auto; display: flex; align-items: center; gap: .5rem; flex: none; }
+.topbar-end button { min-height: 2.25rem; padding: .3rem .75rem; }
+/* The person as initials (the email is the link's name, its title and on Account), so the bar stays one line. */
+.who { position: relative; display: inline-flex; align-items: center; text-decoration: none; border-radius: 50%; }
+.who-email { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.who-initials { display: inline-flex; align-items: center; justify-content: center; width: 2.25rem; height: 2.25rem; border-radius: 50%; background: var(--accent-soft); color: var(--accent); font-weight: 700; font-size: .8rem; }
+.who:hover .who-initials { background: #d5e3fc; }
+.who[aria-current="page"] .who-initials { background: var(--accent); color: #fff; }
+.switcher { position: relative; min-width: 0; }
 .switcher summary { list-style: none; cursor: pointer; padding: .4rem .7rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.workspace-name { padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.workspace-name { display: block; padding: .4rem .7rem; font-weight: 600; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .switcher summary::-webkit-details-marker { display: none; }
 .switcher summary::after { content: " ▾"; color: var(--muted); }
 .switcher ul { position: absolute; z-index: 10; margin: .25rem 0 0; padding: .35rem; list-style: none; background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(16,24,40,.12); min-width: 14rem; }
 .switcher li a { display: block; padding: .45rem .6rem; border-radius: 6px; color: var(--ink); text-decoration: none; }
 .switcher li a:hover { background: var(--soft); }
 .switcher li a[aria-current="true"] { font-weight: 700; }
+
+/* Below this width the full nav of an owner would wrap: the brand keeps its mark, its name stays the link's name. */
+@media (max-width: 85rem) {
+  .brand-name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+}
+/* Wide enough for every screen on one line: a long workspace name gives way (ellipsis) rather than wrap the bar. */
+@media (min-width: 75rem) {
+  .topbar-inner { flex-wrap: nowrap; }
+  .switcher { flex: 0 1 auto; min-width: 5rem; max-width: 20rem; }
+  .switcher summary, .workspace-name { max-width: 100%; }
+  .nav { flex-wrap: nowrap; }
+}
 
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
 .page-head { display: flex; align-items: flex-end; justify-content: space-between; gap: 1rem; flex-wrap: wrap; margin-bottom: 1.25rem; }
@@ -155,10 +173,18 @@ ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padd
 
 @media (max-width: 720px) {
   main { padding: 1rem .75rem 3rem; }
-  .topbar-inner { padding: .5rem .75rem; }
-  .topbar-end { margin-left: 0; width: 100%; justify-content: space-between; }
-  .who { max-width: 60vw; }
-  .nav { width: 100%; order: 3; }
+  .topbar-inner { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "brand switcher end" "screens screens screens"; gap: .4rem .6rem; padding: .45rem .75rem 0; }
+  .brand { grid-area: brand; }
+  .brand-mark { width: 1.75rem; height: 1.75rem; }
+  .switcher { grid-area: switcher; justify-self: start; max-width: 100%; }
+  .switcher summary, .workspace-name { max-width: 100%; }
+  .workspace-name { padding-left: .25rem; padding-right: .25rem; }
+  .topbar-end { grid-area: end; margin-left: 0; gap: .4rem; }
+  /* Sideways, not wrapped: every screen stays one swipe (or Tab) away and the bar keeps its height. */
+  .screens { grid-area: screens; margin: 0 -.75rem; overflow-x: auto; scrollbar-width: none; -webkit-overflow-scrolling: touch; }
+  .screens::-webkit-scrollbar { display: none; }
+  .nav { flex-wrap: nowrap; padding: 0 .75rem .4rem; width: max-content; }
+  .nav a { padding: .35rem .6rem; font-size: .9rem; }
   table.list thead { display: none; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
   table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }

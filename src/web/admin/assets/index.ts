@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ADMIN_CSS } from './admin-css.js';
 import { adminClient } from './admin-client.js';
+import { FAVICON_SVG } from './favicon.js';
 import { LEADS_CSS } from '../leads/leads-css.js';
 import { LEAD_WORK_CSS } from '../leads/lead-work-css.js';
 
@@ -26,8 +27,9 @@ export const ADMIN_ASSETS: Record<string, AdminAsset> = {
     `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, window);\n`,
     'text/javascript; charset=utf-8',
   ),
+  'favicon.svg': asset(FAVICON_SVG, 'image/svg+xml'),
 };
 
-export function adminAssetHref(name: 'admin.css' | 'admin.js'): string {
+export function adminAssetHref(name: 'admin.css' | 'admin.js' | 'favicon.svg'): string {
   return `/admin/assets/${name}?v=${ADMIN_ASSETS[name]?.version ?? ''}`;
 }

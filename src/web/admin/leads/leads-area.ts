@@ -1,4 +1,3 @@
-import { AppError } from '../../../domain/errors.js';
 import { addNote } from '../../../domain/leads/add-note.js';
 import { assignLead } from '../../../domain/leads/assign-lead.js';
 import { deleteLead } from '../../../domain/leads/delete-lead.js';
@@ -21,7 +20,7 @@ import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError, sendAttachment } from '../ui.js';
 import type { LeadWorkInput } from './lead-work-pages.js';
-import { FILTER_KEYS, inboxPage, leadPage, type InboxQuery } from './leads-pages.js';
+import { FILTER_KEYS, inboxPage, leadPage, noPipelinePage, type InboxQuery } from './leads-pages.js';
 
 /** Who a page action is recorded as: the signed-in person (docs/admin-app.md "who moved it"). */
 export function actorOf(call: WorkspaceCall): MovedBy {
@@ -57,7 +56,8 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
   const workspaceId = call.workspace.workspaceId;
   const counts = await call.unreadCounts();
   const pipelineId = pipelineRef ?? counts[0]?.pipelineId;
-  if (!pipelineId) throw new AppError('pipeline_not_found', 'This workspace has no pipeline yet');
+  // People land here after signing in, so a workspace without a pipeline gets a page that says so, not a 404.
+  if (!pipelineId) return call.render(200, { title: 'Leads', area: 'leads', body: noPipelinePage(call) });
   const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: pipelineId } });
   const query = inboxQuery(call);
   const [options, page] = await Promise.all([

@@ -72,16 +72,32 @@ export interface InboxInput {
   page: LeadPage;
 }
 
+/** The first non-blank line of a lead's message, capped (the row shows one line; CSS ends it with an ellipsis). */
+export function messagePreview(notes: string | null): string {
+  const line = (notes ?? '').split(/\r\n|\r|\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const points = [...line];
+  return points.length > 160 ? `${points.slice(0, 160).join('')}…` : line;
+}
+
+/** The bot check as a small mark beside the name; nothing when the source has no bot check (the usual case). */
+function botMark(state: string): SafeHtml | string {
+  if (state === 'passed') return html`<span class="mark ok" title="Bot check passed"><span aria-hidden="true">✓</span> Verified</span>`;
+  if (state === 'unverified') {
+    return html`<span class="mark warn" title="The bot check could not be completed (its provider did not answer); the lead was kept">Unverified</span>`;
+  }
+  return '';
+}
+
 function leadRow(base: string, lead: InboxLead): SafeHtml {
   const name = lead.name ?? lead.email ?? lead.phone ?? '(no name)';
+  const preview = messagePreview(lead.notes);
   return html`<tr${lead.isNew ? html` class="is-new"` : ''}>
-<td data-label="Name"><a href="${base}/leads/${lead.id}">${name}</a>${lead.isNew ? html` <span class="badge new">New</span>` : ''}</td>
+<td data-label="Name" class="lead-cell"><a href="${base}/leads/${lead.id}">${name}</a>${lead.isNew ? html` <span class="badge new">New</span>` : ''} ${botMark(lead.botCheck)}${preview ? html`<span class="preview">${preview}</span>` : ''}</td>
 <td data-label="Email">${lead.email ?? ''}</td>
 <td data-label="Phone" class="num">${lead.phone ?? ''}</td>
-<td data-label="Source">${lead.sourceName}</td>
-<td data-label="Stage">${lead.stageName}</td>
-<td data-label="Received" class="num">${when(lead.receivedAt)}</td>
-<td data-label="Bot check">${botBadge(lead.botCheck)}</td>
+<td data-label="Source" class="meta">${lead.sourceName}</td>
+<td data-label="Stage" class="meta">${lead.stageName}</td>
+<td data-label="Received" class="num meta">${when(lead.receivedAt)}</td>
 </tr>`;
 }
 
@@ -115,8 +131,8 @@ ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS)
 <h2 id="list-heading" class="offscreen">Leads</h2>
 ${input.page.leads.length === 0
   ? html`<p class="empty">${filtered ? 'No leads match these filters.' : query.cursor ? 'No older leads.' : 'No leads yet. Leads posted to this pipeline’s sources arrive here.'}</p>`
-  : html`<table class="list" id="leads">
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Source</th><th scope="col">Stage</th><th scope="col">Received</th><th scope="col">Bot check</th></tr></thead>
+  : html`<table class="list leads" id="leads">
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Source</th><th scope="col">Stage</th><th scope="col">Received</th></tr></thead>
 <tbody>${input.page.leads.map((lead) => leadRow(ws, lead))}</tbody>
 </table>`}
 ${query.cursor || input.page.nextCursor
@@ -126,6 +142,13 @@ ${query.cursor || input.page.nextCursor
 </nav>`
   : ''}
 </section>`;
+}
+
+/** The Leads screen of a workspace that has no pipeline yet (one made with `workspace create`). */
+export function noPipelinePage(call: WorkspaceCall): SafeHtml {
+  return html`<div class="page-head"><div><h1>Leads inbox</h1></div></div>
+<section class="card"><p>This workspace has no pipeline yet, so no leads can arrive. Make one with
+<code>npx leadscan pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then add a source on the Sources screen.</p></section>`;
 }
 
 function fact(label: string, value: SafeHtml | string | null | undefined): SafeHtml {

@@ -21,15 +21,15 @@ function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string },
 ${leadsNotice(call.query.notice)}
 <section class="card table-card" aria-labelledby="stages-heading">
 <h2 id="stages-heading" class="offscreen">Stages</h2>
-<table class="list" id="stages">
-<thead><tr><th scope="col">Stage</th><th scope="col">Leads</th><th scope="col">Order</th><th scope="col">Remove</th></tr></thead>
+<table class="list stages" id="stages">
+<thead><tr><th scope="col">Stage</th><th scope="col" class="num">Leads</th><th scope="col">Order</th><th scope="col">Remove</th></tr></thead>
 <tbody>${stages.map(
     (s, i) => html`<tr>
 <td data-label="Stage"><form method="post" action="${base}/${s.key}/rename" class="stage-row">${csrfField(call.csrf)}<label class="offscreen" for="rename-${s.key}">Name of ${s.name}</label><input type="text" id="rename-${s.key}" name="name" value="${s.name}" maxlength="60" required><button type="submit" class="secondary">Rename</button></form></td>
 <td data-label="Leads" class="num">${s.leads}</td>
-<td data-label="Order"><div class="actions">${i > 0 ? actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Up', fields: { direction: 'up' } }) : ''}${i < stages.length - 1 ? actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Down', fields: { direction: 'down' } }) : ''}</div></td>
+<td data-label="Order"><div class="order">${i > 0 ? html`<span class="up">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Up', fields: { direction: 'up' } })}</span>` : ''}${i < stages.length - 1 ? html`<span class="down">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Down', fields: { direction: 'down' } })}</span>` : ''}</div></td>
 <td data-label="Remove">${stages.length > 1
-      ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${s.leads > 0
+      ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row remove" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${s.leads > 0
           ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}" name="moveTo">${stages.filter((o) => o.key !== s.key).map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
           : ''}<button type="submit" class="danger">Remove</button></form>`
       : html`<span class="muted small">The last stage stays</span>`}</td>
