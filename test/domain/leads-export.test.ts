@@ -43,7 +43,7 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('is RFC 4180 UTF-8 with a BOM and CRLF, one column per field, extra as JSON, formulas defused', async () => {
-    const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
+    const bytes = await exportBytes(world, { workspaceId: seeded.workspaceId });
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8');
     expect(text.slice(1).startsWith(`${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`)).toBe(true);
@@ -71,7 +71,7 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('read by a spreadsheet that splits on `;` (comma-decimal locales), no cell begins a formula', async () => {
-    const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
+    const bytes = await exportBytes(world, { workspaceId: seeded.workspaceId });
     // Each line split on `;`, quotes honoured the way such a spreadsheet does; every resulting cell is checked.
     const cells = (parse(bytes, { bom: true, delimiter: ';', relax_quotes: true, relax_column_count: true, quote: '"' }) as string[][]).flat();
     expect(cells.length).toBeGreaterThan(1103);
@@ -83,15 +83,15 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('exports exactly the filtered set', async () => {
-    const bySearch = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, search: 'bulk10' }));
+    const bySearch = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, search: 'bulk10' }));
     expect(bySearch.map((r) => r.name).sort()).toEqual(
       ['Bulk 10', ...Array.from({ length: 10 }, (_, i) => `Bulk 10${i}`), ...Array.from({ length: 100 }, (_, i) => `Bulk 10${String(i).padStart(2, '0')}`)].sort(),
     );
-    const byStage = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, stage: 'Contacted' }));
+    const byStage = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(byStage.map((r) => r.id)).toEqual([rows[1]!.id]);
-    const empty = await exportBytes(world, { workspace: seeded.workspaceId, search: 'nobody by this name' });
+    const empty = await exportBytes(world, { workspaceId: seeded.workspaceId, search: 'nobody by this name' });
     expect(empty.toString('utf8')).toBe(`\ufeff${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`);
-    await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspace: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
+    await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
       code: 'stage_not_found',
     });
   });

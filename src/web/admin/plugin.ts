@@ -123,7 +123,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     // The nav shows the workspace of the page, else the person's first; its unread counts are read once a request.
     const home = workspace ?? workspaces[0];
     let counts: Promise<PipelineUnread[]> | undefined;
-    const homeUnread = () => (counts ??= home ? unreadCounts({ ctx, input: { workspace: home.workspaceId } }) : Promise.resolve([]));
+    const homeUnread = () => (counts ??= home ? unreadCounts({ ctx, input: { workspaceId: home.workspaceId } }) : Promise.resolve([]));
     const call: AdminCall = {
       request,
       reply,

@@ -31,8 +31,8 @@ function inboxQuery(call: WorkspaceCall): InboxQuery {
 
 function filtersOf(workspaceId: string, pipelineId: string, query: InboxQuery): LeadFilterInput {
   return {
-    workspace: workspaceId,
-    pipeline: pipelineId,
+    workspaceId,
+    pipelineId,
     search: query.q,
     stage: query.stage,
     source: query.source,
@@ -97,7 +97,7 @@ export const leadsArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
+        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
         const [scans, settings] = await Promise.all([
           scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
           getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
@@ -113,7 +113,7 @@ export const leadsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const { id } = await moveLead({
           ctx: call.ctx,
-          input: { workspace: workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
+          input: { workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
         });
         return call.redirect(workspacePath(workspaceId, `leads/${id}`), 'lead-moved');
       },
@@ -124,8 +124,8 @@ export const leadsArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '', markOpened: false } });
-        await deleteLead({ ctx: call.ctx, input: { workspace: workspaceId, id: lead.id } });
+        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '', markOpened: false } });
+        await deleteLead({ ctx: call.ctx, input: { workspaceId, id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');
       },
     },
