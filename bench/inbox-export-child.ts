@@ -10,7 +10,7 @@ let bytes = 0;
 let newlines = 0;
 const csv = await exportLeadsCsv({
   ctx: runtime.ctx,
-  input: { workspace: process.env.BENCH_WORKSPACE!, search: process.env.BENCH_SEARCH },
+  input: { workspaceId: process.env.BENCH_WORKSPACE!, search: process.env.BENCH_SEARCH },
 });
 for await (const chunk of csv) {
   const buf = chunk as Buffer;

@@ -71,9 +71,9 @@ export async function benchInbox(): Promise<string> {
   const { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-    const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+    const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
     const sources = await Promise.all(
-      ['Website form', 'Facebook ad'].map((name) => createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name } })),
+      ['Website form', 'Facebook ad'].map((name) => createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } })),
     );
     const stages = ['inbox', 'inbox', 'inbox', 'contacted', 'quoted', 'won', 'lost'];
     const start = Date.UTC(2025, 0, 1);
@@ -134,13 +134,13 @@ export async function benchInbox(): Promise<string> {
     const indexMs = performance.now() - indexStart;
     await import('kysely').then(({ sql }) => sql`analyze`.execute(ctx.store.db));
 
-    const input = { workspace: workspace.id, pipeline: pipeline.id };
+    const input = { workspaceId: workspace.id, pipelineId: pipeline.id };
     const firstPage = await listLeads({ ctx, input });
     const found = await listLeads({ ctx, input: { ...input, search: '7946 09' } });
     const byDigits = await listLeads({ ctx, input: { ...input, search: '2079460958' } });
     const byFolded = await listLeads({ ctx, input: { ...input, search: 'GAGNE' } });
     if (firstPage.leads.length !== 50 || found.leads.length !== 1 || byDigits.leads.length !== 1 || byFolded.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
-    const unread = (await unreadCounts({ ctx, input: { workspace: workspace.id } }))[0]!.unread;
+    const unread = (await unreadCounts({ ctx, input: { workspaceId: workspace.id } }))[0]!.unread;
 
     const page = await timed(RUNS, () => listLeads({ ctx, input }));
     const nextPage = await timed(RUNS, () => listLeads({ ctx, input: { ...input, cursor: firstPage.nextCursor! } }));
@@ -150,7 +150,7 @@ export async function benchInbox(): Promise<string> {
     const searchDigits = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '2079460958' } }));
     const searchFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'GAGNE' } }));
     const searchCommonFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'KÏTCHEN' } }));
-    const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspace: workspace.id } }));
+    const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspaceId: workspace.id } }));
     await runtime.store.close();
 
     const small = await exportInChild({ ...env, BENCH_WORKSPACE: workspace.id }, 'customer1');

@@ -33,8 +33,8 @@ async function migrated(name: string): Promise<{ file: string; sourceId: string;
   await store.migrate();
   const ctx = createDomainContext({ config, store, appSecret });
   const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-  const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Form' } });
+  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' } });
   await store.close();
   return { file, sourceId: source.id, pipelineId: pipeline.id };
 }

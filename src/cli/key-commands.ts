@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { regenerateUploadKey } from '../domain/keys/regenerate-upload-key.js';
 import { showUploadKey } from '../domain/keys/show-upload-key.js';
 import type { CliKit } from './kit.js';
+import { workspaceIdOf } from './resolve.js';
 
 /** `leadscan key …`: the workspace's scan upload key. */
 export function registerKeyCommands(program: Command, { run, withJson }: CliKit) {
@@ -9,9 +10,9 @@ export function registerKeyCommands(program: Command, { run, withJson }: CliKit)
   withJson(key.command('show'))
     .description('show the live upload key')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => showUploadKey({ ctx, input: opts })));
+    .action(run(async (ctx, opts: { workspace: string }) => showUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } })));
   withJson(key.command('regenerate'))
     .description('replace the upload key; the old one is refused at once')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => regenerateUploadKey({ ctx, input: opts })));
+    .action(run(async (ctx, opts: { workspace: string }) => regenerateUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } })));
 }

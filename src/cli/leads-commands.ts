@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { addNote } from '../domain/leads/add-note.js';
 import { assignLead } from '../domain/leads/assign-lead.js';
 import { AppError } from '../domain/errors.js';
+import type { DomainContext } from '../domain/context.js';
 import { deleteLead } from '../domain/leads/delete-lead.js';
 import { exportLeadsCsv } from '../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../domain/leads/lead-filters.js';
@@ -20,6 +21,7 @@ import { renameStage } from '../domain/stages/rename-stage.js';
 import { reorderStages } from '../domain/stages/reorder-stages.js';
 import { CLI_ACTOR } from '../domain/stages/stage-history.js';
 import { listPage, positiveInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
+import { pipelineIdsOf, workspaceIdOf } from './resolve.js';
 
 /** The inbox filters (docs/admin-app.md), shared by `leads list` and `leads export`. */
 function withFilters(cmd: Command): Command {
@@ -42,6 +44,18 @@ function valueOrFlag<T>(value: string | undefined, flag: boolean, usage: string,
   return value === undefined ? null : toValue(value);
 }
 
+/** `--workspace` and `--pipeline` of the stages commands, each an id or a name. */
+type PipelineRefs = { workspace: string; pipeline: string };
+
+type FilterOptions = Omit<LeadFilterInput, 'workspaceId' | 'pipelineId'> & { workspace: string; pipeline?: string };
+
+/** The filters with the workspace and the pipeline (id or name) resolved to ids; a blank pipeline is no filter. */
+async function filtersOf(ctx: DomainContext, opts: FilterOptions): Promise<LeadFilterInput> {
+  const { workspace, pipeline, ...rest } = opts;
+  if (pipeline === undefined || pipeline.trim() === '') return { ...rest, workspaceId: await workspaceIdOf(ctx, workspace) };
+  return { ...rest, ...(await pipelineIdsOf(ctx, { workspace, pipeline: pipeline.trim() })) };
+}
+
 function leadLine(lead: InboxLead): string {
   const who = [lead.name, lead.email && `<${lead.email}>`, lead.phone].filter(Boolean).join(' ');
   const work = [lead.assigneeEmail && `→ ${lead.assigneeEmail}`, lead.followUpOn && `follow up ${lead.followUpOn}`].filter(Boolean).join(', ');
@@ -57,8 +71,8 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .option('--cursor <cursor>', 'continue after the page that printed this cursor')
     .action(
       run(
-        async (ctx, opts: LeadFilterInput & { limit?: number; cursor?: string }) => {
-          const page = await listLeads({ ctx, input: opts });
+        async (ctx, opts: FilterOptions & { limit?: number; cursor?: string }) => {
+          const page = await listLeads({ ctx, input: { ...(await filtersOf(ctx, opts)), limit: opts.limit, cursor: opts.cursor } });
           if (page.nextCursor) io.stderr.write(`More leads: add --cursor ${page.nextCursor}\n`);
           return page.leads;
         },
@@ -99,8 +113,8 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
   withFilters(leads.command('export'))
     .description('the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv')
     .action(
-      run(async (ctx, opts: LeadFilterInput) => {
-        const csv = await exportLeadsCsv({ ctx, input: opts });
+      run(async (ctx, opts: FilterOptions) => {
+        const csv = await exportLeadsCsv({ ctx, input: await filtersOf(ctx, opts) });
         for await (const chunk of csv) {
           if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
         }
@@ -115,28 +129,28 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       .requiredOption('--pipeline <pipeline>', 'pipeline id or name');
   pipelineOpts(stages.command('list'))
     .description('stages in order, with their lead counts')
-    .action(run((ctx, opts: { workspace: string; pipeline: string }) => listStages({ ctx, input: opts })));
+    .action(run(async (ctx, opts: PipelineRefs) => listStages({ ctx, input: await pipelineIdsOf(ctx, opts) })));
   pipelineOpts(stages.command('add <name>'))
     .description('add a stage at the end')
-    .action(run((ctx, name: string, opts: { workspace: string; pipeline: string }) => addStage({ ctx, input: { ...opts, name } })));
+    .action(run(async (ctx, name: string, opts: PipelineRefs) => addStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name } })));
   pipelineOpts(stages.command('rename <stage> <name>'))
     .description('rename a stage (its leads stay in it)')
     .action(
-      run((ctx, stage: string, name: string, opts: { workspace: string; pipeline: string }) =>
-        renameStage({ ctx, input: { ...opts, stage, name } }),
+      run(async (ctx, stage: string, name: string, opts: PipelineRefs) =>
+        renameStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), stage, name } }),
       ),
     );
   pipelineOpts(stages.command('order <stages...>'))
     .description('put the stages in this order (keys or names); the first receives new leads')
     .action(
-      run((ctx, order: string[], opts: { workspace: string; pipeline: string }) => reorderStages({ ctx, input: { ...opts, order } })),
+      run(async (ctx, order: string[], opts: PipelineRefs) => reorderStages({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), order } })),
     );
   pipelineOpts(stages.command('remove <stage>'))
     .description('remove a stage; a stage holding leads needs --move-to')
     .option('--move-to <stage>', 'where its leads go')
     .action(
-      run((ctx, stage: string, opts: { workspace: string; pipeline: string; moveTo?: string }) =>
-        removeStage({ ctx, input: { ...opts, stage, by: CLI_ACTOR } }),
+      run(async (ctx, stage: string, opts: PipelineRefs & { moveTo?: string }) =>
+        removeStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), stage, moveTo: opts.moveTo, by: CLI_ACTOR } }),
       ),
     );
 
@@ -145,9 +159,10 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .description('quarantined submissions of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
-      run((ctx, opts: PageOptions & { workspace: string }) =>
-        listPage(io, opts, (page) => listQuarantine({ ctx, input: { workspace: opts.workspace, ...page } })),
-      ),
+      run(async (ctx, opts: PageOptions & { workspace: string }) => {
+        const workspaceId = await workspaceIdOf(ctx, opts.workspace);
+        return listPage(io, opts, (page) => listQuarantine({ ctx, input: { workspaceId, ...page } }));
+      }),
     );
   withJson(quarantine.command('restore <id>'))
     .description('turn a quarantined submission into a lead, with its original received time')
@@ -155,5 +170,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
   withJson(quarantine.command('delete <id>'))
     .description('drop a quarantined submission for good')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, id: string, opts: { workspace: string }) => deleteQuarantined({ ctx, input: { workspace: opts.workspace, id } })));
+    .action(
+      run(async (ctx, id: string, opts: { workspace: string }) =>
+        deleteQuarantined({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), id } }),
+      ),
+    );
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { DomainContext } from '../domain/context.js';
 import { outboxStatus, type OutboxStatus } from '../domain/notifications/outbox.js';
-import { findWorkspace } from '../domain/workspaces/find-workspace.js';
 import { sendTestEmail, type TestEmailSent } from '../jobs/send-test-email.js';
 import type { CliKit, Render } from './kit.js';
+import { workspaceIdOf } from './resolve.js';
 
 interface NotifyStatus extends OutboxStatus {
   email: { on: boolean; server: string | null; from: string | null };
@@ -11,7 +11,7 @@ interface NotifyStatus extends OutboxStatus {
 }
 
 async function notifyStatus(ctx: DomainContext, opts: { workspace?: string }): Promise<NotifyStatus> {
-  const workspaceId = opts.workspace ? (await findWorkspace({ ctx, input: { ref: opts.workspace } })).id : null;
+  const workspaceId = opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : null;
   const status = await outboxStatus({ ctx, input: workspaceId ? { workspaceId } : {} });
   const mail = ctx.config.mail;
   return { email: { on: Boolean(mail), server: mail?.server ?? null, from: mail?.from ?? null }, workspaceId, ...status };

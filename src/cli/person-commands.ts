@@ -1,11 +1,17 @@
 import type { Command } from 'commander';
+import type { DomainContext } from '../domain/context.js';
 import { erasePerson, type PersonErasure } from '../domain/persons/erase-person.js';
 import { exportPerson } from '../domain/persons/export-person.js';
 import { matchedContact } from '../domain/persons/person-data.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
+import { workspaceIdOf } from './resolve.js';
 
 type PersonOpts = { workspace: string; email?: string; phone?: string; yes?: boolean };
+
+async function personOf(ctx: DomainContext, opts: PersonOpts) {
+  return { workspaceId: await workspaceIdOf(ctx, opts.workspace), email: opts.email, phone: opts.phone };
+}
 
 /** An export is a data document either way: JSON, with or without --json. */
 const asJson: Render = ((value: unknown) => `${JSON.stringify(value, null, 2)}\n`) as Render;
@@ -31,7 +37,7 @@ export function registerPersonCommands(program: Command, { run, withJson }: CliK
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .option('--email <email>', 'the email, compared case-insensitively')
     .option('--phone <phone>', 'the phone number, compared by its digits')
-    .action(run((ctx, opts: PersonOpts) => exportPerson({ ctx, input: opts }), asJson));
+    .action(run(async (ctx, opts: PersonOpts) => exportPerson({ ctx, input: await personOf(ctx, opts) }), asJson));
   withJson(person.command('erase'))
     .description('delete what `person export` lists (leads, quarantine entries, their idempotency records)')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
@@ -39,9 +45,9 @@ export function registerPersonCommands(program: Command, { run, withJson }: CliK
     .option('--phone <phone>', 'the phone number, compared by its digits')
     .option('--yes', 'confirm: this cannot be undone')
     .action(
-      run((ctx, opts: PersonOpts) => {
+      run(async (ctx, opts: PersonOpts) => {
         requireYes(opts, `the data of ${opts.email ?? opts.phone ?? 'this person'}`);
-        return erasePerson({ ctx, input: opts });
+        return erasePerson({ ctx, input: await personOf(ctx, opts) });
       }, erased),
     );
 }

@@ -8,6 +8,7 @@ import { checkUnits, unitsOfScan } from '../domain/settings/workspace-settings.j
 import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
 import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions, type Render } from './kit.js';
+import { workspaceIdOf } from './resolve.js';
 
 /** `leadscan scans …`: the Scans inbox and the stored bytes. */
 export function registerScansCommands(program: Command, { io, run, withJson }: CliKit) {
@@ -17,11 +18,12 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .option('--unattached', 'only scans not attached to a lead yet')
     .action(
-      run((ctx, opts: PageOptions & { workspace: string; unattached?: boolean }) =>
-        listPage(io, opts, (page) =>
-          listScans({ ctx, input: { workspace: opts.workspace, filter: opts.unattached ? 'unattached' : 'all', ...page } }),
-        ),
-      ),
+      run(async (ctx, opts: PageOptions & { workspace: string; unattached?: boolean }) => {
+        const workspaceId = await workspaceIdOf(ctx, opts.workspace);
+        return listPage(io, opts, (page) =>
+          listScans({ ctx, input: { workspaceId, filter: opts.unattached ? 'unattached' : 'all', ...page } }),
+        );
+      }),
     );
   withJson(scans.command('attach <scan>'))
     .description('attach a scan to a lead of its workspace (the job it is for)')

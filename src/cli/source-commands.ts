@@ -5,6 +5,7 @@ import { createSource } from '../domain/sources/create-source.js';
 import { listSources } from '../domain/sources/list-sources.js';
 import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
+import { pipelineIdsOf, sourceIdOf, workspaceIdOf } from './resolve.js';
 import { registerSourceManagement } from './source-manage-commands.js';
 
 /** All of standard input, e.g. `printf %s "$SECRET" | leadscan source bot-check … --secret-stdin`. */
@@ -24,19 +25,21 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
     .requiredOption('--pipeline <pipeline>', 'pipeline id or name')
     .requiredOption('--name <name>', 'lead source name')
     .action(
-      run((ctx, opts: { workspace: string; pipeline: string; name: string }) => createSource({ ctx, input: opts })),
+      run(async (ctx, opts: { workspace: string; pipeline: string; name: string }) =>
+        createSource({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name: opts.name } }),
+      ),
     );
   withJson(source.command('list'))
     .description('list the lead sources of a workspace with tokens, URLs and lead counts')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => listSources({ ctx, input: opts })));
+    .action(run(async (ctx, opts: { workspace: string }) => listSources({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } })));
   for (const [name, active] of [
     ['deactivate', false],
     ['activate', true],
   ] as const) {
     withJson(source.command(`${name} <token>`))
       .description(`${name} a lead source's intake link and hosted form (by id or token)`)
-      .action(run((ctx, token: string) => setSourceActive({ ctx, input: { token, active } })));
+      .action(run(async (ctx, ref: string) => setSourceActive({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), active } })));
   }
   withJson(source.command('bot-check <token>'))
     .description('turn a bot check on (with a provider) or --off (by id or token)')
@@ -50,10 +53,10 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
       run(
         async (
           ctx,
-          token: string,
+          ref: string,
           opts: { provider?: string; secret?: string; secretStdin?: boolean; siteKey?: string; minScore?: number; off?: boolean },
         ) => {
-          if (opts.off) return configureBotCheck({ ctx, input: { token, settings: { off: true } } });
+          if (opts.off) return configureBotCheck({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), settings: { off: true } } });
           if (opts.secretStdin) {
             if (opts.secret !== undefined) throw new AppError('invalid_request', 'Give --secret or --secret-stdin, not both');
             opts.secret = (await readStdin()).trim();
@@ -65,7 +68,7 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
           const view = await configureBotCheck({
             ctx,
             input: {
-              token,
+              sourceId: await sourceIdOf(ctx, ref),
               settings: {
                 provider: opts.provider,
                 secret: opts.secret,

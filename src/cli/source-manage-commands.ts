@@ -5,6 +5,7 @@ import { renameSource } from '../domain/sources/rename-source.js';
 import { requireYes } from './confirm.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { deletedLine, table } from './render.js';
+import { sourceIdOf } from './resolve.js';
 
 const statsTable: Render = ((stats: SourceStats) =>
   `${stats.name} (${stats.id}), counted per UTC day:\n` +
@@ -21,16 +22,16 @@ export function registerSourceManagement(source: Command, { run, withJson }: Cli
   withJson(source.command('rename <source>'))
     .description('rename a lead source (by id or token); names are unique in a workspace')
     .requiredOption('--name <name>', 'the new name')
-    .action(run((ctx, ref: string, opts: { name: string }) => renameSource({ ctx, input: { source: ref, name: opts.name } })));
+    .action(run(async (ctx, ref: string, opts: { name: string }) => renameSource({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), name: opts.name } })));
   withJson(source.command('delete <source>'))
     .description('delete a lead source (by id or token); its intake link and hosted form stop at once')
     .option('--yes', 'confirm: this cannot be undone')
     .option('--force', 'also delete its leads (deactivate instead to keep them)')
     .action(
       run(
-        (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
+        async (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
           requireYes(opts, `lead source "${ref}"`);
-          return deleteSource({ ctx, input: { source: ref, force: Boolean(opts.force) } });
+          return deleteSource({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), force: Boolean(opts.force) } });
         },
         ((view: Parameters<typeof deletedLine>[1]) => deletedLine('lead source', view)) as Render,
       ),
@@ -38,5 +39,9 @@ export function registerSourceManagement(source: Command, { run, withJson }: Cli
   withJson(source.command('stats <source>'))
     .description('intake counts per day: accepted, quarantined, refused and why (by id or token)')
     .option('--days <n>', 'how many days back, today included', positiveInteger, 7)
-    .action(run((ctx, ref: string, opts: { days: number }) => sourceStats({ ctx, input: { source: ref, days: opts.days } }), statsTable));
+    .action(run(
+        async (ctx, ref: string, opts: { days: number }) => sourceStats({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), days: opts.days } }),
+        statsTable,
+      ),
+    );
 }

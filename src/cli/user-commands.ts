@@ -4,6 +4,7 @@ import { listUsers, type UserView } from '../domain/users/list-users.js';
 import { removeUser } from '../domain/users/remove-user.js';
 import { resetPassword } from '../domain/users/reset-password.js';
 import type { CliKit } from './kit.js';
+import { workspaceIdOf } from './resolve.js';
 
 function linkLines(result: { email: string; setupUrl: string | null; expiresAt: string | null; emailed?: boolean }): string {
   if (result.emailed) {
@@ -36,10 +37,15 @@ export function registerUserCommands(program: Command, { run, withJson }: CliKit
     .option('--name <name>', 'display name (default: the part of the email before @)')
     .action(
       run(
-        (ctx, opts: { email: string; workspace: string; role: string; name?: string }) =>
+        async (ctx, opts: { email: string; workspace: string; role: string; name?: string }) =>
           createUser({
             ctx,
-            input: { email: opts.email, workspace: opts.workspace, role: opts.role, ...(opts.name ? { displayName: opts.name } : {}) },
+            input: {
+              email: opts.email,
+              workspaceId: await workspaceIdOf(ctx, opts.workspace),
+              role: opts.role,
+              ...(opts.name ? { displayName: opts.name } : {}),
+            },
           }),
         linkLines as (r: never) => string,
       ),
@@ -51,10 +57,16 @@ export function registerUserCommands(program: Command, { run, withJson }: CliKit
   withJson(user.command('list'))
     .description('list people, their workspaces and roles')
     .option('--workspace <workspace>', 'only members of this workspace')
-    .action(run((ctx, opts: { workspace?: string }) => listUsers({ ctx, input: opts }), userLines as (r: never) => string));
+    .action(run(
+        async (ctx, opts: { workspace?: string }) =>
+          listUsers({ ctx, input: opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {} }),
+        userLines as (r: never) => string,
+      ));
   withJson(user.command('remove'))
     .description('remove a person from a workspace, or entirely without --workspace')
     .requiredOption('--email <email>', 'their email')
     .option('--workspace <workspace>', 'only from this workspace')
-    .action(run((ctx, opts: { email: string; workspace?: string }) => removeUser({ ctx, input: opts })));
+    .action(run(async (ctx, opts: { email: string; workspace?: string }) =>
+        removeUser({ ctx, input: { email: opts.email, ...(opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {}) } }),
+      ));
 }

@@ -8,10 +8,10 @@ import { deleteWorkspace } from '../domain/workspaces/delete-workspace.js';
 import { listWorkspaces } from '../domain/workspaces/list-workspaces.js';
 import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
 import { updateWorkspaceSettings } from '../domain/settings/update-workspace-settings.js';
-import { findWorkspace } from '../domain/workspaces/find-workspace.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 import { deletedLine, table } from './render.js';
+import { pipelineIdsOf, workspaceIdOf } from './resolve.js';
 
 type Row = { id: string; name: string; createdAt: string };
 const listed: Render = ((rows: Row[]) =>
@@ -34,7 +34,10 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
   withJson(workspace.command('rename <workspace>'))
     .description('rename a workspace (by id or name); names are unique, case-insensitively')
     .requiredOption('--name <name>', 'the new name')
-    .action(run((ctx, ref: string, opts: { name: string }) => renameWorkspace({ ctx, input: { workspace: ref, name: opts.name } })));
+    .action(run(async (ctx, ref: string, opts: { name: string }) =>
+        renameWorkspace({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), name: opts.name } }),
+      ),
+    );
   withJson(workspace.command('settings <workspace>'))
     .description('show a workspace\'s settings, or change them with the options')
     .option('--name <name>', 'rename the workspace')
@@ -43,8 +46,7 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .action(
       run(
         async (ctx, ref: string, opts: { name?: string; timeZone?: string; units?: string }) => {
-          const { id } = await findWorkspace({ ctx, input: { ref } });
-          return updateWorkspaceSettings({ ctx, input: { workspaceId: id, ...opts } });
+          return updateWorkspaceSettings({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), ...opts } });
         },
         ((s: { workspaceId: string; name: string; timeZone: string; units: string }) =>
           `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n`) as Render,
@@ -56,9 +58,9 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .option('--force', 'also delete its leads and scans')
     .action(
       run(
-        (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
+        async (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
           requireYes(opts, `workspace "${ref}"`);
-          return deleteWorkspace({ ctx, input: { workspace: ref, force: Boolean(opts.force) } });
+          return deleteWorkspace({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), force: Boolean(opts.force) } });
         },
         ((view: Parameters<typeof deletedLine>[1]) => deletedLine('workspace', view)) as Render,
       ),
@@ -70,21 +72,21 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .requiredOption('--name <name>', 'pipeline name')
     .action(
-      run((ctx, opts: { workspace: string; name: string }) =>
-        createPipeline({ ctx, input: { workspace: opts.workspace, name: opts.name } }),
+      run(async (ctx, opts: { workspace: string; name: string }) =>
+        createPipeline({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), name: opts.name } }),
       ),
     );
   withJson(pipeline.command('list'))
     .description("a workspace's pipelines with their ids")
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run((ctx, opts: { workspace: string }) => listPipelines({ ctx, input: opts }), listed));
+    .action(run(async (ctx, opts: { workspace: string }) => listPipelines({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }), listed));
   withJson(pipeline.command('rename <pipeline>'))
     .description('rename a pipeline (by id or name); names are unique in a workspace')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .requiredOption('--name <name>', 'the new name')
     .action(
-      run((ctx, ref: string, opts: { workspace: string; name: string }) =>
-        renamePipeline({ ctx, input: { workspace: opts.workspace, pipeline: ref, name: opts.name } }),
+      run(async (ctx, ref: string, opts: { workspace: string; name: string }) =>
+        renamePipeline({ ctx, input: { ...(await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref })), name: opts.name } }),
       ),
     );
   withJson(pipeline.command('delete <pipeline>'))
@@ -94,9 +96,10 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .option('--force', 'also delete its leads')
     .action(
       run(
-        (ctx, ref: string, opts: { workspace: string; yes?: boolean; force?: boolean }) => {
+        async (ctx, ref: string, opts: { workspace: string; yes?: boolean; force?: boolean }) => {
           requireYes(opts, `pipeline "${ref}"`);
-          return deletePipeline({ ctx, input: { workspace: opts.workspace, pipeline: ref, force: Boolean(opts.force) } });
+          const ids = await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref });
+          return deletePipeline({ ctx, input: { ...ids, force: Boolean(opts.force) } });
         },
         ((view: Parameters<typeof deletedLine>[1]) => deletedLine('pipeline', view)) as Render,
       ),

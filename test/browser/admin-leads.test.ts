@@ -37,7 +37,7 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     world = await createWorld(backend, { env: { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' } });
     seeded = await world.seed('Acme Roofing');
     base = await world.listen();
-    const ad = await createSource({ ctx: world.ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Facebook ad' } });
+    const ad = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' } });
     const post = async (token: string, body: Record<string, string>) => {
       const res = await fetch(`${base}/api/intake/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect(res.status).toBe(200);
@@ -49,7 +49,7 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     ids.bob = await post(ad.token, { name: 'Bob Builder', phone: '555 0102' });
     ids.cy = await post(ad.token, { name: 'Cy Contacted', phone: '555 0103' });
 
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspace: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
+    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);

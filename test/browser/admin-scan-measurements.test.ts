@@ -42,7 +42,7 @@ describeEachBackend('measured scans in Chromium', (backend) => {
       body: JSON.stringify({ rooms }),
     });
     expect(upload.status).toBe(200);
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspace: seeded.workspaceId, role: 'owner' } });
+    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' } });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);

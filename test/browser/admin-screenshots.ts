@@ -49,13 +49,13 @@ try {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const workspace = await createWorkspace({ ctx, input: { name: 'Harbor Renovations' } });
-  const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Website form' } });
+  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' } });
   const seeded = { workspaceId: workspace.id, pipelineId: pipeline.id, uploadKey: workspace.uploadKey, source };
   const roofing = await createWorkspace({ ctx, input: { name: 'Harbor Roofing' } });
-  const landing = await createSource({ ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Kitchen landing page' } });
-  const ads = await createSource({ ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Spring ads (Facebook)' } });
-  await setSourceActive({ ctx, input: { token: ads.token, active: false } });
+  const landing = await createSource({ ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Kitchen landing page' } });
+  const ads = await createSource({ ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Spring ads (Facebook)' } });
+  await setSourceActive({ ctx, input: { sourceId: ads.id, active: false } });
   const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
   const messages = [
     'Kitchen remodel, about 12 m². We would like a quote before the summer.\nCabinets stay.',
@@ -90,20 +90,20 @@ try {
       payload: body,
     });
   }
-  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', displayName: 'Maria Santos', workspace: seeded.workspaceId, role: 'owner' } });
-  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', displayName: 'Tom Becker', workspace: seeded.workspaceId, role: 'member' } });
+  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', displayName: 'Maria Santos', workspaceId: seeded.workspaceId, role: 'owner' } });
+  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', displayName: 'Tom Becker', workspaceId: seeded.workspaceId, role: 'member' } });
   // Maria proves her email through the operator's link, then accepts the second workspace's invitation.
   // (Email is on, so the invitation went to the outbox; the operator's link stands in for it.)
   const link = await resetPassword({ ctx, input: { email: owner.email } });
   await setPasswordWithLink({ ctx, input: { token: new URL(link.setupUrl).pathname.split('/').pop()!, password: 'screenshot password' } });
-  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: roofing.id, role: 'owner' } });
+  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspaceId: roofing.id, role: 'owner' } });
   const [invitation] = await listInvitationsFor({ ctx, input: { userId: owner.userId } });
   await acceptInvitation({ ctx, input: { userId: owner.userId, invitationId: invitation!.invitationId } });
   // A pending invitation each way: Lee (an account of Harbor Roofing) into Harbor Renovations, Maria into Harbor Decks.
-  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspace: roofing.id, role: 'member' } });
-  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspace: seeded.workspaceId, role: 'member', invitedBy: { userId: owner.userId, email: owner.email } } });
+  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspaceId: roofing.id, role: 'member' } });
+  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspaceId: seeded.workspaceId, role: 'member', invitedBy: { userId: owner.userId, email: owner.email } } });
   const decks = await createWorkspace({ ctx, input: { name: 'Harbor Decks' } });
-  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspace: decks.id, role: 'member' } });
+  await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspaceId: decks.id, role: 'member' } });
   // A measured scan from a RoomPlan app: a kitchen, an L-shaped living room and a hall scanned with it.
   const living = rectangularRoom({ width: 6, length: 5, height: 2.5, at: [0, 0], doors: [{ wall: 0, offset: 4.6, width: 0.9, height: 2.05 }], windows: [{ wall: 2, offset: 1.6, width: 1.6, height: 1.3 }, { wall: 3, offset: 2.5, width: 1.2, height: 1.3 }] });
   const measured = {

@@ -32,7 +32,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
       body: JSON.stringify({ name: 'Paula Price', notes: `${XSS}\nsecond line` }),
     });
     expect(res.status).toBe(200);
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria.santos@harbor-renovations.example', workspace: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
+    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria.santos@harbor-renovations.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);

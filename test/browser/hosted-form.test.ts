@@ -280,7 +280,7 @@ describe('hosted form with a bot check in Chromium', () => {
     seeded = await world.seed();
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 'ts-secret', siteKey: '1x00000000000000000000AA' } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 'ts-secret', siteKey: '1x00000000000000000000AA' } },
     });
   });
   afterAll(async () => {
@@ -362,7 +362,7 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     seeded = await world.seed();
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: SITE_KEY, minScore: 0.5 } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: SITE_KEY, minScore: 0.5 } },
     });
     base = await world.listen();
   });

@@ -49,8 +49,8 @@ describeEachBackend('Notes, assignee and follow-up in Chromium', (backend) => {
     };
     leadId = await post({ name: 'Grace Hopper', phone: '+1 514-555-0199', email: 'grace@example.com', notes: 'Kitchen refit, 12 m²', budget: '25,000' });
     otherId = await post({ name: 'Alan Turing', phone: '+1 514-555-0142' });
-    const ann = await createUser({ ctx: world.ctx, input: { email: 'ann@harbor.example', workspace: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
-    const tom = await createUser({ ctx: world.ctx, input: { email: 'tom@harbor.example', workspace: seeded.workspaceId, role: 'member', displayName: 'Tom Becker' } });
+    const ann = await createUser({ ctx: world.ctx, input: { email: 'ann@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
+    const tom = await createUser({ ctx: world.ctx, input: { email: 'tom@harbor.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Tom Becker' } });
     owner = await signedIn(ann.userId);
     member = await signedIn(tom.userId);
   });

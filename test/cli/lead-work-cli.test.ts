@@ -15,8 +15,8 @@ describeEachBackend('leads note / assign / follow-up through the real CLI', (bac
     home = await world.seed('Home');
     const away = await world.seed('Away');
     env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
-    await createUser({ ctx: world.ctx, input: { email: 'mia@home.example', workspace: home.workspaceId, displayName: 'Mia' } });
-    await createUser({ ctx: world.ctx, input: { email: 'sam@away.example', workspace: away.workspaceId } });
+    await createUser({ ctx: world.ctx, input: { email: 'mia@home.example', workspaceId: home.workspaceId, displayName: 'Mia' } });
+    await createUser({ ctx: world.ctx, input: { email: 'sam@away.example', workspaceId: away.workspaceId } });
     const app = await world.app();
     const res = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: { name: 'Ada', phone: '555 0100' } });
     leadId = res.json<{ id: string }>().id;

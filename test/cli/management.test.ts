@@ -131,7 +131,7 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     const lead = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Ada' } });
     await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Bot', website: 'x' } });
     // What hangs off a workspace since the web app and stages: a member, and a lead with stage history.
-    await createUser({ ctx: world.ctx, input: { email: 'crew@doomed.example', workspace: seeded.workspaceId } });
+    await createUser({ ctx: world.ctx, input: { email: 'crew@doomed.example', workspaceId: seeded.workspaceId } });
     const leadId = (lead.json() as { id: string }).id;
     await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by: { userId: null, label: 'cli' } } });
     const scan = await app.inject({

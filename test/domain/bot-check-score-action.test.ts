@@ -34,8 +34,8 @@ describeEachBackend('reCAPTCHA v3: score and action (finding 7)', (backend) => {
   beforeAll(async () => {
     provider = await scriptedRecaptcha();
     world = await createWorld(backend, { env: { RECAPTCHA_VERIFY_URL: provider.url } });
-    const { token } = (await world.seed()).source;
-    await configureBotCheck({ ctx: world.ctx, input: { token, settings: { provider: 'recaptcha', secret: 'v3-secret', minScore: 0.5 } } });
+    const { id: sourceId, token } = (await world.seed()).source;
+    await configureBotCheck({ ctx: world.ctx, input: { sourceId, settings: { provider: 'recaptcha', secret: 'v3-secret', minScore: 0.5 } } });
     source = (await findSourceByToken({ ctx: world.ctx, input: { token } }))!;
   });
   afterAll(async () => {

@@ -84,7 +84,7 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('hides and refuses to restore catches past 30 days even before a new catch prunes them', async () => {
     await catchOne('stale');
     const [row] = await quarantineRows();
-    const list = () => listQuarantine({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const list = () => listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     now = new Date(now.getTime() + 29 * DAY);
     expect((await list()).map((q) => q.fields.name)).toEqual(['stale']);
     now = new Date(now.getTime() + 2 * DAY);

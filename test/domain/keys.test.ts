@@ -62,7 +62,7 @@ describeEachBackend('workspace upload key', (backend) => {
       .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashUploadKey(seeded.uploadKey));
     expect(row.key_enc).not.toContain(seeded.uploadKey);
-    expect(await showUploadKey({ ctx: world.ctx, input: { workspace: seeded.workspaceId } })).toEqual({
+    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({
       uploadKey: seeded.uploadKey,
     });
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({
@@ -81,7 +81,7 @@ describeEachBackend('workspace upload key', (backend) => {
 
   it('regenerate: the new key works at once and the old one is refused at once', async () => {
     const seeded = await world.seed();
-    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(uploadKey).not.toBe(seeded.uploadKey);
     expect(await errorCodeOf(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }))).toBe(
       'invalid_scan_key',
@@ -105,8 +105,9 @@ describe('a database dump holds no upload key', () => {
   it('finds no key text in the SQLite file, its WAL, or after a checkpoint', async () => {
     const world = await createWorld('sqlite');
     try {
-      const keys = [(await world.seed('A')).uploadKey, (await world.seed('B')).uploadKey];
-      const regenerated = await regenerateUploadKey({ ctx: world.ctx, input: { workspace: 'A' } });
+      const a = await world.seed('A');
+      const keys = [a.uploadKey, (await world.seed('B')).uploadKey];
+      const regenerated = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: a.workspaceId } });
       keys.push(regenerated.uploadKey);
       const file = world.testDb.url;
       const dump = () =>

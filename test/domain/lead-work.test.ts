@@ -35,7 +35,7 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     away = await world.seed('Away');
     at = { workspaceId: home.workspaceId, pipelineId: home.pipelineId, sourceId: home.source.id };
     const person = async (email: string, workspace: string, role: 'owner' | 'member', displayName: string) => {
-      const created = await createUser({ ctx: world.ctx, input: { email, workspace, role, displayName } });
+      const created = await createUser({ ctx: world.ctx, input: { email, workspaceId: workspace, role, displayName } });
       return { userId: created.userId, label: displayName };
     };
     owner = await person('owner@home.example', home.workspaceId, 'owner', 'Olive Owner');
@@ -47,7 +47,7 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
   });
 
   const ids = async (input: Partial<LeadListInput>) =>
-    (await listLeads({ ctx: world.ctx, input: { workspace: home.workspaceId, limit: 1000, ...input } })).leads.map((l) => l.id);
+    (await listLeads({ ctx: world.ctx, input: { workspaceId: home.workspaceId, limit: 1000, ...input } })).leads.map((l) => l.id);
 
   it('keeps notes newest first, bounded, and lets owners delete any and authors their own', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Noted', received_at: minute(1) }]);
@@ -76,7 +76,7 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(1);
     // A person's data export carries the notes on their leads.
     await world.store.db.updateTable('leads').set({ email: 'noted@example.com' }).where('id', '=', lead!.id).execute();
-    const exported = await exportPerson({ ctx: world.ctx, input: { workspace: home.workspaceId, email: 'noted@example.com' } });
+    const exported = await exportPerson({ ctx: world.ctx, input: { workspaceId: home.workspaceId, email: 'noted@example.com' } });
     expect(exported.leads[0]!.internalNotes.map((n) => n.text)).toEqual(['x'.repeat(5000)]);
 
     // Deleting the lead takes its notes and events with it.
@@ -142,7 +142,7 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     // It is the 25th in UTC (the workspace's default zone): due on the 24th and the 25th.
     expect(await ids({ followUpDue: true })).toEqual([future!.id, due!.id]);
     expect(await ids({ followUpDue: true, assignee: 'none' })).toEqual([future!.id]);
-    expect(await ids({ followUpDue: true, pipeline: home.pipelineId, stage: 'inbox', assignee: member.userId })).toEqual([due!.id]);
+    expect(await ids({ followUpDue: true, pipelineId: home.pipelineId, stage: 'inbox', assignee: member.userId })).toEqual([due!.id]);
     // In Toronto it is still the evening of the 24th: the 25th is not due yet.
     await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.workspaceId, timeZone: 'America/Toronto' } });
     expect(await ids({ followUpDue: true })).toEqual([due!.id]);

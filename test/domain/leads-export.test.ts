@@ -42,7 +42,7 @@ describeEachBackend('CSV export', (backend) => {
       ...Array.from({ length: 1100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@example.com`, received_at: minute(i) })),
     ]);
     await moveLead({ ctx: world.ctx, input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR } });
-    await createUser({ ctx: world.ctx, input: { email: 'mia@example.com', workspace: seeded.workspaceId } });
+    await createUser({ ctx: world.ctx, input: { email: 'mia@example.com', workspaceId: seeded.workspaceId } });
     await assignLead({ ctx: world.ctx, input: { leadId: rows[0]!.id, assignee: { email: 'mia@example.com' }, by: CLI_ACTOR } });
     await setFollowUp({ ctx: world.ctx, input: { leadId: rows[0]!.id, day: '2026-03-05', by: CLI_ACTOR } });
     await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'one', by: CLI_ACTOR } });
@@ -63,7 +63,7 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('is RFC 4180 UTF-8 with a BOM and CRLF, one column per field and per extra field, formulas defused', async () => {
-    const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
+    const bytes = await exportBytes(world, { workspaceId: seeded.workspaceId });
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.toString('utf8');
     expect(text.slice(1).startsWith(`${HEADERS.map((h) => `"${h}"`).join(',')}\r\n`)).toBe(true);
@@ -112,7 +112,7 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('read by a spreadsheet that splits on `;` (comma-decimal locales), no cell begins a formula', async () => {
-    const bytes = await exportBytes(world, { workspace: seeded.workspaceId });
+    const bytes = await exportBytes(world, { workspaceId: seeded.workspaceId });
     // Each line split on `;`, quotes honoured the way such a spreadsheet does; every resulting cell is checked.
     const cells = (parse(bytes, { bom: true, delimiter: ';', relax_quotes: true, relax_column_count: true, quote: '"' }) as string[][]).flat();
     expect(cells.length).toBeGreaterThan(1103);
@@ -124,18 +124,18 @@ describeEachBackend('CSV export', (backend) => {
   });
 
   it('exports exactly the filtered set', async () => {
-    const bySearch = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, search: 'bulk10' }));
+    const bySearch = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, search: 'bulk10' }));
     expect(bySearch.map((r) => r.name).sort()).toEqual(
       ['Bulk 10', ...Array.from({ length: 10 }, (_, i) => `Bulk 10${i}`), ...Array.from({ length: 100 }, (_, i) => `Bulk 10${String(i).padStart(2, '0')}`)].sort(),
     );
-    const byStage = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, stage: 'Contacted' }));
+    const byStage = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(byStage.map((r) => r.id)).toEqual([rows[1]!.id]);
-    const empty = await exportBytes(world, { workspace: seeded.workspaceId, search: 'nobody by this name' });
+    const empty = await exportBytes(world, { workspaceId: seeded.workspaceId, search: 'nobody by this name' });
     expect(empty.toString('utf8')).toBe(`\ufeff${EXPORT_HEADERS.map((h) => `"${h}"`).join(',')}\r\n`);
     // The extra columns are those of the exported leads only.
-    const one = parseCsv(await exportBytes(world, { workspace: seeded.workspaceId, stage: 'Contacted' }));
+    const one = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(Object.keys(one[0]!)).toEqual([...EXPORT_HEADERS, 'how did you hear', "'=SUM(A1)", 'extra.name', 'colour']);
-    await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspace: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
+    await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
       code: 'stage_not_found',
     });
   });
@@ -151,7 +151,7 @@ describeEachBackend('CSV export', (backend) => {
         { name: 'Newer', received_at: minute(2), extra: JSON.stringify(Object.fromEntries(many.slice(0, MAX_EXTRA_COLUMNS).map((k) => [k, k]))) },
         { name: 'Older', received_at: minute(1), extra: JSON.stringify({ k0: 'a', [many.at(-2)!]: 'b', [many.at(-1)!]: '=c' }) },
       ]);
-      const records = parseCsv(await exportBytes(own, { workspace: ws.workspaceId }));
+      const records = parseCsv(await exportBytes(own, { workspaceId: ws.workspaceId }));
       expect(Object.keys(records[0]!)).toHaveLength(EXPORT_HEADERS.length + MAX_EXTRA_COLUMNS + 1);
       expect(Object.keys(records[0]!).at(-1)).toBe(MORE_EXTRA);
       expect(records[0]![MORE_EXTRA]).toBe('');

@@ -27,7 +27,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   });
 
   const list = (input: Partial<LeadListInput> = {}) =>
-    listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId, ...input } });
+    listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...input } });
   const ids = async (input: Partial<LeadListInput> = {}) => (await list({ limit: 1000, ...input })).leads.map((l) => l.id);
 
   it('pages newest first by cursor, each lead exactly once, ties on received time included', async () => {
@@ -44,7 +44,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     let cursor: string | undefined;
     const sizes: number[] = [];
     do {
-      const page = await list({ pipeline: seeded.pipelineId, cursor });
+      const page = await list({ pipelineId: seeded.pipelineId, cursor });
       sizes.push(page.leads.length);
       seen.push(...page.leads.map((l) => l.id));
       cursor = page.nextCursor ?? undefined;
@@ -158,7 +158,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   });
 
   it('filters by stage, source, bot check and received dates, and the filters combine', async () => {
-    const other = await createSource({ ctx: world.ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Facebook ad' } });
+    const other = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' } });
     const [a, b, c, d] = await insertLeads(world, at, [
       { name: 'A', received_at: '2026-03-01T08:00:00.000Z', bot_check: 'passed' },
       { name: 'B', received_at: '2026-03-02T23:59:59.999Z', source_id: other.id },
@@ -176,7 +176,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await ids({ since: '2026-03-02', until: '2026-03-02' })).toEqual([b!.id]);
     expect(await ids({ since: '2026-03-03T00:00:00.000Z' })).toEqual([d!.id, c!.id]);
     expect(await ids({ until: '2026-03-03T00:00:00.000Z' })).toEqual([c!.id, b!.id, a!.id]);
-    expect(await ids({ pipeline: 'Sales', stage: 'contacted', source: 'Website form', search: 'd' })).toEqual([d!.id]);
+    expect(await ids({ pipelineId: seeded.pipelineId, stage: 'contacted', source: 'Website form', search: 'd' })).toEqual([d!.id]);
 
     await expect(list({ stage: 'Nope' })).rejects.toMatchObject({ code: 'stage_not_found' });
     await expect(list({ source: 'Nope' })).rejects.toMatchObject({ code: 'source_not_found' });
@@ -186,18 +186,18 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   });
 
   it('a lead is new until someone opens it; unread counts per pipeline follow', async () => {
-    const second = await createPipeline({ ctx: world.ctx, input: { workspace: seeded.workspaceId, name: 'Repairs' } });
+    const second = await createPipeline({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, name: 'Repairs' } });
     const [a] = await insertLeads(world, at, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
-    const counts = () => unreadCounts({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const counts = () => unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(await counts()).toEqual([
       { pipelineId: seeded.pipelineId, name: 'Sales', unread: 3 },
       { pipelineId: second.id, name: 'Repairs', unread: 0 },
     ]);
 
-    const opened = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    const opened = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect(opened.wasNew).toBe(true);
     expect((await counts())[0]!.unread).toBe(2);
-    const again = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    const again = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect(again.wasNew).toBe(false);
     expect((await counts())[0]!.unread).toBe(2);
     const flags = Object.fromEntries((await list()).leads.map((l) => [l.name, l.isNew]));
@@ -208,20 +208,20 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     await openLead({ ctx: world.ctx, input: { id: d!.id, markOpened: false } });
     expect((await counts())[0]!.unread).toBe(3);
 
-    await deleteLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    await deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect((await counts())[0]!.unread).toBe(3);
-    await deleteLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: d!.id } });
+    await deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: d!.id } });
     expect((await counts())[0]!.unread).toBe(2);
     expect(await ids()).toHaveLength(2);
   });
 
   it('moves a lead with history (who, when, from, to); a move to its own stage writes nothing', async () => {
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
-    const first = await moveLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id, stage: 'Contacted', by: { userId: 'usr_1', label: 'Ann Owner' } } });
+    const first = await moveLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id, stage: 'Contacted', by: { userId: 'usr_1', label: 'Ann Owner' } } });
     expect(first.moved).toMatchObject({ fromStage: 'inbox', toStage: 'contacted', byUserId: 'usr_1', byLabel: 'Ann Owner' });
     expect((await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR } })).moved).toBeNull();
     await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'won', by: CLI_ACTOR } });
-    const detail = await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } });
+    const detail = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect(detail.stage).toBe('won');
     expect(detail.stageName).toBe('Won');
     expect(detail.history.map((h) => [h.fromName, h.toName, h.byLabel, h.byUserId])).toEqual([
@@ -236,14 +236,14 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
     const other = await world.seed('Other Co');
     for (const attempt of [
-      () => openLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
-      () => moveLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
-      () => deleteLead({ ctx: world.ctx, input: { workspace: other.workspaceId, id: a!.id } }),
+      () => openLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
+      () => moveLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
+      () => deleteLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: 'lead_not_found' });
     }
-    expect(await list({ workspace: other.workspaceId })).toEqual({ leads: [], nextCursor: null });
-    await expect(list({ workspace: other.workspaceId, pipeline: seeded.pipelineId })).rejects.toMatchObject({ code: 'pipeline_not_found' });
-    expect((await openLead({ ctx: world.ctx, input: { workspace: seeded.workspaceId, id: a!.id } })).stage).toBe('inbox');
+    expect(await list({ workspaceId: other.workspaceId })).toEqual({ leads: [], nextCursor: null });
+    await expect(list({ workspaceId: other.workspaceId, pipelineId: seeded.pipelineId })).rejects.toMatchObject({ code: 'pipeline_not_found' });
+    expect((await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } })).stage).toBe('inbox');
   });
 });

@@ -27,7 +27,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
     clock = new TestClock(Date.parse('2026-03-02T12:00:00.000Z'));
     world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' } });
     seeded = await world.seed('Acme Renovations');
-    await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspace: seeded.workspaceId, role: 'owner' } });
+    await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspaceId: seeded.workspaceId, role: 'owner' } });
     // With email on, adding a person emails them an invitation (test/web/admin/people-email.test.ts); these tests
     // count lead emails only.
     await dropInvitationEmails();
@@ -102,7 +102,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
   });
 
   it('members start with no email; "never" gets none; a removed member gets none', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId } });
     await dropInvitationEmails();
     expect(await getNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } })).toEqual({ leads: 'never', scans: 'never' });
     await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
@@ -131,7 +131,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
   });
 
   it('a new scan is mailed to whoever chose scans, with its room count and a link; "never" for scans gets none', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspace: seeded.workspaceId } });
+    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId } });
     await dropInvitationEmails();
     await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
     const app = await world.app();
@@ -167,7 +167,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
       return { cursors: await count('notice_cursors'), outbox: await count('outbox'), pending: await count('notification_pending') };
     };
     expect(await rows()).toMatchObject({ cursors: 2, outbox: 1 });
-    await deleteWorkspace({ ctx: world.ctx, input: { workspace: seeded.workspaceId, force: true } });
+    await deleteWorkspace({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, force: true } });
     expect(await rows()).toEqual({ cursors: 0, outbox: 0, pending: 0 });
   });
 

@@ -35,7 +35,7 @@ describeEachBackend('people, setup links and sessions', (backend) => {
   const ctx = () => world.ctx;
 
   async function owner(email = 'olga@example.com', workspace = acme.workspaceId) {
-    const created = await createUser({ ctx: ctx(), input: { email, workspace, role: 'owner' } });
+    const created = await createUser({ ctx: ctx(), input: { email, workspaceId: workspace, role: 'owner' } });
     await setPasswordWithLink({ ctx: ctx(), input: { token: tokenOf(created.setupUrl!), password: PASSWORD } });
     return created;
   }
@@ -61,7 +61,7 @@ describeEachBackend('people, setup links and sessions', (backend) => {
   });
 
   it('a setup link sets the password once, stores only hashes, and expires after 24 h', async () => {
-    const created = await createUser({ ctx: ctx(), input: { email: 'Ada@Example.com', workspace: 'Acme' } });
+    const created = await createUser({ ctx: ctx(), input: { email: 'Ada@Example.com', workspaceId: acme.workspaceId } });
     expect(created.role).toBe('member');
     const token = tokenOf(created.setupUrl!);
     const stored = await world.store.db.selectFrom('setup_links').selectAll().execute();
@@ -87,14 +87,14 @@ describeEachBackend('people, setup links and sessions', (backend) => {
 
   it('emails are unique case-insensitively; a second workspace adds a membership without a new link', async () => {
     await owner('olga@example.com');
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspace: 'Acme' } }))).toBe(
+    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: acme.workspaceId } }))).toBe(
       'already_member',
     );
     const other = await world.seed('Other');
-    const again = await createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspace: other.workspaceId } });
+    const again = await createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: other.workspaceId } });
     expect(again.setupUrl).toBeNull();
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'not-an-email', workspace: 'Acme' } }))).toBe('invalid_fields');
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'x@y', workspace: 'Acme', role: 'admin' } }))).toBe(
+    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'not-an-email', workspaceId: acme.workspaceId } }))).toBe('invalid_fields');
+    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'x@y', workspaceId: acme.workspaceId, role: 'admin' } }))).toBe(
       'invalid_fields',
     );
   });
@@ -165,7 +165,7 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     );
     expect(await errorCodeOf(removeMember({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId } }))).toBe('last_owner');
     expect(await errorCodeOf(removeUser({ ctx: ctx(), input: { email: 'olga@example.com' } }))).toBe('last_owner');
-    const max = await createUser({ ctx: ctx(), input: { email: 'max@example.com', workspace: ws } });
+    const max = await createUser({ ctx: ctx(), input: { email: 'max@example.com', workspaceId: ws } });
     await changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: max.userId, role: 'owner' } });
     await changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId, role: 'member' } });
     expect((await listMembers({ ctx: ctx(), input: { workspaceId: ws } })).map((m) => [m.email, m.role])).toEqual([

@@ -69,7 +69,7 @@ describeEachBackend('storeUpload', (backend) => {
           expect(body.indexOf(bytes)).toBeGreaterThanOrEqual(0);
           expect(JSON.stringify(JSON.parse(bytes.toString('utf8')))).toBe(JSON.stringify(rooms[i]));
         }
-        const listed = (await listScans({ ctx: world.ctx, input: { workspace: ws.workspaceId, limit: 1 } }))[0]!;
+        const listed = (await listScans({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, limit: 1 } }))[0]!;
         expect(listed.id).toBe(scanId);
         expect(listed.rooms).toEqual(rooms.map((room, index) => ({ index, name: oracleName(room, index) })));
       }),

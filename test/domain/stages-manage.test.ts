@@ -22,12 +22,12 @@ const meta = { clientIp: null, userAgent: null, origin: null, referer: null };
 describeEachBackend('pipeline stages', (backend) => {
   let world: TestWorld;
   let seeded: Seeded;
-  let p: { workspace: string; pipeline: string };
+  let p: { workspaceId: string; pipelineId: string };
 
   beforeEach(async () => {
     world = await createWorld(backend);
     seeded = await world.seed();
-    p = { workspace: seeded.workspaceId, pipeline: seeded.pipelineId };
+    p = { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId };
   });
   afterEach(async () => {
     await world.close();
@@ -96,7 +96,7 @@ describeEachBackend('pipeline stages', (backend) => {
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'contacted', by: CLI_ACTOR } });
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'won', moveTo: 'site-visit', by: CLI_ACTOR } });
     await expect(removeStage({ ctx: world.ctx, input: { ...p, stage: 'site-visit', by: CLI_ACTOR } })).rejects.toMatchObject({ code: 'last_stage' });
-    const all = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const all = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(all.leads.map((l) => l.stageName)).toEqual(['Site visit', 'Site visit', 'Site visit']);
     await expect(reorderStages({ ctx: world.ctx, input: { ...p, order: ['site-visit', 'site-visit'] } })).rejects.toMatchObject({ code: 'invalid_request' });
   });

@@ -32,12 +32,13 @@ describeEachBackend('verifyBotCheck', (backend) => {
   let fake: FakeSiteverify;
   let world: TestWorld;
   let token: string;
+  let sourceId: string;
 
   beforeAll(async () => {
     fake = await startFakeSiteverify();
     // 300 ms stands in for the 5 s production timeout so the "slow provider" case stays quick.
     world = await createWorld(backend, { env: { ...fake.env(), BOT_CHECK_TIMEOUT_MS: '300' } });
-    token = (await world.seed()).source.token;
+    ({ token, id: sourceId } = (await world.seed()).source);
   });
   afterAll(async () => {
     await world?.close();
@@ -52,13 +53,13 @@ describeEachBackend('verifyBotCheck', (backend) => {
   async function sourceWith(provider: BotCheckProvider, minScore?: number): Promise<LeadSource> {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token, settings: { provider, secret: SECRET, ...(minScore === undefined ? {} : { minScore }) } },
+      input: { sourceId, settings: { provider, secret: SECRET, ...(minScore === undefined ? {} : { minScore }) } },
     });
     return (await findSourceByToken({ ctx: world.ctx, input: { token } }))!;
   }
 
   it('is off for a source without a bot check, and asks no provider', async () => {
-    await configureBotCheck({ ctx: world.ctx, input: { token, settings: { off: true } } });
+    await configureBotCheck({ ctx: world.ctx, input: { sourceId, settings: { off: true } } });
     const source = (await findSourceByToken({ ctx: world.ctx, input: { token } }))!;
     await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: undefined, remoteIp: null } })).resolves.toBe('off');
     expect(fake.calls).toHaveLength(0);

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
+import { findPipeline } from '../../src/domain/pipelines/find-pipeline.js';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
-import { findSourceByToken, readBotCheckSecret } from '../../src/domain/sources/find-source.js';
+import { findSourceByToken, readBotCheckSecret, requireSource } from '../../src/domain/sources/find-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { bootstrap } from '../../src/domain/workspaces/bootstrap.js';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
@@ -40,34 +41,41 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
   it('creates a source with a v4 token, URLs, and toggles it instantly', async () => {
     const ctx = world.ctx;
     const ws = await createWorkspace({ ctx, input: { name: 'Acme' } });
-    const pl = await createPipeline({ ctx, input: { workspace: 'Acme', name: 'Sales' } });
+    const pl = await createPipeline({ ctx, input: { workspaceId: ws.id, name: 'Sales' } });
     expect(pl.workspaceId).toBe(ws.id);
-    const source = await createSource({ ctx, input: { workspace: ws.id, pipeline: 'Sales', name: 'Web' } });
+    const source = await createSource({ ctx, input: { workspaceId: ws.id, pipelineId: pl.id, name: 'Web' } });
     expect(source.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(source.intakeUrl).toBe(`http://leadscan.test/api/intake/${source.token}`);
     expect(source.formUrl).toBe(`http://leadscan.test/f/${source.token}`);
     expect(source.active).toBe(true);
 
-    await setSourceActive({ ctx, input: { token: source.token.toUpperCase(), active: false } });
+    await setSourceActive({ ctx, input: { sourceId: source.id, active: false } });
     expect((await findSourceByToken({ ctx, input: { token: source.token } }))?.active).toBe(false);
-    await setSourceActive({ ctx, input: { token: source.token, active: true } });
+    await setSourceActive({ ctx, input: { sourceId: source.id, active: true } });
     expect((await findSourceByToken({ ctx, input: { token: source.token } }))?.active).toBe(true);
 
-    expect(await errorCodeOf(setSourceActive({ ctx, input: { token: 'not-a-uuid', active: false } }))).toBe('malformed_token');
-    expect(
-      await errorCodeOf(setSourceActive({ ctx, input: { token: '00000000-0000-4000-8000-000000000000', active: false } })),
-    ).toBe('source_not_found');
-    expect(await errorCodeOf(createSource({ ctx, input: { workspace: ws.id, pipeline: 'Nope', name: 'x' } }))).toBe(
+    // The CLI's lookup: a source by its id or its token, in any case.
+    expect((await requireSource({ ctx, input: { ref: source.token.toUpperCase() } })).id).toBe(source.id);
+    expect((await requireSource({ ctx, input: { ref: source.id } })).token).toBe(source.token);
+    expect(await errorCodeOf(requireSource({ ctx, input: { ref: 'not-a-uuid' } }))).toBe('malformed_token');
+    expect(await errorCodeOf(requireSource({ ctx, input: { ref: '00000000-0000-4000-8000-000000000000' } }))).toBe('source_not_found');
+    expect(await errorCodeOf(setSourceActive({ ctx, input: { sourceId: 'src_00000000000000000000000000000000', active: false } }))).toBe(
+      'source_not_found',
+    );
+    expect(await errorCodeOf(createSource({ ctx, input: { workspaceId: ws.id, pipelineId: 'pl_nope', name: 'x' } }))).toBe(
       'pipeline_not_found',
     );
+    // The CLI's lookup of a pipeline: by id or name, case-insensitively.
+    expect((await findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'sALES' } })).id).toBe(pl.id);
+    expect(await errorCodeOf(findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'Nope' } }))).toBe('pipeline_not_found');
   });
 
   it('keeps a pipeline of another workspace out of reach', async () => {
     const ctx = world.ctx;
-    await createWorkspace({ ctx, input: { name: 'A' } });
+    const a = await createWorkspace({ ctx, input: { name: 'A' } });
     const b = await createWorkspace({ ctx, input: { name: 'B' } });
-    const plB = await createPipeline({ ctx, input: { workspace: b.id, name: 'Sales' } });
-    expect(await errorCodeOf(createSource({ ctx, input: { workspace: 'A', pipeline: plB.id, name: 'x' } }))).toBe(
+    const plB = await createPipeline({ ctx, input: { workspaceId: b.id, name: 'Sales' } });
+    expect(await errorCodeOf(createSource({ ctx, input: { workspaceId: a.id, pipelineId: plB.id, name: 'x' } }))).toBe(
       'pipeline_not_found',
     );
   });
@@ -77,21 +85,21 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     const seeded = await world.seed();
     const on = await configureBotCheck({
       ctx,
-      input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 'provider-secret-123', siteKey: 'site' } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 'provider-secret-123', siteKey: 'site' } },
     });
     expect(on.botCheck).toEqual({ provider: 'turnstile', siteKey: 'site', minScore: null });
     const row = await world.store.db.selectFrom('lead_sources').selectAll().where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
     expect(row.bot_check_secret_enc).not.toContain('provider-secret-123');
     expect(await readBotCheckSecret({ ctx, input: { sourceId: seeded.source.id } })).toBe('provider-secret-123');
     expect(
-      await errorCodeOf(configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'captchaX', secret: 's' } } })),
+      await errorCodeOf(configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { provider: 'captchaX', secret: 's' } } })),
     ).toBe('invalid_request');
     expect(
       await errorCodeOf(
-        configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } } }),
+        configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } } }),
       ),
     ).toBe('invalid_request');
-    const off = await configureBotCheck({ ctx, input: { token: seeded.source.token, settings: { off: true } } });
+    const off = await configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { off: true } } });
     expect(off.botCheck).toBe('off');
     expect((await findSourceByToken({ ctx, input: { token: seeded.source.token } }))?.botCheck).toBeNull();
   });

@@ -366,7 +366,7 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
   const home = await world.seed('Home');
   const away = await world.seed('Away');
   const person = async (email: string, workspaceId: string, role: 'owner' | 'member') => {
-    const created = await createUser({ ctx: world.ctx, input: { email, workspace: workspaceId, role } });
+    const created = await createUser({ ctx: world.ctx, input: { email, workspaceId: workspaceId, role } });
     return signInAs({ world }, created.userId, email);
   };
   const owner = await person('owner@home.example', home.workspaceId, 'owner');
@@ -375,8 +375,8 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
   // Home's owner set their password through the operator's link, which proves the address (needed to accept).
   await world.store.db.updateTable('users').set({ email_proven_at: new Date().toISOString() }).where('id', '=', owner.userId).execute();
   // Pending invitations: the stranger into home (home's owner may withdraw it), home's owner into away.
-  await createUser({ ctx: world.ctx, input: { email: stranger.email, workspace: home.workspaceId } });
-  await createUser({ ctx: world.ctx, input: { email: owner.email, workspace: away.workspaceId } });
+  await createUser({ ctx: world.ctx, input: { email: stranger.email, workspaceId: home.workspaceId } });
+  await createUser({ ctx: world.ctx, input: { email: owner.email, workspaceId: away.workspaceId } });
   const invitationOf = async (workspaceId: string) =>
     (await world.store.db.selectFrom('invitations').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).id;
   await uploadScan(app, home.uploadKey);
@@ -506,9 +506,9 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     cases.push({
       label: "a removed member's session → refused at once",
       run: async (f) => {
-        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspace: f.home.workspaceId, role: isOwnerRoute(route) ? 'owner' : 'member' } });
+        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId, role: isOwnerRoute(route) ? 'owner' : 'member' } });
         const gone = await signInAs(f, created.userId, created.email);
-        await removeUser({ ctx: f.world.ctx, input: { email: created.email, workspace: f.home.workspaceId } });
+        await removeUser({ ctx: f.world.ctx, input: { email: created.email, workspaceId: f.home.workspaceId } });
         await unchanged(f, () => send(f, route, route.url(f), { as: gone }), 404);
       },
     });
@@ -516,7 +516,7 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     cases.push({
       label: "a removed person's session → 303 to /login",
       run: async (f) => {
-        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspace: f.home.workspaceId } });
+        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId } });
         const gone = await signInAs(f, created.userId, created.email);
         await removeUser({ ctx: f.world.ctx, input: { email: created.email } });
         const res = await send(f, route, route.url(f), { as: gone });

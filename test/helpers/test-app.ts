@@ -78,10 +78,10 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     },
     async seed(name = 'Acme') {
       const workspace = await createWorkspace({ ctx, input: { name } });
-      const pipeline = await createPipeline({ ctx, input: { workspace: workspace.id, name: 'Sales' } });
+      const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
       const source = await createSource({
         ctx,
-        input: { workspace: workspace.id, pipeline: pipeline.id, name: 'Website form' },
+        input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
       });
       return { workspaceId: workspace.id, uploadKey: workspace.uploadKey, pipelineId: pipeline.id, source };
     },

@@ -59,7 +59,7 @@ describeEachBackend('bot check at POST /api/intake/{token}', (backend) => {
           await configureBotCheck({
             ctx: target.ctx,
             input: {
-              token: s.source.token,
+              sourceId: s.source.id,
               settings: { provider, secret: SECRET, siteKey: 'site-key', ...(provider === 'recaptcha' ? { minScore: 0.5 } : {}) },
             },
           });
@@ -123,7 +123,7 @@ describeEachBackend('bot check at POST /api/intake/{token}', (backend) => {
   it('recaptcha v3: a score under the source minimum is refused', async () => {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: SECRET, minScore: 0.5 } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: SECRET, minScore: 0.5 } },
     });
     fake.score = 0.2;
     const refused = await post(world, seeded.source.token, { name: 'low score', botCheckToken: 'tok' });
@@ -137,7 +137,7 @@ describeEachBackend('bot check at POST /api/intake/{token}', (backend) => {
   });
 
   it('a source without a bot check stores leads with botCheck "off" and asks no provider', async () => {
-    await configureBotCheck({ ctx: world.ctx, input: { token: seeded.source.token, settings: { off: true } } });
+    await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { off: true } } });
     const response = await post(world, seeded.source.token, { name: 'no check' });
     expect(response.statusCode).toBe(200);
     expect(await storedLeads(world, 'no check')).toEqual([expect.objectContaining({ bot_check: 'off' })]);

@@ -205,7 +205,7 @@ describeEachBackend('Idempotency-Key', (backend) => {
 
   it('intake: keys are scoped to the source: the same key on two sources makes two leads', async () => {
     await setUp();
-    const other = await createSource({ ctx: world.ctx, input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: 'Other' } });
+    const other = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Other' } });
     const a = await intake('shared-key', { name: 'Ada' });
     const b = await intake('shared-key', { name: 'Ada' }, other.token);
     expect(a.statusCode).toBe(200);

@@ -205,7 +205,7 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     const make = async (kind: SourceKind) => {
       const source = await createSource({
         ctx,
-        input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: kind },
+        input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: kind },
       });
       tokens[kind] = source.token;
       sourceIds[kind] = source.id;
@@ -214,11 +214,11 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     tokens.active = seeded.source.token;
     sourceIds.active = seeded.source.id;
     const deactivated = await make('deactivated');
-    await setSourceActive({ ctx, input: { token: deactivated.token, active: false } });
+    await setSourceActive({ ctx, input: { sourceId: deactivated.id, active: false } });
     const botCheck = await make('botCheck');
-    await configureBotCheck({ ctx, input: { token: botCheck.token, settings: { provider: 'turnstile', secret: 's3cret' } } });
+    await configureBotCheck({ ctx, input: { sourceId: botCheck.id, settings: { provider: 'turnstile', secret: 's3cret' } } });
     const down = await make('botCheckDown');
-    await configureBotCheck({ ctx, input: { token: down.token, settings: { provider: 'hcaptcha', secret: 's3cret' } } });
+    await configureBotCheck({ ctx, input: { sourceId: down.id, settings: { provider: 'hcaptcha', secret: 's3cret' } } });
     tokens.unknown = crypto.randomUUID();
     sourceIds.unknown = 'none';
     tokens.malformed = 'not-a-uuid';

@@ -284,9 +284,9 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const token = seeded.source.token;
     const ok = () => ({ ok: true, id: expect.stringMatching(/^lead_[0-9a-f]{32}$/) });
     const closed = await world.seed('Closed');
-    await setSourceActive({ ctx: world.ctx, input: { token: closed.source.token, active: false } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: closed.source.id, active: false } });
     const guarded = await world.seed('Guarded');
-    await configureBotCheck({ ctx: world.ctx, input: { token: guarded.source.token, settings: { provider: 'turnstile', secret: 'x-secret' } } });
+    await configureBotCheck({ ctx: world.ctx, input: { sourceId: guarded.source.id, settings: { provider: 'turnstile', secret: 'x-secret' } } });
     const heldBody = { name: 'Held elsewhere' };
     await claimKey(world.ctx, { scope: sourceScope(seeded.source.id), key: 'held', requestHash: leadPayloadHash(heldBody) });
     const limited = await newWorld({ INTAKE_RATE_LIMIT: '1' });

@@ -76,7 +76,7 @@ describeEachBackend('rate limits', (backend) => {
   it('intake: another IP, and the same IP on another source, have their own counters', async () => {
     const { intake, source, count, workspaceId, pipelineId } = await setUp({ INTAKE_RATE_LIMIT: '1' });
     const { createSource } = await import('../../src/domain/sources/create-source.js');
-    const other = await createSource({ ctx: world.ctx, input: { workspace: workspaceId, pipeline: pipelineId, name: 'Other' } });
+    const other = await createSource({ ctx: world.ctx, input: { workspaceId: workspaceId, pipelineId: pipelineId, name: 'Other' } });
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(200);
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(429);
     expect((await intake(source.token, '10.0.0.2')).statusCode).toBe(200);

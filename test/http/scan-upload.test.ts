@@ -322,7 +322,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     it('regenerating the key refuses the old one at once and the new one works', async () => {
       const ws3 = await world.seed('Regenerate');
       expect((await post('{"rooms":[]}', { 'x-scan-key': ws3.uploadKey })).statusCode).toBe(200);
-      const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspace: ws3.workspaceId } });
+      const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: ws3.workspaceId } });
       expectProblem(await post('{"rooms":[{"name":"old"}]}', { 'x-scan-key': ws3.uploadKey }), 401, 'invalid_scan_key');
       const res = await post('{"rooms":[{"name":"new"}]}', { 'x-scan-key': uploadKey });
       expect(res.json()).toEqual({ ok: true, count: 1 });

@@ -42,7 +42,7 @@ describeEachBackend('intake log per source', (backend) => {
     expect((await post('00000000-0000-4000-8000-000000000000', { name: 'x' })).statusCode).toBe(404);
 
     await app.intakeLog.flush();
-    const stats = await sourceStats({ ctx: world.ctx, input: { source: source.id } });
+    const stats = await sourceStats({ ctx: world.ctx, input: { sourceId: source.id } });
     const today = new Date().toISOString().slice(0, 10);
     expect(stats).toEqual({
       id: source.id,
@@ -50,7 +50,7 @@ describeEachBackend('intake log per source', (backend) => {
       name: 'Website form',
       days: [{ day: today, accepted: 2, quarantined: 1, refused: 2, refusedBy: { missing_contact: 1, rate_limited: 1 } }],
     });
-    expect((await sourceStats({ ctx: world.ctx, input: { source: other.source.token } })).days).toEqual([
+    expect((await sourceStats({ ctx: world.ctx, input: { sourceId: other.source.id } })).days).toEqual([
       { day: today, accepted: 0, quarantined: 0, refused: 1, refusedBy: { missing_contact: 1 } },
     ]);
     const rows = await world.store.db.selectFrom('intake_log').select('source_id').distinct().execute();
@@ -86,7 +86,7 @@ describeEachBackend('intake log per source', (backend) => {
     ctx.store = world.store;
     await third.flush();
 
-    const stats = await sourceStats({ ctx: world.ctx, input: { source: source.id } });
+    const stats = await sourceStats({ ctx: world.ctx, input: { sourceId: source.id } });
     expect(stats.days).toEqual([
       { day: '2026-03-02', accepted: 1, quarantined: 1, refused: 0, refusedBy: {} },
       { day: '2026-03-01', accepted: 2, quarantined: 0, refused: 1, refusedBy: { rate_limited: 1 } },

@@ -45,8 +45,8 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
     await store.migrate();
     ctx = createDomainContext({ config, store, appSecret });
     const ws = await createWorkspace({ ctx, input: { name: 'Outage' } });
-    const pl = await createPipeline({ ctx, input: { workspace: ws.id, name: 'Sales' } });
-    const src = await createSource({ ctx, input: { workspace: ws.id, pipeline: pl.id, name: 'Form' } });
+    const pl = await createPipeline({ ctx, input: { workspaceId: ws.id, name: 'Sales' } });
+    const src = await createSource({ ctx, input: { workspaceId: ws.id, pipelineId: pl.id, name: 'Form' } });
     token = src.token;
     app = await buildApp(ctx, { logger: false });
     direct = new pg.Client({ connectionString: testDb.url });

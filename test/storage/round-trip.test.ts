@@ -169,20 +169,20 @@ describeEachBackend('storage round trips', (backend) => {
     const src = await db().selectFrom('lead_sources').selectAll().where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
     expect(src).toMatchObject({ token: seeded.source.token, active: 1, bot_check_provider: null, pipeline_id: seeded.pipelineId });
 
-    await setSourceActive({ ctx: world.ctx, input: { token: seeded.source.token, active: false } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: false } });
     expect((await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow()).active).toBe(0);
-    await setSourceActive({ ctx: world.ctx, input: { token: seeded.source.token, active: true } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: true } });
     expect((await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow()).active).toBe(1);
 
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'rc-secret-value', siteKey: 'site', minScore: 0.7 } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'rc-secret-value', siteKey: 'site', minScore: 0.7 } },
     });
     const checked = await db().selectFrom('lead_sources').selectAll().where('id', '=', src.id).executeTakeFirstOrThrow();
     expect(checked).toMatchObject({ bot_check_provider: 'recaptcha', bot_check_site_key: 'site', bot_check_min_score: 0.7 });
     expect(checked.bot_check_secret_enc).not.toContain('rc-secret-value');
     expect(world.ctx.secrets.open(checked.bot_check_secret_enc!)).toBe('rc-secret-value');
-    await configureBotCheck({ ctx: world.ctx, input: { token: seeded.source.token, settings: { off: true } } });
+    await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { off: true } } });
     expect(
       await db().selectFrom('lead_sources').select(['bot_check_provider', 'bot_check_secret_enc']).where('id', '=', src.id).executeTakeFirstOrThrow(),
     ).toEqual({ bot_check_provider: null, bot_check_secret_enc: null });
@@ -192,10 +192,10 @@ describeEachBackend('storage round trips', (backend) => {
     const row = await db().selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashUploadKey(seeded.uploadKey));
     expect(row.key_enc).not.toContain(seeded.uploadKey);
-    expect(await showUploadKey({ ctx: world.ctx, input: { workspace: seeded.workspaceId } })).toEqual({ uploadKey: seeded.uploadKey });
+    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({ uploadKey: seeded.uploadKey });
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({ workspaceId: seeded.workspaceId });
 
-    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     await expect(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).rejects.toMatchObject({ code: 'invalid_scan_key' });
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: uploadKey } })).toEqual({ workspaceId: seeded.workspaceId });
     const rows = await db().selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).execute();
@@ -266,7 +266,7 @@ describeEachBackend('storage round trips', (backend) => {
     await Promise.all([insertLead(row), insertLead(bare)]);
     const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
     expect(stored).toEqual([row, bare]);
-    const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed.slice(0, 2).map((l) => l.id)).toEqual([bare.id, row.id]);
     expect(listed[1]).toEqual({
       id: row.id,
@@ -310,7 +310,7 @@ describeEachBackend('storage round trips', (backend) => {
         })
         .execute(),
     );
-    const listed = await listQuarantine({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const listed = await listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual([
       { id, sourceId: seeded.source.id, reason: 'honeypot', fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
     ]);
@@ -354,7 +354,7 @@ describeEachBackend('storage round trips', (backend) => {
       expect(room.equals(slice)).toBe(true);
     }
     await expect(readScanRoom({ ctx: world.ctx, input: { scanId, index: 3 } })).rejects.toMatchObject({ code: 'room_not_found' });
-    const [listed] = await listScans({ ctx: world.ctx, input: { workspace: seeded.workspaceId } });
+    const [listed] = await listScans({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual({
       id: scanId,
       count: 3,

@@ -166,7 +166,7 @@ describe('inbox search through the index file [sqlite]', () => {
 
   const at = () => ({ workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id });
   const names = async (search: string) =>
-    (await listLeads({ ctx: world.ctx, input: { workspace: seeded.workspaceId, search, limit: 1000 } })).leads.map((l) => l.name).sort();
+    (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search, limit: 1000 } })).leads.map((l) => l.name).sort();
   const catchUp = () => {
     while (index.step() > 0);
   };
@@ -207,7 +207,7 @@ describe('inbox search through the index file [sqlite]', () => {
     ]);
     catchUp();
     const fromIndex = async (search: string) => {
-      const filters = await resolveLeadFilters(world.ctx, { workspace: seeded.workspaceId, search });
+      const filters = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search });
       // Answered from the index: the ids, no condition left for SQL.
       expect(filters.search, search).toBeUndefined();
       return filters.searchIds;
@@ -233,7 +233,7 @@ describe('inbox search through the index file [sqlite]', () => {
       { name: 'Ada Lovelace', received_at: minute(3) },
     ]);
     catchUp();
-    const filters = await resolveLeadFilters(world.ctx, { workspace: seeded.workspaceId, search: 'tremblay' });
+    const filters = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
     // Answered from the index: the candidates are the workspace's own, two of them, not 2,502 of everyone's.
     expect(filters.search).toBeUndefined();
     expect(filters.searchIds).toHaveLength(2);

@@ -48,7 +48,7 @@ describeEachBackend('deactivating a source refuses the very next intake post', (
   it('in-process, through the domain verb', async () => {
     const { source } = await world.seed('In process');
     expect((await post(source.token, 'first')).status).toBe(200);
-    await setSourceActive({ ctx: world.ctx, input: { token: source.token, active: false } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: source.id, active: false } });
     const refused = await post(source.token, 'after');
     expect(refused.status).toBe(404);
     expect(refused.body.code).toBe('intake_unavailable');

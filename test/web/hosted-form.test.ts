@@ -153,7 +153,7 @@ describeEachBackend('hosted form', (backend) => {
   it('escapes the owner-provided source name', async () => {
     const evil = await createSource({
       ctx: world.ctx,
-      input: { workspace: seeded.workspaceId, pipeline: seeded.pipelineId, name: '<script>alert("x")</script> & Co' },
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: '<script>alert("x")</script> & Co' },
     });
     const res = await get(`/f/${evil.token}`);
     expect(res.statusCode).toBe(200);
@@ -168,7 +168,7 @@ describeEachBackend('hosted form', (backend) => {
     expect(unknown.body).toContain('This form is closed');
     expect(unknown.body).not.toContain('<form');
 
-    await setSourceActive({ ctx: world.ctx, input: { token, active: false } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: false } });
     const closed = await get(`/f/${token}`);
     expect(closed.statusCode).toBe(404);
     expect(closed.body).toBe(unknown.body);
@@ -177,7 +177,7 @@ describeEachBackend('hosted form', (backend) => {
     expect(closedPost.body).toContain('This form is closed');
     expect(await leadsOf(seeded.source.id)).toHaveLength(0);
 
-    await setSourceActive({ ctx: world.ctx, input: { token, active: true } });
+    await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: true } });
     expect((await get(`/f/${token}`)).statusCode).toBe(200);
   });
 
@@ -374,7 +374,7 @@ describeEachBackend('hosted form with a bot check', (backend) => {
       beforeEach(async () => {
         await configureBotCheck({
           ctx: world.ctx,
-          input: { token: seeded.source.token, settings: { provider: name, secret: 'provider-secret', siteKey: 'site-key-<1>' } },
+          input: { sourceId: seeded.source.id, settings: { provider: name, secret: 'provider-secret', siteKey: 'site-key-<1>' } },
         });
       });
 
@@ -457,7 +457,7 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
   it('renders no widget for v3: the script with ?render=<siteKey>, a no-script notice and a Google-only CSP', async () => {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'v3 key<1>', minScore: 0.5 } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'v3 key<1>', minScore: 0.5 } },
     });
     const res = await page();
     expect(res.statusCode).toBe(200);
@@ -485,7 +485,7 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
   it('answers a v3 no-script post with the form again and a field-less "needs JavaScript" error', async () => {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { token: seeded.source.token, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'k', minScore: 0.5 } },
+      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'k', minScore: 0.5 } },
     });
     const res = await noScriptPost({ name: 'Ada', email: 'ada@example.com', 'g-recaptcha-response': '' });
     expect(res.statusCode).toBe(400);
@@ -508,7 +508,7 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
   ];
   for (const [label, settings] of NO_SITE_KEY) {
     it(`says the form is not set up (${label} without a site key), loading nothing from the provider`, async () => {
-      await configureBotCheck({ ctx: world.ctx, input: { token: seeded.source.token, settings: { ...settings, secret: 'secret' } } });
+      await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { ...settings, secret: 'secret' } } });
       const res = await page();
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<h1>Website form</h1>');

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import { requireSource } from '../sources/find-source.js';
+import { getSource } from '../sources/find-source.js';
 
 export interface SourceDayStats {
   /** UTC day, YYYY-MM-DD. */
@@ -23,8 +23,8 @@ export interface SourceStats {
  * "Why did my form not deliver?" (docs/operations.md): a source's intake counts per UTC day for the last `days` days.
  * The server adds its counts every 10 seconds, so the last few seconds may not show yet.
  */
-export async function sourceStats({ ctx, input }: VerbArgs<{ source: string; days?: number }>): Promise<SourceStats> {
-  const source = await requireSource({ ctx, input: { ref: input.source } });
+export async function sourceStats({ ctx, input }: VerbArgs<{ sourceId: string; days?: number }>): Promise<SourceStats> {
+  const source = await getSource({ ctx, input });
   const days = input.days ?? 7;
   const since = new Date(ctx.clock.now().getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
   const rows = await ctx.store.db

@@ -1,5 +1,5 @@
 import { nowIso, type VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
+import { noWorkspaceWithId } from '../workspaces/find-workspace.js';
 import { hashUploadKey, mintUploadKey } from './secret-box.js';
 import { forgetUploadKeyTouches } from './touch-upload-key.js';
 
@@ -10,10 +10,9 @@ import { forgetUploadKeyTouches } from './touch-upload-key.js';
 export async function regenerateUploadKey({
   ctx,
   input,
-}: VerbArgs<{ workspace: string }>): Promise<{ uploadKey: string }> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+}: VerbArgs<{ workspaceId: string }>): Promise<{ uploadKey: string }> {
   const uploadKey = mintUploadKey();
-  await ctx.store.writer.write((trx) =>
+  const replaced = await ctx.store.writer.write((trx) =>
     trx
       .updateTable('upload_keys')
       .set({
@@ -23,9 +22,11 @@ export async function regenerateUploadKey({
         last_connected_at: null,
         last_used_at: null,
       })
-      .where('workspace_id', '=', workspace.id)
-      .execute(),
+      .where('workspace_id', '=', input.workspaceId)
+      .executeTakeFirst(),
   );
-  forgetUploadKeyTouches(ctx.store, workspace.id);
+  // Every workspace has its key row from creation on, so no row means no such workspace.
+  if (Number(replaced.numUpdatedRows) === 0) throw noWorkspaceWithId(input.workspaceId);
+  forgetUploadKeyTouches(ctx.store, input.workspaceId);
   return { uploadKey };
 }

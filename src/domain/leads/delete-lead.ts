@@ -1,12 +1,10 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findLeadRow } from './find-lead.js';
 
 /** Removes a lead for good (owner), with its history, in one transaction (a trigger drops its unread mark). */
-export async function deleteLead({ ctx, input }: VerbArgs<{ workspace?: string; id: string }>): Promise<{ deleted: string }> {
-  const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
+export async function deleteLead({ ctx, input }: VerbArgs<{ workspaceId?: string; id: string }>): Promise<{ deleted: string }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findLeadRow(trx, { workspaceId, id: input.id });
+    const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
     await trx.deleteFrom('stage_history').where('lead_id', '=', row.id).execute();
     await trx.deleteFrom('leads').where('id', '=', row.id).execute();
     return { deleted: row.id };

@@ -2,8 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
-import { findPipeline } from '../pipelines/find-pipeline.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { localDayAndHour } from '../notifications/choices.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { emailKey } from '../users/email.js';
@@ -12,10 +11,13 @@ import { searchLeadIdsSqlite } from '../../storage/search-index.js';
 import { SEARCH_MATCH_FUNCTION, searchLikePatterns, searchQuery, type SearchQuery } from '../../storage/search-text.js';
 import type { Dialect } from '../../storage/database.js';
 
-/** The inbox filters as a person gives them (docs/admin-app.md): refs by id or name, dates as text. */
+/**
+ * The inbox filters (docs/admin-app.md): the workspace and pipeline by id, the rest as a person gives them (stage
+ * and source by id or name, dates as text).
+ */
 export interface LeadFilterInput {
-  workspace: string;
-  pipeline?: string;
+  workspaceId: string;
+  pipelineId?: string;
   /** A stage key or name. */
   stage?: string;
   /** A source id or name. */
@@ -72,15 +74,15 @@ const blank = (value: string | undefined) => value === undefined || value.trim()
 
 export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
   // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
-  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['pipeline', 'The pipeline'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
+  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
     const value = input[field];
     if (value !== undefined) checkText(value, field, label);
   }
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
-  const filters: LeadFilters = { workspaceId: workspace.id };
+  const { workspaceId } = input;
+  const filters: LeadFilters = { workspaceId };
   const { db } = ctx.store;
-  if (!blank(input.pipeline)) {
-    filters.pipelineId = (await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline!.trim() } })).id;
+  if (input.pipelineId !== undefined) {
+    filters.pipelineId = (await getPipeline({ ctx, input: { workspaceId, pipelineId: input.pipelineId } })).id;
   }
   if (!blank(input.stage)) {
     const ref = input.stage!.trim();
@@ -88,7 +90,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
       .selectFrom('stages')
       .innerJoin('pipelines', 'pipelines.id', 'stages.pipeline_id')
       .select(['stages.key', 'stages.name'])
-      .where('pipelines.workspace_id', '=', workspace.id);
+      .where('pipelines.workspace_id', '=', workspaceId);
     if (filters.pipelineId) query = query.where('stages.pipeline_id', '=', filters.pipelineId);
     const stages = await query.execute();
     const keys = new Set(stages.filter((s) => s.key === ref || s.name.toLowerCase() === ref.toLowerCase()).map((s) => s.key));
@@ -100,7 +102,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     const sources = await db
       .selectFrom('lead_sources')
       .select('id')
-      .where('workspace_id', '=', workspace.id)
+      .where('workspace_id', '=', workspaceId)
       .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', ref)]))
       .execute();
     if (sources.length === 0) throw new AppError('source_not_found', `No lead source "${ref}" in this workspace`);
@@ -118,7 +120,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
     filters.search = searchQuery(search);
     if (ctx.store.dialect === 'sqlite') {
-      const ids = await searchLeadIdsSqlite(ctx.store.db, workspace.id, filters.search);
+      const ids = await searchLeadIdsSqlite(ctx.store.db, workspaceId, filters.search);
       if (ids) {
         filters.searchIds = ids;
         delete filters.search;
@@ -133,7 +135,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
         .selectFrom('memberships')
         .innerJoin('users', 'users.id', 'memberships.user_id')
         .select('users.id')
-        .where('memberships.workspace_id', '=', workspace.id)
+        .where('memberships.workspace_id', '=', workspaceId)
         .where((eb) => eb.or([eb('users.id', '=', ref), eb('users.email_key', '=', emailKey(ref))]))
         .executeTakeFirst();
       if (!member) throw new AppError('member_not_found', `No member "${ref}" in this workspace`);
@@ -141,7 +143,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     }
   }
   if (input.followUpDue) {
-    const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId: workspace.id } });
+    const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId } });
     filters.followUpBy = localDayAndHour(ctx.clock.now(), timeZone).day;
   }
   if (!blank(input.since)) filters.since = instant('From', input.since!, false);

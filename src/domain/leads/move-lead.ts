@@ -1,5 +1,4 @@
 import { nowIso, type VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { loadStages, pickStage } from '../stages/stage.js';
 import { newHistoryId, type MovedBy, type StageMove } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
@@ -11,10 +10,9 @@ import { findLeadRow } from './find-lead.js';
 export async function moveLead({
   ctx,
   input,
-}: VerbArgs<{ workspace?: string; id: string; stage: string; by: MovedBy }>): Promise<{ id: string; moved: StageMove | null }> {
-  const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
+}: VerbArgs<{ workspaceId?: string; id: string; stage: string; by: MovedBy }>): Promise<{ id: string; moved: StageMove | null }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findLeadRow(trx, { workspaceId, id: input.id });
+    const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
     const stages = await loadStages(trx, row.pipeline_id);
     const to = pickStage(stages, input.stage);
     if (to.key === row.stage) return { id: row.id, moved: null };

@@ -1,5 +1,4 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 import type { StageMove } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
@@ -38,10 +37,9 @@ export interface LeadDetail extends LeadView {
 export async function openLead({
   ctx,
   input,
-}: VerbArgs<{ workspace?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
-  const workspaceId = input.workspace === undefined ? undefined : (await findWorkspace({ ctx, input: { ref: input.workspace } })).id;
+}: VerbArgs<{ workspaceId?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
   const { db } = ctx.store;
-  const row = await findLeadRow(db, { workspaceId, id: input.id });
+  const row = await findLeadRow(db, { workspaceId: input.workspaceId, id: input.id });
   const [pipeline, source, stages, history, unread, assignee, internalNotes, events] = await Promise.all([
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),

@@ -1,5 +1,4 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 
 export interface PipelineUnread {
   pipelineId: string;
@@ -11,13 +10,12 @@ export interface PipelineUnread {
  * New (never opened) leads per pipeline, for the navigation: a count of the pipeline's `lead_unread` rows, which
  * are as many as its unopened leads, not as many as all its leads.
  */
-export async function unreadCounts({ ctx, input }: VerbArgs<{ workspace: string }>): Promise<PipelineUnread[]> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+export async function unreadCounts({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<PipelineUnread[]> {
   const { db } = ctx.store;
   const pipelines = await db
     .selectFrom('pipelines')
     .select(['id', 'name'])
-    .where('workspace_id', '=', workspace.id)
+    .where('workspace_id', '=', input.workspaceId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

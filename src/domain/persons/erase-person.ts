@@ -1,7 +1,6 @@
 import { removeLeads } from '../workspaces/remove-contents.js';
 import type { VerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 
 export interface PersonErasure {
@@ -32,11 +31,10 @@ const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history
 export async function erasePerson({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
+}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
   const match = personMatch(input);
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
   const deleted = await ctx.store.writer.write(async (trx) => {
-    const rows = await findPersonRows(trx, { workspaceId: workspace.id, match });
+    const rows = await findPersonRows(trx, { workspaceId: input.workspaceId, match });
     const leads = rows.leads.map((r) => r.id);
     const quarantine = rows.quarantine.map((r) => r.id);
     if (leads.length > 0) {
@@ -52,5 +50,5 @@ export async function erasePerson({
   });
   // Even when nothing matched now: a second erase is how an earlier one whose WAL was held open gets finished.
   const onDisk = await ctx.store.forgetDeleted(ERASED_TABLES);
-  return { workspaceId: workspace.id, match, deleted, onDisk, backups: BACKUPS_KEEP_IT };
+  return { workspaceId: input.workspaceId, match, deleted, onDisk, backups: BACKUPS_KEEP_IT };
 }

@@ -2,7 +2,6 @@ import type { VerbArgs } from '../context.js';
 import { toLeadView, type LeadView } from '../leads/list-leads.js';
 import { notesOfLead, type LeadNote } from '../leads/lead-work.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 
 interface RequestMeta {
@@ -24,10 +23,9 @@ export interface PersonExport {
 export async function exportPerson({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonExport> {
+}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonExport> {
   const match = personMatch(input);
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
-  const rows = await findPersonRows(ctx.store.db, { workspaceId: workspace.id, match });
+  const rows = await findPersonRows(ctx.store.db, { workspaceId: input.workspaceId, match });
   const meta = (row: { client_ip: string | null; user_agent: string | null; origin: string | null; referer: string | null }) => ({
     clientIp: row.client_ip,
     userAgent: row.user_agent,
@@ -35,7 +33,7 @@ export async function exportPerson({
     referer: row.referer,
   });
   return {
-    workspaceId: workspace.id,
+    workspaceId: input.workspaceId,
     match,
     // The team's notes about the person are data about them too (the erasure deletes them with the lead).
     leads: await Promise.all(

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
+import { getWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
 import { assertNameFree } from '../unique-name.js';
 import { insertDefaultStages } from '../stages/stage.js';
@@ -16,9 +16,9 @@ export interface Pipeline {
 export async function createPipeline({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; name: string }>): Promise<Pipeline> {
+}: VerbArgs<{ workspaceId: string; name: string }>): Promise<Pipeline> {
   const name = checkName('pipeline', input.name);
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const workspace = await getWorkspace({ ctx, input });
   const id = newId('pl');
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'pipelines', { name, workspaceId: workspace.id });

@@ -1,16 +1,14 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
 import { countLeads, refuseUnlessEmpty, removeLeads, removeSources, removeStages } from '../workspaces/remove-contents.js';
-import { findPipeline } from './find-pipeline.js';
+import { getPipeline } from './find-pipeline.js';
 
 /** Deletes a pipeline with its lead sources and, with `force`, their leads (docs/cli.md), in one transaction. */
 export async function deletePipeline({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string; force: boolean }>): Promise<DeletedView> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
-  const pipeline = await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline } });
+}: VerbArgs<{ workspaceId: string; pipelineId: string; force: boolean }>): Promise<DeletedView> {
+  const pipeline = await getPipeline({ ctx, input });
   const deleted = await ctx.store.writer.write(async (trx) => {
     const sourceIds = (
       await trx.selectFrom('lead_sources').select('id').where('pipeline_id', '=', pipeline.id).execute()

@@ -1,12 +1,10 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 
 /** Drops a quarantined submission for good (it was a bot after all). Another workspace's item is "not found". */
-export async function deleteQuarantined({ ctx, input }: VerbArgs<{ workspace: string; id: string }>): Promise<{ deleted: string }> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+export async function deleteQuarantined({ ctx, input }: VerbArgs<{ workspaceId: string; id: string }>): Promise<{ deleted: string }> {
   const result = await ctx.store.writer.write((trx) =>
-    trx.deleteFrom('quarantine').where('id', '=', input.id).where('workspace_id', '=', workspace.id).executeTakeFirst(),
+    trx.deleteFrom('quarantine').where('id', '=', input.id).where('workspace_id', '=', input.workspaceId).executeTakeFirst(),
   );
   if (Number(result.numDeletedRows) !== 1) {
     throw new AppError('quarantine_item_not_found', `No quarantined submission ${input.id} in this workspace`);

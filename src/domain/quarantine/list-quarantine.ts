@@ -2,7 +2,6 @@ import type { Selectable } from 'kysely';
 import type { QuarantineTable } from '../../storage/schema.js';
 import type { VerbArgs } from '../context.js';
 import { quarantineCutoff } from './quarantine-retention.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 
 export interface QuarantineView {
   id: string;
@@ -20,12 +19,11 @@ export interface QuarantineView {
 export async function listQuarantine({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; limit?: number; offset?: number }>): Promise<QuarantineView[]> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+}: VerbArgs<{ workspaceId: string; limit?: number; offset?: number }>): Promise<QuarantineView[]> {
   const rows = await ctx.store.db
     .selectFrom('quarantine')
     .selectAll()
-    .where('workspace_id', '=', workspace.id)
+    .where('workspace_id', '=', input.workspaceId)
     .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { leadsById, type ScanLead } from './scan-lead.js';
 
 export interface ScanView {
@@ -26,10 +25,9 @@ export type ScanListFilter = 'unattached' | 'all';
 export async function listScans({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; limit?: number; offset?: number; filter?: ScanListFilter }>): Promise<ScanView[]> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+}: VerbArgs<{ workspaceId: string; limit?: number; offset?: number; filter?: ScanListFilter }>): Promise<ScanView[]> {
   const { db } = ctx.store;
-  let query = scanSummaries(db).where('scans.workspace_id', '=', workspace.id);
+  let query = scanSummaries(db).where('scans.workspace_id', '=', input.workspaceId);
   if (input.filter === 'unattached') query = query.where('scans.lead_id', 'is', null);
   const scans = await query
     .orderBy('scans.received_at', 'desc')

@@ -2,7 +2,7 @@ import type { BotCheckProvider } from '../../config.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { requireSourceByToken } from './find-source.js';
+import { getSource } from './find-source.js';
 
 export const BOT_CHECK_PROVIDERS: readonly BotCheckProvider[] = ['turnstile', 'hcaptcha', 'recaptcha'];
 
@@ -32,8 +32,8 @@ export function lacksSiteKey(view: BotCheckView): boolean {
 export async function configureBotCheck({
   ctx,
   input,
-}: VerbArgs<{ token: string; settings: BotCheckInput }>): Promise<BotCheckView> {
-  const source = await requireSourceByToken({ ctx, input });
+}: VerbArgs<{ sourceId: string; settings: BotCheckInput }>): Promise<BotCheckView> {
+  const source = await getSource({ ctx, input });
   const { settings } = input;
   if (settings.off) {
     await ctx.store.writer.write((trx) =>

@@ -3,30 +3,28 @@ import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { checkName } from '../workspaces/create-workspace.js';
-import { findPipeline } from '../pipelines/find-pipeline.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { assertNameFree } from '../unique-name.js';
 import { toSourceView, type LeadSourceView } from './source.js';
 
 export async function createSource({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string; name: string }>): Promise<LeadSourceView> {
+}: VerbArgs<{ workspaceId: string; pipelineId: string; name: string }>): Promise<LeadSourceView> {
   const name = checkName('lead source', input.name);
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
-  const pipeline = await findPipeline({ ctx, input: { workspaceId: workspace.id, ref: input.pipeline } });
+  const pipeline = await getPipeline({ ctx, input });
   const id = newId('src');
   // The intake token is a random UUID v4; the unique index on it is the real guard against a collision.
   const token = crypto.randomUUID();
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
-    await assertNameFree(trx, 'lead_sources', { name, workspaceId: workspace.id });
-    await insertSource(trx, { id, workspaceId: workspace.id, pipelineId: pipeline.id, name, token, now });
+    await assertNameFree(trx, 'lead_sources', { name, workspaceId: pipeline.workspaceId });
+    await insertSource(trx, { id, workspaceId: pipeline.workspaceId, pipelineId: pipeline.id, name, token, now });
   });
   return toSourceView(ctx.config.publicBaseUrl, {
     id,
-    workspaceId: workspace.id,
+    workspaceId: pipeline.workspaceId,
     pipelineId: pipeline.id,
     name,
     token,

@@ -1,14 +1,14 @@
 import type { VerbArgs } from '../context.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
 import { countLeads, refuseUnlessEmpty, removeSources } from '../workspaces/remove-contents.js';
-import { requireSource } from './find-source.js';
+import { getSource } from './find-source.js';
 
 /**
  * Deletes a lead source: its intake link and hosted form answer 404 from then on, like a deactivated one. With
  * leads it needs `force` (they go with it); deactivating keeps them and is usually what is wanted.
  */
-export async function deleteSource({ ctx, input }: VerbArgs<{ source: string; force: boolean }>): Promise<DeletedView> {
-  const source = await requireSource({ ctx, input: { ref: input.source } });
+export async function deleteSource({ ctx, input }: VerbArgs<{ sourceId: string; force: boolean }>): Promise<DeletedView> {
+  const source = await getSource({ ctx, input });
   const deleted = await ctx.store.writer.write(async (trx) => {
     const leads = await countLeads(trx, { sourceIds: [source.id] });
     refuseUnlessEmpty({

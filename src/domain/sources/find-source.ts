@@ -20,16 +20,12 @@ export async function findSourceByToken({
 }
 
 /**
- * For management commands: a source by its id (`src_…`, as `leads list` shows) or its intake token (docs/cli.md);
- * anything else, or no such source, is an error naming it.
+ * A source by its id (`src_…`, as `leads list` shows) or its intake token (docs/cli.md), as the CLI's management
+ * commands take it; anything else, or no such source, is an error naming it.
  */
 export async function requireSource({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<LeadSource> {
   const ref = input.ref.trim();
-  if (looksLikeId('src', ref)) {
-    const row = await ctx.store.db.selectFrom('lead_sources').selectAll().where('id', '=', ref).executeTakeFirst();
-    if (!row) throw new AppError('source_not_found', `No lead source has the id ${ref}`);
-    return toLeadSource(row);
-  }
+  if (looksLikeId('src', ref)) return getSource({ ctx, input: { sourceId: ref } });
   if (!isWellFormedToken(ref)) {
     throw new AppError(
       'malformed_token',
@@ -41,15 +37,11 @@ export async function requireSource({ ctx, input }: { ctx: DomainContext; input:
   return source;
 }
 
-/** The management verbs' older name for `requireSource`: their `token` input takes an id as well. */
-export async function requireSourceByToken({
-  ctx,
-  input,
-}: {
-  ctx: DomainContext;
-  input: { token: string };
-}): Promise<LeadSource> {
-  return requireSource({ ctx, input: { ref: input.token } });
+/** A source by its id, active or not; no such source is "not found". */
+export async function getSource({ ctx, input }: { ctx: DomainContext; input: { sourceId: string } }): Promise<LeadSource> {
+  const row = await ctx.store.db.selectFrom('lead_sources').selectAll().where('id', '=', input.sourceId).executeTakeFirst();
+  if (!row) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
+  return toLeadSource(row);
 }
 
 /** The bot-check provider secret, decrypted; only the intake path needs it. */

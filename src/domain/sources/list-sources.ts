@@ -1,6 +1,5 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { toLeadSource, toSourceView, type BotCheckSettings, type LeadSourceView } from './source.js';
 
 export interface SourceListItem extends LeadSourceView {
@@ -14,15 +13,14 @@ export interface SourceListItem extends LeadSourceView {
 }
 
 /** `leadscan source list` and the Sources screen: every source of the workspace with its lead count. */
-export async function listSources({ ctx, input }: VerbArgs<{ workspace: string }>): Promise<SourceListItem[]> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+export async function listSources({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<SourceListItem[]> {
   const { db } = ctx.store;
   const rows = await db
     .selectFrom('lead_sources')
     .innerJoin('pipelines', 'pipelines.id', 'lead_sources.pipeline_id')
     .selectAll('lead_sources')
     .select('pipelines.name as pipeline_name')
-    .where('lead_sources.workspace_id', '=', workspace.id)
+    .where('lead_sources.workspace_id', '=', input.workspaceId)
     .orderBy('lead_sources.created_at')
     .orderBy('lead_sources.id')
     .execute();
@@ -30,7 +28,7 @@ export async function listSources({ ctx, input }: VerbArgs<{ workspace: string }
   const stats = await db
     .selectFrom('leads')
     .select(['source_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('received_at').as('last')])
-    .where('workspace_id', '=', workspace.id)
+    .where('workspace_id', '=', input.workspaceId)
     .groupBy('source_id')
     .execute();
   const bySource = new Map(stats.map((s) => [s.source_id, s]));
@@ -58,7 +56,7 @@ export async function findWorkspaceSource({
   ctx,
   input,
 }: VerbArgs<{ workspaceId: string; sourceId: string }>): Promise<SourceListItem> {
-  const all = await listSources({ ctx, input: { workspace: input.workspaceId } });
+  const all = await listSources({ ctx, input: { workspaceId: input.workspaceId } });
   const found = all.find((s) => s.id === input.sourceId);
   if (!found) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   return found;

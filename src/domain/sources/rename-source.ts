@@ -1,15 +1,15 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { assertNameFree } from '../unique-name.js';
 import { checkName } from '../workspaces/create-workspace.js';
-import { requireSource } from './find-source.js';
+import { getSource } from './find-source.js';
 
-/** Renames a lead source (its hosted form's heading follows); by id or token. */
+/** Renames a lead source (its hosted form's heading follows). */
 export async function renameSource({
   ctx,
   input,
-}: VerbArgs<{ source: string; name: string }>): Promise<{ id: string; token: string; name: string }> {
+}: VerbArgs<{ sourceId: string; name: string }>): Promise<{ id: string; token: string; name: string }> {
   const name = checkName('lead source', input.name);
-  const source = await requireSource({ ctx, input: { ref: input.source } });
+  const source = await getSource({ ctx, input });
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'lead_sources', { name, workspaceId: source.workspaceId, exceptId: source.id });
     await trx.updateTable('lead_sources').set({ name, updated_at: nowIso(ctx) }).where('id', '=', source.id).execute();

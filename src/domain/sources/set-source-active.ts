@@ -1,12 +1,12 @@
 import { nowIso, type VerbArgs } from '../context.js';
-import { requireSourceByToken } from './find-source.js';
+import { getSource } from './find-source.js';
 
 /** Deactivate or reactivate an intake link; takes effect on the next request (no cache in between). */
 export async function setSourceActive({
   ctx,
   input,
-}: VerbArgs<{ token: string; active: boolean }>): Promise<{ id: string; token: string; active: boolean }> {
-  const source = await requireSourceByToken({ ctx, input });
+}: VerbArgs<{ sourceId: string; active: boolean }>): Promise<{ id: string; token: string; active: boolean }> {
+  const source = await getSource({ ctx, input });
   await ctx.store.writer.write((trx) =>
     trx
       .updateTable('lead_sources')

@@ -1,13 +1,13 @@
 import { nowIso, type VerbArgs } from '../context.js';
-import { pipelineOf } from './pipeline-ref.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { checkStageName, loadStages, stageKeyFor, type Stage } from './stage.js';
 
 /** Adds a stage at the end of a pipeline (owner). */
 export async function addStage({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string; name: string }>): Promise<Stage> {
-  const pipeline = await pipelineOf(ctx, input);
+}: VerbArgs<{ workspaceId: string; pipelineId: string; name: string }>): Promise<Stage> {
+  const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {
     const stages = await loadStages(trx, pipeline.id);
     const name = checkStageName(input.name, stages);

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import { pipelineOf } from './pipeline-ref.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, type Stage } from './stage.js';
 
 export interface StageWithCount extends Stage {
@@ -10,8 +10,8 @@ export interface StageWithCount extends Stage {
 export async function listStages({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string }>): Promise<StageWithCount[]> {
-  const pipeline = await pipelineOf(ctx, input);
+}: VerbArgs<{ workspaceId: string; pipelineId: string }>): Promise<StageWithCount[]> {
+  const pipeline = await getPipeline({ ctx, input });
   const stages = await loadStages(ctx.store.db, pipeline.id);
   const counts = await ctx.store.db
     .selectFrom('leads')

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { pipelineOf } from './pipeline-ref.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, pickStage, type Stage } from './stage.js';
 import { newHistoryId, type MovedBy } from './stage-history.js';
 
@@ -16,11 +16,11 @@ const text = (value: string | null) => sql<string | null>`cast(${value} as text)
 export async function removeStage({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string; stage: string; moveTo?: string; by: MovedBy }>): Promise<{
+}: VerbArgs<{ workspaceId: string; pipelineId: string; stage: string; moveTo?: string; by: MovedBy }>): Promise<{
   removed: Stage;
   moved: number;
 }> {
-  const pipeline = await pipelineOf(ctx, input);
+  const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {
     const stages = await loadStages(trx, pipeline.id);
     const stage = pickStage(stages, input.stage);

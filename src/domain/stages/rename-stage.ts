@@ -1,13 +1,13 @@
 import type { VerbArgs } from '../context.js';
-import { pipelineOf } from './pipeline-ref.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { checkStageName, loadStages, pickStage, type Stage } from './stage.js';
 
 /** Renames a stage (owner). Its key, and so its leads and their history, stay as they are. */
 export async function renameStage({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; pipeline: string; stage: string; name: string }>): Promise<Stage> {
-  const pipeline = await pipelineOf(ctx, input);
+}: VerbArgs<{ workspaceId: string; pipelineId: string; stage: string; name: string }>): Promise<Stage> {
+  const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {
     const stages = await loadStages(trx, pipeline.id);
     const stage = pickStage(stages, input.stage);

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
-import { pipelineOf } from './pipeline-ref.js';
+import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, pickStage, type Stage } from './stage.js';
 
 /**
@@ -11,9 +11,9 @@ export async function reorderStages({
   ctx,
   input,
 }: VerbArgs<
-  { workspace: string; pipeline: string } & ({ order: string[] } | { stage: string; direction: 'up' | 'down' })
+  { workspaceId: string; pipelineId: string } & ({ order: string[] } | { stage: string; direction: 'up' | 'down' })
 >): Promise<Stage[]> {
-  const pipeline = await pipelineOf(ctx, input);
+  const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {
     const stages = await loadStages(trx, pipeline.id);
     let order: Stage[];

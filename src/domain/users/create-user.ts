@@ -1,7 +1,7 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
+import { getWorkspace } from '../workspaces/find-workspace.js';
 import { issueSetupLink } from '../auth/setup-links.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
@@ -43,13 +43,13 @@ export interface CreatedUser {
 export async function createUser({
   ctx,
   input,
-}: VerbArgs<{ email: string; workspace: string; role?: string; displayName?: string; invitedBy?: Inviter }>): Promise<CreatedUser> {
+}: VerbArgs<{ email: string; workspaceId: string; role?: string; displayName?: string; invitedBy?: Inviter }>): Promise<CreatedUser> {
   const email = checkEmail(input.email);
   const role = checkRole(input.role ?? 'member');
   const displayName = input.displayName?.trim() ? checkDisplayName(input.displayName, 'name') : defaultDisplayName(email);
   const inviter = input.invitedBy ?? 'operator';
   const invitedBy = inviter === 'operator' ? 'the server operator' : inviter.email;
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+  const workspace = await getWorkspace({ ctx, input });
   const now = nowIso(ctx);
   const mailBase = ctx.mail ? await linkBaseUrl(ctx) : undefined;
   const result = await ctx.store.writer.write(async (trx) => {

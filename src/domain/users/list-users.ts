@@ -1,5 +1,4 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import type { Role } from './roles.js';
 
 export interface UserView {
@@ -11,12 +10,12 @@ export interface UserView {
 }
 
 /** `leadscan user list [--workspace W]`: people by email, with their workspaces and roles. */
-export async function listUsers({ ctx, input }: VerbArgs<{ workspace?: string }>): Promise<UserView[]> {
-  const workspace = input.workspace ? await findWorkspace({ ctx, input: { ref: input.workspace } }) : null;
+export async function listUsers({ ctx, input }: VerbArgs<{ workspaceId?: string }>): Promise<UserView[]> {
+  const { workspaceId } = input;
   const { db } = ctx.store;
   let users = db.selectFrom('users').select(['id', 'email', 'display_name', 'password_hash']).orderBy('email_key');
-  if (workspace) {
-    users = users.where('id', 'in', db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspace.id));
+  if (workspaceId) {
+    users = users.where('id', 'in', db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId));
   }
   const rows = await users.execute();
   if (rows.length === 0) return [];
@@ -37,7 +36,7 @@ export async function listUsers({ ctx, input }: VerbArgs<{ workspace?: string }>
     displayName: row.display_name,
     passwordSet: row.password_hash !== null,
     memberships: memberships
-      .filter((m) => m.user_id === row.id && (!workspace || m.workspace_id === workspace.id))
+      .filter((m) => m.user_id === row.id && (!workspaceId || m.workspace_id === workspaceId))
       .map((m) => ({ workspaceId: m.workspace_id, workspaceName: m.name, role: m.role as Role })),
   }));
 }

@@ -1,5 +1,4 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from '../workspaces/find-workspace.js';
 import { deleteMembership } from '../members/remove-member.js';
 import { findUserByEmail } from './find-user.js';
 
@@ -10,14 +9,14 @@ import { findUserByEmail } from './find-user.js';
 export async function removeUser({
   ctx,
   input,
-}: VerbArgs<{ email: string; workspace?: string }>): Promise<{ userId: string; email: string; removedFrom: string[] | 'everywhere' }> {
+}: VerbArgs<{ email: string; workspaceId?: string }>): Promise<{ userId: string; email: string; removedFrom: string[] | 'everywhere' }> {
   const user = await findUserByEmail({ ctx, input });
-  const workspace = input.workspace ? await findWorkspace({ ctx, input: { ref: input.workspace } }) : null;
-  if (workspace) {
+  const { workspaceId } = input;
+  if (workspaceId) {
     await ctx.store.writer.write((trx) =>
-      deleteMembership(trx, ctx.store.dialect, { workspaceId: workspace.id, userId: user.id }),
+      deleteMembership(trx, ctx.store.dialect, { workspaceId, userId: user.id }),
     );
-    return { userId: user.id, email: user.email, removedFrom: [workspace.id] };
+    return { userId: user.id, email: user.email, removedFrom: [workspaceId] };
   }
   await ctx.store.writer.write(async (trx) => {
     const memberships = await trx.selectFrom('memberships').select('workspace_id').where('user_id', '=', user.id).execute();

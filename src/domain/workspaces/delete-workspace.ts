@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import { findWorkspace } from './find-workspace.js';
+import { getWorkspace } from './find-workspace.js';
 import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, removeStages, type RemovedCounts } from './remove-contents.js';
 import { forgetWorkspaceNotifications } from '../notifications/forget-notifications.js';
 
@@ -16,8 +16,8 @@ export interface DeletedView {
 export async function deleteWorkspace({
   ctx,
   input,
-}: VerbArgs<{ workspace: string; force: boolean }>): Promise<DeletedView> {
-  const workspace = await findWorkspace({ ctx, input: { ref: input.workspace } });
+}: VerbArgs<{ workspaceId: string; force: boolean }>): Promise<DeletedView> {
+  const workspace = await getWorkspace({ ctx, input });
   const deleted = await ctx.store.writer.write(async (trx) => {
     const sourceIds = (
       await trx.selectFrom('lead_sources').select('id').where('workspace_id', '=', workspace.id).execute()

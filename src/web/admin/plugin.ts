@@ -91,7 +91,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     return { user: viewer.user, csrf: csrf.tokenFor(viewer.sessionId), nav, area, workspace: viewer.workspace, workspaces, unread: { leads, scans } };
   };
   const unreadOf = (workspace: WorkspaceAccess | undefined) => () =>
-    workspace ? unreadCounts({ ctx, input: { workspace: workspace.workspaceId } }) : Promise.resolve([]);
+    workspace ? unreadCounts({ ctx, input: { workspaceId: workspace.workspaceId } }) : Promise.resolve([]);
 
   app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error as Error, request);

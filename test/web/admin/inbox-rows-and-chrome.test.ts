@@ -76,7 +76,7 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect((await get(home.headers.location!, f.member)).body).toContain('<h1>Leads inbox</h1>');
 
     const bare = await createWorkspace({ ctx: world.ctx, input: { name: 'Bare' } });
-    const created = await createUser({ ctx: world.ctx, input: { email: 'solo@bare.example', workspace: bare.id, role: 'owner' } });
+    const created = await createUser({ ctx: world.ctx, input: { email: 'solo@bare.example', workspaceId: bare.id, role: 'owner' } });
     const solo = await signInAs(f, created.userId, created.email);
     const landing = await get('/', solo);
     expect(landing.headers.location).toBe(`/w/${bare.id}/leads`);

@@ -46,7 +46,7 @@ describeEachBackend('invitations through the Members and Account pages', (backen
     return match![0].replaceAll(email, 'EMAIL');
   };
   const ownerOf = async (workspace: Seeded, email: string) => {
-    const created = await createUser({ ctx: world.ctx, input: { email, workspace: workspace.workspaceId, role: 'owner' } });
+    const created = await createUser({ ctx: world.ctx, input: { email, workspaceId: workspace.workspaceId, role: 'owner' } });
     expect((await setPassword(created.setupUrl!)).statusCode).toBe(303);
     return signIn(email);
   };
@@ -112,7 +112,7 @@ describeEachBackend('invitations through the Members and Account pages', (backen
       if (!first.created || !first.adminSetup) throw new Error('expected a first start');
       const other = await fresh.seed('Other');
       const freshApp = await fresh.app();
-      const otherOwner = await createUser({ ctx: fresh.ctx, input: { email: 'oscar@o.test', workspace: other.workspaceId, role: 'owner' } });
+      const otherOwner = await createUser({ ctx: fresh.ctx, input: { email: 'oscar@o.test', workspaceId: other.workspaceId, role: 'owner' } });
       const pathOf = (url: string) => new URL(url).pathname;
       await freshApp.inject({ method: 'POST', url: pathOf(otherOwner.setupUrl!), headers: FORM, payload: form({ password: PASSWORD, repeat: PASSWORD }) });
       const login = await freshApp.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'oscar@o.test', password: PASSWORD }) });

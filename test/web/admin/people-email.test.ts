@@ -50,7 +50,7 @@ describeEachBackend('email for people', (backend) => {
 
   /** An account with a password, set through the operator's link (as `leadscan user reset-password` prints it). */
   async function person(email: string, workspace: Seeded, role: 'owner' | 'member') {
-    await createUser({ ctx: world.ctx, input: { email, workspace: workspace.workspaceId, role } });
+    await createUser({ ctx: world.ctx, input: { email, workspaceId: workspace.workspaceId, role } });
     const { setupUrl } = await resetPassword({ ctx: world.ctx, input: { email } });
     await setPasswordWithLink({ ctx: world.ctx, input: { token: tokenOf(setupUrl), password: PASSWORD } });
   }
@@ -117,7 +117,7 @@ describeEachBackend('email for people', (backend) => {
     expect(nina.link_workspace_id).toBeNull();
     await signIn('nina@new.test');
     // `leadscan user create` goes through the same verb: with email on, it hands out no link either.
-    const byOperator = await createUser({ ctx: world.ctx, input: { email: 'cli@new.test', workspace: home.workspaceId } });
+    const byOperator = await createUser({ ctx: world.ctx, input: { email: 'cli@new.test', workspaceId: home.workspaceId } });
     expect(byOperator).toMatchObject({ outcome: 'added', emailed: true, setupUrl: null });
   });
 
@@ -242,7 +242,7 @@ describeEachBackend('email for people', (backend) => {
     await post(owner, '/account/email', { newEmail: 'later@taken.test', emailPassword: PASSWORD });
     const [mail] = await mails(1);
     const link = CONFIRM_LINK.exec(mail!.text ?? '')![0];
-    await createUser({ ctx: world.ctx, input: { email: 'later@taken.test', workspace: away.workspaceId } });
+    await createUser({ ctx: world.ctx, input: { email: 'later@taken.test', workspaceId: away.workspaceId } });
     const refused = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: '' });
     expect(refused.statusCode).toBe(409);
     expect((await userRow(await userIdOf('olga@home.test'))).email).toBe('olga@home.test');
@@ -284,7 +284,7 @@ describeEachBackend('email for people, with email off', (backend) => {
     world = await createWorld(backend);
     app = await world.app();
     home = await world.seed('Home');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@home.test', workspace: home.workspaceId, role: 'owner' } });
+    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@home.test', workspaceId: home.workspaceId, role: 'owner' } });
     await setPasswordWithLink({ ctx: world.ctx, input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD } });
     const res = await app.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'olga@home.test', password: PASSWORD }) });
     owner = String(res.headers['set-cookie']).split(';')[0]!;
@@ -360,7 +360,7 @@ describeEachBackend('email for people, with email off', (backend) => {
   });
 
   it('an ordinary setup link asks for no email: only the first owner’s does', async () => {
-    const created = await createUser({ ctx: world.ctx, input: { email: 'sam@home.test', workspace: home.workspaceId } });
+    const created = await createUser({ ctx: world.ctx, input: { email: 'sam@home.test', workspaceId: home.workspaceId } });
     const path = new URL(created.setupUrl!).pathname;
     expect((await app.inject({ method: 'GET', url: path })).body).not.toContain('name="email"');
     const set = await app.inject({ method: 'POST', url: path, headers: FORM, payload: form({ email: 'sam@elsewhere.test', displayName: 'X', password: PASSWORD, repeat: PASSWORD }) });

@@ -75,7 +75,7 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
 
     const away = f.awayScanId;
     await world.store.db.updateTable('scans').set({ lead_id: f.extra.awayLeadId! }).where('id', '=', away).execute();
-    await erasePerson({ ctx: world.ctx, input: { workspace: f.away.workspaceId, phone: '555 0199' } });
+    await erasePerson({ ctx: world.ctx, input: { workspaceId: f.away.workspaceId, phone: '555 0199' } });
     const row = await world.store.db.selectFrom('scans').select('lead_id').where('id', '=', away).executeTakeFirstOrThrow();
     expect(row.lead_id ?? null).toBeNull();
   });

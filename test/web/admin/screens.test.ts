@@ -35,7 +35,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
 
   it('markup in a source name, form texts and room names renders as text on every page that shows it', async () => {
-    const source = await createSource({ ctx: world.ctx, input: { workspace: f.home.workspaceId, pipeline: f.home.pipelineId, name: XSS } });
+    const source = await createSource({ ctx: world.ctx, input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS } });
     const up = await app.inject({
       method: 'POST',
       url: '/api/scan/upload',

@@ -19,7 +19,7 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
     world = await createWorld(backend);
     app = await world.app();
     const acme = await world.seed('Acme');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspace: acme.workspaceId, role: 'owner' } });
+    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' } });
     await setPasswordWithLink({ ctx: world.ctx, input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD } });
   });
   afterEach(async () => {

@@ -19,7 +19,7 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     world = await createWorld(backend, { env: { PUBLIC_BASE_URL: 'https://leads.example.com' } });
     app = await world.app();
     acme = await world.seed('Acme');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspace: acme.workspaceId, role: 'owner' } });
+    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' } });
     setupPath = new URL(created.setupUrl!).pathname;
   });
   afterEach(async () => {

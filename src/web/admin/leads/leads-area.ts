@@ -41,8 +41,8 @@ function filtersOf(call: WorkspaceCall, workspaceId: string, pipelineId: string,
     // "Assigned to me" is the signed-in person; anything else in the URL is not a filter a page offers.
     assignee: query.assigned === 'me' ? call.user.userId : query.assigned === 'none' ? 'none' : undefined,
     followUpDue: query.due === '1',
-    workspace: workspaceId,
-    pipeline: pipelineId,
+    workspaceId,
+    pipelineId,
     search: query.q,
     stage: query.stage,
     source: query.source,
@@ -74,7 +74,7 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
 /** A lead's page, with a refused form's errors and values when there are any. */
 async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWorkInput, 'errors' | 'values'>) {
   const workspaceId = call.workspace.workspaceId;
-  const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '' } });
+  const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
   const [scans, settings, members] = await Promise.all([
     scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
@@ -193,7 +193,7 @@ export const leadsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const { id } = await moveLead({
           ctx: call.ctx,
-          input: { workspace: workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
+          input: { workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
         });
         return call.redirect(workspacePath(workspaceId, `leads/${id}`), 'lead-moved');
       },
@@ -204,8 +204,8 @@ export const leadsArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.leadId ?? '', markOpened: false } });
-        await deleteLead({ ctx: call.ctx, input: { workspace: workspaceId, id: lead.id } });
+        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '', markOpened: false } });
+        await deleteLead({ ctx: call.ctx, input: { workspaceId, id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');
       },
     },

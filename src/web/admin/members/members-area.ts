@@ -41,7 +41,7 @@ export const membersArea: AdminArea = {
           const invitedBy = { userId: call.user.userId, email: call.user.email };
           const invited = await createUser({
             ctx: call.ctx,
-            input: { email: values.email, displayName: values.name, role: values.role, workspace: call.workspace.workspaceId, invitedBy },
+            input: { email: values.email, displayName: values.name, role: values.role, workspaceId: call.workspace.workspaceId, invitedBy },
           });
           return await render(call, 200, { invited });
         } catch (error) {

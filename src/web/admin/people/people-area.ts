@@ -101,7 +101,7 @@ async function lookUp(call: WorkspaceCall, wanted: Wanted) {
   const workspaceId = call.workspace.workspaceId;
   try {
     const [found, names] = await Promise.all([
-      exportPerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wanted } }),
+      exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted } }),
       sourceNames({ ctx: call.ctx, input: { workspaceId } }),
     ]);
     return { found, names };
@@ -135,7 +135,7 @@ export const peopleArea: AdminArea = {
       path: '/w/:workspaceId/people/export',
       access: 'owner',
       handler: async (call) => {
-        const found = await exportPerson({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId, ...wantedOf(call) } });
+        const found = await exportPerson({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ...wantedOf(call) } });
         return sendAttachment(call.reply, {
           contentType: 'application/json; charset=utf-8',
           filename: 'personal-data.json',
@@ -150,7 +150,7 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const { deleted } = await erasePerson({ ctx: call.ctx, input: { workspace: workspaceId, ...wantedOf(call) } });
+        const { deleted } = await erasePerson({ ctx: call.ctx, input: { workspaceId, ...wantedOf(call) } });
         const counts = new URLSearchParams({
           leads: String(deleted.leads.length),
           quarantine: String(deleted.quarantine.length),

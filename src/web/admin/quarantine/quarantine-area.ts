@@ -63,7 +63,7 @@ export const quarantineArea: AdminArea = {
           // One more than a page tells whether an older page exists.
           listQuarantine({
             ctx: call.ctx,
-            input: { workspace: workspaceId, limit: QUARANTINE_PER_PAGE + 1, offset: (page - 1) * QUARANTINE_PER_PAGE },
+            input: { workspaceId, limit: QUARANTINE_PER_PAGE + 1, offset: (page - 1) * QUARANTINE_PER_PAGE },
           }),
           sourceNames({ ctx: call.ctx, input: { workspaceId } }),
         ]);
@@ -101,7 +101,7 @@ export const quarantineArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        await deleteQuarantined({ ctx: call.ctx, input: { workspace: workspaceId, id: call.params.itemId ?? '' } });
+        await deleteQuarantined({ ctx: call.ctx, input: { workspaceId, id: call.params.itemId ?? '' } });
         const page = pageNumber(call.body.page);
         return call.redirect(workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'), 'quarantine-deleted');
       },

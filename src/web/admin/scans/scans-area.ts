@@ -53,10 +53,10 @@ export const scansArea: AdminArea = {
         // Scans still waiting for a job first; `?scans=all` lists every one.
         const filter = call.query.scans === 'all' ? 'all' : 'unattached';
         const [{ uploadKey }, status, scans, units] = await Promise.all([
-          showUploadKey({ ctx: call.ctx, input: { workspace: workspaceId } }),
+          showUploadKey({ ctx: call.ctx, input: { workspaceId } }),
           uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
           // One more than a page tells whether an older page exists.
-          listScans({ ctx: call.ctx, input: { workspace: workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
+          listScans({ ctx: call.ctx, input: { workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
           unitsOf(call),
         ]);
         return call.render(200, {
@@ -82,7 +82,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {
-        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
+        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
         return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
       },
     },
@@ -91,7 +91,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key/regenerate',
       access: 'owner',
       handler: async (call) => {
-        await regenerateUploadKey({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
+        await regenerateUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
         return call.redirect(`${workspacePath(call.workspace.workspaceId, 'scans')}?show=key`, 'key-regenerated');
       },
     },
@@ -104,7 +104,7 @@ export const scansArea: AdminArea = {
         const find = (call.query.find ?? '').trim().slice(0, 200);
         const [units, found, figures] = await Promise.all([
           unitsOf(call),
-          find ? listLeads({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId, search: find, limit: 10 } }) : null,
+          find ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } }) : null,
           // Kept figures; a scan the background sweep has not reached yet is measured now, once.
           scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
         ]);

@@ -24,7 +24,7 @@ async function renderSource(
   const source = await sourceOf(call);
   const texts = await readSourceTexts(call.ctx, source.id);
   // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
-  const stats = await sourceStats({ ctx: call.ctx, input: { source: source.id, days: 14 } });
+  const stats = await sourceStats({ ctx: call.ctx, input: { sourceId: source.id, days: 14 } });
   return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, ...extra }) });
 }
 
@@ -61,7 +61,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources',
       access: 'owner',
       handler: async (call) => {
-        const sources = await listSources({ ctx: call.ctx, input: { workspace: call.workspace.workspaceId } });
+        const sources = await listSources({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
         return call.render(200, { title: 'Sources', area: 'sources', body: sourcesPage(call, sources) });
       },
     },
@@ -82,7 +82,7 @@ export const sourcesArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
         try {
-          const created = await createSource({ ctx: call.ctx, input: { workspace: workspaceId, ...values } });
+          const created = await createSource({ ctx: call.ctx, input: { workspaceId, pipelineId: values.pipeline, name: values.name } });
           return await call.redirect(sourcePath(call, created.id), 'source-created');
         } catch (error) {
           if (!isFormError(error) && !(error instanceof AppError && error.code === 'pipeline_not_found')) throw error;
@@ -105,7 +105,7 @@ export const sourcesArea: AdminArea = {
       handler: async (call) => {
         const source = await sourceOf(call);
         const active = call.body.active === '1';
-        await setSourceActive({ ctx: call.ctx, input: { token: source.token, active } });
+        await setSourceActive({ ctx: call.ctx, input: { sourceId: source.id, active } });
         return call.redirect(sourcePath(call, source.id), active ? 'source-activated' : 'source-deactivated');
       },
     },
@@ -117,7 +117,7 @@ export const sourcesArea: AdminArea = {
         const source = await sourceOf(call);
         try {
           const settings = botCheckInput(call.body);
-          await configureBotCheck({ ctx: call.ctx, input: { token: source.token, settings } });
+          await configureBotCheck({ ctx: call.ctx, input: { sourceId: source.id, settings } });
           return await call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
         } catch (error) {
           if (!isFormError(error)) throw error;

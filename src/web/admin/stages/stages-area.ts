@@ -12,7 +12,15 @@ import { workspacePath } from '../routes.js';
 import { actionButton, csrfField } from '../ui.js';
 
 const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
-const refs = (call: WorkspaceCall) => ({ workspace: call.workspace.workspaceId, pipeline: call.params.pipelineId ?? '' });
+
+/** The URL's pipeline (its id, or a name typed into the address), resolved once; another workspace's is "not found". */
+const pipelineOfUrl = (call: WorkspaceCall) =>
+  findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' } });
+
+async function refs(call: WorkspaceCall): Promise<{ workspaceId: string; pipelineId: string }> {
+  const pipeline = await pipelineOfUrl(call);
+  return { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id };
+}
 
 function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string }, stages: StageWithCount[]): SafeHtml {
   const base = stagesPath(call);
@@ -51,8 +59,8 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages',
       access: 'owner',
       handler: async (call) => {
-        const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' } });
-        const stages = await listStages({ ctx: call.ctx, input: refs(call) });
+        const pipeline = await pipelineOfUrl(call);
+        const stages = await listStages({ ctx: call.ctx, input: { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id } });
         return call.render(200, { title: `Stages · ${pipeline.name}`, area: 'leads', body: stagesPage(call, pipeline, stages) });
       },
     },
@@ -61,7 +69,7 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages',
       access: 'owner',
       handler: async (call) => {
-        await addStage({ ctx: call.ctx, input: { ...refs(call), name: call.body.name ?? '' } });
+        await addStage({ ctx: call.ctx, input: { ...(await refs(call)), name: call.body.name ?? '' } });
         return call.redirect(stagesPath(call), 'stage-added');
       },
     },
@@ -70,7 +78,7 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/rename',
       access: 'owner',
       handler: async (call) => {
-        await renameStage({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', name: call.body.name ?? '' } });
+        await renameStage({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', name: call.body.name ?? '' } });
         return call.redirect(stagesPath(call), 'stage-renamed');
       },
     },
@@ -80,7 +88,7 @@ export const stagesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const direction = call.body.direction === 'up' ? 'up' : 'down';
-        await reorderStages({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', direction } });
+        await reorderStages({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', direction } });
         return call.redirect(stagesPath(call), 'stage-moved');
       },
     },
@@ -90,7 +98,7 @@ export const stagesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const moveTo = call.body.moveTo?.trim() || undefined;
-        await removeStage({ ctx: call.ctx, input: { ...refs(call), stage: call.params.stageKey ?? '', moveTo, by: actorOf(call) } });
+        await removeStage({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', moveTo, by: actorOf(call) } });
         return call.redirect(stagesPath(call), 'stage-removed');
       },
     },
