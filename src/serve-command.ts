@@ -86,13 +86,13 @@ function stopOnSignal(io: ServeIo, label = 'leadscan'): { serving(running: Runni
     stopping = true;
     const server = running;
     server.app.log.info('shutting down');
-    const force = setTimeout(() => {
+    // Left referenced: this timer holds the process open until the close below finishes. The SQLite writer thread
+    // and the job timers are unreferenced, so without it the event loop could empty mid-close and the process end
+    // with exit code 0, the database not closed and the "stopped" line never written.
+    setTimeout(() => {
       io.stderr.write(`${label}: shutdown took over ${SHUTDOWN_GRACE_MS / 1000} s; exiting\n`);
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
-    // Kept referenced: it holds the process open until the close below finishes. The SQLite writer thread and the
-    // job timers are unreferenced, so without it the event loop could empty mid-close and the process end with
-    // exit code 0, the database not closed and the "stopped" line never written.
     server.close().then(
       () => {
         io.stderr.write(`${label}: stopped; ${writerSummary(server)}\n`);
