@@ -5,6 +5,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
+import type { IntakeToken } from '../domain/sources/source.js';
 
 /**
  * Rate limits (docs/configuration.md): per client IP per lead source for intake, per upload key for scans, in fixed
@@ -17,7 +18,7 @@ import { AppError } from '../domain/errors.js';
  */
 export interface RateLimits {
   /** The intake route's rate-limit spot: after the token shape check, before the source lookup. */
-  intake(request: FastifyRequest, reply: FastifyReply, token: string): Promise<void>;
+  intake(request: FastifyRequest, reply: FastifyReply, token: IntakeToken): Promise<void>;
   /** The scan route's rate-limit spot: after the key header check, before the body is read. */
   scan(request: FastifyRequest, reply: FastifyReply, uploadKey: string): Promise<void>;
 }
@@ -170,7 +171,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
   const scan = limiter('scan', config.scanRateLimit);
   app.decorate('rateLimits', {
     intake: (request, reply, token) =>
-      intake(request, reply, () => `intake:${token.toLowerCase()}:${normalizeIP(request.ip)}`),
+      intake(request, reply, () => `intake:${token}:${normalizeIP(request.ip)}`),
     // The key itself is a secret: only its hash names the counter (in Redis, in memory, in any dump).
     scan: (request, reply, uploadKey) =>
       scan(request, reply, () => `scan:${crypto.createHash('sha256').update(uploadKey).digest('hex')}`),
