@@ -85,6 +85,19 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     expect(await errorCodeOf(openSetupLink({ ctx: ctx(), input: { token: tokenOf(first.setupUrl) } }))).toBe('setup_link_unusable');
   });
 
+  it('a setup link opened in two tabs at once sets the password once', async () => {
+    const created = await createUser({ ctx: ctx(), input: { email: 'twice@example.com', workspaceId: acme.workspaceId } });
+    const token = tokenOf(created.setupUrl!);
+    // Both calls pass the read-only check before either writes; the conditional UPDATE picks one winner.
+    const outcomes = await Promise.allSettled([
+      setPasswordWithLink({ ctx: ctx(), input: { token, password: PASSWORD } }),
+      setPasswordWithLink({ ctx: ctx(), input: { token, password: `${PASSWORD} two` } }),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(await errorCodeOf(Promise.reject(refused.reason))).toBe('setup_link_unusable');
+  });
+
   it('emails are unique case-insensitively; a second workspace adds a membership without a new link', async () => {
     await owner('olga@example.com');
     expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: acme.workspaceId } }))).toBe(

@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import { checkNewPassword, hashPassword } from './password.js';
 import { checkDisplayName } from '../users/display-name.js';
 import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../users/email.js';
+import { useOneTimeLink } from './one-time-link.js';
 import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
 
 export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -102,14 +103,7 @@ export async function setPasswordWithLink({
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
-    const used = await trx
-      .updateTable('setup_links')
-      .set({ used_at: now })
-      .where('token_hash', '=', hashToken(input.token))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw unusable();
+    if (!(await useOneTimeLink(trx, 'setup_links', input.token, now))) throw unusable();
     const { shown_in_workspace_id: shownIn } = await trx
       .selectFrom('setup_links')
       .select('shown_in_workspace_id')

@@ -1,6 +1,7 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { hashToken, looksLikeToken } from '../auth/secret-token.js';
+import { useOneTimeLink } from '../auth/one-time-link.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
 import { emailKey } from './email.js';
@@ -35,14 +36,7 @@ export async function confirmEmailChange({
   const base = await linkBaseUrl(ctx);
   const now = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
-    const used = await trx
-      .updateTable('email_changes')
-      .set({ used_at: now })
-      .where('token_hash', '=', hashToken(input.token))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw unusable();
+    if (!(await useOneTimeLink(trx, 'email_changes', input.token, now))) throw unusable();
     const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', change.userId).executeTakeFirstOrThrow();
     const taken = await trx
       .selectFrom('users')
