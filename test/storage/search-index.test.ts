@@ -42,7 +42,7 @@ describe('search index file [sqlite]', () => {
       }
     })();
   };
-  const open = (rebuild = true) => {
+  const open = (rebuild: boolean | 'unless-current' = true) => {
     index = new SearchIndex(world.testDb.url, { rebuild });
     return index;
   };
@@ -119,6 +119,80 @@ describe('search index file [sqlite]', () => {
     settle(i);
     expect(postings('needle1x')).toEqual([]);
     expect(postings('swapped')).toEqual([rowidOf('Lead 1')]);
+  });
+
+  it('a start keeps a current index and indexes only what changed while the server was down', () => {
+    indexedThenClosed(300);
+    // With the server down (the CLI, another process): an edit, a deletion, the newest lead deleted and its rowid
+    // reused, and new leads.
+    db.prepare("update leads set notes = 'now about widget9q' where name = 'Lead 7'").run();
+    db.prepare("delete from leads where name in ('Lead 5', 'Lead 300')").run();
+    storeLeads(3);
+    const i = open('unless-current');
+    expect(i.start).toBe('resumed');
+    expect(i.backlog()).toBe(2);
+    settle(i);
+    // Only what changed: the three new leads (one on the reused rowid, also a change) and three changes.
+    expect(i.done).toEqual({ leads: 2, changes: 3 });
+    expect(postings('needle7x')).toEqual([]);
+    expect(postings('widget9q')).toEqual([rowidOf('Lead 7')]);
+    expect(postings('needle5x')).toEqual([]);
+    expect(postings('needle300x')).toEqual([]);
+    expect(postings('needle301x')).toEqual([rowidOf('Lead 301')]);
+    expect(postings('needle303x')).toEqual([rowidOf('Lead 303')]);
+    expect(postings('needle8x')).toEqual([rowidOf('Lead 8')]);
+    i.close();
+    // A start with nothing changed costs nothing.
+    const again = open('unless-current');
+    expect(again.start).toBe('resumed');
+    settle(again);
+    expect(again.done).toEqual({ leads: 0, changes: 0 });
+  });
+
+  it('a start rebuilds an index whose watermark does not fit the database (a restored older copy)', () => {
+    storeLeads(2);
+    const copy = `${world.testDb.url}.copy`;
+    db.prepare('vacuum into ?').run(copy);
+    try {
+      storeLeads(2);
+      settle(open());
+      index!.close();
+      index = null;
+      // The older copy is put back while the server is down: leads 3 and 4 are gone, their rowids free for others.
+      db.close();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${world.testDb.url}${suffix}`, { force: true });
+      fs.copyFileSync(copy, world.testDb.url);
+      db = new BetterSqlite3(world.testDb.url);
+      storeLeads(1);
+      const i = open('unless-current');
+      expect(i.start).toBe('rebuilt');
+      settle(i);
+      expect(i.done.leads).toBe(3);
+      expect(postings('needle3x')).toEqual([]);
+      expect(postings('needle5x')).toEqual([rowidOf('Lead 5')]);
+    } finally {
+      fs.rmSync(copy, { force: true });
+    }
+  });
+
+  it('a start rebuilds an index of another database, or of an older layout', () => {
+    indexedThenClosed(2);
+    // Another database's change log: its last change is of another lead than the one the index applied.
+    db.prepare("delete from leads where name = 'Lead 1'").run();
+    settle(open(false));
+    index!.close();
+    db.prepare("update leads_search_changes set lead_rowid = lead_rowid + 100").run();
+    const other = open('unless-current');
+    expect(other.start).toBe('rebuilt');
+    other.close();
+    // An index file from before the watermark's fingerprints.
+    const file = new BetterSqlite3(searchIndexFile(world.testDb.url));
+    file.exec('drop table state; create table state (indexed_upto integer not null, changes_upto integer not null); insert into state values (0, 0)');
+    file.close();
+    index = open('unless-current');
+    expect(index.start).toBe('rebuilt');
+    settle(index);
+    expect(postings('needle2x')).toEqual([rowidOf('Lead 2')]);
   });
 
   it('a CLI run applies deletions to an index file it finds, and leaves new leads to the thread', () => {
