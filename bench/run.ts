@@ -8,8 +8,12 @@
  *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *
- * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
- * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
+ * Rows: a raw node:http JSON echo (no storage), the durable floor of each database (bench/raw-servers.ts: the
+ * cheapest intake that does what a 200 promises, a group commit per event-loop turn) and `leadscan serve` intake on
+ * SQLite and PostgreSQL, measured in alternating rounds (echo, floor, Leadscan; BENCH_ROUNDS, 3 by default) against
+ * the same running servers, as the median req/s, p50/p99 and the median of each round's ratio to the floor (a
+ * background load that changes between rounds moves both sides of a round alike); scan upload MB/s against a raw
+ * durable sink (append + fdatasync per body);
  * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
  * p99, beside the raw echo on the same schedule.
  * After each Leadscan row the stored rows are counted: every 200 must be there.
@@ -33,6 +37,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
 const runs = (part: 'sqlite' | 'postgres' | 'inbox') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
@@ -83,8 +88,8 @@ function start(args: string[], env: Record<string, string>, ready: (out: string)
   });
 }
 
-const rawServer = (mode: 'echo' | 'sink', file = '') =>
-  start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, file], {}, () => true);
+const rawServer = (mode: 'echo' | 'sink' | 'floor-sqlite' | 'floor-postgres', target = '') =>
+  start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, target], {}, () => true);
 
 async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<string, string> = {}) {
   const proc = await start(
@@ -268,7 +273,7 @@ async function echoRun(): Promise<WrkResult> {
   try {
     await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
     const raw = await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, SECONDS);
-    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', ...machineCells(raw, 1e6), '-', '-']);
+    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', '-', ...machineCells(raw, 1e6), '-', '-']);
     return raw;
   } finally {
     await echo.stop();
@@ -283,10 +288,77 @@ function intakeRow(label: string, r: WrkResult, raw: WrkResult, stored: number, 
     fmt(r.p50, 2),
     fmt(r.p99, 2),
     fmt(r.rps / raw.rps, 2),
+    '-',
     ...machineCells(r, 1e6),
     `${r.requests - r.ok}`,
     `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
   ];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The median of a server's rounds, and its ratios to the echo and to the floor of the same round. */
+function roundsRow(label: string, runs: WrkResult[], echo: WrkResult[], floor: WrkResult[] | null, stored: string): string[] {
+  const m = (pick: (r: WrkResult) => number) => median(runs.map(pick));
+  const toFloor = floor ? runs.map((r, i) => r.rps / floor[i]!.rps) : null;
+  const cpu = runs.every((r) => r.machine) ? fmt(m((r) => (r.machine!.cpuSeconds * 1e6) / r.requests)) : '-';
+  const busy = runs.every((r) => r.machine) ? `${fmt(m((r) => r.machine!.busy) * 100)}%` : '-';
+  return [
+    label,
+    fmt(m((r) => r.rps)),
+    fmt(m((r) => r.p50), 2),
+    fmt(m((r) => r.p99), 2),
+    fmt(median(runs.map((r, i) => r.rps / echo[i]!.rps)), 2),
+    toFloor ? `${fmt(median(toFloor), 2)} (${toFloor.map((x) => fmt(x, 2)).join(', ')})` : label.includes('floor') ? '1.00' : '-',
+    cpu,
+    busy,
+    `${runs.reduce((n, r) => n + r.requests - r.ok, 0)}`,
+    stored,
+  ];
+}
+
+/**
+ * The echo, the durable floor of `db`'s kind (its own database, `floorDb`) and Leadscan on `db`, in alternating
+ * rounds against the same running servers (each warmed up once). Leadscan's server is left running for the caller.
+ */
+async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
+  const echo = await rawServer('echo');
+  const floor = await rawServer(db.label === 'SQLite' ? 'floor-sqlite' : 'floor-postgres', floorDb.url);
+  const server = await leadscan(db.url);
+  const url = `${server.url}/api/intake/${server.token}`;
+  const runs = { echo: [] as WrkResult[], floor: [] as WrkResult[], leadscan: [] as WrkResult[] };
+  let floorOk = 0;
+  let leadscanOk = 0;
+  try {
+    await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
+    floorOk += (await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
+    leadscanOk += (await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      runs.echo.push(await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS));
+      const f = await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+      runs.floor.push(f);
+      floorOk += f.ok;
+      const l = await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+      runs.leadscan.push(l);
+      leadscanOk += l.ok;
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    await echo.stop();
+    await floor.stop();
+  }
+  const floorStored = await floorDb.count('leads');
+  intakeRows.push(roundsRow('raw node:http JSON echo', runs.echo, runs.echo, null, '-'));
+  intakeRows.push(
+    roundsRow(`durable floor, ${db.label}`, runs.floor, runs.echo, null, `${storedCheck(floorStored, floorOk, 3 * CONNECTIONS)} (${floorStored} stored, ${floorOk} answered 200)`),
+  );
+  return { server, url, runs, leadscanOk };
 }
 
 /**
@@ -356,20 +428,16 @@ async function main(): Promise<void> {
   for (const make of databases) {
     const db = await make();
     if (!db) continue;
+    const floorDb = (await make())!;
     try {
-      const raw = await echoRun();
-      const server = await leadscan(db.url);
-      const url = `${server.url}/api/intake/${server.token}`;
-      const warm = await wrk(url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
-      const r = await wrk(url, leadFile, json, CONNECTIONS, SECONDS);
-      let acknowledged = warm.ok + r.ok;
-      let openLoopOk = 0;
+      const { server, url, runs, leadscanOk } = await intakeRounds(db, floorDb, leadFile);
+      let acknowledged = leadscanOk;
       if (db.label === 'SQLite') {
-        sqliteRps = r.rps;
+        sqliteRps = median(runs.leadscan.map((r) => r.rps));
         sqliteUrl = url;
         const rate = sqliteRps / 2;
         const o = await fixedRate(sqliteUrl, leadFile, rate, SECONDS);
-        openLoopOk = o.ok;
+        acknowledged += o.ok;
         // The same schedule against the raw echo: the floor this machine and generator give any server.
         const echo = await rawServer('echo');
         const floor = await fixedRate(echo.url, leadFile, rate, SECONDS).finally(() => echo.stop());
@@ -379,9 +447,16 @@ async function main(): Promise<void> {
           `  Leadscan intake, SQLite: achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p90 ${o.p90} ms, p99 ${o.p99} ms\n` +
           `  raw node:http JSON echo: achieved ${fmt(floor.rps)} req/s, p50 ${floor.p50} ms, p90 ${floor.p90} ms, p99 ${floor.p99} ms`;
       }
-      acknowledged += openLoopOk;
       const stored = await db.count('leads');
-      intakeRows.push(intakeRow(`Leadscan intake, ${db.label}`, r, raw, stored, acknowledged));
+      intakeRows.push(
+        roundsRow(
+          `Leadscan intake, ${db.label}`,
+          runs.leadscan,
+          runs.echo,
+          runs.floor,
+          `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+        ),
+      );
 
       const uploadKey = server.key;
       await server.stop();
@@ -405,12 +480,17 @@ async function main(): Promise<void> {
       await scanServer.stop();
     } finally {
       await db.drop();
+      await floorDb.drop();
     }
   }
 
   const lines = [
-    `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row`,
-    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'], intakeRows),
+    `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row;`,
+    `   echo, floor and Leadscan in ${ROUNDS} alternating rounds (medians; the ratios are each round's, then their median); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`,
+    table(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to echo', 'ratio to floor (rounds)', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'],
+      intakeRows,
+    ),
     '',
     ...(emailNotes.filter(Boolean).length > 0 ? [...emailNotes.filter(Boolean), ''] : []),
     `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
