@@ -508,9 +508,13 @@ async function main(): Promise<void> {
 try {
   if (runs('sqlite') || runs('postgres')) await main();
   if (runs('inbox')) {
-    // The Leads inbox at 100,000 leads: list, search, unread counts and export, in-process on SQLite.
+    // The Leads inbox at BENCH_LEADS leads (100,000 by default): list, search, unread counts, a start, and export,
+    // in-process on SQLite; list, search and unread counts on PostgreSQL when a server is reachable.
     const { benchInbox } = await import('./inbox.js');
-    process.stdout.write(`\n== Leads inbox and CSV export at 100,000 leads (SQLite)\n${await benchInbox()}\n`);
+    const leads = Number(process.env.BENCH_LEADS ?? 100_000).toLocaleString('en');
+    process.stdout.write(`\n== Leads inbox and CSV export at ${leads} leads (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchInbox()}\n`);
+    const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+    if (adminUrl) process.stdout.write(`${await benchInbox('postgres', adminUrl)}\n`);
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });
