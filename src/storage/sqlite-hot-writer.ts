@@ -187,7 +187,7 @@ export class SqliteHotWriter implements HotWriter {
 
   /**
    * The search index thread (search-index.ts). If it is lost, search still finds every lead (the ones it has not
-   * indexed are all candidates) and the next server start rebuilds the index.
+   * indexed are all candidates) and the next server start catches the index up.
    */
   private ensureIndexer(): void {
     if (this.indexer || this.closed) return;
