@@ -5,6 +5,11 @@ import { applySearchChanges, SearchIndex, searchIndexFile } from '../../src/stor
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { createDomainContext } from '../../src/runtime.js';
+import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
+import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import type { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
 
 // The search index file (storage/search-index.ts) on a real, migrated SQLite database, driven step by step: each
@@ -312,5 +317,72 @@ describe('inbox search through the index file [sqlite]', () => {
     expect(filters.search).toBeUndefined();
     expect(filters.searchIds).toHaveLength(2);
     expect(await names('tremblay')).toEqual(['Luc Tremblay', 'Marie Tremblay']);
+  });
+});
+
+// The search index thread of a real store (sqlite-hot-writer.ts), across a stop and a start: what the start cost
+// is reported once the thread has caught up.
+describe('the search index thread across a restart [sqlite]', () => {
+  let world: TestWorld;
+  let restarted: Database | null = null;
+
+  beforeEach(async () => {
+    world = await createWorld('sqlite');
+  });
+  afterEach(async () => {
+    await restarted?.close();
+    restarted = null;
+    await world.close();
+  });
+
+  const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: null, referer: null };
+  const started = async (store: Database) => {
+    const hot = store.hot as SqliteHotWriter;
+    for (let waited = 0; hot.searchIndexStart === null; waited += 20) {
+      if (waited > 30_000) throw new Error('the search index thread never caught up');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return hot.searchIndexStart;
+  };
+
+  it('a start after a stop indexes only the leads and changes made while the server was down', async () => {
+    const seeded = await world.seed();
+    const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
+    for (const word of ['quokka', 'wombat', 'numbat', 'dingo']) {
+      await submitLead({ ctx: world.ctx, input: { source, body: { name: `Lead ${word}`, email: `${word}@example.com` }, meta } });
+    }
+    expect((await started(world.store))?.start).toBe('rebuilt');
+    const check = new SearchIndex(world.testDb.url, { rebuild: false });
+    try {
+      while (check.backlog() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      check.close();
+    }
+    await world.store.close();
+
+    // While the server is down: a lead deleted, one edited, one stored.
+    const db = new BetterSqlite3(world.testDb.url);
+    try {
+      db.prepare("delete from leads where name = 'Lead wombat'").run();
+      db.prepare("update leads set notes = 'call about a platypus' where name = 'Lead numbat'").run();
+      const columns = db.prepare("select name from pragma_table_info('leads')").pluck().all() as string[];
+      const own: Record<string, string> = { id: "'lead_while_down'", name: "'Lead echidna'", email: "'echidna@example.com'" };
+      const values = columns.map((c) => own[c] ?? c);
+      db.prepare(`insert into leads (${columns.join(', ')}) select ${values.join(', ')} from leads where name = 'Lead quokka'`).run();
+    } finally {
+      db.close();
+    }
+
+    restarted = openDatabase(world.config.database);
+    const ctx = createDomainContext({ config: world.config, store: restarted, appSecret: world.appSecret });
+    // A honeypot catch: a hot write that starts the threads and stores no lead.
+    await submitLead({ ctx, input: { source, body: { name: 'Bot', website: 'x' }, meta } });
+    expect(await started(restarted)).toEqual({ start: 'resumed', leads: 1, changes: 2 });
+    const names = async (search: string) =>
+      (await listLeads({ ctx, input: { workspaceId: seeded.workspaceId, search } })).leads.map((l) => l.name).sort();
+    expect(await names('wombat')).toEqual([]);
+    expect(await names('platypus')).toEqual(['Lead numbat']);
+    expect(await names('echidna')).toEqual(['Lead echidna']);
+    expect(await names('quokka')).toEqual(['Lead quokka']);
   });
 });
