@@ -15,7 +15,8 @@
  * background load that changes between rounds moves both sides of a round alike); scan upload MB/s against a raw
  * durable sink (append + fdatasync per body);
  * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
- * p99, beside the raw echo on the same schedule.
+ * p99, beside the raw echo on the same schedule, while a signed-in admin reads the Leads inbox's first page, a
+ * search and a lead page in turn (their median and p99).
  * After each Leadscan row the stored rows are counted: every 200 must be there.
  * Each closed-loop row also shows what the whole machine spent (all processes and the kernel, from /proc/stat on
  * Linux) per request and how busy it was: a ratio to the echo is only reachable if the CPU per request allows it.
@@ -30,6 +31,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
 import { startSmtpSink } from '../test/helpers/smtp-sink.js';
+import { loadConfig } from '../src/config.js';
+import { createSession } from '../src/domain/auth/sessions.js';
+import { openRuntime } from '../src/runtime.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -92,11 +96,12 @@ const rawServer = (mode: 'echo' | 'sink' | 'floor-sqlite' | 'floor-postgres', ta
   start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, target], {}, () => true);
 
 async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<string, string> = {}) {
+  const appSecret = crypto.randomBytes(32).toString('base64url');
   const proc = await start(
     [path.join(ROOT, 'bin/leadscan.js'), 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     {
       DATABASE_URL: databaseUrl,
-      APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+      APP_SECRET: appSecret,
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_BASE_URL: 'http://bench.local',
@@ -113,7 +118,43 @@ async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<strin
   const token = /\/api\/intake\/([0-9a-f-]{36})/.exec(proc.output())![1]!;
   // Printed on the first start only.
   const key = /x-scan-key: (\S+)'/.exec(proc.output())?.[1] ?? '';
-  return { ...proc, token, key };
+  return { ...proc, token, key, appSecret };
+}
+
+/**
+ * A signed-in admin's reads while intake runs: a session made for the first-start owner on the server's database
+ * (as the sign-in page would), then the Leads inbox's first page, a search and the newest lead's page, each in turn,
+ * every 50 ms until `until` settles. Each must answer 200; returns each one's latencies in ms.
+ */
+async function adminReads(baseUrl: string, databaseUrl: string, appSecret: string, until: Promise<unknown>) {
+  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }));
+  let cookie: string;
+  let paths: Record<'inbox page' | 'search' | 'lead page', string>;
+  try {
+    const { db } = runtime.store;
+    const user = await db.selectFrom('users').select('id').where('email', '=', 'admin@localhost').executeTakeFirstOrThrow();
+    const workspace = await db.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
+    const lead = await db.selectFrom('leads').select('id').orderBy('received_at', 'desc').limit(1).executeTakeFirstOrThrow();
+    cookie = `leadscan_session=${(await createSession({ ctx: runtime.ctx, input: { userId: user.id } })).sessionId}`;
+    const w = `/w/${workspace.id}/leads`;
+    paths = { 'inbox page': w, search: `${w}?q=lovelace`, 'lead page': `${w}/${lead.id}` };
+  } finally {
+    await runtime.store.close();
+  }
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+  let done = false;
+  void until.finally(() => (done = true));
+  while (!done) {
+    for (const [name, p] of Object.entries(paths)) {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}${p}`, { headers: { cookie }, redirect: 'manual' });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name} answered ${res.status}`);
+      times[name]!.push(performance.now() - started);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return times;
 }
 
 interface WrkResult {
@@ -436,8 +477,14 @@ async function main(): Promise<void> {
         sqliteRps = median(runs.leadscan.map((r) => r.rps));
         sqliteUrl = url;
         const rate = sqliteRps / 2;
-        const o = await fixedRate(sqliteUrl, leadFile, rate, SECONDS);
+        const openLoopRun = fixedRate(sqliteUrl, leadFile, rate, SECONDS);
+        const reads = await adminReads(server.url, db.url, server.appSecret, openLoopRun);
+        const o = await openLoopRun;
         acknowledged += o.ok;
+        const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
+        const readLines = Object.entries(reads).map(
+          ([name, xs]) => `  meanwhile, signed in, ${name}: ${xs.length} requests, median ${fmt(median(xs), 1)} ms, p99 ${fmt(p99(xs), 1)} ms`,
+        );
         // The same schedule against the raw echo: the floor this machine and generator give any server.
         const echo = await rawServer('echo');
         const floor = await fixedRate(echo.url, leadFile, rate, SECONDS).finally(() => echo.stop());
@@ -445,6 +492,7 @@ async function main(): Promise<void> {
           `a fixed ${fmt(rate)} req/s (half of SQLite intake's ${fmt(sqliteRps)}), bench/open-loop.ts, up to ${CONNECTIONS} connections, ` +
           `latency from each request's due time:\n` +
           `  Leadscan intake, SQLite: achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p90 ${o.p90} ms, p99 ${o.p99} ms\n` +
+          `${readLines.join('\n')}\n` +
           `  raw node:http JSON echo: achieved ${fmt(floor.rps)} req/s, p50 ${floor.p50} ms, p90 ${floor.p90} ms, p99 ${floor.p99} ms`;
       }
       const stored = await db.count('leads');
