@@ -8,10 +8,15 @@
  *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *
- * Rows: a raw node:http JSON echo (no storage) and `leadscan serve` intake on SQLite and PostgreSQL, as req/s,
- * p50/p99 and the ratio to the echo; scan upload MB/s against a raw durable sink (append + fdatasync per body);
+ * Rows: a raw node:http JSON echo (no storage), the durable floor of each database (bench/raw-servers.ts: the
+ * cheapest intake that does what a 200 promises, a group commit per event-loop turn) and `leadscan serve` intake on
+ * SQLite and PostgreSQL, measured in alternating rounds (echo, floor, Leadscan; BENCH_ROUNDS, 3 by default) against
+ * the same running servers, as the median req/s, p50/p99 and the median of each round's ratio to the floor (a
+ * background load that changes between rounds moves both sides of a round alike); scan upload MB/s against a raw
+ * durable sink (append + fdatasync per body);
  * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
- * p99, beside the raw echo on the same schedule.
+ * p99, beside the raw echo on the same schedule, while a signed-in admin reads the Leads inbox's first page, a
+ * search and a lead page in turn (their median and p99).
  * After each Leadscan row the stored rows are counted: every 200 must be there.
  * Each closed-loop row also shows what the whole machine spent (all processes and the kernel, from /proc/stat on
  * Linux) per request and how busy it was: a ratio to the echo is only reachable if the CPU per request allows it.
@@ -26,6 +31,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { generateScanExchange, toJsonText } from '../test/fixtures/scan-exchange.js';
 import { startSmtpSink } from '../test/helpers/smtp-sink.js';
+import { loadConfig } from '../src/config.js';
+import { createSession } from '../src/domain/auth/sessions.js';
+import { openRuntime } from '../src/runtime.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -33,6 +41,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
 const runs = (part: 'sqlite' | 'postgres' | 'inbox') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
@@ -83,15 +92,16 @@ function start(args: string[], env: Record<string, string>, ready: (out: string)
   });
 }
 
-const rawServer = (mode: 'echo' | 'sink', file = '') =>
-  start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, file], {}, () => true);
+const rawServer = (mode: 'echo' | 'sink' | 'floor-sqlite' | 'floor-postgres', target = '') =>
+  start(['--import', 'tsx', path.join(ROOT, 'bench/raw-servers.ts'), mode, target], {}, () => true);
 
 async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<string, string> = {}) {
+  const appSecret = crypto.randomBytes(32).toString('base64url');
   const proc = await start(
     [path.join(ROOT, 'bin/leadscan.js'), 'serve', ...(workers > 1 ? ['--workers', String(workers)] : [])],
     {
       DATABASE_URL: databaseUrl,
-      APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+      APP_SECRET: appSecret,
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_BASE_URL: 'http://bench.local',
@@ -108,7 +118,43 @@ async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<strin
   const token = /\/api\/intake\/([0-9a-f-]{36})/.exec(proc.output())![1]!;
   // Printed on the first start only.
   const key = /x-scan-key: (\S+)'/.exec(proc.output())?.[1] ?? '';
-  return { ...proc, token, key };
+  return { ...proc, token, key, appSecret };
+}
+
+/**
+ * A signed-in admin's reads while intake runs: a session made for the first-start owner on the server's database
+ * (as the sign-in page would), then the Leads inbox's first page, a search and the newest lead's page, each in turn,
+ * every 50 ms until `until` settles. Each must answer 200; returns each one's latencies in ms.
+ */
+async function adminReads(baseUrl: string, databaseUrl: string, appSecret: string, until: Promise<unknown>) {
+  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }));
+  let cookie: string;
+  let paths: Record<'inbox page' | 'search' | 'lead page', string>;
+  try {
+    const { db } = runtime.store;
+    const user = await db.selectFrom('users').select('id').where('email', '=', 'admin@localhost').executeTakeFirstOrThrow();
+    const workspace = await db.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
+    const lead = await db.selectFrom('leads').select('id').orderBy('received_at', 'desc').limit(1).executeTakeFirstOrThrow();
+    cookie = `leadscan_session=${(await createSession({ ctx: runtime.ctx, input: { userId: user.id } })).sessionId}`;
+    const w = `/w/${workspace.id}/leads`;
+    paths = { 'inbox page': w, search: `${w}?q=lovelace`, 'lead page': `${w}/${lead.id}` };
+  } finally {
+    await runtime.store.close();
+  }
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+  let done = false;
+  void until.finally(() => (done = true));
+  while (!done) {
+    for (const [name, p] of Object.entries(paths)) {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}${p}`, { headers: { cookie }, redirect: 'manual' });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name} answered ${res.status}`);
+      times[name]!.push(performance.now() - started);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return times;
 }
 
 interface WrkResult {
@@ -268,7 +314,7 @@ async function echoRun(): Promise<WrkResult> {
   try {
     await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
     const raw = await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, SECONDS);
-    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', ...machineCells(raw, 1e6), '-', '-']);
+    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', '-', ...machineCells(raw, 1e6), '-', '-']);
     return raw;
   } finally {
     await echo.stop();
@@ -283,10 +329,77 @@ function intakeRow(label: string, r: WrkResult, raw: WrkResult, stored: number, 
     fmt(r.p50, 2),
     fmt(r.p99, 2),
     fmt(r.rps / raw.rps, 2),
+    '-',
     ...machineCells(r, 1e6),
     `${r.requests - r.ok}`,
     `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
   ];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The median of a server's rounds, and its ratios to the echo and to the floor of the same round. */
+function roundsRow(label: string, runs: WrkResult[], echo: WrkResult[], floor: WrkResult[] | null, stored: string): string[] {
+  const m = (pick: (r: WrkResult) => number) => median(runs.map(pick));
+  const toFloor = floor ? runs.map((r, i) => r.rps / floor[i]!.rps) : null;
+  const cpu = runs.every((r) => r.machine) ? fmt(m((r) => (r.machine!.cpuSeconds * 1e6) / r.requests)) : '-';
+  const busy = runs.every((r) => r.machine) ? `${fmt(m((r) => r.machine!.busy) * 100)}%` : '-';
+  return [
+    label,
+    fmt(m((r) => r.rps)),
+    fmt(m((r) => r.p50), 2),
+    fmt(m((r) => r.p99), 2),
+    fmt(median(runs.map((r, i) => r.rps / echo[i]!.rps)), 2),
+    toFloor ? `${fmt(median(toFloor), 2)} (${toFloor.map((x) => fmt(x, 2)).join(', ')})` : label.includes('floor') ? '1.00' : '-',
+    cpu,
+    busy,
+    `${runs.reduce((n, r) => n + r.requests - r.ok, 0)}`,
+    stored,
+  ];
+}
+
+/**
+ * The echo, the durable floor of `db`'s kind (its own database, `floorDb`) and Leadscan on `db`, in alternating
+ * rounds against the same running servers (each warmed up once). Leadscan's server is left running for the caller.
+ */
+async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
+  const echo = await rawServer('echo');
+  const floor = await rawServer(db.label === 'SQLite' ? 'floor-sqlite' : 'floor-postgres', floorDb.url);
+  const server = await leadscan(db.url);
+  const url = `${server.url}/api/intake/${server.token}`;
+  const runs = { echo: [] as WrkResult[], floor: [] as WrkResult[], leadscan: [] as WrkResult[] };
+  let floorOk = 0;
+  let leadscanOk = 0;
+  try {
+    await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
+    floorOk += (await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
+    leadscanOk += (await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      runs.echo.push(await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS));
+      const f = await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+      runs.floor.push(f);
+      floorOk += f.ok;
+      const l = await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+      runs.leadscan.push(l);
+      leadscanOk += l.ok;
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    await echo.stop();
+    await floor.stop();
+  }
+  const floorStored = await floorDb.count('leads');
+  intakeRows.push(roundsRow('raw node:http JSON echo', runs.echo, runs.echo, null, '-'));
+  intakeRows.push(
+    roundsRow(`durable floor, ${db.label}`, runs.floor, runs.echo, null, `${storedCheck(floorStored, floorOk, 3 * CONNECTIONS)} (${floorStored} stored, ${floorOk} answered 200)`),
+  );
+  return { server, url, runs, leadscanOk };
 }
 
 /**
@@ -356,20 +469,22 @@ async function main(): Promise<void> {
   for (const make of databases) {
     const db = await make();
     if (!db) continue;
+    const floorDb = (await make())!;
     try {
-      const raw = await echoRun();
-      const server = await leadscan(db.url);
-      const url = `${server.url}/api/intake/${server.token}`;
-      const warm = await wrk(url, leadFile, json, CONNECTIONS, WARMUP_SECONDS);
-      const r = await wrk(url, leadFile, json, CONNECTIONS, SECONDS);
-      let acknowledged = warm.ok + r.ok;
-      let openLoopOk = 0;
+      const { server, url, runs, leadscanOk } = await intakeRounds(db, floorDb, leadFile);
+      let acknowledged = leadscanOk;
       if (db.label === 'SQLite') {
-        sqliteRps = r.rps;
+        sqliteRps = median(runs.leadscan.map((r) => r.rps));
         sqliteUrl = url;
         const rate = sqliteRps / 2;
-        const o = await fixedRate(sqliteUrl, leadFile, rate, SECONDS);
-        openLoopOk = o.ok;
+        const openLoopRun = fixedRate(sqliteUrl, leadFile, rate, SECONDS);
+        const reads = await adminReads(server.url, db.url, server.appSecret, openLoopRun);
+        const o = await openLoopRun;
+        acknowledged += o.ok;
+        const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
+        const readLines = Object.entries(reads).map(
+          ([name, xs]) => `  meanwhile, signed in, ${name}: ${xs.length} requests, median ${fmt(median(xs), 1)} ms, p99 ${fmt(p99(xs), 1)} ms`,
+        );
         // The same schedule against the raw echo: the floor this machine and generator give any server.
         const echo = await rawServer('echo');
         const floor = await fixedRate(echo.url, leadFile, rate, SECONDS).finally(() => echo.stop());
@@ -377,11 +492,19 @@ async function main(): Promise<void> {
           `a fixed ${fmt(rate)} req/s (half of SQLite intake's ${fmt(sqliteRps)}), bench/open-loop.ts, up to ${CONNECTIONS} connections, ` +
           `latency from each request's due time:\n` +
           `  Leadscan intake, SQLite: achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p90 ${o.p90} ms, p99 ${o.p99} ms\n` +
+          `${readLines.join('\n')}\n` +
           `  raw node:http JSON echo: achieved ${fmt(floor.rps)} req/s, p50 ${floor.p50} ms, p90 ${floor.p90} ms, p99 ${floor.p99} ms`;
       }
-      acknowledged += openLoopOk;
       const stored = await db.count('leads');
-      intakeRows.push(intakeRow(`Leadscan intake, ${db.label}`, r, raw, stored, acknowledged));
+      intakeRows.push(
+        roundsRow(
+          `Leadscan intake, ${db.label}`,
+          runs.leadscan,
+          runs.echo,
+          runs.floor,
+          `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+        ),
+      );
 
       const uploadKey = server.key;
       await server.stop();
@@ -405,12 +528,17 @@ async function main(): Promise<void> {
       await scanServer.stop();
     } finally {
       await db.drop();
+      await floorDb.drop();
     }
   }
 
   const lines = [
-    `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row`,
-    table(['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to the raw run above', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'], intakeRows),
+    `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row;`,
+    `   echo, floor and Leadscan in ${ROUNDS} alternating rounds (medians; the ratios are each round's, then their median); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`,
+    table(
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to echo', 'ratio to floor (rounds)', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'],
+      intakeRows,
+    ),
     '',
     ...(emailNotes.filter(Boolean).length > 0 ? [...emailNotes.filter(Boolean), ''] : []),
     `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
@@ -428,9 +556,13 @@ async function main(): Promise<void> {
 try {
   if (runs('sqlite') || runs('postgres')) await main();
   if (runs('inbox')) {
-    // The Leads inbox at 100,000 leads: list, search, unread counts and export, in-process on SQLite.
+    // The Leads inbox at BENCH_LEADS leads (100,000 by default): list, search, unread counts, a start, and export,
+    // in-process on SQLite; list, search and unread counts on PostgreSQL when a server is reachable.
     const { benchInbox } = await import('./inbox.js');
-    process.stdout.write(`\n== Leads inbox and CSV export at 100,000 leads (SQLite)\n${await benchInbox()}\n`);
+    const leads = Number(process.env.BENCH_LEADS ?? 100_000).toLocaleString('en');
+    process.stdout.write(`\n== Leads inbox and CSV export at ${leads} leads (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchInbox()}\n`);
+    const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+    if (adminUrl) process.stdout.write(`${await benchInbox('postgres', adminUrl)}\n`);
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });

@@ -224,6 +224,14 @@ export interface LeadUnreadTable {
   pipeline_id: string;
 }
 
+/** Unread leads per pipeline: the sum of its rows (migration 0024). */
+export interface LeadUnreadCountTable {
+  pipeline_id: string;
+  slot: number;
+  /** bigint: PostgreSQL returns it as a string. */
+  unread: number | string;
+}
+
 export interface UserTable {
   id: string;
   email: string;
@@ -382,6 +390,7 @@ export interface Schema {
   stages: StageTable;
   stage_history: StageHistoryTable;
   lead_unread: LeadUnreadTable;
+  lead_unread_counts: LeadUnreadCountTable;
   users: UserTable;
   memberships: MembershipTable;
   sessions: SessionTable;

@@ -8,11 +8,14 @@
  * it for up to 5 ms. In its own file the index is written while the writer thread commits intake batches, on the
  * other core, and only when that core has nothing more urgent to do.
  *
- * What the index holds is derived data, rebuilt from `leads` whenever the server starts (10 to 40 µs a lead, by its
- * text, plus folding it (search-text.ts): 1–3 µs for 1 KB of plain text, 20–30 µs for 1 KB of accented text; about
- * 1 s for the 100,000 leads of the inbox bench on an idle VM):
- * nothing about it needs to be durable, backed up, migrated or restored, and a restored or copied database can
- * never be searched through a stale index.
+ * What the index holds is derived data, built from `leads` (10 to 40 µs a lead, by its text, plus folding it
+ * (search-text.ts): 1–3 µs for 1 KB of plain text, 20–30 µs for 1 KB of accented text; about 1 s for the 100,000
+ * leads of the inbox bench on an idle VM, 13 s of CPU at 1,000,000): nothing about it needs to be backed up, migrated
+ * or restored. A start keeps the index it finds when its watermark still describes this database (`current`), and
+ * then indexes only what changed since (new leads above `indexed_upto`, changes above `changes_upto`: deletions and
+ * edits made while the server was down, by the CLI or anything else, are in the change log like any other). An index
+ * whose watermark does not fit the database (a restored or copied database, another database's index, an index of an
+ * older layout) is rebuilt from nothing, so a database is never searched through a stale index.
  *
  * How search stays exact while the index lags (lead-filters.ts):
  * - `state.indexed_upto`: every lead with a rowid up to it was indexed; leads above it are all candidates;
@@ -24,8 +27,7 @@
  * Candidates are checked against the leads' own text, so stale postings never show.
  *
  * An erased lead's postings leave the index when its change is applied (within about 50 ms while the server runs;
- * a CLI run applies it itself, `applySearchChanges`), with FTS5's secure-delete, and all of them when the index is
- * rebuilt at the next start.
+ * a CLI run applies it itself, `applySearchChanges`), with FTS5's secure-delete.
  */
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
@@ -53,9 +55,26 @@ function indexRow([rowid, name, email, phone, notes]: LeadTextRow): [number, str
   return [rowid, text, digits];
 }
 
+/** What an index opened for serving did first: kept the index it found, or built it from nothing. */
+export type IndexStart = 'resumed' | 'rebuilt';
+
+/** The index's watermark: how far it has read `leads` and the change log, and what it saw at each mark. */
+interface Watermark {
+  indexed_upto: number;
+  /** The id of the lead at rowid `indexed_upto` when it was indexed (null with `indexed_upto` 0). */
+  upto_lead_id: string | null;
+  changes_upto: number;
+  /** The `lead_rowid` of the change `changes_upto` (null with `changes_upto` 0). */
+  changes_upto_rowid: number | null;
+}
+
 export class SearchIndex {
   /** False for an index file that has never been built (then nothing else may be called but close). */
   readonly ready: boolean;
+  /** With `rebuild: 'unless-current'`: whether the index found was kept or built again; undefined otherwise. */
+  readonly start: IndexStart | undefined;
+  /** Leads indexed and changes applied by this instance, since it was opened (what a start costs, observable). */
+  readonly done = { leads: 0, changes: 0 };
   /** The index file, written only here. */
   private readonly db: BetterSqlite3.Database;
   /**
@@ -65,20 +84,63 @@ export class SearchIndex {
   private readonly app: BetterSqlite3.Database;
   private readonly statements!: ReturnType<SearchIndex['prepare']>;
 
-  /** Opens (creating if need be) the index of `databaseFile`; `rebuild` empties it first. */
-  constructor(databaseFile: string, { rebuild }: { rebuild: boolean }) {
+  /**
+   * Opens (creating if need be) the index of `databaseFile`. `rebuild`: true empties it first; false takes it as it
+   * is; 'unless-current' (a server start) keeps it when its watermark fits the database, and empties it otherwise.
+   */
+  constructor(databaseFile: string, { rebuild }: { rebuild: boolean | 'unless-current' }) {
     this.app = new BetterSqlite3(databaseFile, { readonly: true, fileMustExist: true });
     this.db = new BetterSqlite3(searchIndexFile(databaseFile));
     this.db.pragma('journal_mode = WAL');
-    // Derived data: a crash can at worst spoil what the next start rebuilds anyway.
-    this.db.pragma('synchronous = OFF');
+    // Kept across starts, so a crash must not spoil it: in WAL mode NORMAL keeps the file consistent through a
+    // power cut (the last transactions may be lost, with the watermark they moved), at no fsync per transaction.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     // Freed pages are zeroed, so an erased lead's text does not linger in the file.
     this.db.pragma('secure_delete = ON');
-    if (rebuild) this.rebuild();
-    // An index file of the layout before folded text (`leads_search`) is as good as none until a start rebuilds it.
-    this.ready = this.db.prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')").pluck().get() === 2;
+    if (rebuild === 'unless-current') {
+      this.start = this.current() ? 'resumed' : 'rebuilt';
+      if (this.start === 'rebuilt') this.rebuild();
+    } else if (rebuild) {
+      this.rebuild();
+    }
+    // An index file of an older layout (`leads_search`, or a state without the watermark's fingerprints) is as good
+    // as none until a start rebuilds it.
+    this.ready = this.hasLayout();
     if (this.ready) this.statements = this.prepare();
+  }
+
+  private hasLayout(): boolean {
+    const tables = this.db.prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')").pluck().get();
+    if (tables !== 2) return false;
+    const columns = this.db.prepare("select name from pragma_table_info('state')").pluck().all() as string[];
+    return ['indexed_upto', 'upto_lead_id', 'changes_upto', 'changes_upto_rowid'].every((c) => columns.includes(c));
+  }
+
+  /**
+   * Whether the watermark describes this database: the change log reaches `changes_upto` (its `seq` is never reused)
+   * with the same lead at that change, and the lead at `indexed_upto` is the one indexed there, or a change was
+   * logged for its rowid (deleted, or deleted and reused: the log covers it). A restored copy older than the index,
+   * or another database, fails one of these; every lead and change past the marks is then work for `step`.
+   */
+  private current(): boolean {
+    if (!this.hasLayout()) return false;
+    const mark = this.db.prepare('select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state').get() as Watermark | undefined;
+    if (!mark) return false;
+    const lastSeq = (this.app.prepare("select seq from sqlite_sequence where name = 'leads_search_changes'").pluck().get() as number | undefined) ?? 0;
+    if (mark.changes_upto > lastSeq) return false;
+    if (mark.changes_upto > 0) {
+      const rowid = this.app.prepare('select lead_rowid from leads_search_changes where seq = ?').pluck().get(mark.changes_upto) as number | undefined;
+      if (rowid !== undefined && rowid !== mark.changes_upto_rowid) return false;
+    }
+    if (mark.indexed_upto > 0) {
+      const id = this.app.prepare('select id from leads where rowid = ?').pluck().get(mark.indexed_upto) as string | undefined;
+      if (id !== mark.upto_lead_id) {
+        const noted = this.app.prepare('select 1 from leads_search_changes where lead_rowid = ? limit 1').pluck().get(mark.indexed_upto);
+        if (noted === undefined) return false;
+      }
+    }
+    return true;
   }
 
   private prepare() {
@@ -87,20 +149,23 @@ export class SearchIndex {
       begin: this.db.prepare('begin immediate'),
       commit: this.db.prepare('commit'),
       rollback: this.db.prepare('rollback'),
-      state: this.db.prepare('select indexed_upto, changes_upto from state'),
-      saveState: this.db.prepare('update state set indexed_upto = ?, changes_upto = ?'),
+      state: this.db.prepare('select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state'),
+      saveState: this.db.prepare('update state set indexed_upto = ?, upto_lead_id = ?, changes_upto = ?, changes_upto_rowid = ?'),
       insert: this.db.prepare('insert into leads_folded (rowid, text, digits) values (?, ?, ?)'),
       forget: this.db.prepare('delete from leads_folded where rowid = ?'),
       changes: this.app.prepare('select seq, lead_rowid from leads_search_changes where seq > ? order by seq limit ?'),
       lead: this.app.prepare(`${lead} where rowid = ?`).raw(),
+      leadId: this.app.prepare('select id from leads where rowid = ?').pluck(),
       chunk: this.app.prepare(`${lead} where rowid > ? order by rowid limit ?`).raw(),
       backlog: this.app.prepare('select count(*) from leads where rowid > ?').pluck(),
     };
   }
 
-  /** An empty index, as of no lead at all (at start: whatever the file held is dropped, and its pages zeroed). */
+  /** An empty index, as of no lead at all (whatever the file held is dropped, and its pages zeroed). */
   private rebuild(): void {
-    const changesUpTo = (this.app.prepare('select max(seq) from leads_search_changes').pluck().get() as number | null) ?? 0;
+    const last = this.app.prepare('select seq, lead_rowid from leads_search_changes order by seq desc limit 1').get() as
+      | { seq: number; lead_rowid: number }
+      | undefined;
     this.db.exec('drop table if exists leads_search; drop table if exists leads_folded; drop table if exists state; vacuum');
     this.db.transaction(() => {
       // Folded text (search-text.ts), so the index finds `gagne` in `Gagné`, and the phone's digits on their own. A
@@ -109,8 +174,10 @@ export class SearchIndex {
         text, digits, tokenize = 'trigram', detail = none, content = '', contentless_delete = 1
       )`);
       this.db.exec("insert into leads_folded (leads_folded, rank) values ('secure-delete', 1)");
-      this.db.exec('create table state (indexed_upto integer not null, changes_upto integer not null)');
-      this.db.prepare('insert into state values (0, ?)').run(changesUpTo);
+      this.db.exec(`create table state (
+        indexed_upto integer not null, upto_lead_id text, changes_upto integer not null, changes_upto_rowid integer
+      )`);
+      this.db.prepare('insert into state values (0, null, ?, ?)').run(last?.seq ?? 0, last?.lead_rowid ?? null);
     })();
   }
 
@@ -122,22 +189,30 @@ export class SearchIndex {
     const s = this.statements;
     s.begin.run();
     try {
-      let { indexed_upto: indexedUpTo, changes_upto: changesUpTo } = s.state.get() as { indexed_upto: number; changes_upto: number };
-      const changes = s.changes.all(changesUpTo, CHUNK) as Array<{ seq: number; lead_rowid: number }>;
+      const mark = s.state.get() as Watermark;
+      const changes = s.changes.all(mark.changes_upto, CHUNK) as Array<{ seq: number; lead_rowid: number }>;
       for (const rowid of new Set(changes.map((c) => c.lead_rowid))) {
         // A lead above indexed_upto is indexed with the new leads, as it is then.
-        if (rowid > indexedUpTo) continue;
+        if (rowid > mark.indexed_upto) continue;
         s.forget.run(rowid);
         const row = s.lead.get(rowid) as LeadTextRow | undefined;
         if (row) s.insert.run(indexRow(row));
       }
-      if (changes.length > 0) changesUpTo = changes.at(-1)!.seq;
-      const rows = leads ? (s.chunk.all(indexedUpTo, CHUNK) as LeadTextRow[]) : [];
+      if (changes.length > 0) {
+        mark.changes_upto = changes.at(-1)!.seq;
+        mark.changes_upto_rowid = changes.at(-1)!.lead_rowid;
+      }
+      const rows = leads ? (s.chunk.all(mark.indexed_upto, CHUNK) as LeadTextRow[]) : [];
       for (const row of rows) s.insert.run(indexRow(row));
-      if (rows.length > 0) indexedUpTo = rows.at(-1)![0] as number;
+      if (rows.length > 0) {
+        mark.indexed_upto = rows.at(-1)![0];
+        mark.upto_lead_id = s.leadId.get(mark.indexed_upto) as string;
+      }
       const done = changes.length + rows.length;
-      if (done > 0) s.saveState.run(indexedUpTo, changesUpTo);
+      if (done > 0) s.saveState.run(mark.indexed_upto, mark.upto_lead_id, mark.changes_upto, mark.changes_upto_rowid);
       s.commit.run();
+      this.done.leads += rows.length;
+      this.done.changes += changes.length;
       return done;
     } catch (error) {
       if (this.db.inTransaction) s.rollback.run();

@@ -75,6 +75,11 @@ export class SqliteHotWriter implements HotWriter {
   private worker: Worker | null = null;
   private checkpointer: Worker | null = null;
   private indexer: Worker | null = null;
+  /**
+   * What the search index thread's start cost, once it has caught up: whether it kept the index it found, and the
+   * leads and changes it indexed to catch up (a start after a quiet stop: 'resumed', 0, 0).
+   */
+  searchIndexStart: { start: 'resumed' | 'rebuilt'; leads: number; changes: number } | null = null;
   private port: import('node:worker_threads').MessagePort | null = null;
   private queue: Array<{ write: HotWrite; waiter: Waiter }> = [];
   private inFlight = new Map<number, Waiter[]>();
@@ -182,7 +187,7 @@ export class SqliteHotWriter implements HotWriter {
 
   /**
    * The search index thread (search-index.ts). If it is lost, search still finds every lead (the ones it has not
-   * indexed are all candidates) and the next server start rebuilds the index.
+   * indexed are all candidates) and the next server start catches the index up.
    */
   private ensureIndexer(): void {
     if (this.indexer || this.closed) return;
@@ -192,6 +197,7 @@ export class SqliteHotWriter implements HotWriter {
     });
     this.indexer.on('message', (message: FromIndexer) => {
       if (message.type === 'failed') process.emitWarning(`The search index could not be updated: ${message.message}`, 'LeadscanSearchIndex');
+      if (message.type === 'caught-up') this.searchIndexStart = { start: message.start, leads: message.leads, changes: message.changes };
     });
   }
 

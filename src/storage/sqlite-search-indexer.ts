@@ -1,6 +1,8 @@
 /**
- * The SQLite search index thread (search-index.ts): rebuilds the index at start, then keeps it current, a chunk
- * of leads per transaction, looking for new work every `everyMs` when it has none.
+ * The SQLite search index thread (search-index.ts): at start keeps the index it finds when its watermark fits the
+ * database (else rebuilds it), catches up with what changed since, then keeps it current, a chunk of leads per
+ * transaction, looking for new work every `everyMs` when it has none. The first time it has caught up it reports
+ * what the start cost (kept or rebuilt, leads indexed, changes applied).
  *
  * It runs at the lowest CPU priority (Linux: nice 19 for this thread only): under load the index waits for spare
  * CPU rather than taking it from the request and writer threads. Search stays exact meanwhile (every lead the index
@@ -13,17 +15,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { SearchIndex } from './search-index.js';
+import { SearchIndex, type IndexStart } from './search-index.js';
 
 export interface IndexerSettings {
   file: string;
   everyMs: number;
 }
 
-export interface FromIndexer {
-  type: 'failed';
-  message: string;
-}
+export type FromIndexer =
+  | { type: 'failed'; message: string }
+  | { type: 'caught-up'; start: IndexStart; leads: number; changes: number };
 
 const { file, everyMs } = workerData as IndexerSettings;
 
@@ -49,16 +50,21 @@ let index: SearchIndex | null = null;
 let timer: NodeJS.Timeout | undefined;
 let closed = false;
 let lastFailure = 0;
+let caughtUp = false;
 
 function round(): void {
   timer = undefined;
   if (closed) return;
   try {
-    index ??= new SearchIndex(file, { rebuild: true });
+    index ??= new SearchIndex(file, { rebuild: 'unless-current' });
     if (index.step() > 0) {
       // More may be waiting: go on at once, but let a 'close' message in between.
       timer = setTimeout(round, 0);
       return;
+    }
+    if (!caughtUp) {
+      caughtUp = true;
+      report({ type: 'caught-up', start: index.start!, leads: index.done.leads, changes: index.done.changes });
     }
   } catch (error) {
     // At most one report a minute: a failing index must not flood the log.

@@ -87,6 +87,7 @@ describeEachBackend('storage round trips', (backend) => {
       'lead_source_texts',
       'lead_sources',
       'lead_unread',
+      'lead_unread_counts',
       'leads',
       'memberships',
       'notice_cursors',

@@ -5,6 +5,11 @@ import { applySearchChanges, SearchIndex, searchIndexFile } from '../../src/stor
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { createDomainContext } from '../../src/runtime.js';
+import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
+import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import type { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
 
 // The search index file (storage/search-index.ts) on a real, migrated SQLite database, driven step by step: each
@@ -42,7 +47,7 @@ describe('search index file [sqlite]', () => {
       }
     })();
   };
-  const open = (rebuild = true) => {
+  const open = (rebuild: boolean | 'unless-current' = true) => {
     index = new SearchIndex(world.testDb.url, { rebuild });
     return index;
   };
@@ -119,6 +124,80 @@ describe('search index file [sqlite]', () => {
     settle(i);
     expect(postings('needle1x')).toEqual([]);
     expect(postings('swapped')).toEqual([rowidOf('Lead 1')]);
+  });
+
+  it('a start keeps a current index and indexes only what changed while the server was down', () => {
+    indexedThenClosed(300);
+    // With the server down (the CLI, another process): an edit, a deletion, the newest lead deleted and its rowid
+    // reused, and new leads.
+    db.prepare("update leads set notes = 'now about widget9q' where name = 'Lead 7'").run();
+    db.prepare("delete from leads where name in ('Lead 5', 'Lead 300')").run();
+    storeLeads(3);
+    const i = open('unless-current');
+    expect(i.start).toBe('resumed');
+    expect(i.backlog()).toBe(2);
+    settle(i);
+    // Only what changed: the three new leads (one on the reused rowid, also a change) and three changes.
+    expect(i.done).toEqual({ leads: 2, changes: 3 });
+    expect(postings('needle7x')).toEqual([]);
+    expect(postings('widget9q')).toEqual([rowidOf('Lead 7')]);
+    expect(postings('needle5x')).toEqual([]);
+    expect(postings('needle300x')).toEqual([]);
+    expect(postings('needle301x')).toEqual([rowidOf('Lead 301')]);
+    expect(postings('needle303x')).toEqual([rowidOf('Lead 303')]);
+    expect(postings('needle8x')).toEqual([rowidOf('Lead 8')]);
+    i.close();
+    // A start with nothing changed costs nothing.
+    const again = open('unless-current');
+    expect(again.start).toBe('resumed');
+    settle(again);
+    expect(again.done).toEqual({ leads: 0, changes: 0 });
+  });
+
+  it('a start rebuilds an index whose watermark does not fit the database (a restored older copy)', () => {
+    storeLeads(2);
+    const copy = `${world.testDb.url}.copy`;
+    db.prepare('vacuum into ?').run(copy);
+    try {
+      storeLeads(2);
+      settle(open());
+      index!.close();
+      index = null;
+      // The older copy is put back while the server is down: leads 3 and 4 are gone, their rowids free for others.
+      db.close();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${world.testDb.url}${suffix}`, { force: true });
+      fs.copyFileSync(copy, world.testDb.url);
+      db = new BetterSqlite3(world.testDb.url);
+      storeLeads(1);
+      const i = open('unless-current');
+      expect(i.start).toBe('rebuilt');
+      settle(i);
+      expect(i.done.leads).toBe(3);
+      expect(postings('needle3x')).toEqual([]);
+      expect(postings('needle5x')).toEqual([rowidOf('Lead 5')]);
+    } finally {
+      fs.rmSync(copy, { force: true });
+    }
+  });
+
+  it('a start rebuilds an index of another database, or of an older layout', () => {
+    indexedThenClosed(2);
+    // Another database's change log: its last change is of another lead than the one the index applied.
+    db.prepare("delete from leads where name = 'Lead 1'").run();
+    settle(open(false));
+    index!.close();
+    db.prepare("update leads_search_changes set lead_rowid = lead_rowid + 100").run();
+    const other = open('unless-current');
+    expect(other.start).toBe('rebuilt');
+    other.close();
+    // An index file from before the watermark's fingerprints.
+    const file = new BetterSqlite3(searchIndexFile(world.testDb.url));
+    file.exec('drop table state; create table state (indexed_upto integer not null, changes_upto integer not null); insert into state values (0, 0)');
+    file.close();
+    index = open('unless-current');
+    expect(index.start).toBe('rebuilt');
+    settle(index);
+    expect(postings('needle2x')).toEqual([rowidOf('Lead 2')]);
   });
 
   it('a CLI run applies deletions to an index file it finds, and leaves new leads to the thread', () => {
@@ -238,5 +317,72 @@ describe('inbox search through the index file [sqlite]', () => {
     expect(filters.search).toBeUndefined();
     expect(filters.searchIds).toHaveLength(2);
     expect(await names('tremblay')).toEqual(['Luc Tremblay', 'Marie Tremblay']);
+  });
+});
+
+// The search index thread of a real store (sqlite-hot-writer.ts), across a stop and a start: what the start cost
+// is reported once the thread has caught up.
+describe('the search index thread across a restart [sqlite]', () => {
+  let world: TestWorld;
+  let restarted: Database | null = null;
+
+  beforeEach(async () => {
+    world = await createWorld('sqlite');
+  });
+  afterEach(async () => {
+    await restarted?.close();
+    restarted = null;
+    await world.close();
+  });
+
+  const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: null, referer: null };
+  const started = async (store: Database) => {
+    const hot = store.hot as SqliteHotWriter;
+    for (let waited = 0; hot.searchIndexStart === null; waited += 20) {
+      if (waited > 30_000) throw new Error('the search index thread never caught up');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return hot.searchIndexStart;
+  };
+
+  it('a start after a stop indexes only the leads and changes made while the server was down', async () => {
+    const seeded = await world.seed();
+    const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
+    for (const word of ['quokka', 'wombat', 'numbat', 'dingo']) {
+      await submitLead({ ctx: world.ctx, input: { source, body: { name: `Lead ${word}`, email: `${word}@example.com` }, meta } });
+    }
+    expect((await started(world.store))?.start).toBe('rebuilt');
+    const check = new SearchIndex(world.testDb.url, { rebuild: false });
+    try {
+      while (check.backlog() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      check.close();
+    }
+    await world.store.close();
+
+    // While the server is down: a lead deleted, one edited, one stored.
+    const db = new BetterSqlite3(world.testDb.url);
+    try {
+      db.prepare("delete from leads where name = 'Lead wombat'").run();
+      db.prepare("update leads set notes = 'call about a platypus' where name = 'Lead numbat'").run();
+      const columns = db.prepare("select name from pragma_table_info('leads')").pluck().all() as string[];
+      const own: Record<string, string> = { id: "'lead_while_down'", name: "'Lead echidna'", email: "'echidna@example.com'" };
+      const values = columns.map((c) => own[c] ?? c);
+      db.prepare(`insert into leads (${columns.join(', ')}) select ${values.join(', ')} from leads where name = 'Lead quokka'`).run();
+    } finally {
+      db.close();
+    }
+
+    restarted = openDatabase(world.config.database);
+    const ctx = createDomainContext({ config: world.config, store: restarted, appSecret: world.appSecret });
+    // A honeypot catch: a hot write that starts the threads and stores no lead.
+    await submitLead({ ctx, input: { source, body: { name: 'Bot', website: 'x' }, meta } });
+    expect(await started(restarted)).toEqual({ start: 'resumed', leads: 1, changes: 2 });
+    const names = async (search: string) =>
+      (await listLeads({ ctx, input: { workspaceId: seeded.workspaceId, search } })).leads.map((l) => l.name).sort();
+    expect(await names('wombat')).toEqual([]);
+    expect(await names('platypus')).toEqual(['Lead numbat']);
+    expect(await names('echidna')).toEqual(['Lead echidna']);
+    expect(await names('quokka')).toEqual(['Lead quokka']);
   });
 });

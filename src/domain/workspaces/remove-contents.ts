@@ -67,10 +67,11 @@ export async function removeLeads(
   return count(await trx.deleteFrom('leads').where(column, 'in', values).executeTakeFirst());
 }
 
-/** Removes pipelines' stages, inside `trx`, before the pipelines themselves go. */
+/** Removes pipelines' stages and unread counters, inside `trx`, after their leads and before the pipelines themselves. */
 export async function removeStages(trx: Transaction<Schema>, pipelineIds: string[]): Promise<void> {
   if (pipelineIds.length === 0) return;
   await trx.deleteFrom('stages').where('pipeline_id', 'in', pipelineIds).execute();
+  await trx.deleteFrom('lead_unread_counts').where('pipeline_id', 'in', pipelineIds).execute();
 }
 
 /** Removes lead sources with their leads, quarantine, idempotency records, form texts and intake log, inside `trx`. */
