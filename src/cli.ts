@@ -13,6 +13,7 @@ import { registerUserCommands } from './cli/user-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
 import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
+import { cliActor } from './domain/audit/actor.js';
 import { serveCommand } from './serve-command.js';
 
 /** What a failed command says: the code and its detail (exit 1; no HTTP status, the CLI is no HTTP client). */
@@ -39,7 +40,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
         // Links use PUBLIC_BASE_URL, else the base URL the server last started with (docs/cli.md).
-        const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
+        const ctx = { ...runtime.ctx, actor: cliActor(), config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
         const result = await verb(ctx, ...args);
         // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (docs/cli.md).
         if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
