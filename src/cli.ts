@@ -7,6 +7,7 @@ import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
+import { registerAuditCommands } from './cli/audit-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerUserCommands } from './cli/user-commands.js';
@@ -92,6 +93,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerBackupCommand(program, kit);
   registerUserCommands(program, kit);
   registerNotifyCommands(program, kit);
+  registerAuditCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

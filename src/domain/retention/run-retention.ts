@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { SYSTEM_ACTOR } from '../audit/actor.js';
 import type { DomainContext } from '../context.js';
 import { quarantineCutoff } from '../quarantine/quarantine-retention.js';
 import { removeLeads } from '../workspaces/remove-contents.js';
@@ -113,10 +112,10 @@ const nothing: Purge = { next: async () => [], remove: async () => {} };
  * The daily retention run (docs/operations.md, "Retention"): on the one instance that claims it today, for each
  * workspace, deletes leads and scans older than its chosen age (none when off), and quarantine entries past their
  * 30-day rule (already never listed; the hot write only prunes a source that gets a new catch), in batches, and
- * records the counts in the audit log; then drops audit records older than a year. Acts as the system.
+ * records the counts in the audit log; then drops audit records older than a year. The daily job acts as the system
+ * (no `ctx.actor`); `leadscan retention run` as the CLI.
  */
-export async function runRetention(baseCtx: DomainContext, options: { owner?: string } = {}): Promise<RetentionRun> {
-  const ctx: DomainContext = { ...baseCtx, actor: SYSTEM_ACTOR };
+export async function runRetention(ctx: DomainContext, options: { owner?: string } = {}): Promise<RetentionRun> {
   const owner = options.owner ?? crypto.randomUUID();
   if (!(await claimDailyJob(ctx, JOB, owner, LEASE_MS))) return { ran: false, workspaces: [], auditPruned: 0 };
   const renew = () => renewJobClaim(ctx, JOB, owner, LEASE_MS);

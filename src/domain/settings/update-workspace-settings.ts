@@ -16,9 +16,9 @@ function checked<T>(fieldErrors: FieldError[], field: string, check: () => T): T
   }
 }
 
-/** Which settings a change touched, for its audit record (flags, never the values: a name is free text). */
-function changedFlags(changes: Record<string, unknown>): Record<string, boolean> {
-  return Object.fromEntries(Object.keys(changes).map((column) => [column, true]));
+/** Which settings a save changed, for its audit record (flags, never the values: a name is free text). */
+function changedFlags(before: Record<string, unknown>, changes: Record<string, unknown>): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(changes).filter(([column, value]) => (before[column] ?? null) !== value).map(([column]) => [column, true]));
 }
 
 /**
@@ -65,9 +65,12 @@ export async function updateWorkspaceSettings({
           throw new AppError(error.code, error.detail, [{ field: 'name', code: 'invalid', message: error.detail }]);
         }
       }
-      const updated = await trx.updateTable('workspaces').set(changes).where('id', '=', input.workspaceId).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new AppError('workspace_not_found', 'No such workspace');
-      await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: changedFlags(changes) });
+      const before = await trx.selectFrom('workspaces').selectAll().where('id', '=', input.workspaceId).executeTakeFirst();
+      if (!before) throw new AppError('workspace_not_found', 'No such workspace');
+      await trx.updateTable('workspaces').set(changes).where('id', '=', input.workspaceId).execute();
+      // A save that changed nothing is no change to record.
+      const changed = changedFlags(before, changes);
+      if (Object.keys(changed).length > 0) await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: changed });
     });
   }
   return getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } });
