@@ -76,7 +76,7 @@ async function setUp() {
     db.exec('commit');
   }
   db.close();
-  console.log(`${OLD} old leads written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(`${OLD} old leads written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return { workspaceId: workspace.id, token: source.token };
 }
 
@@ -102,7 +102,9 @@ async function load(url: string, until: () => boolean): Promise<number[]> {
 }
 
 const report = (label: string, l: number[]) =>
-  console.log(`${label.padEnd(22)} ${String(l.length).padStart(6)} leads  p50 ${percentile(l, 50).toFixed(1)} ms  p99 ${percentile(l, 99).toFixed(1)} ms  max ${l.at(-1)!.toFixed(1)} ms`);
+  process.stdout.write(
+    `${label.padEnd(22)} ${String(l.length).padStart(6)} leads  p50 ${percentile(l, 50).toFixed(1)} ms  p99 ${percentile(l, 99).toFixed(1)} ms  max ${l.at(-1)!.toFixed(1)} ms\n`,
+  );
 
 const seeded = await setUp();
 const store = openDatabase(config.database);
@@ -128,7 +130,7 @@ const during = await load(url, () => !purging);
 const run = await purge;
 report('intake during purge', during);
 const deleted = run.workspaces.reduce((n, w) => n + w.leads, 0);
-console.log(`purge: ${deleted} leads deleted in ${((Date.now() - purgeStarted) / 1000).toFixed(1)} s (500 per transaction)`);
+process.stdout.write(`purge: ${deleted} leads deleted in ${((Date.now() - purgeStarted) / 1000).toFixed(1)} s (500 per transaction)\n`);
 await app.close();
 await store.close();
 fs.rmSync(dir, { recursive: true, force: true });
