@@ -80,7 +80,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     expect(kept).toMatchObject({ leadRetentionMonths: 36, scanRetentionMonths: 3 });
     const wrong = await runCli(['workspace', 'settings', 'Home', '--lead-retention', '5'], env);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('Retention is off or 3, 6, 12, 24, 36 months');
+    expect(wrong.stderr).toContain('Choose off or 3, 6, 12, 24, 36 months');
   });
 
   it('an owner sets retention on the screen; off by default; a value off the list is refused next to its field', async () => {
