@@ -7,12 +7,14 @@ import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
+import { registerAuditCommands } from './cli/audit-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerUserCommands } from './cli/user-commands.js';
 import { registerWorkspaceCommands } from './cli/workspace-commands.js';
 import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
+import { cliActor } from './domain/audit/actor.js';
 import { serveCommand } from './serve-command.js';
 
 /** What a failed command says: the code and its detail (exit 1; no HTTP status, the CLI is no HTTP client). */
@@ -39,7 +41,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
         // Links use PUBLIC_BASE_URL, else the base URL the server last started with (docs/cli.md).
-        const ctx = { ...runtime.ctx, config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
+        const ctx = { ...runtime.ctx, actor: cliActor(), config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
         const result = await verb(ctx, ...args);
         // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (docs/cli.md).
         if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
@@ -91,6 +93,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerBackupCommand(program, kit);
   registerUserCommands(program, kit);
   registerNotifyCommands(program, kit);
+  registerAuditCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

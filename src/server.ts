@@ -7,6 +7,7 @@ import { BANNER_SOURCES, type BootstrapResult } from './domain/workspaces/bootst
 import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';
+import { startRetentionJob } from './jobs/retention.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -95,6 +96,9 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       })
     : undefined;
 
+  // Every instance looks now and then; the job's claim lets one of them run the day's purge.
+  const retention = startRetentionJob(runtime.ctx, (error) => app.log.warn({ err: error }, 'the retention run failed; retrying later'));
+
   let closing: Promise<void> | undefined;
   const close = () => {
     // Fastify's close stops accepting and waits for in-flight requests; each of those answers only after its
@@ -102,6 +106,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     closing ??= (async () => {
       await measurer.stop();
       await notifier?.stop();
+      await retention.stop();
       await app.close();
       await runtime.store.close();
     })();

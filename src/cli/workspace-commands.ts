@@ -8,6 +8,7 @@ import { deleteWorkspace } from '../domain/workspaces/delete-workspace.js';
 import { listWorkspaces } from '../domain/workspaces/list-workspaces.js';
 import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
 import { updateWorkspaceSettings } from '../domain/settings/update-workspace-settings.js';
+import type { WorkspaceSettings } from '../domain/settings/workspace-settings.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 import { deletedLine, table } from './render.js';
@@ -43,13 +44,17 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .option('--name <name>', 'rename the workspace')
     .option('--time-zone <zone>', 'IANA time zone for the times in emails and the daily summary at 08:00, e.g. America/Toronto')
     .option('--units <units>', 'metric (m, m²) or imperial (ft-in, ft²) for scan measurements')
+    .option('--lead-retention <months>', 'delete leads older than this: off, 3, 6, 12, 24 or 36 (months)')
+    .option('--scan-retention <months>', 'delete scans older than this: off, 3, 6, 12, 24 or 36 (months)')
     .action(
       run(
-        async (ctx, ref: string, opts: { name?: string; timeZone?: string; units?: string }) => {
+        async (ctx, ref: string, opts: { name?: string; timeZone?: string; units?: string; leadRetention?: string; scanRetention?: string }) => {
           return updateWorkspaceSettings({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), ...opts } });
         },
-        ((s: { workspaceId: string; name: string; timeZone: string; units: string }) =>
-          `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n`) as Render,
+        ((s: WorkspaceSettings) =>
+          `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n` +
+          `  leads kept: ${s.leadRetentionMonths ? `${s.leadRetentionMonths} months` : 'always'}\n` +
+          `  scans kept: ${s.scanRetentionMonths ? `${s.scanRetentionMonths} months` : 'always'}\n`) as Render,
       ),
     );
   withJson(workspace.command('delete <workspace>'))

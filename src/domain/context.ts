@@ -4,6 +4,7 @@ import type { CsrfTokens } from './auth/csrf.js';
 import type { SecretBox } from './keys/secret-box.js';
 import type { IntakeRecorder } from './intake-log/intake-recorder.js';
 import type { Mailer } from './notifications/mailer.js';
+import type { Actor } from './audit/actor.js';
 
 export interface Clock {
   now(): Date;
@@ -23,6 +24,11 @@ export interface DomainContext {
   intake?: IntakeRecorder;
   /** Outgoing email; absent when SMTP_URL is unset (then nothing is mailed and links are shown instead). */
   mail?: Mailer;
+  /**
+   * Who the verbs act for, written into the audit log: set per request by the admin pages (the signed-in person)
+   * and by the CLI (`cli` + the OS user); unset in jobs, which act as the system.
+   */
+  actor?: Actor;
 }
 
 export interface VerbArgs<I> {

@@ -10,6 +10,10 @@ export interface WorkspaceTable {
   time_zone?: string;
   /** Since 0012: `metric` or `imperial`; measurements are stored in metres either way. */
   units?: string;
+  /** Since 0023: months leads are kept (3, 6, 12, 24, 36), null for off. */
+  lead_retention_months?: number | null;
+  /** Since 0023: months scans are kept, null for off. */
+  scan_retention_months?: number | null;
 }
 
 export interface PipelineTable {
@@ -373,6 +377,32 @@ export interface OutboxTable {
   last_error: string | null;
 }
 
+/** Since 0022: one row per audited action; append-only (the daily job prunes rows older than 365 days). */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  workspace_id: string | null;
+  /** `user`, `cli` or `system`. */
+  actor_kind: string;
+  actor_user_id: string | null;
+  /** The display name at the time (user), the OS user name (cli), `system`. */
+  actor_label: string;
+  action: string;
+  /** JSON array of ids. */
+  target_ids: string;
+  /** JSON object of counts and flags. */
+  details: string;
+}
+
+/** Since 0023: a daily job's claim, so one instance runs it a day. */
+export interface JobClaimTable {
+  job: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** The UTC day (YYYY-MM-DD) of the last completed run. */
+  done_on: string | null;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -406,4 +436,6 @@ export interface Schema {
   email_changes: EmailChangeTable;
   lead_notes: LeadNoteTable;
   lead_events: LeadEventTable;
+  audit_log: AuditLogTable;
+  job_claims: JobClaimTable;
 }

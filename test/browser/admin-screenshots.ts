@@ -23,6 +23,12 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js
 import { createDomainContext } from '../../src/runtime.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { launchChromium } from './chromium.js';
+import { userActor } from '../../src/domain/audit/actor.js';
+import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
+import { showUploadKey } from '../../src/domain/keys/show-upload-key.js';
+import { exportPerson } from '../../src/domain/persons/export-person.js';
+import { runRetention } from '../../src/domain/retention/run-retention.js';
+import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 
 const OUT = process.env.SHOTS_DIR ? path.resolve(process.env.SHOTS_DIR) : path.resolve(import.meta.dirname, '../../docs');
@@ -120,7 +126,14 @@ try {
     payload: JSON.stringify(measured),
   });
   const measuredScanId = (measuredUpload.json() as { scanId?: string; id?: string }).scanId ?? (await store.db.selectFrom('scans').select('id').orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
-  const { sessionId } = await createSession({ ctx, input: { userId: owner.userId } });
+  // A few days of the owner's work for the Audit log, and retention chosen on Settings.
+  const asMaria = { ...ctx, actor: userActor({ userId: owner.userId, displayName: 'Maria Costa' }) };
+  await updateWorkspaceSettings({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, leadRetention: '24', scanRetention: '12' } });
+  await showUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, audit: 'key.shown' } });
+  await regenerateUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId } });
+  await exportPerson({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, email: 'nobody@example.com' } });
+  await runRetention(ctx);
+  const { sessionId } = await createSession({ ctx, input: { userId: owner.userId, signIn: { displayName: 'Maria Costa' } } });
   const tom = await store.db.selectFrom('users').select('id').where('email', '=', 'tom@harbor-renovations.com').executeTakeFirstOrThrow();
   const memberSession = (await createSession({ ctx, input: { userId: tom.id } })).sessionId;
 
@@ -140,6 +153,7 @@ try {
         ['members', `/w/${seeded.workspaceId}/members`],
         ['account', '/account'],
         ['settings', `/w/${seeded.workspaceId}/settings`],
+        ['audit', `/w/${seeded.workspaceId}/audit`],
         ['notifications', `/w/${seeded.workspaceId}/notifications`],
         ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
       ];

@@ -85,6 +85,9 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'lead_events',
   'notification_choices',
   'outbox',
+  // A refused request records nothing either.
+  'audit_log',
+  'job_claims',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
@@ -316,8 +319,10 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     method: 'POST',
     path: '/w/:workspaceId/settings',
     url: (f) => ws(f, '/settings'),
-    form: () => ({ name: 'Home renamed', timeZone: 'America/Toronto', units: 'imperial' }),
+    form: () => ({ name: 'Home renamed', timeZone: 'America/Toronto', units: 'imperial', leadRetention: '12', scanRetention: 'off' }),
   },
+  // Audit log (owners)
+  { method: 'GET', path: '/w/:workspaceId/audit', url: (f) => ws(f, '/audit') },
   // Notifications (everyone: their own choices)
   { method: 'GET', path: '/w/:workspaceId/notifications', url: (f) => ws(f, '/notifications') },
   {

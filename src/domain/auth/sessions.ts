@@ -1,3 +1,5 @@
+import { userActor } from '../audit/actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
 
@@ -16,11 +18,14 @@ export interface SignedInUser {
 }
 
 /** A new database session; the returned id goes into the cookie and nowhere else. */
-export async function createSession({ ctx, input }: VerbArgs<{ userId: string }>): Promise<{ sessionId: string }> {
+export async function createSession({
+  ctx,
+  input,
+}: VerbArgs<{ userId: string; signIn?: { displayName: string } }>): Promise<{ sessionId: string }> {
   const sessionId = mintToken();
   const now = ctx.clock.now();
-  await ctx.store.writer.write((trx) =>
-    trx
+  await ctx.store.writer.write(async (trx) => {
+    await trx
       .insertInto('sessions')
       .values({
         id_hash: hashToken(sessionId),
@@ -29,8 +34,13 @@ export async function createSession({ ctx, input }: VerbArgs<{ userId: string }>
         last_seen_at: now.toISOString(),
         expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS).toISOString(),
       })
-      .execute(),
-  );
+      .execute();
+    // A sign-in is recorded with its session: the person is the actor (no page context exists yet).
+    if (input.signIn) {
+      const actor = userActor({ userId: input.userId, displayName: input.signIn.displayName });
+      await recordAudit(trx, { ...ctx, actor }, { action: 'sign_in.succeeded', workspaceId: null, targetIds: [input.userId] });
+    }
+  });
   return { sessionId };
 }
 

@@ -1,5 +1,7 @@
+import { SYSTEM_ACTOR } from '../audit/actor.js';
+import { recordAuditAlone } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { claimAttempt } from './attempt-throttle.js';
 import { hasControlCharacters } from '../text-input.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
@@ -27,18 +29,30 @@ export async function signIn({
   if (hasControlCharacters(input.email)) {
     throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);
   }
-  const claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED);
-  const user = await ctx.store.db
-    .selectFrom('users')
-    .select(['id', 'password_hash'])
-    .where('email_key', '=', emailKey(input.email))
-    .executeTakeFirst();
+  const findUser = () =>
+    ctx.store.db
+      .selectFrom('users')
+      .select(['id', 'password_hash', 'display_name'])
+      .where('email_key', '=', emailKey(input.email))
+      .executeTakeFirst();
+  let claim;
+  try {
+    claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED);
+  } catch (error) {
+    // A refused sign-in is recorded by the server (the system), naming the account tried when there is one.
+    if (isAppError(error) && error.code === 'rate_limited') {
+      const tried = await findUser();
+      await recordAuditAlone({ ...ctx, actor: SYSTEM_ACTOR }, { action: 'sign_in.throttled', workspaceId: null, targetIds: tried ? [tried.id] : [] });
+    }
+    throw error;
+  }
+  const user = await findUser();
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !user.password_hash || !ok) {
     throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);
   }
   await claim.release();
   await pruneSessions(ctx);
-  const { sessionId } = await createSession({ ctx, input: { userId: user.id } });
+  const { sessionId } = await createSession({ ctx, input: { userId: user.id, signIn: { displayName: user.display_name } } });
   return { sessionId, userId: user.id };
 }

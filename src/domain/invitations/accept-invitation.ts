@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { mayJoin } from './list-invitations.js';
@@ -46,6 +47,7 @@ export async function acceptInvitation({
         .execute();
     }
     await trx.deleteFrom('invitations').where('id', '=', input.invitationId).execute();
+    await recordAudit(trx, ctx, { action: 'member.invitation_accepted', workspaceId: invitation.workspace_id, targetIds: [input.userId] });
     return { workspaceId: invitation.workspace_id };
   });
 }

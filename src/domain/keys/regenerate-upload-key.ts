@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { noWorkspaceWithId } from '../workspaces/find-workspace.js';
 import { hashUploadKey, mintUploadKey } from './secret-box.js';
@@ -12,8 +13,8 @@ export async function regenerateUploadKey({
   input,
 }: VerbArgs<{ workspaceId: string }>): Promise<{ uploadKey: string }> {
   const uploadKey = mintUploadKey();
-  const replaced = await ctx.store.writer.write((trx) =>
-    trx
+  const replaced = await ctx.store.writer.write(async (trx) => {
+    const result = await trx
       .updateTable('upload_keys')
       .set({
         key_hash: hashUploadKey(uploadKey),
@@ -23,8 +24,10 @@ export async function regenerateUploadKey({
         last_used_at: null,
       })
       .where('workspace_id', '=', input.workspaceId)
-      .executeTakeFirst(),
-  );
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) await recordAudit(trx, ctx, { action: 'key.regenerated', workspaceId: input.workspaceId });
+    return result;
+  });
   // Every workspace has its key row from creation on, so no row means no such workspace.
   if (Number(replaced.numUpdatedRows) === 0) throw noWorkspaceWithId(input.workspaceId);
   forgetUploadKeyTouches(ctx.store, input.workspaceId);

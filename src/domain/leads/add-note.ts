@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -45,6 +46,7 @@ export async function addNote({
         created_at: note.createdAt,
       })
       .execute();
+    await recordAudit(trx, ctx, { action: 'lead.note_added', workspaceId: lead.workspace_id, targetIds: [lead.id, note.id] });
     return note;
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { MovedBy } from '../stages/stage-history.js';
@@ -44,6 +45,7 @@ export async function assignLead({
     if (before === (assignee?.userId ?? null)) return { leadId: lead.id, assignee, changed: false };
     await trx.updateTable('leads').set({ assignee_user_id: assignee?.userId ?? null }).where('id', '=', lead.id).execute();
     await recordLeadEvent(trx, lead.id, { kind: 'assigned', value: assignee?.label ?? null, at: nowIso(ctx) }, input.by);
+    await recordAudit(trx, ctx, { action: 'lead.assigned', workspaceId: lead.workspace_id, targetIds: [lead.id, ...(assignee ? [assignee.userId] : [])] });
     return { leadId: lead.id, assignee, changed: true };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Role } from '../users/roles.js';
@@ -24,6 +25,7 @@ export async function deleteNote({
       throw new AppError('owner_only', 'Only its author or an owner can delete a note');
     }
     await trx.deleteFrom('lead_notes').where('id', '=', note.id).execute();
+    await recordAudit(trx, ctx, { action: 'lead.note_deleted', workspaceId: input.workspaceId, targetIds: [note.lead_id, note.id] });
     return { deleted: note.id, leadId: note.lead_id };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAuditAlone } from '../audit/record-audit.js';
 import { pipeline, Readable } from 'node:stream';
 import { sql, type SqlBool } from 'kysely';
 import { stringify } from 'csv-stringify';
@@ -113,6 +114,13 @@ function extraHeader(key: string): string {
  */
 export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>): Promise<Readable> {
   const filters = await resolveLeadFilters(ctx, input);
+  // Recorded when the download starts (the rows stream after): who took which pipeline's leads, and whether filtered.
+  await recordAuditAlone(ctx, {
+    action: 'export.downloaded',
+    workspaceId: filters.workspaceId,
+    targetIds: input.pipelineId ? [input.pipelineId] : [],
+    details: { filtered: Object.entries(input).some(([k, v]) => k !== 'workspaceId' && k !== 'pipelineId' && v !== undefined && v !== '') },
+  });
   const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId: filters.workspaceId } });
   const time = zonedTimeFormatter(timeZone);
   const { keys, overflow, top } = await extraKeys(ctx, filters);

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { loadStages, pickStage } from '../stages/stage.js';
 import { newHistoryId, type MovedBy, type StageMove } from '../stages/stage-history.js';
@@ -40,6 +41,7 @@ export async function moveLead({
         moved_at: move.movedAt,
       })
       .execute();
+    await recordAudit(trx, ctx, { action: 'lead.moved', workspaceId: row.workspace_id, targetIds: [row.id] });
     return { id: row.id, moved: move };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { MovedBy } from '../stages/stage-history.js';
@@ -33,6 +34,7 @@ export async function setFollowUp({
     if ((lead.follow_up_on ?? null) === day) return { leadId: lead.id, followUpOn: day, changed: false };
     await trx.updateTable('leads').set({ follow_up_on: day }).where('id', '=', lead.id).execute();
     await recordLeadEvent(trx, lead.id, { kind: 'follow_up', value: day, at: nowIso(ctx) }, input.by);
+    await recordAudit(trx, ctx, { action: 'lead.follow_up_set', workspaceId: lead.workspace_id, targetIds: [lead.id], details: { cleared: day === null } });
     return { leadId: lead.id, followUpOn: day, changed: true };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkRole, type Role } from '../users/roles.js';
@@ -18,6 +19,7 @@ export async function changeMemberRole({
       .where('user_id', '=', input.userId)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
+    await recordAudit(trx, ctx, { action: 'member.role_changed', workspaceId: input.workspaceId, targetIds: [input.userId], details: { owner: role === 'owner' } });
   });
   return { userId: input.userId, role };
 }

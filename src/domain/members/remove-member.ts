@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { nowIso, type VerbArgs } from '../context.js';
@@ -13,7 +14,10 @@ import { unassignMember } from '../leads/unassign-member.js';
  * workspace become unassigned.
  */
 export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
-  await ctx.store.writer.write((trx) => deleteMembership(trx, ctx.store.dialect, { ...input, at: nowIso(ctx) }));
+  await ctx.store.writer.write(async (trx) => {
+    await deleteMembership(trx, ctx.store.dialect, { ...input, at: nowIso(ctx) });
+    await recordAudit(trx, ctx, { action: 'member.removed', workspaceId: input.workspaceId, targetIds: [input.userId] });
+  });
 }
 
 export async function deleteMembership(

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { removeLeads } from '../workspaces/remove-contents.js';
 import type { VerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
@@ -46,6 +47,12 @@ export async function erasePerson({
     for (const record of rows.idempotency) {
       await trx.deleteFrom('idempotency_keys').where('scope', '=', record.scope).where('key', '=', record.key).execute();
     }
+    // Counts only: the record must not say whom (the point of an erasure is that nothing does).
+    await recordAudit(trx, ctx, {
+      action: 'person.erased',
+      workspaceId: input.workspaceId,
+      details: { leads: leads.length, quarantine: quarantine.length, idempotencyRecords: rows.idempotency.length },
+    });
     return { leads, quarantine, idempotencyRecords: rows.idempotency.map(({ scope, key }) => ({ scope, key })) };
   });
   // Even when nothing matched now: a second erase is how an earlier one whose WAL was held open gets finished.

@@ -1,3 +1,4 @@
+import { recordAuditAlone } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { toLeadView, type LeadView } from '../leads/list-leads.js';
 import { notesOfLead, type LeadNote } from '../leads/lead-work.js';
@@ -23,9 +24,17 @@ export interface PersonExport {
 export async function exportPerson({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonExport> {
+}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined; lookupOnly?: boolean }>): Promise<PersonExport> {
   const match = personMatch(input);
   const rows = await findPersonRows(ctx.store.db, { workspaceId: input.workspaceId, match });
+  // The export handed out is recorded with its counts (never whom); the People screen's lookup before it is not.
+  if (!input.lookupOnly) {
+    await recordAuditAlone(ctx, {
+      action: 'person.exported',
+      workspaceId: input.workspaceId,
+      details: { leads: rows.leads.length, quarantine: rows.quarantine.length },
+    });
+  }
   const meta = (row: { client_ip: string | null; user_agent: string | null; origin: string | null; referer: string | null }) => ({
     clientIp: row.client_ip,
     userAgent: row.user_agent,

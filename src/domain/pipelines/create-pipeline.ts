@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
@@ -23,6 +24,7 @@ export async function createPipeline({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'pipelines', { name, workspaceId: workspace.id });
     await insertPipeline(trx, { id, workspaceId: workspace.id, name, now: nowIso(ctx) });
+    await recordAudit(trx, ctx, { action: 'pipeline.created', workspaceId: workspace.id, targetIds: [id] });
   });
   return { id, workspaceId: workspace.id, name };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
 import { countLeads, refuseUnlessEmpty, removeLeads, removeSources, removeStages } from '../workspaces/remove-contents.js';
@@ -20,6 +21,7 @@ export async function deletePipeline({
     const removed = await removeSources(trx, sourceIds);
     await removeStages(trx, [pipeline.id]);
     await trx.deleteFrom('pipelines').where('id', '=', pipeline.id).execute();
+    await recordAudit(trx, ctx, { action: 'pipeline.deleted', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id], details: { ...removed, leads } });
     return { ...removed, leads, pipelines: 1 };
   });
   return { id: pipeline.id, name: pipeline.name, deleted };

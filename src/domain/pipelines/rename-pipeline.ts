@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { assertNameFree } from '../unique-name.js';
 import { checkName } from '../workspaces/create-workspace.js';
@@ -13,6 +14,7 @@ export async function renamePipeline({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'pipelines', { name, workspaceId: pipeline.workspaceId, exceptId: pipeline.id });
     await trx.updateTable('pipelines').set({ name }).where('id', '=', pipeline.id).execute();
+    await recordAudit(trx, ctx, { action: 'pipeline.renamed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
   });
   return { ...pipeline, name };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
@@ -55,6 +56,7 @@ export async function restoreQuarantined({
     if (Number(marked.numUpdatedRows) !== 1) {
       throw new AppError('already_restored', `${input.id} was already restored`);
     }
+    await recordAudit(trx, ctx, { action: 'quarantine.restored', workspaceId: row.workspace_id, targetIds: [row.id, leadId] });
     return { leadId };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
@@ -23,6 +24,7 @@ export async function attachScan({
       .executeTakeFirst();
     if (!lead) throw new AppError('lead_not_found', `No lead has the id ${input.leadId} in the scan's workspace`);
     await trx.updateTable('scans').set({ lead_id: lead.id }).where('id', '=', scan.id).execute();
+    await recordAudit(trx, ctx, { action: 'scan.attached', workspaceId: scan.workspace_id, targetIds: [scan.id, lead.id] });
   });
   return { scanId: input.scanId, leadId: input.leadId };
 }

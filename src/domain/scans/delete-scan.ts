@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
@@ -13,6 +14,7 @@ export async function deleteScan({ ctx, input }: VerbArgs<{ workspaceId: string;
     if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
     await trx.deleteFrom('scan_rooms').where('scan_id', '=', scan.id).execute();
     await trx.deleteFrom('scans').where('id', '=', scan.id).execute();
+    await recordAudit(trx, ctx, { action: 'scan.deleted', workspaceId: input.workspaceId, targetIds: [scan.id] });
   });
   return { id: input.scanId };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { BotCheckProvider } from '../../config.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
@@ -36,8 +37,8 @@ export async function configureBotCheck({
   const source = await getSource({ ctx, input });
   const { settings } = input;
   if (settings.off) {
-    await ctx.store.writer.write((trx) =>
-      trx
+    await ctx.store.writer.write(async (trx) => {
+      await trx
         .updateTable('lead_sources')
         .set({
           bot_check_provider: null,
@@ -47,8 +48,9 @@ export async function configureBotCheck({
           updated_at: nowIso(ctx),
         })
         .where('id', '=', source.id)
-        .execute(),
-    );
+        .execute();
+      await recordAudit(trx, ctx, { action: 'source.bot_check_changed', workspaceId: source.workspaceId, targetIds: [source.id], details: { on: false } });
+    });
     return { id: source.id, token: source.token, botCheck: 'off' };
   }
   const provider = settings.provider as BotCheckProvider;
@@ -63,8 +65,8 @@ export async function configureBotCheck({
     throw new AppError('invalid_request', 'A minimum score (0 to 1) applies to reCAPTCHA v3 only');
   }
   const siteKey = settings.siteKey?.trim() || null;
-  await ctx.store.writer.write((trx) =>
-    trx
+  await ctx.store.writer.write(async (trx) => {
+    await trx
       .updateTable('lead_sources')
       .set({
         bot_check_provider: provider,
@@ -74,7 +76,8 @@ export async function configureBotCheck({
         updated_at: nowIso(ctx),
       })
       .where('id', '=', source.id)
-      .execute(),
-  );
+      .execute();
+    await recordAudit(trx, ctx, { action: 'source.bot_check_changed', workspaceId: source.workspaceId, targetIds: [source.id], details: { on: true } });
+  });
   return { id: source.id, token: source.token, botCheck: { provider, siteKey, minScore } };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
@@ -21,6 +22,7 @@ export async function createSource({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'lead_sources', { name, workspaceId: pipeline.workspaceId });
     await insertSource(trx, { id, workspaceId: pipeline.workspaceId, pipelineId: pipeline.id, name, token, now });
+    await recordAudit(trx, ctx, { action: 'source.created', workspaceId: pipeline.workspaceId, targetIds: [id, pipeline.id] });
   });
   return toSourceView(ctx.config.publicBaseUrl, {
     id,

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
 import { countLeads, refuseUnlessEmpty, removeSources } from '../workspaces/remove-contents.js';
@@ -18,7 +19,14 @@ export async function deleteSource({ ctx, input }: VerbArgs<{ sourceId: string; 
       scans: 0,
       force: input.force,
     });
-    return removeSources(trx, [source.id]);
+    const removed = await removeSources(trx, [source.id]);
+    await recordAudit(trx, ctx, {
+      action: 'source.deleted',
+      workspaceId: source.workspaceId,
+      targetIds: [source.id],
+      details: { leads: removed.leads, quarantine: removed.quarantine },
+    });
+    return removed;
   });
   return { id: source.id, name: source.name, deleted };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { assertNameFree } from '../unique-name.js';
 import { checkName } from '../workspaces/create-workspace.js';
@@ -13,6 +14,7 @@ export async function renameSource({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'lead_sources', { name, workspaceId: source.workspaceId, exceptId: source.id });
     await trx.updateTable('lead_sources').set({ name, updated_at: nowIso(ctx) }).where('id', '=', source.id).execute();
+    await recordAudit(trx, ctx, { action: 'source.renamed', workspaceId: source.workspaceId, targetIds: [source.id] });
   });
   return { id: source.id, token: source.token, name };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { controlCharacterMessage, hasControlCharacters } from '../text-input.js';
@@ -45,6 +46,8 @@ export async function updateSourceTexts({
     if (Number(updated.numUpdatedRows) === 0) {
       await trx.insertInto('lead_source_texts').values({ source_id: input.sourceId, ...row }).execute();
     }
+    const source = await trx.selectFrom('lead_sources').select('workspace_id').where('id', '=', input.sourceId).executeTakeFirstOrThrow();
+    await recordAudit(trx, ctx, { action: 'source.texts_changed', workspaceId: source.workspace_id, targetIds: [input.sourceId] });
   });
   return texts;
 }

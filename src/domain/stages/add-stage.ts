@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { checkStageName, loadStages, stageKeyFor, type Stage } from './stage.js';
@@ -16,6 +17,7 @@ export async function addStage({
       .insertInto('stages')
       .values({ pipeline_id: pipeline.id, ...stage, created_at: nowIso(ctx) })
       .execute();
+    await recordAudit(trx, ctx, { action: 'stage.added', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
     return stage;
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { nowIso, type VerbArgs } from '../context.js';
@@ -83,6 +84,7 @@ export async function removeStage({
         await trx.updateTable('stages').set({ position }).where('pipeline_id', '=', pipeline.id).where('key', '=', s.key).execute();
       }
     }
+    await recordAudit(trx, ctx, { action: 'stage.removed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id], details: { leadsMoved: count } });
     return { removed: stage, moved: count };
   });
 }

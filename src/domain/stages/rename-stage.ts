@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { checkStageName, loadStages, pickStage, type Stage } from './stage.js';
@@ -21,6 +22,7 @@ export async function renameStage({
       .where('pipeline_id', '=', pipeline.id)
       .where('key', '=', stage.key)
       .execute();
+    await recordAudit(trx, ctx, { action: 'stage.renamed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
     return { ...stage, name };
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
@@ -39,6 +40,7 @@ export async function reorderStages({
         .where('key', '=', stage.key)
         .execute();
     }
+    await recordAudit(trx, ctx, { action: 'stage.reordered', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
     return order.map((s, position) => ({ ...s, position }));
   });
 }

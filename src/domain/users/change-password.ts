@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { claimAttempt } from '../auth/attempt-throttle.js';
@@ -29,5 +30,6 @@ export async function changePassword({
       .where('user_id', '=', input.userId)
       .where('id_hash', '!=', input.keepSessionHash)
       .execute();
+    await recordAudit(trx, ctx, { action: 'account.password_changed', workspaceId: null, targetIds: [input.userId] });
   });
 }

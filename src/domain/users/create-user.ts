@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -95,6 +96,7 @@ export async function createUser({
           payload: { kind: 'invite', workspaceName: workspace.name, invitedBy, link: `${mailBase}/login`, expiresAt: invitation.expires_at, existingAccount: true },
         });
       }
+      await recordAudit(trx, ctx, { action: 'member.invited', workspaceId: workspace.id, targetIds: [existing.id], details: { newAccount: false, owner: role === 'owner' } });
       return { userId: existing.id, link: null };
     }
     const userId = newId('usr');
@@ -113,6 +115,7 @@ export async function createUser({
       })
       .execute();
     await trx.insertInto('memberships').values({ workspace_id: workspace.id, user_id: userId, role, created_at: now }).execute();
+    await recordAudit(trx, ctx, { action: 'member.invited', workspaceId: workspace.id, targetIds: [userId], details: { newAccount: true, owner: role === 'owner' } });
     if (mailBase !== undefined) {
       // Emailed, the link is seen by the person only, so setting the password through it proves the address.
       const link = await issueSetupLink(trx, ctx, userId, 'email', mailBase);

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { deleteMembership } from '../members/remove-member.js';
 import { findUserByEmail } from './find-user.js';
@@ -13,9 +14,10 @@ export async function removeUser({
   const user = await findUserByEmail({ ctx, input });
   const { workspaceId } = input;
   if (workspaceId) {
-    await ctx.store.writer.write((trx) =>
-      deleteMembership(trx, ctx.store.dialect, { workspaceId, userId: user.id }),
-    );
+    await ctx.store.writer.write(async (trx) => {
+      await deleteMembership(trx, ctx.store.dialect, { workspaceId, userId: user.id });
+      await recordAudit(trx, ctx, { action: 'member.removed', workspaceId, targetIds: [user.id] });
+    });
     return { userId: user.id, email: user.email, removedFrom: [workspaceId] };
   }
   await ctx.store.writer.write(async (trx) => {
@@ -30,6 +32,7 @@ export async function removeUser({
     // Emails not yet sent to them outside any workspace (a password reset, an email change) go too.
     await trx.deleteFrom('outbox').where('user_id', '=', user.id).where('state', 'in', ['pending', 'sending']).execute();
     await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    await recordAudit(trx, ctx, { action: 'user.removed', workspaceId: null, targetIds: [user.id], details: { memberships: memberships.length } });
   });
   return { userId: user.id, email: user.email, removedFrom: 'everywhere' };
 }

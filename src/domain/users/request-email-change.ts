@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { claimAttempt } from '../auth/attempt-throttle.js';
@@ -58,6 +59,7 @@ export async function requestEmailChange({
       .insertInto('email_changes')
       .values({ token_hash: hashToken(token), user_id: user.id, new_email: newEmail, created_at: nowIso(ctx), expires_at: expiresAt, used_at: null })
       .execute();
+    await recordAudit(trx, ctx, { action: 'account.email_change_requested', workspaceId: null, targetIds: [user.id] });
     await enqueueEmail(trx, ctx, {
       purpose: 'email_change',
       to: newEmail,

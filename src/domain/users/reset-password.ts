@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { issueSetupLink } from '../auth/setup-links.js';
 import { findUserByEmail } from './find-user.js';
@@ -12,6 +13,10 @@ export async function resetPassword({
   input,
 }: VerbArgs<{ email: string }>): Promise<{ userId: string; email: string; setupUrl: string; expiresAt: string }> {
   const user = await findUserByEmail({ ctx, input });
-  const link = await ctx.store.writer.write((trx) => issueSetupLink(trx, ctx, user.id, 'operator'));
+  const link = await ctx.store.writer.write(async (trx) => {
+    const issued = await issueSetupLink(trx, ctx, user.id, 'operator');
+    await recordAudit(trx, ctx, { action: 'user.password_reset', workspaceId: null, targetIds: [user.id] });
+    return issued;
+  });
   return { userId: user.id, email: user.email, ...link };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { AppError } from '../errors.js';
@@ -30,6 +31,7 @@ export async function createWorkspace({ ctx, input }: VerbArgs<{ name: string }>
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'workspaces', { name });
     await insertWorkspace(trx, ctx, { id, name, uploadKey, now });
+    await recordAudit(trx, ctx, { action: 'workspace.created', workspaceId: id, targetIds: [id] });
   });
   return { id, name, uploadKey };
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { getWorkspace } from './find-workspace.js';
 import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, removeStages, type RemovedCounts } from './remove-contents.js';
@@ -39,6 +40,7 @@ export async function deleteWorkspace({
     removed.pipelines = Number(pipelines.numDeletedRows);
     await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();
     await trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
+    await recordAudit(trx, ctx, { action: 'workspace.deleted', workspaceId: workspace.id, targetIds: [workspace.id], details: { ...removed } });
     return removed;
   });
   return { id: workspace.id, name: workspace.name, deleted };

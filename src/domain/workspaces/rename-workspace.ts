@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { assertNameFree } from '../unique-name.js';
 import { checkName } from './create-workspace.js';
@@ -12,6 +13,7 @@ export async function renameWorkspace({
     await assertNameFree(trx, 'workspaces', { name, exceptId: input.workspaceId });
     const renamed = await trx.updateTable('workspaces').set({ name }).where('id', '=', input.workspaceId).executeTakeFirst();
     if (Number(renamed.numUpdatedRows) === 0) throw noWorkspaceWithId(input.workspaceId);
+    await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: { name: true } });
   });
   return { id: input.workspaceId, name };
 }

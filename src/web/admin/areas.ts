@@ -7,6 +7,7 @@ import { membersArea } from './members/members-area.js';
 import { peopleArea } from './people/people-area.js';
 import { scansArea } from './scans/scans-area.js';
 import { settingsArea } from './settings/settings-area.js';
+import { auditArea } from './audit/audit-area.js';
 import { notificationsArea } from './notifications/notifications-area.js';
 import { sourcesArea } from './sources/sources-area.js';
 
@@ -15,4 +16,4 @@ import { sourcesArea } from './sources/sources-area.js';
  * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
  * until every route has a case).
  */
-export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, notificationsArea, accountArea, stagesArea, peopleArea];
+export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea];

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
+import { userActor } from '../../domain/audit/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
@@ -175,7 +176,8 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     const call: AdminCall = {
       request,
       reply,
-      ctx,
+      // Every verb a page calls acts for the signed-in person (the audit log's actor).
+      ctx: { ...ctx, actor: userActor(session.user) },
       user: session.user,
       workspace,
       workspaces,

@@ -61,13 +61,45 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       name: 'Home',
       timeZone: 'UTC',
       units: 'metric',
+      leadRetentionMonths: null,
+      scanRetentionMonths: null,
     });
     const changed = await runCli(['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'], env);
     expect(changed.code).toBe(0);
-    expect(changed.stdout).toBe(`Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n`);
+    expect(changed.stdout).toBe(
+      `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n`,
+    );
     const refused = await runCli(['workspace', 'settings', 'Home', '--units', 'furlongs'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Choose metric (m, m²) or imperial (ft-in, ft²)');
     expect(await settingsRow()).toEqual({ name: 'Home', time_zone: 'Europe/Paris', units: 'imperial' });
+    const kept = await cliJson<{ leadRetentionMonths: number | null; scanRetentionMonths: number | null }>(
+      ['workspace', 'settings', 'Home', '--lead-retention', '36', '--scan-retention', '3'],
+      env,
+    );
+    expect(kept).toMatchObject({ leadRetentionMonths: 36, scanRetentionMonths: 3 });
+    const wrong = await runCli(['workspace', 'settings', 'Home', '--lead-retention', '5'], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('Choose off or 3, 6, 12, 24, 36 months');
+  });
+
+  it('an owner sets retention on the screen; off by default; a value off the list is refused next to its field', async () => {
+    const page = await get(url());
+    expect(page.body).toContain('<legend>Retention</legend>');
+    expect(page.body).toMatch(/id="f-leadRetention"[^>]*>\s*<option value="off" selected>/);
+    const saved = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '12', scanRetention: '24' });
+    expect(saved.statusCode).toBe(303);
+    const row = await world.store.db
+      .selectFrom('workspaces')
+      .select(['lead_retention_months', 'scan_retention_months'])
+      .where('id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ lead_retention_months: 12, scan_retention_months: 24 });
+    expect((await get(url())).body).toContain('<option value="12" selected>12 months</option>');
+    const bad = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '7', scanRetention: 'off' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-leadRetention-error">Choose off or 3, 6, 12, 24, 36 months/);
+    const records = await world.store.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'settings.changed').execute();
+    expect(records).toEqual([{ action: 'settings.changed', details: JSON.stringify({ lead_retention_months: true, scan_retention_months: true }) }]);
   });
 });

@@ -101,7 +101,7 @@ async function lookUp(call: WorkspaceCall, wanted: Wanted) {
   const workspaceId = call.workspace.workspaceId;
   try {
     const [found, names] = await Promise.all([
-      exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted } }),
+      exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted, lookupOnly: true } }),
       sourceNames({ ctx: call.ctx, input: { workspaceId } }),
     ]);
     return { found, names };

@@ -53,7 +53,7 @@ export const scansArea: AdminArea = {
         // Scans still waiting for a job first; `?scans=all` lists every one.
         const filter = call.query.scans === 'all' ? 'all' : 'unattached';
         const [{ uploadKey }, status, scans, units] = await Promise.all([
-          showUploadKey({ ctx: call.ctx, input: { workspaceId } }),
+          showUploadKey({ ctx: call.ctx, input: { workspaceId, ...(call.query.show === 'key' ? { audit: 'key.shown' as const } : {}) } }),
           uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
           // One more than a page tells whether an older page exists.
           listScans({ ctx: call.ctx, input: { workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
@@ -82,7 +82,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {
-        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, audit: 'key.copied' } });
         return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
       },
     },

@@ -1,0 +1,27 @@
+import os from 'node:os';
+
+/**
+ * Who a verb acts for, carried on the DomainContext (`ctx.actor`): the admin pages derive a context per request with
+ * the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the system).
+ */
+export type Actor =
+  | { kind: 'user'; userId: string; displayName: string }
+  | { kind: 'cli'; osUser: string }
+  | { kind: 'system' };
+
+export const SYSTEM_ACTOR: Actor = { kind: 'system' };
+
+/** The CLI's actor: the operating-system account that ran the command. */
+export function cliActor(): Actor {
+  let osUser = 'unknown';
+  try {
+    osUser = os.userInfo().username || osUser;
+  } catch {
+    // No passwd entry for the uid (some containers): the record still says it was the CLI.
+  }
+  return { kind: 'cli', osUser };
+}
+
+export function userActor(user: { userId: string; displayName: string }): Actor {
+  return { kind: 'user', userId: user.userId, displayName: user.displayName };
+}

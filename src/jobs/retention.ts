@@ -1,0 +1,44 @@
+import type { DomainContext } from '../domain/context.js';
+import { runRetention, type RetentionRun } from '../domain/retention/run-retention.js';
+
+export interface RetentionJob {
+  /** One look now (tests; the first look at start): runs today's purge if no instance has. */
+  runOnce(): Promise<RetentionRun | undefined>;
+  stop(): Promise<void>;
+}
+
+/** How often a serving process asks whether today's run is still to do; the claim makes it once a day overall. */
+const LOOK_EVERY_MS = 15 * 60_000;
+
+/** The daily retention run (docs/operations.md, "Retention"), off the request path. */
+export function startRetentionJob(ctx: DomainContext, onError: (error: unknown) => void, options: { everyMs?: number } = {}): RetentionJob {
+  const everyMs = options.everyMs ?? LOOK_EVERY_MS;
+  let running: Promise<RetentionRun | undefined> = Promise.resolve(undefined);
+  let busy = false;
+  let stopped = false;
+  const runOnce = () => {
+    if (stopped) return running;
+    running = running.then(async () => {
+      busy = true;
+      try {
+        return await runRetention(ctx);
+      } catch (error) {
+        onError(error);
+        return undefined;
+      } finally {
+        busy = false;
+      }
+    });
+    return running;
+  };
+  const timer = everyMs > 0 ? setInterval(() => void (busy ? undefined : runOnce()), everyMs) : undefined;
+  timer?.unref();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

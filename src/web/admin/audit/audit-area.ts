@@ -1,0 +1,130 @@
+import { AUDIT_ACTIONS } from '../../../domain/audit/audit-actions.js';
+import { listAudit, type AuditPage, type AuditRecordView } from '../../../domain/audit/list-audit.js';
+import { isAppError } from '../../../domain/errors.js';
+import { listMembers, type MemberView } from '../../../domain/members/list-members.js';
+import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import { zonedTimeFormatter } from '../../../domain/zoned-time.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+
+/** Records on one page of the Audit log. */
+export const AUDIT_PER_PAGE = 50;
+
+const FILTERS = ['person', 'action', 'from', 'to'] as const;
+type Query = Partial<Record<(typeof FILTERS)[number] | 'after', string>>;
+
+function queryString(query: Query, extra: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...query, ...extra })) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function select(name: string, label: string, current: string | undefined, options: Array<[string, string]>): SafeHtml {
+  return html`<div class="field"><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">
+<option value="">Any</option>${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}
+</select></div>`;
+}
+
+/** "Ana (owner)", "CLI: deploy", "System": who acted, as the screen says it. */
+function actorText(record: AuditRecordView): string {
+  if (record.actor.kind === 'user') return record.actor.label;
+  if (record.actor.kind === 'cli') return `CLI (${record.actor.label})`;
+  return 'System';
+}
+
+function detailsText(record: AuditRecordView): string {
+  return Object.entries(record.details)
+    .map(([key, value]) => (typeof value === 'boolean' ? (value ? key : `not ${key}`) : `${key}: ${value}`))
+    .join(', ');
+}
+
+function auditPage(
+  call: WorkspaceCall,
+  input: { page: AuditPage; members: MemberView[]; timeZone: string; query: Query; error?: string },
+): SafeHtml {
+  const here = workspacePath(call.workspace.workspaceId, 'audit');
+  const { query } = input;
+  const time = zonedTimeFormatter(input.timeZone);
+  const filtered = FILTERS.some((key) => query[key]);
+  return html`<div class="page-head"><div><h1>Audit log</h1><p class="muted">Who did what in ${call.workspace.workspaceName}, newest first, kept 365 days. Times in ${input.timeZone.replaceAll('_', ' ')}.</p></div></div>
+<section class="card" aria-labelledby="filter-heading">
+<h2 id="filter-heading" class="offscreen">Filters</h2>
+<form method="get" action="${here}" class="filters" role="search">
+${select('person', 'Person', query.person, input.members.map((m) => [m.userId, m.displayName]))}
+${select('action', 'Action', query.action, AUDIT_ACTIONS.map((a) => [a, a]))}
+<div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
+<div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
+<div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
+</form>
+${input.error ? html`<p class="field-error" role="alert">${input.error}</p>` : ''}
+</section>
+<section class="card table-card" aria-labelledby="list-heading">
+<h2 id="list-heading" class="offscreen">Records</h2>
+${input.page.records.length === 0
+  ? html`<p class="empty">${filtered ? 'No records match these filters.' : query.after ? 'No older records.' : 'Nothing recorded yet.'}</p>`
+  : html`<table class="list audit" id="audit">
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Details</th></tr></thead>
+<tbody>${input.page.records.map(
+      (r) => html`<tr>
+<td class="num" data-label="When"><time datetime="${r.at}">${time(r.at)}</time></td>
+<td data-label="Who">${actorText(r)}</td>
+<td data-label="Action"><code>${r.action}</code></td>
+<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`<code>${id}</code> `) : html`<span class="muted">—</span>`}</td>
+<td data-label="Details">${detailsText(r) || html`<span class="muted">—</span>`}</td>
+</tr>`,
+    )}</tbody>
+</table>`}
+${query.after || input.page.next
+  ? html`<nav class="pager" aria-label="Pages">
+<span>${query.after ? html`<a href="${here}${queryString({ ...query, after: undefined })}">← Newest</a>` : ''}</span>
+<span>${input.page.next ? html`<a href="${here}${queryString(query, { after: input.page.next })}" rel="next">Older →</a>` : ''}</span>
+</nav>`
+  : ''}
+</section>`;
+}
+
+/** Audit log (owners; docs/admin-app.md): the workspace's records with person, action and date filters. */
+export const auditArea: AdminArea = {
+  nav: { area: 'audit', label: 'Audit log', path: 'audit', access: 'owner' },
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/audit',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        const query: Query = {};
+        for (const key of [...FILTERS, 'after'] as const) if (call.query[key]?.trim()) query[key] = call.query[key]!.trim();
+        const [members, settings] = await Promise.all([
+          listMembers({ ctx: call.ctx, input: { workspaceId } }),
+          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+        ]);
+        const input = {
+          workspaceId,
+          limit: AUDIT_PER_PAGE,
+          ...(query.person ? { actorUserId: query.person } : {}),
+          ...(query.action ? { action: query.action } : {}),
+          ...(query.from ? { since: query.from } : {}),
+          ...(query.to ? { until: query.to } : {}),
+          ...(query.after ? { after: query.after } : {}),
+        };
+        let page: AuditPage;
+        let error: string | undefined;
+        try {
+          page = await listAudit({ ctx: call.ctx, input });
+        } catch (refusal) {
+          if (!isAppError(refusal) || (refusal.code !== 'invalid_fields' && refusal.code !== 'invalid_arguments')) throw refusal;
+          page = { records: [], next: null };
+          error = refusal.fieldErrors?.[0]?.message ?? refusal.detail;
+        }
+        return call.render(error ? 400 : 200, {
+          title: 'Audit log',
+          area: 'audit',
+          body: auditPage(call, { page, members, timeZone: settings.timeZone, query, ...(error ? { error } : {}) }),
+        });
+      },
+    },
+  ],
+};
