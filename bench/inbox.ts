@@ -23,6 +23,7 @@ import { unreadCounts } from '../src/domain/leads/unread-counts.js';
 import { newId } from '../src/domain/ids.js';
 import type { LeadTable } from '../src/storage/schema.js';
 import { SearchIndex } from '../src/storage/search-index.js';
+import { phoneKey } from '../src/storage/contact-keys.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -106,6 +107,8 @@ export async function benchInbox(): Promise<string> {
           bot_check: 'off',
           idempotency_key: null,
           restored_from: null,
+          email_key: `customer${j}@example.com`,
+          phone_key: phoneKey(j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`),
         });
       }
       await ctx.store.writer.write(async (trx) => {

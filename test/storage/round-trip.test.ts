@@ -58,6 +58,8 @@ describeEachBackend('storage round trips', (backend) => {
       restored_from: null,
       assignee_user_id: null,
       follow_up_on: null,
+      email_key: null,
+      phone_key: null,
       ...overrides,
     };
     // As the lead INSERT writes it on PostgreSQL (migration 0018); SQLite has no such column.

@@ -30,6 +30,7 @@ export async function createSource({
     token,
     active: true,
     botCheck: null,
+    spamRules: null,
   });
 }
 
