@@ -12,6 +12,7 @@ import { moveLead } from '../domain/leads/move-lead.js';
 import { openLead } from '../domain/leads/open-lead.js';
 import { setFollowUp } from '../domain/leads/set-follow-up.js';
 import { deleteQuarantined } from '../domain/quarantine/delete-quarantined.js';
+import { markAsSpam } from '../domain/quarantine/mark-as-spam.js';
 import { listQuarantine } from '../domain/quarantine/list-quarantine.js';
 import { restoreQuarantined } from '../domain/quarantine/restore-quarantined.js';
 import { addStage } from '../domain/stages/add-stage.js';
@@ -107,6 +108,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
         return setFollowUp({ ctx, input: { leadId: id, day, by: CLI_ACTOR } });
       }),
     );
+  withJson(leads.command('spam <id>'))
+    .description('mark a lead as spam: it moves to Quarantine (marked_spam), where `quarantine restore` brings it back')
+    .action(run((ctx, id: string) => markAsSpam({ ctx, input: { id, by: CLI_ACTOR } })));
   withJson(leads.command('delete <id>'))
     .description('remove a lead for good')
     .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
@@ -154,7 +158,7 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       ),
     );
 
-  const quarantine = program.command('quarantine').description('honeypot catches, kept 30 days');
+  const quarantine = program.command('quarantine').description('caught submissions and leads marked as spam, kept 30 days');
   withPaging(withJson(quarantine.command('list')), 'submissions')
     .description('quarantined submissions of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
