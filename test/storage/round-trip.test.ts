@@ -288,6 +288,7 @@ describeEachBackend('storage round trips', (backend) => {
       receivedAt: row.received_at,
       assigneeEmail: null,
       followUpOn: null,
+      possibleDuplicate: false,
     });
   });
 
@@ -314,7 +315,7 @@ describeEachBackend('storage round trips', (backend) => {
     );
     const listed = await listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual([
-      { id, sourceId: seeded.source.id, reason: 'honeypot', fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
+      { id, sourceId: seeded.source.id, reason: 'honeypot', detail: null, fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
     ]);
   });
 

@@ -1,7 +1,6 @@
 import { AppError, type FieldError } from '../errors.js';
 import { hasControlCharacters } from '../text-input.js';
 import type { LeadFields } from './lead-fields.js';
-import type { IntakeMeta } from './store-lead.js';
 
 /**
  * A source's spam rules (docs/admin-app.md, "Spam rules"): blocked emails (exact), email domains and words
@@ -154,7 +153,7 @@ function siteAllows(site: string, host: string): boolean {
 export function spamCatchOf(
   compiled: CompiledSpamRules | null,
   fields: LeadFields,
-  meta: IntakeMeta,
+  meta: { origin: string | null; referer: string | null },
   ownHosts: readonly string[],
 ): SpamCatch | null {
   if (!compiled) return null;
