@@ -36,7 +36,8 @@ function withFilters(cmd: Command): Command {
     .option('--since <date>', 'received on or after (2026-03-01 or an ISO time)')
     .option('--until <date>', 'received on or before (2026-03-31 or an ISO time)')
     .option('--assignee <email>', "assigned to this member (email or user id), or 'none' for unassigned leads")
-    .option('--follow-up-due', "follow-up date today or earlier (the workspace's time zone)");
+    .option('--follow-up-due', "follow-up date today or earlier (the workspace's time zone)")
+    .option('--duplicates', 'possible duplicates only: an earlier lead (365 days) has the same email or phone');
 }
 
 /** Exactly one of a value and its flag (`leads assign ID EMAIL|--none`), else a usage error. */
@@ -59,7 +60,11 @@ async function filtersOf(ctx: DomainContext, opts: FilterOptions): Promise<LeadF
 
 function leadLine(lead: InboxLead): string {
   const who = [lead.name, lead.email && `<${lead.email}>`, lead.phone].filter(Boolean).join(' ');
-  const work = [lead.assigneeEmail && `→ ${lead.assigneeEmail}`, lead.followUpOn && `follow up ${lead.followUpOn}`].filter(Boolean).join(', ');
+  const work = [
+    lead.assigneeEmail && `→ ${lead.assigneeEmail}`,
+    lead.followUpOn && `follow up ${lead.followUpOn}`,
+    lead.possibleDuplicate && 'possible duplicate',
+  ].filter(Boolean).join(', ');
   return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})${work ? `  ${work}` : ''}\n`;
 }
 
