@@ -158,7 +158,7 @@ export function noPipelinePage(call: WorkspaceCall): SafeHtml {
 function duplicateCard(ws: string, lead: LeadDetail): SafeHtml | string {
   if (lead.earlier.length === 0) return '';
   return html`<section class="card duplicate-card" aria-labelledby="duplicate-heading" id="possible-duplicate">
-<h2 id="duplicate-heading"><span class="mark warn">Possible duplicate</span></h2>
+<h2 id="duplicate-heading">Possible duplicate</h2>
 <p class="muted small">Earlier leads of this workspace in the 365 days before this one have the same ${lead.earlier.some((e) => e.matchedBy.includes('email')) && lead.earlier.some((e) => e.matchedBy.includes('phone')) ? 'email or phone' : lead.earlier[0]!.matchedBy[0]}. Nothing was merged.</p>
 <ul class="plain">${lead.earlier.map(
     (e) => html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} · same ${e.matchedBy.join(' and ')}</span></li>`,
