@@ -29,6 +29,7 @@ import type { LeadTable } from '../src/storage/schema.js';
 import { SearchIndex } from '../src/storage/search-index.js';
 import { searchDocument } from '../src/storage/search-text.js';
 import pg from 'pg';
+import { phoneKey } from '../src/storage/contact-keys.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -132,6 +133,8 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
           bot_check: 'off',
           idempotency_key: null,
           restored_from: null,
+          email_key: `customer${j}@example.com`,
+          phone_key: phoneKey(j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`),
         });
       }
       // PostgreSQL keeps each lead's search document in the row (migration 0018), as the intake writes it.

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
+import { emailKey, phoneKey } from '../src/storage/contact-keys.js';
 import { loadConfig } from '../src/config.js';
 import { newId } from '../src/domain/ids.js';
 import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
@@ -69,6 +70,8 @@ async function setUp() {
             bot_check: 'off',
             idempotency_key: null,
             restored_from: null,
+            email_key: emailKey(`old-${j}@example.com`),
+            phone_key: phoneKey('+44 20 7946 0958'),
           },
         ]),
       );

@@ -65,6 +65,8 @@ function lead(target: { sourceId: string; pipelineId: string }, i: number): Lead
     bot_check: 'off',
     idempotency_key: null,
     restored_from: null,
+    email_key: `ada-${i}@example.com`,
+    phone_key: '2079460958',
   };
 }
 

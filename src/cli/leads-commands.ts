@@ -12,6 +12,7 @@ import { moveLead } from '../domain/leads/move-lead.js';
 import { openLead } from '../domain/leads/open-lead.js';
 import { setFollowUp } from '../domain/leads/set-follow-up.js';
 import { deleteQuarantined } from '../domain/quarantine/delete-quarantined.js';
+import { markAsSpam } from '../domain/quarantine/mark-as-spam.js';
 import { listQuarantine } from '../domain/quarantine/list-quarantine.js';
 import { restoreQuarantined } from '../domain/quarantine/restore-quarantined.js';
 import { addStage } from '../domain/stages/add-stage.js';
@@ -35,7 +36,8 @@ function withFilters(cmd: Command): Command {
     .option('--since <date>', 'received on or after (2026-03-01 or an ISO time)')
     .option('--until <date>', 'received on or before (2026-03-31 or an ISO time)')
     .option('--assignee <email>', "assigned to this member (email or user id), or 'none' for unassigned leads")
-    .option('--follow-up-due', "follow-up date today or earlier (the workspace's time zone)");
+    .option('--follow-up-due', "follow-up date today or earlier (the workspace's time zone)")
+    .option('--duplicates', 'possible duplicates only: an earlier lead (365 days) has the same email or phone');
 }
 
 /** Exactly one of a value and its flag (`leads assign ID EMAIL|--none`), else a usage error. */
@@ -58,7 +60,11 @@ async function filtersOf(ctx: DomainContext, opts: FilterOptions): Promise<LeadF
 
 function leadLine(lead: InboxLead): string {
   const who = [lead.name, lead.email && `<${lead.email}>`, lead.phone].filter(Boolean).join(' ');
-  const work = [lead.assigneeEmail && `→ ${lead.assigneeEmail}`, lead.followUpOn && `follow up ${lead.followUpOn}`].filter(Boolean).join(', ');
+  const work = [
+    lead.assigneeEmail && `→ ${lead.assigneeEmail}`,
+    lead.followUpOn && `follow up ${lead.followUpOn}`,
+    lead.possibleDuplicate && 'possible duplicate',
+  ].filter(Boolean).join(', ');
   return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})${work ? `  ${work}` : ''}\n`;
 }
 
@@ -107,6 +113,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
         return setFollowUp({ ctx, input: { leadId: id, day, by: CLI_ACTOR } });
       }),
     );
+  withJson(leads.command('spam <id>'))
+    .description('mark a lead as spam: it moves to Quarantine (marked_spam), where `quarantine restore` brings it back')
+    .action(run((ctx, id: string) => markAsSpam({ ctx, input: { id, by: CLI_ACTOR } })));
   withJson(leads.command('delete <id>'))
     .description('remove a lead for good')
     .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
@@ -154,7 +163,7 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       ),
     );
 
-  const quarantine = program.command('quarantine').description('honeypot catches, kept 30 days');
+  const quarantine = program.command('quarantine').description('caught submissions and leads marked as spam, kept 30 days');
   withPaging(withJson(quarantine.command('list')), 'submissions')
     .description('quarantined submissions of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')

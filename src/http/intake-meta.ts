@@ -13,5 +13,6 @@ export function intakeMeta(request: FastifyRequest): IntakeMeta {
     userAgent: headerText(request.headers['user-agent']),
     origin: headerText(request.headers.origin),
     referer: headerText(request.headers.referer),
+    host: request.hostname || null,
   };
 }

@@ -35,6 +35,8 @@ export interface LeadSourceTable {
   bot_check_secret_enc: string | null;
   bot_check_site_key: string | null;
   bot_check_min_score: number | null;
+  /** Since 0021: JSON text of the source's spam rules (domain/intake/spam-rules.ts); null when it has none. */
+  spam_rules?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -79,6 +81,10 @@ export interface LeadTable {
   assignee_user_id?: string | null;
   /** Since 0019: the follow-up day, `YYYY-MM-DD` in the workspace's time zone; null when none. */
   follow_up_on?: string | null;
+  /** Since 0021: the email as duplicates compare it (storage/contact-keys.ts); set by the lead INSERT. */
+  email_key: string | null;
+  /** Since 0021: the phone's last ten digits as duplicates compare it (storage/contact-keys.ts). */
+  phone_key: string | null;
 }
 
 /** Since 0019: an internal note on a lead. */
@@ -121,6 +127,10 @@ export interface QuarantineTable {
   restored_lead_id: string | null;
   /** The Idempotency-Key the catch was answered under (migration 0002), so erasure reaches its record. */
   idempotency_key: string | null;
+  /** Since 0021: what caught it: the blocked rule, the site's host, or who marked the lead as spam. */
+  detail: string | null;
+  /** Since 0021: JSON text of a lead marked as spam as it was (domain/quarantine/mark-as-spam.ts); else null. */
+  lead_state: string | null;
 }
 
 export interface ScanTable {

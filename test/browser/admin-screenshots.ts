@@ -7,6 +7,8 @@ import path from 'node:path';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
+import { updateSpamRules } from '../../src/domain/sources/update-spam-rules.js';
+import { markAsSpam } from '../../src/domain/quarantine/mark-as-spam.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { setPasswordWithLink } from '../../src/domain/auth/setup-links.js';
 import { resetPassword } from '../../src/domain/users/reset-password.js';
@@ -78,6 +80,34 @@ try {
     const res = await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i), ...(email ? { email } : {}), ...(messages[i] ? { notes: messages[i] } : {}) } });
     leadIds.push((res.json() as { id: string }).id);
   }
+  // Ada writes again a day later, her email in capitals and her phone written another way: a possible duplicate.
+  const again = await app.inject({
+    method: 'POST',
+    url: `/api/intake/${seeded.source.token}`,
+    payload: { name: 'Ada Lovelace', email: 'ADA@example.com', phone: '(415) 555-0110', notes: 'Following up on my kitchen quote: can you also look at the pantry?' },
+  });
+  const duplicateId = (again.json() as { id: string }).id;
+  // Spam rules on the website form, and what they, the trap field and a person caught.
+  await updateSpamRules({
+    ctx,
+    input: {
+      sourceId: seeded.source.id,
+      set: {
+        blockedEmails: ['offers@seo-rocket.example'],
+        blockedDomains: ['cheap-leads.example'],
+        blockedWords: ['casino', 'crypto investment', 'backlinks'],
+        allowedSites: ['www.harbor-renovations.com', '*.harbor-renovations.com'],
+      },
+    },
+  });
+  for (const [payload, origin] of [
+    [{ name: 'Rank First SEO', email: 'offers@seo-rocket.example', notes: 'We can put your site on page one of Google.' }, 'https://www.harbor-renovations.com'],
+    [{ name: 'Jake', email: 'jake@mail.example', notes: 'Quality backlinks for your renovation site, 50% off' }, 'https://www.harbor-renovations.com'],
+    [{ name: 'Lena Park', email: 'lena@example.com', notes: 'Bathroom tiles, small job' }, 'https://contractor-directory.example'],
+    [{ name: 'zzz', email: 'bot@example.net', website: 'https://spam.example' }, 'https://www.harbor-renovations.com'],
+  ] as const) {
+    await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, headers: { origin }, payload });
+  }
   // The landing page's source has a bot check: its leads passed it (set here rather than through a provider).
   await store.db.updateTable('leads').set({ bot_check: 'passed' }).where('source_id', '=', landing.id).execute();
   const uploads = [
@@ -134,6 +164,7 @@ try {
   await exportPerson({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, email: 'nobody@example.com' } });
   await runRetention(ctx);
   const { sessionId } = await createSession({ ctx, input: { userId: owner.userId, signIn: { displayName: 'Maria Costa' } } });
+  await markAsSpam({ ctx, input: { id: leadIds[5]!, by: { userId: owner.userId, label: 'Maria Santos' } } });
   const tom = await store.db.selectFrom('users').select('id').where('email', '=', 'tom@harbor-renovations.com').executeTakeFirstOrThrow();
   const memberSession = (await createSession({ ctx, input: { userId: tom.id } })).sessionId;
 
@@ -156,6 +187,9 @@ try {
         ['audit', `/w/${seeded.workspaceId}/audit`],
         ['notifications', `/w/${seeded.workspaceId}/notifications`],
         ['scan', `/w/${seeded.workspaceId}/scans/${measuredScanId}`],
+        ['quarantine', `/w/${seeded.workspaceId}/quarantine`],
+        ['spam-rules', `/w/${seeded.workspaceId}/sources/${seeded.source.id}/spam`],
+        ['duplicate-lead', `/w/${seeded.workspaceId}/leads/${duplicateId}`],
       ];
       // The README shows every screen wide, and all but a source's page and Stages at phone width.
       const narrow = (n: string) => EVERY_SCREEN || (n !== 'source' && n !== 'stages');

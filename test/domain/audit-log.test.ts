@@ -31,6 +31,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/leads/:leadId/follow-up': 'lead.follow_up_set',
   '/w/:workspaceId/leads/:leadId/move': 'lead.moved',
   '/w/:workspaceId/leads/:leadId/delete': 'lead.deleted',
+  '/w/:workspaceId/leads/:leadId/spam': 'lead.marked_spam',
   '/w/:workspaceId/pipelines/:pipelineId/stages': 'stage.added',
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/rename': 'stage.renamed',
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/move': 'stage.reordered',
@@ -40,6 +41,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/sources/:sourceId/active': 'source.deactivated',
   '/w/:workspaceId/sources/:sourceId/bot-check': 'source.bot_check_changed',
   '/w/:workspaceId/sources/:sourceId/texts': 'source.texts_changed',
+  '/w/:workspaceId/sources/:sourceId/spam': 'source.spam_rules_changed',
   '/w/:workspaceId/members': 'member.invited',
   '/w/:workspaceId/members/invitations/:invitationId/cancel': 'member.invitation_cancelled',
   '/w/:workspaceId/members/:userId/role': 'member.role_changed',
@@ -91,7 +93,7 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
       })),
     ];
     // A fixture is made again only after an action that used up what later ones need (a fixture costs seconds).
-    const usesUp = /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach)$/;
+    const usesUp = /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach|spam)$/;
     const prepare = async () => {
       // The password form checks the current password: give the owner the one the case sends.
       const { hashPassword } = await import('../../src/domain/auth/password.js');

@@ -199,6 +199,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/spam',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/spam`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/spam`),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/leads/:leadId/delete',
     url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/delete`),
     foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/delete`),
@@ -285,6 +291,14 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => src(f, '/texts'),
     foreignUrl: (f) => awaySrc(f, '/texts'),
     form: () => ({ heading: 'Get a quote', introduction: 'Hi', thankYou: 'Thanks!' }),
+  },
+  { method: 'GET', path: '/w/:workspaceId/sources/:sourceId/spam', url: (f) => src(f, '/spam'), foreignUrl: (f) => awaySrc(f, '/spam') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/spam',
+    url: (f) => src(f, '/spam'),
+    foreignUrl: (f) => awaySrc(f, '/spam'),
+    form: () => ({ blockedEmails: 'spammer@example.com', blockedDomains: '', blockedWords: 'casino', allowedSites: '' }),
   },
   // Members
   { method: 'GET', path: '/w/:workspaceId/members', url: (f) => ws(f, '/members') },

@@ -22,6 +22,8 @@ export function leadRow(source: { id: string; pipeline_id: string }, name: strin
     referer: null,
     bot_check: 'off',
     idempotency_key: null,
+    email_key: null,
+    phone_key: null,
   };
 }
 

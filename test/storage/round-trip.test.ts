@@ -58,6 +58,8 @@ describeEachBackend('storage round trips', (backend) => {
       restored_from: null,
       assignee_user_id: null,
       follow_up_on: null,
+      email_key: null,
+      phone_key: null,
       ...overrides,
     };
     // As the lead INSERT writes it on PostgreSQL (migration 0018); SQLite has no such column.
@@ -287,6 +289,7 @@ describeEachBackend('storage round trips', (backend) => {
       receivedAt: row.received_at,
       assigneeEmail: null,
       followUpOn: null,
+      possibleDuplicate: false,
     });
   });
 
@@ -313,7 +316,7 @@ describeEachBackend('storage round trips', (backend) => {
     );
     const listed = await listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual([
-      { id, sourceId: seeded.source.id, reason: 'honeypot', fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
+      { id, sourceId: seeded.source.id, reason: 'honeypot', detail: null, fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
     ]);
   });
 

@@ -2,6 +2,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Dialect } from '../../storage/dialect.js';
 import { leadInsert, leadInsertParams, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes/lead.js';
 import { Markers } from '../../storage/hot-writes/sql-parts.js';
+import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from './lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
@@ -12,6 +13,8 @@ export interface IntakeMeta {
   userAgent: string | null;
   origin: string | null;
   referer: string | null;
+  /** The host the request was addressed to (not stored): a post from a page of this server is never `site_not_allowed`. */
+  host?: string | null;
 }
 
 /** Header values are the client's to choose; a bound keeps one request from storing 16 KiB of user agent. */
@@ -57,6 +60,8 @@ export function leadRowOf(input: {
     ...boundedMeta(input.meta),
     bot_check: input.botCheck,
     idempotency_key: input.idempotencyKey,
+    email_key: emailKey(fields.email),
+    phone_key: phoneKey(fields.phone),
   };
 }
 

@@ -7,6 +7,7 @@ import { QUARANTINE_RETENTION, quarantineCutoff } from '../quarantine/quarantine
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from './lead-fields.js';
 import { forgetCachedSource } from './source-cache.js';
 import { boundedMeta, leadRowOf, type IntakeMeta } from './store-lead.js';
+import { spamCatchOf } from './spam-rules.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 
 export type { IntakeMeta } from './store-lead.js';
@@ -42,8 +43,56 @@ function closed(ctx: DomainContext, source: LeadSource): AppError {
   );
 }
 
+/** Why a post went to Quarantine (docs/api.md, "Quarantine reasons") and what caught it, if more is to say. */
+export interface QuarantineReason {
+  reason: string;
+  detail: string | null;
+}
+
+/** The hosts of this server's own pages: the request's, and PUBLIC_BASE_URL's (docs/admin-app.md, "Spam rules"). */
+function ownHosts(ctx: DomainContext, meta: IntakeMeta): string[] {
+  const hosts = [new URL(ctx.config.publicBaseUrl).hostname.toLowerCase()];
+  if (meta.host) hosts.push(meta.host.toLowerCase());
+  return hosts;
+}
+
 /**
- * One intake submission (docs/api.md), in the contract's order: honeypot → validation → bot check → store.
+ * Keeps a caught post in Quarantine with its reason, and answers it as an accepted lead would be answered (same
+ * shape, a fresh id of the real format that names no lead): the poster learns nothing.
+ */
+async function quarantine(
+  ctx: DomainContext,
+  { source, body, meta, idempotency }: SubmitLeadInput,
+  now: Date,
+  caught: QuarantineReason,
+): Promise<SubmitLeadResult> {
+  const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: true };
+  const { stored } = await ctx.store.hot.write({
+    kind: 'quarantine',
+    row: {
+      id: newId('qr'),
+      workspace_id: source.workspaceId,
+      source_id: source.id,
+      reason: caught.reason,
+      detail: caught.detail,
+      fields: JSON.stringify(quarantineFields(body)),
+      received_at: now.toISOString(),
+      ...boundedMeta(meta),
+      // Kept with the catch, so erasing the person also erases this key's record (docs/operations.md).
+      idempotency_key: idempotency?.key ?? null,
+    },
+    cutoff: quarantineCutoff(now),
+    keep: QUARANTINE_RETENTION.perSource,
+    done: idempotency ? keyDone(idempotency, result) : null,
+  });
+  if (!stored) throw closed(ctx, source);
+  ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: caught.reason });
+  return result;
+}
+
+/**
+ * One intake submission (docs/api.md), in the contract's order: honeypot → validation → spam rules → bot check →
+ * store.
  * Resolves only after the commit, so the caller's 200 means the lead is durable. The row is written as data through
  * the hot writer, guarded in SQL: if the source was deactivated (or moved to another pipeline) since it was looked
  * up, nothing is stored and the answer is intake_unavailable, as for a closed link.
@@ -55,31 +104,13 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
 
   // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the
   // real format) and learns nothing from error messages. The submission is kept so autofill victims can be restored.
-  if (honeypotFilled(body)) {
-    const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: true };
-    const { stored } = await ctx.store.hot.write({
-      kind: 'quarantine',
-      row: {
-        id: newId('qr'),
-        workspace_id: source.workspaceId,
-        source_id: source.id,
-        reason: HONEYPOT_REASON,
-        fields: JSON.stringify(quarantineFields(body)),
-        received_at: receivedAt,
-        ...boundedMeta(meta),
-        // Kept with the catch, so erasing the person also erases this key's record (docs/operations.md).
-        idempotency_key: idempotency?.key ?? null,
-      },
-      cutoff: quarantineCutoff(now),
-      keep: QUARANTINE_RETENTION.perSource,
-      done: idempotency ? keyDone(idempotency, result) : null,
-    });
-    if (!stored) throw closed(ctx, source);
-    ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: HONEYPOT_REASON });
-    return result;
-  }
+  if (honeypotFilled(body)) return quarantine(ctx, input, now, { reason: HONEYPOT_REASON, detail: null });
 
   const fields = normalizeLeadBody(body);
+  // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
+  const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta)) : null;
+  if (caught) return quarantine(ctx, input, now, caught);
+
   // Network I/O to the provider happens here, never inside the write transaction.
   const botCheck = await verifyBotCheck({
     ctx,

@@ -32,6 +32,7 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['source', (r) => r.source_name],
   ['assignee', (r) => r.assignee_email ?? null],
   ['follow_up_on', (r) => r.follow_up_on ?? null],
+  ['possible_duplicate', (r) => (Number(r.possible_duplicate) ? 'yes' : '')],
   ['internal_notes_count', (r) => String(Number(r.internal_notes))],
   ['bot_check', (r) => r.bot_check],
   ['client_ip', (r) => r.client_ip],

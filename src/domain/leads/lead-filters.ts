@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
+import { possibleDuplicate } from './duplicates.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { localDayAndHour } from '../notifications/choices.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
@@ -32,6 +33,8 @@ export interface LeadFilterInput {
   assignee?: string;
   /** Only leads whose follow-up day is today or earlier, in the workspace's time zone. */
   followUpDue?: boolean;
+  /** Only possible duplicates (duplicates.ts). */
+  duplicates?: boolean;
 }
 
 /** The same filters resolved to ids and bounds; what the list and the export query with. */
@@ -52,6 +55,7 @@ export interface LeadFilters {
   unassigned?: boolean;
   /** Follow-up day on or before this `YYYY-MM-DD`. */
   followUpBy?: string;
+  duplicates?: boolean;
 }
 
 export const BOT_CHECK_STATES = ['off', 'passed', 'unverified'] as const;
@@ -146,6 +150,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId } });
     filters.followUpBy = localDayAndHour(ctx.clock.now(), timeZone).day;
   }
+  if (input.duplicates) filters.duplicates = true;
   if (!blank(input.since)) filters.since = instant('From', input.since!, false);
   if (!blank(input.until)) filters.before = instant('To', input.until!, true);
   return filters;
@@ -184,6 +189,7 @@ export function filterCondition(
   }
   if (filters.since) parts.push(eb('leads.received_at', '>=', filters.since));
   if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
+  if (filters.duplicates) parts.push(possibleDuplicate(dialect));
   if (filters.search) parts.push(searchCondition(dialect, filters.search));
   if (filters.searchIds) parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
   return eb.and(parts);

@@ -1,4 +1,5 @@
 import type { DomainContext } from '../context.js';
+import { possibleDuplicate } from './duplicates.js';
 import { afterCursor, filterCondition, type LeadCursor, type LeadFilters } from './lead-filters.js';
 
 /**
@@ -22,6 +23,7 @@ export function leadPageQuery(ctx: DomainContext, filters: LeadFilters, cursor: 
       'lead_unread.lead_id as unread_id',
       'assignee.email as assignee_email',
     ])
+    .select(possibleDuplicate(dialect).as('possible_duplicate'))
     .where((eb) => filterCondition(eb, dialect, filters))
     .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
     .orderBy('leads.received_at', 'desc')

@@ -21,6 +21,8 @@ export interface InboxLead extends LeadView {
   assigneeEmail: string | null;
   /** `YYYY-MM-DD`; null when none. */
   followUpOn: string | null;
+  /** An earlier lead of the workspace has the same email or phone (duplicates.ts). */
+  possibleDuplicate: boolean;
 }
 
 export function toLeadView(row: LeadTable): LeadView {

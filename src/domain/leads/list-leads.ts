@@ -28,6 +28,7 @@ export function toInboxLead(row: LeadPageRow): InboxLead {
     isNew: row.unread_id !== null,
     assigneeEmail: row.assignee_email ?? null,
     followUpOn: row.follow_up_on ?? null,
+    possibleDuplicate: Boolean(Number(row.possible_duplicate)),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { VerbArgs } from '../context.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 import type { StageMove } from '../stages/stage-history.js';
+import { earlierLeadsOf, type EarlierLead } from './duplicates.js';
 import { findLeadRow } from './find-lead.js';
 import { toLeadView, type LeadView } from './lead-view.js';
 import { eventsOfLead, memberLabel, notesOfLead, type LeadEvent, type LeadNote } from './lead-work.js';
@@ -28,6 +29,8 @@ export interface LeadDetail extends LeadView {
   internalNotes: LeadNote[];
   /** Assignments and follow-up changes, oldest first (the stage moves are in `history`). */
   events: LeadEvent[];
+  /** Earlier leads of the workspace with the same email or phone, newest first (duplicates.ts); empty when none. */
+  earlier: EarlierLead[];
 }
 
 /**
@@ -40,7 +43,7 @@ export async function openLead({
 }: VerbArgs<{ workspaceId?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
   const { db } = ctx.store;
   const row = await findLeadRow(db, { workspaceId: input.workspaceId, id: input.id });
-  const [pipeline, source, stages, history, unread, assignee, internalNotes, events] = await Promise.all([
+  const [pipeline, source, stages, history, unread, assignee, internalNotes, events, earlier] = await Promise.all([
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),
     loadStages(db, row.pipeline_id),
@@ -51,6 +54,13 @@ export async function openLead({
       : Promise.resolve(undefined),
     notesOfLead(db, row.id),
     eventsOfLead(db, row.id),
+    earlierLeadsOf(ctx, {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      receivedAt: row.received_at,
+      emailKey: row.email_key,
+      phoneKey: row.phone_key,
+    }),
   ]);
   if (unread && input.markOpened !== false) {
     // Opened by anyone means opened for the whole workspace; two people opening it at once both just delete.
@@ -82,5 +92,6 @@ export async function openLead({
     followUpOn: row.follow_up_on ?? null,
     internalNotes,
     events,
+    earlier,
   };
 }

@@ -7,13 +7,15 @@ export interface QuarantineView {
   id: string;
   sourceId: string;
   reason: string;
+  /** What caught it: the blocked rule, the site's host, or who marked the lead as spam. */
+  detail: string | null;
   fields: Record<string, string>;
   receivedAt: string;
   restoredLeadId: string | null;
 }
 
 /**
- * Honeypot catches of a workspace, newest first (docs/api.md). Pruning runs when a source catches again, so a
+ * Quarantined submissions of a workspace (caught posts, leads marked as spam), newest first (docs/api.md). Pruning runs when a source catches again, so a
  * quiet source may still hold rows past 30 days: the cutoff here keeps them out of sight all the same.
  */
 export async function listQuarantine({
@@ -39,6 +41,7 @@ export function toQuarantineView(row: Selectable<QuarantineTable>): QuarantineVi
     id: row.id,
     sourceId: row.source_id,
     reason: row.reason,
+    detail: row.detail,
     fields: JSON.parse(row.fields) as Record<string, string>,
     receivedAt: row.received_at,
     restoredLeadId: row.restored_lead_id,

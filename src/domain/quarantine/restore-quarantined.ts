@@ -5,10 +5,34 @@ import { newId } from '../ids.js';
 import { HONEYPOT_FIELD, normalizeLeadBody } from '../intake/lead-fields.js';
 import { insertLead } from '../intake/store-lead.js';
 import { quarantineCutoff } from './quarantine-retention.js';
+import type { MarkedLeadState } from './mark-as-spam.js';
+import { restoreMarkedLead } from './restore-marked-lead.js';
+import type { Selectable, Transaction } from 'kysely';
+import type { Dialect } from '../../storage/dialect.js';
+import type { QuarantineTable, Schema } from '../../storage/schema.js';
+
+/** A caught post becomes a new lead: the same field rules as intake, minus the honeypot. */
+async function restoreCatch(trx: Transaction<Schema>, dialect: Dialect, row: Selectable<QuarantineTable>): Promise<string> {
+  const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
+  const fields = normalizeLeadBody(body);
+  const leadId = newId('lead');
+  await insertLead(trx, dialect, {
+    id: leadId,
+    sourceId: row.source_id,
+    fields,
+    receivedAt: row.received_at,
+    meta: { clientIp: row.client_ip, userAgent: row.user_agent, origin: row.origin, referer: row.referer },
+    // The bot check never ran for a caught post; a person chose to restore it.
+    botCheck: 'off',
+    restoredFrom: row.id,
+  });
+  return leadId;
+}
 
 /**
- * Turns a quarantined submission into a lead (docs/api.md): the same field rules as intake, minus the honeypot,
- * with the original received time and request details, in the pipeline's first stage. One transaction marks both
+ * Turns a quarantined submission into a lead (docs/api.md): a caught post as a new lead with the original received
+ * time and request details, in the pipeline's first stage; a lead marked as spam as it was, under its own id
+ * (restore-marked-lead.ts). One transaction marks both
  * sides, so a second restore, even a concurrent one (a double click), finds `restored_lead_id` set and is refused:
  * its lead insert rolls back with it, and exactly one lead exists.
  */
@@ -34,19 +58,9 @@ export async function restoreQuarantined({
     if (row.restored_lead_id) {
       throw new AppError('already_restored', `${input.id} was already restored as lead ${row.restored_lead_id}`);
     }
-    const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
-    const fields = normalizeLeadBody(body);
-    const leadId = newId('lead');
-    await insertLead(trx, ctx.store.dialect, {
-      id: leadId,
-      sourceId: row.source_id,
-      fields,
-      receivedAt: row.received_at,
-      meta: { clientIp: row.client_ip, userAgent: row.user_agent, origin: row.origin, referer: row.referer },
-      // The bot check never ran for a honeypot catch; a person chose to restore it.
-      botCheck: 'off',
-      restoredFrom: row.id,
-    });
+    const leadId = row.lead_state
+      ? await restoreMarkedLead(trx, ctx.store.dialect, row.id, JSON.parse(row.lead_state) as MarkedLeadState)
+      : await restoreCatch(trx, ctx.store.dialect, row);
     const marked = await trx
       .updateTable('quarantine')
       .set({ restored_lead_id: leadId })

@@ -32,6 +32,7 @@ export async function createSource({
     token,
     active: true,
     botCheck: null,
+    spamRules: null,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { BotCheckProvider } from '../../config.js';
 import type { LeadSourceTable } from '../../storage/schema.js';
+import { compileSpamRules, parseSpamRules, type CompiledSpamRules } from '../intake/spam-rules.js';
 
 /** Canonical UUID text, any case (docs/api.md). */
 export const TOKEN_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,6 +27,8 @@ export interface LeadSource {
   token: string;
   active: boolean;
   botCheck: BotCheckSettings | null;
+  /** The source's spam rules, ready for intake; null when it has none (domain/intake/spam-rules.ts). */
+  spamRules: CompiledSpamRules | null;
 }
 
 export interface LeadSourceView {
@@ -51,6 +54,7 @@ export function toLeadSource(row: LeadSourceTable): LeadSource {
           minScore: row.bot_check_min_score,
         }
       : null,
+    spamRules: compileSpamRules(parseSpamRules(row.spam_rules)),
   };
 }
 

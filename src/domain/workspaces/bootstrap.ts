@@ -48,6 +48,7 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
         token,
         active: true,
         botCheck: null,
+        spamRules: null,
       });
       return { created: true, workspaceId, uploadKey, source, adminSetup };
     } catch (error) {

@@ -38,6 +38,8 @@ export const LEAD_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, expres
   ['bot_check', 'v.bot_check'],
   ['idempotency_key', 'v.idempotency_key'],
   ['restored_from', 'v.restored_from'],
+  ['email_key', 'v.email_key'],
+  ['phone_key', 'v.phone_key'],
 ];
 
 /** The posted fields, in parameter order (every `v.` field is text). */
@@ -59,6 +61,8 @@ export const LEAD_ROW_FIELDS = [
   'bot_check',
   'idempotency_key',
   'restored_from',
+  'email_key',
+  'phone_key',
 ] as const satisfies ReadonlyArray<keyof LeadInsertValues>;
 
 const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);

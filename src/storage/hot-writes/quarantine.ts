@@ -1,9 +1,9 @@
-/** The quarantine statements of the hot writes: a honeypot catch, and the pruning that keeps each source's catches bounded. */
+/** The quarantine statements of the hot writes: a catch (honeypot, spam rule), and the pruning that keeps each source's catches bounded. */
 import type { QuarantineTable } from '../schema.js';
 import type { Markers } from './sql-parts.js';
 
 /** A quarantine entry as caught; restored_lead_id is set only when it is restored. */
-export type QuarantineRow = Omit<QuarantineTable, 'restored_lead_id'>;
+export type QuarantineRow = Omit<QuarantineTable, 'restored_lead_id' | 'lead_state'>;
 
 const COLUMNS = [
   'id',
@@ -17,6 +17,7 @@ const COLUMNS = [
   'origin',
   'referer',
   'idempotency_key',
+  'detail',
 ] as const satisfies ReadonlyArray<keyof QuarantineRow>;
 
 /** The catch, only while its source is active (nothing is stored for a closed link). Parameters: quarantineInsertParams. */

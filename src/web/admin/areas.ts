@@ -2,6 +2,7 @@ import type { AdminArea } from './routes.js';
 import { accountArea } from './account/account-area.js';
 import { leadsArea } from './leads/leads-area.js';
 import { quarantineArea } from './quarantine/quarantine-area.js';
+import { spamRulesArea } from './sources/spam-rules-area.js';
 import { stagesArea } from './stages/stages-area.js';
 import { membersArea } from './members/members-area.js';
 import { peopleArea } from './people/people-area.js';
@@ -16,4 +17,4 @@ import { sourcesArea } from './sources/sources-area.js';
  * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
  * until every route has a case).
  */
-export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea];
+export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea, spamRulesArea];

@@ -16,7 +16,7 @@ export interface ShellInput {
     workspace: WorkspaceAccess | undefined;
     workspaces: WorkspaceAccess[];
     /** Leads (over all pipelines) and scans nobody in the nav's workspace has opened yet: badges on Leads and Scans. */
-    unread: { leads: number; scans: number };
+    unread: { leads: number; scans: number; quarantine?: number };
   };
 }
 
@@ -42,6 +42,11 @@ function initialsOf(user: SignedInUser): string {
   return words.slice(0, 2).map((word) => [...word][0]!.toUpperCase()).join('') || '?';
 }
 
+/** Quarantine's badge: catches of the last 7 days, not restored (domain/quarantine/count-recent-catches.ts). */
+function catchesBadge(count: number): SafeHtml | string {
+  return count > 0 ? html` <span class="count quiet" aria-label="${count} caught in the last 7 days" title="Caught in the last 7 days">${count}</span>` : '';
+}
+
 function countBadge(count: number): SafeHtml | string {
   return count > 0 ? html` <span class="count" aria-label="${count} new">${count}</span>` : '';
 }
@@ -61,7 +66,7 @@ ${home
       .filter((item) => item.access === 'member' || home.role === 'owner')
       .map(
         (item) =>
-          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
+          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'quarantine' ? catchesBadge(chrome.unread.quarantine ?? 0) : countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
       )}</ul></nav>`
   : ''}
 <div class="topbar-end">

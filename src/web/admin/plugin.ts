@@ -9,6 +9,7 @@ import { userActor } from '../../domain/audit/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
+import { countRecentCatches } from '../../domain/quarantine/count-recent-catches.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { hasControlCharacters } from '../../domain/text-input.js';
@@ -85,11 +86,20 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     leadCounts: () => Promise<PipelineUnread[]>,
   ): Promise<NonNullable<ShellInput['chrome']>> => {
     const home = viewer.workspace ?? workspaces[0];
-    const [leads, scans] = await Promise.all([
+    const [leads, scans, quarantine] = await Promise.all([
       leadCounts().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
       home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
+      home ? countRecentCatches({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
     ]);
-    return { user: viewer.user, csrf: csrf.tokenFor(viewer.sessionId), nav, area, workspace: viewer.workspace, workspaces, unread: { leads, scans } };
+    return {
+      user: viewer.user,
+      csrf: csrf.tokenFor(viewer.sessionId),
+      nav,
+      area,
+      workspace: viewer.workspace,
+      workspaces,
+      unread: { leads, scans, quarantine },
+    };
   };
   const unreadOf = (workspace: WorkspaceAccess | undefined) => () =>
     workspace ? unreadCounts({ ctx, input: { workspaceId: workspace.workspaceId } }) : Promise.resolve([]);

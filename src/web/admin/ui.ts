@@ -103,6 +103,7 @@ export const NOTICES: Record<string, string> = {
   'bot-check-saved': 'Bot-check settings saved.',
   'bot-check-off': 'The bot check is off.',
   'texts-saved': 'Hosted-form texts saved.',
+  'spam-rules-saved': 'Spam rules saved. New posts are checked against them from now on.',
   'role-changed': 'Role changed.',
   'member-removed': 'The member was removed.',
   'settings-saved': 'Settings saved.',

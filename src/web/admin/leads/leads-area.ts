@@ -2,6 +2,7 @@ import { addNote } from '../../../domain/leads/add-note.js';
 import { assignLead } from '../../../domain/leads/assign-lead.js';
 import { deleteLead } from '../../../domain/leads/delete-lead.js';
 import { deleteNote } from '../../../domain/leads/delete-note.js';
+import { markAsSpam } from '../../../domain/quarantine/mark-as-spam.js';
 import { setFollowUp } from '../../../domain/leads/set-follow-up.js';
 import { listMembers } from '../../../domain/members/list-members.js';
 import { localDayAndHour } from '../../../domain/notifications/choices.js';
@@ -41,6 +42,7 @@ function filtersOf(call: WorkspaceCall, workspaceId: string, pipelineId: string,
     // "Assigned to me" is the signed-in person; anything else in the URL is not a filter a page offers.
     assignee: query.assigned === 'me' ? call.user.userId : query.assigned === 'none' ? 'none' : undefined,
     followUpDue: query.due === '1',
+    duplicates: query.dup === '1',
     workspaceId,
     pipelineId,
     search: query.q,
@@ -196,6 +198,17 @@ export const leadsArea: AdminArea = {
           input: { workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
         });
         return call.redirect(workspacePath(workspaceId, `leads/${id}`), 'lead-moved');
+      },
+    },
+    {
+      // Owners and members: spam is everyone's to move out of the inbox; Restore on Quarantine undoes it.
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/spam',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        await markAsSpam({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '', by: actorOf(call) } });
+        return call.redirect(workspacePath(workspaceId, 'quarantine'), 'marked-spam');
       },
     },
     {

@@ -5,6 +5,7 @@ export const LEADS_CSS = `
 .tabs a { display: inline-flex; align-items: center; gap: .4rem; padding: .4rem .75rem; border: 1px solid var(--line); border-radius: 999px; color: var(--ink); text-decoration: none; background: #fff; }
 .tabs a[aria-current="page"] { border-color: var(--accent); background: var(--accent-soft); color: var(--accent); font-weight: 650; }
 .count { display: inline-block; min-width: 1.4rem; padding: 0 .4rem; border-radius: 999px; background: var(--accent); color: #fff; font-size: .75rem; font-weight: 700; text-align: center; }
+.count.quiet { background: var(--muted); }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .75rem; align-items: end; }
 .filters .field { margin: 0; }
 input[type="search"], input[type="date"] { display: block; width: 100%; font: inherit; color: inherit; background: #fff; border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem; }

@@ -15,6 +15,7 @@ const LEADS_NOTICES: Record<string, string> = {
   'restored': 'Restored: the submission is now a lead in the Leads inbox.',
   'already-restored': 'This submission was already restored; here is its lead.',
   'quarantine-deleted': 'The quarantined submission was deleted.',
+  'marked-spam': 'The lead was moved to Quarantine as spam. Restore brings it back as it was.',
 };
 
 export function leadsNotice(code: string | undefined): SafeHtml | string {

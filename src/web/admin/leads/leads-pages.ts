@@ -25,10 +25,12 @@ export interface InboxQuery {
   assigned?: string;
   /** `1`: Follow-up due. */
   due?: string;
+  /** `1`: Possible duplicates only. */
+  dup?: string;
   cursor?: string;
 }
 
-export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to', 'assigned', 'due'] as const;
+export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to', 'assigned', 'due', 'dup'] as const;
 
 export const ASSIGNED_LABELS: Record<string, string> = { me: 'Assigned to me', none: 'Unassigned' };
 
@@ -92,7 +94,7 @@ function leadRow(base: string, lead: InboxLead): SafeHtml {
   const name = lead.name ?? lead.email ?? lead.phone ?? '(no name)';
   const preview = messagePreview(lead.notes);
   return html`<tr${lead.isNew ? html` class="is-new"` : ''}>
-<td data-label="Name" class="lead-cell"><a href="${base}/leads/${lead.id}">${name}</a>${lead.isNew ? html` <span class="badge new">New</span>` : ''} ${botMark(lead.botCheck)}${preview ? html`<span class="preview">${preview}</span>` : ''}</td>
+<td data-label="Name" class="lead-cell"><a href="${base}/leads/${lead.id}">${name}</a>${lead.isNew ? html` <span class="badge new">New</span>` : ''} ${botMark(lead.botCheck)}${lead.possibleDuplicate ? html` <span class="mark warn duplicate" title="An earlier lead has the same email or phone">Possible duplicate</span>` : ''}${preview ? html`<span class="preview">${preview}</span>` : ''}</td>
 <td data-label="Email">${lead.email ?? ''}</td>
 <td data-label="Phone" class="num">${lead.phone ?? ''}</td>
 <td data-label="Source" class="meta">${lead.sourceName}</td>
@@ -124,6 +126,7 @@ ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS)
 <div class="field"><label for="f-from">Received from</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">Received to</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
 <div class="field check"><input type="checkbox" id="f-due" name="due" value="1"${query.due === '1' ? html` checked` : ''}><label for="f-due">Follow-up due</label></div>
+<div class="field check"><input type="checkbox" id="f-dup" name="dup" value="1"${query.dup === '1' ? html` checked` : ''}><label for="f-dup">Possible duplicates</label></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
 </form>
 </section>
@@ -151,6 +154,18 @@ export function noPipelinePage(call: WorkspaceCall): SafeHtml {
 <code>npx leadscan pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then add a source on the Sources screen.</p></section>`;
 }
 
+/** Possible duplicate: links to the earlier leads with the same email or phone (nothing is merged). */
+function duplicateCard(ws: string, lead: LeadDetail): SafeHtml | string {
+  if (lead.earlier.length === 0) return '';
+  return html`<section class="card duplicate-card" aria-labelledby="duplicate-heading" id="possible-duplicate">
+<h2 id="duplicate-heading">Possible duplicate</h2>
+<p class="muted small">Earlier leads of this workspace in the 365 days before this one have the same ${lead.earlier.some((e) => e.matchedBy.includes('email')) && lead.earlier.some((e) => e.matchedBy.includes('phone')) ? 'email or phone' : lead.earlier[0]!.matchedBy[0]}. Nothing was merged.</p>
+<ul class="plain">${lead.earlier.map(
+    (e) => html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} · same ${e.matchedBy.join(' and ')}</span></li>`,
+  )}</ul>
+</section>`;
+}
+
 function fact(label: string, value: SafeHtml | string | null | undefined): SafeHtml {
   return html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : value}</dd>`;
 }
@@ -163,10 +178,11 @@ export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scan
   const extra = Object.entries(lead.extra);
   return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
 <div class="page-head"><div><h1>${lead.name ?? lead.email ?? lead.phone ?? 'Lead'}</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> · received ${when(lead.receivedAt)}</p></div>
-<div class="actions">${workspace.role === 'owner'
+<div class="actions">${actionButton({ action: `${base}/spam`, csrf: call.csrf, label: 'Mark as spam', kind: 'secondary', confirm: 'Move this lead to Quarantine as spam? Restore there brings it back.' })}${workspace.role === 'owner'
     ? html`${lead.email || lead.phone ? actionButton({ action: `${ws}/people`, csrf: call.csrf, label: 'Personal data', fields: lead.email ? { email: lead.email } : { phone: lead.phone! } }) : ''}${actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })}`
     : ''}</div></div>
 ${leadsNotice(call.query.notice)}
+${duplicateCard(ws, lead)}
 <div class="grid-2">
 <section class="card" aria-labelledby="contact-heading">
 <h2 id="contact-heading">Contact</h2>

@@ -10,7 +10,18 @@ import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, numberedPager, pageNumber, when } from '../ui.js';
 
-const REASONS: Record<string, string> = { honeypot: 'Hidden trap field filled (honeypot)' };
+/** Every reason a submission is in Quarantine (docs/api.md), as a person reads it; `detail` adds what caught it. */
+const REASONS: Record<string, (detail: string | null) => string> = {
+  honeypot: () => 'Hidden trap field filled (honeypot)',
+  too_fast: () => 'Sent less than 2 seconds after the form was shown, or with a missing/forged form stamp',
+  blocked_rule: (detail) => `Matched a blocked rule of its source${detail ? `: ${detail}` : ''}`,
+  site_not_allowed: (detail) => `Sent from a site not in its source's allowed sites${detail ? `: ${detail}` : ''}`,
+  marked_spam: (detail) => `Marked as spam${detail ? ` by ${detail}` : ''}`,
+};
+
+export function reasonText(reason: string, detail: string | null): string {
+  return REASONS[reason]?.(detail) ?? reason;
+}
 
 /** Submissions on one page of Quarantine, newest first (a source keeps up to 10,000 for 30 days). */
 export const QUARANTINE_PER_PAGE = 50;
@@ -22,13 +33,13 @@ function quarantinePage(
   const { items, names } = input;
   const ws = workspacePath(call.workspace.workspaceId);
   const isOwner = call.workspace.role === 'owner';
-  return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, kept 30 days. Browser autofill sometimes fills it for real people: <strong>Restore</strong> makes such a submission a lead with its original time.</p></div></div>
+  return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam back as it was.</p></div></div>
 ${leadsNotice(call.query.notice)}
 ${items.length === 0
   ? html`<section class="card"><p class="empty">${input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'}</p></section>`
   : items.map(
       (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
-<div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · ${REASONS[item.reason] ?? item.reason}</p></div>
+<div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · <span class="reason">${reasonText(item.reason, item.detail)}</span></p></div>
 <div class="actions">${item.restoredLeadId
         ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
         : actionButton({ action: `${ws}/quarantine/${item.id}/restore`, csrf: call.csrf, label: 'Restore', kind: 'primary' })}${isOwner
@@ -48,7 +59,7 @@ ${items.length === 0
 ${numberedPager({ base: `${ws}/quarantine`, page: input.page, hasOlder: input.hasOlder })}`;
 }
 
-/** Quarantine (docs/admin-app.md): honeypot catches with reason and fields, Restore and Delete. */
+/** Quarantine (docs/admin-app.md): caught submissions and leads marked as spam, with reason and fields, Restore and Delete. */
 export const quarantineArea: AdminArea = {
   nav: { area: 'quarantine', label: 'Quarantine', path: 'quarantine', access: 'member' },
   routes: [

@@ -3,6 +3,7 @@ import { sourceStats } from '../../../domain/intake-log/source-stats.js';
 import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
 import { createSource } from '../../../domain/sources/create-source.js';
 import { findWorkspaceSource, listSources, pipelineChoices } from '../../../domain/sources/list-sources.js';
+import { getSpamRules } from '../../../domain/sources/update-spam-rules.js';
 import { setSourceActive } from '../../../domain/sources/set-source-active.js';
 import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { AppError } from '../../../domain/errors.js';
@@ -25,7 +26,8 @@ async function renderSource(
   const texts = await readSourceTexts(call.ctx, source.id);
   // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
   const stats = await sourceStats({ ctx: call.ctx, input: { sourceId: source.id, days: 14 } });
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, ...extra }) });
+  const { rules: spamRules } = await getSpamRules({ ctx: call.ctx, input: { sourceId: source.id } });
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, ...extra }) });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */

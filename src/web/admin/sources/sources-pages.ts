@@ -7,6 +7,8 @@ import { FORM_MESSAGES } from '../../messages.js';
 import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
+import type { SpamRules } from '../../../domain/intake/spam-rules.js';
+import { spamRulesSummary } from './spam-rules-pages.js';
 
 const PROVIDERS = [
   { value: 'off', label: 'None' },
@@ -85,6 +87,7 @@ export interface SourcePageInput {
   source: SourceListItem;
   texts: SourceTexts;
   stats: SourceStats;
+  spamRules?: SpamRules;
   botCheckErrors?: FormErrors;
   textErrors?: FormErrors;
   textValues?: Record<string, string>;
@@ -133,6 +136,7 @@ ${copyRow('form-url', 'Hosted form', source.formUrl)}
 ${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet(source), true)}
 </section>
 ${intakeLog(input.stats)}
+${spamRulesSummary(base, input.spamRules ?? null)}
 <div class="grid-2">
 <section class="card" aria-labelledby="texts-heading">
 <h2 id="texts-heading">Hosted form texts</h2>

@@ -1,0 +1,47 @@
+import { SPAM_RULE_LISTS, type SpamRuleList } from '../../../domain/intake/spam-rules.js';
+import { getSpamRules, updateSpamRules } from '../../../domain/sources/update-spam-rules.js';
+import { httpStatusOf } from '../../../http/error-statuses.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { formErrorsOf, isFormError } from '../ui.js';
+import { spamRulesPage } from './spam-rules-pages.js';
+
+const sourceIdOf = (call: WorkspaceCall) => call.params.sourceId ?? '';
+
+/** A source's spam rules (docs/admin-app.md), owner only; the same verbs as `leadscan source rules|block|unblock`. */
+export const spamRulesArea: AdminArea = {
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/sources/:sourceId/spam',
+      access: 'owner',
+      handler: async (call) => {
+        const view = await getSpamRules({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) } });
+        return call.render(200, { title: `Spam rules · ${view.name}`, area: 'sources', body: spamRulesPage(call, { view }) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources/:sourceId/spam',
+      access: 'owner',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        const values: Partial<Record<SpamRuleList, string>> = {};
+        for (const list of SPAM_RULE_LISTS) values[list] = call.body[list] ?? '';
+        const set = Object.fromEntries(SPAM_RULE_LISTS.map((l) => [l, (values[l] ?? '').split(/\r\n|\r|\n/)]));
+        try {
+          const view = await updateSpamRules({ ctx: call.ctx, input: { workspaceId, sourceId: sourceIdOf(call), set } });
+          return await call.redirect(workspacePath(workspaceId, `sources/${view.sourceId}/spam`), 'spam-rules-saved');
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          const view = await getSpamRules({ ctx: call.ctx, input: { workspaceId, sourceId: sourceIdOf(call) } });
+          return call.render(httpStatusOf(error), {
+            title: `Spam rules · ${view.name}`,
+            area: 'sources',
+            body: spamRulesPage(call, { view, errors: formErrorsOf(error, 'blockedEmails'), values }),
+          });
+        }
+      },
+    },
+  ],
+};
