@@ -57,6 +57,7 @@ export function leadRowOf(input: {
     ...boundedMeta(input.meta),
     bot_check: input.botCheck,
     idempotency_key: input.idempotencyKey,
+    page_url: fields.pageUrl,
   };
 }
 

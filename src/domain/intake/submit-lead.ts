@@ -8,6 +8,9 @@ import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } 
 import { forgetCachedSource } from './source-cache.js';
 import { boundedMeta, leadRowOf, type IntakeMeta } from './store-lead.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
+import { FORM_STAMP_FIELD, formStampReason, isHostedFormPost } from './form-stamp.js';
+import { readSourceForm } from '../forms/source-form.js';
+import { normalizeHostedFormBody, readFormAnswers } from '../forms/form-answers.js';
 
 export type { IntakeMeta } from './store-lead.js';
 
@@ -53,9 +56,14 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const now = ctx.clock.now();
   const receivedAt = now.toISOString();
 
-  // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the
-  // real format) and learns nothing from error messages. The submission is kept so autofill victims can be restored.
-  if (honeypotFilled(body)) {
+  // A hosted-form post (docs/api.md) also answers the source's own fields; they are read under their labels.
+  const form = isHostedFormPost(body) ? await readSourceForm(ctx, source.id) : null;
+
+  // Spam is decided before validation: a bot is answered like a person (same shape, an id of the real format) and
+  // learns nothing from error messages. The submission is kept so a person can restore a false catch.
+  const reason = honeypotFilled(body) ? HONEYPOT_REASON : formStampReason(ctx, source, body);
+  if (reason) {
+    const kept = form ? readFormAnswers(form.fields, body, [FORM_STAMP_FIELD], false).body : body;
     const result: SubmitLeadResult = { kind: 'lead', leadId: newId('lead'), quarantined: true };
     const { stored } = await ctx.store.hot.write({
       kind: 'quarantine',
@@ -63,8 +71,8 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
         id: newId('qr'),
         workspace_id: source.workspaceId,
         source_id: source.id,
-        reason: HONEYPOT_REASON,
-        fields: JSON.stringify(quarantineFields(body)),
+        reason,
+        fields: JSON.stringify(quarantineFields(kept)),
         received_at: receivedAt,
         ...boundedMeta(meta),
         // Kept with the catch, so erasing the person also erases this key's record (docs/operations.md).
@@ -75,11 +83,11 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
       done: idempotency ? keyDone(idempotency, result) : null,
     });
     if (!stored) throw closed(ctx, source);
-    ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: HONEYPOT_REASON });
+    ctx.intake?.record({ sourceId: source.id, outcome: 'quarantined', code: reason });
     return result;
   }
 
-  const fields = normalizeLeadBody(body);
+  const fields = form ? normalizeHostedFormBody(form.fields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // Network I/O to the provider happens here, never inside the write transaction.
   const botCheck = await verifyBotCheck({
     ctx,

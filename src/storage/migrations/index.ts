@@ -19,6 +19,7 @@ import { notifications } from './0016-notifications.js';
 import { emailChanges } from './0017-email-changes.js';
 import { foldedSearch } from './0018-folded-search.js';
 import { leadWork } from './0019-lead-work.js';
+import { hostedFormFields } from './0020-hosted-form-fields.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -48,6 +49,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0017_email_changes': emailChanges(),
         '0018_folded_search': foldedSearch(dialect),
         '0019_lead_work': leadWork(),
+        '0020_hosted_form_fields': hostedFormFields(),
       }),
   };
 }

@@ -10,6 +10,7 @@ import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
 import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
+import { formEditorRoutes } from './form-editor-routes.js';
 
 const sourceOf = (call: WorkspaceCall) =>
   findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
@@ -25,7 +26,8 @@ async function renderSource(
   const texts = await readSourceTexts(call.ctx, source.id);
   // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
   const stats = await sourceStats({ ctx: call.ctx, input: { sourceId: source.id, days: 14 } });
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, ...extra }) });
+  const workspaceName = call.workspace.workspaceName;
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, workspaceName, ...extra }) });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */
@@ -141,5 +143,6 @@ export const sourcesArea: AdminArea = {
         }
       },
     },
+    ...formEditorRoutes,
   ],
 };
