@@ -73,10 +73,10 @@ function botCheckAttributes(botCheck: FormBotCheck | null): SafeHtml | '' {
  * A bot check without a site key: nothing in the page can make a token, so every submission would be refused.
  * Say so instead of showing a form that cannot be sent.
  */
-function unconfiguredPage(source: LeadSource): string {
+function unconfiguredPage(heading: string): string {
   return layout({
-    title: source.name,
-    body: html`<h1>${source.name}</h1>
+    title: heading,
+    body: html`<h1>${heading}</h1>
 <p id="form-unavailable" class="notice" role="alert">${FORM_MESSAGES.botCheckUnconfigured}</p>`,
   });
 }
@@ -102,7 +102,7 @@ export function formPage(input: {
   const { texts, heading } = form;
   const state = input.state ?? EMPTY_FORM;
   const botCheck = formBotCheck(source.botCheck);
-  if (botCheck?.kind === 'unconfigured') return unconfiguredPage(source);
+  if (botCheck?.kind === 'unconfigured') return unconfiguredPage(heading);
   const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
   const pageUrl = typeof state.values[PAGE_URL_FIELD] === 'string' ? state.values[PAGE_URL_FIELD] : '';
   const body = html`<h1>${heading}</h1>
