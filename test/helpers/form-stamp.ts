@@ -13,9 +13,7 @@ export function agedStamp(world: TestWorld, sourceId: string, ageMs = 10_000): s
 export async function ageFormStamp(page: Page, world: TestWorld, sourceId: string): Promise<void> {
   const stamp = agedStamp(world, sourceId);
   for (const frame of page.frames()) {
-    await frame.evaluate((value) => {
-      const input = document.querySelector<HTMLInputElement>('input[name="formStamp"]');
-      if (input) input.value = value;
-    }, stamp);
+    // A string, run in the page (the tests' own types have no DOM).
+    await frame.evaluate(`(() => { const input = document.querySelector('input[name="formStamp"]'); if (input) input.value = ${JSON.stringify(stamp)}; })()`);
   }
 }
