@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import { systemClock, type Clock, type DomainContext } from './domain/context.js';
 import { AppError } from './domain/errors.js';
+import { FormStamps } from './domain/intake/form-stamp-key.js';
 import { CsrfTokens } from './domain/auth/csrf.js';
 import { SecretBox } from './domain/keys/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
@@ -43,6 +44,7 @@ export function createDomainContext(input: {
     store: input.store,
     secrets: new SecretBox(input.appSecret),
     csrf: new CsrfTokens(input.appSecret),
+    formStamps: new FormStamps(input.appSecret),
     clock: input.clock ?? systemClock,
     config: input.config,
   };

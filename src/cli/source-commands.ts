@@ -7,6 +7,7 @@ import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
 import { pipelineIdsOf, sourceIdOf, workspaceIdOf } from './resolve.js';
 import { registerSourceManagement } from './source-manage-commands.js';
+import { registerSourceForm } from './source-form-commands.js';
 
 /** All of standard input, e.g. `printf %s "$SECRET" | leadscan source bot-check … --secret-stdin`. */
 async function readStdin(): Promise<string> {
@@ -84,4 +85,5 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
       ),
     );
   registerSourceManagement(source, kit);
+  registerSourceForm(source, kit);
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
 import type { CsrfTokens } from './auth/csrf.js';
 import type { SecretBox } from './keys/secret-box.js';
+import type { FormStamps } from './intake/form-stamp-key.js';
 import type { IntakeRecorder } from './intake-log/intake-recorder.js';
 import type { Mailer } from './notifications/mailer.js';
 import type { Actor } from './audit/actor.js';
@@ -18,6 +19,8 @@ export interface DomainContext {
   secrets: SecretBox;
   /** Synchronizer tokens of the admin web app, keyed from APP_SECRET like the secret box. */
   csrf: CsrfTokens;
+  /** Signs the hosted form's render time, keyed from APP_SECRET (docs/security.md). */
+  formStamps: FormStamps;
   clock: Clock;
   config: Config;
   /** Counts intake answers for /metrics and the intake log (set by the app; absent in the CLI). */

@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   'quarantine_item_not_found',
   'lead_not_found',
   'note_not_found',
+  'form_field_not_found',
   'stage_not_found',
   'user_not_found',
   'member_not_found',

@@ -38,6 +38,7 @@ export const HTTP_ERRORS = {
   quarantine_item_not_found: { status: 404, title: 'Quarantined submission not found' },
   lead_not_found: { status: 404, title: 'Lead not found' },
   note_not_found: { status: 404, title: 'Note not found' },
+  form_field_not_found: { status: 404, title: 'Form field not found' },
   stage_not_found: { status: 404, title: 'Stage not found' },
   user_not_found: { status: 404, title: 'User not found' },
   member_not_found: { status: 404, title: 'Member not found' },

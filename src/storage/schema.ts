@@ -85,6 +85,8 @@ export interface LeadTable {
   email_key: string | null;
   /** Since 0021: the phone's last ten digits as duplicates compare it (storage/contact-keys.ts). */
   phone_key: string | null;
+  /** Since 0020: the page the hosted form was embedded in (or a direct post's `pageUrl`); null when unknown. */
+  page_url?: string | null;
 }
 
 /** Since 0019: an internal note on a lead. */
@@ -319,6 +321,10 @@ export interface LeadSourceTextsTable {
   introduction: string | null;
   thank_you: string | null;
   updated_at: string;
+  /** Since 0020: the source's own form fields, JSON (domain/forms/form-definition.ts); null for none. */
+  form_fields?: string | null;
+  /** Since 0020: the hosted form's accent colour, `#rrggbb`; null for the default. */
+  accent?: string | null;
 }
 
 /** Since 0016: a person's email choices in one workspace; no row means the role's default. */

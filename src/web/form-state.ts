@@ -1,15 +1,17 @@
 import type { AppError } from '../domain/errors.js';
-import { LEAD_FIELD_NAMES, NOTES_ALIAS, type LeadFieldName } from '../domain/intake/lead-fields.js';
+import { LEAD_FIELD_NAMES, NOTES_ALIAS, PAGE_URL_FIELD, type LeadFieldName } from '../domain/intake/lead-fields.js';
 import type { FormBotCheck } from './bot-check-widget.js';
 import type { FormPageState } from './pages/form-page.js';
 import { FORM_MESSAGES, fieldMessage } from './messages.js';
 
-/** The values a person typed, as typed (not trimmed), to put back into the form. */
+/** The values a person typed, as typed (not trimmed), to put back into the form: lead fields, own fields, page. */
 export function keptValues(body: Record<string, unknown>): FormPageState['values'] {
   const values: FormPageState['values'] = {};
-  for (const name of LEAD_FIELD_NAMES) {
-    const value = body[name];
+  for (const [name, value] of Object.entries(body)) {
+    const kept = LEAD_FIELD_NAMES.includes(name as LeadFieldName) || name === PAGE_URL_FIELD || name.startsWith('cf_');
+    if (!kept) continue;
     if (typeof value === 'string') values[name] = value;
+    else if (Array.isArray(value) && name.startsWith('cf_')) values[name] = value.filter((v): v is string => typeof v === 'string');
   }
   return values;
 }
@@ -38,8 +40,9 @@ export function formStateFromError(
   const fieldErrors: FormPageState['fieldErrors'] = {};
   const others: string[] = [];
   for (const fieldError of error.fieldErrors ?? []) {
-    const name = (fieldError.field === NOTES_ALIAS ? 'notes' : fieldError.field) as LeadFieldName;
-    if (LEAD_FIELD_NAMES.includes(name) && fieldErrors[name] === undefined) fieldErrors[name] = fieldMessage(fieldError);
+    const name = fieldError.field === NOTES_ALIAS ? 'notes' : fieldError.field;
+    const shown = LEAD_FIELD_NAMES.includes(name as LeadFieldName) || name.startsWith('cf_');
+    if (shown && fieldErrors[name] === undefined) fieldErrors[name] = fieldMessage(fieldError);
     else others.push(fieldError.message);
   }
   const lead = error.code === 'bot_check_failed' ? botCheckFailedMessage(botCheck) : FORM_MESSAGES.fixFields;

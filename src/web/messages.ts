@@ -16,6 +16,7 @@ export const FORM_MESSAGES = {
   closed: 'This form is closed and no longer takes messages.',
   sending: 'Sending…',
   offline: 'We could not reach the server. Check your connection and send again.',
+  retrying: 'Not sent yet — retrying. Keep this page open; your message is kept and will be sent when the connection is back.',
   failed: 'Something went wrong on our side and your message was not sent. Please try again in a moment.',
   thanks: 'Your message was sent. We will be in touch soon.',
 } as const;

@@ -46,6 +46,7 @@ describe('lead field normalization (docs/api.md)', () => {
       email: null,
       address: null,
       notes: 'line one\n\nline two',
+      pageUrl: null,
       extra: { vip: 'true' },
     });
   });

@@ -7,6 +7,7 @@ import { removeUser } from '../../src/domain/users/remove-user.js';
 import type { Schema } from '../../src/storage/schema.js';
 import type { Seeded, TestWorld } from './test-app.js';
 import { leadsFixtureExtra } from './admin-leads-fixture.js';
+import { addFormField } from '../../src/domain/forms/add-form-field.js';
 
 /**
  * Security cases for every admin route, generated from one table (docs/architecture.md). A route's entry says how to reach it
@@ -300,6 +301,35 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     foreignUrl: (f) => awaySrc(f, '/spam'),
     form: () => ({ blockedEmails: 'spammer@example.com', blockedDomains: '', blockedWords: 'casino', allowedSites: '' }),
   },
+  // A source's form
+  { method: 'GET', path: '/w/:workspaceId/sources/:sourceId/form', url: (f) => src(f, '/form'), foreignUrl: (f) => awaySrc(f, '/form') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields',
+    url: (f) => src(f, '/form/fields'),
+    foreignUrl: (f) => awaySrc(f, '/form/fields'),
+    form: () => ({ kind: 'choice', label: 'Type of work', options: 'Kitchen\nRoof', required: '1' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move',
+    url: (f) => src(f, `/form/fields/${f.extra.homeFieldId}/move`),
+    foreignUrl: (f) => src(f, `/form/fields/${f.extra.awayFieldId}/move`),
+    form: () => ({ direction: 'up' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/remove',
+    url: (f) => src(f, `/form/fields/${f.extra.homeFieldId}/remove`),
+    foreignUrl: (f) => awaySrc(f, `/form/fields/${f.extra.awayFieldId}/remove`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/look',
+    url: (f) => src(f, '/form/look'),
+    foreignUrl: (f) => awaySrc(f, '/form/look'),
+    form: () => ({ accent: '#0b6e4f' }),
+  },
   // Members
   { method: 'GET', path: '/w/:workspaceId/members', url: (f) => ws(f, '/members') },
   {
@@ -416,8 +446,18 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
       homeInvitationId: await invitationOf(home.workspaceId),
       ownerInvitationId: await invitationOf(away.workspaceId),
       ...(await leadsFixtureExtra(app, world, home, away)),
+      ...(await formFieldsExtra(world, home, away)),
     },
   };
+}
+
+/** Two fields on each workspace's source form, so a field can move up (the second) and be removed. */
+async function formFieldsExtra(world: TestWorld, home: Seeded, away: Seeded): Promise<Record<string, string>> {
+  const two = async (sourceId: string) => {
+    await addFormField({ ctx: world.ctx, input: { sourceId, field: { kind: 'short_text', label: 'First' } } });
+    return (await addFormField({ ctx: world.ctx, input: { sourceId, field: { kind: 'date', label: 'Preferred date' } } })).id;
+  };
+  return { homeFieldId: await two(home.source.id), awayFieldId: await two(away.source.id) };
 }
 
 /** Every row of every SNAPSHOT_TABLES table, order-independent. */

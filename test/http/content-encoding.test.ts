@@ -4,6 +4,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { storedRows } from './intake-helpers.js';
+import { agedStamp } from '../helpers/form-stamp.js';
 
 const ENCODERS = {
   gzip: (b: Buffer) => zlib.gzipSync(b),
@@ -35,7 +36,7 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
       const form = await fetch(`${baseUrl}/f/${source.token}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': coding.toUpperCase() },
-        body: encode(Buffer.from(`name=Form+${coding}&email=a%40example.com`)),
+        body: encode(Buffer.from(`name=Form+${coding}&email=a%40example.com&formStamp=${encodeURIComponent(agedStamp(world, source.id))}`)),
       });
       expect(form.status).toBe(200);
       expect(await form.text()).toMatch(/thank/i);

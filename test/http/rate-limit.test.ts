@@ -2,6 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { agedStamp } from '../helpers/form-stamp.js';
 
 /** `"intake";r=2;t=60` → { r: 2, t: 60 } */
 function rateLimitFields(header: unknown): { name: string; r: number; t: number } {
@@ -98,7 +99,7 @@ describeEachBackend('rate limits', (backend) => {
         url: `/f/${source.token}`,
         remoteAddress: '10.0.0.1',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'name=Form+lead',
+        payload: `name=Form+lead&formStamp=${encodeURIComponent(agedStamp(world, source.id))}`,
       });
     expect((await form()).statusCode).toBe(200);
     const refused = await form();

@@ -9,6 +9,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { agedStamp } from '../helpers/form-stamp.js';
 
 describeEachBackend('intake log per source', (backend) => {
   let world: TestWorld | undefined;
@@ -34,7 +35,7 @@ describeEachBackend('intake log per source', (backend) => {
     const form = await app.inject({
       method: 'POST',
       url: `/f/${other.source.token}`,
-      payload: { notes: 'no contact' },
+      payload: { notes: 'no contact', formStamp: agedStamp(world, other.source.id) },
       headers: { 'content-type': 'application/json' },
     });
     expect(form.statusCode).toBe(400);

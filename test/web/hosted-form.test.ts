@@ -5,6 +5,7 @@ import type { BotCheckProvider } from '../../src/config.js';
 import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
+import { updateSourceTexts } from '../../src/domain/sources/update-source-texts.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { startFakeSiteverify, type FakeSiteverify } from '../helpers/fake-siteverify.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
@@ -13,6 +14,15 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 function encode(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
+}
+
+/**
+ * The render stamp of a form rendered ten seconds before the suite began: what a person's post carries
+ * (docs/security.md). One time for every post, so a repeated post is the same payload.
+ */
+const RENDERED_AT = new Date(Date.now() - 10_000);
+function readyStamp(world: TestWorld, sourceId: string): string {
+  return world.ctx.formStamps.make(sourceId, RENDERED_AT);
 }
 
 /** The opening tag of the element with this id (attributes in any order). */
@@ -79,7 +89,7 @@ describeEachBackend('hosted form', (backend) => {
     return (await world.app()).inject({ method: 'GET', url: path });
   }
   async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    return (await world.app()).inject({ method: 'POST', url: path, headers: { ...FORM, ...headers }, payload: encode(fields) });
+    return (await world.app()).inject({ method: 'POST', url: path, headers: { ...FORM, ...headers }, payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }) });
   }
 
   it('serves an accessible form with labels, bounds, a hidden honeypot and a strict CSP', async () => {
@@ -91,7 +101,7 @@ describeEachBackend('hosted form', (backend) => {
     const page = res.body;
     expect(page).toContain('<html lang="en">');
     expect(page).toContain('name="viewport" content="width=device-width, initial-scale=1"');
-    expect(page).toContain('<h1>Website form</h1>');
+    expect(page).toContain('<h1>Acme</h1>');
 
     const bounds = { name: 120, phone: 40, email: 160, address: 240, notes: 2000 };
     for (const [field, max] of Object.entries(bounds)) {
@@ -145,19 +155,21 @@ describeEachBackend('hosted form', (backend) => {
     const jsRes = await get(`/f/${js}`);
     expect(jsRes.statusCode).toBe(200);
     expect(jsRes.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(jsRes.body).toContain("'Idempotency-Key': idempotencyKey");
+    expect(jsRes.body).toContain("'Idempotency-Key': pending.key");
     expect((await get('/f/assets/form.js')).headers['cache-control']).toBe('public, max-age=300');
     expect((await get('/f/assets/nope.js')).statusCode).toBe(404);
   });
 
-  it('escapes the owner-provided source name', async () => {
+  it('escapes the owner-provided heading, and never shows the source\'s internal name', async () => {
     const evil = await createSource({
       ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: '<script>alert("x")</script> & Co' },
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Internal name 42' },
     });
+    await updateSourceTexts({ ctx: world.ctx, input: { sourceId: evil.id, texts: { heading: '<script>alert("x")</script> & Co' } } });
     const res = await get(`/f/${evil.token}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('<script>alert');
+    expect(res.body).not.toContain('Internal name 42');
     expect(res.body).toContain('<h1>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co</h1>');
   });
 
@@ -316,7 +328,7 @@ describeEachBackend('hosted form rate limit', (backend) => {
     const seeded = await world.seed();
     const app = await world.app();
     const send = (name: string) =>
-      app.inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode({ name }) });
+      app.inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name }) });
     expect((await send('One')).statusCode).toBe(200);
     expect((await send('Two')).statusCode).toBe(200);
     const limited = await send('Three');
@@ -400,12 +412,12 @@ describeEachBackend('hosted form with a bot check', (backend) => {
       it("maps the widget's own form field to botCheckToken on a no-script post", async () => {
         const app = await world.app();
         const url = `/f/${seeded.source.token}`;
-        const without = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ name: 'Ada' }) });
+        const without = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada' }) });
         expect(without.statusCode).toBe(400);
         expect(without.body).toContain('Please complete the “I am human” check');
         expect(tagWithId(without.body, 'f-name')).toContain('value="Ada"');
 
-        const refused = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ name: 'Ada', [expected.field]: 'bad-token' }) });
+        const refused = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada', [expected.field]: 'bad-token' }) });
         expect(refused.statusCode).toBe(400);
         expect(provider.asked.map((a) => a.response)).toEqual(['bad-token']);
 
@@ -414,7 +426,7 @@ describeEachBackend('hosted form with a bot check', (backend) => {
           method: 'POST',
           url,
           headers: FORM,
-          payload: encode({ name: 'Ada', [expected.field]: 'good-token', 'g-recaptcha-response': name === 'recaptcha' ? 'good-token' : 'x' }),
+          payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada', [expected.field]: 'good-token', 'g-recaptcha-response': name === 'recaptcha' ? 'good-token' : 'x' }),
         });
         expect(passed.statusCode).toBe(200);
         expect(passed.body).toContain('Thank you');
@@ -452,7 +464,7 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
   const leadsOf = () => world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
   const page = async () => (await world.app()).inject({ method: 'GET', url: `/f/${seeded.source.token}` });
   const noScriptPost = async (fields: Record<string, string>) =>
-    (await world.app()).inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode(fields) });
+    (await world.app()).inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }) });
 
   it('renders no widget for v3: the script with ?render=<siteKey>, a no-script notice and a Google-only CSP', async () => {
     await configureBotCheck({
@@ -511,7 +523,7 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
       await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { ...settings, secret: 'secret' } } });
       const res = await page();
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('<h1>Website form</h1>');
+      expect(res.body).toContain('<h1>Acme</h1>');
       expect(res.body).toContain(
         '<p id="form-unavailable" class="notice" role="alert">This form is not set up completely; please contact us another way.</p>',
       );

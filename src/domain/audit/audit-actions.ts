@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'source.texts_changed',
   'source.bot_check_changed',
   'source.spam_rules_changed',
+  'source.form_changed',
+  'source.accent_changed',
   'source.deleted',
   'stage.added',
   'stage.renamed',

@@ -15,6 +15,9 @@ export const HONEYPOT_FIELD = 'website';
 export const BOT_CHECK_TOKEN_FIELD = 'botCheckToken';
 /** Accepted as an alias of `notes`. */
 export const NOTES_ALIAS = 'message';
+/** The page the form was on (the hosted form's script sends the embedding page's address); http(s) only. */
+export const PAGE_URL_FIELD = 'pageUrl';
+export const PAGE_URL_MAX = 2000;
 
 /** Fields with a meaning of their own: a repeated form key for one of these uses its first value. */
 export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
@@ -22,6 +25,7 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   NOTES_ALIAS,
   HONEYPOT_FIELD,
   BOT_CHECK_TOKEN_FIELD,
+  PAGE_URL_FIELD,
 ]);
 
 export interface LeadFields {
@@ -30,6 +34,8 @@ export interface LeadFields {
   email: string | null;
   address: string | null;
   notes: string | null;
+  /** An absolute http(s) address, at most PAGE_URL_MAX characters. */
+  pageUrl: string | null;
   /** Unknown fields as text, in the order sent. */
   extra: Record<string, string>;
 }
@@ -115,6 +121,27 @@ function shownKey(key: string): string {
   return points.length > 40 ? `${points.slice(0, 40).join('')}…` : key;
 }
 
+/** `pageUrl` as stored, or the problem with it: an absolute http(s) address within the bound. */
+function readPageUrl(value: unknown): { url: string | null; error?: FieldError } {
+  const result = readText(value);
+  if (result.kind === 'absent') return { url: null };
+  const field = PAGE_URL_FIELD;
+  if (result.kind === 'invalid_type') return { url: null, error: { field, code: 'invalid_type', message: `${field} must be text` } };
+  if (longerThan(result.text, PAGE_URL_MAX)) {
+    return { url: null, error: { field, code: 'too_long', max: PAGE_URL_MAX, message: `${field} must be at most ${PAGE_URL_MAX} characters` } };
+  }
+  let protocol = '';
+  try {
+    protocol = new URL(result.text).protocol;
+  } catch {
+    // not an absolute address: refused below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    return { url: null, error: { field, code: 'invalid', message: `${field} must be an absolute http or https address` } };
+  }
+  return { url: result.text };
+}
+
 /**
  * Turns a parsed body (a plain object of unknown values) into lead fields and extras (docs/api.md).
  *
@@ -125,7 +152,7 @@ function shownKey(key: string): string {
  */
 export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
   const errors: FieldError[] = [];
-  const fields: Omit<LeadFields, 'extra'> = { name: null, phone: null, email: null, address: null, notes: null };
+  const fields: Omit<LeadFields, 'extra' | 'pageUrl'> = { name: null, phone: null, email: null, address: null, notes: null };
   const present = new Set<LeadFieldName>();
 
   const notesGiven = !isBlank(body.notes);
@@ -149,7 +176,10 @@ export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
     fields[field] = result.text;
   }
 
-  const usedKeys = new Set(sources.map(([, key]) => key));
+  const pageUrl = readPageUrl(body[PAGE_URL_FIELD]);
+  if (pageUrl.error) errors.push(pageUrl.error);
+
+  const usedKeys = new Set([...sources.map(([, key]) => key), PAGE_URL_FIELD]);
   const extra = new Map<string, string>();
   let extraFields = 0;
   for (const [key, value] of Object.entries(body)) {
@@ -197,7 +227,7 @@ export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
     throw new AppError('invalid_fields', `${errors.length} field(s) need fixing; see errors`, errors);
   }
   // Object.fromEntries defines own properties, so a key such as "__proto__" stays an ordinary field.
-  return { ...fields, extra: Object.fromEntries(extra) };
+  return { ...fields, pageUrl: pageUrl.url, extra: Object.fromEntries(extra) };
 }
 
 /**

@@ -62,6 +62,7 @@ export function leadRowOf(input: {
     idempotency_key: input.idempotencyKey,
     email_key: emailKey(fields.email),
     phone_key: phoneKey(fields.phone),
+    page_url: fields.pageUrl,
   };
 }
 

@@ -39,6 +39,7 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['user_agent', (r) => r.user_agent],
   ['origin', (r) => r.origin],
   ['referer', (r) => r.referer],
+  ['page_url', (r) => r.page_url ?? null],
 ];
 
 /** The fixed columns; the extra fields' columns follow them, one per key. */

@@ -36,6 +36,7 @@ export function toLeadView(row: LeadTable): LeadView {
     email: row.email,
     address: row.address,
     notes: row.notes,
+    pageUrl: row.page_url ?? null,
     extra: JSON.parse(row.extra) as Record<string, string>,
     botCheck: row.bot_check,
     receivedAt: row.received_at,

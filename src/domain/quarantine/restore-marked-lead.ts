@@ -29,6 +29,7 @@ export async function restoreMarkedLead(
       address: lead.address,
       notes: lead.notes,
       extra: JSON.parse(lead.extra) as Record<string, string>,
+      pageUrl: lead.page_url ?? null,
     },
     receivedAt: lead.received_at,
     meta: { clientIp: lead.client_ip, userAgent: lead.user_agent, origin: lead.origin, referer: lead.referer },

@@ -40,6 +40,7 @@ export const LEAD_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, expres
   ['restored_from', 'v.restored_from'],
   ['email_key', 'v.email_key'],
   ['phone_key', 'v.phone_key'],
+  ['page_url', 'v.page_url'],
 ];
 
 /** The posted fields, in parameter order (every `v.` field is text). */
@@ -63,6 +64,7 @@ export const LEAD_ROW_FIELDS = [
   'restored_from',
   'email_key',
   'phone_key',
+  'page_url',
 ] as const satisfies ReadonlyArray<keyof LeadInsertValues>;
 
 const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);
@@ -90,6 +92,7 @@ export function leadInsert(m: Markers, { guarded }: { guarded: boolean }): strin
 
 /** Parameters of leadInsert: the one row's values (SQLite), or one array per field (PostgreSQL). */
 export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValues[]): unknown[] {
-  if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f]);
-  return [...columns(rows, LEAD_ROW_FIELDS), rows.map(searchDocument)];
+  // An optional column (page_url) left out of a row is stored as null.
+  if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f] ?? null);
+  return [...columns(rows, LEAD_ROW_FIELDS).map((values) => values.map((v) => v ?? null)), rows.map(searchDocument)];
 }

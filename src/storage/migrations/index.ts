@@ -19,6 +19,7 @@ import { notifications } from './0016-notifications.js';
 import { emailChanges } from './0017-email-changes.js';
 import { foldedSearch } from './0018-folded-search.js';
 import { leadWork } from './0019-lead-work.js';
+import { hostedFormFields } from './0020-hosted-form-fields.js';
 import { spamAndDuplicates } from './0021-spam-and-duplicates.js';
 import { auditLog } from './0022-audit-log.js';
 import { retention } from './0023-retention.js';
@@ -52,6 +53,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0017_email_changes': emailChanges(),
         '0018_folded_search': foldedSearch(dialect),
         '0019_lead_work': leadWork(),
+        '0020_hosted_form_fields': hostedFormFields(),
         '0021_spam_and_duplicates': spamAndDuplicates(dialect),
         '0022_audit_log': auditLog(),
         '0023_retention': retention(),

@@ -1,5 +1,6 @@
 /** The hosted form's only stylesheet, served from our origin (no inline styles: the CSP forbids them). */
 export const FORM_CSS = `
+:root { --accent: #1f5fd1; }
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
 body {
@@ -24,7 +25,15 @@ input, textarea {
   border: 1px solid #9aa3b2; border-radius: 8px; padding: .6rem .75rem; min-height: 2.75rem;
 }
 textarea { min-height: 8rem; resize: vertical; }
-input:focus, textarea:focus, button:focus { outline: 3px solid #8cb4ff; outline-offset: 1px; border-color: #1f5fd1; }
+input:focus, textarea:focus, button:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
+input:focus, textarea:focus { border-color: var(--accent); }
+.help { color: #4a5365; font-size: .95rem; margin: -.1rem 0 .4rem; white-space: pre-line; }
+fieldset.group { border: 0; padding: 0; min-width: 0; }
+fieldset.group legend { font-weight: 600; padding: 0; margin: 0 0 .3rem; }
+.choice { display: flex; align-items: flex-start; gap: .6rem; margin: 0 0 .35rem; }
+.choice input { width: 1.25rem; height: 1.25rem; min-height: 0; margin: .15rem 0 0; flex: none; accent-color: var(--accent); }
+.choice label { font-weight: 400; margin: 0; }
+fieldset[aria-invalid="true"] { border-left: 3px solid #b3261e; padding-left: .6rem; }
 [aria-invalid="true"] { border-color: #b3261e; border-width: 2px; }
 .field-error, .hint.error, .status.error { color: #b3261e; font-weight: 600; }
 .field-error { margin: .35rem 0 0; font-size: .95rem; }
@@ -32,10 +41,10 @@ input:focus, textarea:focus, button:focus { outline: 3px solid #8cb4ff; outline-
 .hp { position: absolute; left: -10000px; top: auto; width: 1px; height: 1px; overflow: hidden; }
 .bot-check { margin: 0 0 1.1rem; min-height: 1px; }
 button {
-  display: inline-block; width: 100%; font: inherit; font-weight: 600; color: #fff; background: #1f5fd1;
+  display: inline-block; width: 100%; font: inherit; font-weight: 600; color: #fff; background: var(--accent);
   border: 0; border-radius: 8px; padding: .75rem 1.25rem; min-height: 2.75rem; cursor: pointer;
 }
-button:hover { background: #174bab; }
+button:hover { filter: brightness(.88); }
 button[disabled] { background: #7d8aa3; cursor: progress; }
 .status { margin: 1rem 0 0; min-height: 1.5em; }
 .status:empty { margin: 0; min-height: 0; }
@@ -47,4 +56,8 @@ button[disabled] { background: #7d8aa3; cursor: progress; }
   main { padding: 2.25rem 2.5rem 2.5rem; }
   button { width: auto; }
 }
+/* In a frame on the owner's page: no page background, no card, no space below; the frame is as tall as the form. */
+.embedded body, .embedded main { background: transparent; }
+.embedded body { padding: .25rem .25rem .5rem; }
+.embedded main { max-width: none; border: 0; box-shadow: none; border-radius: 0; padding: .5rem; }
 `;

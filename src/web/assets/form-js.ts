@@ -1,6 +1,8 @@
 import { BOT_CHECK_RESPONSE_FIELDS, RECAPTCHA_V3 } from '../bot-check-widget.js';
 import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD } from '../form-fields.js';
 import { FORM_MESSAGES } from '../messages.js';
+import { PAGE_URL_FIELD, PAGE_URL_MAX } from '../../domain/intake/lead-fields.js';
+import { EMBED_MESSAGES } from '../embed-snippet.js';
 
 const CONFIG = {
   fields: FORM_FIELDS.map((f) => f.name),
@@ -12,17 +14,66 @@ const CONFIG = {
   recaptchaV3: RECAPTCHA_V3,
   // How long to wait for reCAPTCHA v3 to hand out a token before sending without one (the server then refuses).
   tokenWaitMs: 10000,
+  // A post that gets no answer in this time is treated like a lost connection: kept and sent again.
+  timeoutMs: 15000,
+  // Waits between attempts of a post that failed on the network or on our side (the last one repeats).
+  retryDelaysMs: [1000, 2000, 4000, 8000, 15000, 30000],
+  pageUrlField: PAGE_URL_FIELD,
+  pageUrlMax: PAGE_URL_MAX,
+  pendingPrefix: 'leadscan:pending:',
+  embed: EMBED_MESSAGES,
 };
 
 /**
  * The hosted form's script (progressive enhancement: without it the form posts to /f/{token} and the server
- * renders the answer). It posts JSON to the intake endpoint with one Idempotency-Key per page load, so a double
- * click or a retry after a lost answer is one lead, and it sends one request at a time.
+ * renders the answer). It posts JSON to the intake endpoint with one Idempotency-Key per submission, so a double
+ * click or a retry after a lost answer is one lead, and it sends one request at a time. A post that fails on the
+ * network or on our side is kept (in the page and in localStorage) and sent again with the same key until it is
+ * answered; a reload with a kept post resumes it. In a frame it talks to the embed snippet (embed-snippet.ts):
+ * it learns the embedding page's address (sent as pageUrl) and reports its height.
  */
 export const FORM_JS = `(function () {
   'use strict';
   var CONFIG = ${JSON.stringify(CONFIG)};
   var M = CONFIG.messages;
+  var E = CONFIG.embed;
+
+  // ---- In a frame: the embedding page's address and our height (docs/admin-app.md, "Embedding the form") ----
+  var framed = window.parent && window.parent !== window;
+  var parentOrigin = null;
+  if (framed) document.documentElement.classList.add('embedded');
+
+  function height() { return Math.ceil(document.documentElement.getBoundingClientRect().height); }
+
+  function reportHeight() {
+    // Only to the origin that told us its address: our height goes to no one else.
+    if (parentOrigin) window.parent.postMessage({ type: E.height, height: height() }, parentOrigin);
+  }
+
+  function acceptPageUrl(url) {
+    var field = document.getElementById('f-' + CONFIG.pageUrlField);
+    if (!field || typeof url !== 'string' || url.length > CONFIG.pageUrlMax || !/^https?:\\/\\//i.test(url)) return;
+    field.value = url;
+  }
+
+  if (framed) {
+    window.addEventListener('message', function (event) {
+      var data = event.data;
+      if (event.source !== window.parent || !data || data.type !== E.page || typeof data.url !== 'string') return;
+      // The address must be of the page that sent it: another origin cannot make us record its pages.
+      var origin;
+      try { origin = new URL(data.url).origin; } catch (e) { return; }
+      if (origin !== event.origin) return;
+      parentOrigin = event.origin;
+      acceptPageUrl(data.url);
+      reportHeight();
+    });
+    if (window.ResizeObserver) new ResizeObserver(reportHeight).observe(document.documentElement);
+    window.addEventListener('load', reportHeight);
+    // Ask the snippet for the page's address; the message carries nothing, so any origin may see it.
+    window.parent.postMessage({ type: E.hello }, '*');
+  }
+
   var form = document.getElementById('lead-form');
   if (!form || !window.fetch || !window.FormData) return;
   var statusEl = document.getElementById('form-status');
@@ -51,6 +102,23 @@ export const FORM_JS = `(function () {
 
   function input(name) { return document.getElementById('f-' + name); }
 
+  // The first focusable control of a field (a group's first box).
+  function focusable(el) { return el && el.tagName === 'FIELDSET' ? el.querySelector('input') : el; }
+
+  var pendingKey = CONFIG.pendingPrefix + form.getAttribute('data-intake');
+  function loadPending() {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(pendingKey) || 'null');
+      return kept && typeof kept.key === 'string' && kept.payload && typeof kept.payload === 'object' ? kept : null;
+    } catch (e) { return null; }
+  }
+  function savePending(pending) {
+    try { window.localStorage.setItem(pendingKey, JSON.stringify(pending)); } catch (e) { /* kept in the page only */ }
+  }
+  function clearPending() {
+    try { window.localStorage.removeItem(pendingKey); } catch (e) { /* nothing kept */ }
+  }
+
   function setFieldError(name, message) {
     var el = input(name);
     var error = document.getElementById('f-' + name + '-error');
@@ -66,8 +134,12 @@ export const FORM_JS = `(function () {
     statusEl.classList.toggle('error', Boolean(isError));
   }
 
+  function customNames() {
+    return Array.prototype.map.call(form.querySelectorAll('[data-custom]'), function (el) { return el.getAttribute('data-custom'); });
+  }
+
   function clearErrors() {
-    CONFIG.fields.forEach(function (name) { setFieldError(name, ''); });
+    CONFIG.fields.concat(customNames()).forEach(function (name) { setFieldError(name, ''); });
     hint.textContent = M.contactHint;
     hint.classList.remove('error');
   }
@@ -82,9 +154,10 @@ export const FORM_JS = `(function () {
     var code = problem && problem.code;
     var others = [];
     var errors = problem && Array.isArray(problem.errors) ? problem.errors : [];
+    var shown = CONFIG.fields.concat(customNames());
     errors.forEach(function (e) {
       var name = e.field === 'message' ? 'notes' : e.field;
-      if (CONFIG.fields.indexOf(name) < 0 || !setFieldError(name, fieldMessage(e))) others.push(String(e.message || ''));
+      if (shown.indexOf(name) < 0 || !setFieldError(name, fieldMessage(e))) others.push(String(e.message || ''));
     });
     if (code === 'missing_contact') {
       hint.textContent = M.missingContact;
@@ -97,8 +170,8 @@ export const FORM_JS = `(function () {
     else if (code === 'rate_limited') text = M.rateLimited;
     else if (code === 'intake_unavailable') text = M.closed;
     setStatus([text].concat(others).join(' '), true);
-    var first = CONFIG.fields.filter(function (name) { return input(name).getAttribute('aria-invalid') === 'true'; })[0];
-    if (first) input(first).focus();
+    var first = shown.filter(function (name) { return input(name) && input(name).getAttribute('aria-invalid') === 'true'; })[0];
+    if (first) focusable(input(first)).focus();
   }
 
   // Bot-check tokens are single use: once the server has answered a failed submit, the widget must hand out a
@@ -150,9 +223,15 @@ export const FORM_JS = `(function () {
     setStatus(M.sending, false);
 
     var payload = Object.create(null);
+    var lists = customNames();
     new FormData(form).forEach(function (value, key) {
-      if (typeof value === 'string' && !(key in payload)) payload[key] = value;
+      if (typeof value !== 'string') return;
+      // A group of boxes sends every ticked one; everything else its first value.
+      if (lists.indexOf(key) >= 0 && form.querySelector('input[type="checkbox"][name="' + key + '"]')) {
+        (payload[key] = payload[key] || []).push(value);
+      } else if (!(key in payload)) payload[key] = value;
     });
+    if (!payload[CONFIG.pageUrlField]) delete payload[CONFIG.pageUrlField];
     if (provider) payload.botCheckToken = (providerField && payload[providerField]) || '';
     CONFIG.dropFields.forEach(function (name) { delete payload[name]; });
 
@@ -163,31 +242,74 @@ export const FORM_JS = `(function () {
     });
   });
 
-  function send(payload) {
+  function showThanks() {
+    form.hidden = true;
+    thanks.hidden = false;
+    thanks.focus();
+    reportHeight();
+  }
+
+  var retryTimer = null;
+  var attempt = 0;
+
+  function retryLater(pending) {
+    // Not a thank-you: the message is kept and goes out again by itself, with the same key.
+    setStatus(M.retrying, true);
+    var delays = CONFIG.retryDelaysMs;
+    var wait = delays[Math.min(attempt, delays.length - 1)];
+    attempt += 1;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { post(pending); }, wait);
+  }
+
+  function post(pending) {
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = controller ? setTimeout(function () { controller.abort(); }, CONFIG.timeoutMs) : null;
     fetch(form.getAttribute('data-intake'), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-      body: JSON.stringify(payload),
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': pending.key },
+      body: JSON.stringify(pending.payload),
+      signal: controller ? controller.signal : undefined,
     }).then(function (response) {
+      clearTimeout(timer);
       return response.json().catch(function () { return null; }).then(function (body) {
         if (response.ok && body && body.ok === true) {
-          form.hidden = true;
-          thanks.hidden = false;
-          thanks.focus();
+          clearPending();
+          showThanks();
           return;
         }
+        // Our side failed, or the first attempt is still being stored, or too many at once: the same post again.
+        if (response.status >= 500 || response.status === 409 || response.status === 429) return retryLater(pending);
+        // Refused outright (400/404/422): nothing was stored; the corrected form is a new submission.
+        clearPending();
         if (response.status === 400 || response.status === 422) idempotencyKey = uuid();
         showProblem(body);
         rearmWidget();
         finish();
       });
     }, function () {
-      // The answer was lost, not refused: keep the key and the widget's token, so sending again is the same
-      // submission (the server replays its answer) and cannot make a second lead. (reCAPTCHA v3 asks for a fresh
-      // token anyway: the token is not part of what the key covers.)
-      setStatus(M.offline, true);
-      finish();
+      // The answer was lost, not refused: keep the key and the payload, so sending again is the same submission
+      // (the server replays its answer) and cannot make a second lead.
+      clearTimeout(timer);
+      retryLater(pending);
     });
+  }
+
+  function send(payload) {
+    var pending = { key: idempotencyKey, payload: payload };
+    savePending(pending);
+    attempt = 0;
+    post(pending);
+  }
+
+  // A post kept from before a reload (or a closed tab) goes out again, with its own key.
+  var kept = loadPending();
+  if (kept) {
+    sending = true;
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    setStatus(M.retrying, true);
+    post(kept);
   }
 })();
 `;

@@ -23,3 +23,19 @@ export const FORM_ASSETS: Record<string, StaticAsset> = {
 export function assetHref(name: keyof typeof FORM_ASSETS & string): string {
   return `assets/${name}?v=${FORM_ASSETS[name]?.version ?? ''}`;
 }
+
+/**
+ * A source's accent colour as a stylesheet of its own (the CSP allows no inline style): `accent-1f5fd1.css`. The
+ * name is the content, so it never changes and is cached for a year.
+ */
+const ACCENT_ASSET = /^accent-([0-9a-f]{6})\.css$/;
+
+export function accentHref(hex: string): string {
+  return `assets/accent-${hex.replace('#', '').toLowerCase()}.css?v=1`;
+}
+
+export function accentAsset(name: string): StaticAsset | undefined {
+  const match = ACCENT_ASSET.exec(name);
+  if (!match) return undefined;
+  return { body: `:root { --accent: #${match[1]}; }\n`, contentType: 'text/css; charset=utf-8', version: '1' };
+}

@@ -9,8 +9,10 @@ import { openIntake, parseIntakeToken } from '../../domain/intake/open-intake.js
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/intake/submit-lead-once.js';
 import type { LeadSource } from '../../domain/sources/source.js';
-import { readSourceTexts } from '../../domain/sources/update-source-texts.js';
-import { FORM_ASSETS } from '../assets/index.js';
+import { readHostedForm } from '../../domain/forms/source-form.js';
+import { FORM_STAMP_FIELD } from '../../domain/intake/form-stamp.js';
+import type { FastifyRequest } from 'fastify';
+import { accentAsset, FORM_ASSETS } from '../assets/index.js';
 import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../bot-check-widget.js';
 import { formPageHeaders } from '../csp.js';
 import { formStateFromError, isFormProblem } from '../form-state.js';
@@ -30,6 +32,11 @@ export interface HostedFormRoutesOptions {
 
 const FORM_PATH = '/f/:token';
 
+const stampNow = (ctx: DomainContext, source: LeadSource) => ctx.formStamps.make(source.id, ctx.clock.now());
+
+/** Whether the browser loads the page into a frame (an embed): then the page drops its own background. */
+const isFramed = (request: FastifyRequest) => request.headers['sec-fetch-dest'] === 'iframe';
+
 function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null) {
   return reply.code(status).headers(formPageHeaders(provider)).type('text/html; charset=utf-8').send(page);
 }
@@ -44,6 +51,8 @@ function intakeBody(body: Record<string, unknown>, source: LeadSource): Record<s
     Object.entries(body).filter(([key]) => key !== FORM_KEY_FIELD && !BOT_CHECK_RESPONSE_FIELDS.includes(key)),
   );
   if (source.botCheck) mapped[BOT_CHECK_TOKEN_FIELD] = body[BOT_CHECK_WIDGETS[source.botCheck.provider].responseField];
+  // A post to /f/{token} is a hosted-form post by its path: without a stamp it is held to the stamp's rule all the same.
+  if (!Object.hasOwn(mapped, FORM_STAMP_FIELD)) mapped[FORM_STAMP_FIELD] = '';
   return mapped;
 }
 
@@ -102,7 +111,9 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     '/f/assets/:name',
     { schema: { hide: true } },
     async (request, reply) => {
-      const asset = Object.hasOwn(FORM_ASSETS, request.params.name) ? FORM_ASSETS[request.params.name] : undefined;
+      const asset = Object.hasOwn(FORM_ASSETS, request.params.name)
+        ? FORM_ASSETS[request.params.name]
+        : accentAsset(request.params.name);
       if (!asset) throw new AppError('route_not_found', 'No such asset');
       // Pages link assets with their content hash, so that URL never changes content and can be kept a year.
       const cache =
@@ -117,8 +128,8 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
   app.get<{ Params: { token: string } }>(FORM_PATH, { schema: { hide: true } }, async (request, reply) => {
     const source = await openIntake({ ctx, input: { token: parseIntakeToken(request.params.token) } });
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
-    const texts = await readSourceTexts(ctx, source.id);
-    const page = formPage({ source, idempotencyKey: crypto.randomUUID(), texts });
+    const form = await readHostedForm(ctx, source);
+    const page = formPage({ source, idempotencyKey: crypto.randomUUID(), stamp: stampNow(ctx, source), form, embedded: isFramed(request) });
     return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)));
   });
 
@@ -155,13 +166,19 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         ctx.intake?.record({ sourceId: source.id, outcome: 'refused', code: error.code });
         // A refused submission frees its key, so the corrected form may send the same one.
         const state = formStateFromError(error, sent, botCheck);
-        const texts = await readSourceTexts(ctx, source.id);
-        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), state, texts });
+        const form = await readHostedForm(ctx, source);
+        // The corrected form keeps its first render time: the person has been at it for a while already.
+        const stamp = typeof sent[FORM_STAMP_FIELD] === 'string' && sent[FORM_STAMP_FIELD] !== '' ? sent[FORM_STAMP_FIELD] : stampNow(ctx, source);
+        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), stamp, state, form, embedded: isFramed(request) });
         return sendPage(reply, httpStatusOf(error), page, cspProviderOf(botCheck));
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
-      const texts = await readSourceTexts(ctx, source.id);
-      return sendPage(reply, 200, thankYouPage({ sourceName: source.name, heading: texts.heading, text: texts.thankYou }));
+      const form = await readHostedForm(ctx, source);
+      return sendPage(
+        reply,
+        200,
+        thankYouPage({ sourceName: source.name, heading: form.heading, text: form.texts.thankYou, accent: form.accent, embedded: isFramed(request) }),
+      );
     },
   );
 };

@@ -1,16 +1,21 @@
-import type { LeadFieldName } from '../../domain/intake/lead-fields.js';
 import type { LeadSource } from '../../domain/sources/source.js';
 import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from '../bot-check-widget.js';
 import { CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 import { FORM_MESSAGES } from '../messages.js';
 import { layout } from './layout.js';
-import { NO_TEXTS, type SourceTexts } from '../../domain/sources/update-source-texts.js';
+import { NO_TEXTS } from '../../domain/sources/update-source-texts.js';
+import { answerName } from '../../domain/forms/form-definition.js';
+import type { HostedForm } from '../../domain/forms/source-form.js';
+import { FORM_STAMP_FIELD } from '../../domain/intake/form-stamp.js';
+import { PAGE_URL_FIELD } from '../../domain/intake/lead-fields.js';
+import { customFieldMarkup } from './custom-fields.js';
 
 /** What a re-rendered form shows: the values as typed and what is wrong with them. */
 export interface FormPageState {
-  values: Partial<Record<LeadFieldName, string>>;
-  fieldErrors: Partial<Record<LeadFieldName, string>>;
+  /** By the name the form posts: a lead field's, or `cf_<id>` for one of the source's own (a list for checkboxes). */
+  values: Record<string, string | string[]>;
+  fieldErrors: Record<string, string>;
   contactMissing: boolean;
   /** A sentence for the status line, e.g. "Please correct the highlighted fields". */
   status: string | null;
@@ -27,7 +32,8 @@ function fieldMarkup(field: FormField, state: FormPageState): SafeHtml {
   const error = state.fieldErrors[field.name] ?? '';
   const invalid = Boolean(error) || (field.contact && state.contactMissing);
   const describedBy = field.contact ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
-  const value = state.values[field.name] ?? '';
+  const kept = state.values[field.name];
+  const value = typeof kept === 'string' ? kept : '';
   const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${invalid ? html` aria-invalid="true"` : ''}`;
   // The parser drops one newline right after <textarea>: the extra one keeps a kept value's own first newline.
   const control =
@@ -67,32 +73,51 @@ function botCheckAttributes(botCheck: FormBotCheck | null): SafeHtml | '' {
  * A bot check without a site key: nothing in the page can make a token, so every submission would be refused.
  * Say so instead of showing a form that cannot be sent.
  */
-function unconfiguredPage(source: LeadSource): string {
+function unconfiguredPage(heading: string): string {
   return layout({
-    title: source.name,
-    body: html`<h1>${source.name}</h1>
+    title: heading,
+    body: html`<h1>${heading}</h1>
 <p id="form-unavailable" class="notice" role="alert">${FORM_MESSAGES.botCheckUnconfigured}</p>`,
   });
 }
 
-/** The hosted form of an active source (docs/api.md); with `state`, the form again after a refused submission. */
-export function formPage(input: { source: LeadSource; idempotencyKey: string; state?: FormPageState; texts?: SourceTexts }): string {
+/** The form as the source's owner set it up; a page without one shows the built-in fields and the defaults. */
+export const PLAIN_FORM = (source: LeadSource): HostedForm => ({ texts: NO_TEXTS, heading: source.name, fields: [], accent: null });
+
+/**
+ * The hosted form of an active source (docs/api.md); with `state`, the form again after a refused submission.
+ * `stamp` is the signed render time (docs/security.md); `pageUrl` is filled in by the script from the page the
+ * form is embedded in.
+ */
+export function formPage(input: {
+  source: LeadSource;
+  idempotencyKey: string;
+  stamp: string;
+  state?: FormPageState;
+  form?: HostedForm;
+  embedded?: boolean;
+}): string {
   const { source } = input;
-  const texts = input.texts ?? NO_TEXTS;
-  const heading = texts.heading ?? source.name;
+  const form = input.form ?? PLAIN_FORM(source);
+  const { texts, heading } = form;
   const state = input.state ?? EMPTY_FORM;
   const botCheck = formBotCheck(source.botCheck);
-  if (botCheck?.kind === 'unconfigured') return unconfiguredPage(source);
+  if (botCheck?.kind === 'unconfigured') return unconfiguredPage(heading);
   const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
+  const pageUrl = typeof state.values[PAGE_URL_FIELD] === 'string' ? state.values[PAGE_URL_FIELD] : '';
   const body = html`<h1>${heading}</h1>
 ${texts.introduction ? html`<p class="intro" id="form-intro">${texts.introduction}</p>` : ''}
 <form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
 <p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}">${state.contactMissing ? FORM_MESSAGES.missingContact : FORM_MESSAGES.contactHint}</p>
-${FORM_FIELDS.map((field) => fieldMarkup(field, state))}<div class="hp" aria-hidden="true">
+${FORM_FIELDS.map((field) => fieldMarkup(field, state))}${form.fields.map((field) =>
+    customFieldMarkup(field, state.values[answerName(field)], state.fieldErrors[answerName(field)]),
+  )}<div class="hp" aria-hidden="true">
 <label for="f-website">Leave this field empty</label>
 <input id="f-website" name="website" type="text" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
 </div>
 ${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="${input.idempotencyKey}">
+<input type="hidden" name="${FORM_STAMP_FIELD}" value="${input.stamp}">
+<input type="hidden" id="f-${PAGE_URL_FIELD}" name="${PAGE_URL_FIELD}" value="${pageUrl}">
 <button type="submit">Send</button>
 <p id="form-status" class="status${state.status ? ' error' : ''}" role="status" aria-live="polite">${state.status ?? ''}</p>
 </form>
@@ -105,5 +130,7 @@ ${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="
     body,
     script: true,
     botCheckScript: botCheck?.kind === 'widget' ? botCheck.widget.scriptUrl : botCheck?.kind === 'recaptcha-v3' ? botCheck.scriptUrl : null,
+    accent: form.accent,
+    embedded: input.embedded ?? false,
   });
 }

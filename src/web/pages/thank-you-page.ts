@@ -3,7 +3,13 @@ import { FORM_MESSAGES } from '../messages.js';
 import { layout } from './layout.js';
 
 /** The answer to a no-script submission that was accepted (a honeypot catch gets the very same page). */
-export function thankYouPage(input: { sourceName: string; heading?: string | null; text?: string | null }): string {
+export function thankYouPage(input: {
+  sourceName: string;
+  heading?: string | null;
+  text?: string | null;
+  accent?: string | null;
+  embedded?: boolean;
+}): string {
   const heading = input.heading ?? input.sourceName;
   return layout({
     title: `Thank you · ${heading}`,
@@ -12,5 +18,9 @@ export function thankYouPage(input: { sourceName: string; heading?: string | nul
 <h2 id="thanks-heading">Thank you</h2>
 <p>${input.text ?? FORM_MESSAGES.thanks}</p>
 </section>`,
+    accent: input.accent ?? null,
+    embedded: input.embedded ?? false,
+    // The script reports the page's height to an embedding page, so the frame shrinks to the thank-you.
+    script: true,
   });
 }

@@ -74,7 +74,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const page = await get(path);
     const token = /\/f\/([0-9a-f-]{36})/.exec(page.body)![1]!;
     expect(page.body).toContain(`http://leadscan.test/api/intake/${token}`);
-    expect(page.body).toContain('&lt;iframe src=&quot;http://leadscan.test/f/');
+    expect(page.body).toMatch(/&lt;iframe id=&quot;leadscan-form-[0-9a-f]{8}&quot; src=&quot;http:\/\/leadscan.test\/f\//);
     const intake = () => app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name: 'Ada' } });
     expect((await intake()).statusCode).toBe(200);
 
@@ -108,7 +108,8 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.body).toContain('Use at most 120 characters');
     expect((await post(`${path}/texts`, { heading: '', introduction: '', thankYou: '' })).statusCode).toBe(303);
-    expect((await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Website form</h1>');
+    // The default heading is the workspace's name, never the source's internal name.
+    expect((await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Home</h1>');
   });
 
   it('a source page shows its intake log: accepted, quarantined and refused by code, per day', async () => {
@@ -120,7 +121,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     await app.intakeLog.flush();
     const page = await get(ws(`/sources/${f.home.source.id}`));
     expect(page.statusCode).toBe(200);
-    const log = /<table class="list" id="intake-log">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
+    const log = /<table class="list wide-labels" id="intake-log">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
     const today = new Date().toISOString().slice(0, 10);
     expect(log).toMatch(new RegExp(`<td data-label="Day \\(UTC\\)">${today}</td><td data-label="Accepted">\\d+</td><td data-label="Quarantined">[1-9]\\d*</td><td data-label="Refused">[1-9]\\d*`));
     expect(log).toContain('missing_contact');

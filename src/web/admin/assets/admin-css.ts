@@ -162,6 +162,13 @@ pre.room-json { max-height: 20rem; overflow: auto; background: var(--soft); padd
 }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padding-top: .75rem; }
+ol.form-fields { list-style: none; margin: 0 0 1rem; padding: 0; }
+.form-field-row { display: flex; gap: 1rem; align-items: center; justify-content: space-between; flex-wrap: wrap; padding: .75rem 0; }
+.form-field-row + .form-field-row { border-top: 1px solid var(--line); }
+.form-field-text { display: flex; flex-direction: column; gap: .15rem; min-width: 12rem; flex: 1; overflow-wrap: anywhere; }
+.field.check { display: flex; align-items: center; gap: .5rem; }
+.field.check input { width: auto; margin: 0; }
+.field.check label { margin: 0; }
 .rooms { overflow-wrap: anywhere; }
 .badge { display: inline-block; padding: .1rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 650; background: var(--soft); color: var(--muted); border: 1px solid var(--line); }
 .badge.on { background: var(--ok-soft); color: var(--ok); border-color: #b7dfc3; }
@@ -197,6 +204,9 @@ ul.plain > li + li { border-top: 1px solid var(--line); margin-top: .75rem; padd
   /* The label sits in its own column, so a long value (room names, a device) wraps beside it, not under it. */
   table.list td[data-label] { position: relative; padding-left: 7rem; min-height: 1.6rem; }
   table.list td[data-label]::before { content: attr(data-label); position: absolute; left: .9rem; top: .35rem; width: 5.6rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); font-weight: 650; }
+  /* Labels longer than the default column ("Quarantined"): a wider one, so figures never run into them. */
+  table.list.wide-labels td[data-label] { padding-left: 9rem; }
+  table.list.wide-labels td[data-label]::before { width: 7.6rem; }
   .grid-2 { grid-template-columns: 1fr; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: .5rem; }

@@ -227,6 +227,7 @@ ${fact('Received', when(lead.receivedAt))}
 ${fact('Bot check', botBadge(lead.botCheck))}
 ${fact('IP address', lead.clientIp)}
 ${fact('User agent', lead.userAgent)}
+${fact('Page', lead.pageUrl ? html`<a href="${lead.pageUrl}" rel="noopener noreferrer nofollow" target="_blank" id="lead-page-url">${lead.pageUrl}</a>` : null)}
 ${fact('Origin', lead.origin)}
 ${fact('Referer', lead.referer)}
 ${lead.restoredFrom ? fact('Restored from quarantine', lead.restoredFrom) : ''}

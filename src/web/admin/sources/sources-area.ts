@@ -11,6 +11,7 @@ import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
 import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
+import { formEditorRoutes } from './form-editor-routes.js';
 
 const sourceOf = (call: WorkspaceCall) =>
   findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
@@ -27,7 +28,8 @@ async function renderSource(
   // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
   const stats = await sourceStats({ ctx: call.ctx, input: { sourceId: source.id, days: 14 } });
   const { rules: spamRules } = await getSpamRules({ ctx: call.ctx, input: { sourceId: source.id } });
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, ...extra }) });
+  const workspaceName = call.workspace.workspaceName;
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, workspaceName, ...extra }) });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */
@@ -143,5 +145,6 @@ export const sourcesArea: AdminArea = {
         }
       },
     },
+    ...formEditorRoutes,
   ],
 };

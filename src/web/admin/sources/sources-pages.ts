@@ -3,6 +3,7 @@ import type { SourceListItem } from '../../../domain/sources/list-sources.js';
 import type { SourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.js';
 import { html, type SafeHtml } from '../../html.js';
+import { embedSnippet } from '../../embed-snippet.js';
 import { FORM_MESSAGES } from '../../messages.js';
 import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
@@ -21,8 +22,13 @@ function status(active: boolean): SafeHtml {
   return active ? html`<span class="badge on">Active</span>` : html`<span class="badge off">Off</span>`;
 }
 
-export function embedSnippet(source: SourceListItem): string {
-  return `<iframe src="${source.formUrl}" title="${source.name.replaceAll('"', '&quot;')}" width="100%" height="760" style="border:0;max-width:40rem" loading="lazy"></iframe>`;
+/**
+ * Without PUBLIC_BASE_URL the links and the embed snippet name the address the server guessed (often localhost),
+ * which visitors cannot reach: say so where the links are copied.
+ */
+function baseUrlWarning(call: WorkspaceCall): SafeHtml | string {
+  if (call.ctx.config.publicBaseUrlSet) return '';
+  return html`<p class="notice warn" id="base-url-warning" role="note"><strong>PUBLIC_BASE_URL is not set.</strong> The links and the embed snippet below use <code>${new URL(call.ctx.config.publicBaseUrl).origin}</code> or the address the server last started with, which visitors on the internet may not reach. Set PUBLIC_BASE_URL to the address people use (see docs/operations.md) and restart.</p>`;
 }
 
 /** Sources (docs/admin-app.md): every source with its pipeline, status, lead count and last lead. */
@@ -31,6 +37,7 @@ export function sourcesPage(call: WorkspaceCall, sources: SourceListItem[]): Saf
   return html`<div class="page-head"><div><h1>Sources</h1><p class="muted">Where leads come from: each source has an intake link and a hosted form.</p></div>
 <a class="button" href="${base}/new">New source</a></div>
 ${notice(call.query.notice)}
+${baseUrlWarning(call)}
 <section class="card table-card" aria-labelledby="sources-heading">
 <h2 id="sources-heading" class="offscreen">Lead sources</h2>
 ${sources.length === 0
@@ -85,6 +92,8 @@ function copyRow(id: string, label: string, value: string, block = false): SafeH
 
 export interface SourcePageInput {
   source: SourceListItem;
+  /** The hosted form's default heading. */
+  workspaceName: string;
   texts: SourceTexts;
   stats: SourceStats;
   spamRules?: SpamRules;
@@ -109,7 +118,7 @@ function intakeLog(stats: SourceStats): SafeHtml {
 <p class="muted small">Requests to this source’s intake link and hosted form over the last 14 days (UTC), counted every few seconds. Refusals show their reason, e.g. <code>missing_contact</code> or <code>rate_limited</code>.</p>
 ${rows.length === 0
   ? html`<p class="muted">No requests in the last 14 days.</p>`
-  : html`<table class="list" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`}
+  : html`<table class="list wide-labels" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`}
 </section>`;
 }
 
@@ -128,12 +137,14 @@ export function sourcePage(call: WorkspaceCall, input: SourcePageInput): SafeHtm
   : actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Activate', kind: 'primary', fields: { active: '1' } })}</div></div>
 ${notice(call.query.notice)}
 ${source.active ? '' : html`<p class="notice error">This source is off: its intake link and hosted form answer “closed”.</p>`}
+${baseUrlWarning(call)}
 <section class="card" aria-labelledby="links-heading">
 <h2 id="links-heading">Links</h2>
 ${copyRow('intake-url', 'Intake URL (POST leads here from your own form or automation)', source.intakeUrl)}
 ${copyRow('form-url', 'Hosted form', source.formUrl)}
-<p class="small"><a href="${source.formUrl}" target="_blank" rel="noopener">Open the hosted form</a></p>
-${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet(source), true)}
+<p class="small"><a href="${source.formUrl}" target="_blank" rel="noopener">Open the hosted form</a> · <a href="${base}/form" id="form-editor-link">Form fields and colour</a></p>
+${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet({ formUrl: source.formUrl, title: 'Contact form', token: source.token }), true)}
+<p class="muted small">The frame fits the form’s height and the lead records the page it was sent from. The frame alone (without the script) works too, at a fixed height.</p>
 </section>
 ${intakeLog(input.stats)}
 ${spamRulesSummary(base, input.spamRules ?? null)}
@@ -143,7 +154,7 @@ ${spamRulesSummary(base, input.spamRules ?? null)}
 <p class="muted small">Plain text. Leave a field empty for the default.</p>
 <form method="post" action="${base}/texts" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'heading', label: 'Heading', value: textValue('heading'), errors: textErrors, maxlength: SOURCE_TEXT_LIMITS.heading, hint: `Default: ${source.name}` })}
+${field({ name: 'heading', label: 'Heading', value: textValue('heading'), errors: textErrors, maxlength: SOURCE_TEXT_LIMITS.heading, hint: `Default: ${input.workspaceName}` })}
 ${field({ name: 'introduction', label: 'Introduction', value: textValue('introduction'), errors: textErrors, textarea: true, maxlength: SOURCE_TEXT_LIMITS.introduction })}
 ${field({ name: 'thankYou', label: 'Thank-you text', value: textValue('thankYou'), errors: textErrors, textarea: true, maxlength: SOURCE_TEXT_LIMITS.thankYou, hint: `Default: ${FORM_MESSAGES.thanks}` })}
 <button type="submit">Save texts</button>

@@ -1,0 +1,80 @@
+import { recordAudit } from '../audit/record-audit.js';
+import type { Transaction } from 'kysely';
+import type { DomainContext } from '../context.js';
+import { nowIso } from '../context.js';
+import { AppError } from '../errors.js';
+import type { LeadSource } from '../sources/source.js';
+import { NO_TEXTS, readSourceTexts, type SourceTexts } from '../sources/update-source-texts.js';
+import type { Schema } from '../../storage/schema.js';
+import { parseFormFields, type FormFieldDefinition } from './form-definition.js';
+
+/** A source's own form: its fields in order and its accent colour (null for the default). */
+export interface SourceForm {
+  fields: FormFieldDefinition[];
+  accent: string | null;
+}
+
+export async function readSourceForm(ctx: DomainContext, sourceId: string): Promise<SourceForm> {
+  const row = await ctx.store.db
+    .selectFrom('lead_source_texts')
+    .select(['form_fields', 'accent'])
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst();
+  return { fields: parseFormFields(row?.form_fields), accent: row?.accent ?? null };
+}
+
+/** Everything the hosted form page shows: texts, fields, look, and the workspace's name for the default heading. */
+export interface HostedForm extends SourceForm {
+  texts: SourceTexts;
+  /** The heading: the owner's, else the workspace's name (never the source's internal name). */
+  heading: string;
+}
+
+export async function readHostedForm(ctx: DomainContext, source: LeadSource): Promise<HostedForm> {
+  const [texts, form, workspace] = await Promise.all([
+    readSourceTexts(ctx, source.id),
+    readSourceForm(ctx, source.id),
+    ctx.store.db.selectFrom('workspaces').select('name').where('id', '=', source.workspaceId).executeTakeFirst(),
+  ]);
+  return { ...form, texts, heading: texts.heading ?? workspace?.name ?? source.name };
+}
+
+/**
+ * Changes a source's form inside one transaction: reads the row (the texts row; made when missing), applies
+ * `change`, writes it back. Two owners editing at once serialize here rather than lose each other's field.
+ */
+export async function changeSourceForm<T>(
+  ctx: DomainContext,
+  sourceId: string,
+  action: 'source.form_changed' | 'source.accent_changed',
+  change: (form: SourceForm) => { form: SourceForm; result: T },
+): Promise<T> {
+  return ctx.store.writer.write(async (trx: Transaction<Schema>) => {
+    const source = await trx.selectFrom('lead_sources').select('workspace_id').where('id', '=', sourceId).executeTakeFirst();
+    if (!source) throw new AppError('source_not_found', `No lead source has the id ${sourceId}`);
+    const row = await trx
+      .selectFrom('lead_source_texts')
+      .select(['form_fields', 'accent'])
+      .where('source_id', '=', sourceId)
+      .executeTakeFirst();
+    const { form, result } = change({ fields: parseFormFields(row?.form_fields), accent: row?.accent ?? null });
+    const values = {
+      form_fields: form.fields.length ? JSON.stringify(form.fields) : null,
+      accent: form.accent,
+      updated_at: nowIso(ctx),
+    };
+    if (row) await trx.updateTable('lead_source_texts').set(values).where('source_id', '=', sourceId).execute();
+    else {
+      await trx
+        .insertInto('lead_source_texts')
+        .values({ source_id: sourceId, heading: NO_TEXTS.heading, introduction: NO_TEXTS.introduction, thank_you: NO_TEXTS.thankYou, ...values })
+        .execute();
+    }
+    await recordAudit(trx, ctx, { action, workspaceId: source.workspace_id, targetIds: [sourceId], details: { fields: form.fields.length } });
+    return result;
+  });
+}
+
+export function fieldNotFound(fieldId: string): AppError {
+  return new AppError('form_field_not_found', `This form has no field ${fieldId}; it may have been removed already`);
+}

@@ -1,0 +1,92 @@
+import { httpStatusOf } from '../../../http/error-statuses.js';
+import { addFormField } from '../../../domain/forms/add-form-field.js';
+import { moveFormField } from '../../../domain/forms/move-form-field.js';
+import { removeFormField } from '../../../domain/forms/remove-form-field.js';
+import { setFormAccent } from '../../../domain/forms/set-form-accent.js';
+import { readSourceForm } from '../../../domain/forms/source-form.js';
+import { findWorkspaceSource } from '../../../domain/sources/list-sources.js';
+import type { AdminRoute, WorkspaceCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { formErrorsOf, isFormError } from '../ui.js';
+import { formEditorPage, type FormEditorInput } from './form-editor-pages.js';
+
+const sourceOf = (call: WorkspaceCall) =>
+  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
+
+const editorPath = (call: WorkspaceCall, sourceId: string) => workspacePath(call.workspace.workspaceId, `sources/${sourceId}/form`);
+
+async function renderEditor(call: WorkspaceCall, status: number, extra: Omit<FormEditorInput, 'source' | 'form'> = {}) {
+  const source = await sourceOf(call);
+  const form = await readSourceForm(call.ctx, source.id);
+  return call.render(status, { title: `Form · ${source.name}`, area: 'sources', body: formEditorPage(call, { source, form, ...extra }) });
+}
+
+/** A source's form editor (docs/admin-app.md, "A source's form"), owner only, beside the source's own page. */
+export const formEditorRoutes: AdminRoute[] = [
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/sources/:sourceId/form',
+    access: 'owner',
+    handler: (call) => renderEditor(call, 200),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      const values = {
+        kind: call.body.kind ?? '',
+        label: call.body.label ?? '',
+        help: call.body.help ?? '',
+        options: call.body.options ?? '',
+        consentText: call.body.consentText ?? '',
+        required: call.body.required === '1' ? '1' : '',
+      };
+      try {
+        await addFormField({ ctx: call.ctx, input: { sourceId: source.id, field: { ...values, required: values.required === '1' } } });
+        return await call.redirect(editorPath(call, source.id), 'form-field-added');
+      } catch (error) {
+        if (!isFormError(error)) throw error;
+        return renderEditor(call, httpStatusOf(error), { fieldErrors: formErrorsOf(error, 'label'), fieldValues: values });
+      }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      const direction = call.body.direction === 'up' ? 'up' : 'down';
+      await moveFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId: call.params.fieldId ?? '', direction } });
+      return call.redirect(editorPath(call, source.id), 'form-field-moved');
+    },
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/remove',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      await removeFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId: call.params.fieldId ?? '' } });
+      return call.redirect(editorPath(call, source.id), 'form-field-removed');
+    },
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/look',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      const accent = call.body.accent ?? '';
+      try {
+        await setFormAccent({ ctx: call.ctx, input: { sourceId: source.id, accent } });
+        return await call.redirect(editorPath(call, source.id), 'form-look-saved');
+      } catch (error) {
+        if (!isFormError(error)) throw error;
+        return renderEditor(call, httpStatusOf(error), { accentErrors: formErrorsOf(error, 'accent'), accentValue: accent });
+      }
+    },
+  },
+];

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { addFormField } from '../../src/domain/forms/add-form-field.js';
+import { contrastWithWhite } from '../../src/domain/forms/accent-colour.js';
+import { answerName, type FormFieldDefinition } from '../../src/domain/forms/form-definition.js';
+import { moveFormField } from '../../src/domain/forms/move-form-field.js';
+import { removeFormField } from '../../src/domain/forms/remove-form-field.js';
+import { setFormAccent } from '../../src/domain/forms/set-form-accent.js';
+import { readSourceForm } from '../../src/domain/forms/source-form.js';
+import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
+import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
+import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
+import type { LeadSource } from '../../src/domain/sources/source.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { TestClock } from '../helpers/clock.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+
+const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: null, referer: null };
+
+describeEachBackend('hosted form: own fields, render stamp, page address', (backend) => {
+  let world: TestWorld;
+  let seeded: Seeded;
+  let source: LeadSource;
+  let clock: TestClock;
+  let work: FormFieldDefinition;
+  let when: FormFieldDefinition;
+  let extras: FormFieldDefinition;
+  let consent: FormFieldDefinition;
+
+  beforeEach(async () => {
+    clock = new TestClock(Date.parse('2026-03-01T10:00:00.000Z'));
+    world = await createWorld(backend, { clock });
+    seeded = await world.seed();
+    source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
+    const add = (field: Parameters<typeof addFormField>[0]['input']['field']) =>
+      addFormField({ ctx: world.ctx, input: { sourceId: source.id, field } });
+    work = await add({ kind: 'choice', label: 'Type of work', required: true, options: 'Kitchen\nBathroom\nRoof' });
+    when = await add({ kind: 'date', label: 'Preferred date', help: 'Roughly' });
+    extras = await add({ kind: 'checkboxes', label: 'Extras', options: ['Design', 'Permits', 'Disposal'] });
+    consent = await add({ kind: 'consent', label: 'Consent', required: true, consentText: 'You may call me about this request.' });
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  /** A hosted-form post: the stamp of a form rendered `ageMs` ago. */
+  const stampAged = (ageMs: number) => world.ctx.formStamps.make(source.id, new Date(clock.now().getTime() - ageMs));
+  const post = (body: Record<string, unknown>) => submitLead({ ctx: world.ctx, input: { source, body, meta } });
+  const leadRow = (id: string) => world.store.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const quarantined = () => world.store.db.selectFrom('quarantine').selectAll().where('source_id', '=', source.id).execute();
+  const good = () => ({
+    formStamp: stampAged(5000),
+    name: 'Ada',
+    [answerName(work)]: 'Roof',
+    [answerName(when)]: '2026-04-02',
+    [answerName(extras)]: ['Permits', 'Design'],
+    [answerName(consent)]: 'yes',
+    pageUrl: 'https://contractor.example/contact?utm_source=ad',
+  });
+
+  it('stores the answers under their labels, the lists in the list order, and the page address', async () => {
+    const result = await post(good());
+    expect(result.quarantined).toBe(false);
+    const row = await leadRow(result.leadId);
+    expect(JSON.parse(row.extra)).toEqual({
+      'Type of work': 'Roof',
+      'Preferred date': '2026-04-02',
+      Extras: 'Design, Permits',
+      Consent: 'Agreed: You may call me about this request.',
+    });
+    expect(row.page_url).toBe('https://contractor.example/contact?utm_source=ad');
+  });
+
+  it('refuses a hosted-form post with each problem named by its field, and the same words as the page shows', async () => {
+    const body = { ...good(), [answerName(work)]: 'Garden', [answerName(when)]: '2026-02-30', [answerName(consent)]: '' };
+    const error = await post(body).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid_fields' });
+    const fieldErrors = (error as { fieldErrors: Array<{ field: string; code: string; message: string }> }).fieldErrors;
+    expect(fieldErrors.map((e) => [e.field, e.code])).toEqual([
+      [answerName(work), 'invalid'],
+      [answerName(when), 'invalid'],
+      [answerName(consent), 'required'],
+    ]);
+    expect(fieldErrors[0]!.message).toBe('Please choose one of the listed answers for “Type of work”.');
+    expect(fieldErrors[1]!.message).toBe('Please give “Preferred date” as a date (YYYY-MM-DD).');
+    // Missing contact and a missing answer are reported together.
+    const both = await post({ formStamp: stampAged(5000), [answerName(consent)]: 'yes' }).catch((e: unknown) => e);
+    expect(both).toMatchObject({ code: 'missing_contact' });
+    expect((both as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((e) => e.field)).toEqual([answerName(work)]);
+    // A checkbox not in the list.
+    await expect(post({ ...good(), [answerName(extras)]: ['Design', 'Pool'] })).rejects.toMatchObject({ code: 'invalid_fields' });
+    expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute()).toEqual([]);
+  });
+
+  it('takes a direct API post without the fields (they are optional to the API), its cf_ keys as plain extras', async () => {
+    const result = await post({ name: 'Direct', [answerName(work)]: 'Garden' });
+    const row = await leadRow(result.leadId);
+    expect(JSON.parse(row.extra)).toEqual({ [answerName(work)]: 'Garden' });
+    expect(row.page_url).toBeNull();
+  });
+
+  it('refuses a pageUrl that is not an absolute http(s) address or is too long', async () => {
+    for (const pageUrl of ['javascript:alert(1)', '/contact', 'ftp://x.example/', `https://x.example/${'a'.repeat(2000)}`, { a: 1 }]) {
+      await expect(post({ name: 'Ada', pageUrl })).rejects.toMatchObject({ code: 'invalid_fields', fieldErrors: [expect.objectContaining({ field: 'pageUrl' })] });
+    }
+  });
+
+  it('quarantines too_fast: a post under 2 s after render, a forged stamp, a missing one, another source\'s; a good one after 2 s is a lead', async () => {
+    const forged = `${clock.now().getTime() - 60_000}.${'A'.repeat(43)}`;
+    const other = world.ctx.formStamps.make('src_other', new Date(clock.now().getTime() - 60_000));
+    for (const formStamp of [stampAged(1999), stampAged(0), forged, '', 'garbage', other, stampAged(-60_000)]) {
+      const result = await post({ ...good(), formStamp });
+      expect(result.quarantined).toBe(true);
+      expect(result.leadId).toMatch(/^lead_[0-9a-f]{32}$/);
+    }
+    const rows = await quarantined();
+    expect(rows.map((r) => r.reason)).toEqual(Array(7).fill('too_fast'));
+    // The answers are kept under their labels, the stamp is not: a person can restore a false catch.
+    const kept = JSON.parse(rows[0]!.fields) as Record<string, string>;
+    expect(kept).toMatchObject({ name: 'Ada', 'Type of work': 'Roof', Extras: 'Permits, Design' });
+    expect(kept).not.toHaveProperty('formStamp');
+    const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: rows[0]!.id } });
+    expect(JSON.parse((await leadRow(restored.leadId)).extra)).toMatchObject({ 'Type of work': 'Roof' });
+
+    // Rendered now, posted 2 s later by the injected clock: a lead.
+    const stamp = world.ctx.formStamps.make(source.id, clock.now());
+    clock.advance(2000);
+    expect((await post({ ...good(), formStamp: stamp })).quarantined).toBe(false);
+  });
+
+  it('adds, moves and removes fields within the bounds; refuses duplicate or built-in labels and bad options', async () => {
+    const ids = async () => (await readSourceForm(world.ctx, source.id)).fields.map((f) => f.label);
+    expect(await ids()).toEqual(['Type of work', 'Preferred date', 'Extras', 'Consent']);
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: consent.id, direction: 'up' } });
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: work.id, direction: 'up' } });
+    expect(await ids()).toEqual(['Type of work', 'Preferred date', 'Consent', 'Extras']);
+    await removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: when.id } });
+    expect(await ids()).toEqual(['Type of work', 'Consent', 'Extras']);
+    await expect(removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: when.id } })).rejects.toMatchObject({ code: 'form_field_not_found' });
+
+    const add = (field: Parameters<typeof addFormField>[0]['input']['field']) =>
+      addFormField({ ctx: world.ctx, input: { sourceId: source.id, field } });
+    await expect(add({ kind: 'short_text', label: 'extras' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'label' })] });
+    await expect(add({ kind: 'short_text', label: 'Email' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'label' })] });
+    await expect(add({ kind: 'short_text', label: 'x'.repeat(81) })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ code: 'too_long' })] });
+    await expect(add({ kind: 'choice', label: 'One option', options: 'Only' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'options' })] });
+    await expect(add({ kind: 'choice', label: 'Twice', options: 'A\na' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'options' })] });
+    await expect(add({ kind: 'consent', label: 'No text' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'consentText' })] });
+    await expect(add({ kind: 'slider', label: 'Odd' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'kind' })] });
+    for (let i = 3; i < 20; i += 1) await add({ kind: 'short_text', label: `Field ${i}` });
+    await expect(add({ kind: 'short_text', label: 'One too many' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ code: 'too_many' })] });
+    expect(await ids()).toHaveLength(20);
+  });
+
+  it('takes an accent colour with AA contrast against white and refuses one without', async () => {
+    expect(contrastWithWhite('#ffffff')).toBeCloseTo(1);
+    expect(contrastWithWhite('#000000')).toBeCloseTo(21);
+    expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#0B6E4F' } })).toBe('#0b6e4f');
+    await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#ffcc00' } })).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: 'red' } })).rejects.toMatchObject({ code: 'invalid_fields' });
+    expect((await readSourceForm(world.ctx, source.id)).accent).toBe('#0b6e4f');
+    expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '' } })).toBeNull();
+  });
+});
