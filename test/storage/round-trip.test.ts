@@ -60,6 +60,7 @@ describeEachBackend('storage round trips', (backend) => {
       follow_up_on: null,
       email_key: null,
       phone_key: null,
+      page_url: 'https://example.com/contact?utm_source=ad',
       ...overrides,
     };
     // As the lead INSERT writes it on PostgreSQL (migration 0018); SQLite has no such column.
@@ -80,10 +81,12 @@ describeEachBackend('storage round trips', (backend) => {
       .sort();
     expect(tables).toEqual([
       'app_meta',
+      'audit_log',
       'email_changes',
       'idempotency_keys',
       'intake_log',
       'invitations',
+      'job_claims',
       'lead_events',
       'lead_notes',
       'lead_source_texts',
@@ -265,6 +268,7 @@ describeEachBackend('storage round trips', (backend) => {
       user_agent: null,
       origin: null,
       referer: null,
+      page_url: null,
     });
     await Promise.all([insertLead(row), insertLead(bare)]);
     const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
@@ -290,6 +294,7 @@ describeEachBackend('storage round trips', (backend) => {
       assigneeEmail: null,
       followUpOn: null,
       possibleDuplicate: false,
+      pageUrl: row.page_url,
     });
   });
 
