@@ -1,4 +1,7 @@
+import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { exportLeadsCsv } from '../../src/domain/leads/export-leads.js';
+import { openLead } from '../../src/domain/leads/open-lead.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
 import { contrastWithWhite } from '../../src/domain/forms/accent-colour.js';
 import { answerName, type FormFieldDefinition } from '../../src/domain/forms/form-definition.js';
@@ -68,6 +71,13 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
       Consent: 'Agreed: You may call me about this request.',
     });
     expect(row.page_url).toBe('https://contractor.example/contact?utm_source=ad');
+    // The page goes with the lead to its page and to the CSV export.
+    const opened = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: result.leadId, markOpened: false } });
+    expect(opened.pageUrl).toBe('https://contractor.example/contact?utm_source=ad');
+    const chunks: Buffer[] = [];
+    for await (const chunk of await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })) chunks.push(Buffer.from(chunk as Buffer));
+    const [csvRow] = parse(Buffer.concat(chunks), { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(csvRow!.page_url).toBe('https://contractor.example/contact?utm_source=ad');
   });
 
   it('refuses a hosted-form post with each problem named by its field, and the same words as the page shows', async () => {

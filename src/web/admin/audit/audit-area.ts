@@ -5,6 +5,7 @@ import { listMembers, type MemberView } from '../../../domain/members/list-membe
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../../../domain/zoned-time.js';
 import { html, type SafeHtml } from '../../html.js';
+import { AUDIT_ACTION_LABELS, detailsText, idKind } from './audit-labels.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 
@@ -34,10 +35,14 @@ function actorText(record: AuditRecordView): string {
   return 'System';
 }
 
-function detailsText(record: AuditRecordView): string {
-  return Object.entries(record.details)
-    .map(([key, value]) => (typeof value === 'boolean' ? (value ? key : `not ${key}`) : `${key}: ${value}`))
-    .join(', ');
+/** An id of the "On" column: what it names, linked where that thing has a page; the whole id in the title. */
+function target(workspaceId: string, id: string): SafeHtml {
+  const kind = idKind(id);
+  const page = id.startsWith('lead_') ? `leads/${id}` : id.startsWith('src_') ? `sources/${id}` : id.startsWith('scan_') ? `scans/${id}` : null;
+  const tail = id.slice(-6);
+  return page
+    ? html`<a href="${workspacePath(workspaceId, page)}" title="${id}">${kind} …${tail}</a>`
+    : html`<span title="${id}">${kind} …${tail}</span>`;
 }
 
 function auditPage(
@@ -53,7 +58,7 @@ function auditPage(
 <h2 id="filter-heading" class="offscreen">Filters</h2>
 <form method="get" action="${here}" class="filters" role="search">
 ${select('person', 'Person', query.person, input.members.map((m) => [m.userId, m.displayName]))}
-${select('action', 'Action', query.action, AUDIT_ACTIONS.map((a) => [a, a]))}
+${select('action', 'Action', query.action, AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]]))}
 <div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
@@ -70,9 +75,9 @@ ${input.page.records.length === 0
       (r) => html`<tr>
 <td class="num" data-label="When"><time datetime="${r.at}">${time(r.at)}</time></td>
 <td data-label="Who">${actorText(r)}</td>
-<td data-label="Action"><code>${r.action}</code></td>
-<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`<code>${id}</code> `) : html`<span class="muted">—</span>`}</td>
-<td data-label="Details">${detailsText(r) || html`<span class="muted">—</span>`}</td>
+<td data-label="Action" data-action="${r.action}">${AUDIT_ACTION_LABELS[r.action]}</td>
+<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id)} `) : html`<span class="muted">—</span>`}</td>
+<td data-label="Details">${detailsText(r.details) || html`<span class="muted">—</span>`}</td>
 </tr>`,
     )}</tbody>
 </table>`}
