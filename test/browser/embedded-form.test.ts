@@ -161,37 +161,60 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       const keys: string[] = [];
+      // What happened when, kept for the failure message: a stall names its step and what the browser saw.
+      const started = Date.now();
+      const trail: string[] = [];
+      const note = (what: string) => trail.push(`${String(Date.now() - started).padStart(6)} ms  ${what}`);
       page.on('request', (request) => {
-        if (request.url().includes('/api/intake/')) keys.push(request.headers()['idempotency-key'] ?? '');
+        if (!request.url().includes('/api/intake/')) return;
+        keys.push(request.headers()['idempotency-key'] ?? '');
+        note('intake post sent');
+      });
+      page.on('requestfailed', (request) => {
+        if (request.url().includes('/api/intake/')) note(`intake post failed: ${request.failure()?.errorText ?? '?'}`);
+      });
+      page.on('response', (response) => {
+        if (response.url().includes('/api/intake/')) note(`intake post answered ${response.status()}`);
       });
       let second: { app: App } | null = null;
       try {
+        note('open the form');
         await page.goto(url);
         await ageFormStamp(page, world, seeded.source.id);
         await page.getByLabel('Name').fill('Kept Post');
         await page.getByLabel('Phone').fill('+1 415 555 0100');
         // The server goes down as the visitor presses Send.
+        note('server closing');
         await first.app.close();
+        note('server closed; Send');
         await page.getByRole('button', { name: 'Send' }).click();
-        await page.waitForFunction(`(document.getElementById('form-status')?.textContent ?? '').includes('Not sent yet')`);
+        await page.waitForFunction(`(document.getElementById('form-status')?.textContent ?? '').includes('Not sent yet')`, undefined, { timeout: 30_000 });
+        note('"Not sent yet" shown');
         await expect(page.isVisible('#thanks')).resolves.toBe(false);
         const kept = (await page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length')) as number;
         expect(kept).toBe(1);
 
         // Back on the same port, the same database.
         second = await serve(first.port);
+        note('server back');
         if (resume === 'after a reload') await page.reload();
-        await page.waitForSelector('#thanks:not([hidden])', { timeout: 40_000 });
+        // The script waits at most 30 s between attempts: two of its waits, whatever the machine's load.
+        await page.waitForSelector('#thanks:not([hidden])', { timeout: 65_000 });
+        note('thanks shown');
         await expect(page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length')).resolves.toBe(0);
         const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
         expect(leads.map((l) => l.name)).toEqual(['Kept Post']);
         expect(new Set(keys.filter(Boolean)).size).toBe(1);
         expect(leads[0]!.idempotency_key).toBe(keys[0]);
+      } catch (error) {
+        const status = await page.textContent('#form-status').catch(() => '(page gone)');
+        (error as Error).message += `\nform status: ${status}\n${trail.join('\n')}`;
+        throw error;
       } finally {
         await context.close();
         await second?.app.close();
       }
-    }, 60_000);
+    }, 120_000);
   }
 });
 
