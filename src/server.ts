@@ -8,6 +8,7 @@ import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';
 import { startRetentionJob } from './jobs/retention.js';
+import { startSearchMover } from './jobs/search-mover.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -99,6 +100,9 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   // Every instance looks now and then; the job's claim lets one of them run the day's purge.
   const retention = startRetentionJob(runtime.ctx, (error) => app.log.warn({ err: error }, 'the retention run failed; retrying later'));
 
+  // PostgreSQL: new leads' search documents go under the trigram index in batches, off the intake's INSERT.
+  const searchMover = startSearchMover(runtime.ctx, (error) => app.log.warn({ err: error }, 'moving search documents failed; retrying in a second'));
+
   let closing: Promise<void> | undefined;
   const close = () => {
     // Fastify's close stops accepting and waits for in-flight requests; each of those answers only after its
@@ -107,6 +111,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       await measurer.stop();
       await notifier?.stop();
       await retention.stop();
+      await searchMover.stop();
       await app.close();
       await runtime.store.close();
     })();

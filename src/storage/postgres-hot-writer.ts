@@ -13,7 +13,7 @@ import {
   type KeyDoneFor,
   type KeyRow,
 } from './hot-writes/idempotency-key.js';
-import { leadInsert, leadInsertParams } from './hot-writes/lead.js';
+import { leadInsertCtes, leadInsertParams } from './hot-writes/lead.js';
 import {
   quarantineInsert,
   quarantineInsertParams,
@@ -45,7 +45,7 @@ function leadsStatement(): { name: string; text: string } {
   const m = new Markers('postgres');
   return {
     name: 'leadscan_hot_leads',
-    text: `with stored as (${leadInsert(m, { guarded: true })}), done as (${keysDoneIn(m, 'stored')}) select id from stored`,
+    text: `with ${leadInsertCtes(m, { guarded: true })}, done as (${keysDoneIn(m, 'stored')}) select id from stored`,
   };
 }
 

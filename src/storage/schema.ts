@@ -72,11 +72,6 @@ export interface LeadTable {
   bot_check: string;
   idempotency_key: string | null;
   restored_from: string | null;
-  /**
-   * PostgreSQL only (migration 0018): the lead's search document (search-text.ts), set by whoever writes the lead's
-   * name, email, phone or notes; SQLite has no such column (its search index file holds the same).
-   */
-  search_text?: string | null;
   /** Since 0019: the member the lead is assigned to; null when nobody is. */
   assignee_user_id?: string | null;
   /** Since 0019: the follow-up day, `YYYY-MM-DD` in the workspace's time zone; null when none. */
@@ -419,6 +414,16 @@ export interface JobClaimTable {
   done_on: string | null;
 }
 
+/**
+ * PostgreSQL only (migration 0025): a lead's search document (search-text.ts). The lead INSERT writes it into
+ * `lead_search_pending`; the search mover moves it into `lead_search`, which has the trigram index. A document is in
+ * exactly one of the two; both go with their lead. SQLite has neither (its search index file holds the same).
+ */
+export interface LeadSearchTable {
+  lead_id: string;
+  search_text: string;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -454,4 +459,6 @@ export interface Schema {
   lead_events: LeadEventTable;
   audit_log: AuditLogTable;
   job_claims: JobClaimTable;
+  lead_search: LeadSearchTable;
+  lead_search_pending: LeadSearchTable;
 }

@@ -1,4 +1,5 @@
-import type { LeadTable } from '../../src/storage/schema.js';
+import type { Kysely } from 'kysely';
+import type { LeadTable, Schema } from '../../src/storage/schema.js';
 import { searchDocument } from '../../src/storage/search-text.js';
 import { leadRow } from '../helpers/hot-rows.js';
 import type { Seeded, TestWorld } from '../helpers/test-app.js';
@@ -20,12 +21,17 @@ export async function insertLeads(
       ...row,
     }),
   );
-  // As the lead INSERT does on PostgreSQL (search_text, migration 0018); SQLite has no such column.
-  if (world.store.dialect === 'postgres') for (const row of full) row.search_text = searchDocument(row);
   for (let i = 0; i < full.length; i += 200) {
     const chunk = full.slice(i, i + 200);
-    if (direct) await world.store.db.insertInto('leads').values(chunk).execute();
-    else await world.store.writer.write((trx) => trx.insertInto('leads').values(chunk).execute());
+    const insert = async (db: Kysely<Schema>) => {
+      await db.insertInto('leads').values(chunk).execute();
+      // As the lead INSERT does on PostgreSQL (migration 0025); SQLite has no such table.
+      if (world.store.dialect === 'postgres') {
+        await db.insertInto('lead_search_pending').values(chunk.map((row) => ({ lead_id: row.id, search_text: searchDocument(row) }))).execute();
+      }
+    };
+    if (direct) await world.store.db.transaction().execute(insert);
+    else await world.store.writer.write(insert);
   }
   return full;
 }
@@ -38,9 +44,14 @@ export async function updateLeadText(
 ): Promise<void> {
   const { db, dialect } = world.store;
   const row = await db.selectFrom('leads').select(['name', 'email', 'phone', 'notes']).where('id', '=', id).executeTakeFirstOrThrow();
-  const set: Partial<LeadTable> = { ...fields };
-  if (dialect === 'postgres') set.search_text = searchDocument({ ...row, ...fields });
-  await db.updateTable('leads').set(set).where('id', '=', id).execute();
+  await db.updateTable('leads').set(fields).where('id', '=', id).execute();
+  if (dialect === 'postgres') {
+    // The document is in one of the two tables (migration 0025), whether the search mover moved it or not.
+    const searchText = searchDocument({ ...row, ...fields });
+    for (const table of ['lead_search', 'lead_search_pending'] as const) {
+      await db.updateTable(table).set({ search_text: searchText }).where('lead_id', '=', id).execute();
+    }
+  }
 }
 
 /** `2026-03-01T00:00:00.000Z` plus n minutes. */

@@ -158,17 +158,20 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
 
 /**
  * The search as a condition (storage/search-text.ts, `leadMatches`): on PostgreSQL two LIKE patterns over the lead's
- * stored search document, which the trigram index of migration 0018 answers; on SQLite the same check as a function,
- * for the scans in page order the search index file leaves to SQL.
+ * search document, wherever it is (migration 0025): moved into `lead_search`, whose trigram index answers them, or
+ * still in `lead_search_pending`, a few rows scanned. The two tables are one UNION ALL, so the planner can join it
+ * either way (the index's matches hashed, or each lead in page order looked up by key); on SQLite the same check
+ * as a function, for the scans in page order the search index file leaves to SQL.
  */
 function searchCondition(dialect: Dialect, query: SearchQuery): Expression<SqlBool> {
   if (dialect === 'sqlite') {
     return sql<SqlBool>`${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, leads.name, leads.email, leads.phone, leads.notes) = 1`;
   }
   const patterns = searchLikePatterns(query);
-  const text = sql<SqlBool>`leads.search_text like ${patterns.text} escape '\\'`;
-  if (patterns.digits === null) return text;
-  return sql<SqlBool>`(${text} or leads.search_text like ${patterns.digits} escape '\\')`;
+  const text = sql<SqlBool>`d.search_text like ${patterns.text} escape '\\'`;
+  const match = patterns.digits === null ? text : sql<SqlBool>`(${text} or d.search_text like ${patterns.digits} escape '\\')`;
+  return sql<SqlBool>`exists (select 1 from (select lead_id, search_text from lead_search
+    union all select lead_id, search_text from lead_search_pending) d where d.lead_id = leads.id and ${match})`;
 }
 
 /** Every filter as one condition on `leads`, so the list, the count and the export select exactly the same set. */

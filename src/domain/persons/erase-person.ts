@@ -22,8 +22,21 @@ export const BACKUPS_KEEP_IT =
   'Backups made before this erasure still hold this data. Erase the person again after restoring any such backup, ' +
   'and let old backups expire on a schedule you can state (for example, 30 days).';
 
-/** Every table an erasure deletes from, directly or through its triggers. */
-const ERASED_TABLES = ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread', 'lead_notes', 'lead_events'] as const;
+/**
+ * Every table an erasure deletes from, directly or through its triggers and cascades (the last two, a lead's search
+ * document, are PostgreSQL's only: migration 0025).
+ */
+const ERASED_TABLES = [
+  'leads',
+  'quarantine',
+  'idempotency_keys',
+  'stage_history',
+  'lead_unread',
+  'lead_notes',
+  'lead_events',
+  'lead_search',
+  'lead_search_pending',
+] as const;
 
 /**
  * A person's request to be forgotten (docs/operations.md): deletes, in one transaction, exactly the rows `person

@@ -15,7 +15,7 @@ export const MARKED_SPAM_REASON = 'marked_spam';
  * follow-up day, notes, history and attached scans (docs/admin-app.md, "Mark as spam").
  */
 export interface MarkedLeadState {
-  lead: Omit<LeadTable, 'search_text'>;
+  lead: LeadTable;
   notes: LeadNoteTable[];
   stageHistory: StageHistoryTable[];
   events: LeadEventTable[];
@@ -32,13 +32,12 @@ function shownFields(lead: LeadTable): Record<string, string> {
   return { ...fields, ...(JSON.parse(lead.extra) as Record<string, string>) };
 }
 
-async function stateOf(trx: Transaction<Schema>, row: LeadTable): Promise<MarkedLeadState> {
-  const { search_text: _searchText, ...lead } = row;
+async function stateOf(trx: Transaction<Schema>, lead: LeadTable): Promise<MarkedLeadState> {
   const [notes, stageHistory, events, scans] = await Promise.all([
-    trx.selectFrom('lead_notes').selectAll().where('lead_id', '=', row.id).orderBy('created_at').execute(),
-    trx.selectFrom('stage_history').selectAll().where('lead_id', '=', row.id).orderBy('moved_at').execute(),
-    trx.selectFrom('lead_events').selectAll().where('lead_id', '=', row.id).orderBy('at').execute(),
-    trx.selectFrom('scans').select('id').where('lead_id', '=', row.id).execute(),
+    trx.selectFrom('lead_notes').selectAll().where('lead_id', '=', lead.id).orderBy('created_at').execute(),
+    trx.selectFrom('stage_history').selectAll().where('lead_id', '=', lead.id).orderBy('moved_at').execute(),
+    trx.selectFrom('lead_events').selectAll().where('lead_id', '=', lead.id).orderBy('at').execute(),
+    trx.selectFrom('scans').select('id').where('lead_id', '=', lead.id).execute(),
   ]);
   return { lead, notes, stageHistory, events, scanIds: scans.map((s) => s.id) };
 }

@@ -70,10 +70,33 @@ export const LEAD_ROW_FIELDS = [
 const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);
 
 /**
- * PostgreSQL also stores the lead's search document (search-text.ts, migration 0018), computed here from the posted
- * fields; SQLite's search index thread computes it off the write path instead.
+ * PostgreSQL also stores the lead's search document (search-text.ts), computed here from the posted fields, into
+ * `lead_search_pending` (migration 0025: off the trigram index, which the search mover fills in batches); SQLite's
+ * search index thread computes it off the write path instead.
  */
 const PG_SEARCH_TEXT: Field = ['search_text', 'text'];
+
+function insertFrom(rows: string, guarded: boolean): string {
+  const columns = LEAD_INSERT_COLUMNS.map(([c]) => c).join(', ');
+  const expressions = LEAD_INSERT_COLUMNS.map(([, e]) => e).join(', ');
+  const guard = guarded ? ' and s.active = 1 and s.pipeline_id = v.pipeline_id' : '';
+  return `insert into leads (${columns}) select ${expressions} from ${rows} join lead_sources s on s.id = v.source_id${guard} returning id`;
+}
+
+/**
+ * PostgreSQL: the lead INSERT as common table expressions, for a statement that goes on with more of them (the
+ * intake batch also marks its idempotency keys done): `stored` holds the ids stored, and each stored lead's search
+ * document goes into `lead_search_pending` in the same statement. Data-changing CTEs must stand at the top level
+ * of a statement, so this is the list, not a statement.
+ */
+export function leadInsertCtes(m: Markers, { guarded }: { guarded: boolean }): string {
+  if (m.dialect !== 'postgres') throw new Error('leadInsertCtes: PostgreSQL only');
+  return (
+    `v as materialized (select * from ${rowsOf(m, 'v', [...FIELDS, PG_SEARCH_TEXT])}), ` +
+    `stored as (${insertFrom('v', guarded)}), ` +
+    'searched as (insert into lead_search_pending (lead_id, search_text) select v.id, v.search_text from v join stored on stored.id = v.id)'
+  );
+}
 
 /**
  * The leads INSERT over the posted rows (one on SQLite, any number on PostgreSQL; see rowsOf), returning the ids it
@@ -81,13 +104,8 @@ const PG_SEARCH_TEXT: Field = ['search_text', 'text'];
  * restore inserts into the source's current pipeline whatever its state.
  */
 export function leadInsert(m: Markers, { guarded }: { guarded: boolean }): string {
-  const postgres = m.dialect === 'postgres';
-  const set = postgres ? [...LEAD_INSERT_COLUMNS, ['search_text', 'v.search_text'] as const] : LEAD_INSERT_COLUMNS;
-  const columns = set.map(([c]) => c).join(', ');
-  const expressions = set.map(([, e]) => e).join(', ');
-  const guard = guarded ? ' and s.active = 1 and s.pipeline_id = v.pipeline_id' : '';
-  const fields = postgres ? [...FIELDS, PG_SEARCH_TEXT] : FIELDS;
-  return `insert into leads (${columns}) select ${expressions} from ${rowsOf(m, 'v', fields)} join lead_sources s on s.id = v.source_id${guard} returning id`;
+  if (m.dialect === 'postgres') return `with ${leadInsertCtes(m, { guarded })} select id from stored`;
+  return insertFrom(rowsOf(m, 'v', FIELDS), guarded);
 }
 
 /** Parameters of leadInsert: the one row's values (SQLite), or one array per field (PostgreSQL). */

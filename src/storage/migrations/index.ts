@@ -24,6 +24,7 @@ import { spamAndDuplicates } from './0021-spam-and-duplicates.js';
 import { auditLog } from './0022-audit-log.js';
 import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
+import { searchBesideLeads } from './0025-search-beside-leads.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -58,6 +59,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0022_audit_log': auditLog(),
         '0023_retention': retention(),
         '0024_unread_counts': unreadCounts(dialect),
+        '0025_search_beside_leads': searchBesideLeads(dialect),
       }),
   };
 }
