@@ -108,18 +108,18 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   // fields come with the cached source (no query per post).
   const formFields = isHostedFormPost(body) ? await sourceFormFieldsCached(ctx, source) : null;
   // What a catch keeps: the answers under their labels and without the stamp, so Restore makes the lead it would be.
-  const kept = () => ({ ...input, body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body });
+  const kept: SubmitLeadInput = { ...input, body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body };
 
   // A filled honeypot or a missing, forged or too-young form stamp is checked before validation: a bot is answered
   // like a person (same shape, an id of the real format) and learns nothing from error messages. The submission is
   // kept so a person can restore a false catch.
   const trapped = honeypotFilled(body) ? HONEYPOT_REASON : formStampReason(ctx, source, body);
-  if (trapped) return quarantine(ctx, kept(), now, { reason: trapped, detail: null });
+  if (trapped) return quarantine(ctx, kept, now, { reason: trapped, detail: null });
 
   const fields = formFields ? normalizeHostedFormBody(formFields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
   const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta)) : null;
-  if (caught) return quarantine(ctx, kept(), now, caught);
+  if (caught) return quarantine(ctx, kept, now, caught);
 
   // Network I/O to the provider happens here, never inside the write transaction.
   const botCheck = await verifyBotCheck({
