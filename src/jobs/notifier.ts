@@ -3,6 +3,7 @@ import { composeArrivalEmails, composeDigests } from '../domain/notifications/co
 import { noticeArrivals } from '../domain/notifications/notice-arrivals.js';
 import { pruneOutbox } from '../domain/notifications/outbox.js';
 import { deliverDueEmails } from './deliver-emails.js';
+import { periodicJob } from './periodic-job.js';
 
 export interface Notifier {
   /** One whole pass, after the one under way if any (tests, and the first pass at start). */
@@ -29,15 +30,14 @@ export function startNotifier(
   hooks: { onError(error: unknown): void; onSettled?(state: string): void },
   options: { everyMs?: number } = {},
 ): Notifier {
-  const everyMs = options.everyMs ?? LOOK_EVERY_MS;
-  let stopped = false;
   let prunedAt = 0;
-  const pass = async () => {
-    if (stopped) return;
+  // Once stopping, a pass starts no step that can be left to the next run: the server's close waits for it.
+  const pass = async (stopping: AbortSignal) => {
+    if (stopping.aborted) return;
     await noticeArrivals(ctx);
     await composeArrivalEmails(ctx);
     await composeDigests(ctx);
-    if (stopped) return;
+    if (stopping.aborted) return;
     await deliverDueEmails(ctx, { limit: SENDS_PER_PASS, ...(hooks.onSettled ? { onSettled: hooks.onSettled } : {}) });
     const now = ctx.clock.now().getTime();
     if (now - prunedAt > PRUNE_EVERY_MS) {
@@ -45,33 +45,6 @@ export function startNotifier(
       await pruneOutbox(ctx);
     }
   };
-  // Passes run one after another: one asked for while another runs starts when it ends, so it sees what was
-  // committed before it was asked for. The timer adds a pass only when none is waiting or running.
-  let running: Promise<void> = Promise.resolve();
-  let queued = 0;
-  const runOnce = () => {
-    queued++;
-    running = running
-      .then(pass)
-      .catch(hooks.onError)
-      .finally(() => {
-        queued--;
-      });
-    return running;
-  };
-  const timer =
-    everyMs > 0
-      ? setInterval(() => {
-          if (queued === 0) void runOnce();
-        }, everyMs)
-      : undefined;
-  timer?.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = periodicJob(pass, { everyMs: options.everyMs ?? LOOK_EVERY_MS, onError: hooks.onError });
+  return { runOnce: job.runNow, stop: job.stop };
 }

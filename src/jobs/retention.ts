@@ -1,5 +1,6 @@
 import type { DomainContext } from '../domain/context.js';
 import { runRetention, type RetentionRun } from '../domain/retention/run-retention.js';
+import { periodicJob } from './periodic-job.js';
 
 export interface RetentionJob {
   /** One look now (tests; the first look at start): runs today's purge if no instance has. */
@@ -12,33 +13,6 @@ const LOOK_EVERY_MS = 15 * 60_000;
 
 /** The daily retention run (docs/operations.md, "Retention"), off the request path. */
 export function startRetentionJob(ctx: DomainContext, onError: (error: unknown) => void, options: { everyMs?: number } = {}): RetentionJob {
-  const everyMs = options.everyMs ?? LOOK_EVERY_MS;
-  let running: Promise<RetentionRun | undefined> = Promise.resolve(undefined);
-  let busy = false;
-  let stopped = false;
-  const runOnce = () => {
-    if (stopped) return running;
-    running = running.then(async () => {
-      busy = true;
-      try {
-        return await runRetention(ctx);
-      } catch (error) {
-        onError(error);
-        return undefined;
-      } finally {
-        busy = false;
-      }
-    });
-    return running;
-  };
-  const timer = everyMs > 0 ? setInterval(() => void (busy ? undefined : runOnce()), everyMs) : undefined;
-  timer?.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = periodicJob(() => runRetention(ctx), { everyMs: options.everyMs ?? LOOK_EVERY_MS, onError });
+  return { runOnce: job.runNow, stop: job.stop };
 }

@@ -1,5 +1,6 @@
 import type { DomainContext } from '../domain/context.js';
 import { measureScan, scansToMeasure } from '../domain/scans/measure-scan.js';
+import { periodicJob } from './periodic-job.js';
 
 export interface ScanMeasurer {
   /** Waits for the scan being measured, then stops. */
@@ -19,37 +20,19 @@ const CAUGHT_UP_MARGIN_MS = 60_000;
  * it finds unmeasured itself, so nobody waits for the sweep.
  */
 export function startScanMeasurer(ctx: DomainContext, onError: (error: unknown) => void): ScanMeasurer {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
   // Until the first sweep that finds less than a full batch, every scan is looked at (a new reader version, scans
   // uploaded while no server ran); after that only scans received since a little before the last look.
   let since: string | undefined;
-  const sweep = async () => {
+  const sweep = async (stopping: AbortSignal) => {
     const startedAt = ctx.clock.now().getTime();
     const due = await scansToMeasure(ctx, SCANS_PER_SWEEP, since);
     for (const scanId of due) {
-      if (stopped) return;
+      if (stopping.aborted) return;
       await measureScan({ ctx, input: { scanId } });
     }
     if (due.length < SCANS_PER_SWEEP) since = new Date(startedAt - CAUGHT_UP_MARGIN_MS).toISOString();
   };
-  let busy = false;
-  const timer = setInterval(() => {
-    // A sweep still at work is left to finish: sweeps never pile up behind a slow one.
-    if (busy) return;
-    busy = true;
-    running = sweep()
-      .catch(onError)
-      .finally(() => {
-        busy = false;
-      });
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  // The timer adds no sweep while one is at work: sweeps never pile up behind a slow one.
+  const job = periodicJob(sweep, { everyMs: SWEEP_EVERY_MS, onError });
+  return { stop: job.stop };
 }

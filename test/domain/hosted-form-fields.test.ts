@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { exportLeadsCsv } from '../../src/domain/leads/export-leads.js';
 import { openLead } from '../../src/domain/leads/open-lead.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
@@ -9,6 +10,7 @@ import { moveFormField } from '../../src/domain/forms/move-form-field.js';
 import { removeFormField } from '../../src/domain/forms/remove-form-field.js';
 import { setFormAccent } from '../../src/domain/forms/set-form-accent.js';
 import { readSourceForm } from '../../src/domain/forms/source-form.js';
+import type { DomainContext } from '../../src/domain/context.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
@@ -18,6 +20,24 @@ import { TestClock } from '../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
 const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: null, referer: null };
+
+/** The world's context with every query through `store.db` written down (as Kysely's operation tree, in JSON). */
+function withQueryLog(ctx: DomainContext): { ctx: DomainContext; queries: string[] } {
+  const queries: string[] = [];
+  const log: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      queries.push(JSON.stringify(node));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const db = ctx.store.db.withPlugin(log);
+  const store = new Proxy(ctx.store, { get: (target, key) => (key === 'db' ? db : Reflect.get(target, key)) });
+  return { ctx: { ...ctx, store }, queries };
+}
+
+/** Whether a logged query names a table (Kysely writes a table's name as an identifier node). */
+const names = (query: string, table: string) => query.includes(`"name":"${table}"`);
 
 describeEachBackend('hosted form: own fields, render stamp, page address', (backend) => {
   let world: TestWorld;
@@ -42,8 +62,12 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     consent = await add({ kind: 'consent', label: 'Consent', required: true, consentText: 'You may call me about this request.' });
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await world.close();
   });
+
+  /** Stops the wall clock the source cache's lifetime is measured on: an entry then leaves only by being dropped. */
+  const holdCacheClock = () => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
 
   /** A hosted-form post: the stamp of a form rendered `ageMs` ago. */
   const stampAged = (ageMs: number) => world.ctx.formStamps.make(source.id, new Date(clock.now().getTime() - ageMs));
@@ -135,6 +159,46 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     const stamp = world.ctx.formStamps.make(source.id, clock.now());
     clock.advance(2000);
     expect((await post({ ...good(), formStamp: stamp })).quarantined).toBe(false);
+  });
+
+  it('a form edit is seen by the very next post through the source cache: a new required field is asked for at once', async () => {
+    holdCacheClock();
+    // As POST /api/intake/{token} reads the source: through the cache, which carries the form's fields.
+    const viaCache = async (body: Record<string, unknown>) => {
+      const cached = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token), cached: true } });
+      return submitLead({ ctx: world.ctx, input: { source: cached, body, meta } });
+    };
+    expect((await viaCache(good())).quarantined).toBe(false);
+    const size = await addFormField({ ctx: world.ctx, input: { sourceId: source.id, field: { kind: 'short_text', label: 'Roof size', required: true } } });
+    await expect(viaCache(good())).rejects.toMatchObject({
+      code: 'invalid_fields',
+      fieldErrors: [expect.objectContaining({ field: answerName(size), code: 'required' })],
+    });
+    const sized = await viaCache({ ...good(), [answerName(size)]: '80 m2' });
+    expect(JSON.parse((await leadRow(sized.leadId)).extra)).toMatchObject({ 'Roof size': '80 m2' });
+    // A removed required field is no longer asked for.
+    await removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: work.id } });
+    const { [answerName(work)]: _work, ...withoutWork } = { ...good(), [answerName(size)]: '80 m2' };
+    const lead = await viaCache(withoutWork);
+    expect(JSON.parse((await leadRow(lead.leadId)).extra)).not.toHaveProperty('Type of work');
+  });
+
+  it('reads no source or form row per hosted-form post once the source is cached', async () => {
+    holdCacheClock();
+    const logged = withQueryLog(world.ctx);
+    const viaCache = async (body: Record<string, unknown>) => {
+      const cached = await openIntake({ ctx: logged.ctx, input: { token: parseIntakeToken(seeded.source.token), cached: true } });
+      return submitLead({ ctx: logged.ctx, input: { source: cached, body, meta } });
+    };
+    expect((await viaCache(good())).quarantined).toBe(false);
+    // The first post looked the source up, its form's fields with it.
+    expect(logged.queries.filter((q) => names(q, 'lead_sources'))).toHaveLength(1);
+    logged.queries.length = 0;
+    for (let i = 0; i < 5; i += 1) expect((await viaCache(good())).quarantined).toBe(false);
+    expect((await viaCache({ ...good(), formStamp: stampAged(0) })).quarantined).toBe(true);
+    await expect(viaCache({ ...good(), [answerName(work)]: 'Garden' })).rejects.toMatchObject({ code: 'invalid_fields' });
+    expect(logged.queries.filter((q) => names(q, 'lead_sources') || names(q, 'lead_source_texts'))).toEqual([]);
+    expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute()).toHaveLength(6);
   });
 
   it('adds, moves and removes fields within the bounds; refuses duplicate or built-in labels and bad options', async () => {

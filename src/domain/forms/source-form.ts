@@ -42,6 +42,8 @@ export async function readHostedForm(ctx: DomainContext, source: LeadSource): Pr
 /**
  * Changes a source's form inside one transaction: reads the row (the texts row; made when missing), applies
  * `change`, writes it back. Two owners editing at once serialize here rather than lose each other's field.
+ * Every form edit goes through the generic writer: its commit is what drops this process's cached intake sources,
+ * form fields included (domain/intake/source-cache.ts), so the next post is checked against the new form.
  */
 export async function changeSourceForm<T>(
   ctx: DomainContext,

@@ -5,12 +5,11 @@ import { keyDone, type KeyRef } from '../idempotency/idempotency-store.js';
 import type { LeadSource } from '../sources/source.js';
 import { QUARANTINE_RETENTION, quarantineCutoff } from '../quarantine/quarantine-retention.js';
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from './lead-fields.js';
-import { forgetCachedSource } from './source-cache.js';
+import { forgetCachedSource, sourceFormFieldsCached } from './source-cache.js';
 import { boundedMeta, leadRowOf, type IntakeMeta } from './store-lead.js';
 import { spamCatchOf } from './spam-rules.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 import { FORM_STAMP_FIELD, formStampReason, isHostedFormPost } from './form-stamp.js';
-import { readSourceForm } from '../forms/source-form.js';
 import { normalizeHostedFormBody, readFormAnswers } from '../forms/form-answers.js';
 
 export type { IntakeMeta } from './store-lead.js';
@@ -105,21 +104,22 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const now = ctx.clock.now();
   const receivedAt = now.toISOString();
 
-  // A hosted-form post (docs/api.md) also answers the source's own fields; they are read under their labels.
-  const form = isHostedFormPost(body) ? await readSourceForm(ctx, source.id) : null;
+  // A hosted-form post (docs/api.md) also answers the source's own fields; they are read under their labels. The
+  // fields come with the cached source (no query per post).
+  const formFields = isHostedFormPost(body) ? await sourceFormFieldsCached(ctx, source) : null;
   // What a catch keeps: the answers under their labels and without the stamp, so Restore makes the lead it would be.
-  const kept = () => ({ ...input, body: form ? readFormAnswers(form.fields, body, [FORM_STAMP_FIELD], false).body : body });
+  const kept: SubmitLeadInput = { ...input, body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body };
 
   // A filled honeypot or a missing, forged or too-young form stamp is checked before validation: a bot is answered
   // like a person (same shape, an id of the real format) and learns nothing from error messages. The submission is
   // kept so a person can restore a false catch.
   const trapped = honeypotFilled(body) ? HONEYPOT_REASON : formStampReason(ctx, source, body);
-  if (trapped) return quarantine(ctx, kept(), now, { reason: trapped, detail: null });
+  if (trapped) return quarantine(ctx, kept, now, { reason: trapped, detail: null });
 
-  const fields = form ? normalizeHostedFormBody(form.fields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
+  const fields = formFields ? normalizeHostedFormBody(formFields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
   const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta)) : null;
-  if (caught) return quarantine(ctx, kept(), now, caught);
+  if (caught) return quarantine(ctx, kept, now, caught);
 
   // Network I/O to the provider happens here, never inside the write transaction.
   const botCheck = await verifyBotCheck({
