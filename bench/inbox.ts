@@ -24,12 +24,12 @@ import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
 import { createSource } from '../src/domain/sources/create-source.js';
 import { listLeads } from '../src/domain/leads/list-leads.js';
 import { unreadCounts } from '../src/domain/leads/unread-counts.js';
-import { newId } from '../src/domain/ids.js';
 import type { LeadTable } from '../src/storage/schema.js';
 import { SearchIndex } from '../src/storage/search-index.js';
 import { searchDocument } from '../src/storage/search-text.js';
 import pg from 'pg';
 import { phoneKey } from '../src/storage/contact-keys.js';
+import { leadRow } from '../test/helpers/hot-rows.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -102,6 +102,13 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     const sources = await Promise.all(
       ['Website form', 'Facebook ad'].map((name) => createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } })),
     );
+    /** A leads row of the workspace's pipeline: the intake's shape (test/helpers/hot-rows.ts), in `stage`. */
+    const inboxLead = (sourceId: string, stage: string): LeadTable => ({
+      ...leadRow({ id: sourceId, pipeline_id: pipeline.id }, null),
+      workspace_id: workspace.id,
+      stage,
+      restored_from: null,
+    });
     const stages = ['inbox', 'inbox', 'inbox', 'contacted', 'quoted', 'won', 'lost'];
     const start = Date.UTC(2025, 0, 1);
     const seedStart = performance.now();
@@ -109,18 +116,15 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     for (let i = 0; i < LEADS; i += 500) {
       const rows: LeadTable[] = [];
       for (let j = i; j < Math.min(LEADS, i + 500); j++) {
+        const phone = j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`;
         rows.push({
-          id: newId('lead'),
-          workspace_id: workspace.id,
-          pipeline_id: pipeline.id,
-          source_id: sources[j % 2]!.id,
-          stage: stages[j % stages.length]!,
+          ...inboxLead(sources[j % 2]!.id, stages[j % stages.length]!),
           // The same lead has an accented name: searches without the accents must find it.
           name: j === needle ? 'Hélène Gagné' : `Customer ${j}`,
           // One lead has a phone number no other lead shares a fragment of: the search below must find it. The
           // others' digits are 1555 and seven more, so any 6 digits can occur in them (at 1,000,000 leads,
           // `7946 09` also finds +1 555 0794609 by its digits): the searches use 8 or more of the needle's.
-          phone: j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`,
+          phone,
           email: `customer${j}@example.com`,
           address: `${j} Main Street`,
           notes: j % 5 === 0 ? 'Kitchen remodel, call after 5pm' : null,
@@ -130,11 +134,8 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
           user_agent: 'Mozilla/5.0 (bench)',
           origin: 'https://example.com',
           referer: 'https://example.com/contact',
-          bot_check: 'off',
-          idempotency_key: null,
-          restored_from: null,
           email_key: `customer${j}@example.com`,
-          phone_key: phoneKey(j === needle ? '+44 20 7946 0958' : `+1 555 ${String(j).padStart(7, '0')}`),
+          phone_key: phoneKey(phone),
         });
       }
       await ctx.store.writer.write(async (trx) => {
@@ -178,27 +179,7 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
         trx
           .insertInto('leads')
           .values(
-            gone.map((_, k) => ({
-              id: newId('lead'),
-              workspace_id: workspace.id,
-              pipeline_id: pipeline.id,
-              source_id: sources[0]!.id,
-              stage: 'inbox',
-              name: `Late ${k}`,
-              phone: null,
-              email: `late${k}@example.com`,
-              address: null,
-              notes: null,
-              extra: '{}',
-              received_at: new Date().toISOString(),
-              client_ip: null,
-              user_agent: null,
-              origin: null,
-              referer: null,
-              bot_check: 'off',
-              idempotency_key: null,
-              restored_from: null,
-            })),
+            gone.map((_, k) => ({ ...inboxLead(sources[0]!.id, 'inbox'), name: `Late ${k}`, email: `late${k}@example.com` })),
           )
           .execute(),
       );

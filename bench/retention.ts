@@ -7,42 +7,28 @@
  *
  *   node --import tsx bench/retention.ts          # BENCH_OLD=100000 BENCH_SECONDS=10 BENCH_CONCURRENCY=8 (SQLite)
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { emailKey, phoneKey } from '../src/storage/contact-keys.js';
-import { loadConfig } from '../src/config.js';
-import { newId } from '../src/domain/ids.js';
-import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
 import { runRetention } from '../src/domain/retention/run-retention.js';
 import { updateWorkspaceSettings } from '../src/domain/settings/update-workspace-settings.js';
-import { createSource } from '../src/domain/sources/create-source.js';
-import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { createDomainContext } from '../src/runtime.js';
 import { openDatabase } from '../src/storage/database.js';
 import { leadInsert, leadInsertParams } from '../src/storage/hot-writes/lead.js';
 import { Markers } from '../src/storage/hot-writes/sql-parts.js';
+import { benchDir, benchLead, seedBenchDatabase } from './setup.js';
 
 const OLD = Number(process.env.BENCH_OLD ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-retention-'));
+const dir = benchDir('retention');
 const file = path.join(dir, 'leadscan.sqlite');
-const appSecret = crypto.randomBytes(32).toString('base64url');
-const config = loadConfig({ DATABASE_URL: file, APP_SECRET: appSecret, LOG_LEVEL: 'silent', INTAKE_RATE_LIMIT: '0' });
 
 async function setUp() {
-  const store = openDatabase(config.database);
-  await store.migrate();
-  const ctx = createDomainContext({ config, store, appSecret });
-  const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' } });
-  await store.close();
+  const seeded = await seedBenchDatabase(file, { INTAKE_RATE_LIMIT: '0' });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   const insert = db.prepare(leadInsert(new Markers('sqlite'), { guarded: true }));
@@ -52,27 +38,17 @@ async function setUp() {
     for (let j = i; j < Math.min(i + 1000, OLD); j++) {
       insert.run(
         leadInsertParams('sqlite', [
-          {
-            id: newId('lead'),
-            source_id: source.id,
-            pipeline_id: pipeline.id,
+          benchLead(seeded, {
             name: `Old Lead ${j}`,
             phone: '+44 20 7946 0958',
             email: `old-${j}@example.com`,
-            address: null,
             notes: 'Kitchen refit, please call after 5 pm.',
-            extra: '{}',
             received_at: new Date(Date.UTC(2020, 0, 1) + j * 1000).toISOString(),
             client_ip: '203.0.113.7',
             user_agent: 'bench',
-            origin: null,
-            referer: null,
-            bot_check: 'off',
-            idempotency_key: null,
-            restored_from: null,
             email_key: emailKey(`old-${j}@example.com`),
             phone_key: phoneKey('+44 20 7946 0958'),
-          },
+          }),
         ]),
       );
     }
@@ -80,7 +56,7 @@ async function setUp() {
   }
   db.close();
   process.stdout.write(`${OLD} old leads written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  return { workspaceId: workspace.id, token: source.token };
+  return seeded;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -110,9 +86,9 @@ const report = (label: string, l: number[]) =>
   );
 
 const seeded = await setUp();
-const store = openDatabase(config.database);
+const store = openDatabase(seeded.config.database);
 await store.migrate();
-const ctx = createDomainContext({ config, store, appSecret });
+const ctx = createDomainContext({ config: seeded.config, store, appSecret: seeded.appSecret });
 const app = await buildApp(ctx, { logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/intake/${seeded.token}`;

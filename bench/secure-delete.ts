@@ -5,39 +5,19 @@
  *
  *   node --import tsx bench/secure-delete.ts        # BENCH_LEADS=40000 BENCH_ROUNDS=6
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { loadConfig } from '../src/config.js';
-import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
-import { createSource } from '../src/domain/sources/create-source.js';
-import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
-import { newId } from '../src/domain/ids.js';
-import { createDomainContext } from '../src/runtime.js';
-import { openDatabase } from '../src/storage/database.js';
 import { leadInsert, leadInsertParams, type LeadInsertValues } from '../src/storage/hot-writes/lead.js';
 import { Markers } from '../src/storage/hot-writes/sql-parts.js';
+import { benchDir, benchLead, seedBenchDatabase, type BenchDatabase } from './setup.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 40_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const BATCH = 20;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-secure-delete-'));
+const dir = benchDir('secure-delete');
 
-async function migrated(name: string): Promise<{ file: string; sourceId: string; pipelineId: string }> {
-  const file = path.join(dir, `${name}.sqlite`);
-  const appSecret = crypto.randomBytes(32).toString('base64url');
-  const config = loadConfig({ DATABASE_URL: file, APP_SECRET: appSecret, LOG_LEVEL: 'silent' });
-  const store = openDatabase(config.database);
-  await store.migrate();
-  const ctx = createDomainContext({ config, store, appSecret });
-  const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' } });
-  await store.close();
-  return { file, sourceId: source.id, pipelineId: pipeline.id };
-}
+type Target = Pick<BenchDatabase, 'file' | 'sourceId' | 'pipelineId'>;
 
 function open(file: string, secureDelete: boolean): BetterSqlite3.Database {
   const db = new BetterSqlite3(file);
@@ -46,11 +26,8 @@ function open(file: string, secureDelete: boolean): BetterSqlite3.Database {
   return db;
 }
 
-function lead(target: { sourceId: string; pipelineId: string }, i: number): LeadInsertValues {
-  return {
-    id: newId('lead'),
-    source_id: target.sourceId,
-    pipeline_id: target.pipelineId,
+function lead(target: Target, i: number): LeadInsertValues {
+  return benchLead(target, {
     name: `Ada Lovelace ${i}`,
     phone: '+44 20 7946 0958',
     email: `ada-${i}@example.com`,
@@ -62,16 +39,13 @@ function lead(target: { sourceId: string; pipelineId: string }, i: number): Lead
     user_agent: 'Mozilla/5.0 (bench)',
     origin: 'https://example.com',
     referer: 'https://example.com/quote',
-    bot_check: 'off',
-    idempotency_key: null,
-    restored_from: null,
     email_key: `ada-${i}@example.com`,
     phone_key: '2079460958',
-  };
+  });
 }
 
 /** µs per lead to insert `count` leads in transactions of BATCH. */
-function insertRound(db: BetterSqlite3.Database, target: { sourceId: string; pipelineId: string }, start: number, count: number): number {
+function insertRound(db: BetterSqlite3.Database, target: Target, start: number, count: number): number {
   const insert = db.prepare(leadInsert(new Markers('sqlite'), { guarded: true }));
   const began = process.hrtime.bigint();
   for (let i = start; i < start + count; i += BATCH) {
@@ -97,6 +71,7 @@ function deleteRound(db: BetterSqlite3.Database, count: number): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+const migrated = (name: string) => seedBenchDatabase(path.join(dir, `${name}.sqlite`));
 const targets = { off: await migrated('off'), on: await migrated('on') };
 const results = { off: { insert: [] as number[], delete: [] as number[] }, on: { insert: [] as number[], delete: [] as number[] } };
 const perRound = Math.floor(LEADS / ROUNDS);

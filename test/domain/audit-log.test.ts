@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { ADMIN_AREAS } from '../../src/web/admin/areas.js';
-import { ADMIN_ROUTE_CASES, createAdminFixture, send, type AdminFixture } from '../helpers/admin-security.js';
+import { useAdminFixture } from '../helpers/admin-fixture.js';
+import { ADMIN_ROUTE_CASES, send, type AdminFixture } from '../helpers/admin-security.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli } from '../helpers/cli.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
@@ -77,15 +78,7 @@ describe('the audit table covers the admin routes', () => {
 });
 
 describeEachBackend('audit log: each admin action writes exactly one record, by the signed-in person', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
   it('every admin POST and audited GET, as the owner', async () => {
     const cases = [
@@ -101,20 +94,18 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
     const prepare = async () => {
       // The password form checks the current password: give the owner the one the case sends.
       const { hashPassword } = await import('../../src/domain/auth/password.js');
-      await world.store.db.updateTable('users').set({ password_hash: await hashPassword('not needed for the refusals') }).where('id', '=', f.owner.userId).execute();
+      await f.world.store.db.updateTable('users').set({ password_hash: await hashPassword('not needed for the refusals') }).where('id', '=', f.owner.userId).execute();
     };
     await prepare();
     for (const [i, c] of cases.entries()) {
       if (i > 0 && usesUp.test(cases[i - 1]!.route.path)) {
-        await world.close();
-        world = await createWorld(backend);
-        f = await createAdminFixture(world);
+        await f.renew();
         await prepare();
       }
-      const before = (await auditRows(world)).map((r) => r.id);
+      const before = (await auditRows(f.world)).map((r) => r.id);
       const res = await send(f, c.route, c.url(f), { as: f.owner });
       if (c.route.path !== '/account/email') expect(res.statusCode, `${c.route.method} ${c.route.path}`).toBeLessThan(400);
-      const added = (await auditRows(world)).filter((r) => !before.includes(r.id));
+      const added = (await auditRows(f.world)).filter((r) => !before.includes(r.id));
       expect(
         added.map((r) => r.action),
         `${c.route.method} ${c.route.path}`,
@@ -127,9 +118,9 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
 
   it('a sign-in and a throttled one are recorded; a member gets 403 for the Audit log and no nav link', async () => {
     const app = f.app;
-    await world.store.db.updateTable('users').set({ password_hash: null }).execute();
+    await f.world.store.db.updateTable('users').set({ password_hash: null }).execute();
     const { hashPassword } = await import('../../src/domain/auth/password.js');
-    await world.store.db.updateTable('users').set({ password_hash: await hashPassword('correct horse battery') }).where('id', '=', f.member.userId).execute();
+    await f.world.store.db.updateTable('users').set({ password_hash: await hashPassword('correct horse battery') }).where('id', '=', f.member.userId).execute();
     const login = (password: string) =>
       app.inject({
         method: 'POST',
@@ -140,7 +131,7 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
     expect((await login('correct horse battery')).statusCode).toBe(303);
     for (let i = 0; i < 10; i++) await login('wrong password');
     expect((await login('wrong password')).statusCode).toBe(429);
-    const rows = (await auditRows(world)).filter((r) => r.action.startsWith('sign_in.'));
+    const rows = (await auditRows(f.world)).filter((r) => r.action.startsWith('sign_in.'));
     expect(rows.map((r) => [r.action, r.actor_kind, r.actor_user_id, JSON.parse(r.target_ids)])).toEqual([
       ['sign_in.succeeded', 'user', f.member.userId, [f.member.userId]],
       ['sign_in.throttled', 'system', null, [f.member.userId]],
@@ -158,8 +149,8 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
   });
 
   it('the screen filters by person, action and dates and pages with a cursor, in the workspace time zone', async () => {
-    for (let i = 0; i < 55; i++) await regenerateUploadKey({ ctx: { ...world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } }, input: { workspaceId: f.home.workspaceId } });
-    await world.store.db.updateTable('workspaces').set({ time_zone: 'America/Toronto' }).where('id', '=', f.home.workspaceId).execute();
+    for (let i = 0; i < 55; i++) await regenerateUploadKey({ ctx: { ...f.world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } }, input: { workspaceId: f.home.workspaceId } });
+    await f.world.store.db.updateTable('workspaces').set({ time_zone: 'America/Toronto' }).where('id', '=', f.home.workspaceId).execute();
     const get = (query: string) => f.app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/audit${query}`, headers: { cookie: f.owner.cookie } });
     const first = await get('?action=key.regenerated');
     expect(first.statusCode).toBe(200);

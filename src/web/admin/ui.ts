@@ -35,6 +35,22 @@ export function numberedPager(input: { base: string; page: number; hasOlder: boo
 </nav>`;
 }
 
+/**
+ * Newest/Older links of a list paged by a cursor, newest first (Leads inbox, Audit log). `base` is the list's first
+ * page with its filters; Older adds `param` set to the cursor the list handed back for the next page. `cursor` is the
+ * one this page was opened with: without it this is already the newest page. Nothing when everything fits on one page.
+ */
+export function cursorPager(input: { base: string; param: string; cursor: string | undefined; next: string | null | undefined }): SafeHtml | string {
+  const { base, param, cursor, next } = input;
+  if (!cursor && !next) return '';
+  const join = base.includes('?') ? '&' : '?';
+  const older = next ? `${base}${join}${new URLSearchParams({ [param]: next }).toString()}` : '';
+  return html`<nav class="pager" aria-label="Pages">
+<span>${cursor ? html`<a href="${base}">← Newest</a>` : ''}</span>
+<span>${older ? html`<a href="${older}" rel="next">Older →</a>` : ''}</span>
+</nav>`;
+}
+
 /** The hidden CSRF field every POST form carries. */
 export function csrfField(csrf: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${csrf}">`;

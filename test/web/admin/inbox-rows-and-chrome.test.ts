@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import { expect, it } from 'vitest';
 import { createUser } from '../../../src/domain/users/create-user.js';
 import { createWorkspace } from '../../../src/domain/workspaces/create-workspace.js';
 import { messagePreview } from '../../../src/web/admin/leads/leads-pages.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, signInAs, type AdminFixture, type Person } from '../../helpers/admin-security.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { signInAs, type Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const signOutButtons = (body: string) => body.match(/>Sign out<\/button>/g)?.length ?? 0;
@@ -17,22 +16,12 @@ it('the preview is the first non-blank line, capped at 160 characters', () => {
 });
 
 describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  let app: App;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-    app = f.app;
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
   const intake = async (payload: Record<string, string>) => {
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload });
+    const res = await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload });
     expect(res.statusCode).toBe(200);
     return res.json<{ id: string }>().id;
   };
@@ -60,8 +49,8 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     const passed = await intake({ name: 'Checked' });
     const unverified = await intake({ name: 'Provider down' });
     const off = await intake({ name: 'No check' });
-    await world.store.db.updateTable('leads').set({ bot_check: 'passed' }).where('id', '=', passed).execute();
-    await world.store.db.updateTable('leads').set({ bot_check: 'unverified' }).where('id', '=', unverified).execute();
+    await f.world.store.db.updateTable('leads').set({ bot_check: 'passed' }).where('id', '=', passed).execute();
+    await f.world.store.db.updateTable('leads').set({ bot_check: 'unverified' }).where('id', '=', unverified).execute();
     const page = (await get(ws('/leads'))).body;
     expect(rowOf(page, passed)).toMatch(/<span class="mark ok" title="Bot check passed">.*Verified<\/span>/);
     expect(rowOf(page, unverified)).toContain('<span class="mark warn"');
@@ -75,8 +64,8 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(home.headers.location).toBe(ws('/leads'));
     expect((await get(home.headers.location!, f.member)).body).toContain('<h1>Leads inbox</h1>');
 
-    const bare = await createWorkspace({ ctx: world.ctx, input: { name: 'Bare' } });
-    const created = await createUser({ ctx: world.ctx, input: { email: 'solo@bare.example', workspaceId: bare.id, role: 'owner' } });
+    const bare = await createWorkspace({ ctx: f.world.ctx, input: { name: 'Bare' } });
+    const created = await createUser({ ctx: f.world.ctx, input: { email: 'solo@bare.example', workspaceId: bare.id, role: 'owner' } });
     const solo = await signInAs(f, created.userId, created.email);
     const landing = await get('/', solo);
     expect(landing.headers.location).toBe(`/w/${bare.id}/leads`);
@@ -95,7 +84,7 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(opened.body).toContain(`href="${ws('/leads')}"`);
     expect(signOutButtons(opened.body)).toBe(1);
 
-    const posted = await app.inject({
+    const posted = await f.app.inject({
       method: 'POST',
       url: ws('/settings'),
       headers: { ...FORM, cookie: f.member.cookie },
@@ -106,7 +95,7 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(posted.body).toContain('Nothing was changed');
     expect(posted.body).toContain('<nav aria-label="Screens"');
 
-    const noToken = await app.inject({ method: 'POST', url: ws('/settings'), headers: { ...FORM, cookie: f.owner.cookie }, payload: 'name=x' });
+    const noToken = await f.app.inject({ method: 'POST', url: ws('/settings'), headers: { ...FORM, cookie: f.owner.cookie }, payload: 'name=x' });
     expect(noToken.statusCode).toBe(403);
     expect(noToken.body).toContain('Nothing was changed');
 
@@ -120,7 +109,7 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
   });
 
   it('/favicon.ico answers with an icon, cached; pages link the SVG icon, which is served', async () => {
-    const ico = await app.inject({ method: 'GET', url: '/favicon.ico' });
+    const ico = await f.app.inject({ method: 'GET', url: '/favicon.ico' });
     expect(ico.statusCode).toBe(200);
     expect(ico.headers['content-type']).toBe('image/x-icon');
     expect(ico.headers['cache-control']).toMatch(/^public, max-age=\d+/);
@@ -129,15 +118,15 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     const page = await get(ws('/leads'));
     const href = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(page.body)?.[1];
     expect(href).toMatch(/^\/admin\/assets\/favicon\.svg\?v=[0-9a-f]+$/);
-    const svg = await app.inject({ method: 'GET', url: href! });
+    const svg = await f.app.inject({ method: 'GET', url: href! });
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toBe('image/svg+xml');
     expect(svg.body).toMatch(/^<svg /);
-    expect((await app.inject({ method: 'GET', url: '/login' })).body).toContain('rel="icon"');
+    expect((await f.app.inject({ method: 'GET', url: '/login' })).body).toContain('rel="icon"');
     // Assets keep their own cache (a versioned URL for a year); pages stay uncached.
     expect(svg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const css = /<link rel="stylesheet" href="([^"]+)">/.exec(page.body)?.[1];
-    expect((await app.inject({ method: 'GET', url: css! })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await f.app.inject({ method: 'GET', url: css! })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(page.headers['cache-control']).toBe('no-store');
   });
 

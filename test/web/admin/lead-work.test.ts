@@ -1,28 +1,17 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import { expect, it } from 'vitest';
 import { addNote } from '../../../src/domain/leads/add-note.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, snapshot, type AdminFixture, type Person } from '../../helpers/admin-security.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { snapshot, type Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 
 const XSS = '<script>alert(1)</script>';
 
 describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  let app: App;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-    app = f.app;
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
-    app.inject({
+    f.app.inject({
       method: 'POST',
       url,
       headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -45,7 +34,7 @@ describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend)
   });
 
   it('lets a member delete their own note but not another’s; an owner deletes any', async () => {
-    const own = await addNote({ ctx: world.ctx, input: { leadId: f.extra.homeLeadId!, text: 'mine', by: { userId: f.member.userId, label: 'Mia' } } });
+    const own = await addNote({ ctx: f.world.ctx, input: { leadId: f.extra.homeLeadId!, text: 'mine', by: { userId: f.member.userId, label: 'Mia' } } });
     const before = await snapshot(f);
     const refused = await post(lead(`/notes/${f.extra.homeNoteId}/delete`), {}, f.member);
     expect(refused.statusCode).toBe(403);

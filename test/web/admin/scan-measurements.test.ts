@@ -1,20 +1,17 @@
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { measureScan, scansToMeasure } from '../../../src/domain/scans/measure-scan.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import type { Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { cliJson } from '../../helpers/cli.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 import { rectangularRoom } from '../../fixtures/roomplan.js';
 
 describeEachBackend('scan measurements on the Scans screens, in the CSV and the CLI', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
+  const f = useAdminFixture(backend);
   let scanId: string;
   let body: string;
   beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
     const rooms = [
       { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.3, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }] }) },
       { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45, at: [4, 0], missingWalls: [1] }) },
@@ -23,10 +20,7 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     body = JSON.stringify({ rooms });
     const res = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: body });
     expect(res.statusCode).toBe(200);
-    scanId = res.json<{ scanIds?: string[]; id?: string }>().id ?? (await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', f.home.workspaceId).orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
-  });
-  afterEach(async () => {
-    await world.close();
+    scanId = res.json<{ scanIds?: string[]; id?: string }>().id ?? (await f.world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', f.home.workspaceId).orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
   });
 
   const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
@@ -77,18 +71,18 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
   });
 
   it('measured after commit by the sweep, and again when the reader improves; the CLI prints the same', async () => {
-    expect(await scansToMeasure(world.ctx, 10)).toContain(scanId);
+    expect(await scansToMeasure(f.world.ctx, 10)).toContain(scanId);
     // A sweep that has caught up looks only at scans received since its last look.
-    const received = (await world.store.db.selectFrom('scans').select('received_at').where('id', '=', scanId).executeTakeFirstOrThrow()).received_at;
-    expect(await scansToMeasure(world.ctx, 10, received)).toContain(scanId);
-    expect(await scansToMeasure(world.ctx, 10, new Date(Date.parse(received) + 1).toISOString())).not.toContain(scanId);
-    await measureScan({ ctx: world.ctx, input: { scanId } });
-    expect(await scansToMeasure(world.ctx, 10)).not.toContain(scanId);
+    const received = (await f.world.store.db.selectFrom('scans').select('received_at').where('id', '=', scanId).executeTakeFirstOrThrow()).received_at;
+    expect(await scansToMeasure(f.world.ctx, 10, received)).toContain(scanId);
+    expect(await scansToMeasure(f.world.ctx, 10, new Date(Date.parse(received) + 1).toISOString())).not.toContain(scanId);
+    await measureScan({ ctx: f.world.ctx, input: { scanId } });
+    expect(await scansToMeasure(f.world.ctx, 10)).not.toContain(scanId);
     // A row from an older reader is measured again.
-    await world.store.db.updateTable('scan_measurements').set({ version: 0 }).where('scan_id', '=', scanId).execute();
-    expect(await scansToMeasure(world.ctx, 10)).toContain(scanId);
+    await f.world.store.db.updateTable('scan_measurements').set({ version: 0 }).where('scan_id', '=', scanId).execute();
+    expect(await scansToMeasure(f.world.ctx, 10)).toContain(scanId);
 
-    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    const env = { DATABASE_URL: f.world.testDb.url, APP_SECRET: f.world.appSecret };
     const measured = await cliJson<{ floorArea: number; units: string; table: { rows: string[][] } }>(['scans', 'measure', scanId], env);
     expect(measured.units).toBe('metric');
     expect(measured.floorArea).toBeCloseTo(20.52, 2);

@@ -1,21 +1,13 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { erasePerson } from '../../../src/domain/persons/erase-person.js';
 import { deleteLead } from '../../../src/domain/leads/delete-lead.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import type { Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { cliJson, runCli } from '../../helpers/cli.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 
 describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attached to leads', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
   const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string> = {}, as: Person = f.owner) =>
@@ -27,7 +19,7 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
     });
   const ws = (rest = '') => `/w/${f.home.workspaceId}${rest}`;
   const scanLead = async () =>
-    (await world.store.db.selectFrom('scans').select('lead_id').where('id', '=', f.homeScanId).executeTakeFirstOrThrow()).lead_id ?? null;
+    (await f.world.store.db.selectFrom('scans').select('lead_id').where('id', '=', f.homeScanId).executeTakeFirstOrThrow()).lead_id ?? null;
 
   it('a new scan is New for the whole workspace until someone opens it, and the top bar counts it', async () => {
     const list = await get(ws('/scans'));
@@ -39,7 +31,7 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
     expect(after.body).not.toContain('<span class="badge new">New</span>');
     expect(after.body).not.toMatch(/Scans <span class="count"/);
     // Downloading the bytes does not count as opening; the other workspace's mark is its own.
-    expect(await world.store.db.selectFrom('scan_unread').select('scan_id').execute()).toEqual([{ scan_id: f.awayScanId }]);
+    expect(await f.world.store.db.selectFrom('scan_unread').select('scan_id').execute()).toEqual([{ scan_id: f.awayScanId }]);
   });
 
   it('a member attaches a scan to a lead found by phone; it leaves Not attached, shows on the lead, and detaches', async () => {
@@ -69,19 +61,19 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
 
   it('deleting or erasing the lead keeps the scan and drops the link', async () => {
     await post(ws(`/scans/${f.homeScanId}/attach`), { leadId: f.extra.homeLeadId! });
-    await deleteLead({ ctx: world.ctx, input: { id: f.extra.homeLeadId! } });
+    await deleteLead({ ctx: f.world.ctx, input: { id: f.extra.homeLeadId! } });
     expect(await scanLead()).toBeNull();
-    expect(await world.store.db.selectFrom('scans').select('id').where('id', '=', f.homeScanId).execute()).toHaveLength(1);
+    expect(await f.world.store.db.selectFrom('scans').select('id').where('id', '=', f.homeScanId).execute()).toHaveLength(1);
 
     const away = f.awayScanId;
-    await world.store.db.updateTable('scans').set({ lead_id: f.extra.awayLeadId! }).where('id', '=', away).execute();
-    await erasePerson({ ctx: world.ctx, input: { workspaceId: f.away.workspaceId, phone: '555 0199' } });
-    const row = await world.store.db.selectFrom('scans').select('lead_id').where('id', '=', away).executeTakeFirstOrThrow();
+    await f.world.store.db.updateTable('scans').set({ lead_id: f.extra.awayLeadId! }).where('id', '=', away).execute();
+    await erasePerson({ ctx: f.world.ctx, input: { workspaceId: f.away.workspaceId, phone: '555 0199' } });
+    const row = await f.world.store.db.selectFrom('scans').select('lead_id').where('id', '=', away).executeTakeFirstOrThrow();
     expect(row.lead_id ?? null).toBeNull();
   });
 
   it('the CLI attaches and detaches, and lists only unattached scans on request', async () => {
-    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    const env = { DATABASE_URL: f.world.testDb.url, APP_SECRET: f.world.appSecret };
     expect(await cliJson(['scans', 'attach', f.homeScanId, '--lead', f.extra.homeLeadId!], env)).toEqual({
       scanId: f.homeScanId,
       leadId: f.extra.homeLeadId,

@@ -1,32 +1,21 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import { expect, it } from 'vitest';
 import { createSource } from '../../../src/domain/sources/create-source.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import type { Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { insertLeads } from '../../domain/leads-fixtures.js';
 
 const XSS = '<script>alert(1)</script>';
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
 
 describeEachBackend('admin screens over HTTP', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  let app: App;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-    app = f.app;
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
-    app.inject({
+    f.app.inject({
       method: 'POST',
       url,
       headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -35,25 +24,25 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
 
   it('markup in a source name, form texts and room names renders as text on every page that shows it', async () => {
-    const source = await createSource({ ctx: world.ctx, input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS } });
-    const up = await app.inject({
+    const source = await createSource({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS } });
+    const up = await f.app.inject({
       method: 'POST',
       url: '/api/scan/upload',
       headers: { 'x-scan-key': f.home.uploadKey },
       payload: JSON.stringify({ rooms: [{ name: XSS }, { name: '"><img src=x onerror=alert(1)>' }] }),
     });
     expect(up.statusCode).toBe(200);
-    const scanId = (await world.store.db.selectFrom('scans').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+    const scanId = (await f.world.store.db.selectFrom('scans').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
     expect((await post(ws(`/sources/${source.id}/texts`), { heading: XSS, introduction: XSS, thankYou: XSS })).statusCode).toBe(303);
     const pages = [ws('/sources'), ws(`/sources/${source.id}`), ws('/scans'), ws(`/scans/${scanId}`), `/f/${source.token}`];
     for (const url of pages) {
-      const res = url.startsWith('/f/') ? await app.inject({ method: 'GET', url }) : await get(url);
+      const res = url.startsWith('/f/') ? await f.app.inject({ method: 'GET', url }) : await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).not.toContain(XSS);
       expect(res.body, url).not.toContain('<img src=x');
       expect(res.body, url).toContain(ESCAPED);
     }
-    const thanks = await app.inject({
+    const thanks = await f.app.inject({
       method: 'POST',
       url: `/f/${source.token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -75,7 +64,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const token = /\/f\/([0-9a-f-]{36})/.exec(page.body)![1]!;
     expect(page.body).toContain(`http://leadscan.test/api/intake/${token}`);
     expect(page.body).toMatch(/&lt;iframe id=&quot;leadscan-form-[0-9a-f]{8}&quot; src=&quot;http:\/\/leadscan.test\/f\//);
-    const intake = () => app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name: 'Ada' } });
+    const intake = () => f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name: 'Ada' } });
     expect((await intake()).statusCode).toBe(200);
 
     expect((await post(`${path}/active`, { active: '0' })).statusCode).toBe(303);
@@ -100,7 +89,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   it('hosted-form texts: shown on the form and the thank-you page; empty means the default; bounds are field errors', async () => {
     const path = ws(`/sources/${f.home.source.id}`);
     expect((await post(`${path}/texts`, { heading: 'Get a quote', introduction: 'Line one\nLine two', thankYou: 'We call you back today.' })).statusCode).toBe(303);
-    const form = await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` });
+    const form = await f.app.inject({ method: 'GET', url: `/f/${f.home.source.token}` });
     expect(form.body).toContain('<h1>Get a quote</h1>');
     expect(form.body).toContain('Line one\nLine two');
     expect(form.body).toContain('We call you back today.');
@@ -109,16 +98,16 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(tooLong.body).toContain('Use at most 120 characters');
     expect((await post(`${path}/texts`, { heading: '', introduction: '', thankYou: '' })).statusCode).toBe(303);
     // The default heading is the workspace's name, never the source's internal name.
-    expect((await app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Home</h1>');
+    expect((await f.app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Home</h1>');
   });
 
   it('a source page shows its intake log: accepted, quarantined and refused by code, per day', async () => {
     const token = f.home.source.token;
-    const intake = (payload: Record<string, string>) => app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });
+    const intake = (payload: Record<string, string>) => f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });
     expect((await intake({ name: 'Ada', email: 'ada@home.example' })).statusCode).toBe(200);
     expect((await intake({ name: 'Bot', email: 'bot@home.example', website: 'spam' })).statusCode).toBe(200);
     expect((await intake({ notes: 'no way to reach me' })).statusCode).toBe(400);
-    await app.intakeLog.flush();
+    await f.app.intakeLog.flush();
     const page = await get(ws(`/sources/${f.home.source.id}`));
     expect(page.statusCode).toBe(200);
     const log = /<table class="list wide-labels" id="intake-log">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
@@ -132,7 +121,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(invite.statusCode).toBe(200);
     const link = /id="invite-link">(http:\/\/leadscan\.test\/setup\/[A-Za-z0-9_-]{43})</.exec(invite.body)?.[1];
     expect(link).toBeTruthy();
-    expect((await app.inject({ method: 'GET', url: new URL(link!).pathname })).statusCode).toBe(200);
+    expect((await f.app.inject({ method: 'GET', url: new URL(link!).pathname })).statusCode).toBe(200);
     expect((await get(ws('/members'))).body).not.toContain(link);
     const again = await post(ws('/members'), { email: 'NEW@home.example', role: 'member' });
     expect(again.statusCode).toBe(409);
@@ -162,7 +151,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await get(ws(`/scans/${f.homeScanId}`))).body).toContain('Delete</button>');
 
     for (let i = 0; i < 26; i += 1) {
-      const res = await app.inject({
+      const res = await f.app.inject({
         method: 'POST',
         url: '/api/scan/upload',
         headers: { 'x-scan-key': f.home.uploadKey },
@@ -180,15 +169,15 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
     expect((await post(ws(`/scans/${f.homeScanId}/delete`), {})).statusCode).toBe(303);
     expect((await get(ws(`/scans/${f.homeScanId}`))).statusCode).toBe(404);
-    expect(await world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
+    expect(await f.world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
   });
 
   it('Quarantine: pages of 50, newest first, with Newer and Older links', async () => {
     for (let i = 0; i < 51; i += 1) {
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name: `Trapped ${i}`, website: 'filled' } });
+      const res = await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name: `Trapped ${i}`, website: 'filled' } });
       expect(res.statusCode).toBe(200);
     }
-    const { n: total } = await world.store.db
+    const { n: total } = await f.world.store.db
       .selectFrom('quarantine')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('workspace_id', '=', f.home.workspaceId)
@@ -219,11 +208,11 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('Personal data: an owner finds, exports and erases a person by email; nothing of it stays, other people stay', async () => {
     const intake = (payload: Record<string, string>) =>
-      app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload, headers: { 'idempotency-key': `k-${payload.name}` } });
+      f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload, headers: { 'idempotency-key': `k-${payload.name}` } });
     expect((await intake({ name: XSS, email: 'Ada@Example.com', phone: '555 0111' })).statusCode).toBe(200);
     expect((await intake({ name: 'Ada again', email: 'ada@example.com', website: 'autofill' })).statusCode).toBe(200);
     expect((await intake({ name: 'Someone else', email: 'grace@example.com' })).statusCode).toBe(200);
-    const leadId = (await world.store.db.selectFrom('leads').select('id').where('name', '=', XSS).executeTakeFirstOrThrow()).id;
+    const leadId = (await f.world.store.db.selectFrom('leads').select('id').where('name', '=', XSS).executeTakeFirstOrThrow()).id;
 
     // Reached from the lead's page (owners only), as a POST: the email is never put in a URL.
     const leadPage = await get(ws(`/leads/${leadId}`));
@@ -257,12 +246,12 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(erased.statusCode).toBe(303);
     const after = await get(erased.headers.location!);
     expect(after.body).toContain('Erased 1 lead, 1 quarantined submission and 2 retry records.');
-    expect(await world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).execute()).toEqual([]);
+    expect(await f.world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).execute()).toEqual([]);
     expect((await post(ws('/people'), { email: 'ada@example.com' })).body).toContain('Nothing stored matches ada@example.com');
     expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain('1 lead and 0 quarantined submissions match');
 
     // A contact with more records than the page lists: the page says so; Erase still takes all of them.
-    await insertLeads(world, { ...f.home, sourceId: f.home.source.id }, Array.from({ length: 103 }, (_, i) => ({ id: `lead_many${i}`, name: `Many ${i}`, email: 'many@example.com' })));
+    await insertLeads(f.world, { ...f.home, sourceId: f.home.source.id }, Array.from({ length: 103 }, (_, i) => ({ id: `lead_many${i}`, name: `Many ${i}`, email: 'many@example.com' })));
     const many = await post(ws('/people'), { email: 'many@example.com' });
     expect(many.body).toContain('103 leads and 0 quarantined submissions match');
     expect(many.body.match(/<td data-label="What">/g)).toHaveLength(100);
@@ -273,12 +262,12 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it("the nav's Leads badge counts the workspace's unopened leads on every screen, and drops when one is opened", async () => {
     for (const name of ['Badge one', 'Badge two']) {
-      expect((await app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name } })).statusCode).toBe(200);
+      expect((await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name } })).statusCode).toBe(200);
     }
     const unread = async (workspaceId = f.home.workspaceId) =>
       Number(
         (
-          await world.store.db
+          await f.world.store.db
             .selectFrom('lead_unread')
             .innerJoin('pipelines', 'pipelines.id', 'lead_unread.pipeline_id')
             .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -292,7 +281,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await get(ws('/scans'))).body).toContain(badge(before));
     expect((await get(ws('/quarantine'), f.member)).body).toContain(badge(before));
 
-    const leadId = (await world.store.db.selectFrom('leads').select('id').where('name', '=', 'Badge one').executeTakeFirstOrThrow()).id;
+    const leadId = (await f.world.store.db.selectFrom('leads').select('id').where('name', '=', 'Badge one').executeTakeFirstOrThrow()).id;
     expect((await get(ws(`/leads/${leadId}`))).statusCode).toBe(200);
     expect((await get(ws('/sources'))).body).toContain(badge(before - 1));
     // Each workspace counts its own.
@@ -302,15 +291,15 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   });
 
   it('a refused upload key points at the real Scans screen, which exists', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
+    const res = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
     expect(res.statusCode).toBe(401);
     const detail = (res.json() as { detail: string }).detail;
     // A usable address (the key was refused, so the workspace is unknown): sign-in leads on to the Scans screen.
     expect(detail).toContain('sign in at http://leadscan.test/login and copy the current key from the Scans screen');
     expect(detail).not.toContain('{workspace}');
-    expect((await app.inject({ method: 'GET', url: '/login' })).statusCode).toBe(200);
+    expect((await f.app.inject({ method: 'GET', url: '/login' })).statusCode).toBe(200);
     expect((await get(ws('/scans'))).body).toContain('<h1>Scans</h1>');
-    const docs = await app.inject({ method: 'GET', url: '/problems/invalid_scan_key' });
+    const docs = await f.app.inject({ method: 'GET', url: '/problems/invalid_scan_key' });
     expect(docs.body).not.toContain('{workspace}');
   });
 
@@ -319,7 +308,7 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const escaped = /<pre id="connection-test">([^<]*)<\/pre>/.exec(page.body)![1]!;
     const command = escaped.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&amp;', '&');
     expect(command).toContain('$LEADSCAN_KEY');
-    const base = await world.listen();
+    const base = await f.world.listen();
     const { stdout } = await promisify(execFile)('bash', ['-c', command.replace('http://leadscan.test', base)], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LEADSCAN_KEY: f.home.uploadKey },
     });

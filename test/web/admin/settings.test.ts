@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
+import type { Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { cliJson, runCli } from '../../helpers/cli.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 
 describeEachBackend('workspace settings: the Settings screen and `leadscan workspace settings`', (backend) => {
-  let world: TestWorld;
-  let f: AdminFixture;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-    f = await createAdminFixture(world);
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+  const f = useAdminFixture(backend);
 
   const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
@@ -24,7 +16,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
     });
   const settingsRow = () =>
-    world.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'units']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    f.world.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'units']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
   const url = () => `/w/${f.home.workspaceId}/settings`;
 
   it('starts as UTC and metric; an owner changes name, time zone and units in one save', async () => {
@@ -55,7 +47,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
   });
 
   it('the CLI shows and changes the same settings', async () => {
-    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    const env = { DATABASE_URL: f.world.testDb.url, APP_SECRET: f.world.appSecret };
     expect(await cliJson(['workspace', 'settings', 'Home'], env)).toEqual({
       workspaceId: f.home.workspaceId,
       name: 'Home',
@@ -89,7 +81,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     expect(page.body).toMatch(/id="f-leadRetention"[^>]*>\s*<option value="off" selected>/);
     const saved = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '12', scanRetention: '24' });
     expect(saved.statusCode).toBe(303);
-    const row = await world.store.db
+    const row = await f.world.store.db
       .selectFrom('workspaces')
       .select(['lead_retention_months', 'scan_retention_months'])
       .where('id', '=', f.home.workspaceId)
@@ -99,7 +91,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     const bad = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '7', scanRetention: 'off' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(/id="f-leadRetention-error">Choose off or 3, 6, 12, 24, 36 months/);
-    const records = await world.store.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'settings.changed').execute();
+    const records = await f.world.store.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'settings.changed').execute();
     expect(records).toEqual([{ action: 'settings.changed', details: JSON.stringify({ lead_retention_months: true, scan_retention_months: true }) }]);
   });
 });

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { AUDIT_ACTION_LABELS, detailsText, idKind } from './audit-labels.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
+import { cursorPager } from '../ui.js';
 
 /** Records on one page of the Audit log. */
 export const AUDIT_PER_PAGE = 50;
@@ -81,12 +82,7 @@ ${input.page.records.length === 0
 </tr>`,
     )}</tbody>
 </table>`}
-${query.after || input.page.next
-  ? html`<nav class="pager" aria-label="Pages">
-<span>${query.after ? html`<a href="${here}${queryString({ ...query, after: undefined })}">← Newest</a>` : ''}</span>
-<span>${input.page.next ? html`<a href="${here}${queryString(query, { after: input.page.next })}" rel="next">Older →</a>` : ''}</span>
-</nav>`
-  : ''}
+${cursorPager({ base: `${here}${queryString({ ...query, after: undefined })}`, param: 'after', cursor: query.after, next: input.page.next })}
 </section>`;
 }
 

@@ -9,7 +9,7 @@ import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { areaText } from '../scans/scan-area-text.js';
 import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, when } from '../ui.js';
+import { actionButton, csrfField, cursorPager, when } from '../ui.js';
 import { leadsNotice } from './leads-notices.js';
 import { historyList, leadWorkCard, notesCard, type LeadWorkInput } from './lead-work-pages.js';
 
@@ -138,12 +138,7 @@ ${input.page.leads.length === 0
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Source</th><th scope="col">Stage</th><th scope="col">Received</th></tr></thead>
 <tbody>${input.page.leads.map((lead) => leadRow(ws, lead))}</tbody>
 </table>`}
-${query.cursor || input.page.nextCursor
-  ? html`<nav class="pager" aria-label="Pages">
-<span>${query.cursor ? html`<a href="${here}${queryString(query)}">← Newest</a>` : ''}</span>
-<span>${input.page.nextCursor ? html`<a href="${here}${queryString(query, { cursor: input.page.nextCursor })}" rel="next">Older →</a>` : ''}</span>
-</nav>`
-  : ''}
+${cursorPager({ base: `${here}${queryString(query)}`, param: 'cursor', cursor: query.cursor, next: input.page.nextCursor })}
 </section>`;
 }
 
