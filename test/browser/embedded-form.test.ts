@@ -6,6 +6,8 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
+import { addFormField } from '../../src/domain/forms/add-form-field.js';
+import { answerName } from '../../src/domain/forms/form-definition.js';
 import { updateSourceTexts } from '../../src/domain/sources/update-source-texts.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { embedSnippet } from '../../src/web/embed-snippet.js';
@@ -216,6 +218,81 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
       }
     }, 120_000);
   }
+
+  it('after a reload the fields show the kept post while it cannot be sent; refused, the visitor corrects it', async () => {
+    const add = (field: Parameters<typeof addFormField>[0]['input']['field']) =>
+      addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field } });
+    const work = await add({ kind: 'choice', label: 'Type of work', options: 'Kitchen\nBathroom\nRoof', required: true });
+    const extras = await add({ kind: 'checkboxes', label: 'Also interested in', options: 'Design\nPermits\nDisposal' });
+    const details = await add({ kind: 'long_text', label: 'Details' });
+    const consent = await add({ kind: 'consent', label: 'Consent', consentText: 'You may call me about this request.', required: true });
+    const served = await serve();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    // The intake answers nothing (the page itself still loads): the post is kept, and kept across the reload.
+    const intake = '**/api/intake/**';
+    await page.route(intake, (route) => route.abort('connectionrefused'));
+    const status = () => page.textContent('#form-status');
+    // Waits by selector: a polled string function would be refused by the page's CSP (no unsafe-eval).
+    const notSentYet = () => page.locator('#form-status', { hasText: 'Not sent yet' }).waitFor({ timeout: 30_000 });
+    const shown = () =>
+      page.evaluate(`(() => {
+        const value = (id) => document.getElementById(id).value;
+        const ticked = (name) => Array.from(document.querySelectorAll('input[name="' + name + '"]')).filter((box) => box.checked).map((box) => box.value);
+        return {
+          name: value('f-name'), phone: value('f-phone'), notes: value('f-notes'), details: value('f-${answerName(details)}'),
+          work: ticked('${answerName(work)}'), extras: ticked('${answerName(extras)}'), consent: ticked('${answerName(consent)}'),
+        };
+      })()`);
+    const typed = {
+      name: 'Refilled Rita',
+      phone: '+1 415 555 0142',
+      notes: 'Kitchen floor\nand the tiles',
+      details: 'Second floor, no lift',
+      work: ['Roof'],
+      extras: ['Design', 'Disposal'],
+      consent: ['yes'],
+    };
+    try {
+      await page.goto(`http://127.0.0.1:${served.port}/f/${seeded.source.token}`);
+      await ageFormStamp(page, world, seeded.source.id);
+      await page.getByLabel('Name').fill(typed.name);
+      await page.getByLabel('Phone').fill(typed.phone);
+      await page.getByLabel('Message').fill(typed.notes);
+      await page.getByLabel('Details').fill(typed.details);
+      await page.getByLabel('Roof').check();
+      await page.getByLabel('Design').check();
+      await page.getByLabel('Disposal').check();
+      await page.getByLabel('You may call me about this request.').check();
+      await page.getByRole('button', { name: 'Send' }).click();
+      await notSentYet();
+
+      // Meanwhile the owner makes another answer required: the kept post, sent as it was, will be refused for it.
+      const reference = await add({ kind: 'short_text', label: 'Job reference', required: true });
+      await page.reload();
+      await notSentYet();
+      await expect(shown()).resolves.toEqual(typed);
+      await expect(page.isDisabled('button[type="submit"]')).resolves.toBe(true);
+
+      await ageFormStamp(page, world, seeded.source.id);
+      await page.unroute(intake);
+      await page.waitForSelector(`#f-${answerName(reference)}[aria-invalid="true"]`, { timeout: 60_000 });
+      await expect(status()).resolves.toContain('Please correct the highlighted fields');
+      await expect(shown()).resolves.toEqual(typed);
+      await page.getByLabel('Job reference').fill('HR-1042');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.waitForSelector('#thanks:not([hidden])', { timeout: 30_000 });
+      const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+      expect(leads.map((l) => [l.name, l.phone, l.notes])).toEqual([[typed.name, typed.phone, typed.notes]]);
+      expect(JSON.parse(leads[0]!.extra)).toMatchObject({ 'Type of work': 'Roof', 'Details': typed.details, 'Job reference': 'HR-1042' });
+    } catch (error) {
+      (error as Error).message += `\nform status: ${await status().catch(() => '(page gone)')}`;
+      throw error;
+    } finally {
+      await context.close();
+      await served.app.close();
+    }
+  }, 120_000);
 });
 
 describe('the form fields editor in Chromium', () => {

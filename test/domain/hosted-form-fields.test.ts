@@ -225,6 +225,20 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     expect(await ids()).toHaveLength(20);
   });
 
+  it('a move that changes nothing (the first field up, the last down) writes nothing and records nothing', async () => {
+    const audits = async () => (await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'source.form_changed').execute()).length;
+    const stored = () => world.store.db.selectFrom('lead_source_texts').selectAll().where('source_id', '=', source.id).executeTakeFirstOrThrow();
+    const before = { audits: await audits(), row: await stored() };
+    clock.advance(60_000);
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: work.id, direction: 'up' } });
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: consent.id, direction: 'down' } });
+    expect(await audits()).toBe(before.audits);
+    expect(await stored()).toEqual(before.row);
+    // A move that does change the order is still recorded.
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: consent.id, direction: 'up' } });
+    expect(await audits()).toBe(before.audits + 1);
+  });
+
   it('takes an accent colour with AA contrast against white and refuses one without', async () => {
     expect(contrastWithWhite('#ffffff')).toBeCloseTo(1);
     expect(contrastWithWhite('#000000')).toBeCloseTo(21);

@@ -141,6 +141,33 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     );
   });
 
+  it('records the first throttled sign-in of a window per throttled email or address, not every one', async () => {
+    const olga = await owner();
+    const throttledRecords = async () =>
+      (await world.store.db.selectFrom('audit_log').select('target_ids').where('action', '=', 'sign_in.throttled').execute()).map(
+        (r) => JSON.parse(r.target_ids) as string[],
+      );
+    const attempt = (email: string, ip: string) => errorCodeOf(signIn({ ctx: ctx(), input: { email, password: 'wrong password!', ip } }));
+    for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('invalid_credentials');
+    // Hammering: from the same address, and for the same email from other addresses (the email's limit refuses).
+    for (let i = 0; i < 30; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('rate_limited');
+    for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', `10.0.1.${i}`)).toBe('rate_limited');
+    clock.advance(10 * 60 * 1000);
+    for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('rate_limited');
+    expect(await throttledRecords()).toEqual([[olga.userId]]);
+
+    // Another throttled address is another key: its own record, naming no account when the email has none.
+    for (let i = 0; i < 10; i += 1) expect(await attempt(`nobody${i}@example.com`, '10.0.0.3')).toBe('invalid_credentials');
+    for (let i = 0; i < 5; i += 1) expect(await attempt(`else${i}@example.com`, '10.0.0.3')).toBe('rate_limited');
+    expect(await throttledRecords()).toEqual([[olga.userId], []]);
+
+    // A new window: the failures have aged out, the hammering starts again, one more record.
+    clock.advance(15 * 60 * 1000 + 1);
+    for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('invalid_credentials');
+    for (let i = 0; i < 5; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('rate_limited');
+    expect(await throttledRecords()).toEqual([[olga.userId], [], [olga.userId]]);
+  });
+
   it('sessions end after 14 idle days or 30 days in all; a password change ends the others', async () => {
     await owner();
     const sign = () => signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: PASSWORD, ip: '10.0.0.1' } });

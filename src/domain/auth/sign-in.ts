@@ -1,7 +1,9 @@
 import { SYSTEM_ACTOR } from '../audit/actor.js';
-import { recordAuditAlone } from '../audit/record-audit.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { AppError, isAppError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { claimAttempt } from './attempt-throttle.js';
 import { hasControlCharacters } from '../text-input.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
@@ -29,24 +31,20 @@ export async function signIn({
   if (hasControlCharacters(input.email)) {
     throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);
   }
-  const findUser = () =>
-    ctx.store.db
+  const findUser = (db: Kysely<Schema> | Transaction<Schema>) =>
+    db
       .selectFrom('users')
       .select(['id', 'password_hash', 'display_name'])
       .where('email_key', '=', emailKey(input.email))
       .executeTakeFirst();
-  let claim;
-  try {
-    claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED);
-  } catch (error) {
-    // A refused sign-in is recorded by the server (the system), naming the account tried when there is one.
-    if (isAppError(error) && error.code === 'rate_limited') {
-      const tried = await findUser();
-      await recordAuditAlone({ ...ctx, actor: SYSTEM_ACTOR }, { action: 'sign_in.throttled', workspaceId: null, targetIds: tried ? [tried.id] : [] });
-    }
-    throw error;
-  }
-  const user = await findUser();
+  // A refused sign-in is recorded by the server (the system), naming the account tried when there is one; only the
+  // first refusal of a throttled email or address within its window, so hammering cannot fill the audit log.
+  const recordThrottled = async (trx: Transaction<Schema>) => {
+    const tried = await findUser(trx);
+    await recordAudit(trx, { ...ctx, actor: SYSTEM_ACTOR }, { action: 'sign_in.throttled', workspaceId: null, targetIds: tried ? [tried.id] : [] });
+  };
+  const claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED, recordThrottled);
+  const user = await findUser(ctx.store.db);
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !user.password_hash || !ok) {
     throw new AppError('invalid_credentials', WRONG, [{ field: 'password', code: 'invalid', message: WRONG }]);

@@ -44,12 +44,14 @@ export async function readHostedForm(ctx: DomainContext, source: LeadSource): Pr
  * `change`, writes it back. Two owners editing at once serialize here rather than lose each other's field.
  * Every form edit goes through the generic writer: its commit is what drops this process's cached intake sources,
  * form fields included (domain/intake/source-cache.ts), so the next post is checked against the new form.
+ * A change that returns `form: null` changes nothing: nothing is written and nothing is audited, since the log
+ * records changes that happened (docs/operations.md, "The audit log").
  */
 export async function changeSourceForm<T>(
   ctx: DomainContext,
   sourceId: string,
   action: 'source.form_changed' | 'source.accent_changed',
-  change: (form: SourceForm) => { form: SourceForm; result: T },
+  change: (form: SourceForm) => { form: SourceForm | null; result: T },
 ): Promise<T> {
   return ctx.store.writer.write(async (trx: Transaction<Schema>) => {
     const source = await trx.selectFrom('lead_sources').select('workspace_id').where('id', '=', sourceId).executeTakeFirst();
@@ -60,6 +62,7 @@ export async function changeSourceForm<T>(
       .where('source_id', '=', sourceId)
       .executeTakeFirst();
     const { form, result } = change({ fields: parseFormFields(row?.form_fields), accent: row?.accent ?? null });
+    if (form === null) return result;
     const values = {
       form_fields: form.fields.length ? JSON.stringify(form.fields) : null,
       accent: form.accent,

@@ -1,22 +1,16 @@
 import { recordAuditAlone } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { toLeadView, type LeadView } from '../leads/list-leads.js';
-import { notesOfLead, type LeadNote } from '../leads/lead-work.js';
+import type { MarkedLeadState } from '../quarantine/mark-as-spam.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
+import { readLeadRecords, requestMeta, toExportedLead, type ExportedLead, type RequestMeta } from './exported-lead.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
-
-interface RequestMeta {
-  clientIp: string | null;
-  userAgent: string | null;
-  origin: string | null;
-  referer: string | null;
-}
 
 export interface PersonExport {
   workspaceId: string;
   match: PersonMatch;
-  leads: Array<LeadView & RequestMeta & { idempotencyKey: string | null; internalNotes: LeadNote[] }>;
-  quarantine: Array<QuarantineView & RequestMeta>;
+  leads: ExportedLead[];
+  /** `markedLead`: for a lead marked as spam, the lead as it was kept (Restore brings it back); null for a catch. */
+  quarantine: Array<QuarantineView & RequestMeta & { markedLead: ExportedLead | null }>;
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
 }
 
@@ -35,25 +29,16 @@ export async function exportPerson({
       details: { leads: rows.leads.length, quarantine: rows.quarantine.length },
     });
   }
-  const meta = (row: { client_ip: string | null; user_agent: string | null; origin: string | null; referer: string | null }) => ({
-    clientIp: row.client_ip,
-    userAgent: row.user_agent,
-    origin: row.origin,
-    referer: row.referer,
-  });
   return {
     workspaceId: input.workspaceId,
     match,
-    // The team's notes about the person are data about them too (the erasure deletes them with the lead).
-    leads: await Promise.all(
-      rows.leads.map(async (row) => ({
-        ...toLeadView(row),
-        ...meta(row),
-        idempotencyKey: row.idempotency_key,
-        internalNotes: await notesOfLead(ctx.store.db, row.id),
-      })),
-    ),
-    quarantine: rows.quarantine.map((row) => ({ ...toQuarantineView(row), ...meta(row) })),
+    // The team's notes and history about the person are data about them too (the erasure deletes them with the lead).
+    leads: await Promise.all(rows.leads.map(async (row) => toExportedLead(await readLeadRecords(ctx.store.db, row)))),
+    quarantine: rows.quarantine.map((row) => ({
+      ...toQuarantineView(row),
+      ...requestMeta(row),
+      markedLead: row.lead_state ? toExportedLead(JSON.parse(row.lead_state) as MarkedLeadState) : null,
+    })),
     idempotencyRecords: rows.idempotency.map((r) => ({ scope: r.scope, key: r.key, createdAt: r.created_at })),
   };
 }

@@ -29,8 +29,8 @@ const CONFIG = {
  * renders the answer). It posts JSON to the intake endpoint with one Idempotency-Key per submission, so a double
  * click or a retry after a lost answer is one lead, and it sends one request at a time. A post that fails on the
  * network or on our side is kept (in the page and in localStorage) and sent again with the same key until it is
- * answered; a reload with a kept post resumes it. In a frame it talks to the embed snippet (embed-snippet.ts):
- * it learns the embedding page's address (sent as pageUrl) and reports its height.
+ * answered; a reload with a kept post resumes it and shows it in the fields. In a frame it talks to the embed
+ * snippet (embed-snippet.ts): it learns the embedding page's address (sent as pageUrl) and reports its height.
  */
 export const FORM_JS = `(function () {
   'use strict';
@@ -302,9 +302,28 @@ export const FORM_JS = `(function () {
     post(pending);
   }
 
+  // The visitor's own controls: the page's hidden fields (render stamp, page address, key) are the new page's,
+  // and a kept post's values go out as they were kept whatever the page holds.
+  function isVisitorControl(el) {
+    return Boolean(el.name) && ['hidden', 'submit', 'button', 'reset', 'file', 'image'].indexOf(el.type) < 0;
+  }
+
+  // A kept post is shown in the fields it came from: the visitor sees what is being sent, and if it is refused
+  // (400/422) corrects it instead of typing it all again. A box or a radio is ticked exactly when the post had
+  // its value (an unticked one sends nothing); a text, a list or a date takes the value sent.
+  function refill(payload) {
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!isVisitorControl(el)) return;
+      var sent = Object.prototype.hasOwnProperty.call(payload, el.name) ? [].concat(payload[el.name]).map(String) : null;
+      if (el.type === 'checkbox' || el.type === 'radio') el.checked = sent !== null && sent.indexOf(el.value) >= 0;
+      else if (sent !== null) el.value = sent[0] === undefined ? '' : sent[0];
+    });
+  }
+
   // A post kept from before a reload (or a closed tab) goes out again, with its own key.
   var kept = loadPending();
   if (kept) {
+    refill(kept.payload);
     sending = true;
     button.disabled = true;
     form.setAttribute('aria-busy', 'true');

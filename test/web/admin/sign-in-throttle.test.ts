@@ -39,6 +39,9 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
     expect(passwordWork.checks - before).toBeLessThanOrEqual(10);
     // The right password is refused too until the window passes: the limit is on attempts, not on wrong ones.
     expect((await login('olga@example.com', PASSWORD)).statusCode).toBe(429);
+    // Some forty refusals, racing each other, and one audit record: the first refusal of the window.
+    const throttled = await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'sign_in.throttled').execute();
+    expect(throttled).toHaveLength(1);
   });
 
   it('a right password takes its claim back: eleven good sign-ins in a row all pass', async () => {
