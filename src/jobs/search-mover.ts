@@ -1,9 +1,10 @@
 import type { DomainContext } from '../domain/context.js';
 import { moveAllSearchDocuments } from '../storage/postgres-search-mover.js';
+import { periodicJob } from './periodic-job.js';
 
 export interface SearchMover {
   /** One pass now (tests): moves every pending document; 0 on SQLite. */
-  runOnce(): Promise<number>;
+  runOnce(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -15,35 +16,12 @@ export interface SearchMover {
  */
 const MOVE_EVERY_MS = 1000;
 
-/** The PostgreSQL search mover (docs/architecture.md, "Search"); on SQLite it does nothing. */
+/** The PostgreSQL search mover (docs/architecture.md, "Search"); on SQLite it has nothing to do and no timer. */
 export function startSearchMover(ctx: DomainContext, onError: (error: unknown) => void, options: { everyMs?: number } = {}): SearchMover {
-  const everyMs = options.everyMs ?? MOVE_EVERY_MS;
-  let running: Promise<number> = Promise.resolve(0);
-  let busy = false;
-  let stopped = false;
-  const runOnce = () => {
-    if (stopped || ctx.store.dialect !== 'postgres') return running;
-    running = running.then(async () => {
-      busy = true;
-      try {
-        return await moveAllSearchDocuments(ctx.store.db, () => stopped);
-      } catch (error) {
-        onError(error);
-        return 0;
-      } finally {
-        busy = false;
-      }
-    });
-    return running;
-  };
-  const timer = everyMs > 0 && ctx.store.dialect === 'postgres' ? setInterval(() => void (busy ? undefined : runOnce()), everyMs) : undefined;
-  timer?.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  if (ctx.store.dialect !== 'postgres') return { runOnce: () => Promise.resolve(0), stop: () => Promise.resolve() };
+  const job = periodicJob((signal) => moveAllSearchDocuments(ctx.store.db, () => signal.aborted), {
+    everyMs: options.everyMs ?? MOVE_EVERY_MS,
+    onError,
+  });
+  return { runOnce: job.runNow, stop: job.stop };
 }

@@ -79,7 +79,7 @@ describeEachBackend('search documents beside the leads, and the search mover', (
     const moved = await Promise.all(Array.from({ length: 5 }, () => moveSearchDocuments(world.store.db, 150)));
     // Each mover took batches of 150 until its last came short; the rest of the pending rows are moved below.
     const rest = await startSearchMover(world.ctx, () => undefined, { everyMs: 0 }).runOnce();
-    expect(moved.reduce((a, b) => a + b, 0) + rest).toBe(rows.length);
+    expect(moved.reduce((a, b) => a + b, 0) + (rest ?? 0)).toBe(rows.length);
     expect((await searching).sort()).toEqual(rows.map((r) => r.id).sort());
     const { moved: documents, pending } = await where();
     expect(pending).toEqual([]);
