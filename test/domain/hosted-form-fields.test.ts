@@ -246,6 +246,12 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#ffcc00' } })).rejects.toMatchObject({ code: 'invalid_fields' });
     await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: 'red' } })).rejects.toMatchObject({ code: 'invalid_fields' });
     expect((await readSourceForm(world.ctx, source.id)).accent).toBe('#0b6e4f');
+    // The colour it already has (however written) changes nothing and records nothing.
+    const recorded = async () => (await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'source.accent_changed').execute()).length;
+    const before = await recorded();
+    expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#0b6e4F' } })).toBe('#0b6e4f');
+    expect(await recorded()).toBe(before);
     expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '' } })).toBeNull();
+    expect(await recorded()).toBe(before + 1);
   });
 });
