@@ -296,6 +296,12 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/**
+ * Stored beyond what was answered 200 that is no fault: each wrk run (a warm-up and a measured run per round) stops
+ * with up to one request per connection sent and stored but not counted as answered.
+ */
+const IN_FLIGHT_AT_STOP = 2 * ROUNDS * CONNECTIONS;
+
 function storedCheck(stored: number, acknowledged: number, slack: number): string {
   if (stored < acknowledged) return `LOST ${acknowledged - stored}`;
   if (stored > acknowledged + slack) return `EXTRA ${stored - acknowledged}`;
@@ -397,7 +403,7 @@ async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
   const floorStored = await floorDb.count('leads');
   intakeRows.push(roundsRow('raw node:http JSON echo', runs.echo, runs.echo, null, '-'));
   intakeRows.push(
-    roundsRow(`durable floor, ${db.label}`, runs.floor, runs.echo, null, `${storedCheck(floorStored, floorOk, 3 * CONNECTIONS)} (${floorStored} stored, ${floorOk} answered 200)`),
+    roundsRow(`durable floor, ${db.label}`, runs.floor, runs.echo, null, `${storedCheck(floorStored, floorOk, IN_FLIGHT_AT_STOP)} (${floorStored} stored, ${floorOk} answered 200)`),
   );
   return { server, url, runs, leadscanOk };
 }
@@ -502,7 +508,7 @@ async function main(): Promise<void> {
           runs.leadscan,
           runs.echo,
           runs.floor,
-          `${storedCheck(stored, acknowledged, 3 * CONNECTIONS)} (${stored} stored, ${acknowledged} answered 200)`,
+          `${storedCheck(stored, acknowledged, IN_FLIGHT_AT_STOP)} (${stored} stored, ${acknowledged} answered 200)`,
         ),
       );
 
