@@ -16,7 +16,7 @@
  * durable sink (append + fdatasync per body);
  * an open-loop run (bench/open-loop.ts at a fixed rate, its own process) at half the SQLite intake's saturation, for
  * p99, beside the raw echo on the same schedule, while a signed-in admin reads the Leads inbox's first page, a
- * search and a lead page in turn (their median and p99).
+ * search every lead matches, a search one lead matches and a lead page in turn (their median and p99).
  * After each Leadscan row the stored rows are counted: every 200 must be there.
  * Each closed-loop row also shows what the whole machine spent (all processes and the kernel, from /proc/stat on
  * Linux) per request and how busy it was: a ratio to the echo is only reachable if the CPU per request allows it.
@@ -121,15 +121,25 @@ async function leadscan(databaseUrl: string, workers = 1, extraEnv: Record<strin
   return { ...proc, token, key, appSecret };
 }
 
+/** One lead a search finds alone: every other bench lead is the same Ada Lovelace. */
+const NEEDLE = { name: 'Philippa Fawcett-Quennell', email: 'p.fawcett@example.org' };
+
+/** Posts the needle lead; it is answered 200 and stored like any other. */
+async function postNeedle(intakeUrl: string): Promise<void> {
+  const res = await fetch(intakeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(NEEDLE) });
+  if (res.status !== 200) throw new Error(`the needle lead answered ${res.status}`);
+}
+
 /**
  * A signed-in admin's reads while intake runs: a session made for the first-start owner on the server's database
- * (as the sign-in page would), then the Leads inbox's first page, a search and the newest lead's page, each in turn,
+ * (as the sign-in page would), then the Leads inbox's first page, a search every lead matches, a search one lead
+ * matches (the needle, posted before) and the newest lead's page, each in turn,
  * every 50 ms until `until` settles. Each must answer 200; returns each one's latencies in ms.
  */
 async function adminReads(baseUrl: string, databaseUrl: string, appSecret: string, until: Promise<unknown>) {
   const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }));
   let cookie: string;
-  let paths: Record<'inbox page' | 'search' | 'lead page', string>;
+  let paths: Record<'inbox page' | 'search, every lead matches' | 'search, one match' | 'lead page', string>;
   try {
     const { db } = runtime.store;
     const user = await db.selectFrom('users').select('id').where('email', '=', 'admin@localhost').executeTakeFirstOrThrow();
@@ -137,7 +147,12 @@ async function adminReads(baseUrl: string, databaseUrl: string, appSecret: strin
     const lead = await db.selectFrom('leads').select('id').orderBy('received_at', 'desc').limit(1).executeTakeFirstOrThrow();
     cookie = `leadscan_session=${(await createSession({ ctx: runtime.ctx, input: { userId: user.id } })).sessionId}`;
     const w = `/w/${workspace.id}/leads`;
-    paths = { 'inbox page': w, search: `${w}?q=lovelace`, 'lead page': `${w}/${lead.id}` };
+    paths = {
+      'inbox page': w,
+      'search, every lead matches': `${w}?q=lovelace`,
+      'search, one match': `${w}?q=${encodeURIComponent(NEEDLE.name)}`,
+      'lead page': `${w}/${lead.id}`,
+    };
   } finally {
     await runtime.store.close();
   }
@@ -483,6 +498,8 @@ async function main(): Promise<void> {
         sqliteRps = median(runs.leadscan.map((r) => r.rps));
         sqliteUrl = url;
         const rate = sqliteRps / 2;
+        await postNeedle(url);
+        acknowledged += 1;
         const openLoopRun = fixedRate(sqliteUrl, leadFile, rate, SECONDS);
         const reads = await adminReads(server.url, db.url, server.appSecret, openLoopRun);
         const o = await openLoopRun;
