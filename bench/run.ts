@@ -7,6 +7,7 @@
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
  *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
+ *   BENCH_READS=0                                   (the open loop without the signed-in admin's reads)
  *
  * Rows: a raw node:http JSON echo (no storage), the durable floor of each database (bench/raw-servers.ts: the
  * cheapest intake that does what a 200 promises, a group commit per event-loop turn) and `leadscan serve` intake on
@@ -324,6 +325,9 @@ function storedCheck(stored: number, acknowledged: number, slack: number): strin
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+/** `BENCH_READS=0` leaves the signed-in admin's reads out of the open loop (to see what they cost intake). */
+const ADMIN_READS = process.env.BENCH_READS?.trim() !== '0';
+
 /** `BENCH_EMAIL=0` leaves out the rows with email on. */
 const EMAIL_ROWS = process.env.BENCH_EMAIL?.trim() !== '0';
 const intakeRows: string[][] = [];
@@ -501,7 +505,7 @@ async function main(): Promise<void> {
         await postNeedle(url);
         acknowledged += 1;
         const openLoopRun = fixedRate(sqliteUrl, leadFile, rate, SECONDS);
-        const reads = await adminReads(server.url, db.url, server.appSecret, openLoopRun);
+        const reads = ADMIN_READS ? await adminReads(server.url, db.url, server.appSecret, openLoopRun) : {};
         const o = await openLoopRun;
         acknowledged += o.ok;
         const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
