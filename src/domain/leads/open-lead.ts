@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { loadStages, type Stage } from '../stages/stage.js';
-import type { StageMove } from '../stages/stage-history.js';
+import { stageMoveOf, type StageMove } from '../stages/stage-history.js';
 import { earlierLeadsOf, type EarlierLead } from './duplicates.js';
 import { findLeadRow } from './find-lead.js';
 import { toLeadView, type LeadView } from './lead-view.js';
@@ -79,15 +79,7 @@ export async function openLead({
     restoredFrom: row.restored_from,
     wasNew: unread !== undefined,
     stages,
-    history: history.map((h) => ({
-      fromStage: h.from_stage,
-      fromName: h.from_name,
-      toStage: h.to_stage,
-      toName: h.to_name,
-      byUserId: h.by_user_id,
-      byLabel: h.by_label,
-      movedAt: h.moved_at,
-    })),
+    history: history.map(stageMoveOf),
     assignee: assignee ? { userId: assignee.id, email: assignee.email, label: memberLabel(assignee) } : null,
     followUpOn: row.follow_up_on ?? null,
     internalNotes,

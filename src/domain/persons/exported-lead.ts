@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LeadEventTable, LeadNoteTable, LeadTable, Schema, StageHistoryTable } from '../../storage/schema.js';
 import { toLeadView, type LeadView } from '../leads/lead-view.js';
 import type { LeadEvent, LeadNote } from '../leads/lead-work.js';
-import type { StageMove } from '../stages/stage-history.js';
+import { stageMoveOf, type StageMove } from '../stages/stage-history.js';
 
 /** The request details stored with a lead or a quarantined post. */
 export interface RequestMeta {
@@ -62,15 +62,7 @@ export function toExportedLead(records: LeadRecords): ExportedLead {
     internalNotes: byTime(records.notes, (n) => n.created_at)
       .reverse()
       .map((n) => ({ id: n.id, leadId: n.lead_id, authorUserId: n.author_user_id, authorLabel: n.author_label, text: n.body, createdAt: n.created_at })),
-    history: byTime(records.stageHistory, (h) => h.moved_at).map((h) => ({
-      fromStage: h.from_stage,
-      fromName: h.from_name,
-      toStage: h.to_stage,
-      toName: h.to_name,
-      byUserId: h.by_user_id,
-      byLabel: h.by_label,
-      movedAt: h.moved_at,
-    })),
+    history: byTime(records.stageHistory, (h) => h.moved_at).map(stageMoveOf),
     events: byTime(records.events, (e) => e.at).map((e) => ({
       kind: e.kind === 'assigned' ? 'assigned' : 'follow_up',
       value: e.value,
