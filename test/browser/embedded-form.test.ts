@@ -48,26 +48,30 @@ async function formFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
-describe('the embedded hosted form in Chromium', () => {
-  let browser: Browser;
-  let world: TestWorld;
-  let seeded: Seeded;
-  let base: string;
+// One browser for the file, and for each test a new database with the contractor's workspace, served on a port.
+let browser: Browser;
+let world: TestWorld;
+let seeded: Seeded;
+let base: string;
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  world = await createWorld('sqlite');
+  seeded = await world.seed('Harbor Renovations');
+  base = await world.listen();
+});
+afterEach(async () => {
+  await world.close();
+});
+
+describe('the embedded hosted form in Chromium', () => {
   beforeEach(async () => {
-    world = await createWorld('sqlite');
-    seeded = await world.seed('Harbor Renovations');
-    base = await world.listen();
     await updateSourceTexts({ ctx: world.ctx, input: { sourceId: seeded.source.id, texts: { introduction: INTRO } } });
-  });
-  afterEach(async () => {
-    await world.close();
   });
 
   for (const width of [1280, 390]) {
@@ -132,24 +136,6 @@ describe('the embedded hosted form in Chromium', () => {
 });
 
 describe('a post kept in the visitor\'s browser while the server is down, in Chromium', () => {
-  let browser: Browser;
-  let world: TestWorld;
-  let seeded: Seeded;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    world = await createWorld('sqlite');
-    seeded = await world.seed('Harbor Renovations');
-  });
-  afterEach(async () => {
-    await world.close();
-  });
-
   async function serve(port = 0): Promise<{ app: App; port: number }> {
     const app = await buildApp(world.ctx, { logger: false });
     await app.listen({ host: '127.0.0.1', port });
@@ -296,26 +282,6 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
 });
 
 describe('the form fields editor in Chromium', () => {
-  let browser: Browser;
-  let world: TestWorld;
-  let seeded: Seeded;
-  let base: string;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    world = await createWorld('sqlite');
-    seeded = await world.seed('Harbor Renovations');
-    base = await world.listen();
-  });
-  afterEach(async () => {
-    await world.close();
-  });
-
   it('adds, orders and removes fields; the hosted form asks them, checks them, and the lead keeps the answers', async () => {
     const owner = await createUser({ ctx: world.ctx, input: { email: 'maria@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
