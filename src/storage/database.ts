@@ -50,6 +50,32 @@ export interface ForgetReport {
   walTruncated?: boolean;
   /** PostgreSQL: the tables VACUUM ran on. */
   vacuumed?: string[];
+  /**
+   * PostgreSQL: transactions begun before the delete and still open when VACUUM ran anyway (after waiting for them
+   * up to OLDER_TRANSACTIONS_WAIT_MS); VACUUM keeps the row versions such a transaction could still read.
+   */
+  olderTransactionsOpen?: number;
+}
+
+/** How long a PostgreSQL erasure waits for transactions older than its delete before it runs VACUUM anyway. */
+const OLDER_TRANSACTIONS_WAIT_MS = 10_000;
+
+/**
+ * PostgreSQL's VACUUM removes a dead row version only when no transaction still running began before the delete
+ * (it might still read the row): a background pass (the search mover, once a second) or another instance's request
+ * in flight at that moment would leave the erased row on disk. Waits until every transaction of this database that
+ * began before `since` has ended, or the bound passes; returns how many are still open.
+ */
+async function awaitOlderTransactions(db: Kysely<Schema>, since: string): Promise<number> {
+  const deadline = Date.now() + OLDER_TRANSACTIONS_WAIT_MS;
+  for (;;) {
+    const { rows } = await sql<{ open: number }>`
+      select count(*)::int as open from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and backend_xmin is not null and xact_start < ${since}::timestamptz`.execute(db);
+    const open = rows[0]!.open;
+    if (open === 0 || Date.now() >= deadline) return open;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export interface OpenOptions {
@@ -186,8 +212,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // VACUUM cannot run inside a transaction: it runs on a pool connection of its own, after the delete committed.
     forgetDeleted = async (tables) => {
       const names = [...new Set(tables)];
-      if (names.length > 0) await sql`vacuum ${sql.join(names.map((name) => sql.table(name)))}`.execute(db);
-      return { vacuumed: names };
+      if (names.length === 0) return { vacuumed: names };
+      // The delete has committed: a transaction begun from now on cannot see the erased rows.
+      const { rows } = await sql<{ now: string }>`select now()::text as now`.execute(db);
+      const open = await awaitOlderTransactions(db, rows[0]!.now);
+      await sql`vacuum ${sql.join(names.map((name) => sql.table(name)))}`.execute(db);
+      return open > 0 ? { vacuumed: names, olderTransactionsOpen: open } : { vacuumed: names };
     };
   }
   let closed = false;

@@ -76,6 +76,26 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
       // Written through the server's writer thread and copied into the file by its checkpoints: the probe is there.
       expect(occurrences(dataDir).length).toBeGreaterThan(0);
     }
+    // PostgreSQL: a transaction that began before the erasure and still holds its snapshot when VACUUM would run (a
+    // background pass, another instance's request): VACUUM must not run until it ends, or it keeps the erased rows.
+    if (backend === 'postgres') {
+      const reader = new pg.Client({ connectionString: testDb.url });
+      await reader.connect();
+      await reader.query('begin isolation level repeatable read');
+      await reader.query('select count(*) from leads');
+      // It ends only once the erasure's delete has committed, so the erasure meets it open.
+      const watcher = new pg.Client({ connectionString: testDb.url });
+      await watcher.connect();
+      void (async () => {
+        while (Number((await watcher.query('select count(*) as n from leads where email = $1', [PERSON.email])).rows[0].n) > 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await reader.query('commit');
+      })()
+        .catch(() => undefined)
+        .finally(() => void Promise.all([reader.end(), watcher.end()]).catch(() => undefined));
+    }
     const erased = await cliJson<{ deleted: { leads: string[]; quarantine: string[] }; onDisk: Record<string, unknown>; backups: string }>(
       ['person', 'erase', '--workspace', 'Default', '--email', PERSON.email, '--yes'],
       env,
