@@ -33,7 +33,7 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './schema.js';
-import { documentParts, leadMatches, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
+import { documentParts, leadMatches, SEARCH_MATCH_FUNCTION, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
 
 /** The index's file for the database file `databaseFile`. */
 export function searchIndexFile(databaseFile: string): string {
@@ -261,14 +261,17 @@ function trigramsOf(text: string): string[] {
 
 /**
  * The ids of every lead that matches `query` (search-text.ts), from the trigram index in the search index file
- * (this file), or undefined when the index cannot help: folded text under 3 characters, or a search so common that
- * a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a scan, are answered here.
+ * (this file), or undefined when the index cannot help: folded text under 3 characters, no index built yet, or a
+ * search so common that a scan in page order stops after a few hundred rows anyway. Rare terms, the slow case for a
+ * scan, are answered here.
  *
- * The index keeps no positions, so it answers "every trigram of the text occurs in the lead's folded text" (or, for
- * a phone search, "every trigram of the digits occurs in its phone's digits"): a superset. Each candidate is then
- * checked against the lead's own text with `leadMatches`, so the answer is exact. Leads the index has not caught up
- * with (stored, edited, or a rowid reused since) are all candidates, so they are never missed; with no index built
- * yet, every lead is.
+ * Two parts, each exact:
+ * - the leads the index has caught up with: the index keeps no positions, so it answers "every trigram of the text
+ *   occurs in the lead's folded text" (or, for a phone search, "every trigram of the digits occurs in its phone's
+ *   digits"), a superset; each such candidate is checked against the lead's own text with `leadMatches`;
+ * - the leads it has not caught up with yet (stored, edited, or a rowid reused since its watermark): checked in SQL
+ *   with the same test (`leadscan_search_match`), so their cost is what the index lags behind (a few hundred leads
+ *   while intake pours in; bench/run.ts prints it), not a scan of the whole workspace, and they are never missed.
  */
 export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: string, query: SearchQuery): Promise<string[] | undefined> {
   const text = trigramsOf(query.text);
@@ -276,34 +279,39 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
   const digits = query.digits === null ? [] : trigramsOf(query.digits);
   // detail=none allows no column filters: digits are looked up in the text too, and text in the digits (a superset).
   const match = digits.length > 0 ? `(${text.join(' AND ')}) OR (${digits.join(' AND ')})` : text.join(' AND ');
-  // `search` is the index file, attached to the app's connection (storage/search-index.ts). Not built yet, or being
-  // rebuilt at this moment by a starting server: every lead is a candidate.
-  // Only this workspace's leads count towards the limit: another tenant's thousands of matches must not push this
-  // one's search off the index and onto a scan. A join, not `rowid in (…)`: FTS5 hands out its matches in rowid
-  // order as they are asked for, so a common term stops at the limit instead of listing every match first (98 ms for
-  // a term in 240,000 leads, bench/run.ts mixed load). Leads the index has not caught up with are added apart.
   const limit = INDEXED_SEARCH_MAX + 1;
-  const candidates = await sql<{ rowid: number }>`
-    select * from (select l.rowid from search.leads_folded f join leads l on l.rowid = f.rowid
-      where f.leads_folded match ${match} and l.workspace_id = ${workspaceId} limit ${limit})
-    union select * from (select l.rowid from leads l
-      where l.workspace_id = ${workspaceId} and l.rowid in (
-        select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
-        union all select rowid from leads where rowid > (select indexed_upto from search.state))
-      limit ${limit})`
+  // `search` is the index file, attached to the app's connection. Only this workspace's leads count towards the
+  // limit: another tenant's thousands of matches must not push this one's search off the index and onto a scan. A
+  // join, not `rowid in (…)`: FTS5 hands out its matches in rowid order as they are asked for, so a common term
+  // stops at the limit instead of listing every match first (98 ms for a term in 240,000 leads).
+  const indexed = await sql<{ rowid: number }>`
+    select l.rowid from search.leads_folded f join leads l on l.rowid = f.rowid
+    where f.leads_folded match ${match} and l.workspace_id = ${workspaceId} limit ${limit}`
     .execute(db)
-    .catch((error: unknown) => {
-      if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
-      return sql<{ rowid: number }>`select rowid from leads where workspace_id = ${workspaceId} limit ${limit}`.execute(db);
-    });
-  if (candidates.rows.length > INDEXED_SEARCH_MAX) return undefined;
-  if (candidates.rows.length === 0) return [];
-  const ids: string[] = [];
-  const rowids = candidates.rows.map((r) => r.rowid);
+    .catch(notBuilt);
+  if (!indexed || indexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
+  const unindexed = await sql<{ id: string }>`
+    select l.id from leads l
+    where l.workspace_id = ${workspaceId} and l.rowid in (
+      select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
+      union all select rowid from leads where rowid > (select indexed_upto from search.state))
+    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes) = 1
+    limit ${limit}`
+    .execute(db)
+    .catch(notBuilt);
+  if (!unindexed || unindexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
+  const ids = new Set(unindexed.rows.map((r) => r.id));
+  const rowids = indexed.rows.map((r) => r.rowid);
   for (let at = 0; at < rowids.length; at += 500) {
     const { rows } = await sql<SearchableLead & { id: string }>`
       select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
-    for (const lead of rows) if (leadMatches(lead, query)) ids.push(lead.id);
+    for (const lead of rows) if (leadMatches(lead, query)) ids.add(lead.id);
   }
-  return ids;
+  return [...ids];
+}
+
+/** No index file attached yet, or one being rebuilt at this moment by a starting server: the caller scans. */
+function notBuilt(error: unknown): undefined {
+  if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
+  return undefined;
 }

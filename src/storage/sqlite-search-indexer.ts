@@ -6,9 +6,8 @@
  *
  * It runs at the lowest CPU priority (Linux: nice 19 for this thread only): under load the index waits for spare
  * CPU rather than taking it from the request and writer threads. Search stays exact meanwhile (every lead the index
- * has not caught up with is a candidate); past 2,000 of them it answers by a scan in page order instead, slower for
- * rare terms. A server saturated for minutes on end thus trades search speed for intake, never correctness, and
- * catches up as soon as it has spare CPU (10 to 40 µs a lead).
+ * has not caught up with is checked in SQL, a few µs each). A server saturated for minutes on end thus trades search
+ * speed for intake, never correctness, and catches up as soon as it has spare CPU (10 to 40 µs a lead).
  *
  * Failures are reported to the main thread to be logged, and the work is tried again at the next round.
  */

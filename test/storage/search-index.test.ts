@@ -318,6 +318,28 @@ describe('inbox search through the index file [sqlite]', () => {
     expect(filters.searchIds).toHaveLength(2);
     expect(await names('tremblay')).toEqual(['Luc Tremblay', 'Marie Tremblay']);
   });
+
+  it('a rare term stays on the index while thousands of new leads wait to be indexed, and finds them too', async () => {
+    await insertLeads(world, at(), [
+      { name: 'Ada Lovelace', notes: 'zebra crossing', received_at: minute(1) },
+      { name: 'Bob Builder', received_at: minute(2) },
+    ]);
+    catchUp();
+    // Intake pours in faster than the index thread keeps up: 2,500 leads above its watermark, one of them a match.
+    await insertLeads(world, at(), [
+      ...Array.from({ length: 2_500 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(10 + i) })),
+      { name: 'Zeb Newest', notes: 'zebra print', received_at: minute(3_000) },
+    ]);
+    expect(index.backlog()).toBe(2_501);
+    const rare = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'zebra' });
+    // Answered as ids (the new leads checked in SQL), not left to a scan of every lead in page order.
+    expect(rare.search).toBeUndefined();
+    expect(await names('zebra')).toEqual(['Ada Lovelace', 'Zeb Newest']);
+    // A term most new leads match is left to the scan in page order, which stops at the page.
+    const common = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
+    expect(common.searchIds).toBeUndefined();
+    expect(await names('tremblay')).toHaveLength(1_000);
+  });
 });
 
 // The search index thread of a real store (sqlite-hot-writer.ts), across a stop and a start: what the start cost
