@@ -173,6 +173,34 @@ async function adminReads(baseUrl: string, databaseUrl: string, appSecret: strin
   return times;
 }
 
+/**
+ * Samples, every 200 ms until `until` settles, how many stored leads the SQLite search index (src/storage/search-index.ts)
+ * has not indexed yet: the leads every search must check apart. Returns the largest and the last sample.
+ */
+async function searchBacklog(databaseFile: string, until: Promise<unknown>): Promise<{ max: number; last: number }> {
+  const db = new BetterSqlite3(databaseFile, { readonly: true, fileMustExist: true });
+  let max = 0;
+  let last = 0;
+  let done = false;
+  void until.finally(() => (done = true));
+  try {
+    db.exec(`attach database '${`${databaseFile}-search`.replaceAll("'", "''")}' as search`);
+    const backlog = db.prepare('select (select count(*) from leads where rowid > (select indexed_upto from search.state))').pluck();
+    while (!done) {
+      try {
+        last = backlog.get() as number;
+        max = Math.max(max, last);
+      } catch {
+        // The index file is being created or rebuilt: try at the next sample.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    db.close();
+  }
+  return { max, last };
+}
+
 interface WrkResult {
   rps: number;
   p50: number;
@@ -505,8 +533,10 @@ async function main(): Promise<void> {
         await postNeedle(url);
         acknowledged += 1;
         const openLoopRun = fixedRate(sqliteUrl, leadFile, rate, SECONDS);
+        const backlog = searchBacklog(db.url, openLoopRun);
         const reads = ADMIN_READS ? await adminReads(server.url, db.url, server.appSecret, openLoopRun) : {};
         const o = await openLoopRun;
+        const { max: backlogMax, last: backlogLast } = await backlog;
         acknowledged += o.ok;
         const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
         const readLines = Object.entries(reads).map(
@@ -520,6 +550,7 @@ async function main(): Promise<void> {
           `latency from each request's due time:\n` +
           `  Leadscan intake, SQLite: achieved ${fmt(o.rps)} req/s, p50 ${o.p50} ms, p90 ${o.p90} ms, p99 ${o.p99} ms\n` +
           `${readLines.join('\n')}\n` +
+          `  leads not yet in the search index (sampled every 200 ms): at most ${backlogMax}, ${backlogLast} at the end\n` +
           `  raw node:http JSON echo: achieved ${fmt(floor.rps)} req/s, p50 ${floor.p50} ms, p90 ${floor.p90} ms, p99 ${floor.p99} ms`;
       }
       const stored = await db.count('leads');
