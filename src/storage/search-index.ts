@@ -23,7 +23,7 @@
  *   changed rowid with an ever-growing `seq`; changes above `state.changes_upto` are candidates too. This also
  *   covers a rowid SQLite reuses after the newest lead is deleted. The index only reads the database, never
  *   writes it: a write from here would break the read-then-write transactions of the app's own connection
- *   (SQLITE_BUSY_SNAPSHOT). So the log keeps its rows (a rowid and a number per deleted or edited lead).
+ *   (SQLITE_BUSY_SNAPSHOT). The daily retention run deletes the rows it has applied (`pruneSearchChanges`).
  * Candidates are checked against the leads' own text, so stale postings never show.
  *
  * An erased lead's postings leave the index when its change is applied (within about 50 ms while the server runs;
@@ -314,4 +314,35 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
 function notBuilt(error: unknown): undefined {
   if (!/no such table: search\./.test(String((error as Error)?.message))) throw error;
   return undefined;
+}
+
+/** Change-log rows deleted per transaction by `pruneSearchChanges`. */
+const PRUNE_BATCH = 5000;
+
+/**
+ * Deletes the rows of `leads_search_changes` the index has applied (SQLite; the daily retention run calls it), in
+ * transactions of PRUNE_BATCH rows through `write`, and returns how many went. The log is the index's only way to
+ * hear of deleted and edited leads, and it cannot prune it itself (it never writes the database), so without this
+ * it would grow by a row for every edit and delete for ever. The row at the watermark stays: a start compares it
+ * with what the index saw there (`current`). With no index built yet nothing is applied, and nothing goes.
+ */
+export async function pruneSearchChanges(
+  db: Kysely<Schema>,
+  write: (run: (trx: Kysely<Schema>) => Promise<number>) => Promise<number>,
+): Promise<number> {
+  // Read before the writes: the watermark only grows, so a value read a moment ago is still safe to prune below.
+  const state = await sql<{ changes_upto: number }>`select changes_upto from search.state`.execute(db).catch(notBuilt);
+  const upTo = state?.rows[0]?.changes_upto;
+  if (upTo === undefined) return 0;
+  let total = 0;
+  for (;;) {
+    const deleted = await write(async (trx) => {
+      const result = await sql`delete from leads_search_changes where seq in (
+        select seq from leads_search_changes where seq < ${upTo} order by seq limit ${PRUNE_BATCH})`.execute(trx);
+      return Number(result.numAffectedRows ?? 0);
+    });
+    total += deleted;
+    if (deleted < PRUNE_BATCH) return total;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

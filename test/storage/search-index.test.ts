@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applySearchChanges, SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
+import { applySearchChanges, pruneSearchChanges, SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
+import { runRetention } from '../../src/domain/retention/run-retention.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { createDomainContext } from '../../src/runtime.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
@@ -339,6 +341,41 @@ describe('inbox search through the index file [sqlite]', () => {
     const common = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
     expect(common.searchIds).toBeUndefined();
     expect(await names('tremblay')).toHaveLength(1_000);
+  });
+
+  it('the daily run prunes the change log below the watermark, and a start still keeps the index', async () => {
+    const log = () => world.store.db.selectNoFrom(sql<number[]>`(select json_group_array(seq) from (select seq from leads_search_changes order by seq))`.as('seqs')).executeTakeFirstOrThrow();
+    const seqs = async () => JSON.parse(String((await log()).seqs)) as number[];
+    const [ada, bob, cleo, dora] = await insertLeads(world, at(), [
+      { name: 'Ada Lovelace', received_at: minute(1) },
+      { name: 'Bob Builder', received_at: minute(2) },
+      { name: 'Cleo Clay', received_at: minute(3) },
+      { name: 'Dora Door', received_at: minute(4) },
+    ]);
+    catchUp();
+    await world.store.db.deleteFrom('leads').where('id', 'in', [ada!.id, bob!.id]).execute();
+    await world.store.db.updateTable('leads').set({ notes: 'kitchen' }).where('id', '=', cleo!.id).execute();
+    catchUp();
+    // Noted after the index last looked: not applied yet, so it stays.
+    await world.store.db.deleteFrom('leads').where('id', '=', dora!.id).execute();
+    const before = await seqs();
+    expect(before).toHaveLength(4);
+
+    const pruned = await pruneSearchChanges(world.store.db, (run) => world.store.db.transaction().execute(run));
+    expect(pruned).toBe(2);
+    // The change at the watermark and the one after it.
+    expect(await seqs()).toEqual(before.slice(2));
+    // The daily run's writes go through the store's writer, which in a process without the index thread (this one)
+    // applies the noted changes first: then only the last change, at the new watermark, stays.
+    const run = await runRetention(world.ctx);
+    expect(run.searchChangesPruned).toBe(1);
+    expect(await seqs()).toEqual(before.slice(3));
+    catchUp();
+    expect(await names('kitchen')).toEqual(['Cleo Clay']);
+    expect(await names('door')).toEqual([]);
+    index.close();
+    index = new SearchIndex(world.testDb.url, { rebuild: 'unless-current' });
+    expect(index.start).toBe('resumed');
   });
 });
 

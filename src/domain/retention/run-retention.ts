@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
+import { pruneSearchChanges } from '../../storage/search-index.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext } from '../context.js';
 import { quarantineCutoff } from '../quarantine/quarantine-retention.js';
@@ -26,6 +27,8 @@ export interface RetentionRun {
   ran: boolean;
   workspaces: Array<{ workspaceId: string } & RetentionCounts>;
   auditPruned: number;
+  /** SQLite: rows of the search index's change log it had applied (storage/search-index.ts, `pruneSearchChanges`). */
+  searchChangesPruned: number;
 }
 
 /** The instant `months` calendar months (UTC) before `now`: rows received before it are past retention. */
@@ -112,12 +115,13 @@ const nothing: Purge = { next: async () => [], remove: async () => {} };
  * The daily retention run (docs/operations.md, "Retention"): on the one instance that claims it today, for each
  * workspace, deletes leads and scans older than its chosen age (none when off), and quarantine entries past their
  * 30-day rule (already never listed; the hot write only prunes a source that gets a new catch), in batches, and
- * records the counts in the audit log; then drops audit records older than a year. The daily job acts as the system
+ * records the counts in the audit log; then drops audit records older than a year, and (SQLite) the search index's
+ * change-log rows it has applied. The daily job acts as the system
  * (no `ctx.actor`); `leadscan retention run` as the CLI.
  */
 export async function runRetention(ctx: DomainContext, options: { owner?: string } = {}): Promise<RetentionRun> {
   const owner = options.owner ?? crypto.randomUUID();
-  if (!(await claimDailyJob(ctx, JOB, owner, LEASE_MS))) return { ran: false, workspaces: [], auditPruned: 0 };
+  if (!(await claimDailyJob(ctx, JOB, owner, LEASE_MS))) return { ran: false, workspaces: [], auditPruned: 0, searchChangesPruned: 0 };
   const renew = () => renewJobClaim(ctx, JOB, owner, LEASE_MS);
   const now = ctx.clock.now();
   const workspaces = await ctx.store.db
@@ -152,6 +156,8 @@ export async function runRetention(ctx: DomainContext, options: { owner?: string
     },
     renew,
   );
+  const searchChangesPruned =
+    ctx.store.dialect === 'sqlite' ? await pruneSearchChanges(ctx.store.db, (run) => ctx.store.writer.write(run)) : 0;
   await finishDailyJob(ctx, JOB, owner);
-  return { ran: true, workspaces: done, auditPruned };
+  return { ran: true, workspaces: done, auditPruned, searchChangesPruned };
 }
