@@ -69,4 +69,21 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     // The lead's id is left only where ids are all there is: the audit log of what the team did.
     expect(new Set(rows.filter((row) => row.text.includes(leadId)).map((row) => row.table))).toEqual(new Set(['audit_log']));
   });
+
+  it('finds leads by the email however it is written, and only in this workspace', async () => {
+    const other = await world.seed('Other');
+    const meta = { clientIp: '203.0.113.9', userAgent: 'ua/case', origin: null, referer: null };
+    const post = async (token: string, email: string) => {
+      const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(token) } });
+      return (await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Ana', email }, meta } })).leadId;
+    };
+    const mixed = await post(seeded.source.token, 'Ana.Case@Example.COM');
+    const lower = await post(seeded.source.token, 'ana.case@example.com');
+    await post(other.source.token, 'ana.case@example.com');
+    await post(seeded.source.token, 'ana.case@example.org');
+    const found = await exportOf({ email: '  ANA.CASE@example.com ' });
+    expect(found.leads.map((l) => l.id).sort()).toEqual([mixed, lower].sort());
+    // The other workspace's lead has the same key, and was left out.
+    expect(await world.store.db.selectFrom('leads').select('id').where('email_key', '=', 'ana.case@example.com').execute()).toHaveLength(3);
+  });
 });
