@@ -31,7 +31,7 @@
  */
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Schema } from './schema.js';
 import { documentParts, leadMatches, SEARCH_MATCH_FUNCTION, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
 
@@ -290,13 +290,7 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
     .execute(db)
     .catch(notBuilt);
   if (!indexed || indexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
-  const unindexed = await sql<{ id: string }>`
-    select l.id from leads l
-    where l.workspace_id = ${workspaceId} and l.rowid in (
-      select lead_rowid from leads_search_changes where seq > (select changes_upto from search.state)
-      union all select rowid from leads where rowid > (select indexed_upto from search.state))
-    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes) = 1
-    limit ${limit}`
+  const unindexed = await unindexedMatches(workspaceId, query, limit)
     .execute(db)
     .catch(notBuilt);
   if (!unindexed || unindexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
@@ -308,6 +302,23 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
     for (const lead of rows) if (leadMatches(lead, query)) ids.add(lead.id);
   }
   return [...ids];
+}
+
+/**
+ * The workspace's leads past the index's watermarks (new since `indexed_upto`, changed since `changes_upto`) that
+ * match `query`, checked in SQL by the same function, at most `limit`. From the rowids past the watermarks to their
+ * leads (`cross join` keeps that order): with `rowid in (…)` SQLite walked every lead of the workspace by its index
+ * and looked each up in the list (30 ms a search at 320,000 leads, bench/run.ts).
+ */
+export function unindexedMatches(workspaceId: string, query: SearchQuery, limit: number): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`
+    select l.id from (
+      select lead_rowid as rowid from leads_search_changes where seq > (select changes_upto from search.state)
+      union select rowid from leads where rowid > (select indexed_upto from search.state)) c
+    cross join leads l on l.rowid = c.rowid
+    where l.workspace_id = ${workspaceId}
+    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes) = 1
+    limit ${limit}`;
 }
 
 /** No index file attached yet, or one being rebuilt at this moment by a starting server: the caller scans. */

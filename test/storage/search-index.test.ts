@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applySearchChanges, pruneSearchChanges, SearchIndex, searchIndexFile } from '../../src/storage/search-index.js';
+import { applySearchChanges, pruneSearchChanges, SearchIndex, searchIndexFile, unindexedMatches } from '../../src/storage/search-index.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
 import { runRetention } from '../../src/domain/retention/run-retention.js';
@@ -341,6 +341,17 @@ describe('inbox search through the index file [sqlite]', () => {
     const common = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
     expect(common.searchIds).toBeUndefined();
     expect(await names('tremblay')).toHaveLength(1_000);
+  });
+
+  it('reaches the leads the index has not caught up with from their rowids, not by walking the workspace', async () => {
+    await insertLeads(world, at(), Array.from({ length: 20 }, (_, i) => ({ name: `Lead ${i}`, received_at: minute(i) })));
+    catchUp();
+    // No ANALYZE, as on the app's databases: SQLite then takes `workspace_id = ?` for a narrow index range, and with
+    // `rowid in (…)` walked every lead of the workspace.
+    const plan = await sql<{ detail: string }>`explain query plan ${unindexedMatches(seeded.workspaceId, { text: 'zebra', digits: null }, 2001)}`.execute(world.store.db);
+    const details = plan.rows.map((r) => r.detail);
+    expect(details).toContain('SEARCH l USING INTEGER PRIMARY KEY (rowid=?)');
+    expect(details.filter((d) => /^(SCAN|SEARCH) l\b/.test(d)), details.join('\n')).toHaveLength(1);
   });
 
   it('the daily run prunes the change log below the watermark, and a start still keeps the index', async () => {
