@@ -116,8 +116,8 @@ const nothing: Purge = { next: async () => [], remove: async () => {} };
  * workspace, deletes leads and scans older than its chosen age (none when off), and quarantine entries past their
  * 30-day rule (already never listed; the hot write only prunes a source that gets a new catch), in batches, and
  * records the counts in the audit log; then drops audit records older than a year, and (SQLite) the search index's
- * change-log rows it has applied. The daily job acts as the system
- * (no `ctx.actor`); `leadscan retention run` as the CLI.
+ * change-log rows it has applied. The daily job acts as the system (no `ctx.actor`); `leadscan retention run` as
+ * the CLI.
  */
 export async function runRetention(ctx: DomainContext, options: { owner?: string } = {}): Promise<RetentionRun> {
   const owner = options.owner ?? crypto.randomUUID();
