@@ -83,7 +83,7 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     await post(seeded.source.token, 'ana.case@example.org');
     const found = await exportOf({ email: '  ANA.CASE@example.com ' });
     expect(found.leads.map((l) => l.id).sort()).toEqual([mixed, lower].sort());
-    // The other workspace's lead has the same key, and was left out.
+    // The other workspace's lead has the same email, and was left out.
     expect(await world.store.db.selectFrom('leads').select('id').where('email_key', '=', 'ana.case@example.com').execute()).toHaveLength(3);
   });
 });

@@ -1,6 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { LeadTable, QuarantineTable, Schema } from '../../storage/schema.js';
-import { emailKey } from '../../storage/contact-keys.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 import { sourceScope } from '../idempotency/idempotency-key.js';
@@ -52,8 +51,7 @@ export async function findPersonRows(
       .selectFrom('leads')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
-      // The email as duplicates compare it (trimmed, lower case), kept on every lead and indexed per workspace.
-      .where('email_key', '=', emailKey(match.email))
+      .where(sql<string>`lower(email)`, '=', sql<string>`lower(${match.email})`)
       .orderBy('received_at')
       .orderBy('id')
       .execute();
