@@ -18,10 +18,13 @@
  * older layout) is rebuilt from nothing, so a database is never searched through a stale index.
  *
  * How search stays exact while the index lags (lead-filters.ts):
- * - `state.indexed_upto`: every lead with a rowid up to it was indexed; leads above it are all candidates;
+ * - `state.indexed_upto`: every lead with a rowid up to it was indexed, or noted in the change log; leads above it
+ *   are all candidates;
  * - `leads_search_changes` (in the database, migration 0009): the delete and update triggers of `leads` note each
- *   changed rowid with an ever-growing `seq`; changes above `state.changes_upto` are candidates too. This also
- *   covers a rowid SQLite reuses after the newest lead is deleted. The index only reads the database, never
+ *   changed rowid with an ever-growing `seq`; changes above `state.changes_upto` are candidates too. A rowid SQLite
+ *   hands out again (the newest lead deleted or marked as spam, then another stored) is noted too, by the insert
+ *   trigger of migration 0026: the index may have passed that rowid and applied its delete already, and would never
+ *   read it again otherwise. The index only reads the database, never
  *   writes it: a write from here would break the read-then-write transactions of the app's own connection
  *   (SQLITE_BUSY_SNAPSHOT). The daily retention run deletes the rows it has applied (`pruneSearchChanges`).
  * Candidates are checked against the leads' own text, so stale postings never show.
@@ -45,6 +48,13 @@ export const SEARCH_SCHEMA = 'search';
 
 /** Leads (or changes) per index transaction. */
 const CHUNK = 256;
+
+/**
+ * The layout of the index file, kept in its state: a file of another layout is rebuilt at the next start. 2: since
+ * migration 0026 the change log notes a lead stored under a rowid handed out again, and indexes of layout 1 may have
+ * passed such leads by (rebuilt, they find them again).
+ */
+const LAYOUT = 2;
 
 /** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes. */
 type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null];
@@ -114,7 +124,8 @@ export class SearchIndex {
     const tables = this.db.prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')").pluck().get();
     if (tables !== 2) return false;
     const columns = this.db.prepare("select name from pragma_table_info('state')").pluck().all() as string[];
-    return ['indexed_upto', 'upto_lead_id', 'changes_upto', 'changes_upto_rowid'].every((c) => columns.includes(c));
+    if (!['indexed_upto', 'upto_lead_id', 'changes_upto', 'changes_upto_rowid', 'layout'].every((c) => columns.includes(c))) return false;
+    return this.db.prepare('select layout from state').pluck().get() === LAYOUT;
   }
 
   /**
@@ -175,9 +186,10 @@ export class SearchIndex {
       )`);
       this.db.exec("insert into leads_folded (leads_folded, rank) values ('secure-delete', 1)");
       this.db.exec(`create table state (
-        indexed_upto integer not null, upto_lead_id text, changes_upto integer not null, changes_upto_rowid integer
+        indexed_upto integer not null, upto_lead_id text, changes_upto integer not null, changes_upto_rowid integer,
+        layout integer not null
       )`);
-      this.db.prepare('insert into state values (0, null, ?, ?)').run(last?.seq ?? 0, last?.lead_rowid ?? null);
+      this.db.prepare('insert into state values (0, null, ?, ?, ?)').run(last?.seq ?? 0, last?.lead_rowid ?? null, LAYOUT);
     })();
   }
 

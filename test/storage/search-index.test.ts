@@ -98,7 +98,8 @@ describe('search index file [sqlite]', () => {
     // The newest lead's rowid is free again: SQLite hands it to the next lead.
     storeLeads(1);
     expect(rowidOf('Lead 4')).toBe(last);
-    expect(db.prepare('select count(*) from leads_search_changes').pluck().get()).toBe(2);
+    // Two deletes, and the rowid handed out again (migration 0026).
+    expect(db.prepare('select lead_rowid from leads_search_changes order by seq').pluck().all()).toEqual([rowidOf('Lead 2') - 1, last, last]);
     settle(i);
     expect(postings('needle1x')).toEqual([]);
     expect(postings('needle3x')).toEqual([]);
@@ -139,8 +140,8 @@ describe('search index file [sqlite]', () => {
     expect(i.start).toBe('resumed');
     expect(i.backlog()).toBe(2);
     settle(i);
-    // Only what changed: the three new leads (one on the reused rowid, also a change) and three changes.
-    expect(i.done).toEqual({ leads: 2, changes: 3 });
+    // Only what changed: the three new leads (one on the reused rowid, noted as a change too) and four changes.
+    expect(i.done).toEqual({ leads: 2, changes: 4 });
     expect(postings('needle7x')).toEqual([]);
     expect(postings('widget9q')).toEqual([rowidOf('Lead 7')]);
     expect(postings('needle5x')).toEqual([]);
@@ -199,6 +200,20 @@ describe('search index file [sqlite]', () => {
     index = open('unless-current');
     expect(index.start).toBe('rebuilt');
     settle(index);
+    expect(postings('needle2x')).toEqual([rowidOf('Lead 2')]);
+  });
+
+  it('a start rebuilds an index of layout 1, which may have passed by a lead stored on a rowid handed out again', () => {
+    indexedThenClosed(2);
+    // Before migration 0026 nothing noted such a lead: the index's watermark fits, yet it may lack leads.
+    const file = new BetterSqlite3(searchIndexFile(world.testDb.url));
+    file.exec(`create table layout1 as select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state;
+      drop table state; alter table layout1 rename to state`);
+    file.close();
+    const i = open('unless-current');
+    expect(i.start).toBe('rebuilt');
+    settle(i);
+    expect(i.done.leads).toBe(2);
     expect(postings('needle2x')).toEqual([rowidOf('Lead 2')]);
   });
 

@@ -25,6 +25,7 @@ import { auditLog } from './0022-audit-log.js';
 import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
+import { searchLogsReusedRowids } from './0026-search-logs-reused-rowids.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -60,6 +61,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0023_retention': retention(),
         '0024_unread_counts': unreadCounts(dialect),
         '0025_search_beside_leads': searchBesideLeads(dialect),
+        '0026_search_logs_reused_rowids': searchLogsReusedRowids(dialect),
       }),
   };
 }
