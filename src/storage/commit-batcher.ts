@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { LaneScheduler, type LaneItem } from './lane-scheduler.js';
-import { StorageUnavailableError } from './storage-errors.js';
+import { isUniqueViolation, StorageUnavailableError } from './storage-errors.js';
 import type { Schema } from './schema.js';
 
 export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
@@ -8,6 +8,8 @@ export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
 interface Pending extends LaneItem {
   run: WriteOp<unknown>;
   resolve: (value: unknown) => void;
+  /** Already run again once after a unique violation (see `failed`). */
+  raced?: boolean;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -81,7 +83,7 @@ export class CommitBatcher {
         for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
       }));
     } catch (error) {
-      for (const op of batch) this.lanes.retryOrReject(op, error);
+      for (const op of batch) this.failed(op, error);
       return;
     }
     this.options.onCommit?.(batch.length, (performance.now() - started) / 1000);
@@ -91,8 +93,25 @@ export class CommitBatcher {
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);
-      else this.lanes.retryOrReject(op, outcome.error);
+      else this.failed(op, outcome.error);
     });
+  }
+
+  /**
+   * A write that failed: a serialization conflict or deadlock is tried again (lane-scheduler.ts); a unique violation
+   * (PostgreSQL) is run once more at once. Under READ COMMITTED two writes can both check that a key is free (a stage
+   * or source name, a quarantined lead not yet restored) and both insert it; the second waits for the first and then
+   * fails on the unique index. Run again, its own check sees the row the first committed and answers as the domain
+   * does (`stage_name_taken`, `name_taken`, `already_restored`) rather than with a 500. A second violation is no such
+   * race, and rejects as it is.
+   */
+  private failed(op: Pending, error: unknown): void {
+    if (isUniqueViolation(error) && !op.raced) {
+      op.raced = true;
+      this.lanes.push(op);
+      return;
+    }
+    this.lanes.retryOrReject(op, error);
   }
 }
 

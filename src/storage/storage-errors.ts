@@ -39,6 +39,20 @@ export function unstorableText(error: unknown): UnstorableTextError | null {
   return unstorable(error) ? new UnstorableTextError({ cause: error }) : null;
 }
 
+/** PostgreSQL's unique_violation. */
+const POSTGRES_UNIQUE_VIOLATION = '23505';
+
+/**
+ * A PostgreSQL unique violation (SQLSTATE 23505), looking through `cause`. Under READ COMMITTED it means, for a write
+ * that checked first, that another transaction committed the same key after the check: commit-batcher.ts runs the
+ * write once more, and its own check then answers. SQLite's writes are never raced so (one writer at a time).
+ */
+export function isUniqueViolation(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return code === POSTGRES_UNIQUE_VIOLATION || (cause !== undefined && isUniqueViolation(cause, depth + 1));
+}
+
 /** A hot write that failed in the writer thread, with the database's own error code (e.g. SQLITE_CONSTRAINT_…). */
 export class HotWriteError extends Error {
   constructor(

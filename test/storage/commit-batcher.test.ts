@@ -48,6 +48,20 @@ describeEachBackend('group-commit writer', (backend) => {
     await expect(insert('after')).resolves.toEqual({ key: 'after' });
   });
 
+  it('a write that hits a unique index runs once more on PostgreSQL (a race), then rejects with the violation', async () => {
+    await insert('taken');
+    let runs = 0;
+    const outcome = world.store.writer.write(async (trx) => {
+      runs += 1;
+      await trx.insertInto('app_meta').values({ key: 'taken', value: 'again' }).execute();
+    });
+    // The key is still taken the second time: no race, and the write fails with the database's own error.
+    await expect(outcome).rejects.toThrow(/unique|duplicate/i);
+    // SQLite's writes are never raced (one writer): a violation there is never one to run again.
+    expect(runs).toBe(backend === 'postgres' ? 2 : 1);
+    await expect(insert('after')).resolves.toEqual({ key: 'after' });
+  });
+
   it('drains accepted writes on close and refuses new ones', async () => {
     const pending = Promise.all([insert('c1'), insert('c2')]);
     await world.store.writer.close();

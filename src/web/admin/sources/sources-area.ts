@@ -92,7 +92,9 @@ export const sourcesArea: AdminArea = {
           if (!isFormError(error) && !(error instanceof AppError && error.code === 'pipeline_not_found')) throw error;
           const errors = formErrorsOf(error, error.code === 'pipeline_not_found' ? 'pipeline' : 'name');
           const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId } });
-          return call.render(400, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
+          // A name taken answers 409 as the API does (a pipeline gone meanwhile is this form's own 400).
+          const status = error.code === 'pipeline_not_found' ? 400 : httpStatusOf(error);
+          return call.render(status, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
         }
       },
     },

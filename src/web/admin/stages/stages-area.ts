@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../../../http/error-statuses.js';
 import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import { addStage } from '../../../domain/stages/add-stage.js';
 import { listStages, type StageWithCount } from '../../../domain/stages/list-stages.js';
@@ -9,7 +10,7 @@ import { actorOf } from '../leads/leads-area.js';
 import { leadsNotice } from '../leads/leads-notices.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, csrfField } from '../ui.js';
+import { actionButton, csrfField, isFormError } from '../ui.js';
 
 const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
 
@@ -22,7 +23,13 @@ async function refs(call: WorkspaceCall): Promise<{ workspaceId: string; pipelin
   return { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id };
 }
 
-function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string }, stages: StageWithCount[]): SafeHtml {
+/** The Add stage form as sent back with its error: the name typed and the message next to it. */
+interface AddStageRefused {
+  name: string;
+  error: string;
+}
+
+function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string }, stages: StageWithCount[], refused?: AddStageRefused): SafeHtml {
   const base = stagesPath(call);
   return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
 <div class="page-head"><div><h1>Stages of ${pipeline.name}</h1><p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
@@ -47,7 +54,7 @@ ${leadsNotice(call.query.notice)}
 </section>
 <section class="card" aria-labelledby="add-heading">
 <h2 id="add-heading">Add a stage</h2>
-<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required><button type="submit">Add stage</button></form>
+<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required${refused ? html` aria-invalid="true" aria-describedby="f-new-stage-error" value="${refused.name}"` : ''}><button type="submit">Add stage</button>${refused ? html`<p class="field-error" id="f-new-stage-error">${refused.error}</p>` : ''}</form>
 </section>`;
 }
 
@@ -69,7 +76,18 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages',
       access: 'owner',
       handler: async (call) => {
-        await addStage({ ctx: call.ctx, input: { ...(await refs(call)), name: call.body.name ?? '' } });
+        const at = await refs(call);
+        const name = call.body.name ?? '';
+        try {
+          await addStage({ ctx: call.ctx, input: { ...at, name } });
+        } catch (error) {
+          // A name refused (taken, or empty or too long) is shown next to the field, with the status of its code.
+          if (!isFormError(error)) throw error;
+          const pipeline = await pipelineOfUrl(call);
+          const stages = await listStages({ ctx: call.ctx, input: at });
+          const body = stagesPage(call, pipeline, stages, { name, error: error.detail });
+          return call.render(httpStatusOf(error), { title: `Stages · ${pipeline.name}`, area: 'leads', body });
+        }
         return call.redirect(stagesPath(call), 'stage-added');
       },
     },
