@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -17,6 +18,8 @@ export function systemTool(name: string, install: string): { path: string | unde
   } catch {
     found = undefined;
   }
+  // nginx lives in /usr/sbin, which a user's PATH may lack.
+  found ??= ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].map((dir) => path.join(dir, name)).find((file) => fs.existsSync(file));
   if (found) return { path: found, skipReason: undefined };
   const reason = `${name} is not installed (${install}); .ci/run installs it`;
   if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}: the deploy tests must run in CI`);
