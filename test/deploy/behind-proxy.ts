@@ -4,12 +4,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FormStamps } from '../../src/domain/intake/form-stamp.js';
+import { launchChromium } from '../browser/chromium.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 import { tempDir } from '../helpers/backends.js';
 import { cliJson } from '../helpers/cli.js';
 import { eventually, serveProcess, type ServeProcess } from '../multi-instance/serve-process.js';
-import { freePort } from './tools.js';
+import { freePort, systemTool } from './tools.js';
 
 /** A proxy process started from a test copy of deploy/Caddyfile or deploy/nginx.conf. */
 export interface RunningProxy {
@@ -102,6 +105,12 @@ const LOOPBACK = {
 const FORGED = '203.0.113.7';
 const INTAKE_RATE_LIMIT = 3;
 
+const chromium = systemTool('chromium', 'apt-get install chromium');
+
+function unescapeHtml(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+}
+
 /**
  * Leadscan (the built dist/, a real process) behind a real proxy started from a test copy of its deploy/ config:
  * HTTPS, a 20 MB scan, the client's address only from the proxy, Secure cookies and https links, and an access log
@@ -116,6 +125,7 @@ export function behindProxy(proxy: ProxyUnderTest): void {
   let uploadKey: string;
   let setupUrl: string;
   const secrets: string[] = [];
+  let embed: { snippet: string; sourceId: string } | undefined;
   const metricsToken = crypto.randomBytes(24).toString('hex');
 
   beforeAll(async () => {
@@ -242,11 +252,50 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     const [source] = await cliJson<Array<{ id: string; token: string }>>(['source', 'list', '--workspace', 'Default'], env);
     const page = await viaProxy(`/w/${workspace!.id}/sources/${source!.id}`, { from, headers: { cookie: session } });
     expect(page.status).toBe(200);
-    const snippet = /<iframe[^]*?<\/script>/.exec(page.body.replaceAll('&lt;', '<').replaceAll('&quot;', '"').replaceAll('&gt;', '>'));
+    const shown = /<pre id="embed-snippet"[^>]*>([^]*?)<\/pre>/.exec(page.body)?.[1] ?? '';
+    const snippet = /<iframe[^]*?<\/script>/.exec(unescapeHtml(shown));
     expect(snippet?.[0]).toContain(`src="${base}/f/${source!.token}"`);
     expect(snippet?.[0]).toContain(`origin = ${JSON.stringify(base)}`);
     expect(snippet?.[0]).not.toMatch(/http:\/\//);
+    embed = { snippet: snippet![0], sourceId: source!.id };
   });
+
+  it('works embedded in a page on another site, in Chromium: the framed form posts a lead through the proxy', async (context) => {
+    if (chromium.skipReason) return context.skip(chromium.skipReason);
+    expect(embed, 'the embed snippet, read by the test above').toBeDefined();
+    const host = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><h1>Contact us</h1>\n${embed!.snippet}\n</body></html>`);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/contact`;
+    const browser = await launchChromium();
+    try {
+      // Chromium does not know the test CA (Caddy's own, or the one made for nginx); the TLS still ends at the proxy.
+      const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+      await page.goto(hostUrl);
+      const frame = await (await page.waitForSelector('iframe[id^="leadscan-form-"]')).contentFrame();
+      expect(frame!.url()).toMatch(new RegExp(`^${base}/f/`));
+      await frame!.waitForSelector('#lead-form');
+      // The snippet's script told the form where it is embedded.
+      await frame!.waitForFunction(`document.querySelector('#f-pageUrl')?.value === ${JSON.stringify(hostUrl)}`);
+      // A person takes more than two seconds to fill the form in; the test types in milliseconds (docs/security.md).
+      const stamp = new FormStamps(env.APP_SECRET!).make(embed!.sourceId, new Date(Date.now() - 10_000));
+      await frame!.evaluate(`document.querySelector('input[name="formStamp"]').value = ${JSON.stringify(stamp)}`);
+      await frame!.getByLabel('Name').fill('Framed Through Proxy');
+      await frame!.getByLabel('Email').fill('framed@example.com');
+      await frame!.getByRole('button', { name: 'Send' }).click();
+      await frame!.waitForSelector('#thanks:not([hidden])');
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => host.close(() => resolve()));
+    }
+    const leads = await cliJson<Array<{ id: string; name: string }>>(['leads', 'list', '--workspace', 'Default'], env);
+    const framed = leads.filter((lead) => lead.name === 'Framed Through Proxy');
+    expect(framed).toHaveLength(1);
+    const lead = await cliJson<{ pageUrl: string | null; email: string }>(['leads', 'show', framed[0]!.id], env);
+    expect({ pageUrl: lead.pageUrl, email: lead.email }).toEqual({ pageUrl: hostUrl, email: 'framed@example.com' });
+  }, 60_000);
 
   it('keeps the secret tokens in paths, cookies, keys and bearer tokens out of its access log', async () => {
     const from = LOOPBACK.otherClient;
