@@ -11,7 +11,7 @@ interface ServeIo {
 }
 
 /** A worker that cannot finish its shutdown in this time is killed. */
-const SHUTDOWN_GRACE_MS = 25_000;
+export const SHUTDOWN_GRACE_MS = 25_000;
 /** More restarts than this inside RESTART_WINDOW_MS means workers die on start: stop instead of spinning. */
 const MAX_RESTARTS = 10;
 const RESTART_WINDOW_MS = 60_000;

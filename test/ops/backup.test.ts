@@ -32,6 +32,45 @@ describeEachBackend('leadscan backup', (backend) => {
     return;
   }
 
+  it('--dir names the backup by the time and --keep N then deletes the oldest of its backups beyond N, with their secret files', async () => {
+    const dir = tempDir();
+    const older = ['leadscan-2026-01-01T030000Z.sqlite', 'leadscan-2026-01-02T030000Z.sqlite', 'leadscan-2026-01-03T030000Z.sqlite'];
+    for (const name of older) {
+      fs.writeFileSync(path.join(dir, name), 'an older backup');
+      fs.writeFileSync(path.join(dir, `${name}.app-secret`), 'its secret');
+    }
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a backup: never deleted');
+    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+    const result = await runCli(['backup', '--dir', dir, '--keep', '2', '--json'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const answer = JSON.parse(result.stdout) as { file: string; appSecret: string; removed: string[] };
+    expect(path.dirname(answer.file)).toBe(dir);
+    expect(path.basename(answer.file)).toMatch(/^leadscan-\d{4}-\d{2}-\d{2}T\d{6}Z\.sqlite$/);
+    // Set in the environment, the secret is named, not written to disk.
+    expect(answer.appSecret).toBe('APP_SECRET');
+    expect(answer.removed).toEqual(older.slice(0, 2).map((name) => path.join(dir, name)));
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      [older[2]!, `${older[2]!}.app-secret`, path.basename(answer.file), 'notes.txt'].sort(),
+    );
+    const copy = new BetterSqlite3(answer.file, { readonly: true, fileMustExist: true });
+    try {
+      expect(copy.pragma('quick_check', { simple: true })).toBe('ok');
+    } finally {
+      copy.close();
+    }
+
+    const text = await runCli(['backup', '--to', path.join(dir, 'by-hand.sqlite')], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/encrypted under APP_SECRET: keep that value with the backup/);
+
+    const misuse = await runCli(['backup', '--to', path.join(dir, 'x.sqlite'), '--keep', '2'], env);
+    expect(misuse.code).toBe(1);
+    expect(misuse.stderr).toMatch(/--keep works with --dir/);
+    const zero = await runCli(['backup', '--dir', dir, '--keep', '0'], env);
+    expect(zero.code).toBe(1);
+  });
+
   it('taken while intake is under load, opens as a consistent database holding every lead acknowledged before it began', async () => {
     const { source } = await world.seed();
     const app = await world.app();
