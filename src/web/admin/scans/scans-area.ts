@@ -77,8 +77,9 @@ export const scansArea: AdminArea = {
       },
     },
     {
-      // Copy: the key as text, fetched only when someone presses Copy (members may copy it too).
-      method: 'GET',
+      // Copy: the key as text, fetched only when someone presses Copy (members may copy it too). A POST with the
+      // form's CSRF token, because it writes the audit log: a link from another site must not (docs/security.md).
+      method: 'POST',
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {

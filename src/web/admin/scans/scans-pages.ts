@@ -65,7 +65,7 @@ ${notice(call.query.notice)}
 ${input.shown
   ? html`<a class="button secondary" href="${base}">Hide</a>`
   : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`}
-<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-status="#key-status" hidden>Copy</button>
+<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-csrf="${call.csrf}" data-status="#key-status" hidden>Copy</button>
 </div>
 <p class="status-line" id="key-status" role="status" aria-live="polite"></p>
 <dl class="facts">
