@@ -10,7 +10,7 @@ import { listScans } from '../../../domain/scans/list-scans.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
 import { scanFigures } from '../../../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../../../domain/scans/measurement-table.js';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../../../domain/csv-cells.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
@@ -162,7 +162,7 @@ export const scansArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const scan = await scanOf(call);
         const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
-        const csv = stringify([measurementHeaders(units), ...measurementRows(figures, units)], { bom: true, record_delimiter: 'windows', quoted: true });
+        const csv = csvText([measurementHeaders(units), ...measurementRows(figures, units)]);
         return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `${scan.id}-measurements.csv`, body: csv });
       },
     },
