@@ -17,6 +17,7 @@ import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { pageNumber, sendAttachment } from '../ui.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
+import { scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
 
 /** The stored bytes as a download, exactly. */
 function download(call: WorkspaceCall, bytes: Buffer, filename: string) {
@@ -109,15 +110,17 @@ export const scansArea: AdminArea = {
           // Kept figures; a scan the background sweep has not reached yet is measured now, once.
           scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
         ]);
+        // Bounded whatever the upload holds: one page of rooms, plans within bounds (scan-page-bounds.ts).
+        const shown = scanPageRooms(figures, pageNumber(call.query.rooms));
         const unrecognized = new Map<number, string>();
-        for (const room of figures.rooms.filter((r) => !r.measurement.recognized).slice(0, 20)) {
+        for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
           const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: room.index } });
           unrecognized.set(room.index, prettyJson(bytes));
         }
         return call.render(200, {
           title: 'Scan',
           area: 'scans',
-          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null }),
+          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown }),
         });
       },
     },
