@@ -5,7 +5,7 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
- *   BENCH_ONLY=sqlite|postgres|inbox                (one part only, while working on it)
+ *   BENCH_ONLY=sqlite|postgres|inbox|scan-page      (one part only, while working on it)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *   BENCH_READS=0                                   (the open loop without the signed-in admin's reads)
  *
@@ -44,7 +44,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox') => ONLY === '' || ONLY === part;
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({
@@ -621,6 +621,11 @@ try {
     process.stdout.write(`\n== Leads inbox and CSV export at ${leads} leads (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchInbox()}\n`);
     const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
     if (adminUrl) process.stdout.write(`${await benchInbox('postgres', adminUrl)}\n`);
+  }
+  if (runs('scan-page')) {
+    // How long /healthz waits while two people open a 500-room, 600-walls-a-room scan's page (bench/scan-page.ts).
+    const { benchScanPage } = await import('./scan-page.js');
+    process.stdout.write(`\n== A big scan's page, SQLite (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchScanPage()}\n`);
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { detachScan } from '../domain/scans/detach-scan.js';
 import { listScans } from '../domain/scans/list-scans.js';
 import { scanFigures } from '../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../domain/scans/measurement-table.js';
+import { cellText } from '../domain/csv-cells.js';
 import { checkUnits, unitsOfScan } from '../domain/settings/workspace-settings.js';
 import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
@@ -40,7 +41,7 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
         async (ctx, scanId: string, opts: { units?: string }) => {
           const figures = await scanFigures({ ctx, input: { scanId } });
           const units = opts.units ? checkUnits(opts.units) : await unitsOfScan(ctx, scanId);
-          return { ...figures, units, table: { headers: measurementHeaders(units), rows: measurementRows(figures, units) } };
+          return { ...figures, units, table: { headers: measurementHeaders(units), rows: measurementRows(figures, units).map((row) => row.map(cellText)) } };
         },
         ((result: { table: { headers: string[]; rows: string[][] } }) =>
           table(

@@ -24,12 +24,19 @@ export function fromSquareFeet(squareFeet: number): number {
   return squareFeet / SQ_FEET_PER_SQ_METRE;
 }
 
-const grouped = (n: number, decimals: number) => n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+// One formatter per number of decimals: toLocaleString with options builds a new one each call, which a page that
+// labels thousands of walls felt (docs/performance.md, "A big scan's page").
+const formatters = new Map<number, Intl.NumberFormat>();
+const grouped = (n: number, decimals: number) => {
+  let format = formatters.get(decimals);
+  if (!format) formatters.set(decimals, (format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  return format.format(n);
+};
 
 export function formatLength(metres: number, units: Units): string {
   if (units === 'metric') return `${grouped(metres, 2)} m`;
   const inches = Math.round(toFeet(metres) * 12);
-  return `${Math.floor(inches / 12).toLocaleString('en-US')}′ ${inches % 12}″`;
+  return `${grouped(Math.floor(inches / 12), 0)}′ ${inches % 12}″`;
 }
 
 export function formatArea(squareMetres: number, units: Units): string {

@@ -114,7 +114,9 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     await expect(page.textContent('#connection-test')).resolves.toContain(`x-scan-key: ${key}`);
 
     await page.locator('#copy-key').click();
-    await page.waitForFunction("document.querySelector('#key-status').textContent === 'Copied'");
+    // Waited for by a locator: a string predicate is eval'd in the page, which the admin CSP forbids.
+    await page.locator('#key-status', { hasText: /^(Copied|Could not copy.*)$/ }).waitFor();
+    await expect(page.textContent('#key-status')).resolves.toBe('Copied');
     await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
 
     page.once('dialog', (dialog) => {

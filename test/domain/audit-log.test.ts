@@ -20,6 +20,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/account/password': 'account.password_changed',
   '/account/invitations/:invitationId/accept': 'member.invitation_accepted',
   '/account/invitations/:invitationId/decline': 'member.invitation_declined',
+  '/w/:workspaceId/scans/key': 'key.copied',
   '/w/:workspaceId/scans/key/regenerate': 'key.regenerated',
   '/w/:workspaceId/scans/:scanId/attach': 'scan.attached',
   '/w/:workspaceId/scans/:scanId/detach': 'scan.detached',
@@ -61,7 +62,6 @@ const POST_ACTIONS: Record<string, string | null> = {
 /** Audited reads among the GET routes; every other GET records nothing. */
 const GET_ACTIONS: Record<string, { url: (f: AdminFixture) => string; action: string }> = {
   '/w/:workspaceId/scans': { url: (f) => `/w/${f.home.workspaceId}/scans?show=key`, action: 'key.shown' },
-  '/w/:workspaceId/scans/key': { url: (f) => `/w/${f.home.workspaceId}/scans/key`, action: 'key.copied' },
   '/w/:workspaceId/pipelines/:pipelineId/leads.csv': {
     url: (f) => `/w/${f.home.workspaceId}/pipelines/${f.home.pipelineId}/leads.csv`,
     action: 'export.downloaded',

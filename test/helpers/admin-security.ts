@@ -99,7 +99,8 @@ const awaySrc = (f: AdminFixture, rest = '') => ws(f, `/sources/${f.away.source.
 export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Scans
   { method: 'GET', path: '/w/:workspaceId/scans', url: (f) => ws(f, '/scans') },
-  { method: 'GET', path: '/w/:workspaceId/scans/key', url: (f) => ws(f, '/scans/key') },
+  // Copy writes the audit log, so it is a POST (a GET would let a link from another site write records).
+  { method: 'POST', path: '/w/:workspaceId/scans/key', url: (f) => ws(f, '/scans/key') },
   { method: 'POST', path: '/w/:workspaceId/scans/key/regenerate', url: (f) => ws(f, '/scans/key/regenerate') },
   {
     method: 'GET',

@@ -1,7 +1,7 @@
 import { recordAuditAlone } from '../audit/record-audit.js';
-import { pipeline, Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { sql, type SqlBool } from 'kysely';
-import { stringify } from 'csv-stringify';
+import { csvStream, type CsvCell } from '../csv-cells.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
@@ -18,7 +18,7 @@ export const MAX_EXTRA_COLUMNS = 500;
 export const MORE_EXTRA = 'more_extra';
 
 type ExportRow = LeadPageRow & { internal_notes: number | string | bigint };
-type Cell = (row: ExportRow, time: (iso: string) => string) => string | null;
+type Cell = (row: ExportRow, time: (iso: string) => string) => CsvCell;
 
 const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['id', (r) => r.id],
@@ -33,7 +33,7 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['assignee', (r) => r.assignee_email ?? null],
   ['follow_up_on', (r) => r.follow_up_on ?? null],
   ['possible_duplicate', (r) => (Number(r.possible_duplicate) ? 'yes' : '')],
-  ['internal_notes_count', (r) => String(Number(r.internal_notes))],
+  ['internal_notes_count', (r) => Number(r.internal_notes)],
   ['bot_check', (r) => r.bot_check],
   ['client_ip', (r) => r.client_ip],
   ['user_agent', (r) => r.user_agent],
@@ -44,17 +44,6 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
 
 /** The fixed columns; the extra fields' columns follow them, one per key. */
 export const EXPORT_HEADERS = COLUMNS.map(([header]) => header);
-
-/**
- * Spreadsheet formula injection: a cell a spreadsheet would run as a formula gets a leading `'`. That is a cell
- * that begins with =, +, -, @, tab or CR, and also any part of it after a `;` or `,` that begins with =, +, - or @:
- * a spreadsheet in a comma-decimal locale splits on `;`, and one that ignores quotes splits on `,`, so such a
- * part would begin a cell of its own there. Every cell is also quoted (see `exportLeadsCsv`).
- */
-export function defuseFormulas(value: string): string {
-  const inner = value.replace(/([;,])(\s*)([=+\-@])/g, "$1$2'$3");
-  return /^[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
-}
 
 /** Rows at or before `top` in page order: the second pass lists the leads the first pass saw, not later arrivals. */
 function atOrBefore(top: LeadCursor) {
@@ -104,9 +93,9 @@ function extraHeader(key: string): string {
 /**
  * Exactly the filtered set (every page), as a CSV stream (docs/api.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
  * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
- * order), times in the workspace's time zone with their offset, every cell quoted and formulas defused
- * (defuseFormulas, headers included, since keys come from the public form), so a spreadsheet shows text instead of
- * running it.
+ * order), times in the workspace's time zone with their offset, every cell quoted and text guarded against formulas
+ * (the one cell rule of csv-cells.ts, headers included, since keys come from the public form), so a spreadsheet shows
+ * text instead of running it.
  *
  * Two passes keep memory bounded: the first reads only the extra fields' keys (the header must name them before the
  * first row), the second streams the rows, both by keyset paging, newest first. The second stops at the newest lead
@@ -129,19 +118,19 @@ export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>):
   const known = new Set(keys);
   const headers = [...EXPORT_HEADERS, ...keys.map(extraHeader), ...(overflow ? [MORE_EXTRA] : [])];
 
-  function record(row: ExportRow): string[] {
+  function record(row: ExportRow): CsvCell[] {
     const extra = JSON.parse(row.extra) as Record<string, unknown>;
     const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-    const cells = [...COLUMNS.map(([, cell]) => cell(row, time) ?? ''), ...keys.map((key) => text(extra[key]))];
+    const cells: CsvCell[] = [...COLUMNS.map(([, cell]) => cell(row, time)), ...keys.map((key) => text(extra[key]))];
     if (overflow) {
       const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !known.has(key)));
       cells.push(Object.keys(rest).length > 0 ? JSON.stringify(rest) : '');
     }
-    return cells.map(defuseFormulas);
+    return cells;
   }
 
   async function* rows() {
-    yield headers.map(defuseFormulas);
+    yield headers;
     if (!top) return;
     let cursor: LeadCursor | undefined;
     for (;;) {
@@ -157,9 +146,5 @@ export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>):
       cursor = { receivedAt: last.received_at, id: last.id };
     }
   }
-  // Every non-empty cell quoted: a `;` or `,` inside a value never splits it, whichever separator a spreadsheet picks.
-  const csv = stringify({ bom: true, record_delimiter: 'windows', quoted: true });
-  // A failed page destroys the CSV stream with the error, so the reader sees a broken download, not a short one.
-  pipeline(Readable.from(rows()), csv, () => {});
-  return csv;
+  return csvStream(rows());
 }

@@ -67,6 +67,22 @@ export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>):
   return figures;
 }
 
+/**
+ * Pages that open a scan the sweep has not measured yet share one measurement: four people opening a big scan at
+ * once cost one reading of its rooms, not four (docs/admin-app.md, "A scan's page").
+ */
+const measuring = new WeakMap<DomainContext, Map<string, Promise<ScanFigures>>>();
+
+function measureOnce(ctx: DomainContext, scanId: string): Promise<ScanFigures> {
+  let running = measuring.get(ctx);
+  if (!running) measuring.set(ctx, (running = new Map()));
+  const pending = running.get(scanId);
+  if (pending) return pending;
+  const started = measureScan({ ctx, input: { scanId } }).finally(() => running.delete(scanId));
+  running.set(scanId, started);
+  return started;
+}
+
 /** The kept figures of a scan of the workspace, computed now when missing or made by an older reader. */
 export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
   let query = ctx.store.db
@@ -78,7 +94,7 @@ export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: strin
   const row = await query.executeTakeFirst();
   if (!row) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
   if (row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null) {
-    return measureScan({ ctx, input: { scanId: row.id } });
+    return measureOnce(ctx, row.id);
   }
   return {
     scanId: row.id,

@@ -1,6 +1,7 @@
 import type { Figure, RoomMeasurement } from './measure/index.js';
 import { formatArea, formatLength, formatVolume, toFeet, toSquareFeet, type Units } from '../units.js';
 import type { ScanFigures } from './measure-scan.js';
+import { csvNumber, type CsvCell, type CsvNumber } from '../csv-cells.js';
 
 /** The columns of a scan's measurements, in the order the page, the CSV and the CLI show them. */
 export const MEASUREMENT_COLUMNS = [
@@ -23,13 +24,13 @@ export function figureText(figure: Figure | null, kind: 'area' | 'length' | 'vol
 }
 
 /** A figure as a number for a spreadsheet, in the workspace's units, rounded as the page rounds it. */
-export function figureNumber(figure: Figure | null, kind: 'area' | 'length' | 'volume', units: Units): string {
-  if (!figure) return '';
+export function figureNumber(figure: Figure | null, kind: 'area' | 'length' | 'volume', units: Units): CsvNumber | null {
+  if (!figure) return null;
   const v = figure.value;
-  if (units === 'metric') return kind === 'length' ? v.toFixed(2) : v.toFixed(1);
-  if (kind === 'area') return String(Math.round(toSquareFeet(v)));
-  if (kind === 'volume') return String(Math.round(v / 0.3048 ** 3));
-  return toFeet(v).toFixed(2);
+  if (units === 'metric') return kind === 'length' ? csvNumber(v, 2) : csvNumber(v, 1);
+  if (kind === 'area') return csvNumber(Math.round(toSquareFeet(v)));
+  if (kind === 'volume') return csvNumber(Math.round(v / 0.3048 ** 3));
+  return csvNumber(toFeet(v), 2);
 }
 
 const UNIT_OF = { metric: { area: 'm2', length: 'm', volume: 'm3' }, imperial: { area: 'ft2', length: 'ft', volume: 'ft3' } } as const;
@@ -47,14 +48,19 @@ export function roomNote(m: RoomMeasurement): string {
   return '';
 }
 
-/** One CSV row a room, the same numbers as the page. */
-export function measurementRows(figures: ScanFigures, units: Units): string[][] {
+/**
+ * One row a room, the same numbers as the page: numbers as numbers, the rest as text. The CSV writes them with the
+ * one cell rule (csv-cells.ts: a room's name comes from the upload, so it is guarded); the CLI prints them as text.
+ */
+export function measurementRows(figures: ScanFigures, units: Units): CsvCell[][] {
   return figures.rooms.map((room) => [
-    String(room.index + 1),
+    room.index + 1,
     room.name,
     room.measurement.recognized ? 'yes' : 'no',
     ...MEASUREMENT_COLUMNS.map(([key, , kind]) => figureNumber(room.measurement[key], kind, units)),
-    ...[room.measurement.doors, room.measurement.windows, room.measurement.openings].map((c) => (c === null ? '' : String(c))),
+    room.measurement.doors,
+    room.measurement.windows,
+    room.measurement.openings,
     roomNote(room.measurement),
   ]);
 }

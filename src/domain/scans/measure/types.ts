@@ -11,6 +11,8 @@ export interface Plan {
   outline: Point[];
   walls: Array<{ a: Point; b: Point; length: number }>;
   openings: Array<{ kind: 'door' | 'window' | 'opening'; a: Point; b: Point; width: number }>;
+  /** Set when the scan had more than a plan draws (plan-bounds.ts): how many walls, openings and corners it had. */
+  simplified?: { walls: number; openings: number; corners: number };
 }
 
 /** The figures of one room. A figure that cannot be derived is null, never 0. */

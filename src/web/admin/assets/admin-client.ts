@@ -4,7 +4,8 @@
  * no outer names (the served text is this function's compiled source).
  *
  * - `button[data-copy-target="#id"]` copies that element's text; `button[data-copy-url]` copies the text the URL
- *   answers (the upload key is fetched only when asked for). Copy buttons are `hidden` until this script runs.
+ *   answers to a POST carrying the button's `data-csrf` token (the upload key is fetched only when asked for, and
+ *   the copy is audited, so it is a POST like every other action). Copy buttons are `hidden` until this script runs.
  * - `form[data-confirm="…"]` asks before submitting (Regenerate, Delete, Remove).
  * - `time[data-local]` is rewritten in the viewer's time zone.
  * - On a phone, the top bar's sideways-scrolling screens start with the current one in view.
@@ -36,8 +37,13 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     if (!ok) throw new Error('copy refused');
   };
 
-  const fetchText = async (url: string): Promise<string> => {
-    const res = await win.fetch(url, { credentials: 'same-origin', headers: { accept: 'text/plain' } });
+  const fetchText = async (url: string, csrf: string): Promise<string> => {
+    const res = await win.fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'text/plain', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${encodeURIComponent(csrf)}`,
+    });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return res.text();
   };
@@ -49,7 +55,7 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
       const url = button.getAttribute('data-copy-url');
       const text = targetSelector
         ? Promise.resolve(doc.querySelector(targetSelector)?.textContent?.trim() ?? '')
-        : fetchText(url ?? '');
+        : fetchText(url ?? '', button.getAttribute('data-csrf') ?? '');
       text
         .then(copyText)
         .then(() => say(button, 'Copied'))
@@ -115,7 +121,7 @@ export interface ClientWindow {
   navigator: { clipboard?: { writeText(text: string): Promise<void> } };
   fetch(
     url: string,
-    init: { credentials: 'same-origin'; headers: Record<string, string> },
+    init: { method: 'POST'; credentials: 'same-origin'; headers: Record<string, string>; body: string },
   ): Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
   confirm(message: string): boolean;
 }

@@ -10,13 +10,14 @@ import { listScans } from '../../../domain/scans/list-scans.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
 import { scanFigures } from '../../../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../../../domain/scans/measurement-table.js';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../../../domain/csv-cells.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { pageNumber, sendAttachment } from '../ui.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
+import { scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
 
 /** The stored bytes as a download, exactly. */
 function download(call: WorkspaceCall, bytes: Buffer, filename: string) {
@@ -77,8 +78,9 @@ export const scansArea: AdminArea = {
       },
     },
     {
-      // Copy: the key as text, fetched only when someone presses Copy (members may copy it too).
-      method: 'GET',
+      // Copy: the key as text, fetched only when someone presses Copy (members may copy it too). A POST with the
+      // form's CSRF token, because it writes the audit log: a link from another site must not (docs/security.md).
+      method: 'POST',
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {
@@ -108,15 +110,17 @@ export const scansArea: AdminArea = {
           // Kept figures; a scan the background sweep has not reached yet is measured now, once.
           scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
         ]);
+        // Bounded whatever the upload holds: one page of rooms, plans within bounds (scan-page-bounds.ts).
+        const shown = scanPageRooms(figures, pageNumber(call.query.rooms));
         const unrecognized = new Map<number, string>();
-        for (const room of figures.rooms.filter((r) => !r.measurement.recognized).slice(0, 20)) {
+        for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
           const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: room.index } });
           unrecognized.set(room.index, prettyJson(bytes));
         }
         return call.render(200, {
           title: 'Scan',
           area: 'scans',
-          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null }),
+          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown }),
         });
       },
     },
@@ -161,7 +165,7 @@ export const scansArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const scan = await scanOf(call);
         const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
-        const csv = stringify([measurementHeaders(units), ...measurementRows(figures, units)], { bom: true, record_delimiter: 'windows', quoted: true });
+        const csv = csvText([measurementHeaders(units), ...measurementRows(figures, units)]);
         return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `${scan.id}-measurements.csv`, body: csv });
       },
     },

@@ -8,9 +8,10 @@ import { workspacePath } from '../routes.js';
 import { actionButton, bytes, csrfField, notice, numberedPager, when } from '../ui.js';
 import { areaText } from './scan-area-text.js';
 import { floorPlanSvg } from './floor-plan.js';
+import { ROOMS_PER_PAGE, type ScanPageRooms } from './scan-page-bounds.js';
 import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
 import { figureText, MEASUREMENT_COLUMNS, roomNote, type MeasurementKey } from '../../../domain/scans/measurement-table.js';
-import type { Figure } from '../../../domain/scans/measure/index.js';
+import type { Figure, Plan } from '../../../domain/scans/measure/index.js';
 import { formatArea } from '../../../domain/units.js';
 
 export const SCANS_PER_PAGE = 25;
@@ -65,7 +66,7 @@ ${notice(call.query.notice)}
 ${input.shown
   ? html`<a class="button secondary" href="${base}">Hide</a>`
   : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`}
-<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-status="#key-status" hidden>Copy</button>
+<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-csrf="${call.csrf}" data-status="#key-status" hidden>Copy</button>
 </div>
 <p class="status-line" id="key-status" role="status" aria-live="polite"></p>
 <dl class="facts">
@@ -124,6 +125,8 @@ export interface ScanPageInput {
   /** What was typed into "Find a lead" (kept in the field), and the leads it found. */
   find: string;
   found: InboxLead[] | null;
+  /** The rooms this page shows (50 a page) with their plans bounded for drawing (scan-page-bounds.ts). */
+  shown: ScanPageRooms;
 }
 
 function attachSection(call: WorkspaceCall, base: string, input: ScanPageInput): SafeHtml {
@@ -190,8 +193,9 @@ const TOTALLED: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'wallAreaGro
 
 /** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
 function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
-  const { scan, figures, units } = input;
+  const { scan, figures, units, shown } = input;
   if (scan.rooms.length === 0) return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
+  // The totals add up every room of the scan; the table lists this page's.
   const rooms = figures.rooms;
   // A column's total for the scan, said like a room's figure (the floor area's is the one the scan keeps).
   const totalOf = (key: MeasurementKey): Figure | null => {
@@ -202,9 +206,10 @@ function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
   return html`<section class="card table-card" aria-labelledby="rooms-heading">
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
 <a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a></div>
+${roomsPager(base, shown, rooms.length)}
 <div class="table-scroll"><table class="list measurements" id="rooms">
 <thead><tr><th scope="col">#</th><th scope="col">Room</th>${MEASUREMENT_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col" class="num">Doors · windows</th><th scope="col"><span class="offscreen">Download</span></th></tr></thead>
-<tbody>${rooms.map((room) => {
+<tbody>${shown.rooms.map((room) => {
     const m = room.measurement;
     const note = roomNote(m);
     return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
@@ -224,19 +229,44 @@ ${MEASUREMENT_COLUMNS.map(([key, label, kind]) =>
 </section>`;
 }
 
+/** Which rooms this page shows and links to the others, when the scan has more than one page of them. */
+function roomsPager(base: string, shown: ScanPageRooms, total: number): SafeHtml | string {
+  if (shown.pages <= 1) return '';
+  const first = (shown.page - 1) * ROOMS_PER_PAGE + 1;
+  const last = first + shown.rooms.length - 1;
+  const link = (page: number) => (page === 1 ? base : `${base}?rooms=${page}`);
+  return html`<nav class="pager" aria-label="Pages of rooms">
+<span>${shown.page > 1 ? html`<a href="${link(shown.page - 1)}" rel="prev">← Rooms ${first - ROOMS_PER_PAGE}–${first - 1}</a>` : ''}</span>
+<span class="muted small">Rooms ${first}–${last} of ${total} (page ${shown.page} of ${shown.pages})</span>
+<span>${shown.page < shown.pages ? html`<a href="${link(shown.page + 1)}" rel="next">Rooms ${last + 1}–${Math.min(last + ROOMS_PER_PAGE, total)} →</a>` : ''}</span>
+</nav>`;
+}
+
 /** One plan per room, drawn on the server; a room that was not read shows its JSON instead. */
 function plansSection(input: ScanPageInput): SafeHtml | string {
-  const { figures, units, unrecognized } = input;
+  const { figures, units, unrecognized, shown } = input;
   if (figures.rooms.length === 0) return '';
   return html`<section class="plans" aria-labelledby="plans-heading">
 <h2 id="plans-heading">Floor plans</h2>
-<div class="plan-grid">${figures.rooms.map(
+<div class="plan-grid">${shown.rooms.map(
     (room) => html`<figure class="card plan">
 <figcaption><strong>${room.index + 1}. ${room.name}</strong>${room.measurement.floorArea ? html` <span class="muted small">${formatArea(room.measurement.floorArea.value, units)}</span>` : ''}</figcaption>
 ${room.measurement.recognized
-  ? floorPlanSvg(room.measurement.plan, units, room.name)
+  ? html`${floorPlanSvg(room.measurement.plan, units, room.name)}${simplifiedNote(room.measurement.plan)}`
   : html`<p class="muted small">No measurements recognized in this room.</p>${unrecognized.has(room.index) ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>` : ''}`}
 </figure>`,
   )}</div>
 </section>`;
+}
+
+/** Said under a plan drawn simplified: the figures above still count every surface. */
+function simplifiedNote(plan: Plan | null): SafeHtml | string {
+  const cut = plan?.simplified;
+  if (!cut) return '';
+  const parts = [
+    cut.walls > plan.walls.length ? `the ${plan.walls.length} longest of its ${cut.walls} walls` : '',
+    cut.openings > plan.openings.length ? `the ${plan.openings.length} widest of its ${cut.openings} doors, windows and openings` : '',
+    cut.corners > plan.outline.length ? `its floor outline with ${plan.outline.length} of ${cut.corners} corners` : '',
+  ].filter(Boolean);
+  return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show, so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;
 }
