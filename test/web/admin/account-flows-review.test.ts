@@ -215,16 +215,26 @@ describeEachBackend('account flows under attack (issue 33)', (backend) => {
     expect((await userRow('anna@a.test'))?.email).toBe('anna@a.test');
     expect((await userRow('boris@b.test'))?.email).toBe('boris@b.test');
 
-    // Every request counts, right password or not: ten in 15 minutes per person, and per client address.
+    // Every request counts, right password or not: ten in 15 minutes per person, whatever their client address...
     for (let i = 0; i < 8; i++) {
-      expect((await post(anna, '/account/email', { newEmail: `probe${i}@x.test`, emailPassword: PASSWORD })).statusCode).toBe(303);
+      const probe = await post(anna, '/account/email', { newEmail: `probe${i}@x.test`, emailPassword: PASSWORD }, { remoteAddress: `203.0.113.${i + 1}` });
+      expect(probe.statusCode).toBe(303);
     }
-    const refused = await post(anna, '/account/email', { newEmail: 'one-more@x.test', emailPassword: PASSWORD });
+    const refused = await post(anna, '/account/email', { newEmail: 'one-more@x.test', emailPassword: PASSWORD }, { remoteAddress: '203.0.113.99' });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('900');
     expect(refused.body).toMatch(/Too many email changes asked for/);
+    // ...and ten per client address, whoever asks.
+    await person('carl@a.test', a);
     const boris = await signIn('boris@b.test');
-    expect((await post(boris, '/account/email', { newEmail: 'boris@x.test', emailPassword: PASSWORD })).statusCode).toBe(429);
-    expect((await post(boris, '/account/email', { newEmail: 'boris@x.test', emailPassword: PASSWORD }, { remoteAddress: '198.51.100.9' })).statusCode).toBe(303);
+    const carl = await signIn('carl@a.test');
+    for (let i = 0; i < 5; i++) {
+      for (const [who, cookie] of [['boris', boris], ['carl', carl]] as const) {
+        const asked = await post(cookie, '/account/email', { newEmail: `${who}${i}@x.test`, emailPassword: PASSWORD }, { remoteAddress: '192.0.2.7' });
+        expect(asked.statusCode).toBe(303);
+      }
+    }
+    expect((await post(carl, '/account/email', { newEmail: 'carl@x.test', emailPassword: PASSWORD }, { remoteAddress: '192.0.2.7' })).statusCode).toBe(429);
+    expect((await post(carl, '/account/email', { newEmail: 'carl@x.test', emailPassword: PASSWORD }, { remoteAddress: '198.51.100.9' })).statusCode).toBe(303);
   });
 });
