@@ -9,7 +9,7 @@ import { NO_LOAD_SHEDDING } from './quiet-world.js';
 import { listenWithLog, type LoggedApp } from './log-capture.js';
 
 /** Every registered route, from `printRoutes` (its tree joins prefixes by plain concatenation), with its methods. */
-export function registeredRoutes(app: App): Array<{ path: string; methods: string[] }> {
+function registeredRoutes(app: App): Array<{ path: string; methods: string[] }> {
   const routes: Array<{ path: string; methods: string[] }> = [];
   const stack: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
