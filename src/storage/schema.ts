@@ -286,6 +286,8 @@ export interface SetupLinkTable {
   used_at: string | null;
   /** Since 0011: the workspace whose inviter was shown this link; null when only the person or the operator saw it. */
   shown_in_workspace_id?: string | null;
+  /** Since 0030: the fingerprint of the account's password hash and email when the link was issued (see credentials-fingerprint.ts). */
+  issued_for?: string | null;
 }
 
 /** Since 0011: an invitation into a workspace for an existing account, waiting for the person to accept it. */
@@ -368,6 +370,8 @@ export interface EmailChangeTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Since 0030: the fingerprint of the account's password hash and email when the change was asked for. */
+  issued_for?: string | null;
 }
 
 export interface OutboxTable {

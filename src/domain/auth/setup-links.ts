@@ -5,7 +5,8 @@ import { AppError } from '../errors.js';
 import { checkNewPassword, hashPassword } from './password.js';
 import { checkDisplayName } from '../users/display-name.js';
 import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../users/email.js';
-import { useOneTimeLink } from './one-time-link.js';
+import { currentFingerprint } from './credentials-fingerprint.js';
+import { usableLinkOwner, useOneTimeLink } from './one-time-link.js';
 import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
 
 export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,7 +30,8 @@ export type LinkWitness = 'operator' | 'email' | { workspaceId: string };
 
 /**
  * A one-time link where a person sets their password, inside the caller's transaction. Only the token's hash is
- * stored; a new link replaces the person's unused ones, so only the latest link printed works. Callers issue one
+ * stored; a new link replaces the person's unused ones, so only the latest link printed works, and it is tied to the
+ * account's password and email as they are now (`issued_for`): a change of either ends it. Callers issue one
  * only to the person or the operator, or for an account the inviting workspace just created: never for an
  * existing account on someone else's request (that would hand the account over).
  */
@@ -44,6 +46,7 @@ export async function issueSetupLink(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SETUP_LINK_TTL_MS).toISOString();
   await trx.deleteFrom('setup_links').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  const issuedFor = await currentFingerprint(trx, userId);
   await trx
     .insertInto('setup_links')
     .values({
@@ -53,6 +56,7 @@ export async function issueSetupLink(
       expires_at: expiresAt,
       used_at: null,
       shown_in_workspace_id: typeof witness === 'string' ? null : witness.workspaceId,
+      issued_for: issuedFor,
     })
     .execute();
   return { setupUrl: setupUrl(baseUrl, token), expiresAt };
@@ -61,7 +65,7 @@ export async function issueSetupLink(
 const unusable = () =>
   new AppError(
     'setup_link_unusable',
-    'This link was already used or has expired. Ask an owner for a new one (leadscan user reset-password --email …)',
+    'This link was already used, a newer one replaced it, the password or email changed since, or it has expired. Ask an owner for a new one (leadscan user reset-password --email …)',
   );
 
 export interface OpenedSetupLink {
@@ -71,17 +75,16 @@ export interface OpenedSetupLink {
   firstOwner: boolean;
 }
 
-/** Who a usable link is for (the set-password page shows the email); refused when used, expired or unknown. */
+/**
+ * Who a usable link is for (the set-password page shows the email); refused when used, expired, unknown, replaced,
+ * or issued before the account's password or email last changed.
+ */
 export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>): Promise<OpenedSetupLink> {
   if (!looksLikeToken(input.token)) throw unusable();
-  const row = await ctx.store.db
-    .selectFrom('setup_links')
-    .innerJoin('users', 'users.id', 'setup_links.user_id')
-    .select(['setup_links.user_id', 'setup_links.expires_at', 'setup_links.used_at', 'users.email'])
-    .where('setup_links.token_hash', '=', hashToken(input.token))
-    .executeTakeFirst();
-  if (!row || row.used_at !== null || row.expires_at <= nowIso(ctx)) throw unusable();
-  return { userId: row.user_id, email: row.email, firstOwner: emailKey(row.email) === FIRST_OWNER_EMAIL };
+  const userId = await usableLinkOwner(ctx.store.db, 'setup_links', input.token, nowIso(ctx));
+  if (userId === null) throw unusable();
+  const { email } = await ctx.store.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+  return { userId, email, firstOwner: emailKey(email) === FIRST_OWNER_EMAIL };
 }
 
 /**
@@ -103,7 +106,7 @@ export async function setPasswordWithLink({
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
-    if (!(await useOneTimeLink(trx, 'setup_links', input.token, now))) throw unusable();
+    if (!(await useOneTimeLink(trx, ctx.store.dialect, 'setup_links', input.token, now))) throw unusable();
     const { shown_in_workspace_id: shownIn } = await trx
       .selectFrom('setup_links')
       .select('shown_in_workspace_id')
@@ -135,6 +138,8 @@ export async function setPasswordWithLink({
       })
       .where('id', '=', link.userId)
       .execute();
+    // An invitation belongs to the address it was sent to: those waiting for admin@localhost are not the new one's.
+    if (profile && emailKey(profile.email) !== emailKey(link.email)) await trx.deleteFrom('invitations').where('user_id', '=', link.userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
   });
   return profile ? { ...link, email: profile.email } : link;

@@ -17,6 +17,8 @@ export type OutboxPayload =
   | { kind: 'invite'; workspaceName: string; invitedBy: string; link: string; expiresAt: string; existingAccount: boolean }
   | { kind: 'password_reset'; link: string; expiresAt: string }
   | { kind: 'email_change'; link: string; expiresAt: string; newEmail: string }
+  /** Instead of `email_change` when another account already uses the address: no link, a note to its owner. */
+  | { kind: 'email_in_use'; address: string; signInUrl: string }
   /** To the old address once a change is confirmed: a change the person did not make does not go unseen. */
   | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string };
 

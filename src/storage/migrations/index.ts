@@ -26,6 +26,7 @@ import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
 import { searchLogsReusedRowids } from './0026-search-logs-reused-rowids.js';
+import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0024_unread_counts': unreadCounts(dialect),
         '0025_search_beside_leads': searchBesideLeads(dialect),
         '0026_search_logs_reused_rowids': searchLogsReusedRowids(dialect),
+        '0030_links_tied_to_credentials': linksTiedToCredentials(),
       }),
   };
 }

@@ -57,6 +57,16 @@ export function renderEmail(content: EmailContent): RenderedEmail {
         ],
         button: { label: 'Confirm this email', url: content.link },
       });
+    case 'email_in_use':
+      return layout({
+        subject: 'Someone tried to use your Leadscan email',
+        heading: 'Someone tried to use your email',
+        paragraphs: [
+          `Someone signed in to another Leadscan account asked to make ${content.address} the email of that account. ${content.address} already belongs to your account, so nothing changed, and nothing needs doing.`,
+          'If this keeps happening, tell the person who runs Leadscan.',
+        ],
+        button: { label: 'Sign in', url: content.signInUrl },
+      });
     case 'email_changed':
       return layout({
         subject: 'Your Leadscan email was changed',

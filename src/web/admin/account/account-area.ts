@@ -126,7 +126,7 @@ export const accountArea: AdminArea = {
         try {
           await requestEmailChange({
             ctx: call.ctx,
-            input: { userId: call.user.userId, newEmail, currentPassword: call.body.emailPassword ?? '' },
+            input: { userId: call.user.userId, newEmail, currentPassword: call.body.emailPassword ?? '', ip: call.request.ip },
           });
         } catch (error) {
           if (isFormError(error)) {
