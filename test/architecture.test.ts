@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers, as imports: `domain/` (what the product does) imports neither `http/` nor `web/` nor `cli/`;
  * `storage/` imports none of those nor `domain/` (`config.ts`, the parsed environment, is for everyone); `http/` does not import `web/` (pages sit on top of the HTTP
- * mapping, not under it); and no module imports itself back through others, type imports included.
+ * mapping, not under it); `jobs/` (the server's timers) imports only `domain/` and `storage/`, and only the server's
+ * wiring (`server.ts`) imports `jobs/`; and no module imports itself back through others, type imports included.
  */
 const SRC = path.resolve(import.meta.dirname, '../src');
 
@@ -35,10 +36,24 @@ const layerOf = (file: string) => {
 };
 
 const FORBIDDEN: Record<string, string[]> = {
-  domain: ['http', 'web', 'cli', 'root'],
-  storage: ['domain', 'http', 'web', 'cli', 'root'],
-  http: ['web', 'cli'],
+  domain: ['http', 'web', 'cli', 'jobs', 'root'],
+  storage: ['domain', 'http', 'web', 'cli', 'jobs', 'root'],
+  http: ['web', 'cli', 'jobs'],
+  web: ['jobs'],
+  cli: ['jobs'],
+  mail: ['jobs'],
+  jobs: ['http', 'web', 'cli', 'mail', 'root'],
 };
+
+/** The files outside `jobs/` that start the timers: the serving process's wiring, nothing else. */
+const JOBS_WIRING = ['server.ts'];
+
+function jobsImporters(graph: Map<string, string[]>): string[] {
+  const importers = [...graph]
+    .filter(([file, deps]) => layerOf(file) !== 'jobs' && deps.some((dep) => layerOf(dep) === 'jobs'))
+    .map(([file]) => path.relative(SRC, file));
+  return importers.filter((file) => !JOBS_WIRING.includes(file));
+}
 
 function layerViolations(graph: Map<string, string[]>): string[] {
   const found: string[] = [];
@@ -77,8 +92,12 @@ describe('architecture', () => {
     expect(graph.get(path.join(SRC, 'app.ts'))!.length).toBeGreaterThan(5);
   });
 
-  it('has no upward import: domain/ never imports http/, web/ or cli/; storage/ never imports domain/; http/ never imports web/', () => {
+  it('has no upward import: domain/ never imports http/, web/, cli/ or jobs/; storage/ never imports domain/; http/ never imports web/; jobs/ only domain/ and storage/', () => {
     expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('jobs/ holds timers: it imports domain/ and storage/, and only the server starts them', () => {
+    expect(jobsImporters(graph)).toEqual([]);
   });
 
   it('has no import circle', () => {
@@ -105,5 +124,13 @@ describe('architecture', () => {
     ]);
     expect(layerViolations(planted)).toEqual(['domain/a.ts -> http/b.ts']);
     expect(importCycles(planted)).toEqual(['domain/a.ts -> http/b.ts -> domain/a.ts']);
+    const timer = path.join(SRC, 'jobs/timer.ts');
+    const page = path.join(SRC, 'web/page.ts');
+    const withJobs = new Map([
+      [timer, [path.join(SRC, 'web/html.ts')]],
+      [page, [timer]],
+    ]);
+    expect(layerViolations(withJobs)).toEqual(['jobs/timer.ts -> web/html.ts', 'web/page.ts -> jobs/timer.ts']);
+    expect(jobsImporters(withJobs)).toEqual(['web/page.ts']);
   });
 });

@@ -5,7 +5,7 @@ import { setPasswordWithLink } from '../../../src/domain/auth/setup-links.js';
 import { createUser } from '../../../src/domain/users/create-user.js';
 import { resetPassword } from '../../../src/domain/users/reset-password.js';
 import { bootstrap } from '../../../src/domain/workspaces/bootstrap.js';
-import { deliverDueEmails } from '../../../src/jobs/deliver-emails.js';
+import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emails.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';
 import { csrfOf } from '../../helpers/csrf-of.js';
