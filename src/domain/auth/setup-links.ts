@@ -3,8 +3,8 @@ import type { Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkNewPassword, hashPassword } from './password.js';
-import { checkDisplayName } from '../users/display-name.js';
-import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../users/email.js';
+import { checkDisplayName } from '../display-name.js';
+import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../email-address.js';
 import { useOneTimeLink } from './one-time-link.js';
 import { hashToken, looksLikeToken, mintToken } from './secret-token.js';
 

@@ -1,5 +1,5 @@
 import { AppError, type FieldError } from '../errors.js';
-import { normalizeLeadBody, type LeadFields } from '../intake/lead-fields.js';
+import { normalizeLeadBody, type LeadFields } from '../lead-fields.js';
 import { answerName, FORM_LIMITS, type FormFieldDefinition } from './form-definition.js';
 
 /** What the visitor is told about one answer; the API's problem+json carries the very same words. */

@@ -4,7 +4,7 @@ import { hashToken, looksLikeToken } from '../auth/secret-token.js';
 import { useOneTimeLink } from '../auth/one-time-link.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { emailKey } from './email.js';
+import { emailKey } from '../email-address.js';
 
 const unusable = () =>
   new AppError('email_link_unusable', 'This link was already used, a newer one replaced it, or it has expired. Ask for the change again on your Account page.');
