@@ -102,7 +102,7 @@ function extraHeader(key: string): string {
 }
 
 /**
- * Exactly the filtered set (every page), as a CSV stream (docs/api.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
+ * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
  * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
  * order), times in the workspace's time zone with their offset, every cell quoted and formulas defused
  * (defuseFormulas, headers included, since keys come from the public form), so a spreadsheet shows text instead of

@@ -38,7 +38,7 @@ export const FORM_JS = `(function () {
   var M = CONFIG.messages;
   var E = CONFIG.embed;
 
-  // ---- In a frame: the embedding page's address and our height (docs/admin-app.md, "Embedding the form") ----
+  // ---- In a frame: the embedding page's address and our height (docs/admin-app.md, "Embedding") ----
   var framed = window.parent && window.parent !== window;
   var parentOrigin = null;
   if (framed) document.documentElement.classList.add('embedded');
