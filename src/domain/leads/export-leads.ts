@@ -6,7 +6,7 @@ import type { DomainContext, VerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
 import { afterCursor, filterCondition, resolveLeadFilters, type LeadCursor, type LeadFilterInput, type LeadFilters } from './lead-filters.js';
-import { leadPageQuery, type LeadPageRow } from './lead-page.js';
+import { leadPageQuery, type LeadPageRow } from './inbox-query.js';
 
 /** Rows read per query: the export's memory is one page, whatever the number of leads. */
 const EXPORT_PAGE = 500;
