@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import { systemClock, type Clock, type DomainContext } from './domain/context.js';
 import { AppError } from './domain/errors.js';
-import { FormStamps } from './domain/intake/form-stamp-key.js';
-import { CsrfTokens } from './domain/auth/csrf.js';
-import { SecretBox } from './domain/keys/secret-box.js';
+import { FormStamps } from './domain/form-stamp-key.js';
+import { CsrfTokens } from './domain/csrf.js';
+import { SecretBox } from './domain/secret-box.js';
 import { resolveAppSecret } from './storage/app-secret.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { redactedUrl } from './storage/redact-url.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
-import type { Mailer } from './domain/notifications/mailer.js';
+import type { Mailer } from './domain/mailer.js';
 
 export interface Runtime {
   ctx: DomainContext;

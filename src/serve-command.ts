@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import net from 'node:net';
 import type { Config } from './config.js';
-import { bootstrap, type BootstrapResult } from './domain/workspaces/bootstrap.js';
+import { bootstrap, type BootstrapResult } from './domain/bootstrap.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { banner, startServer, type RunningServer } from './server.js';
 

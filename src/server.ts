@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { recordServerBaseUrl } from './domain/server-base-url.js';
 import { formUrl, intakeUrl } from './domain/sources/source.js';
-import { BANNER_SOURCES, type BootstrapResult } from './domain/workspaces/bootstrap.js';
+import { BANNER_SOURCES, type BootstrapResult } from './domain/bootstrap.js';
 import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';

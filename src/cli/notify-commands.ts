@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DomainContext } from '../domain/context.js';
 import { outboxStatus, type OutboxStatus } from '../domain/notifications/outbox.js';
-import { sendTestEmail, type TestEmailSent } from '../jobs/send-test-email.js';
+import { sendTestEmail, type TestEmailSent } from '../domain/notifications/send-test-email.js';
 import type { CliKit, Render } from './kit.js';
 import { workspaceIdOf } from './resolve.js';
 

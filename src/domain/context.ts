@@ -1,11 +1,19 @@
 import type { Config } from '../config.js';
 import type { Database } from '../storage/database.js';
-import type { CsrfTokens } from './auth/csrf.js';
-import type { SecretBox } from './keys/secret-box.js';
-import type { FormStamps } from './intake/form-stamp-key.js';
-import type { IntakeRecorder } from './intake-log/intake-recorder.js';
-import type { Mailer } from './notifications/mailer.js';
-import type { Actor } from './audit/actor.js';
+import type { CsrfTokens } from './csrf.js';
+import type { SecretBox } from './secret-box.js';
+import type { FormStamps } from './form-stamp-key.js';
+import type { IntakeRecorder } from './intake-recorder.js';
+import type { Mailer } from './mailer.js';
+
+/**
+ * Who a verb acts for, carried on the DomainContext (`ctx.actor`, made in audit/actor.ts): the admin pages derive a context per request with
+ * the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the system).
+ */
+export type Actor =
+  | { kind: 'user'; userId: string; displayName: string }
+  | { kind: 'cli'; osUser: string }
+  | { kind: 'system' };
 
 export interface Clock {
   now(): Date;

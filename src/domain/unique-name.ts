@@ -1,6 +1,16 @@
 import { sql, type Transaction } from 'kysely';
 import type { Schema } from '../storage/schema.js';
 import { AppError } from './errors.js';
+import { checkText } from './text-input.js';
+
+/** A workspace, pipeline or lead source name as typed: one line, trimmed, 1 to 120 characters. */
+export function checkName(kind: string, name: string): string {
+  const trimmed = checkText(name, 'name', `The ${kind} name`).trim();
+  if (trimmed === '' || [...trimmed].length > 120) {
+    throw new AppError('invalid_request', `A ${kind} name must be 1 to 120 characters`);
+  }
+  return trimmed;
+}
 
 /** The tables whose names are unique per scope (migration 0002): workspaces service-wide, the rest per workspace. */
 export type NamedTable = 'workspaces' | 'pipelines' | 'lead_sources';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
-import { fromFormEntries } from '../domain/intake/lead-fields.js';
+import { fromFormEntries } from '../domain/lead-fields.js';
 import { boundedForDetail } from './content-encoding.js';
 
 /** The intake's whole-body limit, multipart included (docs/api.md). */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openIntake, parseIntakeToken } from '../domain/intake/open-intake.js';
 import type { DomainContext } from '../domain/context.js';
-import type { IntakeToken, LeadSource } from '../domain/sources/source.js';
+import type { IntakeToken } from '../domain/intake-token.js';
+import type { LeadSource } from '../domain/sources/source.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

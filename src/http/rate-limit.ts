@@ -5,7 +5,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
-import type { IntakeToken } from '../domain/sources/source.js';
+import type { IntakeToken } from '../domain/intake-token.js';
 
 /**
  * Rate limits (docs/configuration.md): per client IP per lead source for intake, per upload key for scans, in fixed

@@ -1,8 +1,8 @@
 import type { DomainContext } from '../domain/context.js';
 import { composeArrivalEmails, composeDigests } from '../domain/notifications/compose-emails.js';
+import { deliverDueEmails } from '../domain/notifications/deliver-emails.js';
 import { noticeArrivals } from '../domain/notifications/notice-arrivals.js';
 import { pruneOutbox } from '../domain/notifications/outbox.js';
-import { deliverDueEmails } from './deliver-emails.js';
 import { periodicJob } from './periodic-job.js';
 
 export interface Notifier {

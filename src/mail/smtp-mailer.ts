@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.js';
-import type { Mailer, OutgoingEmail } from '../domain/notifications/mailer.js';
+import type { Mailer, OutgoingEmail } from '../domain/mailer.js';
 
 /** How long one SMTP conversation may take before the attempt counts as failed and is retried later. */
 const TIMEOUT_MS = 20_000;

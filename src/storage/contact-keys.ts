@@ -1,6 +1,6 @@
 /**
  * How a lead's email and phone are compared when looking for possible duplicates (docs/admin-app.md, "Possible
- * duplicates"). The lead INSERT stores both keys (hot-writes/lead.ts) and migration 0021 filled them for older leads;
+ * duplicate"). The lead INSERT stores both keys (hot-writes/lead.ts) and migration 0021 filled them for older leads;
  * both databases index them per workspace.
  */
 

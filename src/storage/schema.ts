@@ -35,7 +35,7 @@ export interface LeadSourceTable {
   bot_check_secret_enc: string | null;
   bot_check_site_key: string | null;
   bot_check_min_score: number | null;
-  /** Since 0021: JSON text of the source's spam rules (domain/intake/spam-rules.ts); null when it has none. */
+  /** Since 0021: JSON text of the source's spam rules (domain/sources/spam-rules.ts); null when it has none. */
   spam_rules?: string | null;
   created_at: string;
   updated_at: string;

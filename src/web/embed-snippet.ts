@@ -1,5 +1,5 @@
 /**
- * The embed snippet shown on a source's page (docs/admin-app.md, "Embedding the form"): an iframe that works on its
+ * The embed snippet shown on a source's page (docs/admin-app.md, "Embedding"): an iframe that works on its
  * own, and a few lines of script that let it fit. The script and the form's script (assets/form-js.ts) speak by
  * postMessage, each checking the other's origin:
  *   form → page  `hello` (carries nothing, sent to any origin): "tell me where I am";

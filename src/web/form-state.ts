@@ -1,5 +1,5 @@
 import type { AppError } from '../domain/errors.js';
-import { LEAD_FIELD_NAMES, NOTES_ALIAS, PAGE_URL_FIELD, type LeadFieldName } from '../domain/intake/lead-fields.js';
+import { LEAD_FIELD_NAMES, NOTES_ALIAS, PAGE_URL_FIELD, type LeadFieldName } from '../domain/lead-fields.js';
 import type { FormBotCheck } from './bot-check-widget.js';
 import type { FormPageState } from './pages/form-page.js';
 import { FORM_MESSAGES, fieldMessage } from './messages.js';

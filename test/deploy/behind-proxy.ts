@@ -6,7 +6,7 @@ import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FormStamps } from '../../src/domain/intake/form-stamp.js';
+import { FormStamps } from '../../src/domain/form-stamp-key.js';
 import { launchChromium } from '../browser/chromium.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 import { tempDir } from '../helpers/backends.js';

@@ -7,7 +7,7 @@ import {
   honeypotFilled,
   normalizeLeadBody,
   quarantineFields,
-} from '../../src/domain/intake/lead-fields.js';
+} from '../../src/domain/lead-fields.js';
 
 function refusal(body: Record<string, unknown>): AppError {
   try {

@@ -4,7 +4,7 @@ import { newId } from '../../src/domain/ids.js';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
 import { listQuarantine } from '../../src/domain/quarantine/list-quarantine.js';
-import { QUARANTINE_RETENTION } from '../../src/domain/quarantine/quarantine-retention.js';
+import { QUARANTINE_RETENTION } from '../../src/domain/intake/quarantine-retention.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
 import type { LeadSource } from '../../src/domain/sources/source.js';
 import { describeEachBackend } from '../helpers/backends.js';

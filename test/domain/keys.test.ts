@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it, describe } from 'vitest';
 import { authenticateUploadKey } from '../../src/domain/keys/authenticate-upload-key.js';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
-import { hashUploadKey, mintUploadKey, SecretBox } from '../../src/domain/keys/secret-box.js';
+import { hashUploadKey, mintUploadKey, SecretBox } from '../../src/domain/secret-box.js';
 import { showUploadKey } from '../../src/domain/keys/show-upload-key.js';
 import { resolveAppSecret } from '../../src/storage/app-secret.js';
 import { describeEachBackend, tempDir } from '../helpers/backends.js';

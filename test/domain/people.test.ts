@@ -11,7 +11,7 @@ import { createUser } from '../../src/domain/users/create-user.js';
 import { listUsers } from '../../src/domain/users/list-users.js';
 import { removeUser } from '../../src/domain/users/remove-user.js';
 import { resetPassword } from '../../src/domain/users/reset-password.js';
-import { bootstrap } from '../../src/domain/workspaces/bootstrap.js';
+import { bootstrap } from '../../src/domain/bootstrap.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { errorCodeOf } from '../helpers/error-code.js';

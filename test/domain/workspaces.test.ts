@@ -5,7 +5,7 @@ import { configureBotCheck } from '../../src/domain/sources/configure-bot-check.
 import { createSource } from '../../src/domain/sources/create-source.js';
 import { findSourceByToken, readBotCheckSecret, requireSource } from '../../src/domain/sources/find-source.js';
 import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
-import { bootstrap } from '../../src/domain/workspaces/bootstrap.js';
+import { bootstrap } from '../../src/domain/bootstrap.js';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.js';
 import { findWorkspace } from '../../src/domain/workspaces/find-workspace.js';
 import { looksLikeId } from '../../src/domain/ids.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
-import { CsrfTokens } from '../../src/domain/auth/csrf.js';
+import { CsrfTokens } from '../../src/domain/csrf.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { removeUser } from '../../src/domain/users/remove-user.js';

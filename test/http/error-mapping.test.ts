@@ -3,7 +3,7 @@ import { problemFromError } from '../../src/cli.js';
 import { AppError, ERROR_CODES } from '../../src/domain/errors.js';
 import { HTTP_ERRORS, httpHeadersOf, httpStatusOf } from '../../src/http/error-statuses.js';
 import { buildProblem } from '../../src/http/problem.js';
-import { errorPage } from '../../src/web/admin/pages.js';
+import { errorPage } from '../../src/web/admin/error-page.js';
 
 /**
  * Every error code through every surface that says it: the API's problem+json (status, title, type), an admin

@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
 import { readScanRoom } from '../../src/domain/scans/read-scan-bytes.js';
-import { hashUploadKey } from '../../src/domain/keys/secret-box.js';
+import { hashUploadKey } from '../../src/domain/secret-box.js';
 import { ScanUploadOkSchema } from '../../src/http/routes/scan-upload.js';
 import { ProblemSchema } from '../../src/http/problem.js';
 import type { App } from '../../src/app.js';

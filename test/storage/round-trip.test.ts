@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authenticateUploadKey } from '../../src/domain/keys/authenticate-upload-key.js';
-import { hashUploadKey } from '../../src/domain/keys/secret-box.js';
+import { hashUploadKey } from '../../src/domain/secret-box.js';
 import { regenerateUploadKey } from '../../src/domain/keys/regenerate-upload-key.js';
 import { showUploadKey } from '../../src/domain/keys/show-upload-key.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';

@@ -1,13 +1,5 @@
 import os from 'node:os';
-
-/**
- * Who a verb acts for, carried on the DomainContext (`ctx.actor`): the admin pages derive a context per request with
- * the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the system).
- */
-export type Actor =
-  | { kind: 'user'; userId: string; displayName: string }
-  | { kind: 'cli'; osUser: string }
-  | { kind: 'system' };
+import type { Actor } from '../context.js';
 
 export const SYSTEM_ACTOR: Actor = { kind: 'system' };
 

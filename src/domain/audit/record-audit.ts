@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import type { DomainContext } from '../context.js';
+import type { Actor, DomainContext } from '../context.js';
 import { newId } from '../ids.js';
-import { SYSTEM_ACTOR, type Actor } from './actor.js';
+import { SYSTEM_ACTOR } from './actor.js';
 import type { AuditAction } from './audit-actions.js';
 
 /**

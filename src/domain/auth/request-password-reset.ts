@@ -2,7 +2,7 @@ import type { VerbArgs } from '../context.js';
 import { AppError, isAppError } from '../errors.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { checkEmail, emailKey } from '../users/email.js';
+import { checkEmail, emailKey } from '../email-address.js';
 import { claimAttempt, SIGN_IN_LIMIT, type AttemptLimit } from './attempt-throttle.js';
 import { issueSetupLink } from './setup-links.js';
 

@@ -8,7 +8,7 @@ import { claimAttempt } from './attempt-throttle.js';
 import { hasControlCharacters } from '../text-input.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { createSession, pruneSessions } from './sessions.js';
-import { emailKey } from '../users/email.js';
+import { emailKey } from '../email-address.js';
 
 export { MAX_FAILURES as SIGN_IN_MAX_FAILURES, WINDOW_MS as SIGN_IN_WINDOW_MS } from './attempt-throttle.js';
 

@@ -1,5 +1,5 @@
 import { AppError, type FieldError } from '../errors.js';
-import { normalizeLeadBody, type LeadFields } from '../intake/lead-fields.js';
+import { normalizeLeadBody, type LeadFields } from '../lead-fields.js';
 import { answerName, FORM_LIMITS, type FormFieldDefinition } from './form-definition.js';
 
 /** What the visitor is told about one answer; the API's problem+json carries the very same words. */
@@ -61,7 +61,7 @@ function answerOf(field: FormFieldDefinition, value: unknown): { text: string | 
 }
 
 /**
- * A hosted-form post's answers to the source's own fields (docs/api.md, "The hosted form"): each `cf_<id>` becomes
+ * A hosted-form post's answers to the source's own fields (docs/api.md, "The hosted form's own fields"): each `cf_<id>` becomes
  * an extra field under the field's label. `strict` checks them (required, in the list, a real date); the lenient
  * read keeps whatever was sent, for a quarantined submission that a person may restore later.
  * Other fields of the body pass through unchanged.

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { AppError, type FieldError } from '../errors.js';
-import { EXTRA_LIMITS, KNOWN_FIELDS } from '../intake/lead-fields.js';
+import { EXTRA_LIMITS, KNOWN_FIELDS } from '../lead-fields.js';
 import { hasControlCharacters } from '../text-input.js';
 
 /** The kinds of field an owner can add to a source's hosted form (docs/admin-app.md, "A source's form"). */

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { DomainContext } from '../context.js';
 
-export type { IntakeOutcome, IntakeOutcomeKind, IntakeRecorder } from './intake-recorder.js';
-import type { IntakeOutcome, IntakeRecorder } from './intake-recorder.js';
+export type { IntakeOutcome, IntakeOutcomeKind, IntakeRecorder } from '../intake-recorder.js';
+import type { IntakeOutcome, IntakeRecorder } from '../intake-recorder.js';
 
 const SEP = '\u0000';
 

@@ -1,8 +1,6 @@
 import type { DomainContext } from '../context.js';
 import type { LeadSource } from '../sources/source.js';
 
-export { FormStamps } from './form-stamp-key.js';
-
 /**
  * The hosted form's signed render time (docs/security.md, "The form's render stamp"). Every hosted form carries
  * `formStamp`: when it was rendered, for which source, signed with a key derived from APP_SECRET. A person takes

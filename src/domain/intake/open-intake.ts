@@ -2,7 +2,8 @@ import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 import { findSourceByToken } from '../sources/find-source.js';
 import { findActiveSourceCached } from './source-cache.js';
-import { isWellFormedToken, type IntakeToken, type LeadSource } from '../sources/source.js';
+import { isWellFormedToken, type IntakeToken } from '../intake-token.js';
+import type { LeadSource } from '../sources/source.js';
 
 /**
  * The intake token in a URL, checked once where it is read (docs/api.md): a token that is not a canonical UUID is

@@ -4,7 +4,7 @@ import { leadInsert, leadInsertParams, type LeadInsertValues, type LeadRow } fro
 import { Markers } from '../../storage/hot-writes/sql-parts.js';
 import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
-import type { LeadFields } from './lead-fields.js';
+import type { LeadFields } from '../lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
 
 /** What the request said about itself, kept with the lead or the quarantine row (docs/api.md). */

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import { BOT_CHECK_TOKEN_FIELD } from './lead-fields.js';
+import { BOT_CHECK_TOKEN_FIELD } from '../lead-fields.js';
 import { submitLead, type SubmitLeadInput, type SubmitLeadResult } from './submit-lead.js';
 import { requestHash, sourceScope } from '../idempotency/idempotency-key.js';
 import { stringifyIteratively } from '../idempotency/stringify-iteratively.js';

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
-import { hashUploadKey, MIN_PRESENTED_KEY_LENGTH, sameHash } from './secret-box.js';
+import { hashUploadKey, MIN_PRESENTED_KEY_LENGTH, sameHash } from '../secret-box.js';
 
 /**
  * The workspace an `x-scan-key` belongs to (docs/api.md). Too-short keys are refused before any lookup; the

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { noWorkspaceWithId } from '../workspaces/find-workspace.js';
-import { hashUploadKey, mintUploadKey } from './secret-box.js';
+import { hashUploadKey, mintUploadKey } from '../secret-box.js';
 import { forgetUploadKeyTouches } from './touch-upload-key.js';
 
 /**

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { MovedBy } from '../stages/stage-history.js';
-import { emailKey } from '../users/email.js';
+import { emailKey } from '../email-address.js';
 import { findLeadRow } from './find-lead.js';
 import { memberLabel, recordLeadEvent } from './lead-work.js';
 

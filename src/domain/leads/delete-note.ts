@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../roles.js';
 
 /**
  * Deletes a note of a lead in the workspace: an owner may delete any note, a member only their own. Another

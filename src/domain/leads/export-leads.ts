@@ -6,7 +6,7 @@ import type { DomainContext, VerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
 import { afterCursor, filterCondition, resolveLeadFilters, type LeadCursor, type LeadFilterInput, type LeadFilters } from './lead-filters.js';
-import { leadPageQuery, type LeadPageRow } from './lead-page.js';
+import { leadPageQuery, type LeadPageRow } from './inbox-query.js';
 
 /** Rows read per query: the export's memory is one page, whatever the number of leads. */
 const EXPORT_PAGE = 500;
@@ -91,7 +91,7 @@ function extraHeader(key: string): string {
 }
 
 /**
- * Exactly the filtered set (every page), as a CSV stream (docs/api.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
+ * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
  * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
  * order), times in the workspace's time zone with their offset, every cell quoted and text guarded against formulas
  * (the one cell rule of csv-cells.ts, headers included, since keys come from the public form), so a spreadsheet shows

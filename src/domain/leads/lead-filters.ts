@@ -6,7 +6,7 @@ import { possibleDuplicate } from './duplicates.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { localDayAndHour } from '../notifications/choices.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { emailKey } from '../users/email.js';
+import { emailKey } from '../email-address.js';
 import type { Schema } from '../../storage/schema.js';
 import { searchLeadIdsSqlite } from '../../storage/search-index.js';
 import { SEARCH_MATCH_FUNCTION, searchLikePatterns, searchQuery, type SearchQuery } from '../../storage/search-text.js';

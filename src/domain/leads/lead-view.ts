@@ -1,5 +1,5 @@
 import type { LeadTable } from '../../storage/schema.js';
-import type { LeadFields } from '../intake/lead-fields.js';
+import type { LeadFields } from '../lead-fields.js';
 
 /** A lead as the inbox shows it: its fields as intake stored them, plus where and when it arrived. */
 export interface LeadView extends LeadFields {

@@ -1,7 +1,7 @@
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { decodeCursor, encodeCursor, resolveLeadFilters, type LeadFilterInput } from './lead-filters.js';
-import { leadPageQuery, type LeadPageRow } from './lead-page.js';
+import { leadPageQuery, type LeadPageRow } from './inbox-query.js';
 import { toLeadView, type InboxLead } from './lead-view.js';
 
 export { toLeadView, type LeadView, type InboxLead } from './lead-view.js';

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { checkRole, type Role } from '../users/roles.js';
+import { checkRole, type Role } from '../roles.js';
 import { keepAnOwner } from './last-owner.js';
 
 /** Members screen: make someone owner or member. The last owner cannot be demoted. */

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../roles.js';
 
 export interface MemberView {
   userId: string;

@@ -1,6 +1,6 @@
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../roles.js';
 
 export interface WorkspaceAccess {
   workspaceId: string;

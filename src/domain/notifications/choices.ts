@@ -1,6 +1,6 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../roles.js';
 
 export type LeadEmails = 'each' | 'daily' | 'never';
 export type ScanEmails = 'each' | 'never';

@@ -1,6 +1,6 @@
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { checkEmail } from '../users/email.js';
+import { checkEmail } from '../email-address.js';
 import { enqueueEmail } from './outbox.js';
 
 /**

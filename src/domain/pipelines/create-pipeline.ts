@@ -4,9 +4,8 @@ import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { getWorkspace } from '../workspaces/find-workspace.js';
-import { checkName } from '../workspaces/create-workspace.js';
-import { assertNameFree } from '../unique-name.js';
-import { insertDefaultStages } from '../stages/stage.js';
+import { assertNameFree, checkName } from '../unique-name.js';
+import { insertDefaultStages } from './default-stages.js';
 
 export interface Pipeline {
   id: string;

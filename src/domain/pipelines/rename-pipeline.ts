@@ -1,7 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { assertNameFree } from '../unique-name.js';
-import { checkName } from '../workspaces/create-workspace.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import type { Pipeline } from './create-pipeline.js';
 import { getPipeline } from './find-pipeline.js';
 

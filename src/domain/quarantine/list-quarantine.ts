@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { QuarantineTable } from '../../storage/schema.js';
 import type { VerbArgs } from '../context.js';
-import { quarantineCutoff } from './quarantine-retention.js';
+import { quarantineCutoff } from '../intake/quarantine-retention.js';
 
 export interface QuarantineView {
   id: string;

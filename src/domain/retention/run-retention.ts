@@ -4,7 +4,7 @@ import type { Schema } from '../../storage/schema.js';
 import { pruneSearchChanges } from '../../storage/search-index.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext } from '../context.js';
-import { quarantineCutoff } from '../quarantine/quarantine-retention.js';
+import { quarantineCutoff } from '../intake/quarantine-retention.js';
 import { removeLeads } from '../workspaces/remove-contents.js';
 import { claimDailyJob, finishDailyJob, renewJobClaim } from './job-claim.js';
 

@@ -1,8 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
-import { assertNameFree } from '../unique-name.js';
-import { checkName } from '../workspaces/create-workspace.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import { checkRetention, checkTimeZone, checkUnits, getWorkspaceSettings, type WorkspaceSettings } from './workspace-settings.js';
 
 /** Runs a check; a refusal becomes field errors of `field` (so a page shows each next to its field). */

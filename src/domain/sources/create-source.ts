@@ -4,9 +4,8 @@ import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { checkName } from '../workspaces/create-workspace.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
-import { assertNameFree } from '../unique-name.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import { toSourceView, type LeadSourceView } from './source.js';
 
 export async function createSource({

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.js';
 import type { DomainContext } from '../context.js';
 import { looksLikeId } from '../ids.js';
-import { isWellFormedToken, toLeadSource, type LeadSource } from './source.js';
+import { isWellFormedToken } from '../intake-token.js';
+import { toLeadSource, type LeadSource } from './source.js';
 
 /** The source that owns a token, active or not; null when no source has it. */
 export async function findSourceByToken({

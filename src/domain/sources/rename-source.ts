@@ -1,7 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import { assertNameFree } from '../unique-name.js';
-import { checkName } from '../workspaces/create-workspace.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import { getSource } from './find-source.js';
 
 /** Renames a lead source (its hosted form's heading follows). */

@@ -1,16 +1,6 @@
 import type { BotCheckProvider } from '../../config.js';
 import type { LeadSourceTable } from '../../storage/schema.js';
-import { compileSpamRules, parseSpamRules, type CompiledSpamRules } from '../intake/spam-rules.js';
-
-/** Canonical UUID text, any case (docs/api.md). */
-export const TOKEN_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An intake token whose shape was checked once, at the edge that read it; lower case, as stored. */
-export type IntakeToken = string & { readonly __intakeToken: true };
-
-export function isWellFormedToken(token: string): boolean {
-  return TOKEN_PATTERN.test(token);
-}
+import { compileSpamRules, parseSpamRules, type CompiledSpamRules } from './spam-rules.js';
 
 export interface BotCheckSettings {
   provider: BotCheckProvider;
@@ -27,7 +17,7 @@ export interface LeadSource {
   token: string;
   active: boolean;
   botCheck: BotCheckSettings | null;
-  /** The source's spam rules, ready for intake; null when it has none (domain/intake/spam-rules.ts). */
+  /** The source's spam rules, ready for intake; null when it has none (domain/sources/spam-rules.ts). */
   spamRules: CompiledSpamRules | null;
 }
 

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { checkSpamRules, parseSpamRules, SPAM_RULE_LISTS, spamRulesText, type SpamRuleList, type SpamRules } from '../intake/spam-rules.js';
+import { checkSpamRules, parseSpamRules, SPAM_RULE_LISTS, spamRulesText, type SpamRuleList, type SpamRules } from './spam-rules.js';
 
 export type SpamRuleEdits = Partial<Record<SpamRuleList, readonly string[]>>;
 

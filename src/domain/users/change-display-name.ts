@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { checkDisplayName } from './display-name.js';
+import { checkDisplayName } from '../display-name.js';
 
 /** Account screen: the person's own name, saved at once. */
 export async function changeDisplayName({ ctx, input }: VerbArgs<{ userId: string; displayName: string }>): Promise<{ displayName: string }> {

@@ -4,7 +4,7 @@ import { usableLinkOwner, useOneTimeLink } from '../auth/one-time-link.js';
 import { hashToken, looksLikeToken } from '../auth/secret-token.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { emailKey } from './email.js';
+import { emailKey } from '../email-address.js';
 
 const unusable = () =>
   new AppError(

@@ -6,9 +6,9 @@ import { getWorkspace } from '../workspaces/find-workspace.js';
 import { issueSetupLink } from '../auth/setup-links.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { checkDisplayName, defaultDisplayName } from './display-name.js';
-import { checkEmail, emailKey } from './email.js';
-import { checkRole, type Role } from './roles.js';
+import { checkDisplayName, defaultDisplayName } from '../display-name.js';
+import { checkEmail, emailKey } from '../email-address.js';
+import { checkRole, type Role } from '../roles.js';
 
 /** How long an invitation for an existing account waits to be accepted. */
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;

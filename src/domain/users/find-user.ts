@@ -1,6 +1,6 @@
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { emailKey } from './email.js';
+import { emailKey } from '../email-address.js';
 
 export async function findUserByEmail({
   ctx,

@@ -3,7 +3,7 @@ import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { newId } from '../ids.js';
 import { issueSetupLink, type SetupLink } from '../auth/setup-links.js';
-import { FIRST_OWNER_EMAIL } from './email.js';
+import { FIRST_OWNER_EMAIL } from '../email-address.js';
 
 export { FIRST_OWNER_EMAIL };
 

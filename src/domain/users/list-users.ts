@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import type { Role } from './roles.js';
+import type { Role } from '../roles.js';
 
 export interface UserView {
   id: string;

@@ -7,7 +7,7 @@ import { verifyPassword } from '../auth/password.js';
 import { hashToken, mintToken } from '../auth/secret-token.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { checkEmail, emailKey } from './email.js';
+import { checkEmail, emailKey } from '../email-address.js';
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 

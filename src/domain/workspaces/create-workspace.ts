@@ -1,25 +1,15 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import { AppError } from '../errors.js';
-import { checkText } from '../text-input.js';
 import { newId } from '../ids.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
-import { hashUploadKey, mintUploadKey } from '../keys/secret-box.js';
-import { assertNameFree } from '../unique-name.js';
+import { hashUploadKey, mintUploadKey } from '../secret-box.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 
 export interface CreatedWorkspace {
   id: string;
   name: string;
   uploadKey: string;
-}
-
-export function checkName(kind: string, name: string): string {
-  const trimmed = checkText(name, 'name', `The ${kind} name`).trim();
-  if (trimmed === '' || [...trimmed].length > 120) {
-    throw new AppError('invalid_request', `A ${kind} name must be 1 to 120 characters`);
-  }
-  return trimmed;
 }
 
 /** A workspace is born with its one upload key (docs/api.md), in the same transaction. */

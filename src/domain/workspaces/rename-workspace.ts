@@ -1,7 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { assertNameFree } from '../unique-name.js';
-import { checkName } from './create-workspace.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import { noWorkspaceWithId } from './find-workspace.js';
 
 export async function renameWorkspace({

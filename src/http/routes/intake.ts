@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifySchemaCompiler } from 'fa
 import { Type } from '@sinclair/typebox';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError } from '../../domain/errors.js';
-import { LEAD_FIELD_BOUNDS } from '../../domain/intake/lead-fields.js';
+import { LEAD_FIELD_BOUNDS } from '../../domain/lead-fields.js';
 import { submitLeadOnce } from '../../domain/intake/submit-lead-once.js';
 import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers, unreadableBody } from '../intake-body.js';
 import { problemResponse } from '../problem.js';

@@ -4,7 +4,7 @@ import type { Dialect } from '../dialect.js';
 /**
  * The SQLite search index of 0004 made every intake pay for a full-text index with positions and its own copy of
  * each lead's text, written row by row from a trigger: about three quarters of the writer thread's time per lead
- * (measured with issue 11's bench). It becomes a leaner one:
+ * (measured with `npm run bench`, docs/performance.md). It becomes a leaner one:
  * - `detail=none`: trigrams without positions. A term is looked up as "every trigram of it occurs" (a superset),
  *   and each candidate is checked against the lead itself (`searchIdsSqlite`), so results stay exact.
  * - contentless (`content=''`, `contentless_delete=1`): it keeps no copy of names, emails or notes, only trigram

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 
 /**
  * PostgreSQL: a lead's search document (storage/search-text.ts) moves out of the leads row, and its trigram index off
- * the intake's INSERT (docs/performance.md, "Search beside the leads").
+ * the intake's INSERT (docs/architecture.md, "Inbox search").
  *
  * The GIN index of migration 0018 took about 70 µs of the database's CPU per lead and, worse, every concurrent
  * INSERT queued on the index's pending-list lock: intake answered a third of what it did without it. Now the lead

@@ -17,7 +17,7 @@ import { ADMIN_AREAS } from './areas.js';
 import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
-import { errorPage } from './pages.js';
+import { errorPage } from './error-page.js';
 import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './routes.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';

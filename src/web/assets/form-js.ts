@@ -1,7 +1,7 @@
 import { BOT_CHECK_RESPONSE_FIELDS, RECAPTCHA_V3 } from '../bot-check-widget.js';
 import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD } from '../form-fields.js';
 import { FORM_MESSAGES } from '../messages.js';
-import { PAGE_URL_FIELD, PAGE_URL_MAX } from '../../domain/intake/lead-fields.js';
+import { PAGE_URL_FIELD, PAGE_URL_MAX } from '../../domain/lead-fields.js';
 import { EMBED_MESSAGES } from '../embed-snippet.js';
 
 const CONFIG = {
@@ -38,7 +38,7 @@ export const FORM_JS = `(function () {
   var M = CONFIG.messages;
   var E = CONFIG.embed;
 
-  // ---- In a frame: the embedding page's address and our height (docs/admin-app.md, "Embedding the form") ----
+  // ---- In a frame: the embedding page's address and our height (docs/admin-app.md, "Embedding") ----
   var framed = window.parent && window.parent !== window;
   var parentOrigin = null;
   if (framed) document.documentElement.classList.add('embedded');

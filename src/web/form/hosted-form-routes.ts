@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { BotCheckProvider } from '../../config.js';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError, isAppError } from '../../domain/errors.js';
-import { BOT_CHECK_TOKEN_FIELD } from '../../domain/intake/lead-fields.js';
+import { BOT_CHECK_TOKEN_FIELD } from '../../domain/lead-fields.js';
 import { openIntake, parseIntakeToken } from '../../domain/intake/open-intake.js';
 import { parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import { submitLeadOnce } from '../../domain/intake/submit-lead-once.js';

@@ -8,7 +8,7 @@ import { NO_TEXTS } from '../../domain/sources/update-source-texts.js';
 import { answerName } from '../../domain/forms/form-definition.js';
 import type { HostedForm } from '../../domain/forms/source-form.js';
 import { FORM_STAMP_FIELD } from '../../domain/intake/form-stamp.js';
-import { PAGE_URL_FIELD } from '../../domain/intake/lead-fields.js';
+import { PAGE_URL_FIELD } from '../../domain/lead-fields.js';
 import { customFieldMarkup } from './custom-fields.js';
 
 /** What a re-rendered form shows: the values as typed and what is wrong with them. */

@@ -4,7 +4,7 @@ import { buildApp, type App } from '../../../src/app.js';
 import { setPasswordWithLink } from '../../../src/domain/auth/setup-links.js';
 import { createUser } from '../../../src/domain/users/create-user.js';
 import { resetPassword } from '../../../src/domain/users/reset-password.js';
-import { deliverDueEmails } from '../../../src/jobs/deliver-emails.js';
+import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emails.js';
 import { createDomainContext } from '../../../src/runtime.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';

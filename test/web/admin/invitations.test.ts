@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../../src/app.js';
 import { createUser } from '../../../src/domain/users/create-user.js';
 import { resetPassword } from '../../../src/domain/users/reset-password.js';
-import { bootstrap } from '../../../src/domain/workspaces/bootstrap.js';
+import { bootstrap } from '../../../src/domain/bootstrap.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../../helpers/test-app.js';
 import { csrfOf } from '../../helpers/csrf-of.js';

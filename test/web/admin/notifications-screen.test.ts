@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { getNotificationChoices } from '../../../src/domain/notifications/choices.js';
-import { deliverDueEmails } from '../../../src/jobs/deliver-emails.js';
+import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emails.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';

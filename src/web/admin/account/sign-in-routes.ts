@@ -1,7 +1,7 @@
 import { httpHeadersOf, httpStatusOf } from '../../../http/error-statuses.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../../domain/context.js';
-import type { CsrfTokens } from '../../../domain/auth/csrf.js';
+import type { CsrfTokens } from '../../../domain/csrf.js';
 import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';

@@ -1,7 +1,7 @@
 /**
- * The admin app's only script: conveniences on top of pages that work without it (STYLE "Pages"). It is served
- * as `(adminClient)(document, window)` from /admin/assets/admin.js, so it must stay self-contained: no imports,
- * no outer names (the served text is this function's compiled source).
+ * The admin app's only script: conveniences on top of pages that work without it (docs/security.md, "How it is
+ * kept safe"). It is served as `(adminClient)(document, window)` from /admin/assets/admin.js, so it must stay
+ * self-contained: no imports, no outer names (the served text is this function's compiled source).
  *
  * - `button[data-copy-target="#id"]` copies that element's text; `button[data-copy-url]` copies the text the URL
  *   answers to a POST carrying the button's `data-csrf` token (the upload key is fetched only when asked for, and

@@ -6,7 +6,7 @@ import {
 } from '../../../domain/notifications/choices.js';
 import { outboxStatus, type OutboxPurpose, type OutboxStatus } from '../../../domain/notifications/outbox.js';
 import { AppError } from '../../../domain/errors.js';
-import { sendTestEmail } from '../../../jobs/send-test-email.js';
+import { sendTestEmail } from '../../../domain/notifications/send-test-email.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';

@@ -8,7 +8,7 @@ import { FORM_MESSAGES } from '../../messages.js';
 import type { WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
-import type { SpamRules } from '../../../domain/intake/spam-rules.js';
+import type { SpamRules } from '../../../domain/sources/spam-rules.js';
 import { spamRulesSummary } from './spam-rules-pages.js';
 
 const PROVIDERS = [

@@ -1,4 +1,4 @@
-import { SPAM_RULE_LISTS, type SpamRuleList } from '../../../domain/intake/spam-rules.js';
+import { SPAM_RULE_LISTS, type SpamRuleList } from '../../../domain/sources/spam-rules.js';
 import { getSpamRules, updateSpamRules } from '../../../domain/sources/update-spam-rules.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';

@@ -1,4 +1,4 @@
-import { SPAM_RULE_LIMITS, type SpamRuleList, type SpamRules } from '../../../domain/intake/spam-rules.js';
+import { SPAM_RULE_LIMITS, type SpamRuleList, type SpamRules } from '../../../domain/sources/spam-rules.js';
 import type { SpamRulesView } from '../../../domain/sources/update-spam-rules.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { WorkspaceCall } from '../routes.js';

@@ -1,5 +1,5 @@
-import type { EmailContent, EmailLead, EmailScan } from '../../domain/notifications/email-content.js';
 import { html, type SafeHtml } from '../html.js';
+import type { EmailContent, EmailLead, EmailScan } from './email-content.js';
 
 export interface RenderedEmail {
   subject: string;

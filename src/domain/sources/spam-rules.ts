@@ -1,6 +1,6 @@
 import { AppError, type FieldError } from '../errors.js';
 import { hasControlCharacters } from '../text-input.js';
-import type { LeadFields } from './lead-fields.js';
+import type { LeadFields } from '../lead-fields.js';
 
 /**
  * A source's spam rules (docs/admin-app.md, "Spam rules"): blocked emails (exact), email domains and words

@@ -1,7 +1,7 @@
-import type { DomainContext } from '../domain/context.js';
-import { emailContent } from '../domain/notifications/email-content.js';
-import { claimDueEmails, settleEmail, type Settlement } from '../domain/notifications/outbox.js';
-import { renderEmail } from '../web/email/render-email.js';
+import type { DomainContext } from '../context.js';
+import { emailContent } from './email-content.js';
+import { claimDueEmails, settleEmail, type Settlement } from './outbox.js';
+import { renderEmail } from './render-email.js';
 
 export interface Delivery {
   id: string;

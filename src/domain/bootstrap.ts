@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import { newId } from '../ids.js';
-import { nowIso, type DomainContext } from '../context.js';
-import { mintUploadKey } from '../keys/secret-box.js';
-import { insertPipeline } from '../pipelines/create-pipeline.js';
-import { insertSource } from '../sources/create-source.js';
-import { insertWorkspace } from './create-workspace.js';
-import { toLeadSource, toSourceView, type LeadSourceView } from '../sources/source.js';
-import { insertFirstOwner } from '../users/first-owner.js';
-import type { SetupLink } from '../auth/setup-links.js';
+import { newId } from './ids.js';
+import { nowIso, type DomainContext } from './context.js';
+import { mintUploadKey } from './secret-box.js';
+import { insertPipeline } from './pipelines/create-pipeline.js';
+import { insertSource } from './sources/create-source.js';
+import { insertWorkspace } from './workspaces/create-workspace.js';
+import { toLeadSource, toSourceView, type LeadSourceView } from './sources/source.js';
+import { insertFirstOwner } from './users/first-owner.js';
+import type { SetupLink } from './auth/setup-links.js';
 
 /** Active lead sources a later start's banner lists; more are only counted. */
 export const BANNER_SOURCES = 10;

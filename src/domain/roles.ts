@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from './errors.js';
 
 /** `owner` does everything; `member` works the inboxes and scans (docs/security.md). */
 export type Role = 'owner' | 'member';

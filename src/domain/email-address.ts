@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import { checkText } from '../text-input.js';
+import { AppError } from './errors.js';
+import { checkText } from './text-input.js';
 
 /** The first start's owner (docs/security.md) until the setup page replaces it with their real address. */
 export const FIRST_OWNER_EMAIL = 'admin@localhost';

@@ -1,6 +1,6 @@
-import type { DomainContext } from '../domain/context.js';
-import { AppError } from '../domain/errors.js';
-import { queueTestEmail } from '../domain/notifications/test-email.js';
+import type { DomainContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { queueTestEmail } from './test-email.js';
 import { deliverDueEmails } from './deliver-emails.js';
 
 export interface TestEmailSent {

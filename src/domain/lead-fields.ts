@@ -1,4 +1,4 @@
-import { AppError, type FieldError } from '../errors.js';
+import { AppError, type FieldError } from './errors.js';
 
 /** Bounds in Unicode code points, counted after trimming (docs/api.md). */
 export const LEAD_FIELD_BOUNDS = { name: 120, phone: 40, email: 160, address: 240, notes: 2000 } as const;

@@ -1,5 +1,5 @@
 /** What intake answers are reported as: the contract between the routes that answer and the log that counts. */
-import type { IntakeToken } from '../sources/source.js';
+import type { IntakeToken } from './intake-token.js';
 
 export type IntakeOutcomeKind = 'accepted' | 'quarantined' | 'refused';
 

@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import { checkText } from '../text-input.js';
+import { AppError } from './errors.js';
+import { checkText } from './text-input.js';
 
 export const DISPLAY_NAME_MAX = 100;
 
