@@ -22,7 +22,7 @@ const SECRET_SUFFIX = '.app-secret';
 
 /**
  * `leadscan backup --to FILE`, or `--dir DIR [--keep N]`: a consistent copy of the SQLite database while the
- * server runs, into a new file, with the app secret that its upload keys need (docs/deployment.md, "Backups").
+ * server runs, into a new file, with the app secret that its upload keys need (docs/deployment.md, "7. Backups").
  * `--dir` names the file by the time and, with `--keep`, deletes the oldest of its backups beyond N, only once the
  * new one is written and checked. PostgreSQL has its own tool for this, and the answer says how to use it.
  */
