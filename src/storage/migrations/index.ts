@@ -25,6 +25,7 @@ import { auditLog } from './0022-audit-log.js';
 import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
+import { quoteSettingsAndPriceList } from './0027-quote-settings-price-list.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -60,6 +61,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0023_retention': retention(),
         '0024_unread_counts': unreadCounts(dialect),
         '0025_search_beside_leads': searchBesideLeads(dialect),
+        '0027_quote_settings_price_list': quoteSettingsAndPriceList(),
       }),
   };
 }
