@@ -490,6 +490,8 @@ export interface QuoteTable {
   total: number;
   /** SHA-256 hex of the customer link's token; set at send, shared by the chain's revisions. */
   token_hash: string | null;
+  /** The token sealed by the secret box, so staff can show the customer's link again. */
+  token_enc: string | null;
   created_by_user_id: string | null;
   created_at: string;
   updated_at: string;
@@ -500,6 +502,8 @@ export interface QuoteTable {
   accepted_at: string | null;
   accepted_name: string | null;
   acceptance_hash: string | null;
+  /** JSON array of the optional lines' ids the customer had ticked when accepting. */
+  chosen_lines: string | null;
   declined_at: string | null;
   decline_reason: string | null;
   withdrawn_at: string | null;

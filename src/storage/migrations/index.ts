@@ -26,6 +26,7 @@ import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
 import { quoteSettingsAndPriceList } from './0027-quote-settings-price-list.js';
+import { quotes } from './0028-quotes.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0024_unread_counts': unreadCounts(dialect),
         '0025_search_beside_leads': searchBesideLeads(dialect),
         '0027_quote_settings_price_list': quoteSettingsAndPriceList(),
+        '0028_quotes': quotes(),
       }),
   };
 }
