@@ -16,6 +16,7 @@ import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
 import { updateQuote } from '../../../src/domain/quotes/update-quote.js';
 import { updateQuoteLine } from '../../../src/domain/quotes/update-quote-line.js';
 import { withdrawQuote } from '../../../src/domain/quotes/withdraw-quote.js';
+import { deleteLead } from '../../../src/domain/leads/delete-lead.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../../helpers/test-app.js';
@@ -182,5 +183,14 @@ describeEachBackend('quotes: lines, sending, numbers and the customer\'s answer'
     await expect(openQuoteByToken({ ctx, input: { token: 'A'.repeat(22) } })).rejects.toMatchObject({ code: 'quote_not_found' });
     await expect(openQuoteByToken({ ctx, input: { token: 'nope' } })).rejects.toMatchObject({ code: 'quote_not_found' });
     clock.advance(-(clock.now().getTime() - NOW));
+  });
+
+  it('a deleted lead takes its quotes with it, and their link stops working', async () => {
+    const ctx = world.ctx;
+    const lead = await leadOf(world, ws, 'Edsger Dijkstra');
+    const sent = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
+    await deleteLead({ ctx, input: { id: lead } });
+    await expect(openQuoteByToken({ ctx, input: { token: sent.token } })).rejects.toMatchObject({ code: 'quote_not_found' });
+    expect(await world.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', sent.quote.id).execute()).toEqual([]);
   });
 });
