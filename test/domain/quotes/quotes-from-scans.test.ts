@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
+import { addItemLines } from '../../../src/domain/quotes/add-item-lines.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
+import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 import { leadOf, quoteWorkspace, scanOf } from './quote-fixtures.js';
@@ -93,5 +95,24 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     await expect(createQuote({ ctx: world.ctx, input: { leadId: other, scanIds: [scanId], rooms: [3] } })).rejects.toMatchObject({ code: 'room_not_found' });
     const elsewhere = await quoteWorkspace(world, 'Elsewhere');
     await expect(createQuote({ ctx: world.ctx, input: { workspaceId: elsewhere.workspaceId, leadId } })).rejects.toMatchObject({ code: 'lead_not_found' });
+  });
+
+  it('adds price-list items to a draft: measured ones per picked room, others once; a sent quote refuses', async () => {
+    const ws = await quoteWorkspace(world, 'Add items');
+    const leadId = await leadOf(world, ws);
+    const scanId = await scanOf(world, ws, leadId);
+    const tiles = await item(ws.workspaceId, { name: 'Tiles', unit: 'm2', price: '35.00', measure: 'floor_area', waste: '10' });
+    const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75', taxes: ['GST'] });
+    const draft = await createQuote({ ctx: world.ctx, input: { leadId } });
+    expect(draft.lines).toEqual([]);
+    const q = await addItemLines({ ctx: world.ctx, input: { quoteId: draft.id, itemIds: [tiles.id, callout.id], scanIds: [scanId], rooms: [2] } });
+    // The hall: 1.5 × 5 = 7.5 m² × 1.1 = 8.25 m².
+    expect(q.lines.map((l) => [l.description, l.quantity, l.amount])).toEqual([
+      ['Tiles — Hall: floor 7.5 m² + 10 % waste', 825, 28875],
+      ['Call-out', 100, 7500],
+    ]);
+    expect(q.subtotal).toBe(28875 + 7500);
+    await sendQuote({ ctx: world.ctx, input: { quoteId: q.id, by: { userId: null, label: 'test' } } });
+    await expect(addItemLines({ ctx: world.ctx, input: { quoteId: q.id, itemIds: [callout.id] } })).rejects.toMatchObject({ code: 'quote_not_editable' });
   });
 });
