@@ -17,6 +17,7 @@ import { updateQuote } from '../../../src/domain/quotes/update-quote.js';
 import { updateQuoteLine } from '../../../src/domain/quotes/update-quote-line.js';
 import { withdrawQuote } from '../../../src/domain/quotes/withdraw-quote.js';
 import { deleteLead } from '../../../src/domain/leads/delete-lead.js';
+import { exportPerson } from '../../../src/domain/persons/export-person.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../../helpers/test-app.js';
@@ -185,10 +186,14 @@ describeEachBackend('quotes: lines, sending, numbers and the customer\'s answer'
     clock.advance(-(clock.now().getTime() - NOW));
   });
 
-  it('a deleted lead takes its quotes with it, and their link stops working', async () => {
+  it('a person\'s export lists their quotes; a deleted lead takes its quotes with it, and their link stops working', async () => {
     const ctx = world.ctx;
     const lead = await leadOf(world, ws, 'Edsger Dijkstra');
     const sent = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
+    // A person's export lists their quotes, without the link.
+    const exported = await exportPerson({ ctx, input: { workspaceId: ws.workspaceId, email: 'edsger@example.com' } });
+    expect(exported.quotes.map((q) => [q.id, q.number, q.total])).toEqual([[sent.quote.id, sent.quote.number, sent.quote.total]]);
+    expect(JSON.stringify(exported)).not.toContain(sent.token);
     await deleteLead({ ctx, input: { id: lead } });
     await expect(openQuoteByToken({ ctx, input: { token: sent.token } })).rejects.toMatchObject({ code: 'quote_not_found' });
     expect(await world.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', sent.quote.id).execute()).toEqual([]);
