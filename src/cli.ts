@@ -6,6 +6,8 @@ import { human, positiveInteger, type CliKit, type Io } from './cli/kit.js';
 import { registerLeadsCommands } from './cli/leads-commands.js';
 import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
+import { registerPriceListCommands } from './cli/price-list-commands.js';
+import { registerQuotesCommands } from './cli/quotes-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerAuditCommands } from './cli/audit-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
@@ -94,6 +96,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerUserCommands(program, kit);
   registerNotifyCommands(program, kit);
   registerAuditCommands(program, kit);
+  registerPriceListCommands(program, kit);
+  registerQuotesCommands(program, kit);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -91,8 +91,6 @@ const DOMAIN_ORDER = [
   'leads',
   'quarantine',
   'scans',
-  'persons',
-  'retention',
   // the people of a workspace
   'members',
   'users',
@@ -100,6 +98,9 @@ const DOMAIN_ORDER = [
   // the offer side
   'price-list',
   'quotes',
+  // what spans every area above: a person's data, and what retention deletes
+  'persons',
+  'retention',
 ];
 
 /** The one root file above every folder: the first start makes a workspace, its pipeline and source, the first owner. */

@@ -9,6 +9,9 @@ import { listWorkspaces } from '../domain/workspaces/list-workspaces.js';
 import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
 import { updateWorkspaceSettings } from '../domain/settings/update-workspace-settings.js';
 import type { WorkspaceSettings } from '../domain/settings/workspace-settings.js';
+import type { TaxChange, TaxNumberChange } from '../domain/settings/quote-settings.js';
+import { AppError } from '../domain/errors.js';
+import { rateText } from '../domain/money.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 import { deletedLine, table } from './render.js';
@@ -21,6 +24,62 @@ const listed: Render = ((rows: Row[]) =>
     ['NAME', (r) => r.name],
     ['CREATED', (r) => r.createdAt],
   ])) as Render;
+
+interface SettingsOptions {
+  name?: string;
+  timeZone?: string;
+  units?: string;
+  leadRetention?: string;
+  scanRetention?: string;
+  currency?: string;
+  locale?: string;
+  tax: string[];
+  quoteValidDays?: string;
+  quoteTerms?: string;
+  businessAddress?: string;
+  businessPhone?: string;
+  businessEmail?: string;
+  taxNumber: string[];
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function splitPair(value: string, flag: string): [string, string] {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new AppError('invalid_arguments', `${flag} takes NAME=VALUE, not "${value.slice(0, 60)}"`);
+  return [value.slice(0, at), value.slice(at + 1)];
+}
+
+/** `GST=5`, `Eco=2:default-off`, `GST=off`. */
+function taxChange(value: string): TaxChange {
+  const [name, rest] = splitPair(value, '--tax');
+  const [rate, flag] = rest.split(':');
+  if (flag !== undefined && flag !== 'default-off' && flag !== 'default-on') {
+    throw new AppError('invalid_arguments', `--tax takes NAME=RATE, NAME=RATE:default-off or NAME=off, not "${value.slice(0, 60)}"`);
+  }
+  return { name, rate: rate!, ...(flag !== undefined ? { onByDefault: flag === 'default-on' } : {}) };
+}
+
+function taxNumberChange(value: string): TaxNumberChange {
+  const [name, number] = splitPair(value, '--tax-number');
+  return { name, value: number };
+}
+
+function settingsText(s: WorkspaceSettings): string {
+  const taxes = s.taxes.map((t) => `${t.name} ${rateText(t.rate)} %${t.onByDefault ? '' : ' (off by default)'}`).join(', ') || 'none';
+  return (
+    `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n` +
+    `  leads kept: ${s.leadRetentionMonths ? `${s.leadRetentionMonths} months` : 'always'}\n` +
+    `  scans kept: ${s.scanRetentionMonths ? `${s.scanRetentionMonths} months` : 'always'}\n` +
+    `  currency:  ${s.currency}\n  locale:    ${s.locale}\n  taxes:     ${taxes}\n` +
+    `  quotes valid: ${s.quoteValidDays} days\n` +
+    (s.quoteTerms ? `  quote terms: ${s.quoteTerms.replace(/\n/g, ' ')}\n` : '') +
+    (s.businessAddress ? `  address:   ${s.businessAddress.replace(/\n/g, ', ')}\n` : '') +
+    (s.businessPhone ? `  phone:     ${s.businessPhone}\n` : '') +
+    (s.businessEmail ? `  email:     ${s.businessEmail}\n` : '') +
+    s.taxNumbers.map((n) => `  ${n.name}: ${n.value}\n`).join('')
+  );
+}
 
 /** `leadscan workspace …` and `leadscan pipeline …`. */
 export function registerWorkspaceCommands(program: Command, { run, withJson }: CliKit) {
@@ -46,15 +105,30 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .option('--units <units>', 'metric (m, m²) or imperial (ft-in, ft²) for scan measurements')
     .option('--lead-retention <months>', 'delete leads older than this: off, 3, 6, 12, 24 or 36 (months)')
     .option('--scan-retention <months>', 'delete scans older than this: off, 3, 6, 12, 24 or 36 (months)')
+    .option('--currency <code>', 'ISO 4217 currency of new quotes, e.g. USD, CAD, EUR (sent quotes keep theirs)')
+    .option('--locale <tag>', 'BCP 47 locale numbers and dates are shown in, e.g. en-US, fr-CA')
+    .option('--tax <name=rate>', 'add or change a tax, e.g. GST=5 or QST=9.975 (on new lines by default; NAME=RATE:default-off for not); NAME=off removes it; repeatable', collect, [])
+    .option('--quote-valid-days <n>', 'days a new quote is valid for (default 30)')
+    .option('--quote-terms <text>', 'the terms new quotes start with ("" clears)')
+    .option('--business-address <text>', 'the business address printed on quotes ("" clears)')
+    .option('--business-phone <text>', 'the business phone printed on quotes ("" clears)')
+    .option('--business-email <email>', 'the business email printed on quotes ("" clears)')
+    .option('--tax-number <name=value>', 'a tax registration number printed on quotes, e.g. "GST/HST=123456789 RT0001"; NAME= removes it; repeatable', collect, [])
     .action(
       run(
-        async (ctx, ref: string, opts: { name?: string; timeZone?: string; units?: string; leadRetention?: string; scanRetention?: string }) => {
-          return updateWorkspaceSettings({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), ...opts } });
+        async (ctx, ref: string, opts: SettingsOptions) => {
+          const { tax, taxNumber, ...rest } = opts;
+          return updateWorkspaceSettings({
+            ctx,
+            input: {
+              workspaceId: await workspaceIdOf(ctx, ref),
+              ...rest,
+              ...(tax.length > 0 ? { taxes: tax.map(taxChange) } : {}),
+              ...(taxNumber.length > 0 ? { taxNumbers: taxNumber.map(taxNumberChange) } : {}),
+            },
+          });
         },
-        ((s: WorkspaceSettings) =>
-          `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n` +
-          `  leads kept: ${s.leadRetentionMonths ? `${s.leadRetentionMonths} months` : 'always'}\n` +
-          `  scans kept: ${s.scanRetentionMonths ? `${s.scanRetentionMonths} months` : 'always'}\n`) as Render,
+        settingsText as Render,
       ),
     );
   withJson(workspace.command('delete <workspace>'))

@@ -14,6 +14,21 @@ export interface WorkspaceTable {
   lead_retention_months?: number | null;
   /** Since 0023: months scans are kept, null for off. */
   scan_retention_months?: number | null;
+  /** Since 0027: ISO 4217 code amounts are in. */
+  currency?: string;
+  /** Since 0027: BCP 47 tag numbers and dates are shown in. */
+  locale?: string;
+  /** Since 0027: JSON `[{ name, rate, onByDefault }]`, rate in thousandths of a percent; at most three. */
+  taxes?: string;
+  /** Since 0027: days a new quote is valid for. */
+  quote_valid_days?: number;
+  /** Since 0027: the terms a new quote starts with. */
+  quote_terms?: string | null;
+  business_address?: string | null;
+  business_phone?: string | null;
+  business_email?: string | null;
+  /** Since 0027: JSON `[{ name, value }]`, e.g. GST/HST and QST registration numbers. */
+  tax_numbers?: string;
 }
 
 export interface PipelineTable {
@@ -428,6 +443,100 @@ export interface LeadSearchTable {
   search_text: string;
 }
 
+/** Since 0027: what a workspace sells (docs/quotes.md, "The price list"). */
+export interface PriceListItemTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  unit: string;
+  /** Smallest currency unit. */
+  unit_price: number;
+  /** JSON array of tax names. */
+  taxes: string;
+  measure: string | null;
+  /** Thousandths of a percent. */
+  waste: number;
+  /** Hundredths (coats 2 is 200). */
+  coats: number;
+  /** Hundredths of the item's unit one pack covers; null when sold by the unit. */
+  pack: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Since 0028: one revision of a quote. Revisions of one quote share `chain_id` and, once sent, `number`; the
+ * customer's link (`token_hash`) is on the chain's rows and shows the latest sent revision.
+ */
+export interface QuoteTable {
+  id: string;
+  workspace_id: string;
+  lead_id: string;
+  chain_id: string;
+  /** `Q-0007`, given at the chain's first send; null before. */
+  number: string | null;
+  revision: number;
+  /** draft | sent | viewed | accepted | declined | withdrawn | replaced */
+  status: string;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  customer_address: string | null;
+  title: string | null;
+  note: string | null;
+  terms: string | null;
+  /** `YYYY-MM-DD`, the last day it can be accepted (in the workspace's time zone). */
+  valid_until: string;
+  currency: string;
+  /** JSON `[{ name, rate }]`: the taxes the quote applies, frozen from Settings at creation. */
+  tax_rates: string;
+  subtotal: number;
+  total: number;
+  /** SHA-256 hex of the customer link's token; set at send, shared by the chain's revisions. */
+  token_hash: string | null;
+  /** The token sealed by the secret box, so staff can show the customer's link again. */
+  token_enc: string | null;
+  created_by_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  sent_by_user_id: string | null;
+  viewed_at: string | null;
+  view_count: number;
+  accepted_at: string | null;
+  accepted_name: string | null;
+  acceptance_hash: string | null;
+  /** JSON array of the optional lines' ids the customer had ticked when accepting. */
+  chosen_lines: string | null;
+  declined_at: string | null;
+  decline_reason: string | null;
+  withdrawn_at: string | null;
+}
+
+export interface QuoteLineTable {
+  id: string;
+  quote_id: string;
+  position: number;
+  description: string;
+  /** Hundredths. */
+  quantity: number;
+  unit: string;
+  unit_price: number;
+  amount: number;
+  /** JSON array of tax names. */
+  taxes: string;
+  optional: number;
+  chosen: number;
+  /** JSON `{ scanId, room, measure, measured, waste, coats, pack }` for a measured line; null for a free one. */
+  source: string | null;
+}
+
+/** Since 0028: the last quote number a workspace gave; incremented in the transaction of a first send. */
+export interface QuoteCounterTable {
+  workspace_id: string;
+  last_number: number;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -465,4 +574,8 @@ export interface Schema {
   job_claims: JobClaimTable;
   lead_search: LeadSearchTable;
   lead_search_pending: LeadSearchTable;
+  price_list_items: PriceListItemTable;
+  quotes: QuoteTable;
+  quote_lines: QuoteLineTable;
+  quote_counters: QuoteCounterTable;
 }

@@ -55,6 +55,17 @@ export const AUDIT_ACTIONS = [
   'person.exported',
   'person.erased',
   'retention.ran',
+  'price_list.item_added',
+  'price_list.item_changed',
+  'price_list.item_removed',
+  'price_list.imported',
+  'quote.created',
+  'quote.sent',
+  'quote.revised',
+  'quote.withdrawn',
+  'quote.viewed',
+  'quote.accepted',
+  'quote.declined',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -36,6 +36,9 @@ const ERASED_TABLES = [
   'lead_events',
   'lead_search',
   'lead_search_pending',
+  // A lead's quotes go with it (foreign key): the customer's name, address and the lines are theirs too.
+  'quotes',
+  'quote_lines',
 ] as const;
 
 /**

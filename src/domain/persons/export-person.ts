@@ -4,11 +4,14 @@ import type { MarkedLeadState } from '../quarantine/mark-as-spam.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
 import { readLeadRecords, requestMeta, toExportedLead, type ExportedLead, type RequestMeta } from './exported-lead.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+import { loadQuoteView, type QuoteView } from '../quotes/quote-view.js';
 
 export interface PersonExport {
   workspaceId: string;
   match: PersonMatch;
   leads: ExportedLead[];
+  /** Every revision of the quotes made for those leads (docs/quotes.md), without the customer's link (a secret). */
+  quotes: Array<Omit<QuoteView, 'customerUrl'>>;
   /** `markedLead`: for a lead marked as spam, the lead as it was kept (Restore brings it back); null for a catch. */
   quarantine: Array<QuarantineView & RequestMeta & { markedLead: ExportedLead | null }>;
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
@@ -34,6 +37,7 @@ export async function exportPerson({
     match,
     // The team's notes and history about the person are data about them too (the erasure deletes them with the lead).
     leads: await Promise.all(rows.leads.map(async (row) => toExportedLead(await readLeadRecords(ctx.store.db, row)))),
+    quotes: await quotesOf(ctx, rows.leads.map((l) => l.id)),
     quarantine: rows.quarantine.map((row) => ({
       ...toQuarantineView(row),
       ...requestMeta(row),
@@ -41,4 +45,15 @@ export async function exportPerson({
     })),
     idempotencyRecords: rows.idempotency.map((r) => ({ scope: r.scope, key: r.key, createdAt: r.created_at })),
   };
+}
+
+async function quotesOf(ctx: VerbArgs<unknown>['ctx'], leadIds: string[]): Promise<PersonExport['quotes']> {
+  if (leadIds.length === 0) return [];
+  const rows = await ctx.store.db.selectFrom('quotes').selectAll().where('lead_id', 'in', leadIds).orderBy('created_at').orderBy('id').execute();
+  return Promise.all(
+    rows.map(async (row) => {
+      const { customerUrl: _link, ...quote } = await loadQuoteView(ctx, ctx.store.db, row);
+      return quote;
+    }),
+  );
 }

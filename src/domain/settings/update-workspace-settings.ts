@@ -2,6 +2,16 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { assertNameFree, checkName } from '../unique-name.js';
+import { checkCurrency, checkLocale } from '../money.js';
+import {
+  applyTaxChanges,
+  applyTaxNumberChanges,
+  checkBusinessEmail,
+  checkOptionalText,
+  checkQuoteValidDays,
+  type TaxChange,
+  type TaxNumberChange,
+} from './quote-settings.js';
 import { checkRetention, checkTimeZone, checkUnits, getWorkspaceSettings, type WorkspaceSettings } from './workspace-settings.js';
 
 /** Runs a check; a refusal becomes field errors of `field` (so a page shows each next to its field). */
@@ -21,8 +31,10 @@ function changedFlags(before: Record<string, unknown>, changes: Record<string, u
 }
 
 /**
- * The Settings screen and `leadscan workspace settings`: name, time zone, units and retention, each optional. Every value is
- * checked before anything is written, all refusals are reported at once, and the change is one transaction.
+ * The Settings screen and `leadscan workspace settings`: name, time zone, units, retention and what quotes use
+ * (currency, locale, taxes, validity, terms, the business's details), each optional. Every value is checked before
+ * anything is written, all refusals are reported at once, and the change is one transaction. A currency change
+ * re-prices nothing: each quote keeps the currency it was made in.
  */
 export async function updateWorkspaceSettings({
   ctx,
@@ -35,8 +47,21 @@ export async function updateWorkspaceSettings({
   /** `off` or 3, 6, 12, 24, 36 (months). */
   leadRetention?: string;
   scanRetention?: string;
+  currency?: string;
+  locale?: string;
+  /** Applied in order to the current taxes; `rate: 'off'` removes one. */
+  taxes?: TaxChange[];
+  quoteValidDays?: string | number;
+  /** Empty clears it (as do the three business details). */
+  quoteTerms?: string;
+  businessAddress?: string;
+  businessPhone?: string;
+  businessEmail?: string;
+  /** Applied in order; an empty value removes that name. */
+  taxNumbers?: TaxNumberChange[];
 }>): Promise<WorkspaceSettings> {
   const fieldErrors: FieldError[] = [];
+  const current = input.taxes || input.taxNumbers ? await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } }) : undefined;
   const name = input.name === undefined ? undefined : checked(fieldErrors, 'name', () => checkName('workspace', input.name!));
   const timeZone = input.timeZone === undefined ? undefined : checked(fieldErrors, 'timeZone', () => checkTimeZone(input.timeZone!));
   const units = input.units === undefined ? undefined : checked(fieldErrors, 'units', () => checkUnits(input.units!));
@@ -44,6 +69,19 @@ export async function updateWorkspaceSettings({
     input.leadRetention === undefined ? undefined : checked(fieldErrors, 'leadRetention', () => checkRetention('leadRetention', input.leadRetention!));
   const scanRetention =
     input.scanRetention === undefined ? undefined : checked(fieldErrors, 'scanRetention', () => checkRetention('scanRetention', input.scanRetention!));
+  const currency = input.currency === undefined ? undefined : checked(fieldErrors, 'currency', () => checkCurrency(input.currency!));
+  const locale = input.locale === undefined ? undefined : checked(fieldErrors, 'locale', () => checkLocale(input.locale!));
+  const taxes = input.taxes === undefined ? undefined : checked(fieldErrors, 'taxes', () => applyTaxChanges(current!.taxes, input.taxes!));
+  const taxNumbers =
+    input.taxNumbers === undefined ? undefined : checked(fieldErrors, 'taxNumbers', () => applyTaxNumberChanges(current!.taxNumbers, input.taxNumbers!));
+  const quoteValidDays =
+    input.quoteValidDays === undefined ? undefined : checked(fieldErrors, 'quoteValidDays', () => checkQuoteValidDays(input.quoteValidDays!));
+  const optional = (value: string | undefined, field: string, label: string, max: number, multiline: boolean) =>
+    value === undefined ? undefined : checked(fieldErrors, field, () => checkOptionalText(value, field, label, max, multiline));
+  const quoteTerms = optional(input.quoteTerms, 'quoteTerms', 'The terms', 5000, true);
+  const businessAddress = optional(input.businessAddress, 'businessAddress', 'The address', 500, true);
+  const businessPhone = optional(input.businessPhone, 'businessPhone', 'The phone', 40, false);
+  const businessEmail = input.businessEmail === undefined ? undefined : checked(fieldErrors, 'businessEmail', () => checkBusinessEmail(input.businessEmail!));
   if (fieldErrors.length > 0) {
     throw new AppError('invalid_fields', fieldErrors.map((e) => e.message).join('; '), fieldErrors);
   }
@@ -53,6 +91,15 @@ export async function updateWorkspaceSettings({
     ...(units !== undefined ? { units } : {}),
     ...(leadRetention !== undefined ? { lead_retention_months: leadRetention } : {}),
     ...(scanRetention !== undefined ? { scan_retention_months: scanRetention } : {}),
+    ...(currency !== undefined ? { currency } : {}),
+    ...(locale !== undefined ? { locale } : {}),
+    ...(taxes !== undefined ? { taxes: JSON.stringify(taxes) } : {}),
+    ...(taxNumbers !== undefined ? { tax_numbers: JSON.stringify(taxNumbers) } : {}),
+    ...(quoteValidDays !== undefined ? { quote_valid_days: quoteValidDays } : {}),
+    ...(quoteTerms !== undefined ? { quote_terms: quoteTerms } : {}),
+    ...(businessAddress !== undefined ? { business_address: businessAddress } : {}),
+    ...(businessPhone !== undefined ? { business_phone: businessPhone } : {}),
+    ...(businessEmail !== undefined ? { business_email: businessEmail } : {}),
   };
   if (Object.keys(changes).length > 0) {
     await ctx.store.writer.write(async (trx) => {

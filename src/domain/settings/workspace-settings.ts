@@ -13,7 +13,34 @@ export interface WorkspaceSettings {
   leadRetentionMonths: RetentionMonths | null;
   /** Months scans are kept; null keeps them. */
   scanRetentionMonths: RetentionMonths | null;
+  /** ISO 4217; amounts are integers in its smallest unit (docs/quotes.md, "Money"). */
+  currency: string;
+  /** BCP 47, for numbers and dates on quotes. */
+  locale: string;
+  /** Up to three named taxes; `rate` in thousandths of a percent (9.975 % is 9975). */
+  taxes: WorkspaceTax[];
+  quoteValidDays: number;
+  quoteTerms: string | null;
+  businessAddress: string | null;
+  businessPhone: string | null;
+  businessEmail: string | null;
+  /** Tax registration numbers printed on quotes, e.g. `{ name: 'GST/HST', value: '123456789 RT0001' }`. */
+  taxNumbers: TaxNumber[];
 }
+
+export interface WorkspaceTax {
+  name: string;
+  rate: number;
+  /** Whether a new line carries it unless the person unticks it. */
+  onByDefault: boolean;
+}
+
+export interface TaxNumber {
+  name: string;
+  value: string;
+}
+
+export const MAX_TAXES = 3;
 
 /** The ages a workspace may choose for leads and scans; "off" is null. */
 export const RETENTION_MONTHS = [3, 6, 12, 24, 36] as const;
@@ -62,7 +89,23 @@ export function checkUnits(value: string): Units {
 export async function getWorkspaceSettings({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<WorkspaceSettings> {
   const row = await ctx.store.db
     .selectFrom('workspaces')
-    .select(['id', 'name', 'time_zone', 'units', 'lead_retention_months', 'scan_retention_months'])
+    .select([
+      'id',
+      'name',
+      'time_zone',
+      'units',
+      'lead_retention_months',
+      'scan_retention_months',
+      'currency',
+      'locale',
+      'taxes',
+      'quote_valid_days',
+      'quote_terms',
+      'business_address',
+      'business_phone',
+      'business_email',
+      'tax_numbers',
+    ])
     .where('id', '=', input.workspaceId)
     .executeTakeFirst();
   if (!row) throw new AppError('workspace_not_found', 'No such workspace');
@@ -73,6 +116,15 @@ export async function getWorkspaceSettings({ ctx, input }: VerbArgs<{ workspaceI
     units: (row.units ?? 'metric') as Units,
     leadRetentionMonths: (row.lead_retention_months ?? null) as RetentionMonths | null,
     scanRetentionMonths: (row.scan_retention_months ?? null) as RetentionMonths | null,
+    currency: row.currency ?? 'USD',
+    locale: row.locale ?? 'en-US',
+    taxes: JSON.parse(row.taxes ?? '[]') as WorkspaceTax[],
+    quoteValidDays: Number(row.quote_valid_days ?? 30),
+    quoteTerms: row.quote_terms ?? null,
+    businessAddress: row.business_address ?? null,
+    businessPhone: row.business_phone ?? null,
+    businessEmail: row.business_email ?? null,
+    taxNumbers: JSON.parse(row.tax_numbers ?? '[]') as TaxNumber[],
   };
 }
 

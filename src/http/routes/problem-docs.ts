@@ -13,6 +13,11 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   invalid_scan_key:
     'The upload key is wrong or was regenerated. Sign in to the web app (/login; it opens on your workspace) and copy the current key from the Scans screen (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
   csrf_failed: 'The form was not sent from this site, or its session changed. Reload the page and send it again.',
+  quote_updated: 'The quote was revised after the page was opened: reload it, read the new version, then answer it.',
+  quote_expired: 'The quote is past its valid-until date; ask the sender for a new one.',
+  quote_link_unusable: 'The sender withdrew this quote; ask them for a new one.',
+  quote_final: 'The quote was already accepted or declined; that answer stands. Copy it to start a new quote.',
+  quote_not_editable: 'A sent quote is never changed: revise it to make a new draft revision, and send that.',
   owner_only: 'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
   invalid_credentials: 'The email or password is wrong. After 10 failures in 15 minutes, sign-in waits (429).',
   setup_link_unusable: 'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',

@@ -26,6 +26,8 @@ import { retention } from './0023-retention.js';
 import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
 import { searchLogsReusedRowids } from './0026-search-logs-reused-rowids.js';
+import { quoteSettingsAndPriceList } from './0027-quote-settings-price-list.js';
+import { quotes } from './0028-quotes.js';
 import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
 
 /**
@@ -63,6 +65,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0024_unread_counts': unreadCounts(dialect),
         '0025_search_beside_leads': searchBesideLeads(dialect),
         '0026_search_logs_reused_rowids': searchLogsReusedRowids(dialect),
+        '0027_quote_settings_price_list': quoteSettingsAndPriceList(),
+        '0028_quotes': quotes(),
         '0030_links_tied_to_credentials': linksTiedToCredentials(),
       }),
   };

@@ -55,11 +55,21 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       units: 'metric',
       leadRetentionMonths: null,
       scanRetentionMonths: null,
+      currency: 'USD',
+      locale: 'en-US',
+      taxes: [],
+      quoteValidDays: 30,
+      quoteTerms: null,
+      businessAddress: null,
+      businessPhone: null,
+      businessEmail: null,
+      taxNumbers: [],
     });
     const changed = await runCli(['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'], env);
     expect(changed.code).toBe(0);
     expect(changed.stdout).toBe(
-      `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n`,
+      `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n` +
+        '  currency:  USD\n  locale:    en-US\n  taxes:     none\n  quotes valid: 30 days\n',
     );
     const refused = await runCli(['workspace', 'settings', 'Home', '--units', 'furlongs'], env);
     expect(refused.code).toBe(1);
@@ -93,5 +103,53 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     expect(bad.body).toMatch(/id="f-leadRetention-error">Choose off or 3, 6, 12, 24, 36 months/);
     const records = await f.world.store.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'settings.changed').execute();
     expect(records).toEqual([{ action: 'settings.changed', details: JSON.stringify({ lead_retention_months: true, scan_retention_months: true }) }]);
+  });
+
+  it('an owner sets what quotes use on the screen: currency, locale, taxes (the form replaces them), terms and business details', async () => {
+    const page = await get(url());
+    expect(page.body).toContain('name="currency"');
+    expect(page.body).toContain('value="USD"');
+    const base = { name: 'Home', timeZone: 'UTC', units: 'metric' };
+    const quoteForm = {
+      currency: 'cad',
+      locale: 'fr-CA',
+      taxName1: 'GST',
+      taxRate1: '5',
+      taxDefault1: 'on',
+      taxName2: 'QST',
+      taxRate2: '9.975',
+      taxDefault2: 'on',
+      taxName3: 'Eco',
+      taxRate3: '1',
+      quoteValidDays: '21',
+      quoteTerms: 'Half up front.',
+      businessAddress: '1 Main St',
+      businessPhone: '+1 555 0100',
+      businessEmail: 'office@example.com',
+      taxNumberName1: 'GST/HST',
+      taxNumberValue1: '123456789 RT0001',
+    };
+    const saved = await post(url(), { ...base, ...quoteForm });
+    expect(saved.statusCode).toBe(303);
+    const row = await f.world.store.db.selectFrom('workspaces').select(['currency', 'locale', 'taxes', 'quote_valid_days', 'tax_numbers']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ currency: 'CAD', locale: 'fr-CA', quote_valid_days: 21 });
+    expect(JSON.parse(row.taxes as string)).toEqual([
+      { name: 'GST', rate: 5000, onByDefault: true },
+      { name: 'QST', rate: 9975, onByDefault: true },
+      { name: 'Eco', rate: 1000, onByDefault: false },
+    ]);
+    const shown = await get(url());
+    expect(shown.body).toContain('name="taxRate2" value="9.975"');
+    // A row left empty removes its tax.
+    const { taxName3: _n, taxRate3: _r, ...withoutEco } = quoteForm;
+    expect((await post(url(), { ...base, ...withoutEco })).statusCode).toBe(303);
+    const after = await f.world.store.db.selectFrom('workspaces').select('taxes').where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    expect((JSON.parse(after.taxes as string) as Array<{ name: string }>).map((t) => t.name)).toEqual(['GST', 'QST']);
+    const bad = await post(url(), { ...base, ...quoteForm, currency: 'ZZZ', taxRate1: 'five', businessEmail: 'nobody' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-currency-error">Give a three-letter currency code/);
+    expect(bad.body).toMatch(/id="f-taxes-error">Give a percentage/);
+    expect(bad.body).toMatch(/id="f-businessEmail-error">Enter an email address/);
+    expect(bad.body).toContain('value="ZZZ"');
   });
 });

@@ -110,9 +110,12 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 /* a choice among a few: one radio per line, its hint under the label */
 fieldset.field { border: 0; padding: 0; margin: 0 0 1.25rem; min-width: 0; }
 fieldset.field legend { font-weight: 600; padding: 0; margin: 0 0 .4rem; }
-fieldset.retention { border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem 1rem .25rem; margin: 0 0 1.25rem; min-width: 0; }
-fieldset.retention legend { font-weight: 650; padding: 0 .35rem; }
-fieldset.retention > .hint { margin: 0 0 1rem; }
+fieldset.retention, fieldset.quotes, fieldset.taxes, fieldset.tax-numbers { border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem 1rem .25rem; margin: 0 0 1.25rem; min-width: 0; }
+fieldset.retention legend, fieldset.quotes legend, fieldset.taxes legend, fieldset.tax-numbers legend { font-weight: 650; padding: 0 .35rem; }
+fieldset.retention > .hint, fieldset.quotes > .hint { margin: 0 0 1rem; }
+.tax-row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: 0 0 .75rem; }
+.tax-row label { display: flex; flex-direction: column; gap: .25rem; font-weight: 600; }
+.tax-row label:has(input[type="checkbox"]) { flex-direction: row; align-items: center; font-weight: 400; padding-bottom: .5rem; }
 table.audit td.ids code { word-break: break-all; font-size: .8rem; }
 table.audit td code { font-size: .85rem; }
 label.radio { display: flex; gap: .6rem; align-items: flex-start; font-weight: 400; margin: 0 0 .45rem; cursor: pointer; }

@@ -54,6 +54,17 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'person.exported': 'Person’s data exported',
   'person.erased': 'Person erased',
   'retention.ran': 'Retention run',
+  'price_list.item_added': 'Price list item added',
+  'price_list.item_changed': 'Price list item changed',
+  'price_list.item_removed': 'Price list item removed',
+  'price_list.imported': 'Price list imported (CSV)',
+  'quote.created': 'Quote created',
+  'quote.sent': 'Quote sent',
+  'quote.revised': 'Quote revised',
+  'quote.withdrawn': 'Quote withdrawn',
+  'quote.viewed': 'Quote viewed by the customer',
+  'quote.accepted': 'Quote accepted by the customer',
+  'quote.declined': 'Quote declined by the customer',
 };
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */

@@ -1,6 +1,8 @@
 import { httpStatusOf } from '../../../http/error-statuses.js';
 import { updateWorkspaceSettings } from '../../../domain/settings/update-workspace-settings.js';
-import { getWorkspaceSettings, RETENTION_MONTHS, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import { getWorkspaceSettings, MAX_TAXES, RETENTION_MONTHS, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import type { TaxChange, TaxNumberChange } from '../../../domain/settings/quote-settings.js';
+import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
@@ -12,6 +14,62 @@ interface Values {
   units: string;
   leadRetention: string;
   scanRetention: string;
+  quotes: QuoteValues;
+}
+
+/** The Quotes part of the form, as typed (kept on a refusal so nothing typed is lost). */
+interface QuoteValues {
+  currency: string;
+  locale: string;
+  quoteValidDays: string;
+  quoteTerms: string;
+  businessAddress: string;
+  businessPhone: string;
+  businessEmail: string;
+  taxes: Array<{ name: string; rate: string; onByDefault: boolean }>;
+  taxNumbers: Array<{ name: string; value: string }>;
+}
+
+/** Rows shown for tax numbers (the domain keeps up to five). */
+const TAX_NUMBER_ROWS = 3;
+
+const rows = <T>(list: T[], count: number, empty: T): T[] => Array.from({ length: count }, (_, i) => list[i] ?? empty);
+
+function quoteFields(values: QuoteValues, errors: FormErrors): SafeHtml {
+  const taxRows = rows(values.taxes, MAX_TAXES, { name: '', rate: '', onByDefault: true });
+  const numberRows = rows(values.taxNumbers, TAX_NUMBER_ROWS, { name: '', value: '' });
+  return html`<fieldset class="quotes" aria-describedby="quotes-hint">
+<legend>Quotes</legend>
+<p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote already made.</p>
+${field({ name: 'currency', label: 'Currency', value: values.currency, errors, maxlength: 3, hint: 'Three letters (ISO 4217), e.g. USD, CAD, EUR.' })}
+${field({ name: 'locale', label: 'Number and date format', value: values.locale, errors, maxlength: 35, hint: 'A language tag, e.g. en-US, en-CA, fr-CA.' })}
+<fieldset class="taxes"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}>
+<legend>Taxes (up to ${MAX_TAXES})</legend>
+${taxRows.map(
+  (t, i) => html`<div class="tax-row">
+<label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"></label>
+<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="8"></label>
+<label><input type="checkbox" name="taxDefault${i + 1}" value="on"${t.onByDefault ? html` checked` : ''}> On new lines by default</label>
+</div>`,
+)}
+${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}
+</fieldset>
+${field({ name: 'quoteValidDays', label: 'Quotes are valid for (days)', value: values.quoteValidDays, errors, maxlength: 3 })}
+${field({ name: 'quoteTerms', label: 'Terms of new quotes', value: values.quoteTerms, errors, maxlength: 5000, textarea: true })}
+${field({ name: 'businessAddress', label: 'Business address', value: values.businessAddress, errors, maxlength: 500, textarea: true })}
+${field({ name: 'businessPhone', label: 'Business phone', value: values.businessPhone, errors, maxlength: 40, type: 'tel' })}
+${field({ name: 'businessEmail', label: 'Business email', value: values.businessEmail, errors, maxlength: 254, type: 'email' })}
+<fieldset class="tax-numbers"${errors.taxNumbers ? html` aria-describedby="f-taxNumbers-error"` : ''}>
+<legend>Tax registration numbers</legend>
+${numberRows.map(
+  (n, i) => html`<div class="tax-row">
+<label>Name <input type="text" name="taxNumberName${i + 1}" value="${n.name}" maxlength="40"></label>
+<label>Number <input type="text" name="taxNumberValue${i + 1}" value="${n.value}" maxlength="60"></label>
+</div>`,
+)}
+${errors.taxNumbers ? html`<p class="field-error" id="f-taxNumbers-error">${errors.taxNumbers}</p>` : ''}
+</fieldset>
+</fieldset>`;
 }
 
 const RETENTION_OPTIONS: Array<[string, string]> = [['off', 'Keep them (off)'], ...RETENTION_MONTHS.map((m): [string, string] => [String(m), `${m} months`])];
@@ -34,7 +92,7 @@ function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = 
   const zones = timeZones();
   // A zone the list lacks (sent by hand) is still shown as chosen, next to its error.
   const zoneOptions: Array<[string, string]> = (zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]).map((z) => [z, z.replaceAll('_', ' ')]);
-  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, and how long it keeps leads and scans.</p></div></div>
+  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="settings-heading">
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>
@@ -49,6 +107,7 @@ ${choice('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperia
 ${choice('leadRetention', 'Delete leads older than', RETENTION_OPTIONS, values.leadRetention, errors)}
 ${choice('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, values.scanRetention, errors)}
 </fieldset>
+${quoteFields(values.quotes, errors)}
 <button type="submit">Save settings</button>
 </form>
 </section>`;
@@ -60,9 +119,63 @@ const valuesOf = (s: WorkspaceSettings): Values => ({
   units: s.units,
   leadRetention: s.leadRetentionMonths ? String(s.leadRetentionMonths) : 'off',
   scanRetention: s.scanRetentionMonths ? String(s.scanRetentionMonths) : 'off',
+  quotes: {
+    currency: s.currency,
+    locale: s.locale,
+    quoteValidDays: String(s.quoteValidDays),
+    quoteTerms: s.quoteTerms ?? '',
+    businessAddress: s.businessAddress ?? '',
+    businessPhone: s.businessPhone ?? '',
+    businessEmail: s.businessEmail ?? '',
+    taxes: s.taxes.map((t) => ({ name: t.name, rate: rateText(t.rate), onByDefault: t.onByDefault })),
+    taxNumbers: s.taxNumbers,
+  },
 });
 
-/** Settings (owners): the workspace's name, time zone, units and retention, with the verb `leadscan workspace settings` uses. */
+/** The Quotes part of a posted form; undefined when the form had none (an older page, a script posting the rest). */
+function postedQuoteValues(body: Record<string, string | undefined>): QuoteValues | undefined {
+  if (body.currency === undefined) return undefined;
+  return {
+    currency: body.currency,
+    locale: body.locale ?? '',
+    quoteValidDays: body.quoteValidDays ?? '',
+    quoteTerms: body.quoteTerms ?? '',
+    businessAddress: body.businessAddress ?? '',
+    businessPhone: body.businessPhone ?? '',
+    businessEmail: body.businessEmail ?? '',
+    taxes: Array.from({ length: MAX_TAXES }, (_, i) => ({
+      name: (body[`taxName${i + 1}`] ?? '').trim(),
+      rate: (body[`taxRate${i + 1}`] ?? '').trim(),
+      onByDefault: body[`taxDefault${i + 1}`] === 'on',
+    })).filter((t) => t.name !== '' || t.rate !== ''),
+    taxNumbers: Array.from({ length: TAX_NUMBER_ROWS }, (_, i) => ({
+      name: (body[`taxNumberName${i + 1}`] ?? '').trim(),
+      value: (body[`taxNumberValue${i + 1}`] ?? '').trim(),
+    })).filter((n) => n.name !== '' || n.value !== ''),
+  };
+}
+
+/**
+ * The form lists every tax and number, so a save replaces them: what was there and is no longer is removed, the rows
+ * are set. (The verb takes changes, as `--tax` gives them.)
+ */
+function quoteInput(values: QuoteValues, current: WorkspaceSettings) {
+  const taxes: TaxChange[] = [
+    ...current.taxes.filter((t) => !values.taxes.some((v) => v.name.toLowerCase() === t.name.toLowerCase())).map((t) => ({ name: t.name, rate: 'off' })),
+    ...values.taxes.map((t) => ({ name: t.name, rate: t.rate, onByDefault: t.onByDefault })),
+  ];
+  const taxNumbers: TaxNumberChange[] = [
+    ...current.taxNumbers.filter((n) => !values.taxNumbers.some((v) => v.name.toLowerCase() === n.name.toLowerCase())).map((n) => ({ name: n.name, value: '' })),
+    ...values.taxNumbers,
+  ];
+  const { taxes: _t, taxNumbers: _n, ...rest } = values;
+  return { ...rest, taxes, taxNumbers };
+}
+
+/**
+ * Settings (owners): the workspace's name, time zone, units, retention and what quotes use (docs/quotes.md,
+ * "Settings"), with the verb `leadscan workspace settings` uses.
+ */
 export const settingsArea: AdminArea = {
   nav: { area: 'settings', label: 'Settings', path: 'settings', access: 'owner' },
   routes: [
@@ -81,6 +194,8 @@ export const settingsArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
+        const current = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } });
+        const posted = postedQuoteValues(call.body);
         const values = {
           name: call.body.name ?? '',
           timeZone: call.body.timeZone ?? '',
@@ -89,10 +204,11 @@ export const settingsArea: AdminArea = {
           scanRetention: call.body.scanRetention ?? 'off',
         };
         try {
-          await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...values } });
+          await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...values, ...(posted ? quoteInput(posted, current) : {}) } });
         } catch (error) {
           if (!isFormError(error)) throw error;
-          return call.render(httpStatusOf(error), { title: 'Settings', area: 'settings', body: settingsPage(call, values, formErrorsOf(error, 'name')) });
+          const shown = { ...values, quotes: posted ?? valuesOf(current).quotes };
+          return call.render(httpStatusOf(error), { title: 'Settings', area: 'settings', body: settingsPage(call, shown, formErrorsOf(error, 'name')) });
         }
         return call.redirect(workspacePath(workspaceId, 'settings'), 'settings-saved');
       },

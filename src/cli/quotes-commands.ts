@@ -1,0 +1,146 @@
+import type { Command } from 'commander';
+import { findLeadRow } from '../domain/leads/find-lead.js';
+import { addQuoteLine } from '../domain/quotes/add-quote-line.js';
+import { createQuote } from '../domain/quotes/create-quote.js';
+import { findQuoteByRef, getQuote } from '../domain/quotes/get-quote.js';
+import { checkListStatus, listQuotes, type QuoteSummary } from '../domain/quotes/list-quotes.js';
+import { amountText, rateText } from '../domain/money.js';
+import type { QuoteView } from '../domain/quotes/quote-view.js';
+import { withdrawQuote } from '../domain/quotes/withdraw-quote.js';
+import { positiveInteger, type CliKit, type Render } from './kit.js';
+import { table } from './render.js';
+import { workspaceIdOf } from './resolve.js';
+
+/** A quote as `quotes show --json` prints it (docs/quotes.md, "The CLI"): exactly these keys, money as integers. */
+export function quoteJson(q: QuoteView) {
+  return {
+    id: q.id,
+    number: q.number,
+    revision: q.revision,
+    status: q.status,
+    leadId: q.leadId,
+    currency: q.currency,
+    customer: q.customer,
+    lines: q.lines.map((l) => ({
+      id: l.id,
+      description: l.description,
+      quantity: l.quantity / 100,
+      unit: l.unit,
+      unitPrice: l.unitPrice,
+      amount: l.amount,
+      taxes: l.taxes,
+      optional: l.optional,
+      chosen: l.chosen,
+      source: l.source,
+    })),
+    subtotal: q.subtotal,
+    taxes: q.taxes.map((t) => ({ name: t.name, rate: Number(rateText(t.rate)), amount: t.amount })),
+    total: q.total,
+    validUntil: q.validUntil,
+    sentAt: q.sentAt,
+    viewedAt: q.viewedAt,
+    acceptedAt: q.acceptedAt,
+    acceptedName: q.acceptedName,
+    declinedAt: q.declinedAt,
+    declineReason: q.declineReason,
+    customerUrl: q.customerUrl,
+  };
+}
+
+type QuoteJson = ReturnType<typeof quoteJson>;
+
+const money = (minor: number, currency: string) => `${amountText(minor, currency)} ${currency}`;
+
+const shown: Render = ((q: QuoteJson) => {
+  const head = `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, valid until ${q.validUntil}\n` + `Customer: ${q.customer.name ?? '—'}\n`;
+  const lines = table(q.lines, [
+    ['DESCRIPTION', (l) => `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description}`],
+    ['QTY', (l) => `${l.quantity} ${l.unit}`],
+    ['PRICE', (l) => amountText(l.unitPrice, q.currency)],
+    ['AMOUNT', (l) => amountText(l.amount, q.currency)],
+    ['TAXES', (l) => l.taxes.join(', ')],
+  ]);
+  const totals = [`Subtotal: ${money(q.subtotal, q.currency)}`, ...q.taxes.map((t) => `${t.name} ${t.rate} %: ${money(t.amount, q.currency)}`), `Total: ${money(q.total, q.currency)}`];
+  return `${head}${lines}${totals.join('\n')}\n${q.customerUrl ? `Customer link: ${q.customerUrl}\n` : ''}`;
+}) as Render;
+
+const listed: Render = ((rows: QuoteSummary[]) =>
+  table(rows, [
+    ['ID', (r) => r.id],
+    ['NUMBER', (r) => (r.number ? `${r.number}${r.revision > 1 ? ` rev ${r.revision}` : ''}` : '—')],
+    ['STATUS', (r) => r.status],
+    ['CUSTOMER', (r) => r.customerName ?? ''],
+    ['TOTAL', (r) => money(r.total, r.currency)],
+    ['CREATED', (r) => r.createdAt],
+    ['VALID UNTIL', (r) => r.validUntil],
+  ])) as Render;
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/**
+ * `leadscan quotes …`: drafts a person finishes in the builder. There is no `quotes send`: sending is a person's
+ * sign-off on the quote's page (docs/quotes.md).
+ */
+export function registerQuotesCommands(program: Command, { run, withJson }: CliKit) {
+  const quotes = program.command('quotes').description('quotes (drafts here; a person sends them from the admin app)');
+  withJson(quotes.command('list'))
+    .description("a workspace's quotes, newest first, one row per quote (its latest revision)")
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .option('--status <status>', 'draft, sent, viewed, accepted, declined, withdrawn or expired')
+    .action(
+      run(async (ctx, opts: { workspace: string; status?: string }) => {
+        const workspaceId = await workspaceIdOf(ctx, opts.workspace);
+        return listQuotes({ ctx, input: { workspaceId, ...(opts.status !== undefined ? { status: checkListStatus(opts.status) } : {}) } });
+      }, listed),
+    );
+  withJson(quotes.command('create'))
+    .description("a draft quote for a lead (customer from the lead); with scans, one line per room × measured price-list item")
+    .requiredOption('--lead <lead>', 'the lead id')
+    .option('--scan <scan>', 'a scan attached to the lead (repeatable)', collect, [])
+    .option('--item <item>', 'a price-list item id (repeatable; default with --scan: every measured item)', collect, [])
+    .option('--room <index>', "a room's index in the scan, from 1 (repeatable; default: every room)", collect, [])
+    .action(
+      run(async (ctx, opts: { lead: string; scan: string[]; item: string[]; room: string[] }) => {
+        const lead = await findLeadRow(ctx.store.db, { id: opts.lead });
+        const view = await createQuote({
+          ctx,
+          input: { workspaceId: lead.workspace_id, leadId: lead.id, scanIds: opts.scan, itemIds: opts.item, rooms: opts.room.map((r) => positiveInteger(r)) },
+        });
+        return quoteJson(view);
+      }, shown),
+    );
+  withJson(quotes.command('add-line <quote>'))
+    .description('add a free line to a draft (a negative price is a discount); quote by id or number')
+    .requiredOption('--description <text>', 'what the line is')
+    .requiredOption('--quantity <n>', 'a decimal, rounded to 2 decimals')
+    .requiredOption('--unit <unit>', 'm2, ft2, m, ft, m3, ft3, each, hour or fixed')
+    .requiredOption('--price <amount>', "unit price as a decimal in the quote's currency, e.g. 42.50")
+    .option('--taxes <names>', "comma-separated tax names (default: the workspace's taxes that are on by default); \"\" for none")
+    .action(
+      run(async (ctx, ref: string, opts: { description: string; quantity: string; unit: string; price: string; taxes?: string }) => {
+        const row = await findQuoteByRef(ctx, { ref });
+        const { taxes, ...line } = opts;
+        const view = await addQuoteLine({
+          ctx,
+          input: {
+            workspaceId: row.workspace_id,
+            quoteId: row.id,
+            line: { ...line, ...(taxes !== undefined ? { taxes: taxes.split(',').map((t) => t.trim()).filter(Boolean) } : {}) },
+          },
+        });
+        return quoteJson(view);
+      }, shown),
+    );
+  withJson(quotes.command('show <quote>'))
+    .description('a quote by id or number (Q-0007: its latest revision)')
+    .action(run(async (ctx, ref: string) => quoteJson(await getQuote({ ctx, input: { ref } })), shown));
+  withJson(quotes.command('withdraw <quote>'))
+    .description('take a sent quote back: its link then says it was withdrawn')
+    .action(
+      run(async (ctx, ref: string) => {
+        const row = await findQuoteByRef(ctx, { ref });
+        return quoteJson(await withdrawQuote({ ctx, input: { workspaceId: row.workspace_id, quoteId: row.id } }));
+      }, shown),
+    );
+}
+

@@ -1,0 +1,208 @@
+import { AppError } from './errors.js';
+
+/**
+ * Money for quotes (docs/quotes.md, "Money"). No floating point ever holds an amount:
+ * - an amount is an integer in the currency's smallest unit (cents; yen; fils, a thousandth of a dinar);
+ * - a quantity is an integer number of hundredths (2.5 m² is 250);
+ * - a rate is an integer number of thousandths of a percent (QST 9.975 % is 9975).
+ * Products are computed as BigInt and divided once, rounding half away from zero.
+ */
+
+/** Digits after the decimal point of a currency's amounts, as ISO 4217 (through Intl) says: USD 2, JPY 0, KWD 3. */
+export function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+/** An ISO 4217 code this server knows, upper case. */
+export function checkCurrency(value: string, field = 'currency'): string {
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code) || !CURRENCIES.has(code)) {
+    throw new AppError('invalid_fields', `"${value.slice(0, 20)}" is not an ISO 4217 currency code`, [
+      { field, code: 'invalid', message: 'Give a three-letter currency code, e.g. USD, EUR, CAD, JPY' },
+    ]);
+  }
+  return code;
+}
+
+/** A BCP 47 locale this server can format numbers in, in its canonical spelling (`en-US`, `fr-CA`). */
+export function checkLocale(value: string, field = 'locale'): string {
+  const text = value.trim();
+  let canonical: string[] = [];
+  try {
+    canonical = Intl.getCanonicalLocales(text);
+  } catch {
+    canonical = [];
+  }
+  if (text === '' || canonical.length !== 1 || Intl.NumberFormat.supportedLocalesOf(canonical).length !== 1) {
+    throw new AppError('invalid_fields', `"${value.slice(0, 40)}" is not a locale this server knows`, [
+      { field, code: 'invalid', message: 'Give a language tag, e.g. en-US, en-CA, fr-CA, de-DE' },
+    ]);
+  }
+  return canonical[0]!;
+}
+
+/** a ÷ b rounded half away from zero (b > 0). */
+export function divRound(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  const r = a % b;
+  if (2n * (r < 0n ? -r : r) >= b) return a < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+function toSafe(value: bigint, what: string): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new AppError('invalid_fields', `The ${what} is too large`);
+  }
+  return Number(value);
+}
+
+/**
+ * A decimal string as an integer count of 10^-scale (exact, no float): "42.50" at scale 2 is 4250. More digits
+ * than `scale` round half away from zero when `round` is set, else the text is refused (undefined).
+ */
+export function parseDecimal(text: string, scale: number, round: boolean): bigint | undefined {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return undefined;
+  const [, sign, whole, fraction = ''] = match;
+  const kept = fraction.slice(0, scale).padEnd(scale, '0');
+  const dropped = fraction.slice(scale);
+  if (!round && /[1-9]/.test(dropped)) return undefined;
+  let units = BigInt(`${whole || '0'}${kept}`);
+  if (round && dropped.length > 0 && dropped[0]! >= '5') units += 1n;
+  return sign === '-' ? -units : units;
+}
+
+/** An integer count of 10^-scale as a plain decimal string: 4250 at scale 2 is "42.50". */
+export function formatDecimal(units: number | bigint, scale: number): string {
+  const n = BigInt(units);
+  const digits = (n < 0n ? -n : n).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return n < 0n ? `-${text}` : text;
+}
+
+/** "42.50" in the currency's smallest unit (4250 cents; "1200" yen is 1200). More decimals than it has are refused. */
+export function parseAmount(text: string, currency: string, field = 'price'): number {
+  const digits = minorDigits(currency);
+  const units = parseDecimal(text, digits, false);
+  if (units === undefined) {
+    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not an amount in ${currency}`, [
+      { field, code: 'invalid', message: `Give an amount such as ${formatDecimal(4250 * 10 ** Math.max(0, digits - 2), digits)} (${digits} decimals at most)` },
+    ]);
+  }
+  return toSafe(units, 'amount');
+}
+
+/** An amount in the smallest unit as the decimal string `parseAmount` reads ("42.50"). */
+export function amountText(minor: number, currency: string): string {
+  return formatDecimal(minor, minorDigits(currency));
+}
+
+/** A quantity as hundredths: "2.345" is 235 (rounded to 2 decimals, half away from zero, before it is priced). */
+export function parseQuantity(text: string, field = 'quantity'): number {
+  const units = parseDecimal(text, 2, true);
+  if (units === undefined) {
+    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not a quantity`, [{ field, code: 'invalid', message: 'Give a number, e.g. 12 or 23.16' }]);
+  }
+  return toSafe(units, 'quantity');
+}
+
+/** A percentage as thousandths of a percent: "9.975" is 9975; 0 to 100 with at most 3 decimals. */
+export function parseRate(text: string, field = 'rate', max = 100): number {
+  const units = parseDecimal(text, 3, false);
+  if (units === undefined || units < 0n || units > BigInt(max) * 1000n) {
+    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not a percentage from 0 to ${max} with up to 3 decimals`, [
+      { field, code: 'invalid', message: `Give a percentage from 0 to ${max}, e.g. 5 or 9.975` },
+    ]);
+  }
+  return Number(units);
+}
+
+/** A rate (thousandths of a percent) as a person types it: 9975 is "9.975", 5000 is "5". */
+export function rateText(thousandths: number): string {
+  return formatDecimal(thousandths, 3).replace(/\.?0+$/, '');
+}
+
+/**
+ * A measured quantity (a float from the scan reader, not money) rounded to hundredths, half away from zero. The
+ * float is first read as its 15 significant digits, so 2.675 (stored as 2.67499999…) rounds to 2.68 as written.
+ */
+export function hundredthsOf(value: number): number {
+  if (!Number.isFinite(value)) throw new AppError('invalid_fields', 'The quantity is not a number');
+  const text = Math.abs(value).toPrecision(15);
+  const [mantissa, exponent = '0'] = text.split('e');
+  const plain = Number(exponent) === 0 ? mantissa! : Math.abs(value).toFixed(20).replace(/0+$/, '');
+  const units = parseDecimal(plain, 2, true)!;
+  return toSafe(value < 0 ? -units : units, 'quantity');
+}
+
+/** A line's amount: quantity (hundredths) × unit price (smallest unit), rounded half away from zero to the smallest unit. */
+export function lineAmount(quantityHundredths: number, unitPrice: number): number {
+  return toSafe(divRound(BigInt(quantityHundredths) * BigInt(unitPrice), 100n), 'amount');
+}
+
+/** A tax: rate (thousandths of a percent) × base, rounded once, half away from zero; a negative base gives a negative tax. */
+export function taxAmount(rateThousandths: number, base: number): number {
+  return toSafe(divRound(BigInt(rateThousandths) * BigInt(base), 100_000n), 'tax');
+}
+
+export interface PricedLine {
+  quantity: number;
+  unitPrice: number;
+  /** Names of the taxes the line carries. */
+  taxes: readonly string[];
+  optional: boolean;
+  chosen: boolean;
+}
+
+export interface TaxRate {
+  name: string;
+  /** Thousandths of a percent. */
+  rate: number;
+}
+
+export interface Totals {
+  /** Each line's amount, in the lines' order (an unchosen optional line has its amount too, it just does not count). */
+  amounts: number[];
+  subtotal: number;
+  taxes: Array<{ name: string; rate: number; amount: number }>;
+  total: number;
+}
+
+/** A line counts towards the totals unless it is optional and not chosen. */
+export function counts(line: Pick<PricedLine, 'optional' | 'chosen'>): boolean {
+  return !line.optional || line.chosen;
+}
+
+/**
+ * Subtotal, taxes and total of lines. Each tax is applied once to the sum of the amounts of the counted lines that
+ * carry it (not line by line), so a quote's tax is what its rate says of what it applies to.
+ */
+export function computeTotals(lines: readonly PricedLine[], rates: readonly TaxRate[]): Totals {
+  const amounts = lines.map((l) => lineAmount(l.quantity, l.unitPrice));
+  let subtotal = 0n;
+  lines.forEach((l, i) => {
+    if (counts(l)) subtotal += BigInt(amounts[i]!);
+  });
+  const taxes = rates.map((tax) => {
+    let base = 0n;
+    lines.forEach((l, i) => {
+      if (counts(l) && l.taxes.includes(tax.name)) base += BigInt(amounts[i]!);
+    });
+    return { name: tax.name, rate: tax.rate, amount: taxAmount(tax.rate, toSafe(base, 'amount')) };
+  });
+  const total = subtotal + taxes.reduce((sum, t) => sum + BigInt(t.amount), 0n);
+  return { amounts, subtotal: toSafe(subtotal, 'subtotal'), taxes, total: toSafe(total, 'total') };
+}
+
+/** An amount as a person reads it, in the workspace's locale: `$1,234.50`, `1.234,50 €`, `¥1,200`. */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  // A decimal string keeps the amount exact (Intl reads strings as decimals, not floats).
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amountText(minor, currency) as unknown as number);
+}
+
+/** A quantity (hundredths) as a person reads it in the workspace's locale: 2316 is "23.16", 200 is "2". */
+export function formatQuantity(hundredths: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(formatDecimal(hundredths, 2) as unknown as number);
+}

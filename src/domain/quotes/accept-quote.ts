@@ -1,0 +1,61 @@
+import { recordAudit } from '../audit/record-audit.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError, type FieldError } from '../errors.js';
+import { checkText } from '../text-input.js';
+import { acceptanceHash } from './acceptance-hash.js';
+import { requireAnswerable } from './answer-rules.js';
+import { shownRevision } from './customer-quote.js';
+import { moveLeadForQuote } from './quote-rows.js';
+import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } from './quote-view.js';
+
+/**
+ * The customer accepts the revision their link shows: they typed their full name and ticked "I accept this quote and
+ * its terms". Kept: the name, the time, which optional lines they ticked, and the SHA-256 of the revision's content
+ * as accepted (docs/quotes.md). Final; the lead moves to `won` ("by customer") when its pipeline has that stage.
+ * Answers the quote and the sender, for the emails (the customer's copy, the sender's notice).
+ */
+export async function acceptQuote({
+  ctx,
+  input,
+}: VerbArgs<{
+  token: string;
+  /** The revision the page showed (a hidden field): an older one is refused with "this quote was updated". */
+  revision: number;
+  name: string;
+  agreed: boolean;
+  /** Ids of the optional lines ticked; not given keeps the sender's ticks. */
+  chosenLineIds?: string[];
+}>): Promise<{ quote: QuoteView; sentByUserId: string | null }> {
+  const errors: FieldError[] = [];
+  const name = checkText(input.name, 'name', 'Your name').trim();
+  if (name === '') errors.push({ field: 'name', code: 'required', message: 'Type your full name to accept' });
+  if (name.length > 200) errors.push({ field: 'name', code: 'too_long', message: 'At most 200 characters', max: 200 });
+  if (!input.agreed) errors.push({ field: 'agreed', code: 'required', message: 'Tick "I accept this quote and its terms"' });
+  if (errors.length > 0) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);
+  return ctx.store.writer.write(async (trx) => {
+    const row = await shownRevision(trx, input.token);
+    requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
+    const at = nowIso(ctx);
+    const optional = await trx.selectFrom('quote_lines').select(['id', 'chosen']).where('quote_id', '=', row.id).where('optional', '=', 1).execute();
+    if (input.chosenLineIds !== undefined) {
+      for (const line of optional) {
+        const chosen = input.chosenLineIds.includes(line.id) ? 1 : 0;
+        if (Number(line.chosen) !== chosen) await trx.updateTable('quote_lines').set({ chosen }).where('id', '=', line.id).execute();
+      }
+      await storeTotals(trx, row.id, at);
+    }
+    const priced = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    const hash = acceptanceHash(priced);
+    const chosen = priced.lines.filter((l) => l.optional && l.chosen).map((l) => l.id);
+    const done = await trx
+      .updateTable('quotes')
+      .set({ status: 'accepted', accepted_at: at, accepted_name: name, acceptance_hash: hash, chosen_lines: JSON.stringify(chosen), updated_at: at })
+      .where('id', '=', row.id)
+      .where('status', 'in', ['sent', 'viewed'])
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
+    await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'won', onlyForward: false, by: { userId: null, label: 'customer' }, at });
+    await recordAudit(trx, ctx, { action: 'quote.accepted', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: priced.total } });
+    return { quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })), sentByUserId: row.sent_by_user_id };
+  });
+}

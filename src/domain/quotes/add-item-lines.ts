@@ -1,0 +1,38 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { getPriceListItem } from '../price-list/list-price-list.js';
+import { getWorkspaceSettings } from '../settings/workspace-settings.js';
+import { measuredLines } from './measured-lines.js';
+import type { TaxRate } from '../money.js';
+import { insertLines } from './quote-rows.js';
+import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+
+/**
+ * Adds price-list items to a draft, after its lines: measured items once per chosen room of the given scans (as
+ * `createQuote` does), others once with quantity 1. Prices are the items' as they are now; the quote keeps its own
+ * currency and taxes (an item's tax the quote does not have is left off). Answers the quote with its new totals.
+ */
+export async function addItemLines({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; itemIds: string[]; scanIds?: string[]; rooms?: number[] }>): Promise<QuoteView> {
+  const quote = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  requireDraft(quote);
+  const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: quote.workspace_id } });
+  const items = await Promise.all(input.itemIds.map((itemId) => getPriceListItem({ ctx, input: { workspaceId: quote.workspace_id, itemId } })));
+  const lines = await measuredLines(ctx, {
+    workspaceId: quote.workspace_id,
+    leadId: quote.lead_id,
+    scanIds: input.scanIds ?? [],
+    rooms: input.rooms ?? [],
+    items,
+    taxNames: (JSON.parse(quote.tax_rates) as TaxRate[]).map((t) => t.name),
+    locale: settings.locale,
+  });
+  return ctx.store.writer.write(async (trx) => {
+    const row = await findQuoteRow(trx, { quoteId: quote.id });
+    requireDraft(row);
+    await insertLines(trx, row.id, lines);
+    await storeTotals(trx, row.id, nowIso(ctx));
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+  });
+}

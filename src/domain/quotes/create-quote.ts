@@ -1,0 +1,102 @@
+import { recordAudit } from '../audit/record-audit.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { findLeadRow } from '../leads/find-lead.js';
+import { getPriceListItem, listPriceList } from '../price-list/list-price-list.js';
+import { getWorkspaceSettings } from '../settings/workspace-settings.js';
+import { measuredLines } from './measured-lines.js';
+import { insertLines } from './quote-rows.js';
+import { addDays, findQuoteRow, loadQuoteView, storeTotals, todayIn, type QuoteView } from './quote-view.js';
+
+/**
+ * A new draft quote for a lead (members and owners): the customer's name, email, phone and address from the lead,
+ * the workspace's currency and taxes frozen on it, terms and validity from Settings. With scans (attached to the
+ * lead), one line per chosen room × measured item, priced from the price list (all its measured items when no items
+ * are given); other items given add one line each. Nothing reaches the customer until it is sent.
+ */
+export async function createQuote({
+  ctx,
+  input,
+}: VerbArgs<{
+  /** The signed-in workspace (pages); the CLI leaves it out and takes the lead's. */
+  workspaceId?: string;
+  leadId: string;
+  scanIds?: string[];
+  /** Room indices in the scans, from 1; all rooms when empty. */
+  rooms?: number[];
+  /** Price-list item ids. */
+  itemIds?: string[];
+  /** Who made it (null on the CLI). */
+  userId?: string | null;
+}>): Promise<QuoteView> {
+  const lead = await findLeadRow(ctx.store.db, { workspaceId: input.workspaceId, id: input.leadId });
+  const workspaceId = lead.workspace_id;
+  const settings = await getWorkspaceSettings({ ctx, input: { workspaceId } });
+  const scanIds = input.scanIds ?? [];
+  const rooms = input.rooms ?? [];
+  if (rooms.length > 0 && scanIds.length === 0) throw new AppError('invalid_fields', 'Rooms are picked from a scan: give the scan too', [{ field: 'rooms', code: 'invalid', message: 'Pick a scan first' }]);
+  let items = await Promise.all((input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { workspaceId, itemId } })));
+  if (items.length === 0 && scanIds.length > 0) {
+    items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
+  }
+  const taxRates = settings.taxes.map((t) => ({ name: t.name, rate: t.rate }));
+  const lines = await measuredLines(ctx, {
+    workspaceId,
+    leadId: lead.id,
+    scanIds,
+    rooms,
+    items,
+    taxNames: taxRates.map((t) => t.name),
+    locale: settings.locale,
+  });
+  const id = newId('quo');
+  const at = nowIso(ctx);
+  return ctx.store.writer.write(async (trx) => {
+    await trx
+      .insertInto('quotes')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        lead_id: lead.id,
+        chain_id: id,
+        number: null,
+        revision: 1,
+        status: 'draft',
+        customer_name: lead.name,
+        customer_email: lead.email,
+        customer_phone: lead.phone,
+        customer_address: lead.address,
+        title: null,
+        note: null,
+        terms: settings.quoteTerms,
+        valid_until: addDays(todayIn(settings.timeZone, ctx.clock.now()), settings.quoteValidDays),
+        currency: settings.currency,
+        tax_rates: JSON.stringify(taxRates),
+        subtotal: 0,
+        total: 0,
+        token_hash: null,
+        token_enc: null,
+        created_by_user_id: input.userId ?? null,
+        created_at: at,
+        updated_at: at,
+        sent_at: null,
+        sent_by_user_id: null,
+        viewed_at: null,
+        view_count: 0,
+        accepted_at: null,
+        accepted_name: null,
+        acceptance_hash: null,
+        chosen_lines: null,
+        declined_at: null,
+        decline_reason: null,
+        withdrawn_at: null,
+      })
+      .execute();
+    await insertLines(trx, id, lines);
+    await storeTotals(trx, id, at);
+    const row = await findQuoteRow(trx, { quoteId: id });
+    await recordAudit(trx, ctx, { action: 'quote.created', workspaceId, targetIds: [id, lead.id], details: { lines: lines.length, total: Number(row.total) } });
+    return loadQuoteView(ctx, trx, row);
+  });
+}

@@ -1,0 +1,34 @@
+import { recordAudit } from '../audit/record-audit.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { checkOptionalText } from '../settings/quote-settings.js';
+import { requireAnswerable } from './answer-rules.js';
+import { shownRevision } from './customer-quote.js';
+import { moveLeadForQuote } from './quote-rows.js';
+import { findQuoteRow, loadQuoteView, timeZoneOf, type QuoteView } from './quote-view.js';
+
+/**
+ * The customer declines the revision their link shows, with an optional reason. Final; the lead moves to `lost`
+ * ("by customer") when its pipeline has that stage. Answers the quote and its sender, for the sender's notice.
+ */
+export async function declineQuote({
+  ctx,
+  input,
+}: VerbArgs<{ token: string; revision: number; reason?: string }>): Promise<{ quote: QuoteView; sentByUserId: string | null }> {
+  const reason = input.reason === undefined ? null : checkOptionalText(input.reason, 'reason', 'The reason', 2000, true);
+  return ctx.store.writer.write(async (trx) => {
+    const row = await shownRevision(trx, input.token);
+    requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
+    const at = nowIso(ctx);
+    const done = await trx
+      .updateTable('quotes')
+      .set({ status: 'declined', declined_at: at, decline_reason: reason, updated_at: at })
+      .where('id', '=', row.id)
+      .where('status', 'in', ['sent', 'viewed'])
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
+    await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'lost', onlyForward: false, by: { userId: null, label: 'customer' }, at });
+    await recordAudit(trx, ctx, { action: 'quote.declined', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(row.total) } });
+    return { quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })), sentByUserId: row.sent_by_user_id };
+  });
+}

@@ -1,0 +1,137 @@
+import type { DomainContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { KIND_OF_MEASURE, UNIT_LABELS, hundredthsText, type Measure, type PriceListItem, type Unit } from '../price-list/price-list-item.js';
+import type { RoomMeasurement } from '../scans/measure/index.js';
+import { scanFigures } from '../scans/measure-scan.js';
+import { METRES_PER_FOOT, toFeet, toSquareFeet } from '../units.js';
+import { formatQuantity, hundredthsOf, rateText } from '../money.js';
+import type { LineSource } from './quote-view.js';
+
+/** A line to insert: money already in the smallest unit, quantity in hundredths. */
+export interface NewLine {
+  description: string;
+  quantity: number;
+  unit: string;
+  unitPrice: number;
+  taxes: string[];
+  optional: boolean;
+  chosen: boolean;
+  source: LineSource | null;
+}
+
+const FIGURE_OF: Record<Measure, (m: RoomMeasurement) => number | null> = {
+  floor_area: (m) => m.floorArea?.value ?? null,
+  ceiling_area: (m) => m.floorArea?.value ?? null,
+  wall_area_net: (m) => m.wallAreaNet?.value ?? null,
+  wall_area_gross: (m) => m.wallAreaGross?.value ?? null,
+  perimeter: (m) => m.perimeter?.value ?? null,
+  skirting: (m) => m.skirting?.value ?? null,
+  volume: (m) => m.volume?.value ?? null,
+  doors: (m) => m.doors,
+  windows: (m) => m.windows,
+};
+
+const MEASURE_WORDS: Record<Measure, string> = {
+  floor_area: 'floor',
+  ceiling_area: 'ceiling',
+  wall_area_net: 'walls (net)',
+  wall_area_gross: 'walls',
+  perimeter: 'perimeter',
+  skirting: 'skirting',
+  volume: 'volume',
+  doors: 'doors',
+  windows: 'windows',
+};
+
+/** A room's figure (stored in metres, m², m³) in the item's unit, at full precision. */
+export function inUnit(value: number, unit: Unit): number {
+  switch (unit) {
+    case 'ft':
+      return toFeet(value);
+    case 'ft2':
+      return toSquareFeet(value);
+    case 'ft3':
+      return value / METRES_PER_FOOT ** 3;
+    default:
+      return value;
+  }
+}
+
+/**
+ * The quantity of a measured item: round2(figure × (1 + waste) × coats), or with a pack, the whole packs that cover
+ * it: ceil(figure × (1 + waste) × coats ÷ coverage). The product is read to 12 significant digits first, so a float
+ * a hair above a whole number of packs (3.0000000000000004) is 3 packs, not 4.
+ */
+export function measuredQuantity(measured: number, item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>): { quantity: number; packs: number | null } {
+  const needed = (measured * (100_000 + item.waste) * item.coats) / 10_000_000;
+  if (item.pack === null) return { quantity: hundredthsOf(needed), packs: null };
+  const packs = Math.ceil(Number(((needed * 100) / item.pack).toPrecision(12)));
+  return { quantity: packs * 100, packs };
+}
+
+/** "Kitchen: floor 23.16 m² + 10 % waste × 2 coats = 5 packs of 10 m²". */
+export function sourceText(roomName: string, measure: Measure, measured: number, unit: Unit, item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>, packs: number | null, locale: string): string {
+  const count = KIND_OF_MEASURE[measure] === 'count';
+  const figure = count ? String(measured) : `${formatQuantity(hundredthsOf(measured), locale)} ${UNIT_LABELS[unit]}`;
+  const parts = [`${roomName}: ${MEASURE_WORDS[measure]} ${figure}`];
+  if (item.waste > 0) parts.push(`+ ${rateText(item.waste)} % waste`);
+  if (item.coats !== 100) parts.push(`× ${hundredthsText(item.coats)} coats`);
+  if (packs !== null) parts.push(`= ${packs} ${packs === 1 ? 'pack' : 'packs'} of ${hundredthsText(item.pack!)} ${UNIT_LABELS[unit]}`);
+  return parts.join(' ');
+}
+
+/**
+ * One line per chosen room × measured item (rooms in scan order, items in the order given), each with its quantity
+ * from that room's figure and a description saying where it came from. A room without the item's figure (a scan
+ * with no walls for a wall item) gives no line. Items not measured give one line each, quantity 1. The scans must be
+ * attached to the lead (`scan_not_found` otherwise); `rooms` are indices from 1, all rooms when empty. Called
+ * before the write that stores the lines: reading a scan's figures may store them (a write of its own).
+ */
+export async function measuredLines(
+  ctx: DomainContext,
+  input: { workspaceId: string; leadId: string; scanIds: readonly string[]; rooms: readonly number[]; items: readonly PriceListItem[]; taxNames: readonly string[]; locale: string },
+): Promise<NewLine[]> {
+  const lines: NewLine[] = [];
+  const carried = (item: PriceListItem) => item.taxes.filter((t) => input.taxNames.includes(t));
+  const measuredItems = input.items.filter((i) => i.measure !== null);
+  for (const scanId of input.scanIds) {
+    const scan = await ctx.store.db.selectFrom('scans').select(['id', 'lead_id']).where('id', '=', scanId).where('workspace_id', '=', input.workspaceId).executeTakeFirst();
+    if (!scan || scan.lead_id !== input.leadId) throw new AppError('scan_not_found', `No scan ${scanId} attached to this lead; attach it first (\`leadscan scans attach\`)`);
+    const figures = await scanFigures({ ctx, input: { workspaceId: input.workspaceId, scanId } });
+    for (const wanted of input.rooms) {
+      if (!figures.rooms.some((r) => r.index + 1 === wanted)) throw new AppError('room_not_found', `Scan ${scanId} has no room ${wanted} (rooms count from 1; it has ${figures.rooms.length})`);
+    }
+    const rooms = figures.rooms.filter((r) => input.rooms.length === 0 || input.rooms.includes(r.index + 1));
+    for (const room of rooms) {
+      for (const item of measuredItems) {
+        const measure = item.measure!;
+        const figure = FIGURE_OF[measure](room.measurement);
+        if (figure === null) continue;
+        const measured = inUnit(figure, item.unit);
+        const { quantity, packs } = measuredQuantity(measured, item);
+        lines.push({
+          description: `${item.name} — ${sourceText(room.name, measure, measured, item.unit, item, packs, input.locale)}`,
+          quantity,
+          unit: packs === null ? item.unit : 'each',
+          unitPrice: item.unitPrice,
+          taxes: carried(item),
+          optional: false,
+          chosen: true,
+          source: {
+            scanId,
+            room: room.index + 1,
+            measure,
+            measured,
+            waste: Number(rateText(item.waste)),
+            coats: item.coats / 100,
+            pack: item.pack === null ? null : item.pack / 100,
+          },
+        });
+      }
+    }
+  }
+  for (const item of input.items.filter((i) => i.measure === null)) {
+    lines.push({ description: item.name, quantity: 100, unit: item.unit, unitPrice: item.unitPrice, taxes: carried(item), optional: false, chosen: true, source: null });
+  }
+  return lines;
+}

@@ -1,0 +1,77 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import { newId } from '../ids.js';
+import { newHistoryId } from '../stages/stage-history.js';
+import { loadStages } from '../stages/stage.js';
+import { lineAmount } from '../money.js';
+import type { NewLine } from './measured-lines.js';
+
+/** Appends lines to a revision after its last position (amounts computed here; totals by `storeTotals`). */
+export async function insertLines(trx: Transaction<Schema>, quoteId: string, lines: readonly NewLine[]): Promise<string[]> {
+  const last = await trx.selectFrom('quote_lines').select((eb) => eb.fn.max('position').as('max')).where('quote_id', '=', quoteId).executeTakeFirst();
+  let position = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  const ids: string[] = [];
+  for (const line of lines) {
+    const id = newId('qln');
+    ids.push(id);
+    await trx
+      .insertInto('quote_lines')
+      .values({
+        id,
+        quote_id: quoteId,
+        position: position++,
+        description: line.description,
+        quantity: line.quantity,
+        unit: line.unit,
+        unit_price: line.unitPrice,
+        amount: lineAmount(line.quantity, line.unitPrice),
+        taxes: JSON.stringify(line.taxes),
+        optional: line.optional ? 1 : 0,
+        chosen: line.chosen ? 1 : 0,
+        source: line.source === null ? null : JSON.stringify(line.source),
+      })
+      .execute();
+  }
+  return ids;
+}
+
+/** Copies a revision's lines (a new revision, a copy) with new ids, in order. */
+export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, toQuoteId: string): Promise<void> {
+  const rows = await trx.selectFrom('quote_lines').selectAll().where('quote_id', '=', fromQuoteId).orderBy('position').orderBy('id').execute();
+  for (const [position, row] of rows.entries()) {
+    await trx.insertInto('quote_lines').values({ ...row, id: newId('qln'), quote_id: toQuoteId, position }).execute();
+  }
+}
+
+/**
+ * Moves a quote's lead to the stage keyed `key` of its pipeline, when the pipeline has it and (with `onlyForward`)
+ * the lead sits in an earlier stage, recording the move in its history as `by`. Inside the caller's transaction.
+ */
+export async function moveLeadForQuote(
+  trx: Transaction<Schema>,
+  input: { leadId: string; key: string; onlyForward: boolean; by: { userId: string | null; label: string }; at: string },
+): Promise<boolean> {
+  const lead = await trx.selectFrom('leads').select(['id', 'pipeline_id', 'stage']).where('id', '=', input.leadId).executeTakeFirst();
+  if (!lead) return false;
+  const stages = await loadStages(trx, lead.pipeline_id);
+  const to = stages.find((s) => s.key === input.key);
+  const from = stages.find((s) => s.key === lead.stage);
+  if (!to || lead.stage === to.key) return false;
+  if (input.onlyForward && from && from.position >= to.position) return false;
+  await trx.updateTable('leads').set({ stage: to.key }).where('id', '=', lead.id).execute();
+  await trx
+    .insertInto('stage_history')
+    .values({
+      id: newHistoryId(),
+      lead_id: lead.id,
+      from_stage: lead.stage,
+      from_name: from?.name ?? lead.stage,
+      to_stage: to.key,
+      to_name: to.name,
+      by_user_id: input.by.userId,
+      by_label: input.by.label,
+      moved_at: input.at,
+    })
+    .execute();
+  return true;
+}

@@ -1,0 +1,33 @@
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+
+/**
+ * Puts a draft's lines in the given order: `lineIds` names every line once (the builder sends its whole list, so
+ * two people reordering at once cannot interleave into an order neither chose).
+ */
+export async function reorderQuoteLines({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
+  return ctx.store.writer.write(async (trx) => {
+    const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    requireDraft(row);
+    const current = (await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute()).map((l) => l.id);
+    const same = input.lineIds.length === current.length && new Set(input.lineIds).size === current.length && input.lineIds.every((id) => current.includes(id));
+    if (!same) {
+      throw new AppError('invalid_fields', 'Give every line of the quote once, in the new order', [{ field: 'lineIds', code: 'invalid', message: 'The lines changed meanwhile; reload and try again' }]);
+    }
+    for (const [position, id] of input.lineIds.entries()) await trx.updateTable('quote_lines').set({ position }).where('id', '=', id).execute();
+    await storeTotals(trx, row.id, nowIso(ctx));
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+  });
+}
+
+/** Moves one line up or down by one place (the builder's arrow buttons, which work without scripts). */
+export async function moveQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
+  const row = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  const ids = (await ctx.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).orderBy('position').orderBy('id').execute()).map((l) => l.id);
+  const at = ids.indexOf(input.lineId);
+  if (at < 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
+  const to = input.direction === 'up' ? at - 1 : at + 1;
+  if (to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+  return reorderQuoteLines({ ctx, input: { workspaceId: input.workspaceId, quoteId: row.id, lineIds: ids } });
+}

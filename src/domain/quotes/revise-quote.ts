@@ -1,0 +1,61 @@
+import { recordAudit } from '../audit/record-audit.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { getWorkspaceSettings } from '../settings/workspace-settings.js';
+import { copyLines } from './quote-rows.js';
+import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from './quote-view.js';
+
+/**
+ * Revise: a sent quote is never changed, so this makes a new draft revision of the same number (`Q-0007 rev 2`) with
+ * the same lines and details; sending it replaces the earlier revision on the customer's link. A quote that already
+ * has a draft revision answers that draft (Revise pressed twice makes one). Accepted and declined quotes are final:
+ * copy them instead. A valid-until that has passed starts again from today.
+ */
+export async function reviseQuote({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
+  const first = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: first.workspace_id } });
+  return ctx.store.writer.write(async (trx) => {
+    const latest = await trx.selectFrom('quotes').selectAll().where('chain_id', '=', first.chain_id).orderBy('revision', 'desc').executeTakeFirstOrThrow();
+    if (latest.status === 'draft' && latest.number !== null) return loadQuoteView(ctx, trx, latest);
+    if (!['sent', 'viewed', 'withdrawn'].includes(latest.status)) {
+      throw new AppError(
+        latest.status === 'draft' ? 'quote_not_editable' : 'quote_final',
+        latest.status === 'draft' ? 'A draft is edited as it is; revise a quote once it was sent' : `${latest.number} was ${latest.status}, which is final: copy it to start a new quote`,
+      );
+    }
+    const at = nowIso(ctx);
+    const today = todayIn(settings.timeZone, ctx.clock.now());
+    const id = newId('quo');
+    await trx
+      .insertInto('quotes')
+      .values({
+        ...latest,
+        id,
+        revision: Number(latest.revision) + 1,
+        status: 'draft',
+        valid_until: latest.valid_until < today ? addDays(today, settings.quoteValidDays) : latest.valid_until,
+        // The link (token) is set on the revision at its send; until then the customer sees the earlier one.
+        token_hash: null,
+        token_enc: null,
+        created_by_user_id: input.userId ?? null,
+        created_at: at,
+        updated_at: at,
+        sent_at: null,
+        sent_by_user_id: null,
+        viewed_at: null,
+        view_count: 0,
+        accepted_at: null,
+        accepted_name: null,
+        acceptance_hash: null,
+        chosen_lines: null,
+        declined_at: null,
+        decline_reason: null,
+        withdrawn_at: null,
+      })
+      .execute();
+    await copyLines(trx, latest.id, id);
+    await recordAudit(trx, ctx, { action: 'quote.revised', workspaceId: latest.workspace_id, targetIds: [id, latest.id], details: { revision: Number(latest.revision) + 1 } });
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: id }));
+  });
+}

@@ -1,0 +1,72 @@
+import { recordAudit } from '../audit/record-audit.js';
+import { nowIso, type VerbArgs } from '../context.js';
+import { AppError } from '../errors.js';
+import { moveLeadForQuote } from './quote-rows.js';
+import { nextQuoteNumber } from './quote-number.js';
+import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
+import { findQuoteRow, loadQuoteView, requireDraft, timeZoneOf, todayIn, type QuoteView } from './quote-view.js';
+
+export interface SentQuote {
+  quote: QuoteView;
+  /** The customer's link token (the same for every revision of the quote); put it only in the customer's link. */
+  token: string;
+  /** `{base}/q/{token}`: the page shows it to copy when email is off, the email's button links to it. */
+  customerUrl: string;
+  /** The revision it replaced on the customer's link, if any (`Q-0007 rev 1`). */
+  replacedRevision: number | null;
+}
+
+/**
+ * Sends a draft: a person's sign-off in the builder (no CLI, no API sends). In one transaction: the quote's number
+ * at its first send (the workspace's counter, so numbers follow send order with no gap and no repeat), the customer's
+ * link (kept from an earlier revision, else a new 128-bit token), an earlier sent revision marked replaced, the lead
+ * moved to `quoted` when it is in an earlier stage, and the audit record. Sending the email is the caller's (the
+ * builder queues it through the outbox with `customerUrl`).
+ */
+export async function sendQuote({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; by: { userId: string | null; label: string } }>): Promise<SentQuote> {
+  return ctx.store.writer.write(async (trx) => {
+    const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    requireDraft(row);
+    const lines = await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute();
+    if (lines.length === 0) throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [{ field: 'lines', code: 'required', message: 'Add a line first' }]);
+    const today = todayIn(await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
+    if (row.valid_until < today) {
+      throw new AppError('invalid_fields', `Valid until (${row.valid_until}) has passed; choose a later date`, [{ field: 'validUntil', code: 'invalid', message: 'Choose today or a later date' }]);
+    }
+    const at = nowIso(ctx);
+    // Claim the draft first: of two sends of one draft, the second changes nothing and takes no number.
+    const claimed = await trx.updateTable('quotes').set({ status: 'sent' }).where('id', '=', row.id).where('status', '=', 'draft').executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('quote_not_editable', 'This quote was sent meanwhile');
+    const earlier = await trx
+      .selectFrom('quotes')
+      .select(['id', 'revision', 'status', 'token_hash', 'token_enc'])
+      .where('chain_id', '=', row.chain_id)
+      .where('id', '!=', row.id)
+      .where('token_enc', 'is not', null)
+      .orderBy('revision', 'desc')
+      .executeTakeFirst();
+    const token = earlier?.token_enc ? ctx.secrets.open(earlier.token_enc) : mintQuoteToken();
+    const number = row.number ?? (await nextQuoteNumber(trx, row.workspace_id));
+    await trx
+      .updateTable('quotes')
+      .set({ number, sent_at: at, sent_by_user_id: input.by.userId, token_hash: hashQuoteToken(token), token_enc: earlier?.token_enc ?? ctx.secrets.seal(token), updated_at: at })
+      .where('id', '=', row.id)
+      .execute();
+    const replaced = await trx
+      .updateTable('quotes')
+      .set({ status: 'replaced', updated_at: at })
+      .where('chain_id', '=', row.chain_id)
+      .where('id', '!=', row.id)
+      .where('status', 'in', ['sent', 'viewed'])
+      .returning('revision')
+      .execute();
+    await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'quoted', onlyForward: true, by: input.by, at });
+    const sent = await findQuoteRow(trx, { quoteId: row.id });
+    await recordAudit(trx, ctx, { action: 'quote.sent', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(sent.total) } });
+    const quote = await loadQuoteView(ctx, trx, sent);
+    return { quote, token, customerUrl: quote.customerUrl!, replacedRevision: replaced.length > 0 ? Math.max(...replaced.map((r) => Number(r.revision))) : null };
+  });
+}
