@@ -22,6 +22,7 @@ import { trustProxyOption } from './http/trust-proxy.js';
 import { registerLingeringClose } from './http/lingering-close.js';
 import { clientErrorHandler, frameworkErrors, registerUrlLengthLimit } from './http/framework-refusals.js';
 import { adminPlugin } from './web/admin/plugin.js';
+import { browserNotFound, prefersHtml } from './web/admin/browser-not-found.js';
 
 /** The app with its type provider: route schemas type the handlers. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -102,13 +103,17 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
     return sendProblem(request, reply, appError, config.publicBaseUrl);
   });
 
+  // A person's browser gets a page it can go on from; programs (and everything under /api/) keep problem+json.
+  const notFoundPage = browserNotFound(ctx);
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs`),
-      config.publicBaseUrl,
-    ),
+    prefersHtml(request)
+      ? notFoundPage(request, reply)
+      : sendProblem(
+          request,
+          reply,
+          new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; see /docs`),
+          config.publicBaseUrl,
+        ),
   );
 
   app.addSchema(ProblemSchema);

@@ -7,9 +7,7 @@ import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { userActor } from '../../domain/audit/actor.js';
 import { AppError } from '../../domain/errors.js';
-import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
-import { countNewScans } from '../../domain/scans/count-new-scans.js';
-import { countRecentCatches } from '../../domain/quarantine/count-recent-catches.js';
+import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { hasControlCharacters } from '../../domain/text-input.js';
@@ -22,6 +20,7 @@ import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCh
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
 import { signInRoutes } from './account/sign-in-routes.js';
+import { topBarMaker } from './top-bar.js';
 
 export interface AdminPluginOptions {
   ctx: DomainContext;
@@ -78,31 +77,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     if (typeof cache === 'string' && cache.startsWith('public')) reply.header('cache-control', cache);
   });
 
-  /** The top bar of a signed-in page: the page's workspace (else the person's first) with its unread counts. */
-  const chromeOf = async (
-    viewer: { user: SignedInUser; sessionId: string; workspace?: WorkspaceAccess },
-    workspaces: WorkspaceAccess[],
-    area: string,
-    leadCounts: () => Promise<PipelineUnread[]>,
-  ): Promise<NonNullable<ShellInput['chrome']>> => {
-    const home = viewer.workspace ?? workspaces[0];
-    const [leads, scans, quarantine] = await Promise.all([
-      leadCounts().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
-      home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
-      home ? countRecentCatches({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
-    ]);
-    return {
-      user: viewer.user,
-      csrf: csrf.tokenFor(viewer.sessionId),
-      nav,
-      area,
-      workspace: viewer.workspace,
-      workspaces,
-      unread: { leads, scans, quarantine },
-    };
-  };
-  const unreadOf = (workspace: WorkspaceAccess | undefined) => () =>
-    workspace ? unreadCounts({ ctx, input: { workspaceId: workspace.workspaceId } }) : Promise.resolve([]);
+  const { topBar: chromeOf, unreadOf } = topBarMaker(ctx, nav);
 
   app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error as Error, request);
