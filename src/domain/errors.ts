@@ -112,3 +112,23 @@ export class AppError extends Error {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/**
+ * Runs every field check of a form and refuses once with all their field errors together, so a person fixes every
+ * field in one go instead of meeting the rules one by one. A refusal other than `invalid_fields` passes through.
+ */
+export function checkAllFields(checks: ReadonlyArray<() => unknown>): void {
+  const found: AppError[] = [];
+  for (const check of checks) {
+    try {
+      check();
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'invalid_fields') throw error;
+      found.push(error);
+    }
+  }
+  if (found.length === 1) throw found[0]!;
+  if (found.length > 1) {
+    throw new AppError('invalid_fields', found.map((error) => error.detail).join('; '), found.flatMap((error) => error.fieldErrors ?? []));
+  }
+}

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, checkAllFields } from '../errors.js';
 import { checkNewPassword, hashPassword } from './password.js';
 import { checkDisplayName } from '../display-name.js';
 import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../email-address.js';
@@ -95,14 +95,25 @@ export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>)
 export async function setPasswordWithLink({
   ctx,
   input,
-}: VerbArgs<{ token: string; password: string; profile?: { email: string; displayName: string } }>): Promise<OpenedSetupLink> {
-  const password = checkNewPassword(input.password);
+}: VerbArgs<{ token: string; password: string; repeat?: string; profile?: { email: string; displayName: string } }>): Promise<OpenedSetupLink> {
   const link = await openSetupLink({ ctx, input });
   // Only the placeholder account takes a new email here: any other account changes it through a confirmation link.
-  const profile =
-    link.firstOwner && input.profile
-      ? { email: checkEmail(input.profile.email), display_name: checkDisplayName(input.profile.displayName) }
-      : undefined;
+  const given = link.firstOwner ? input.profile : undefined;
+  // Every rule at once: the page shows each refused field beside it in one answer.
+  checkAllFields([
+    () => checkNewPassword(input.password),
+    () => {
+      if (input.repeat !== undefined && input.repeat !== input.password) {
+        throw new AppError('invalid_fields', 'The two passwords differ', [
+          { field: 'repeat', code: 'invalid', message: 'This is not the same as the password above' },
+        ]);
+      }
+    },
+    () => given && checkEmail(given.email),
+    () => given && checkDisplayName(given.displayName),
+  ]);
+  const password = input.password;
+  const profile = given ? { email: checkEmail(given.email), display_name: checkDisplayName(given.displayName) } : undefined;
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {

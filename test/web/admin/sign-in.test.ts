@@ -70,6 +70,15 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     expect(evil.headers.location).toBe('/');
   });
 
+  it('the setup page checks every rule of the password at once and shows each beside its field', async () => {
+    const both = await app.inject({ method: 'POST', url: setupPath, headers: FORM, payload: form({ password: 'short', repeat: 'shorter' }) });
+    expect(both.statusCode).toBe(400);
+    expect(both.body).toContain('Use at least 10 characters');
+    expect(both.body).toContain('This is not the same as the password above');
+    // Nothing was set: the link still works.
+    expect((await setPassword()).statusCode).toBe(303);
+  });
+
   it('answers an unknown email and a wrong password alike, and the 11th failure with 429', async () => {
     await setPassword();
     const unknown = await login('nobody@example.com', 'wrong password');

@@ -150,12 +150,8 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
       let link = { email: '', firstOwner: false };
       try {
         link = await openSetupLink({ ctx, input: { token: request.params.token } });
-        if (password !== String(request.body?.repeat ?? '')) {
-          throw new AppError('invalid_fields', 'The two passwords differ', [
-            { field: 'repeat', code: 'invalid', message: 'This is not the same as the password above' },
-          ]);
-        }
-        await setPasswordWithLink({ ctx, input: { token: request.params.token, password, ...(link.firstOwner ? { profile } : {}) } });
+        const repeat = String(request.body?.repeat ?? '');
+        await setPasswordWithLink({ ctx, input: { token: request.params.token, password, repeat, ...(link.firstOwner ? { profile } : {}) } });
         return await reply.redirect('/login?notice=password-set', 303);
       } catch (error) {
         if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
