@@ -17,7 +17,7 @@ const done = (r: CopyResult) =>
 
 /**
  * `leadscan copy-to POSTGRES_URL`: the SQLite database the CLI opens (DATABASE_URL) into an empty PostgreSQL
- * database (docs/deployment.md "Outgrowing SQLite"). Not through the runtime: it must not migrate or start writers
+ * database (docs/deployment.md, "9. Outgrowing SQLite"). Not through the runtime: it must not migrate or start writers
  * on the source.
  */
 export function registerCopyToCommand(program: Command, { io, jsonMode, withJson, getConfig }: CliKit) {

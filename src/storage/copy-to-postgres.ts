@@ -7,7 +7,7 @@ import { redactedUrl } from './redact-url.js';
 import { searchDocument } from './search-text.js';
 
 /**
- * `leadscan copy-to POSTGRES_URL` (docs/deployment.md "Outgrowing SQLite"): every application table of the SQLite
+ * `leadscan copy-to POSTGRES_URL` (docs/deployment.md, "9. Outgrowing SQLite"): every application table of the SQLite
  * database into an empty PostgreSQL database, ids and bytes as they are, in one transaction on the target.
  *
  * Tables come from the source's schema, so a table added later is copied without editing this file. A table that is
