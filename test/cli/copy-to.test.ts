@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ import { updateWorkspaceSettings } from '../../src/domain/settings/update-worksp
 import { createUser } from '../../src/domain/users/create-user.js';
 import { DERIVED_TARGET_TABLES, SKIPPED_SOURCE_TABLES } from '../../src/storage/copy-to-postgres.js';
 import { createAdminFixture, type AdminFixture } from '../helpers/admin-security.js';
-import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../helpers/backends.js';
+import { createTestDatabase, postgresAdminUrl, tempDir, type TestDatabase } from '../helpers/backends.js';
 import { cliJson, runCli } from '../helpers/cli.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 
@@ -130,6 +132,45 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: 'not_empty' });
     } finally {
       await other.drop();
+    }
+  }, 60_000);
+
+  it('stops at a table it does not know, and a failure midway leaves the target without a row', async () => {
+    const dir = tempDir('leadscan-copy-');
+    const copyOf = (file: string, change: string) => {
+      const from = new BetterSqlite3(source.testDb.url, { readonly: true });
+      from.exec(`vacuum into '${file}'`);
+      from.close();
+      const db = new BetterSqlite3(file);
+      db.exec(change);
+      db.close();
+      return { DATABASE_URL: file, APP_SECRET: source.appSecret };
+    };
+    const other = await createTestDatabase('postgres');
+    const rowsIn = async () => {
+      const client = new pg.Client({ connectionString: other.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
+        let total = 0;
+        for (const { name } of rows) if (!name.startsWith('kysely_')) total += (await client.query(`select count(*)::int as n from "${name}"`)).rows[0].n;
+        return total;
+      } finally {
+        await client.end();
+      }
+    };
+    try {
+      const unknown = await runCli(['copy-to', other.url], copyOf(path.join(dir, 'extra.sqlite'), 'create table extra_things (id text)'));
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('extra_things (SQLite only)');
+      expect(await rowsIn()).toBe(0);
+      // A room index PostgreSQL cannot take (SQLite keeps any value): the rooms are copied after the leads and scans.
+      const broken = await runCli(['copy-to', other.url], copyOf(path.join(dir, 'broken.sqlite'), "update scan_rooms set idx = 'first' where rowid = (select max(rowid) from scan_rooms)"));
+      expect(broken.code).toBe(1);
+      expect(await rowsIn()).toBe(0);
+    } finally {
+      await other.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
