@@ -9,6 +9,7 @@ import { registerPersonCommands } from './cli/person-commands.js';
 import { registerPriceListCommands } from './cli/price-list-commands.js';
 import { registerQuotesCommands } from './cli/quotes-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
+import { registerCopyToCommand } from './cli/copy-to-command.js';
 import { registerAuditCommands } from './cli/audit-commands.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
@@ -93,6 +94,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerScansCommands(program, kit);
   registerPersonCommands(program, kit);
   registerBackupCommand(program, kit);
+  registerCopyToCommand(program, kit);
   registerUserCommands(program, kit);
   registerNotifyCommands(program, kit);
   registerAuditCommands(program, kit);
