@@ -271,7 +271,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       expect(Number(scan!.room_count)).toBe(3);
       expect(Number(scan!.byte_size)).toBe(body.length);
       const parsed = JSON.parse(text) as { rooms: Array<{ name: string }> };
-      const rooms = await roomsOf(scan!.id);
+      const rooms = await roomsOf(scan!.id, fresh.workspaceId);
       expect(rooms.map((r) => r.name)).toEqual(parsed.rooms.map((r) => r.name));
       rooms.forEach((room, i) => {
         const bytes = Buffer.from(room.raw);
@@ -328,7 +328,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       expect(res.json()).toEqual({ ok: true, count: 1 });
       const scans = await scansOf(ws3.workspaceId);
       expect(scans).toHaveLength(1);
-      expect((await roomsOf(scans[0]!.id)).map((r) => r.name)).toEqual(['new']);
+      expect((await roomsOf(scans[0]!.id, ws3.workspaceId)).map((r) => r.name)).toEqual(['new']);
     });
 
     it('`leadscan key regenerate` (the CLI, another process) takes effect on the running server at once', async () => {
