@@ -134,6 +134,33 @@ function domainTreeViolations(graph: Map<string, string[]>, order: string[]): st
   return [...found];
 }
 
+/** The HTTP routes map requests onto domain verbs: none of them imports storage/ (the domain's verbs do). */
+function routesIntoStorage(graph: Map<string, string[]>): string[] {
+  const routes = path.join(SRC, 'http', 'routes') + path.sep;
+  return [...graph]
+    .filter(([file]) => file.startsWith(routes))
+    .flatMap(([file, deps]) => deps.filter((dep) => layerOf(dep) === 'storage').map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`));
+}
+
+/**
+ * Where SQLite and PostgreSQL differ is storage's business (`ctx.store.ops`, storage/dialect-ops.ts): the domain
+ * names neither backend, reads no `store.dialect` and imports no `Dialect`. Files that truly must are listed here.
+ */
+const DIALECT_NAMES = /['"`](?:postgres|sqlite)['"`]|\.dialect\b|storage\/dialect\.js/;
+const DOMAIN_DIALECT_ALLOWED: string[] = [];
+
+function dialectNamesInDomain(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([file]) => layerOf(file) === 'domain' && !DOMAIN_DIALECT_ALLOWED.includes(path.relative(SRC, file)))
+    .flatMap(([file, text]) =>
+      text
+        .split('\n')
+        .map((line, i) => [line, i + 1] as const)
+        .filter(([line]) => DIALECT_NAMES.test(line))
+        .map(([line, n]) => `${path.relative(SRC, file)}:${n}: ${line.trim()}`),
+    );
+}
+
 function importCycles(graph: Map<string, string[]>): string[] {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -186,6 +213,27 @@ describe('architecture', () => {
         return layerOf(dep) === 'domain' && rest.length > 0 && folder !== 'idempotency';
       }).map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`));
     expect(intoVerbs).toEqual([]);
+  });
+
+  it('http/routes/ never imports storage/: a route goes through a domain verb', () => {
+    expect(routesIntoStorage(graph)).toEqual([]);
+  });
+
+  it('the domain names no dialect: no backend name compared, no store.dialect, no Dialect import', () => {
+    const texts = new Map([...graph.keys()].map((file) => [file, fs.readFileSync(file, 'utf8')]));
+    expect(dialectNamesInDomain(texts)).toEqual([]);
+  });
+
+  it('would see a route importing storage and a dialect named in the domain', () => {
+    const route = path.join(SRC, 'http/routes/r.ts');
+    const store = path.join(SRC, 'storage/s.ts');
+    expect(routesIntoStorage(new Map([[route, [store]]]))).toEqual(['http/routes/r.ts -> storage/s.ts']);
+    const verb = path.join(SRC, 'domain/v.ts');
+    expect(dialectNamesInDomain(new Map([[verb, "const a = 1;\nif (ctx.store.dialect === 'postgres') lock();"]]))).toEqual([
+      "domain/v.ts:2: if (ctx.store.dialect === 'postgres') lock();",
+    ]);
+    expect(dialectNamesInDomain(new Map([[verb, "import type { Dialect } from '../../storage/dialect.js';"]]))).toHaveLength(1);
+    expect(dialectNamesInDomain(new Map([[verb, '// On SQLite the lock is a no-op; `leadscan-1.sqlite` is a file name.']]))).toEqual([]);
   });
 
   it('would see a violation and a circle if there were one', () => {

@@ -5,7 +5,8 @@ import { listScans } from '../domain/scans/list-scans.js';
 import { scanFigures } from '../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../domain/scans/measurement-table.js';
 import { cellText } from '../domain/csv-cells.js';
-import { checkUnits, unitsOfScan } from '../domain/settings/workspace-settings.js';
+import { checkUnits, getWorkspaceSettings } from '../domain/settings/workspace-settings.js';
+import { workspaceOfScan } from '../domain/scans/scan-in-workspace.js';
 import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
 import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions, type Render } from './kit.js';
@@ -39,8 +40,10 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     .action(
       run(
         async (ctx, scanId: string, opts: { units?: string }) => {
-          const figures = await scanFigures({ ctx, input: { scanId } });
-          const units = opts.units ? checkUnits(opts.units) : await unitsOfScan(ctx, scanId);
+          // The operator's CLI acts on every workspace: the scan's own is the one.
+          const workspaceId = await workspaceOfScan(ctx, scanId);
+          const figures = await scanFigures({ ctx, input: { workspaceId, scanId } });
+          const units = opts.units ? checkUnits(opts.units) : (await getWorkspaceSettings({ ctx, input: { workspaceId } })).units;
           return { ...figures, units, table: { headers: measurementHeaders(units), rows: measurementRows(figures, units).map((row) => row.map(cellText)) } };
         },
         ((result: { table: { headers: string[]; rows: string[][] } }) =>
@@ -52,12 +55,12 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     );
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
-    .action(run((ctx, scanId: string) => readScanRaw({ ctx, input: { scanId } })));
+    .action(run(async (ctx, scanId: string) => readScanRaw({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId } })));
   withJson(scans.command('room <id> <index>'))
     .description("one room's exact bytes (index from 0)")
     .action(
-      run((ctx, scanId: string, index: string) =>
-        readScanRoom({ ctx, input: { scanId, index: nonNegativeInteger(index) } }),
+      run(async (ctx, scanId: string, index: string) =>
+        readScanRoom({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId, index: nonNegativeInteger(index) } }),
       ),
     );
 }

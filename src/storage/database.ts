@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { CommitBatcher } from './commit-batcher.js';
+import { dialectOps, type DialectOps } from './dialect-ops.js';
 import type { HotWriter } from './hot-writes.js';
 import { applySearchChanges, SEARCH_SCHEMA, searchIndexFile } from './search-index.js';
 import { leadMatches, SEARCH_MATCH_FUNCTION } from './search-text.js';
@@ -21,6 +22,8 @@ export type { Dialect } from './dialect.js';
 /** One handle for both backends: a typed query builder for reads, a group-commit writer for writes. */
 export interface Database {
   readonly dialect: Dialect;
+  /** Where the backends differ, as named operations (locks, date windows, search): what the domain calls. */
+  readonly ops: DialectOps;
   readonly db: Kysely<Schema>;
   readonly writer: CommitBatcher;
   /**
@@ -223,6 +226,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   let closed = false;
   return {
     dialect,
+    ops: dialectOps(dialect),
     db,
     writer,
     hot,

@@ -62,9 +62,9 @@ describeEachBackend('storeUpload', (backend) => {
           return;
         }
         const scanId = result.scanId!;
-        expect((await readScanRaw({ ctx: world.ctx, input: { scanId } })).equals(body)).toBe(true);
+        expect((await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId } })).equals(body)).toBe(true);
         for (let i = 0; i < rooms.length; i++) {
-          const bytes = await readScanRoom({ ctx: world.ctx, input: { scanId, index: i } });
+          const bytes = await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId, index: i } });
           // The stored room is a piece of the body (never re-serialized) and means what JSON.parse says.
           expect(body.indexOf(bytes)).toBeGreaterThanOrEqual(0);
           expect(JSON.stringify(JSON.parse(bytes.toString('utf8')))).toBe(JSON.stringify(rooms[i]));
@@ -113,7 +113,7 @@ describeEachBackend('storeUpload', (backend) => {
       [10, 32, 0],
       [35, 47, 0],
     ]);
-    expect((await readScanRoom({ ctx: world.ctx, input: { scanId: scanId!, index: 1 } })).toString()).toBe('{"name":"B"}');
+    expect((await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 1 } })).toString()).toBe('{"name":"B"}');
   });
 
   it.each([
@@ -145,7 +145,7 @@ describeEachBackend('storeUpload', (backend) => {
     await expectCode(store(rooms(501)), 'too_many_rooms', /501/);
     const { scanId, count } = await store(rooms(500));
     expect(count).toBe(500);
-    const last = await readScanRoom({ ctx: world.ctx, input: { scanId: scanId!, index: 499 } });
+    const last = await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 499 } });
     expect(last.toString()).toBe('{"i":499}');
     const listed = await world.store.db.selectFrom('scan_rooms').select('name').where('scan_id', '=', scanId!).where('idx', '=', 499).executeTakeFirstOrThrow();
     expect(listed.name).toBe('Room 500');
@@ -163,14 +163,14 @@ describeEachBackend('storeUpload', (backend) => {
       'Room 4',
       'Room 5',
     ]);
-    expect((await readScanRoom({ ctx: world.ctx, input: { scanId: scanId!, index: 0 } })).toString()).toBe('{"name":"a\\u0000b"}');
+    expect((await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 0 } })).toString()).toBe('{"name":"a\\u0000b"}');
   });
 
   it('keeps __proto__ keys as data and never touches Object.prototype', async () => {
     const text = '{"__proto__":{"polluted":true},"rooms":[{"__proto__":{"name":"evil"},"constructor":{"prototype":{"polluted":1}}}]}';
     const { scanId } = await store(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect((await readScanRaw({ ctx: world.ctx, input: { scanId: scanId! } })).toString()).toBe(text);
+    expect((await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId! } })).toString()).toBe(text);
     const room = await world.store.db.selectFrom('scan_rooms').select('name').where('scan_id', '=', scanId!).executeTakeFirstOrThrow();
     expect(room.name).toBe('Room 1');
   });

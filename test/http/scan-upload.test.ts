@@ -46,10 +46,10 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
   const scansOf = (workspaceId: string) =>
     world.store.db.selectFrom('scans').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
   /** Each room with its stored bytes, read through the read verb (a room is a byte range of the scan's body). */
-  const roomsOf = async (scanId: string) => {
+  const roomsOf = async (scanId: string, workspaceId = ws.workspaceId) => {
     const rows = await world.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scanId).orderBy('idx').execute();
     return Promise.all(
-      rows.map(async (row) => ({ ...row, raw: await readScanRoom({ ctx: world.ctx, input: { scanId, index: Number(row.idx) } }) })),
+      rows.map(async (row) => ({ ...row, raw: await readScanRoom({ ctx: world.ctx, input: { workspaceId, scanId, index: Number(row.idx) } }) })),
     );
   };
   const keyRow = (workspaceId: string) =>
@@ -271,7 +271,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       expect(Number(scan!.room_count)).toBe(3);
       expect(Number(scan!.byte_size)).toBe(body.length);
       const parsed = JSON.parse(text) as { rooms: Array<{ name: string }> };
-      const rooms = await roomsOf(scan!.id);
+      const rooms = await roomsOf(scan!.id, fresh.workspaceId);
       expect(rooms.map((r) => r.name)).toEqual(parsed.rooms.map((r) => r.name));
       rooms.forEach((room, i) => {
         const bytes = Buffer.from(room.raw);
@@ -328,7 +328,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       expect(res.json()).toEqual({ ok: true, count: 1 });
       const scans = await scansOf(ws3.workspaceId);
       expect(scans).toHaveLength(1);
-      expect((await roomsOf(scans[0]!.id)).map((r) => r.name)).toEqual(['new']);
+      expect((await roomsOf(scans[0]!.id, ws3.workspaceId)).map((r) => r.name)).toEqual(['new']);
     });
 
     it('`leadscan key regenerate` (the CLI, another process) takes effect on the running server at once', async () => {
@@ -359,7 +359,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       expect(resB.statusCode).toBe(200);
       const scansB = await scansOf(other.workspaceId);
       expect(scansB).toHaveLength(beforeB + 1);
-      expect((await roomsOf(scansB.at(-1)!.id)).map((r) => r.name)).toEqual(['B room']);
+      expect((await roomsOf(scansB.at(-1)!.id, other.workspaceId)).map((r) => r.name)).toEqual(['B room']);
     });
   });
 

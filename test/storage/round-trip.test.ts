@@ -355,14 +355,14 @@ describeEachBackend('storage round trips', (backend) => {
         .values(slices.map((slice, idx) => ({ scan_id: scanId, idx, name: idx === 1 ? 'Küche' : `Room ${idx + 1}`, raw: slice })))
         .execute();
     });
-    const back = await readScanRaw({ ctx: world.ctx, input: { scanId } });
+    const back = await readScanRaw({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId } });
     expect(back.length).toBe(raw.length);
     expect(back.equals(raw)).toBe(true);
     for (const [index, slice] of slices.entries()) {
-      const room = await readScanRoom({ ctx: world.ctx, input: { scanId, index } });
+      const room = await readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index } });
       expect(room.equals(slice)).toBe(true);
     }
-    await expect(readScanRoom({ ctx: world.ctx, input: { scanId, index: 3 } })).rejects.toMatchObject({ code: 'room_not_found' });
+    await expect(readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index: 3 } })).rejects.toMatchObject({ code: 'room_not_found' });
     const [listed] = await listScans({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual({
       id: scanId,

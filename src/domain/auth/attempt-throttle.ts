@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
@@ -75,7 +75,7 @@ export async function claimAttempt(
   const now = ctx.clock.now();
   // A refusal commits (its first-of-window mark and what the caller records) and is thrown after the commit.
   const tripped = await ctx.store.writer.write(async (trx): Promise<LimitedScope | null> => {
-    if (ctx.store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+    await ctx.store.ops.lock(trx, CLAIM_LOCK);
     await trx.deleteFrom('sign_in_failures').where('failed_at', '<=', new Date(now.getTime() - KEEP_MS).toISOString()).execute();
     const rows = await trx
       .selectFrom('sign_in_failures')

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Dialect } from '../../storage/dialect.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { Schema } from '../../storage/schema.js';
 import { credentialsFingerprint } from './credentials-fingerprint.js';
 import { hashToken } from './secret-token.js';
@@ -18,14 +18,14 @@ export async function usableLinkOwner(
   token: string,
   now: string,
   /** PostgreSQL, in a write: lock the rows read, so a password or email change cannot commit between read and use. */
-  lock?: Dialect,
+  lock?: DialectOps,
 ): Promise<string | null> {
   const query = db
     .selectFrom(table)
     .innerJoin('users', 'users.id', `${table}.user_id`)
     .select([`${table}.user_id as userId`, `${table}.issued_for as issuedFor`, `${table}.used_at as usedAt`, `${table}.expires_at as expiresAt`, 'users.password_hash', 'users.email_key'])
     .where(`${table}.token_hash`, '=', hashToken(token));
-  const row = await (lock === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  const row = await (lock ? lock.lockedRead(query) : query).executeTakeFirst();
   if (!row || row.usedAt !== null || row.expiresAt <= now || row.issuedFor !== credentialsFingerprint(row)) return null;
   return row.userId;
 }
@@ -38,12 +38,12 @@ export async function usableLinkOwner(
  */
 export async function useOneTimeLink(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   table: OneTimeLinkTable,
   token: string,
   now: string,
 ): Promise<boolean> {
-  const userId = await usableLinkOwner(trx, table, token, now, dialect);
+  const userId = await usableLinkOwner(trx, table, token, now, ops);
   if (userId === null) return false;
   const used = await trx
     .updateTable(table)

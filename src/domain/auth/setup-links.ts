@@ -117,7 +117,7 @@ export async function setPasswordWithLink({
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
-    if (!(await useOneTimeLink(trx, ctx.store.dialect, 'setup_links', input.token, now))) throw unusable();
+    if (!(await useOneTimeLink(trx, ctx.store.ops, 'setup_links', input.token, now))) throw unusable();
     const { shown_in_workspace_id: shownIn } = await trx
       .selectFrom('setup_links')
       .select('shown_in_workspace_id')

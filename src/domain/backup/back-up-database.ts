@@ -36,7 +36,7 @@ export async function backUpDatabase(
   if (input.keep !== undefined && input.dir === undefined) {
     throw new AppError('invalid_arguments', '--keep works with --dir (it keeps the newest N backups in that folder)');
   }
-  if (ctx.store.dialect === 'postgres') {
+  if (!ctx.store.ops.copiesBackups) {
     const target = input.to ?? path.join(input.dir!, 'leadscan.dump');
     throw new AppError(
       'invalid_arguments',

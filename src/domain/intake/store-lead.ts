@@ -1,7 +1,6 @@
-import { CompiledQuery, type Transaction } from 'kysely';
-import type { Dialect } from '../../storage/dialect.js';
-import { leadInsert, leadInsertParams, type LeadInsertValues, type LeadRow } from '../../storage/hot-writes/lead.js';
-import { Markers } from '../../storage/hot-writes/sql-parts.js';
+import type { Transaction } from 'kysely';
+import type { DialectOps } from '../../storage/dialect-ops.js';
+import type { LeadInsertValues, LeadRow } from '../../storage/hot-writes/lead.js';
 import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from '../lead-fields.js';
@@ -72,7 +71,7 @@ export function leadRowOf(input: {
  */
 export async function insertLead(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   input: {
     id: string;
     sourceId: string;
@@ -87,7 +86,5 @@ export async function insertLead(
     ...leadRowOf({ ...input, pipelineId: '', idempotencyKey: null }),
     restored_from: input.restoredFrom ?? null,
   };
-  const insert = leadInsert(new Markers(dialect), { guarded: false });
-  const inserted = await trx.executeQuery(CompiledQuery.raw(insert, leadInsertParams(dialect, [values])));
-  if (inserted.rows.length !== 1) throw new Error(`Lead source ${input.sourceId} does not exist`);
+  if ((await ops.insertLead(trx, values)) !== 1) throw new Error(`Lead source ${input.sourceId} does not exist`);
 }

@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DomainContext } from '../context.js';
-import type { Dialect } from '../../storage/dialect.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 
 /**
  * Possible duplicates (docs/admin-app.md): a lead whose email (trimmed, any case) or phone (its digits, the last ten
@@ -12,19 +12,17 @@ import type { Dialect } from '../../storage/dialect.js';
 export const DUPLICATE_WINDOW_DAYS = 365;
 
 /** `leads.received_at` less the window, as the same ISO text the column holds. */
-function windowStart(dialect: Dialect) {
-  return dialect === 'sqlite'
-    ? sql`strftime('%Y-%m-%dT%H:%M:%fZ', leads.received_at, ${`-${DUPLICATE_WINDOW_DAYS} days`})`
-    : sql`to_char((leads.received_at::timestamptz - make_interval(days => ${DUPLICATE_WINDOW_DAYS})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+function windowStart(ops: DialectOps) {
+  return ops.daysBefore(sql`leads.received_at`, DUPLICATE_WINDOW_DAYS);
 }
 
-function earlierBy(dialect: Dialect, key: 'email_key' | 'phone_key'): Expression<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from leads e where e.workspace_id = leads.workspace_id and e.${sql.ref(key)} = leads.${sql.ref(key)} and e.received_at < leads.received_at and e.received_at >= ${windowStart(dialect)})`;
+function earlierBy(ops: DialectOps, key: 'email_key' | 'phone_key'): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from leads e where e.workspace_id = leads.workspace_id and e.${sql.ref(key)} = leads.${sql.ref(key)} and e.received_at < leads.received_at and e.received_at >= ${windowStart(ops)})`;
 }
 
 /** Whether the row of `leads` in scope is a possible duplicate: for the inbox mark, its filter and the CSV. */
-export function possibleDuplicate(dialect: Dialect): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${earlierBy(dialect, 'email_key')} or ${earlierBy(dialect, 'phone_key')})`;
+export function possibleDuplicate(ops: DialectOps): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${earlierBy(ops, 'email_key')} or ${earlierBy(ops, 'phone_key')})`;
 }
 
 export interface EarlierLead {

@@ -64,7 +64,7 @@ async function extraKeys(ctx: DomainContext, filters: LeadFilters): Promise<{ ke
     const page = await ctx.store.db
       .selectFrom('leads')
       .select(['leads.id', 'leads.received_at', 'leads.extra'])
-      .where((eb) => filterCondition(eb, ctx.store.dialect, filters))
+      .where((eb) => filterCondition(eb, ctx.store.ops, filters))
       .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
       .orderBy('leads.received_at', 'desc')
       .orderBy('leads.id', 'desc')

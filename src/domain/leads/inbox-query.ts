@@ -7,7 +7,7 @@ import { afterCursor, filterCondition, type LeadCursor, type LeadFilters } from 
  * here, page by page, so the export never holds more than one page in memory.
  */
 export function leadPageQuery(ctx: DomainContext, filters: LeadFilters, cursor: LeadCursor | undefined, limit: number) {
-  const { dialect } = ctx.store;
+  const { ops } = ctx.store;
   return ctx.store.db
     .selectFrom('leads')
     .innerJoin('lead_sources', 'lead_sources.id', 'leads.source_id')
@@ -23,8 +23,8 @@ export function leadPageQuery(ctx: DomainContext, filters: LeadFilters, cursor: 
       'lead_unread.lead_id as unread_id',
       'assignee.email as assignee_email',
     ])
-    .select(possibleDuplicate(dialect).as('possible_duplicate'))
-    .where((eb) => filterCondition(eb, dialect, filters))
+    .select(possibleDuplicate(ops).as('possible_duplicate'))
+    .where((eb) => filterCondition(eb, ops, filters))
     .$if(cursor !== undefined, (q) => q.where(afterCursor(cursor!)))
     .orderBy('leads.received_at', 'desc')
     .orderBy('leads.id', 'desc')

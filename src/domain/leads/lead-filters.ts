@@ -8,9 +8,8 @@ import { localDayAndHour } from '../notifications/choices.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { emailKey } from '../email-address.js';
 import type { Schema } from '../../storage/schema.js';
-import { searchLeadIdsSqlite } from '../../storage/search-index.js';
-import { SEARCH_MATCH_FUNCTION, searchLikePatterns, searchQuery, type SearchQuery } from '../../storage/search-text.js';
-import type { Dialect } from '../../storage/database.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
+import { searchQuery, type SearchQuery } from '../../storage/search-text.js';
 
 /**
  * The inbox filters (docs/admin-app.md): the workspace and pipeline by id, the rest as a person gives them (stage
@@ -123,12 +122,11 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     const search = input.search!.trim();
     if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
     filters.search = searchQuery(search);
-    if (ctx.store.dialect === 'sqlite') {
-      const ids = await searchLeadIdsSqlite(ctx.store.db, workspaceId, filters.search);
-      if (ids) {
-        filters.searchIds = ids;
-        delete filters.search;
-      }
+    // Where the backend has a search index file that answers it (SQLite), its ids replace the condition.
+    const ids = await ctx.store.ops.indexedLeadIds(ctx.store.db, workspaceId, filters.search);
+    if (ids) {
+      filters.searchIds = ids;
+      delete filters.search;
     }
   }
   if (!blank(input.assignee)) {
@@ -156,28 +154,10 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   return filters;
 }
 
-/**
- * The search as a condition (storage/search-text.ts, `leadMatches`): on PostgreSQL two LIKE patterns over the lead's
- * search document, wherever it is (migration 0025): moved into `lead_search`, whose trigram index answers them, or
- * still in `lead_search_pending`, a few rows scanned. The two tables are one UNION ALL, so the planner can join it
- * either way (the index's matches hashed, or each lead in page order looked up by key); on SQLite the same check
- * as a function, for the scans in page order the search index file leaves to SQL.
- */
-function searchCondition(dialect: Dialect, query: SearchQuery): Expression<SqlBool> {
-  if (dialect === 'sqlite') {
-    return sql<SqlBool>`${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, leads.name, leads.email, leads.phone, leads.notes) = 1`;
-  }
-  const patterns = searchLikePatterns(query);
-  const text = sql<SqlBool>`d.search_text like ${patterns.text} escape '\\'`;
-  const match = patterns.digits === null ? text : sql<SqlBool>`(${text} or d.search_text like ${patterns.digits} escape '\\')`;
-  return sql<SqlBool>`exists (select 1 from (select lead_id, search_text from lead_search
-    union all select lead_id, search_text from lead_search_pending) d where d.lead_id = leads.id and ${match})`;
-}
-
 /** Every filter as one condition on `leads`, so the list, the count and the export select exactly the same set. */
 export function filterCondition(
   eb: ExpressionBuilder<Schema, 'leads'>,
-  dialect: Dialect,
+  ops: DialectOps,
   filters: LeadFilters,
 ): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [eb('leads.workspace_id', '=', filters.workspaceId)];
@@ -192,8 +172,8 @@ export function filterCondition(
   }
   if (filters.since) parts.push(eb('leads.received_at', '>=', filters.since));
   if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
-  if (filters.duplicates) parts.push(possibleDuplicate(dialect));
-  if (filters.search) parts.push(searchCondition(dialect, filters.search));
+  if (filters.duplicates) parts.push(possibleDuplicate(ops));
+  if (filters.search) parts.push(ops.leadSearchMatches(filters.search));
   if (filters.searchIds) parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
   return eb.and(parts);
 }

@@ -11,7 +11,7 @@ export async function changeMemberRole({
 }: VerbArgs<{ workspaceId: string; userId: string; role: string }>): Promise<{ userId: string; role: Role }> {
   const role = checkRole(input.role);
   await ctx.store.writer.write(async (trx) => {
-    if (role !== 'owner') await keepAnOwner(trx, ctx.store.dialect, { ...input, action: 'made a member' });
+    if (role !== 'owner') await keepAnOwner(trx, ctx.store.ops, { ...input, action: 'made a member' });
     const updated = await trx
       .updateTable('memberships')
       .set({ role })

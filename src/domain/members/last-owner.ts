@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import type { Dialect } from '../../storage/database.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
  */
 export async function keepAnOwner(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   input: { workspaceId: string; userId: string; action: string },
 ): Promise<void> {
   const query = trx
@@ -17,7 +17,7 @@ export async function keepAnOwner(
     .select('user_id')
     .where('workspace_id', '=', input.workspaceId)
     .where('role', '=', 'owner');
-  const owners = await (dialect === 'postgres' ? query.forUpdate() : query).execute();
+  const owners = await ops.lockedRead(query).execute();
   if (owners.length === 1 && owners[0]!.user_id === input.userId) {
     throw new AppError('last_owner', `The last owner of a workspace cannot be ${input.action}; make someone else owner first`);
   }

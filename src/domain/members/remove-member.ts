@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { nowIso, type VerbArgs } from '../context.js';
-import type { Dialect } from '../../storage/database.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import { AppError } from '../errors.js';
 import { keepAnOwner } from './last-owner.js';
 import { forgetMemberNotifications } from '../notifications/forget-notifications.js';
@@ -15,17 +15,17 @@ import { unassignMember } from '../leads/unassign-member.js';
  */
 export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
   await ctx.store.writer.write(async (trx) => {
-    await deleteMembership(trx, ctx.store.dialect, { ...input, at: nowIso(ctx) });
+    await deleteMembership(trx, ctx.store.ops, { ...input, at: nowIso(ctx) });
     await recordAudit(trx, ctx, { action: 'member.removed', workspaceId: input.workspaceId, targetIds: [input.userId] });
   });
 }
 
 export async function deleteMembership(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   input: { workspaceId: string; userId: string; at?: string },
 ): Promise<void> {
-  await keepAnOwner(trx, dialect, { ...input, action: 'removed' });
+  await keepAnOwner(trx, ops, { ...input, action: 'removed' });
   const deleted = await trx
     .deleteFrom('memberships')
     .where('workspace_id', '=', input.workspaceId)

@@ -15,7 +15,7 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
   const now = ctx.clock.now();
   const quietSince = new Date(now.getTime() - ctx.config.emailBatchSeconds * 1000).toISOString();
   return ctx.store.writer.write(async (trx) => {
-    if (!(await holdsNotifierLock(trx, ctx.store.dialect))) return 0;
+    if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const waiting = await trx
       .selectFrom('notification_pending as p')
       .leftJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'p.workspace_id').onRef('m.user_id', '=', 'p.user_id'))
@@ -77,7 +77,7 @@ export async function composeDigests(ctx: DomainContext): Promise<number> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
   return ctx.store.writer.write(async (trx) => {
-    if (!(await holdsNotifierLock(trx, ctx.store.dialect))) return 0;
+    if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const people = await trx
       .selectFrom('notification_choices as c')
       .innerJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'c.workspace_id').onRef('m.user_id', '=', 'c.user_id'))

@@ -28,7 +28,7 @@ const KEEP_NOTICED_MS = 2 * 24 * 60 * 60_000;
 export async function noticeArrivals(ctx: DomainContext): Promise<number> {
   const now = ctx.clock.now();
   return ctx.store.writer.write(async (trx) => {
-    if (!(await holdsNotifierLock(trx, ctx.store.dialect))) return 0;
+    if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const recipients = await recipientsByWorkspace(trx);
     let noticed = 0;
     for (const [workspaceId, wants] of recipients) {

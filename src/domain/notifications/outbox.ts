@@ -1,5 +1,5 @@
-import { sql, type Transaction } from 'kysely';
-import type { Dialect } from '../../storage/dialect.js';
+import type { Transaction } from 'kysely';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
@@ -232,8 +232,6 @@ export async function outboxStatus({
  * On PostgreSQL, whether this transaction holds the notifier's lock (released at COMMIT): with several instances
  * one of them notices new leads and writes the emails at a time. SQLite has one writer and always holds it.
  */
-export async function holdsNotifierLock(trx: Transaction<Schema>, dialect: Dialect): Promise<boolean> {
-  if (dialect !== 'postgres') return true;
-  const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(hashtext('leadscan.notifier')) as held`.execute(trx);
-  return rows[0]?.held === true;
+export async function holdsNotifierLock(trx: Transaction<Schema>, ops: DialectOps): Promise<boolean> {
+  return ops.tryLock(trx, 'leadscan.notifier');
 }

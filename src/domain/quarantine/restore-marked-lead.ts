@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Dialect } from '../../storage/dialect.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { Schema } from '../../storage/schema.js';
 import { insertLead } from '../intake/store-lead.js';
 import type { BotCheckOutcome } from '../intake/verify-bot-check.js';
@@ -14,12 +14,12 @@ import type { MarkedLeadState } from './mark-as-spam.js';
  */
 export async function restoreMarkedLead(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   quarantineId: string,
   state: MarkedLeadState,
 ): Promise<string> {
   const { lead } = state;
-  await insertLead(trx, dialect, {
+  await insertLead(trx, ops, {
     id: lead.id,
     sourceId: lead.source_id,
     fields: {

@@ -8,15 +8,15 @@ import { quarantineCutoff } from '../intake/quarantine-retention.js';
 import type { MarkedLeadState } from './mark-as-spam.js';
 import { restoreMarkedLead } from './restore-marked-lead.js';
 import type { Selectable, Transaction } from 'kysely';
-import type { Dialect } from '../../storage/dialect.js';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { QuarantineTable, Schema } from '../../storage/schema.js';
 
 /** A caught post becomes a new lead: the same field rules as intake, minus the honeypot. */
-async function restoreCatch(trx: Transaction<Schema>, dialect: Dialect, row: Selectable<QuarantineTable>): Promise<string> {
+async function restoreCatch(trx: Transaction<Schema>, ops: DialectOps, row: Selectable<QuarantineTable>): Promise<string> {
   const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
   const fields = normalizeLeadBody(body);
   const leadId = newId('lead');
-  await insertLead(trx, dialect, {
+  await insertLead(trx, ops, {
     id: leadId,
     sourceId: row.source_id,
     fields,
@@ -59,8 +59,8 @@ export async function restoreQuarantined({
       throw new AppError('already_restored', `${input.id} was already restored as lead ${row.restored_lead_id}`);
     }
     const leadId = row.lead_state
-      ? await restoreMarkedLead(trx, ctx.store.dialect, row.id, JSON.parse(row.lead_state) as MarkedLeadState)
-      : await restoreCatch(trx, ctx.store.dialect, row);
+      ? await restoreMarkedLead(trx, ctx.store.ops, row.id, JSON.parse(row.lead_state) as MarkedLeadState)
+      : await restoreCatch(trx, ctx.store.ops, row);
     const marked = await trx
       .updateTable('quarantine')
       .set({ restored_lead_id: leadId })

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import { pruneSearchChanges } from '../../storage/search-index.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext } from '../context.js';
 import { quarantineCutoff } from '../intake/quarantine-retention.js';
@@ -157,7 +156,7 @@ export async function runRetention(ctx: DomainContext, options: { owner?: string
     renew,
   );
   const searchChangesPruned =
-    ctx.store.dialect === 'sqlite' ? await pruneSearchChanges(ctx.store.db, (run) => ctx.store.writer.write(run)) : 0;
+    await ctx.store.ops.pruneSearchLog(ctx.store.db, (run) => ctx.store.writer.write(run));
   await finishDailyJob(ctx, JOB, owner);
   return { ran: true, workspaces: done, auditPruned, searchChangesPruned };
 }

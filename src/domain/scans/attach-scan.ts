@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { scanInWorkspace, workspaceOfScan } from './scan-in-workspace.js';
 
 /**
  * A scan belongs to a job: attach it to a lead of the same workspace (members may). Attaching again moves it to
@@ -11,20 +12,18 @@ export async function attachScan({
   ctx,
   input,
 }: VerbArgs<{ workspaceId?: string; scanId: string; leadId: string }>): Promise<{ scanId: string; leadId: string }> {
+  const workspaceId = input.workspaceId ?? (await workspaceOfScan(ctx, input.scanId));
   await ctx.store.writer.write(async (trx) => {
-    let scanQuery = trx.selectFrom('scans').select(['id', 'workspace_id']).where('id', '=', input.scanId);
-    if (input.workspaceId !== undefined) scanQuery = scanQuery.where('workspace_id', '=', input.workspaceId);
-    const scan = await scanQuery.executeTakeFirst();
-    if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+    const scan = await scanInWorkspace(ctx, workspaceId, input.scanId, trx);
     const lead = await trx
       .selectFrom('leads')
       .select('id')
       .where('id', '=', input.leadId)
-      .where('workspace_id', '=', scan.workspace_id)
+      .where('workspace_id', '=', scan.workspaceId)
       .executeTakeFirst();
     if (!lead) throw new AppError('lead_not_found', `No lead has the id ${input.leadId} in the scan's workspace`);
     await trx.updateTable('scans').set({ lead_id: lead.id }).where('id', '=', scan.id).execute();
-    await recordAudit(trx, ctx, { action: 'scan.attached', workspaceId: scan.workspace_id, targetIds: [scan.id, lead.id] });
+    await recordAudit(trx, ctx, { action: 'scan.attached', workspaceId: scan.workspaceId, targetIds: [scan.id, lead.id] });
   });
   return { scanId: input.scanId, leadId: input.leadId };
 }

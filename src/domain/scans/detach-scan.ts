@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
-import { AppError } from '../errors.js';
+import { scanNotFound } from './scan-in-workspace.js';
 
 /** The scan goes back to the unattached ones; the lead and the scan both stay. Without `workspaceId`: the CLI. */
 export async function detachScan({ ctx, input }: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<{ scanId: string }> {
@@ -14,6 +14,6 @@ export async function detachScan({ ctx, input }: VerbArgs<{ workspaceId?: string
     }
     return result;
   });
-  if (Number(updated.numUpdatedRows) !== 1) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+  if (Number(updated.numUpdatedRows) !== 1) throw scanNotFound(input.scanId);
   return { scanId: input.scanId };
 }

@@ -1,5 +1,5 @@
 import type { VerbArgs } from '../context.js';
-import { AppError } from '../errors.js';
+import { scanNotFound } from './scan-in-workspace.js';
 import { scanSummaries, toScanView, type ScanView } from './list-scans.js';
 import { leadsById } from './scan-lead.js';
 
@@ -17,7 +17,7 @@ export async function getScan({
     .where('scans.id', '=', input.scanId)
     .where('scans.workspace_id', '=', input.workspaceId)
     .executeTakeFirst();
-  if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+  if (!scan) throw scanNotFound(input.scanId);
   const [rooms, leads] = await Promise.all([
     db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scan.id).orderBy('idx').execute(),
     leadsById(db, [scan.lead_id]),

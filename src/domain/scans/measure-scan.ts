@@ -1,5 +1,5 @@
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
-import { AppError } from '../errors.js';
+import { roomRange, scanNotFound, workspaceOfScan } from './scan-in-workspace.js';
 import { MEASURE_VERSION, measureRoomBytes, type RoomMeasurement } from './measure/index.js';
 
 /** What is kept for a scan: the reader's result per room (in metres) and the total floor area. */
@@ -23,7 +23,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>): Promise<ScanFigures> {
   const { db } = ctx.store;
   const scan = await db.selectFrom('scans').select(['id', 'raw']).where('id', '=', input.scanId).executeTakeFirst();
-  if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+  if (!scan) throw scanNotFound(input.scanId);
   const rooms = await db
     .selectFrom('scan_rooms')
     .select(['idx', 'name', 'raw', 'raw_start', 'raw_end'])
@@ -33,8 +33,8 @@ export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>):
   const body = Buffer.from(scan.raw);
   const measured: ScanFigures['rooms'] = [];
   for (const room of rooms) {
-    // Since migration 0005 a room is a byte range of the body; older rows keep their own copy.
-    const bytes = room.raw_start === null || room.raw_start === undefined ? Buffer.from(room.raw) : body.subarray(Number(room.raw_start), Number(room.raw_end));
+    const range = roomRange(room);
+    const bytes = range ? body.subarray(range.start, range.end) : Buffer.from(room.raw);
     measured.push({ index: Number(room.idx), name: room.name, measurement: measureRoomBytes(bytes) });
     await nextTurn();
   }
@@ -83,16 +83,20 @@ function measureOnce(ctx: DomainContext, scanId: string): Promise<ScanFigures> {
   return started;
 }
 
-/** The kept figures of a scan of the workspace, computed now when missing or made by an older reader. */
+/**
+ * The kept figures of a scan of the workspace, computed now when missing or made by an older reader. Without
+ * `workspaceId` (the operator's CLI) the scan's own workspace is the one.
+ */
 export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
-  let query = ctx.store.db
+  const workspaceId = input.workspaceId ?? (await workspaceOfScan(ctx, input.scanId));
+  const row = await ctx.store.db
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
     .select(['scans.id', 'scan_measurements.version', 'scan_measurements.computed_at', 'scan_measurements.floor_area', 'scan_measurements.rooms_recognized', 'scan_measurements.rooms'])
-    .where('scans.id', '=', input.scanId);
-  if (input.workspaceId !== undefined) query = query.where('scans.workspace_id', '=', input.workspaceId);
-  const row = await query.executeTakeFirst();
-  if (!row) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+    .where('scans.id', '=', input.scanId)
+    .where('scans.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) throw scanNotFound(input.scanId);
   if (row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null) {
     return measureOnce(ctx, row.id);
   }

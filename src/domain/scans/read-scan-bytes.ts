@@ -1,38 +1,38 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
+import { roomRange, scanInWorkspace } from './scan-in-workspace.js';
 
-/** The stored request body of a scan, exactly as it arrived. */
-export async function readScanRaw({ ctx, input }: VerbArgs<{ scanId: string }>): Promise<Buffer> {
-  const row = await ctx.store.db.selectFrom('scans').select('raw').where('id', '=', input.scanId).executeTakeFirst();
-  if (!row) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
+/** The stored request body of a scan of the workspace, exactly as it arrived. */
+export async function readScanRaw({ ctx, input }: VerbArgs<{ workspaceId: string; scanId: string }>): Promise<Buffer> {
+  const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
+  const row = await ctx.store.db.selectFrom('scans').select('raw').where('id', '=', scan.id).executeTakeFirstOrThrow();
   return Buffer.from(row.raw);
 }
 
-/** One room's own byte slice of the stored body. */
-export async function readScanRoom({ ctx, input }: VerbArgs<{ scanId: string; index: number }>): Promise<Buffer> {
+/** One room's own byte slice of the stored body of a scan of the workspace. */
+export async function readScanRoom({ ctx, input }: VerbArgs<{ workspaceId: string; scanId: string; index: number }>): Promise<Buffer> {
+  const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
   const row = await ctx.store.db
     .selectFrom('scan_rooms')
     .select(['raw', 'raw_start', 'raw_end'])
-    .where('scan_id', '=', input.scanId)
+    .where('scan_id', '=', scan.id)
     .where('idx', '=', input.index)
     .executeTakeFirst();
-  if (row && (row.raw_start === null || row.raw_start === undefined)) return Buffer.from(row.raw);
-  if (row) {
-    // Since migration 0005 a room is a byte range of the scan's body; only that range is read.
-    const start = Number(row.raw_start);
-    const length = Number(row.raw_end) - start;
-    const slice = await ctx.store.db
-      .selectFrom('scans')
-      .select(sql<Uint8Array>`substr(raw, ${start + 1}, ${length})`.as('bytes'))
-      .where('id', '=', input.scanId)
-      .executeTakeFirstOrThrow();
-    return Buffer.from(slice.bytes);
+  if (!row) {
+    const { room_count } = await ctx.store.db.selectFrom('scans').select('room_count').where('id', '=', scan.id).executeTakeFirstOrThrow();
+    throw new AppError(
+      'room_not_found',
+      `Scan ${input.scanId} has ${Number(room_count)} room(s); index ${input.index} is out of range (rooms count from 0)`,
+    );
   }
-  const scan = await ctx.store.db.selectFrom('scans').select('room_count').where('id', '=', input.scanId).executeTakeFirst();
-  if (!scan) throw new AppError('scan_not_found', `No scan has the id ${input.scanId}`);
-  throw new AppError(
-    'room_not_found',
-    `Scan ${input.scanId} has ${Number(scan.room_count)} room(s); index ${input.index} is out of range (rooms count from 0)`,
-  );
+  const range = roomRange(row);
+  if (!range) return Buffer.from(row.raw);
+  // Only the room's range of the body is read.
+  const slice = await ctx.store.db
+    .selectFrom('scans')
+    .select(sql<Uint8Array>`substr(raw, ${range.start + 1}, ${range.end - range.start})`.as('bytes'))
+    .where('id', '=', scan.id)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(slice.bytes);
 }

@@ -1,5 +1,8 @@
 import type { VerbArgs } from '../context.js';
 import type { HandedOverBytes } from '../../storage/hot-writes/scan.js';
+
+/** How the HTTP layer gives an upload's body to this verb without knowing storage: its word to read it no more. */
+export { handOver, type HandedOverBytes } from '../../storage/hot-writes/scan.js';
 import { storeUpload, type StoreUploadResult } from './store-upload.js';
 import { requestHash, workspaceScope } from '../idempotency/idempotency-key.js';
 import { runIdempotent, type IdempotentOutcome, type ScanKeyResult } from '../idempotency/run-idempotent.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { DomainContext, VerbArgs } from '../context.js';
+import type { VerbArgs } from '../context.js';
 import type { Units } from '../units.js';
 
 export type { Units } from '../units.js';
@@ -126,16 +126,4 @@ export async function getWorkspaceSettings({ ctx, input }: VerbArgs<{ workspaceI
     businessEmail: row.business_email ?? null,
     taxNumbers: JSON.parse(row.tax_numbers ?? '[]') as TaxNumber[],
   };
-}
-
-/** The units of the workspace a scan belongs to (the CLI's `scans measure`). */
-export async function unitsOfScan(ctx: DomainContext, scanId: string): Promise<Units> {
-  const row = await ctx.store.db
-    .selectFrom('scans')
-    .innerJoin('workspaces', 'workspaces.id', 'scans.workspace_id')
-    .select('workspaces.units')
-    .where('scans.id', '=', scanId)
-    .executeTakeFirst();
-  if (!row) throw new AppError('scan_not_found', `No scan has the id ${scanId}`);
-  return (row.units ?? 'metric') as Units;
 }

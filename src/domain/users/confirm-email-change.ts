@@ -46,7 +46,7 @@ export async function confirmEmailChange({
   const base = await linkBaseUrl(ctx);
   const now = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
-    if (!(await useOneTimeLink(trx, ctx.store.dialect, 'email_changes', input.token, now))) throw unusable();
+    if (!(await useOneTimeLink(trx, ctx.store.ops, 'email_changes', input.token, now))) throw unusable();
     const user = await trx.selectFrom('users').select(['id', 'email', 'email_proven_at']).where('id', '=', change.userId).executeTakeFirstOrThrow();
     const taken = await trx
       .selectFrom('users')

@@ -15,7 +15,7 @@ export async function removeUser({
   const { workspaceId } = input;
   if (workspaceId) {
     await ctx.store.writer.write(async (trx) => {
-      await deleteMembership(trx, ctx.store.dialect, { workspaceId, userId: user.id });
+      await deleteMembership(trx, ctx.store.ops, { workspaceId, userId: user.id });
       await recordAudit(trx, ctx, { action: 'member.removed', workspaceId, targetIds: [user.id] });
     });
     return { userId: user.id, email: user.email, removedFrom: [workspaceId] };
@@ -23,7 +23,7 @@ export async function removeUser({
   await ctx.store.writer.write(async (trx) => {
     const memberships = await trx.selectFrom('memberships').select('workspace_id').where('user_id', '=', user.id).execute();
     for (const m of memberships) {
-      await deleteMembership(trx, ctx.store.dialect, { workspaceId: m.workspace_id, userId: user.id });
+      await deleteMembership(trx, ctx.store.ops, { workspaceId: m.workspace_id, userId: user.id });
     }
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('setup_links').where('user_id', '=', user.id).execute();

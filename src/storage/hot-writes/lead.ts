@@ -1,8 +1,9 @@
 /** The lead INSERT, the one every path that makes a lead uses: intake on both databases, and quarantine restore. */
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { Dialect } from '../dialect.js';
-import type { LeadTable } from '../schema.js';
+import type { LeadTable, Schema } from '../schema.js';
 import { searchDocument } from '../search-text.js';
-import { columns, rowsOf, type Field, type Markers } from './sql-parts.js';
+import { columns, Markers, rowsOf, type Field } from './sql-parts.js';
 
 /**
  * A lead as posted: the leads columns less those the insert takes from the lead_sources row it is guarded by
@@ -113,4 +114,14 @@ export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValu
   // An optional column (page_url) left out of a row is stored as null.
   if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f] ?? null);
   return [...columns(rows, LEAD_ROW_FIELDS).map((values) => values.map((v) => v ?? null)), rows.map(searchDocument)];
+}
+
+/**
+ * Inserts one lead inside a generic write (restoring a quarantined submission) with the very INSERT the hot path
+ * uses, unguarded: into the source's current pipeline, active or not. How many rows it stored (0: no such source).
+ */
+export async function insertLeadInWrite(trx: Transaction<Schema>, dialect: Dialect, values: LeadInsertValues): Promise<number> {
+  const insert = leadInsert(new Markers(dialect), { guarded: false });
+  const inserted = await trx.executeQuery(CompiledQuery.raw(insert, leadInsertParams(dialect, [values])));
+  return inserted.rows.length;
 }

@@ -114,7 +114,7 @@ export const scansArea: AdminArea = {
         const shown = scanPageRooms(figures, pageNumber(call.query.rooms));
         const unrecognized = new Map<number, string>();
         for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
-          const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: room.index } });
+          const bytes = await readScanRoom({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index } });
           unrecognized.set(room.index, prettyJson(bytes));
         }
         return call.render(200, {
@@ -152,7 +152,7 @@ export const scansArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const scan = await scanOf(call);
-        const bytes = await readScanRaw({ ctx: call.ctx, input: { scanId: scan.id } });
+        const bytes = await readScanRaw({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } });
         return download(call, bytes, `${scan.id}.json`);
       },
     },
@@ -177,7 +177,7 @@ export const scansArea: AdminArea = {
         const scan = await scanOf(call);
         const index = call.params.index ?? '';
         if (!/^\d{1,4}$/.test(index)) throw new AppError('room_not_found', `Room ${index} does not exist`);
-        const bytes = await readScanRoom({ ctx: call.ctx, input: { scanId: scan.id, index: Number(index) } });
+        const bytes = await readScanRoom({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: Number(index) } });
         return download(call, bytes, `${scan.id}-room-${Number(index) + 1}.json`);
       },
     },
