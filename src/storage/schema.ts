@@ -428,6 +428,21 @@ export interface LeadSearchTable {
   search_text: string;
 }
 
+/** Since 0034: one row per `leadscan serve` process: what it runs with, as the CLI and `leadscan doctor` report it. */
+export interface ServerInstanceTable {
+  id: string;
+  started_at: string;
+  heartbeat_at: string;
+  email_on: number;
+  smtp_server: string | null;
+  mail_from: string | null;
+  trust_proxy: string;
+  migrations: number;
+  last_send_at: string | null;
+  last_send_state: string | null;
+  last_send_error: string | null;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -458,6 +473,7 @@ export interface Schema {
   noticed: NoticedTable;
   notification_pending: NotificationPendingTable;
   outbox: OutboxTable;
+  server_instances: ServerInstanceTable;
   email_changes: EmailChangeTable;
   lead_notes: LeadNoteTable;
   lead_events: LeadEventTable;

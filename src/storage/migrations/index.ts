@@ -27,6 +27,7 @@ import { unreadCounts } from './0024-unread-counts.js';
 import { searchBesideLeads } from './0025-search-beside-leads.js';
 import { searchLogsReusedRowids } from './0026-search-logs-reused-rowids.js';
 import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
+import { serverInstances } from './0034-server-instances.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -64,6 +65,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0025_search_beside_leads': searchBesideLeads(dialect),
         '0026_search_logs_reused_rowids': searchLogsReusedRowids(dialect),
         '0030_links_tied_to_credentials': linksTiedToCredentials(),
+        '0034_server_instances': serverInstances(),
       }),
   };
 }
