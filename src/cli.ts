@@ -8,6 +8,7 @@ import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerAuditCommands } from './cli/audit-commands.js';
+import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerUserCommands } from './cli/user-commands.js';
@@ -94,10 +95,14 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerUserCommands(program, kit);
   registerNotifyCommands(program, kit);
   registerAuditCommands(program, kit);
+  let exitCode = 0;
+  registerDoctorCommand(program, kit, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help ends here with code 0; help shown for a bare command group is already on stderr.

@@ -8,7 +8,7 @@ import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';
 import { periodicJob } from './jobs/periodic-job.js';
-import { HEARTBEAT_EVERY_MS, recordHeartbeat, recordSend, recordServerStart } from './domain/server-instances/server-record.js';
+import { HEARTBEAT_EVERY_MS, recordHeartbeat, recordSend, recordServerStart, recordServerStop } from './domain/server-instances/server-record.js';
 import { migrationProvider } from './storage/migrations/index.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startSearchMover } from './jobs/search-mover.js';
@@ -126,6 +126,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       await retention.stop();
       await searchMover.stop();
       await app.close();
+      await recordServerStop(runtime.ctx, instanceId).catch((error: unknown) => app.log.warn({ err: error }, 'recording the stop failed'));
       await runtime.store.close();
     })();
     return closing;

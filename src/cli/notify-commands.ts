@@ -10,7 +10,7 @@ interface NotifyStatus extends OutboxStatus {
   /** As the running (or last) server recorded it at its start, not this shell's environment. */
   email: { on: boolean; server: string | null; from: string | null };
   /** The server that recorded it: when it started and last said it was alive; null when none ever ran. */
-  serverProcess: { running: boolean; startedAt: string; heartbeatAt: string; lastSend: ServerRecord['lastSend'] } | null;
+  serverProcess: { running: boolean; startedAt: string; heartbeatAt: string; stoppedAt: string | null; lastSend: ServerRecord['lastSend'] } | null;
   workspaceId: string | null;
 }
 
@@ -20,7 +20,7 @@ async function notifyStatus(ctx: DomainContext, opts: { workspace?: string }): P
   const server = await latestServer(ctx);
   return {
     email: server?.email ?? { on: false, server: null, from: null },
-    serverProcess: server ? { running: server.live, startedAt: server.startedAt, heartbeatAt: server.heartbeatAt, lastSend: server.lastSend } : null,
+    serverProcess: server ? { running: server.live, startedAt: server.startedAt, heartbeatAt: server.heartbeatAt, stoppedAt: server.stoppedAt, lastSend: server.lastSend } : null,
     workspaceId,
     ...status,
   };
@@ -30,7 +30,7 @@ const statusText = ((s: NotifyStatus) => {
   const p = s.serverProcess;
   const lines = [
     p
-      ? `server:       ${p.running ? 'running' : `not running (last heartbeat ${p.heartbeatAt})`}, started ${p.startedAt}`
+      ? `server:       ${p.running ? 'running' : `not running (${p.stoppedAt ? `stopped ${p.stoppedAt}` : `last heartbeat ${p.heartbeatAt}`})`}, started ${p.startedAt}`
       : 'server:       never started against this database (leadscan serve)',
     s.email.on
       ? `email:        on, through ${s.email.server} as ${s.email.from}`

@@ -433,6 +433,7 @@ export interface ServerInstanceTable {
   id: string;
   started_at: string;
   heartbeat_at: string;
+  stopped_at: string | null;
   email_on: number;
   smtp_server: string | null;
   mail_from: string | null;

@@ -27,7 +27,7 @@ export async function testEmailThroughServer(
     throw new AppError(
       'service_unavailable',
       server
-        ? `No Leadscan server is running against this database (the last heartbeat was at ${server.heartbeatAt}); start it with leadscan serve, then test again`
+        ? `No Leadscan server is running against this database (${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}); start it with leadscan serve, then test again`
         : 'No Leadscan server has run against this database yet; start it with leadscan serve, then test again',
     );
   }

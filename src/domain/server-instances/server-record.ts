@@ -12,8 +12,9 @@ export interface ServerRecord {
   id: string;
   startedAt: string;
   heartbeatAt: string;
-  /** Whether the heartbeat is recent: a server is running. */
+  /** Whether the heartbeat is recent and the server did not stop: a server is running. */
   live: boolean;
+  stoppedAt: string | null;
   email: { on: boolean; server: string | null; from: string | null };
   trustProxy: unknown;
   migrations: number;
@@ -34,6 +35,7 @@ export async function recordServerStart(ctx: DomainContext, migrations: number):
         id,
         started_at: now,
         heartbeat_at: now,
+        stopped_at: null,
         email_on: mail ? 1 : 0,
         smtp_server: mail?.server ?? null,
         mail_from: mail?.from ?? null,
@@ -52,6 +54,11 @@ export async function recordHeartbeat(ctx: DomainContext, id: string): Promise<v
   await ctx.store.writer.write((trx) => trx.updateTable('server_instances').set({ heartbeat_at: nowIso(ctx) }).where('id', '=', id).execute());
 }
 
+/** A graceful stop: from now on no server is running (until another's heartbeat). */
+export async function recordServerStop(ctx: DomainContext, id: string): Promise<void> {
+  await ctx.store.writer.write((trx) => trx.updateTable('server_instances').set({ stopped_at: nowIso(ctx) }).where('id', '=', id).execute());
+}
+
 /** The outcome of the server's latest email attempt (the error is the mailer's redacted reason). */
 export async function recordSend(ctx: DomainContext, id: string, state: string, error: string | undefined): Promise<void> {
   await ctx.store.writer.write((trx) =>
@@ -64,14 +71,15 @@ export async function recordSend(ctx: DomainContext, id: string, state: string, 
 }
 
 /** The most recently heard-from server, or null when none ever started against this database. */
-export async function latestServer(ctx: DomainContext): Promise<ServerRecord | null> {
+export async function latestServer(ctx: Pick<DomainContext, 'store' | 'clock'>): Promise<ServerRecord | null> {
   const row = await ctx.store.db.selectFrom('server_instances').selectAll().orderBy('heartbeat_at', 'desc').limit(1).executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
     startedAt: row.started_at,
     heartbeatAt: row.heartbeat_at,
-    live: ctx.clock.now().getTime() - Date.parse(row.heartbeat_at) <= LIVE_WITHIN_MS,
+    live: row.stopped_at === null && ctx.clock.now().getTime() - Date.parse(row.heartbeat_at) <= LIVE_WITHIN_MS,
+    stoppedAt: row.stopped_at,
     email: { on: row.email_on === 1, server: row.smtp_server, from: row.mail_from },
     trustProxy: JSON.parse(row.trust_proxy) as unknown,
     migrations: Number(row.migrations),

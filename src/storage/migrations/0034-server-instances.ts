@@ -14,6 +14,8 @@ export function serverInstances(): Migration {
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('started_at', 'text', (c) => c.notNull())
         .addColumn('heartbeat_at', 'text', (c) => c.notNull())
+        // Set by a graceful stop; a crashed server is told by its heartbeat growing old.
+        .addColumn('stopped_at', 'text')
         .addColumn('email_on', 'integer', (c) => c.notNull())
         // host:port of SMTP_URL, and MAIL_FROM; null with email off.
         .addColumn('smtp_server', 'text')
