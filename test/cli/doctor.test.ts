@@ -101,6 +101,9 @@ describeEachBackend('leadscan doctor (spawned)', (backend) => {
   });
 
   it('no server, no PUBLIC_BASE_URL, no backups, weak secret, no metrics token, too little disk: each said, exit 1', async () => {
+    // A server that ran and stopped.
+    await (await serve({})).close();
+    server = undefined;
     const backups = tempDir('leadscan-backups-');
     fs.writeFileSync(path.join(backups, 'leadscan-2020-01-01T000000Z.sqlite'), '');
     const env = { DATABASE_URL: db.url, APP_SECRET: 'a'.repeat(40), DATA_DIR: dataDir };
