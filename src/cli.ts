@@ -11,6 +11,7 @@ import { registerQuotesCommands } from './cli/quotes-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerCopyToCommand } from './cli/copy-to-command.js';
 import { registerAuditCommands } from './cli/audit-commands.js';
+import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerScansCommands } from './cli/scans-commands.js';
 import { registerSourceCommands } from './cli/source-commands.js';
 import { registerUserCommands } from './cli/user-commands.js';
@@ -100,10 +101,14 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   registerAuditCommands(program, kit);
   registerPriceListCommands(program, kit);
   registerQuotesCommands(program, kit);
+  let exitCode = 0;
+  registerDoctorCommand(program, kit, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help ends here with code 0; help shown for a bare command group is already on stderr.

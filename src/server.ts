@@ -7,6 +7,9 @@ import { BANNER_SOURCES, type BootstrapResult } from './domain/bootstrap.js';
 import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';
+import { periodicJob } from './jobs/periodic-job.js';
+import { HEARTBEAT_EVERY_MS, recordHeartbeat, recordSend, recordServerStart, recordServerStop } from './domain/server-instances/server-record.js';
+import { migrationProvider } from './storage/migrations/index.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startSearchMover } from './jobs/search-mover.js';
 
@@ -88,12 +91,21 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const baseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : `http://localhost:${port}`;
   await recordServerBaseUrl(runtime.ctx, baseUrl);
+  // What this process runs with, for `leadscan notify status`, `notify test` and `doctor` (other processes).
+  const instanceId = await recordServerStart(runtime.ctx, Object.keys(await migrationProvider(runtime.store.dialect).getMigrations()).length);
+  const heartbeat = periodicJob(() => recordHeartbeat(runtime.ctx, instanceId), {
+    everyMs: HEARTBEAT_EVERY_MS,
+    onError: (error) => app.log.warn({ err: error }, 'recording the server heartbeat failed; retrying'),
+  });
 
   const measurer = startScanMeasurer(runtime.ctx, (error) => app.log.warn({ err: error }, 'measuring scans failed; retrying later'));
   const notifier = runtime.ctx.mail
     ? startNotifier(runtime.ctx, {
         onError: (error) => app.log.warn({ err: error }, 'the email notifier failed a pass; retrying in a few seconds'),
-        onSettled: (state) => app.metrics.observeEmail(state),
+        onSettled: async (state, error) => {
+          app.metrics.observeEmail(state);
+          await recordSend(runtime.ctx, instanceId, state, error);
+        },
       })
     : undefined;
 
@@ -108,11 +120,13 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     // Fastify's close stops accepting and waits for in-flight requests; each of those answers only after its
     // commit, the intake log is flushed, and the writer then drains anything still queued before the database closes.
     closing ??= (async () => {
+      await heartbeat.stop();
       await measurer.stop();
       await notifier?.stop();
       await retention.stop();
       await searchMover.stop();
       await app.close();
+      await recordServerStop(runtime.ctx, instanceId).catch((error: unknown) => app.log.warn({ err: error }, 'recording the stop failed'));
       await runtime.store.close();
     })();
     return closing;

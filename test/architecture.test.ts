@@ -72,6 +72,7 @@ function layerViolations(graph: Map<string, string[]>): string[] {
  */
 const DOMAIN_ORDER = [
   // used by every area
+  'server-instances',
   'audit',
   'idempotency',
   'notifications',

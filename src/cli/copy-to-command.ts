@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '../domain/errors.js';
-import { copyToPostgres, type CopyResult } from '../storage/copy-to-postgres.js';
+import { CopyRefused, copyToPostgres, type CopyResult } from '../storage/copy-to-postgres.js';
 import type { CliKit } from './kit.js';
 
 const done = (r: CopyResult) =>
@@ -35,6 +35,8 @@ export function registerCopyToCommand(program: Command, { io, jsonMode, withJson
         sqlitePath: file,
         targetUrl: url,
         appSecretFile: config.appSecret ? undefined : path.join(config.dataDir, 'app-secret'),
+      }).catch((error: unknown) => {
+        throw error instanceof CopyRefused ? new AppError(error.code, error.message) : error;
       });
       io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : done(result));
     });

@@ -27,7 +27,7 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  */
 export function startNotifier(
   ctx: DomainContext,
-  hooks: { onError(error: unknown): void; onSettled?(state: string): void },
+  hooks: { onError(error: unknown): void; onSettled?(state: string, error?: string): void | Promise<void> },
   options: { everyMs?: number } = {},
 ): Notifier {
   let prunedAt = 0;

@@ -1,7 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { AppError } from '../domain/errors.js';
 import { openDatabase } from './database.js';
 import { redactedUrl } from './redact-url.js';
 import { searchDocument } from './search-text.js';
@@ -15,6 +14,19 @@ import { searchDocument } from './search-text.js';
  * writes anything (and test/cli/copy-to.test.ts fails).
  */
 
+/**
+ * Why a copy was refused, in the domain's error codes; storage does not import the domain, so the CLI turns it into
+ * an AppError.
+ */
+export class CopyRefused extends Error {
+  constructor(
+    readonly code: 'invalid_arguments' | 'invalid_request' | 'not_empty',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** SQLite tables that are not copied: bookkeeping and SQLite's own derived search and counter tables. */
 export const SKIPPED_SOURCE_TABLES: Readonly<Record<string, string>> = {
   kysely_migration: 'the target runs the same migrations itself',
@@ -22,6 +34,7 @@ export const SKIPPED_SOURCE_TABLES: Readonly<Record<string, string>> = {
   leads_search_changes: "the SQLite search index's change log (the index file is not copied either)",
   leads_search_mark: "the SQLite search index's watermark",
   lead_unread_counts: "derived: the target's triggers on lead_unread count as the marks are copied",
+  server_instances: 'the SQLite server processes that ran; a server on the target records its own',
 };
 
 /** PostgreSQL tables that are not copied but filled from what is: the search documents and the unread counters. */
@@ -31,6 +44,7 @@ export const DERIVED_TARGET_TABLES: Readonly<Record<string, string>> = {
   lead_search_pending: "each copied lead's search document, written with the lead (the search mover then moves it)",
   lead_search: 'filled from lead_search_pending by the search mover once the server runs',
   lead_unread_counts: 'kept by the triggers on lead_unread',
+  server_instances: 'written by each server that runs on the target',
 };
 
 export interface CopyResult {
@@ -95,7 +109,7 @@ async function nonEmptyTables(client: pg.ClientBase): Promise<string[]> {
 export async function copyToPostgres(input: { sqlitePath: string; targetUrl: string; appSecretFile?: string }): Promise<CopyResult> {
   const target = redactedUrl(input.targetUrl);
   if (!/^postgres(ql)?:\/\//i.test(input.targetUrl)) {
-    throw new AppError('invalid_arguments', `copy-to needs a postgres:// URL, not ${target}`);
+    throw new CopyRefused('invalid_arguments', `copy-to needs a postgres:// URL, not ${target}`);
   }
   // The source, on a connection of its own. BEGIN IMMEDIATE takes SQLite's write lock for the whole copy: it is
   // refused at once while a writer (a running server's writer thread mid-commit) holds it, and once taken nothing
@@ -107,7 +121,7 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
       sqlite.exec('begin immediate');
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new AppError(
+        throw new CopyRefused(
           'invalid_request',
           `The SQLite database ${input.sqlitePath} is being written to (is \`leadscan serve\` running?): stop the server, then copy`,
         );
@@ -124,12 +138,12 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
     pool.on('error', () => {});
     try {
       const probe = await pool.connect().catch((error: unknown) => {
-        throw new AppError('invalid_request', `Cannot open the database ${target}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CopyRefused('invalid_request', `Cannot open the database ${target}: ${error instanceof Error ? error.message : String(error)}`);
       });
       try {
         const busy = await nonEmptyTables(probe);
         if (busy.length > 0) {
-          throw new AppError('not_empty', `The target ${target} is not empty (rows in ${busy.join(', ')}): copy-to only fills an empty database`);
+          throw new CopyRefused('not_empty', `The target ${target} is not empty (rows in ${busy.join(', ')}): copy-to only fills an empty database`);
         }
       } finally {
         probe.release();
@@ -139,7 +153,7 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
         await store.migrate();
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(store.db);
         if (rows[0]!.n !== applied) {
-          throw new AppError(
+          throw new CopyRefused(
             'invalid_request',
             `The SQLite database has ${applied} migrations applied and this version has ${rows[0]!.n}: run \`leadscan migrate\` on it first`,
           );
@@ -166,7 +180,7 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
         try {
           // Another copy-to started at the same moment: the second waits here and finds rows.
           await client.query(`lock table ${order.map(quote).join(', ')} in exclusive mode`);
-          if ((await nonEmptyTables(client)).length > 0) throw new AppError('not_empty', `The target ${target} is not empty`);
+          if ((await nonEmptyTables(client)).length > 0) throw new CopyRefused('not_empty', `The target ${target} is not empty`);
           for (const table of order) {
             // Rows the target's triggers made from tables copied before (the "new" marks of leads and scans):
             // the source's own rows replace them.

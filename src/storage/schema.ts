@@ -537,6 +537,22 @@ export interface QuoteCounterTable {
   last_number: number;
 }
 
+/** Since 0034: one row per `leadscan serve` process: what it runs with, as the CLI and `leadscan doctor` report it. */
+export interface ServerInstanceTable {
+  id: string;
+  started_at: string;
+  heartbeat_at: string;
+  stopped_at: string | null;
+  email_on: number;
+  smtp_server: string | null;
+  mail_from: string | null;
+  trust_proxy: string;
+  migrations: number;
+  last_send_at: string | null;
+  last_send_state: string | null;
+  last_send_error: string | null;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -567,6 +583,7 @@ export interface Schema {
   noticed: NoticedTable;
   notification_pending: NotificationPendingTable;
   outbox: OutboxTable;
+  server_instances: ServerInstanceTable;
   email_changes: EmailChangeTable;
   lead_notes: LeadNoteTable;
   lead_events: LeadEventTable;

@@ -17,7 +17,7 @@ export interface Delivery {
  */
 export async function deliverDueEmails(
   ctx: DomainContext,
-  options: { limit: number; only?: string; onSettled?: (state: string) => void },
+  options: { limit: number; only?: string; onSettled?: (state: string, error?: string) => void | Promise<void> },
 ): Promise<Delivery[]> {
   const mailer = ctx.mail;
   if (!mailer) return [];
@@ -38,7 +38,7 @@ export async function deliverDueEmails(
       }
     }
     const state = await settleEmail(ctx, email, outcome);
-    options.onSettled?.(state);
+    await options.onSettled?.(state, 'error' in outcome ? outcome.error : undefined);
     deliveries.push({ id: email.id, state, ...('error' in outcome ? { error: outcome.error } : {}) });
   }
   return deliveries;

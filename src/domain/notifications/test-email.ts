@@ -14,6 +14,14 @@ export async function queueTestEmail({
   if (!ctx.mail) {
     throw new AppError('email_not_configured', 'Email is off on this server: set SMTP_URL and MAIL_FROM and restart it (docs/notifications.md)');
   }
+  return enqueueTestEmail({ ctx, input });
+}
+
+/** The test email into the outbox, for whichever sender claims it (the running server, for `leadscan notify test`). */
+export async function enqueueTestEmail({
+  ctx,
+  input,
+}: VerbArgs<{ to: string; requestedBy: string; workspaceId?: string; userId?: string }>): Promise<string> {
   const to = checkEmail(input.to);
   return ctx.store.writer.write((trx) =>
     enqueueEmail(trx, ctx, {

@@ -29,6 +29,7 @@ import { searchLogsReusedRowids } from './0026-search-logs-reused-rowids.js';
 import { quoteSettingsAndPriceList } from './0027-quote-settings-price-list.js';
 import { quotes } from './0028-quotes.js';
 import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
+import { serverInstances } from './0034-server-instances.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -68,6 +69,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0027_quote_settings_price_list': quoteSettingsAndPriceList(),
         '0028_quotes': quotes(),
         '0030_links_tied_to_credentials': linksTiedToCredentials(),
+        '0034_server_instances': serverInstances(),
       }),
   };
 }
