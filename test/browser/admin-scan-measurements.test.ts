@@ -76,7 +76,7 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     // The page fits at desktop and phone widths: nothing runs off the side (the table once cut off its last columns).
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      const { scroll, viewport } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+      const { scroll, viewport } = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth })');
       expect(scroll).toBeLessThanOrEqual(viewport);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `scan-${width}.png`), fullPage: true });
     }
