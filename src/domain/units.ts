@@ -1,6 +1,6 @@
 /**
  * Units a workspace shows measurements in. Figures are kept in metres; only their display converts. Metric: m, m²,
- * m³ with two, one and one decimals. Imperial: feet and inches to the nearest inch, ft² and ft³ to the unit.
+ * m³ with two, two and one decimals (an area to 0.01 m², what a quote is priced from). Imperial: feet and inches to the nearest inch, ft² and ft³ to the unit.
  */
 export type Units = 'metric' | 'imperial';
 
@@ -40,7 +40,7 @@ export function formatLength(metres: number, units: Units): string {
 }
 
 export function formatArea(squareMetres: number, units: Units): string {
-  return units === 'metric' ? `${grouped(squareMetres, 1)} m²` : `${grouped(Math.round(toSquareFeet(squareMetres)), 0)} ft²`;
+  return units === 'metric' ? `${grouped(squareMetres, 2)} m²` : `${grouped(Math.round(toSquareFeet(squareMetres)), 0)} ft²`;
 }
 
 export function formatVolume(cubicMetres: number, units: Units): string {

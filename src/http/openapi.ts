@@ -18,6 +18,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       info: {
         title: 'Leadscan',
         version: '1',
+        license: { name: 'UNLICENSED (proprietary; see package.json)', identifier: 'LicenseRef-UNLICENSED' },
         description:
           'Lead intake and room-scan upload. Errors are application/problem+json with a stable `code`; every ' +
           'response carries `x-request-id`. Refusals from the HTTP layer are problem+json too: 408 `request_timeout` ' +

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,8 +12,10 @@ import { launchChromium } from './chromium.js';
 /**
  * A contractor's job in a real browser: a scan uploaded by a RoomPlan app, opened on its page (figures, totals, a
  * plan per room), attached to the customer's lead and seen there, shown in imperial units after a settings change,
- * and its measurements CSV read back into the page's numbers.
+ * and its measurements CSV read back into the page's numbers. The page fits 1280 and 390 px without sideways
+ * scrolling; set LEADSCAN_SCREENSHOTS=dir to keep it at both widths (docs/scan-1280.png, docs/scan-390.png).
  */
+const SHOTS = process.env.LEADSCAN_SCREENSHOTS;
 describeEachBackend('measured scans in Chromium', (backend) => {
   let browser: Browser;
   let world: TestWorld;
@@ -64,11 +67,23 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     await page.waitForURL(/\/scans\/scan_[0-9a-f]+$/);
     const scanUrl = page.url();
     // 4.2 × 3.1 + 1.5 × 5 = 20.52 m².
-    await expect(page.textContent('#total-floor-area')).resolves.toBe('20.5 m²');
+    await expect(page.textContent('#total-floor-area')).resolves.toBe('20.52 m²');
     await expect(page.locator('svg.floor-plan').count()).resolves.toBe(2);
     await expect(page.locator('svg.floor-plan').first().getAttribute('aria-label')).resolves.toBe('Floor plan of Kitchen');
     const cells = await page.locator('#rooms tbody tr').first().locator('td').allTextContents();
-    expect(cells.slice(0, 3)).toEqual(['1', 'Kitchen', '13.0 m²']);
+    expect(cells.slice(0, 3)).toEqual(['1', 'Kitchen', '13.02 m²']);
+
+    // The page fits at desktop and phone widths: nothing runs off the side (the table once cut off its last columns).
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const { scroll, viewport } = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth })');
+      expect(scroll).toBeLessThanOrEqual(viewport);
+      if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `scan-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A room's other figures and its download open under More.
+    await page.locator('#rooms tbody tr').first().locator('summary').click();
+    await expect(page.locator('#rooms tbody tr').first().getByRole('link', { name: 'Download room JSON' }).isVisible()).resolves.toBe(true);
 
     // The CSV, fetched as the Download link would, reads back into the same numbers.
     const csv = await page.request.get(`${scanUrl}/measurements.csv`);
@@ -82,7 +97,7 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     await page.getByRole('button', { name: 'Attach' }).click();
     await expect(page.textContent('#attached-lead')).resolves.toContain('Marie Tremblay');
     await page.getByRole('link', { name: 'Marie Tremblay' }).click();
-    await expect(page.textContent('#lead-scans')).resolves.toContain('20.5 m²');
+    await expect(page.textContent('#lead-scans')).resolves.toContain('20.52 m²');
 
     // Imperial: the same scan in ft².
     await page.goto(`${base}/w/${seeded.workspaceId}/settings`);

@@ -138,7 +138,7 @@ describe('units and the floor plan', () => {
     );
     expect(formatLength(3.42, 'metric')).toBe('3.42 m');
     expect(formatLength(3.4036, 'imperial')).toBe('11′ 2″');
-    expect(formatArea(13.02, 'metric')).toBe('13.0 m²');
+    expect(formatArea(13.02, 'metric')).toBe('13.02 m²');
     expect(formatArea(13.02, 'imperial')).toBe('140 ft²');
   });
 

@@ -588,6 +588,16 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       },
     });
     await check({ ...healthz, label: 'up without a database' });
+    // The documented 4xx of a probe: a URL over 8 KiB, refused before the route.
+    for (const operation of ['GET /healthz', 'GET /readyz'] as const) {
+      await check({
+        label: 'a URL over 8 KiB',
+        operation,
+        request: () => ({ method: 'GET', url: `${operation.slice(4)}?pad=${'x'.repeat(9000)}` }),
+        status: 414,
+        body: (r) => problem(r, 'uri_too_long'),
+      });
+    }
     expectEveryDocumentedStatusProvoked(['GET /healthz', 'GET /readyz']);
   });
 });

@@ -27,7 +27,7 @@ export function figureText(figure: Figure | null, kind: 'area' | 'length' | 'vol
 export function figureNumber(figure: Figure | null, kind: 'area' | 'length' | 'volume', units: Units): CsvNumber | null {
   if (!figure) return null;
   const v = figure.value;
-  if (units === 'metric') return kind === 'length' ? csvNumber(v, 2) : csvNumber(v, 1);
+  if (units === 'metric') return kind === 'volume' ? csvNumber(v, 1) : csvNumber(v, 2);
   if (kind === 'area') return csvNumber(Math.round(toSquareFeet(v)));
   if (kind === 'volume') return csvNumber(Math.round(v / 0.3048 ** 3));
   return csvNumber(toFeet(v), 2);

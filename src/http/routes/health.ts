@@ -15,12 +15,14 @@ const NotReady = problemResponse(
   { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
 );
 const OkResponse = okResponse(Ok, REQUEST_ID_HEADER);
+/** The one refusal a probe can meet: the HTTP layer's, for a URL over 8 KiB, before any route runs. */
+const UriTooLong = problemResponse('uri_too_long', 'The URL is longer than 8 KiB', '`uri_too_long`: the URL is over 8 KiB (refused before any route)');
 
 /** Liveness (the process answers) and readiness (the database answers within 2 s). */
 export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['Operations'], summary: 'The process is up', response: { 200: OkResponse } } },
+    { schema: { tags: ['Operations'], summary: 'The process is up', operationId: 'getHealth', security: [], response: { 200: OkResponse, 414: UriTooLong } } },
     async () => ({ ok: true as const }),
   );
 
@@ -30,7 +32,9 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (a
       schema: {
         tags: ['Operations'],
         summary: 'The database answers',
-        response: { 200: OkResponse, 503: NotReady },
+        operationId: 'getReadiness',
+        security: [],
+        response: { 200: OkResponse, 414: UriTooLong, 503: NotReady },
       },
     },
     async () => {

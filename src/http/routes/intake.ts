@@ -100,6 +100,9 @@ function answerHeaders(extra: Record<string, unknown> = {}) {
 const intakeSchema = {
   tags: ['Lead intake'],
   summary: 'Post a lead',
+  operationId: 'postLead',
+  // Anonymous: the source's token in the path is the only credential.
+  security: [],
   description:
     'Anonymous; CORS open. Decisions in order: token shape → rate limit → source lookup → body (64 KiB) → ' +
     'honeypot → validation → bot check → store. 200 only after the lead is committed.',

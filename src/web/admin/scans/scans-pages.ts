@@ -191,6 +191,11 @@ const sum = (values: Array<number | null | undefined>) => {
 /** The columns whose room figures add up to a total for the scan (a height or a perimeter does not). */
 const TOTALLED: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'wallAreaGross', 'wallAreaNet', 'skirting', 'volume']);
 
+/** The figures the table shows as columns; the rest open under each room's "More" (so the table fits 1280 px). */
+const SHOWN_KEYS: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'perimeter', 'ceilingHeight', 'wallAreaNet']);
+const SHOWN_COLUMNS = MEASUREMENT_COLUMNS.filter(([key]) => SHOWN_KEYS.has(key));
+const DETAIL_COLUMNS = MEASUREMENT_COLUMNS.filter(([key]) => !SHOWN_KEYS.has(key));
+
 /** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
 function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
   const { scan, figures, units, shown } = input;
@@ -207,24 +212,30 @@ function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
 <a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a></div>
 ${roomsPager(base, shown, rooms.length)}
-<div class="table-scroll"><table class="list measurements" id="rooms">
-<thead><tr><th scope="col">#</th><th scope="col">Room</th>${MEASUREMENT_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col" class="num">Doors · windows</th><th scope="col"><span class="offscreen">Download</span></th></tr></thead>
+<div class="table-scroll"><table class="list measurements wide-labels" id="rooms">
+<thead><tr><th scope="col">#</th><th scope="col">Room</th>${SHOWN_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col">Details</th></tr></thead>
 <tbody>${shown.rooms.map((room) => {
     const m = room.measurement;
     const note = roomNote(m);
+    const cell = (key: MeasurementKey, kind: 'area' | 'length' | 'volume') => html`${m[key] ? html`<span title="${m[key]!.source}">${figureText(m[key], kind, units)}</span>` : '—'}`;
     return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
 <td data-label="Room" class="rooms"><strong>${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}</td>
-${MEASUREMENT_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num"${m[key] ? html` title="${m[key]!.source}"` : ''}>${figureText(m[key], kind, units)}</td>`)}
-<td data-label="Doors · windows" class="num">${m.doors === null ? '—' : `${m.doors} · ${m.windows ?? 0}${m.openings ? ` · ${m.openings} open` : ''}`}</td>
-<td><a href="${base}/rooms/${room.index}" download>Download</a></td></tr>`;
+${SHOWN_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num">${cell(key, kind)}</td>`)}
+<td data-label="Details" class="room-details"><details><summary>More</summary><dl class="facts">
+${DETAIL_COLUMNS.map(([key, label, kind]) => html`<dt>${label}</dt><dd>${cell(key, kind)}</dd>`)}
+<dt>Doors · windows</dt><dd>${m.doors === null ? '—' : `${m.doors} · ${m.windows ?? 0}${m.openings ? ` · ${m.openings} open` : ''}`}</dd>
+</dl><a href="${base}/rooms/${room.index}" download>Download room JSON</a></details></td></tr>`;
   })}</tbody>
 <tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
-${MEASUREMENT_COLUMNS.map(([key, label, kind]) =>
+${SHOWN_COLUMNS.map(([key, label, kind]) =>
     TOTALLED.has(key)
       ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(totalOf(key), kind, units)}</td>`
-      : html`<td></td>`,
+      : html`<td class="empty-cell"></td>`,
   )}
-<td data-label="Doors · windows" class="num">${count('doors') ?? '—'} · ${count('windows') ?? 0}</td><td></td></tr></tfoot>
+<td data-label="Details" class="room-details"><details><summary>More totals</summary><dl class="facts">
+${DETAIL_COLUMNS.filter(([key]) => TOTALLED.has(key)).map(([key, label, kind]) => html`<dt>${label}</dt><dd>${figureText(totalOf(key), kind, units)}</dd>`)}
+<dt>Doors · windows</dt><dd>${count('doors') ?? '—'} · ${count('windows') ?? 0}</dd>
+</dl></details></td></tr></tfoot>
 </table></div>
 </section>`;
 }
