@@ -98,7 +98,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(page).toContain('$51.87');
     expect(page).toContain('$576.87');
     expect(page).toContain('13.02 m²');
-    expect(page).toMatch(/<input type="checkbox" form="accept" name="line" value="[^"]+"> Optional/);
+    expect(page).toMatch(/<input type="checkbox" form="accept" name="line" value="[^"]+"> <span class="screen-only">Optional: include this/);
     expect(page).toContain('Half up front, the rest on completion.');
     expect(page).toContain('I accept this quote and its terms');
     // The token itself is nowhere in the page (the form token is an HMAC of it).
@@ -129,6 +129,11 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(crossOrigin.statusCode).toBe(403);
     const crossSite = await post(q, fields, { 'content-type': FORM['content-type'], 'sec-fetch-site': 'cross-site' });
     expect(crossSite.statusCode).toBe(403);
+    // A form post from a page with no-referrer says Origin: null: it passes only with Sec-Fetch-Site: same-origin.
+    const nullOrigin = await post(q, fields, { 'content-type': FORM['content-type'], origin: 'null' });
+    expect(nullOrigin.statusCode).toBe(403);
+    const nullCrossSite = await post(q, fields, { 'content-type': FORM['content-type'], origin: 'null', 'sec-fetch-site': 'cross-site' });
+    expect(nullCrossSite.statusCode).toBe(403);
     const noToken = await app.inject({ method: 'POST', url: q.url, headers: FORM, payload: new URLSearchParams(fields).toString() });
     expect(noToken.statusCode).toBe(403);
     // Another workspace's link's form token does not open this one.
@@ -215,6 +220,11 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(again.body).toContain('This quote was already answered');
     expect((await decline(q)).statusCode).toBe(409);
     expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).acceptedName).toBe('Ada Lovelace');
+    // A browser's form post (Origin: null under no-referrer, Sec-Fetch-Site: same-origin) is let through to the verb.
+    const browserLike = await accept(q, 1, {});
+    expect(browserLike.statusCode).toBe(409);
+    const fromBrowser = await post(q, { do: 'decline', revision: '1' }, { 'content-type': FORM['content-type'], origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(fromBrowser.statusCode).toBe(409);
   });
 
   it('declines with an optional reason, shows it, and emails the sender', async () => {

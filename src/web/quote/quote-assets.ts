@@ -28,6 +28,11 @@ p { margin: 0 0 8px; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; }
 .for { margin-top: 20px; overflow-wrap: anywhere; }
+.for p { margin: 0; }
+.strong { font-weight: 600; }
+.lead-text { margin-top: 12px; }
+.keep-note { margin-top: 10px; }
+.buttons.spaced { margin-top: 12px; }
 .title { margin: 20px 0 0; font-size: 1.3rem; overflow-wrap: anywhere; }
 .notice { border-radius: 8px; padding: 12px 14px; margin: 0 0 16px; border: 1px solid; }
 .notice h2 { margin: 0 0 4px; font-size: 1rem; }
@@ -70,7 +75,7 @@ button.primary { background: var(--accent); color: #fff; min-width: 200px; }
 button.secondary { background: #fff; color: var(--bad); border-color: #c9a3a3; }
 details.decline { margin-top: 20px; }
 details.decline summary { cursor: pointer; color: var(--muted); }
-.print-only { display: none; }
+.print-only { display: none !important; }
 footer.foot { margin-top: 24px; text-align: center; }
 @media print {
   @page { margin: 16mm 14mm; }
@@ -78,7 +83,8 @@ footer.foot { margin-top: 24px; text-align: center; }
   main { max-width: none; padding: 0; }
   .sheet { border: 0; padding: 0; border-radius: 0; }
   .no-print, form.accept, details.decline, footer.foot { display: none !important; }
-  .print-only { display: block; }
+  .print-only { display: inline !important; }
+  .screen-only { display: none !important; }
   .tick input { display: none; }
   table.lines .col-qty, table.lines .col-price { display: table-cell !important; }
   .line-qty { display: none !important; }

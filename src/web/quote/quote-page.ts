@@ -51,7 +51,7 @@ ${body}
 export function quoteNotFoundPage(): string {
   return shell(
     'Quote not found',
-    html`<div class="sheet"><h1>Quote not found</h1><p style="margin-top:12px">This link leads to no quote. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+    html`<div class="sheet"><h1>Quote not found</h1><p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
   );
 }
 
@@ -59,11 +59,13 @@ export function quoteNotFoundPage(): string {
 export function quoteMessagePage(heading: string, text: string, requestId?: string): string {
   return shell(
     heading,
-    html`<div class="sheet"><h1>${heading}</h1><p style="margin-top:12px">${text}</p>${requestId ? html`<p class="muted small">Reference: ${requestId}</p>` : ''}</div>`,
+    html`<div class="sheet"><h1>${heading}</h1><p class="lead-text">${text}</p>${requestId ? html`<p class="muted small">Reference: ${requestId}</p>` : ''}</div>`,
   );
 }
 
-const unitLabel = (unit: string) => (UNIT_LABELS as Record<string, string>)[unit] ?? unit;
+/** A line's unit as the customer reads it beside a quantity: `23.16 m²`, `8 h`, a fixed price without a unit. */
+const PAGE_UNITS: Record<string, string> = { ...UNIT_LABELS, hour: 'h', fixed: '' };
+const unitLabel = (unit: string) => PAGE_UNITS[unit] ?? unit;
 
 /** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
 function dateText(day: string, locale: string): string {
@@ -85,10 +87,10 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): Saf
   const money = (minor: number) => formatMoney(minor, quote.currency, locale);
   const chosen = input.answer?.chosen ? input.answer.chosen.includes(line.id) : line.chosen;
   const counted = !line.optional || chosen;
-  const qty = html`${formatQuantity(line.quantity, locale)} ${unitLabel(line.unit)}`;
+  const qty = `${formatQuantity(line.quantity, locale)}${unitLabel(line.unit) ? ` ${unitLabel(line.unit)}` : ''}`;
   const tick = line.optional
     ? open
-      ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> Optional: include this</label>`
+      ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> <span class="screen-only">Optional: include this</span><span class="print-only">Optional</span></label>`
       : html`<span class="tick">${chosen ? 'Optional: included' : 'Optional: not included'}</span>`
     : '';
   return html`<tr class="${line.optional ? 'optional' : ''}${counted ? '' : ' unticked'}" data-amount="${String(line.amount)}" data-taxes="${line.taxes.join(',')}">
@@ -138,7 +140,7 @@ ${errors.name ? html`<p class="error" id="q-name-error">${errors.name}</p>` : ''
 <label class="agree"><input type="checkbox" name="agreed" value="yes"${answer.agreed ? html` checked` : ''}${errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''}> <span>I accept this quote and its terms</span></label>
 ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>` : ''}
 <div class="buttons"><button type="submit" class="primary">Accept quote</button></div>
-<p class="muted small" style="margin-top:10px">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
+<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
 </form>
 <details class="decline"${errors.reason || answer.reason ? html` open` : ''}><summary>Decline this quote</summary>
 <form method="post" class="decline-form">
@@ -148,7 +150,7 @@ ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>
 <label class="field" for="q-reason">Reason (optional)</label>
 <textarea id="q-reason" name="reason" maxlength="2000"${errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''}>${answer.reason ?? ''}</textarea>
 ${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>` : ''}
-<div class="buttons" style="margin-top:12px"><button type="submit" class="secondary">Decline quote</button></div>
+<div class="buttons spaced"><button type="submit" class="secondary">Decline quote</button></div>
 </form></details>
 </section>`;
 }
@@ -182,11 +184,11 @@ ${quote.sentAt ? html`<dt>Date</dt><dd>${dateText(dayOf(quote.sentAt, timeZone),
 </div>
 </header>
 ${customer.name || customer.address || customer.email || customer.phone
-  ? html`<section class="for"><p class="small muted" style="margin:0">Prepared for</p>
-${customer.name ? html`<p style="margin:0;font-weight:600">${customer.name}</p>` : ''}
-${customer.address ? html`<p class="pre" style="margin:0">${customer.address}</p>` : ''}
-${customer.email ? html`<p style="margin:0">${customer.email}</p>` : ''}
-${customer.phone ? html`<p style="margin:0">${customer.phone}</p>` : ''}</section>`
+  ? html`<section class="for"><p class="small muted">Prepared for</p>
+${customer.name ? html`<p class="strong">${customer.name}</p>` : ''}
+${customer.address ? html`<p class="pre">${customer.address}</p>` : ''}
+${customer.email ? html`<p>${customer.email}</p>` : ''}
+${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
   : ''}
 ${quote.title ? html`<h2 class="title">${quote.title}</h2>` : ''}
 <table class="lines">

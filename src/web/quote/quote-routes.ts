@@ -59,6 +59,16 @@ export function quoteFormToken(ctx: DomainContext, token: string): string {
   return ctx.csrf.tokenFor(`quote-link:${token}`);
 }
 
+/**
+ * Whether a post comes from our own page. The page's Referrer-Policy is `no-referrer`, so a browser's form post says
+ * `Origin: null`; then Sec-Fetch-Site (which the policy does not touch) must say `same-origin`. Otherwise the admin's
+ * rule: Sec-Fetch-Site, when sent, is `same-origin`, and Origin, when sent, is ours.
+ */
+function fromOurPage(request: FastifyRequest, publicBaseUrl: string): boolean {
+  if (request.headers.origin === 'null') return request.headers['sec-fetch-site'] === 'same-origin';
+  return fromOurOrigin(request, publicBaseUrl);
+}
+
 /** The refusal of a whole answer, in the customer's words. */
 function refusalOf(error: AppError): { heading: string; text: string } | undefined {
   switch (error.code) {
@@ -135,7 +145,7 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
   app.post<{ Params: Params; Body: Body }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const token = request.params.token;
     const body = request.body && typeof request.body === 'object' ? request.body : undefined;
-    if (!fromOurOrigin(request, ctx.config.publicBaseUrl) || !ctx.csrf.matches(`quote-link:${token}`, field(body, 'formToken'))) {
+    if (!fromOurPage(request, ctx.config.publicBaseUrl) || !ctx.csrf.matches(`quote-link:${token}`, field(body, 'formToken'))) {
       throw new AppError('csrf_failed', 'The answer was not sent from this quote\'s page');
     }
     const action = field(body, 'do');
