@@ -5,7 +5,8 @@ import { updateQuote } from '../../src/domain/quotes/update-quote.js';
 import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import type { Seeded, TestWorld } from '../helpers/test-app.js';
-import { leadOf } from '../domain/quotes/quote-fixtures.js';
+import { addPriceListItem } from '../../src/domain/price-list/add-price-list-item.js';
+import { leadOf, scanOf } from '../domain/quotes/quote-fixtures.js';
 
 /** A workspace as a contractor sets it up for quotes: CAD, GST and QST, business details, a sender. */
 export async function quotingWorkspace(world: TestWorld, name: string, extra: { businessName?: string; address?: string; taxNumber?: string } = {}) {
@@ -41,11 +42,16 @@ export interface SentTestQuote {
 export async function sentQuote(
   world: TestWorld,
   ws: { seeded: Seeded; senderId: string },
-  texts: { customer?: string; title?: string; description?: string; note?: string; terms?: string; email?: string } = {},
+  texts: { customer?: string; title?: string; description?: string; note?: string; terms?: string; email?: string; scan?: boolean } = {},
 ): Promise<SentTestQuote> {
   const ctx = world.ctx;
   const leadId = await leadOf(world, ws.seeded, texts.customer ?? 'Ada Lovelace');
-  const quote = await createQuote({ ctx, input: { leadId } });
+  // With a scan: a "Floor sanding" line per room (Kitchen 13.02 m², Hall 7.5 m²) measured from the lead's scan.
+  const scanId = texts.scan ? await scanOf(world, ws.seeded, leadId) : undefined;
+  const item = texts.scan
+    ? await addPriceListItem({ ctx, input: { workspaceId: ws.seeded.workspaceId, role: 'owner', item: { name: 'Floor sanding', unit: 'm2', price: '12.00', measure: 'floor_area' } } })
+    : undefined;
+  const quote = await createQuote({ ctx, input: { leadId, ...(scanId && item ? { scanIds: [scanId], itemIds: [item.id] } : {}) } });
   await addQuoteLine({ ctx, input: { quoteId: quote.id, line: { description: texts.description ?? 'Paint the kitchen: two coats', quantity: '8', unit: 'hour', price: '65' } } });
   await addQuoteLine({ ctx, input: { quoteId: quote.id, line: { description: 'Loyalty discount', quantity: '1', unit: 'fixed', price: '-20', taxes: ['GST'] } } });
   await addQuoteLine({ ctx, input: { quoteId: quote.id, line: { description: 'Ceiling, one coat', quantity: '13.02', unit: 'm2', price: '4.50', optional: true, chosen: false } } });

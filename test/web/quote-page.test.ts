@@ -108,6 +108,16 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(page).toContain('data-view=""');
   });
 
+  it('draws the floor plan of each priced room', async () => {
+    const q = await sentQuote(world, home, { scan: true });
+    const page = (await get(q.url)).body;
+    expect(page).toContain('Floor sanding — Kitchen: floor 13.02 m²');
+    expect(page).toContain('aria-label="Floor plan of Kitchen"');
+    expect(page).toContain('aria-label="Floor plan of Hall"');
+    const plain = (await get((await sentQuote(world, home)).url)).body;
+    expect(plain).not.toContain('Floor plans');
+  });
+
   it('answers an unknown, malformed or withdrawn-and-erased token with the same 404 page', async () => {
     const unknown = await get('/q/AAAAAAAAAAAAAAAAAAAAAA');
     const malformed = await get('/q/not-a-token');

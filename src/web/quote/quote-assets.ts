@@ -61,6 +61,11 @@ tr.unticked .amount { text-decoration: line-through; }
 .totals td { padding: 4px 4px; font-variant-numeric: tabular-nums; }
 .totals td:last-child { text-align: right; white-space: nowrap; }
 .totals tr.total td { border-top: 2px solid var(--ink); font-weight: 700; font-size: 1.15rem; padding-top: 8px; }
+.plan-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 16rem), 1fr)); gap: 16px; }
+figure.plan { margin: 0; border: 1px solid var(--line); border-radius: 8px; padding: 10px; break-inside: avoid; }
+figure.plan figcaption { font-weight: 600; margin-bottom: 6px; overflow-wrap: anywhere; }
+svg.floor-plan { display: block; width: 100%; height: auto; max-height: 22rem; }
+.plan-none { margin: 0; }
 .answer { margin-top: 28px; border-top: 1px solid var(--line); padding-top: 8px; }
 label.field { display: block; font-weight: 600; margin: 12px 0 4px; }
 input[type=text], textarea { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid #aab3be; border-radius: 6px; background: #fff; color: var(--ink); }
@@ -86,6 +91,8 @@ footer.foot { margin-top: 24px; text-align: center; }
   .print-only { display: inline !important; }
   .screen-only { display: none !important; }
   .tick input { display: none; }
+  .plan-grid { grid-template-columns: repeat(3, 1fr); gap: 8px; }
+  svg.floor-plan { max-height: 55mm; }
   table.lines .col-qty, table.lines .col-price { display: table-cell !important; }
   .line-qty { display: none !important; }
   tr, .totals, .notice { break-inside: avoid; }

@@ -4,6 +4,7 @@ import { formatMoney, formatQuantity, minorDigits, rateText } from '../../domain
 import { UNIT_LABELS } from '../../domain/price-list/price-list-item.js';
 import { html, type SafeHtml } from '../html.js';
 import { quoteAssetHref } from './quote-assets.js';
+import type { QuotePlan } from './quote-plans.js';
 
 /** What the customer typed, and the refusal next to each field, when an answer is shown again. */
 export interface AnswerState {
@@ -24,6 +25,8 @@ export interface QuotePageInput {
   /** Whether the page's script reports the view: not for a signed-in member of the workspace. */
   beacon: boolean;
   answer?: AnswerState;
+  /** The floor plan of each priced room (quote-plans.ts). */
+  plans?: QuotePlan[];
 }
 
 function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = ''): string {
@@ -202,6 +205,9 @@ ${quote.lines.map((line) => lineRow(line, input, open))}
 ${quote.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}" data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`)}
 <tr class="total"><td>Total</td><td data-total>${money(quote.total)}</td></tr>
 </table>
+${input.plans && input.plans.length > 0
+  ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map((p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`)}</div></section>`
+  : ''}
 ${quote.note ? html`<h2>Note</h2><p class="pre">${quote.note}</p>` : ''}
 ${quote.terms ? html`<h2>Terms</h2><p class="pre">${quote.terms}</p>` : ''}
 ${open ? acceptForm(input) : ''}
