@@ -3,7 +3,6 @@ import type { Dialect } from '../../storage/dialect.js';
 import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
-import type { QuotePayload } from './quote-emails.js';
 
 export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes';
 
@@ -24,6 +23,15 @@ export type OutboxPayload =
   | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string }
   /** The customer's page's emails (quote-emails.ts): the quote is named by id and read at sending time. */
   | QuotePayload;
+
+/** The customer's page's emails (quote-emails.ts): to the sender on view, accept, decline; the customer's copy. */
+export type QuoteEvent = 'viewed' | 'accepted' | 'declined' | 'customer_copy';
+
+export interface QuotePayload {
+  kind: 'quote';
+  event: QuoteEvent;
+  quoteId: string;
+}
 
 export interface QueuedEmail {
   purpose: OutboxPurpose;

@@ -1,22 +1,38 @@
 import type { DomainContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
-import { formatMoney, formatQuantity } from '../money.js';
-import { getQuote } from '../quotes/get-quote.js';
-import type { QuoteView } from '../quotes/quote-view.js';
+import { computeTotals, formatMoney, formatQuantity, type TaxRate } from '../money.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { enqueueEmail } from './outbox.js';
+import { enqueueEmail, type QuoteEvent, type QuotePayload } from './outbox.js';
 
 /**
  * The customer's page's emails (docs/quotes.md, "The customer's page"): to the sender when the customer first views,
  * accepts or declines, and to the customer after accepting (a copy of the quote and the acceptance). The outbox row
  * names the quote by id only: its details are read when the email is sent, so an erased quote is not mailed about.
  */
-export type QuoteEvent = 'viewed' | 'accepted' | 'declined' | 'customer_copy';
 
-export interface QuotePayload {
-  kind: 'quote';
-  event: QuoteEvent;
-  quoteId: string;
+/**
+ * A quote as its emails show it, read from the tables here (this folder sits below `quotes/` in the domain's tree,
+ * like the arrivals emails read leads themselves).
+ */
+export interface EmailQuote {
+  id: string;
+  number: string | null;
+  revision: number;
+  currency: string;
+  title: string | null;
+  terms: string | null;
+  customer: { name: string | null; email: string | null };
+  lines: Array<{ description: string; quantity: number; unit: string; unitPrice: number; amount: number; optional: boolean; chosen: boolean }>;
+  subtotal: number;
+  taxes: Array<{ name: string; rate: number; amount: number }>;
+  total: number;
+  viewedAt: string | null;
+  acceptedAt: string | null;
+  acceptedName: string | null;
+  acceptanceHash: string | null;
+  declinedAt: string | null;
+  declineReason: string | null;
+  customerUrl: string | null;
 }
 
 export interface QuoteEmailContent {
@@ -25,7 +41,7 @@ export interface QuoteEmailContent {
   workspaceName: string;
   timeZone: string;
   locale: string;
-  quote: QuoteView;
+  quote: EmailQuote;
   /** The staff's page of the quote (sender emails) or the customer's link (the customer's copy). */
   url: string;
 }
@@ -64,10 +80,49 @@ export async function queueQuoteEmails(
   });
 }
 
+/** The quote an email is about, from the tables as they are now; `undefined` when it is gone (erased, deleted). */
+async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: string): Promise<EmailQuote | undefined> {
+  const row = await ctx.store.db.selectFrom('quotes').selectAll().where('id', '=', quoteId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  if (!row) return undefined;
+  const rows = await ctx.store.db.selectFrom('quote_lines').selectAll().where('quote_id', '=', row.id).orderBy('position').orderBy('id').execute();
+  const lines = rows.map((l) => ({
+    description: l.description,
+    quantity: Number(l.quantity),
+    unit: l.unit,
+    unitPrice: Number(l.unit_price),
+    amount: Number(l.amount),
+    taxes: JSON.parse(l.taxes) as string[],
+    optional: Boolean(Number(l.optional)),
+    chosen: Boolean(Number(l.chosen)),
+  }));
+  const totals = computeTotals(lines, JSON.parse(row.tax_rates) as TaxRate[]);
+  const base = ctx.config.publicBaseUrl.replace(/\/+$/, '');
+  return {
+    id: row.id,
+    number: row.number,
+    revision: Number(row.revision),
+    currency: row.currency,
+    title: row.title,
+    terms: row.terms,
+    customer: { name: row.customer_name, email: row.customer_email },
+    lines,
+    subtotal: totals.subtotal,
+    taxes: totals.taxes,
+    total: totals.total,
+    viewedAt: row.viewed_at,
+    acceptedAt: row.accepted_at,
+    acceptedName: row.accepted_name,
+    acceptanceHash: row.acceptance_hash,
+    declinedAt: row.declined_at,
+    declineReason: row.decline_reason,
+    customerUrl: row.token_enc === null ? null : `${base}/q/${ctx.secrets.open(row.token_enc)}`,
+  };
+}
+
 /** What a queued quote email says, read now; `undefined` (dropped) when the quote is gone. */
 export async function quoteEmailContent(ctx: DomainContext, payload: QuotePayload, workspaceId: string | null): Promise<QuoteEmailContent | undefined> {
   if (workspaceId === null) return undefined;
-  const quote = await getQuote({ ctx, input: { workspaceId, ref: payload.quoteId } }).catch(() => undefined);
+  const quote = await emailQuote(ctx, workspaceId, payload.quoteId);
   if (!quote) return undefined;
   const workspace = await ctx.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'locale']).where('id', '=', workspaceId).executeTakeFirst();
   if (!workspace) return undefined;
@@ -99,8 +154,8 @@ function when(iso: string, timeZone: string): string {
   }).format(new Date(iso));
 }
 
-const numberOf = (q: QuoteView) => `${q.number ?? 'Quote'}${q.revision > 1 ? ` rev ${q.revision}` : ''}`;
-const customerOf = (q: QuoteView) => q.customer.name ?? q.customer.email ?? 'The customer';
+const numberOf = (q: EmailQuote) => `${q.number ?? 'Quote'}${q.revision > 1 ? ` rev ${q.revision}` : ''}`;
+const customerOf = (q: EmailQuote) => q.customer.name ?? q.customer.email ?? 'The customer';
 
 /** The quote's lines and totals, as text lines and as a table. */
 function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
