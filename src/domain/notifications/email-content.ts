@@ -1,6 +1,7 @@
 import { linkBaseUrl } from '../server-base-url.js';
 import type { DomainContext } from '../context.js';
 import type { ClaimedEmail, OutboxPayload } from './outbox.js';
+import { quoteEmailContent, type QuoteEmailContent } from './quote-emails.js';
 
 /** A lead as an email shows it: its own fields and extra fields, the source and time; no IP, no headers. */
 export interface EmailLead {
@@ -28,7 +29,8 @@ export type EmailContent =
   | { kind: 'arrivals'; workspaceName: string; timeZone: string; leads: EmailLead[]; scans: EmailScan[]; inboxUrl: string; scansUrl: string; settingsUrl: string }
   | { kind: 'digest'; workspaceName: string; timeZone: string; leads: EmailLead[]; total: number; from: string; to: string; inboxUrl: string; settingsUrl: string }
   | { kind: 'test'; requestedBy: string; baseUrl: string }
-  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' }>;
+  | QuoteEmailContent
+  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' }>;
 
 const path = (base: string, ...parts: string[]) => `${base}/${parts.map(encodeURIComponent).join('/')}`;
 
@@ -39,6 +41,7 @@ const path = (base: string, ...parts: string[]) => `${base}/${parts.map(encodeUR
 export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Promise<EmailContent | undefined> {
   const { payload } = email;
   if (payload.kind === 'test') return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
+  if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
   if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
   if (email.workspaceId === null) return undefined;
   const workspace = await ctx.store.db

@@ -4,7 +4,7 @@ import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 
-export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change';
+export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -20,7 +20,18 @@ export type OutboxPayload =
   /** Instead of `email_change` when another account already uses the address: no link, a note to its owner. */
   | { kind: 'email_in_use'; address: string; signInUrl: string }
   /** To the old address once a change is confirmed: a change the person did not make does not go unseen. */
-  | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string };
+  | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string }
+  /** The customer's page's emails (quote-emails.ts): the quote is named by id and read at sending time. */
+  | QuotePayload;
+
+/** The customer's page's emails (quote-emails.ts): to the sender on view, accept, decline; the customer's copy. */
+export type QuoteEvent = 'viewed' | 'accepted' | 'declined' | 'customer_copy';
+
+export interface QuotePayload {
+  kind: 'quote';
+  event: QuoteEvent;
+  quoteId: string;
+}
 
 export interface QueuedEmail {
   purpose: OutboxPurpose;

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import type { EmailContent, EmailLead, EmailScan } from './email-content.js';
+import { renderQuoteEmail } from './quote-emails.js';
 
 export interface RenderedEmail {
   subject: string;
@@ -18,6 +19,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
       return arrivalsEmail(content);
     case 'digest':
       return digestEmail(content);
+    case 'quote':
+      return renderQuoteEmail(content);
     case 'test':
       return layout({
         subject: 'Leadscan test email',

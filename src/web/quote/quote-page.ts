@@ -1,0 +1,218 @@
+import type { CustomerQuote } from '../../domain/quotes/customer-quote.js';
+import type { QuoteLineView } from '../../domain/quotes/quote-view.js';
+import { formatMoney, formatQuantity, minorDigits, rateText } from '../../domain/money.js';
+import { UNIT_LABELS } from '../../domain/price-list/price-list-item.js';
+import { html, type SafeHtml } from '../html.js';
+import { quoteAssetHref } from './quote-assets.js';
+import type { QuotePlan } from './quote-plans.js';
+
+/** What the customer typed, and the refusal next to each field, when an answer is shown again. */
+export interface AnswerState {
+  name?: string;
+  agreed?: boolean;
+  reason?: string;
+  errors?: { name?: string; agreed?: string; reason?: string };
+  /** A refusal of the whole answer (the quote was updated, answered, withdrawn, expired; too many tries). */
+  refusal?: { heading: string; text: string };
+  /** The ticks of the optional lines as posted. */
+  chosen?: string[];
+}
+
+export interface QuotePageInput {
+  customer: CustomerQuote;
+  /** The form token bound to this link: the accept and decline forms carry it. */
+  formToken: string;
+  /** Whether the page's script reports the view: not for a signed-in member of the workspace. */
+  beacon: boolean;
+  answer?: AnswerState;
+  /** The floor plan of each priced room (quote-plans.ts). */
+  plans?: QuotePlan[];
+}
+
+function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = ''): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="${quoteAssetHref('quote.css')}">
+<script src="${quoteAssetHref('quote.js')}" defer></script>
+</head>
+<body${attributes}>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+/** The one answer for a link that leads nowhere: an unknown, malformed or erased quote's token alike. */
+export function quoteNotFoundPage(): string {
+  return shell(
+    'Quote not found',
+    html`<div class="sheet"><h1>Quote not found</h1><p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+  );
+}
+
+/** A plain message page (too many attempts, a problem on our side). */
+export function quoteMessagePage(heading: string, text: string, requestId?: string): string {
+  return shell(
+    heading,
+    html`<div class="sheet"><h1>${heading}</h1><p class="lead-text">${text}</p>${requestId ? html`<p class="muted small">Reference: ${requestId}</p>` : ''}</div>`,
+  );
+}
+
+/** A line's unit as the customer reads it beside a quantity: `23.16 m²`, `8 h`, a fixed price without a unit. */
+const PAGE_UNITS: Record<string, string> = { ...UNIT_LABELS, hour: 'h', fixed: '' };
+const unitLabel = (unit: string) => PAGE_UNITS[unit] ?? unit;
+
+/** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
+function dateText(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+}
+
+/** A moment in the workspace's zone and locale, with the zone named. */
+function momentText(iso: string, locale: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso)) +
+    ` (${new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? timeZone})`;
+}
+
+function dayOf(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): SafeHtml {
+  const { quote, locale } = input.customer;
+  const money = (minor: number) => formatMoney(minor, quote.currency, locale);
+  const chosen = input.answer?.chosen ? input.answer.chosen.includes(line.id) : line.chosen;
+  const counted = !line.optional || chosen;
+  const qty = `${formatQuantity(line.quantity, locale)}${unitLabel(line.unit) ? ` ${unitLabel(line.unit)}` : ''}`;
+  const tick = line.optional
+    ? open
+      ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> <span class="screen-only">Optional: include this</span><span class="print-only">Optional</span></label>`
+      : html`<span class="tick">${chosen ? 'Optional: included' : 'Optional: not included'}</span>`
+    : '';
+  return html`<tr class="${line.optional ? 'optional' : ''}${counted ? '' : ' unticked'}" data-amount="${String(line.amount)}" data-taxes="${line.taxes.join(',')}">
+<td class="desc"><span class="pre">${line.description}</span><span class="line-qty">${qty} × ${money(line.unitPrice)}</span>${tick ? html`<br>${tick}` : ''}</td>
+<td class="num col-qty">${qty}</td>
+<td class="num col-price">${money(line.unitPrice)}</td>
+<td class="num amount">${money(line.amount)}</td>
+</tr>`;
+}
+
+/** The notice at the top: what state the link is in, in plain words. */
+function stateNotice(input: QuotePageInput): SafeHtml {
+  const { quote, state, business, locale, timeZone } = input.customer;
+  const at = (iso: string | null) => (iso ? momentText(iso, locale, timeZone) : '');
+  switch (state) {
+    case 'accepted':
+      return html`<section class="notice ok" id="acceptance"><h2>Accepted</h2>
+<p>Accepted by <strong>${quote.acceptedName ?? ''}</strong> on ${at(quote.acceptedAt)}.</p>
+<p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p></section>`;
+    case 'declined':
+      return html`<section class="notice bad" id="declined"><h2>Declined</h2><p>This quote was declined on ${at(quote.declinedAt)}.${quote.declineReason ? html` Reason given: <span class="pre">${quote.declineReason}</span>` : ''}</p></section>`;
+    case 'withdrawn':
+      return html`<section class="notice warn" id="withdrawn"><h2>This quote was withdrawn</h2><p>${business.name} withdrew this quote${quote.withdrawnAt ? html` on ${at(quote.withdrawnAt)}` : ''}, so it can no longer be accepted. Please contact them if you have questions.</p></section>`;
+    case 'expired':
+      return html`<section class="notice warn" id="expired"><h2>This quote has expired</h2><p>It was valid until ${dateText(quote.validUntil, locale)} and can no longer be accepted. Please ask ${business.name} for an updated quote.</p></section>`;
+    case 'open':
+      return input.customer.replacesEarlier
+        ? html`<section class="notice info" id="updated"><h2>This quote was updated</h2><p>This is revision ${String(quote.revision)}; it replaces the earlier version you may have seen.</p></section>`
+        : html``;
+  }
+}
+
+function acceptForm(input: QuotePageInput): SafeHtml {
+  const { quote } = input.customer;
+  const answer = input.answer ?? {};
+  const errors = answer.errors ?? {};
+  return html`<section class="answer no-print" id="answer">
+<h2>Accept this quote</h2>
+<form method="post" id="accept" class="accept" novalidate>
+<input type="hidden" name="do" value="accept">
+<input type="hidden" name="formToken" value="${input.formToken}">
+<input type="hidden" name="revision" value="${String(quote.revision)}">
+<input type="hidden" name="linesShown" value="1">
+<label class="field" for="q-name">Your full name</label>
+<input type="text" id="q-name" name="name" autocomplete="name" maxlength="200" value="${answer.name ?? ''}"${errors.name ? html` aria-invalid="true" aria-describedby="q-name-error"` : ''}>
+${errors.name ? html`<p class="error" id="q-name-error">${errors.name}</p>` : ''}
+<label class="agree"><input type="checkbox" name="agreed" value="yes"${answer.agreed ? html` checked` : ''}${errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''}> <span>I accept this quote and its terms</span></label>
+${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>` : ''}
+<div class="buttons"><button type="submit" class="primary">Accept quote</button></div>
+<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
+</form>
+<details class="decline"${errors.reason || answer.reason ? html` open` : ''}><summary>Decline this quote</summary>
+<form method="post" class="decline-form">
+<input type="hidden" name="do" value="decline">
+<input type="hidden" name="formToken" value="${input.formToken}">
+<input type="hidden" name="revision" value="${String(quote.revision)}">
+<label class="field" for="q-reason">Reason (optional)</label>
+<textarea id="q-reason" name="reason" maxlength="2000"${errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''}>${answer.reason ?? ''}</textarea>
+${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>` : ''}
+<div class="buttons spaced"><button type="submit" class="secondary">Decline quote</button></div>
+</form></details>
+</section>`;
+}
+
+/** The customer's page: the quote as a document, its state in plain words, and (while open) Accept and Decline. */
+export function quotePage(input: QuotePageInput): string {
+  const { quote, state, business, locale, timeZone } = input.customer;
+  const money = (minor: number) => formatMoney(minor, quote.currency, locale);
+  const number = `${quote.number ?? 'Quote'}${quote.revision > 1 ? ` rev ${quote.revision}` : ''}`;
+  const open = state === 'open';
+  const refusal = input.answer?.refusal;
+  const customer = quote.customer;
+  const body = html`<div class="sheet">
+${refusal ? html`<section class="notice bad" id="refusal" role="alert"><h2>${refusal.heading}</h2><p>${refusal.text}</p></section>` : ''}
+${stateNotice(input)}
+<header class="head">
+<div class="business">
+<p class="name">${business.name}</p>
+${business.address ? html`<p class="pre">${business.address}</p>` : ''}
+${business.phone ? html`<p>${business.phone}</p>` : ''}
+${business.email ? html`<p>${business.email}</p>` : ''}
+${business.taxNumbers.map((t) => html`<p class="small muted">${t.name}: ${t.value}</p>`)}
+</div>
+<div class="meta">
+<div class="kind">Quote</div>
+<h1 class="number">${number}</h1>
+<dl class="facts">
+${quote.sentAt ? html`<dt>Date</dt><dd>${dateText(dayOf(quote.sentAt, timeZone), locale)}</dd>` : ''}
+<dt>Valid until</dt><dd>${dateText(quote.validUntil, locale)}</dd>
+</dl>
+</div>
+</header>
+${customer.name || customer.address || customer.email || customer.phone
+  ? html`<section class="for"><p class="small muted">Prepared for</p>
+${customer.name ? html`<p class="strong">${customer.name}</p>` : ''}
+${customer.address ? html`<p class="pre">${customer.address}</p>` : ''}
+${customer.email ? html`<p>${customer.email}</p>` : ''}
+${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
+  : ''}
+${quote.title ? html`<h2 class="title">${quote.title}</h2>` : ''}
+<table class="lines">
+<thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th><th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>
+${quote.lines.map((line) => lineRow(line, input, open))}
+</tbody>
+</table>
+<table class="totals" data-totals data-locale="${locale}" data-currency="${quote.currency}" data-digits="${String(minorDigits(quote.currency))}">
+<tr><td>Subtotal</td><td data-subtotal>${money(quote.subtotal)}</td></tr>
+${quote.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}" data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`)}
+<tr class="total"><td>Total</td><td data-total>${money(quote.total)}</td></tr>
+</table>
+${input.plans && input.plans.length > 0
+  ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map((p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`)}</div></section>`
+  : ''}
+${quote.note ? html`<h2>Note</h2><p class="pre">${quote.note}</p>` : ''}
+${quote.terms ? html`<h2>Terms</h2><p class="pre">${quote.terms}</p>` : ''}
+${open ? acceptForm(input) : ''}
+</div>
+<footer class="foot no-print"><p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p></footer>`;
+  const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
+  return shell(`Quote ${number} from ${business.name}`, body, attributes);
+}
