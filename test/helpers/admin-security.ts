@@ -412,6 +412,43 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, `/settings/price-list/${f.extra.homeItemId}/remove`),
     foreignUrl: (f) => ws(f, `/settings/price-list/${f.extra.awayItemId}/remove`),
   },
+  // Quotes
+  { method: 'GET', path: '/w/:workspaceId/quotes', url: (f) => ws(f, '/quotes') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/quotes',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/quotes`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/quotes`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}`),
+    form: () => ({ title: 'Kitchen floor', 'new-description': 'Extra', 'new-price': '5' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/items',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/items`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/items`),
+    form: (f) => ({ item: f.extra.homeItemId! }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/send',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/send`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/send`),
+  },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/revise', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/revise`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/revise`) },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/withdraw', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/withdraw`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/withdraw`) },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/copy', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`) },
   { method: 'GET', path: '/account', url: () => '/account' },
   {
     method: 'POST',

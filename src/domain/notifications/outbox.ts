@@ -3,8 +3,9 @@ import type { Dialect } from '../../storage/dialect.js';
 import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
+import type { QuoteEmailPayload } from './quote-email.js';
 
-export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change';
+export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quote';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -20,7 +21,9 @@ export type OutboxPayload =
   /** Instead of `email_change` when another account already uses the address: no link, a note to its owner. */
   | { kind: 'email_in_use'; address: string; signInUrl: string }
   /** To the old address once a change is confirmed: a change the person did not make does not go unseen. */
-  | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string };
+  | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string }
+  /** A sent quote to its customer (quote-email.ts): the link is the customer's, sealed like every payload. */
+  | QuoteEmailPayload;
 
 export interface QueuedEmail {
   purpose: OutboxPurpose;

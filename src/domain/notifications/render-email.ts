@@ -1,10 +1,12 @@
 import { html, type SafeHtml } from '../html.js';
 import type { EmailContent, EmailLead, EmailScan } from './email-content.js';
+import { quoteEmail } from './quote-email.js';
 
 export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  replyTo?: string;
 }
 
 /**
@@ -16,6 +18,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   switch (content.kind) {
     case 'arrivals':
       return arrivalsEmail(content);
+    case 'quote':
+      return quoteEmail(content);
     case 'digest':
       return digestEmail(content);
     case 'test':
@@ -174,7 +178,7 @@ function button(label: string, url: string): SafeHtml {
   return html`<a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${label}</a>`;
 }
 
-function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
+export function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f6f7f9">
 <div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">
