@@ -25,7 +25,7 @@ export const STATUS_LABELS: Record<QuoteStatus, string> = {
 export const FILTERS = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired'] as const;
 
 const QUOTE_NOTICES: Record<string, string> = {
-  'quote-created': 'A draft quote was made. Nothing reaches the customer until you press Send.',
+  'quote-created': 'A draft quote was made, with the measured items of the price list priced per room of the lead’s scans. Nothing reaches the customer until you press Send.',
   'quote-saved': 'Saved. The totals are recalculated.',
   'lines-added': 'The lines were added.',
   'quote-sent-email': 'Sent. The quote is on its way to the customer by email; the link below is the one in it.',
@@ -133,7 +133,7 @@ ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(li
 <input type="hidden" name="${p}-present" value="1">
 <div class="line-foot">
 <span><label><input type="checkbox" name="${p}-optional" value="on"${ticked('optional', line.optional) ? html` checked` : ''}> Optional (the customer ticks it)</label>
-<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label></span>
+${line.optional ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label>` : html`<input type="hidden" name="${p}-chosen" value="on">`}</span>
 <span class="actions"><span class="line-amount" id="${p}-amount">${formatMoney(line.amount, quote.currency, input.settings.locale)}</span>
 ${position > 0 ? html`<button type="submit" class="secondary" name="do" value="up:${line.id}" aria-label="Move line ${position + 1} up">↑</button>` : ''}
 ${position < count - 1 ? html`<button type="submit" class="secondary" name="do" value="down:${line.id}" aria-label="Move line ${position + 1} down">↓</button>` : ''}

@@ -13,6 +13,7 @@ table.list td.amount, table.list th.amount { text-align: right; white-space: now
 .quote-line { border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin: 0 0 .75rem; background: #fff; }
 .quote-line .line-grid { display: grid; grid-template-columns: 6rem 6rem 8rem 1fr; gap: .5rem 1rem; align-items: end; }
 .quote-line .field { margin: 0 0 .5rem; }
+.quote-line textarea { width: 100%; min-height: 3rem; }
 .quote-line .line-foot { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; }
 .quote-line .line-foot label { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: 0; }
 .quote-line .line-foot input[type="checkbox"] { width: 1rem; height: 1rem; }
