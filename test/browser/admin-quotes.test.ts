@@ -69,7 +69,7 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
     expect(await page.inputValue('#f-customerName')).toBe('Marie Tremblay');
     // The draft starts with the measured items priced per room of the attached scan.
-    const first = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as HTMLTextAreaElement).value));
+    const first = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
     expect(first).toHaveLength(4);
     // Add the visit, and the flooring once more for the kitchen only (untick the hall).
     await page.check('label:has-text("Site visit") input');
@@ -77,7 +77,7 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.uncheck('.pick-rooms label:has-text("Hall") input');
     await page.click('#add-from-list button[type="submit"]');
     await page.waitForURL(/notice=lines-added/);
-    const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as HTMLTextAreaElement).value));
+    const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
     expect(descriptions, descriptions.join(' | ')).toHaveLength(6);
     expect(descriptions[4]).toMatch(/^Oak flooring, laid — Kitchen: floor 13\.02 m² \+ 10 % waste$/);
     expect(descriptions[5]).toBe('Site visit');
