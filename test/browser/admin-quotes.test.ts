@@ -37,7 +37,7 @@ describeEachBackend('quotes in Chromium', (backend) => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Marie Tremblay', email: 'marie@example.com', phone: '+1 514-555-0199', address: '12 Rue Rachel, Montréal' }),
     });
-    leadId = (await lead.json()).id as string;
+    leadId = ((await lead.json()) as { id: string }).id;
     const rooms = [
       { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }] }) },
       { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45 }) },
