@@ -4,6 +4,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** Where a reply goes (a quote's sender), when not to the From address. */
+  replyTo?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Schema } from '../../src/storage/schema.js';
 import type { Seeded, TestWorld } from './test-app.js';
 import { leadsFixtureExtra } from './admin-leads-fixture.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
+import { quotesFixtureExtra } from './admin-quotes-fixture.js';
 
 /**
  * Security cases for every admin route, generated from one table (docs/architecture.md). A route's entry says how to reach it
@@ -89,6 +90,10 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   // A refused request records nothing either.
   'audit_log',
   'job_claims',
+  'price_list_items',
+  'quotes',
+  'quote_lines',
+  'quote_counters',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
@@ -378,6 +383,72 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   { method: 'POST', path: '/w/:workspaceId/notifications/test', url: (f) => ws(f, '/notifications/test') },
   // Account (any signed-in person; no workspace in the URL)
+  // Price list
+  { method: 'GET', path: '/w/:workspaceId/settings/price-list', url: (f) => ws(f, '/settings/price-list') },
+  { method: 'GET', path: '/w/:workspaceId/settings/price-list.csv', url: (f) => ws(f, '/settings/price-list.csv') },
+  { method: 'POST', path: '/w/:workspaceId/settings/price-list', url: (f) => ws(f, '/settings/price-list'), form: () => ({ name: 'Tiles', unit: 'm2', price: '30' }) },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/price-list/import',
+    url: (f) => ws(f, '/settings/price-list/import'),
+    form: () => ({ csv: 'name,unit,price\r\nTiles,m2,30\r\n' }),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/settings/price-list/:itemId',
+    url: (f) => ws(f, `/settings/price-list/${f.extra.homeItemId}`),
+    foreignUrl: (f) => ws(f, `/settings/price-list/${f.extra.awayItemId}`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/price-list/:itemId',
+    url: (f) => ws(f, `/settings/price-list/${f.extra.homeItemId}`),
+    foreignUrl: (f) => ws(f, `/settings/price-list/${f.extra.awayItemId}`),
+    form: () => ({ name: 'Paint', unit: 'm2', price: '13' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/price-list/:itemId/remove',
+    url: (f) => ws(f, `/settings/price-list/${f.extra.homeItemId}/remove`),
+    foreignUrl: (f) => ws(f, `/settings/price-list/${f.extra.awayItemId}/remove`),
+  },
+  // Quotes
+  { method: 'GET', path: '/w/:workspaceId/quotes', url: (f) => ws(f, '/quotes') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/quotes',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/quotes`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/quotes`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}`),
+    form: () => ({ title: 'Kitchen floor', 'new-description': 'Extra', 'new-price': '5' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/items',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/items`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/items`),
+    form: (f) => ({ item: f.extra.homeItemId! }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/send',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/send`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/send`),
+  },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/revise', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/revise`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/revise`) },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/withdraw', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/withdraw`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/withdraw`) },
+  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/copy', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`) },
   { method: 'GET', path: '/account', url: () => '/account' },
   {
     method: 'POST',
@@ -412,6 +483,10 @@ export async function signInAs(f: Pick<AdminFixture, 'world'>, userId: string, e
 
 /** Two workspaces, an owner and a member of `home`, an owner of `away`, a scan in each; sessions made directly. */
 export async function createAdminFixture(world: TestWorld): Promise<AdminFixture> {
+  return withQuotes(await baseFixture(world));
+}
+
+async function baseFixture(world: TestWorld): Promise<AdminFixture> {
   const app = await world.app();
   const home = await world.seed('Home');
   const away = await world.seed('Away');
@@ -450,6 +525,17 @@ export async function createAdminFixture(world: TestWorld): Promise<AdminFixture
       ...(await formFieldsExtra(world, home, away)),
     },
   };
+}
+
+/** The leads fixture first (quotes need a lead), then the quotes fixture on top of it. */
+async function withQuotes(fixture: AdminFixture): Promise<AdminFixture> {
+  const { world, home, away, extra } = fixture;
+  const quotes = await quotesFixtureExtra(
+    world.ctx,
+    { workspaceId: home.workspaceId, leadId: extra.homeLeadId!, userId: fixture.owner.userId },
+    { workspaceId: away.workspaceId, leadId: extra.awayLeadId!, userId: fixture.stranger.userId },
+  );
+  return { ...fixture, extra: { ...extra, ...quotes } };
 }
 
 /** Two fields on each workspace's source form, so a field can move up (the second) and be removed. */

@@ -3,8 +3,9 @@ import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
+import type { QuoteEmailPayload } from './quote-email.js';
 
-export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes';
+export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -22,7 +23,9 @@ export type OutboxPayload =
   /** To the old address once a change is confirmed: a change the person did not make does not go unseen. */
   | { kind: 'email_changed'; oldEmail: string; newEmail: string; changedAt: string; signInUrl: string }
   /** The customer's page's emails (quote-emails.ts): the quote is named by id and read at sending time. */
-  | QuotePayload;
+  | QuotePayload
+  /** A sent quote to its customer (quote-email.ts): the link is the customer's, sealed like every payload. */
+  | QuoteEmailPayload;
 
 /** The customer's page's emails (quote-emails.ts): to the sender on view, accept, decline; the customer's copy. */
 export type QuoteEvent = 'viewed' | 'accepted' | 'declined' | 'customer_copy';

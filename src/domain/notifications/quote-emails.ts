@@ -2,6 +2,7 @@ import type { DomainContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import { computeTotals, formatMoney, formatQuantity, type TaxRate } from '../money.js';
 import { linkBaseUrl } from '../server-base-url.js';
+import { page } from './email-page.js';
 import { enqueueEmail, type QuoteEvent, type QuotePayload } from './outbox.js';
 
 /**
@@ -175,16 +176,6 @@ ${c.quote.taxes.map((t) => html`<tr><td style="padding:2px 0">${t.name}</td><td 
 <tr><td style="padding:8px 0;font-weight:700">Total</td><td style="padding:8px 0;text-align:right;font-weight:700">${money(c.quote.total)}</td></tr>
 </table>`;
   return { text, html: table };
-}
-
-function page(title: string, body: SafeHtml, action: { label: string; url: string }): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
-<body style="margin:0;padding:0;background:#f6f7f9">
-<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">
-<h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
-${body}
-<p style="margin:16px 0"><a href="${action.url}" style="display:inline-block;background:#1f4f8f;color:#fff;text-decoration:none;padding:10px 18px;border-radius:6px;font-weight:600">${action.label}</a></p>
-</div></body></html>`.value;
 }
 
 /** Subject, text and HTML of a quote email; every value from the quote is escaped by `html` and kept off headers' lines. */

@@ -1,12 +1,9 @@
 import { html, type SafeHtml } from '../html.js';
 import type { EmailContent, EmailLead, EmailScan } from './email-content.js';
 import { renderQuoteEmail } from './quote-emails.js';
+import { quoteEmail } from './quote-email.js';
+import { button, page, type RenderedEmail } from './email-page.js';
 
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 /**
  * An email's subject, plain-text part and HTML part. The HTML is one narrow column with inline styles (mail apps
@@ -17,6 +14,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   switch (content.kind) {
     case 'arrivals':
       return arrivalsEmail(content);
+    case 'quote_sent':
+      return quoteEmail(content);
     case 'digest':
       return digestEmail(content);
     case 'quote':
@@ -173,20 +172,7 @@ ${button('Open the lead', lead.url)}
 </div>`;
 }
 
-function button(label: string, url: string): SafeHtml {
-  return html`<a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${label}</a>`;
-}
 
-function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
-<body style="margin:0;padding:0;background:#f6f7f9">
-<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">
-<h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
-${body}
-${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>` : ''}
-${settingsUrl ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>` : ''}
-</div></body></html>`.value;
-}
 
 function layout(input: { subject: string; heading: string; paragraphs: string[]; button: { label: string; url: string } }): RenderedEmail {
   const body = html`${input.paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;

@@ -1,5 +1,9 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
+import { formatMoney } from '../money.js';
+import { enqueueEmail } from '../notifications/outbox.js';
 import { AppError } from '../errors.js';
 import { moveLeadForQuote } from './quote-rows.js';
 import { nextQuoteNumber } from './quote-number.js';
@@ -26,7 +30,13 @@ export interface SentQuote {
 export async function sendQuote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; by: { userId: string | null; label: string } }>): Promise<SentQuote> {
+}: VerbArgs<{
+  workspaceId?: string;
+  quoteId: string;
+  by: { userId: string | null; label: string };
+  /** From the builder: with email on and a customer address, the quote's email is queued in this same transaction. */
+  email?: { replyTo: string; senderName: string };
+}>): Promise<SentQuote> {
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
@@ -67,6 +77,38 @@ export async function sendQuote({
     const sent = await findQuoteRow(trx, { quoteId: row.id });
     await recordAudit(trx, ctx, { action: 'quote.sent', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(sent.total) } });
     const quote = await loadQuoteView(ctx, trx, sent);
+    if (input.email && ctx.mail && quote.customer.email) await queueQuoteEmail(trx, ctx, quote, input.email, replaced.length > 0);
     return { quote, token, customerUrl: quote.customerUrl!, replacedRevision: replaced.length > 0 ? Math.max(...replaced.map((r) => Number(r.revision))) : null };
+  });
+}
+
+/** The customer's email of a send (docs/quotes.md, "Send"), in the workspace's locale and currency. */
+async function queueQuoteEmail(
+  trx: Transaction<Schema>,
+  ctx: DomainContext,
+  quote: QuoteView,
+  from: { replyTo: string; senderName: string },
+  replaces: boolean,
+): Promise<void> {
+  const settings = await trx.selectFrom('workspaces').select(['name', 'locale']).where('id', '=', quote.workspaceId).executeTakeFirstOrThrow();
+  const locale = settings.locale ?? 'en-US';
+  const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${quote.validUntil}T12:00:00Z`));
+  await enqueueEmail(trx, ctx, {
+    purpose: 'quote_sent',
+    to: quote.customer.email!,
+    workspaceId: quote.workspaceId,
+    payload: {
+      kind: 'quote_sent',
+      workspaceName: settings.name,
+      number: quote.number!,
+      revision: quote.revision,
+      link: quote.customerUrl!,
+      senderName: from.senderName,
+      replyTo: from.replyTo,
+      customerName: quote.customer.name,
+      total: formatMoney(quote.total, quote.currency, locale),
+      validUntil,
+      replaces,
+    },
   });
 }

@@ -11,10 +11,12 @@ import { settingsArea } from './settings/settings-area.js';
 import { auditArea } from './audit/audit-area.js';
 import { notificationsArea } from './notifications/notifications-area.js';
 import { sourcesArea } from './sources/sources-area.js';
+import { priceListArea } from './quotes/price-list-area.js';
+import { quotesArea } from './quotes/quotes-area.js';
 
 /**
  * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
  * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
  * until every route has a case).
  */
-export const ADMIN_AREAS: AdminArea[] = [leadsArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea, spamRulesArea];
+export const ADMIN_AREAS: AdminArea[] = [leadsArea, quotesArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea, spamRulesArea, priceListArea];

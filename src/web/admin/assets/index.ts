@@ -4,6 +4,7 @@ import { adminClient } from './admin-client.js';
 import { FAVICON_SVG } from './favicon.js';
 import { LEADS_CSS } from '../leads/leads-css.js';
 import { LEAD_WORK_CSS } from '../leads/lead-work-css.js';
+import { QUOTES_CSS } from '../quotes/quotes-css.js';
 
 export interface AdminAsset {
   body: string;
@@ -21,7 +22,7 @@ function asset(body: string, contentType: string): AdminAsset {
  * TypeScript function; its compiled source is served as an immediately invoked function.
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
-  'admin.css': asset(`${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}.offscreen { position: absolute; left: -9999px; }\n`, 'text/css; charset=utf-8'),
+  'admin.css': asset(`${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}.offscreen { position: absolute; left: -9999px; }\n`, 'text/css; charset=utf-8'),
   // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.
   'admin.js': asset(
     `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, window);\n`,

@@ -17,6 +17,8 @@ import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import type { MovedBy } from '../../../domain/stages/stage-history.js';
 import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import { listQuotes } from '../../../domain/quotes/list-quotes.js';
+import { leadQuotesCard } from '../quotes/quote-pages.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
 import { formErrorsOf, isFormError, sendAttachment } from '../ui.js';
@@ -77,16 +79,17 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
 async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWorkInput, 'errors' | 'values'>) {
   const workspaceId = call.workspace.workspaceId;
   const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
-  const [scans, settings, members] = await Promise.all([
+  const [scans, settings, members, quotes] = await Promise.all([
     scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     listMembers({ ctx: call.ctx, input: { workspaceId } }),
+    listQuotes({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
   ]);
   const today = localDayAndHour(call.ctx.clock.now(), settings.timeZone).day;
   return call.render(status, {
     title: lead.name ?? 'Lead',
     area: 'leads',
-    body: leadPage(call, lead, { scans, units: settings.units }, { members, today, ...form }),
+    body: leadPage(call, lead, { scans, units: settings.units, quotes: leadQuotesCard(call, lead.id, quotes, settings) }, { members, today, ...form }),
   });
 }
 

@@ -166,7 +166,7 @@ function fact(label: string, value: SafeHtml | string | null | undefined): SafeH
 }
 
 /** A lead's page: every field, where it came from, its history, Move to, assignee, follow-up, notes, and Delete for owners. */
-export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units }, work: LeadWorkInput): SafeHtml {
+export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units; quotes?: SafeHtml }, work: LeadWorkInput): SafeHtml {
   const workspace = call.workspace;
   const ws = workspacePath(workspace.workspaceId);
   const base = `${ws}/leads/${lead.id}`;
@@ -205,6 +205,7 @@ ${historyList(lead)}
 ${leadWorkCard(call, lead, work)}
 ${notesCard(call, lead, work)}
 </div>
+${attached.quotes ?? ''}
 <section class="card" aria-labelledby="lead-scans-heading">
 <h2 id="lead-scans-heading">Scans</h2>
 ${attached.scans.length === 0

@@ -40,7 +40,8 @@ const PURPOSES: Record<OutboxPurpose, string> = {
   invite: 'invitation',
   password_reset: 'password reset',
   email_change: 'email change',
-  quotes: 'quote',
+  quotes: 'quote notice',
+  quote_sent: 'quote to a customer',
 };
 
 /** The rows (inside a `dl.facts`) of what was last sent and failed, and what waits, for a person or a workspace. */

@@ -1,3 +1,6 @@
+import { listQuotes } from '../../../domain/quotes/list-quotes.js';
+import { scanQuotesCard } from '../quotes/quote-pages.js';
+import { html } from '../../html.js';
 import { regenerateUploadKey } from '../../../domain/keys/regenerate-upload-key.js';
 import { showUploadKey } from '../../../domain/keys/show-upload-key.js';
 import { uploadKeyStatus } from '../../../domain/keys/upload-key-status.js';
@@ -117,10 +120,15 @@ export const scansArea: AdminArea = {
           const bytes = await readScanRoom({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index } });
           unrecognized.set(room.index, prettyJson(bytes));
         }
+        const workspaceId = call.workspace.workspaceId;
+        const [quotes, settings] = await Promise.all([
+          listQuotes({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }),
+          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+        ]);
         return call.render(200, {
           title: 'Scan',
           area: 'scans',
-          body: scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown }),
+          body: html`${scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown })}${scanQuotesCard(call, quotes, settings)}`,
         });
       },
     },

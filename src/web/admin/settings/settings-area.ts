@@ -92,7 +92,8 @@ function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = 
   const zones = timeZones();
   // A zone the list lacks (sent by hand) is still shown as chosen, next to its error.
   const zoneOptions: Array<[string, string]> = (zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]).map((z) => [z, z.replaceAll('_', ' ')]);
-  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div></div>
+  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div>
+<div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/price-list')}" id="price-list-link">Price list</a></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="settings-heading">
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>

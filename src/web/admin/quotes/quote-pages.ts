@@ -1,0 +1,302 @@
+import { formatMoney, formatQuantity, amountText, formatDecimal } from '../../../domain/money.js';
+import type { PriceListItem } from '../../../domain/price-list/price-list-item.js';
+import { UNIT_LABELS, UNITS, type Unit } from '../../../domain/price-list/price-list-item.js';
+import type { ScanRooms } from '../../../domain/quotes/lead-rooms.js';
+import type { QuoteSummary } from '../../../domain/quotes/list-quotes.js';
+import type { QuoteLineView, QuoteStatus, QuoteView } from '../../../domain/quotes/quote-view.js';
+import type { WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { WorkspaceCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { actionButton, csrfField, field, when, type FormErrors } from '../ui.js';
+
+export const STATUS_LABELS: Record<QuoteStatus, string> = {
+  draft: 'Draft',
+  sent: 'Sent',
+  viewed: 'Viewed',
+  accepted: 'Accepted',
+  declined: 'Declined',
+  withdrawn: 'Withdrawn',
+  replaced: 'Replaced',
+  expired: 'Expired',
+};
+
+/** The Quotes screen's filters, in the order the contract lists them. */
+export const FILTERS = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired'] as const;
+
+const QUOTE_NOTICES: Record<string, string> = {
+  'quote-created': 'A draft quote was made, with the measured items of the price list priced per room of the lead’s scans. Nothing reaches the customer until you press Send.',
+  'quote-saved': 'Saved. The totals are recalculated.',
+  'lines-added': 'The lines were added.',
+  'quote-sent-email': 'Sent. The quote is on its way to the customer by email; the link below is the one in it.',
+  'quote-sent': 'Sent. Email is off on this server: copy the customer’s link below and send it to them.',
+  'quote-withdrawn': 'The quote was withdrawn. Its link now says so.',
+  'quote-revised': 'A new draft revision was made. The customer keeps seeing the sent one until you send this.',
+  'quote-copied': 'A new draft was copied from the quote.',
+};
+
+export function quoteNotice(code: string | undefined): SafeHtml | string {
+  const text = code ? QUOTE_NOTICES[code] : undefined;
+  return text ? html`<p class="notice ok" role="status">${text}</p>` : '';
+}
+
+export function statusBadge(status: QuoteStatus): SafeHtml {
+  return html`<span class="status ${status}">${STATUS_LABELS[status]}</span>`;
+}
+
+export function quoteName(q: { number: string | null; revision: number }): string {
+  if (!q.number) return 'Draft quote';
+  return q.revision > 1 ? `${q.number} rev ${q.revision}` : q.number;
+}
+
+const unitLabel = (unit: string) => UNIT_LABELS[unit as Unit] ?? unit;
+
+/** The quotes of a lead or a scan, or the Quotes screen's rows. */
+export function quotesTable(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings, id = 'quotes'): SafeHtml {
+  const ws = workspacePath(call.workspace.workspaceId);
+  return html`<table class="list quotes" id="${id}">
+<thead><tr><th scope="col">Quote</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="amount">Total</th><th scope="col">Created</th><th scope="col">Sent</th><th scope="col">Valid until</th></tr></thead>
+<tbody>${quotes.map(
+    (q) => html`<tr>
+<td data-label="Quote"><a href="${ws}/quotes/${q.id}">${quoteName(q)}</a>${q.title ? html`<span class="muted small"> · ${q.title}</span>` : ''}</td>
+<td data-label="Customer">${q.customerName ?? html`<span class="muted">—</span>`}</td>
+<td data-label="Status">${statusBadge(q.status)}</td>
+<td data-label="Total" class="amount">${formatMoney(q.total, q.currency, settings.locale)}</td>
+<td data-label="Created" class="num">${when(q.createdAt)}</td>
+<td data-label="Sent" class="num">${when(q.sentAt, '—')}</td>
+<td data-label="Valid until" class="num">${q.validUntil}</td>
+</tr>`,
+  )}</tbody>
+</table>`;
+}
+
+export function quotesScreen(call: WorkspaceCall, input: { quotes: QuoteSummary[]; status: string | undefined; settings: WorkspaceSettings }): SafeHtml {
+  const ws = workspacePath(call.workspace.workspaceId);
+  return html`<div class="page-head"><div><h1>Quotes</h1><p class="muted">Newest first. Start a quote from a lead’s page (New quote).</p></div>
+<div class="actions"><a class="button secondary" href="${ws}/settings/price-list">Price list</a></div></div>
+<nav aria-label="Status"><ul class="status-filters">
+<li><a href="${ws}/quotes"${input.status ? '' : html` aria-current="page"`}>All</a></li>
+${FILTERS.map((s) => html`<li><a href="${ws}/quotes?status=${s}"${input.status === s ? html` aria-current="page"` : ''}>${STATUS_LABELS[s]}</a></li>`)}
+</ul></nav>
+<section class="card table-card" aria-labelledby="quotes-heading">
+<h2 id="quotes-heading" class="offscreen">Quotes</h2>
+${input.quotes.length === 0 ? html`<p class="empty">${input.status ? 'No quotes with this status.' : 'No quotes yet.'}</p>` : quotesTable(call, input.quotes, input.settings)}
+</section>`;
+}
+
+/** What the builder's form shows: the quote, or what was typed when a save was refused. */
+export interface BuilderForm {
+  body?: Record<string, string>;
+  errors?: FormErrors;
+  /** A refusal that is not about one field (sent meanwhile, no lines). */
+  problem?: string;
+}
+
+export interface BuilderInput {
+  quote: QuoteView;
+  settings: WorkspaceSettings;
+  leadName: string;
+  items: PriceListItem[];
+  scans: ScanRooms[];
+  emailOn: boolean;
+  form: BuilderForm;
+}
+
+function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, count: number): SafeHtml {
+  const { quote, form } = input;
+  const errors = form.errors ?? {};
+  const p = `line-${line.id}`;
+  const posted = form.body;
+  const value = (name: string, fallback: string) => (posted ? (posted[`${p}-${name}`] ?? '') : fallback);
+  const ticked = (name: string, fallback: boolean) => (posted ? posted[`${p}-${name}`] === 'on' : fallback);
+  const unit = value('unit', line.unit);
+  const err = (name: string) => errors[`${p}-${name}`];
+  const input1 = (name: string, label: string, v: string, extra: { textarea?: boolean; maxlength: number; inputmode?: string }) => {
+    const id = `f-${p}-${name}`;
+    const error = err(name);
+    return html`<div class="field ${name}-cell"><label for="${id}">${label}</label>${extra.textarea
+      ? html`<textarea id="${id}" name="${p}-${name}" rows="2" maxlength="${extra.maxlength}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${v}</textarea>`
+      : html`<input type="text" id="${id}" name="${p}-${name}" value="${v}" maxlength="${extra.maxlength}"${extra.inputmode ? html` inputmode="${extra.inputmode}"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`}${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}</div>`;
+  };
+  const source = line.source;
+  return html`<fieldset class="quote-line" id="${p}"><legend class="offscreen">Line ${position + 1}</legend>
+${input1('description', `Line ${position + 1}`, value('description', line.description), { textarea: true, maxlength: 1000 })}
+${source ? html`<p class="source">From the scan, room ${source.room}: ${formatQuantity(Math.round(source.measured * 100), input.settings.locale)} ${unitLabel(line.unit)} measured${source.waste ? ` + ${source.waste} % waste` : ''}${source.coats !== 1 ? ` × ${source.coats}` : ''}</p>` : ''}
+<div class="line-grid">
+${input1('quantity', 'Quantity', value('quantity', formatDecimal(line.quantity, 2)), { maxlength: 14, inputmode: 'decimal' })}
+<div class="field"><label for="f-${p}-unit">Unit</label><select id="f-${p}-unit" name="${p}-unit">${UNITS.map((u) => html`<option value="${u}"${u === unit ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`)}</select>${err('unit') ? html`<p class="field-error">${err('unit')}</p>` : ''}</div>
+${input1('price', `Unit price (${quote.currency})`, value('price', amountText(line.unitPrice, quote.currency)), { maxlength: 20, inputmode: 'decimal' })}
+<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${quote.taxes.length === 0
+    ? html`<span class="muted small">none</span>`
+    : quote.taxes.map((t, i) => html`<label class="radio"><input type="checkbox" name="${p}-tax${i + 1}" value="on"${ticked(`tax${i + 1}`, line.taxes.includes(t.name)) ? html` checked` : ''}> ${t.name}</label>`)}${err('taxes') ? html`<p class="field-error">${err('taxes')}</p>` : ''}</div></div>
+</div>
+<input type="hidden" name="${p}-present" value="1">
+<div class="line-foot">
+<span><label><input type="checkbox" name="${p}-optional" value="on"${ticked('optional', line.optional) ? html` checked` : ''}> Optional (the customer ticks it)</label>
+${line.optional ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label>` : html`<input type="hidden" name="${p}-chosen" value="on">`}</span>
+<span class="actions"><span class="line-amount" id="${p}-amount">${formatMoney(line.amount, quote.currency, input.settings.locale)}</span>
+${position > 0 ? html`<button type="submit" class="secondary" name="do" value="up:${line.id}" aria-label="Move line ${position + 1} up">↑</button>` : ''}
+${position < count - 1 ? html`<button type="submit" class="secondary" name="do" value="down:${line.id}" aria-label="Move line ${position + 1} down">↓</button>` : ''}
+<button type="submit" class="danger" name="do" value="remove:${line.id}" aria-label="Remove line ${position + 1}">Remove</button></span>
+</div>
+</fieldset>`;
+}
+
+function totalsBlock(quote: QuoteView, locale: string): SafeHtml {
+  return html`<dl class="totals" id="quote-totals">
+<dt>Subtotal</dt><dd>${formatMoney(quote.subtotal, quote.currency, locale)}</dd>
+${quote.taxes.map((t) => html`<dt>${t.name} (${formatDecimal(t.rate, 3).replace(/\.?0+$/, '')} %)</dt><dd>${formatMoney(t.amount, quote.currency, locale)}</dd>`)}
+<dt class="grand">Total</dt><dd class="grand" id="quote-total">${formatMoney(quote.total, quote.currency, locale)}</dd>
+</dl>`;
+}
+
+function pickCard(call: WorkspaceCall, input: BuilderInput, base: string): SafeHtml {
+  const ws = workspacePath(call.workspace.workspaceId);
+  return html`<section class="card" aria-labelledby="pick-heading" id="add-from-list">
+<h2 id="pick-heading">Add from the price list</h2>
+${input.items.length === 0
+  ? html`<p class="muted small">The price list is empty. <a href="${ws}/settings/price-list">Add items to it</a>${call.workspace.role === 'owner' ? '' : ' (owners)'}.</p>`
+  : html`<form method="post" action="${base}/items">${csrfField(call.csrf)}
+<div class="grid-2">
+<fieldset class="field pick-rooms"><legend>Rooms</legend>${input.scans.length === 0
+      ? html`<p class="muted small">No scan is attached to the lead: measured items are added with quantity 1.</p>`
+      : input.scans.map(
+          (scan) => html`<p class="muted small">Scan of ${when(scan.receivedAt)}</p>${scan.rooms.map(
+            (room) => html`<label><input type="checkbox" name="room" value="${scan.scanId}:${room.index}" checked> ${room.name || `Room ${room.index}`}</label>`,
+          )}`,
+        )}</fieldset>
+<fieldset class="field pick-items"><legend>Items</legend>${input.items.map(
+      (item) => html`<label><input type="checkbox" name="item" value="${item.id}"> ${item.name} <span class="muted small">${formatMoney(item.unitPrice, input.settings.currency, input.settings.locale)} / ${unitLabel(item.unit)}${item.measure ? ' · measured' : ''}</span></label>`,
+    )}${input.form.errors?.item ? html`<p class="field-error">${input.form.errors.item}</p>` : ''}</fieldset>
+</div>
+<p class="hint">A measured item becomes one line per ticked room, its quantity from that room; the others one line each.</p>
+<button type="submit" class="secondary">Add lines</button>
+</form>`}
+</section>`;
+}
+
+function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): SafeHtml {
+  const { quote, form } = input;
+  const errors = form.errors ?? {};
+  const posted = form.body;
+  const v = (name: string, fallback: string | null) => (posted ? (posted[name] ?? '') : (fallback ?? ''));
+  return html`${pickCard(call, input, base)}
+<form method="post" action="${base}" novalidate id="builder">
+${csrfField(call.csrf)}
+<section class="card" aria-labelledby="lines-heading">
+<h2 id="lines-heading">Lines</h2>
+${quote.lines.length === 0 ? html`<p class="muted small">No lines yet: add items from the price list above, or a free line below.</p>` : quote.lines.map((line, i) => lineBlock(input, line, i, quote.lines.length))}
+${errors.lines ? html`<p class="field-error" id="f-lines-error">${errors.lines}</p>` : ''}
+<fieldset class="quote-line" id="new-line"><legend>A free line (a negative price is a discount)</legend>
+<div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description" name="new-description" rows="2" maxlength="1000"${errors['new-description'] ? html` aria-invalid="true" aria-describedby="f-new-description-error"` : ''}>${v('new-description', '')}</textarea>${errors['new-description'] ? html`<p class="field-error" id="f-new-description-error">${errors['new-description']}</p>` : ''}</div>
+<div class="line-grid">
+<div class="field"><label for="f-new-quantity">Quantity</label><input type="text" inputmode="decimal" id="f-new-quantity" name="new-quantity" value="${v('new-quantity', '1')}" maxlength="14">${errors['new-quantity'] ? html`<p class="field-error">${errors['new-quantity']}</p>` : ''}</div>
+<div class="field"><label for="f-new-unit">Unit</label><select id="f-new-unit" name="new-unit">${UNITS.map((u) => html`<option value="${u}"${u === v('new-unit', 'each') ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`)}</select></div>
+<div class="field"><label for="f-new-price">Unit price (${quote.currency})</label><input type="text" inputmode="decimal" id="f-new-price" name="new-price" value="${v('new-price', '')}" maxlength="20">${errors['new-price'] ? html`<p class="field-error">${errors['new-price']}</p>` : ''}</div>
+</div>
+<button type="submit" class="secondary" name="do" value="add-line">Add line</button>
+</fieldset>
+${totalsBlock(quote, input.settings.locale)}
+</section>
+<section class="card" aria-labelledby="details-heading">
+<h2 id="details-heading">Details</h2>
+${field({ name: 'title', label: 'Title', value: v('title', quote.title), errors, maxlength: 200 })}
+<div class="grid-2">
+<div>${field({ name: 'customerName', label: 'Customer name', value: v('customerName', quote.customer.name), errors, maxlength: 200 })}
+${field({ name: 'customerEmail', label: 'Customer email', type: 'email', value: v('customerEmail', quote.customer.email), errors, maxlength: 254, hint: input.emailOn ? 'Send emails the quote here.' : undefined })}
+${field({ name: 'customerPhone', label: 'Customer phone', type: 'tel', value: v('customerPhone', quote.customer.phone), errors, maxlength: 40 })}</div>
+<div>${field({ name: 'customerAddress', label: 'Customer address', value: v('customerAddress', quote.customer.address), errors, maxlength: 500, textarea: true })}
+${field({ name: 'validUntil', label: 'Valid until', type: 'date', value: v('validUntil', quote.validUntil), errors })}</div>
+</div>
+${field({ name: 'note', label: 'Note to the customer', value: v('note', quote.note), errors, maxlength: 5000, textarea: true })}
+${field({ name: 'terms', label: 'Terms', value: v('terms', quote.terms), errors, maxlength: 5000, textarea: true })}
+</section>
+<div class="card actions" id="builder-actions">
+<button type="submit" class="secondary" name="do" value="save">Save</button>
+<button type="submit" formaction="${base}/send" id="send-quote">Send to the customer</button>
+<span class="muted small">${input.emailOn ? (quote.customer.email ? `Send saves, then emails the quote to ${quote.customer.email}.` : 'No customer email: Send saves and gives you the link to pass on.') : 'Email is off: Send saves and gives you the customer’s link to copy.'} A sent quote is never changed; Revise makes a new revision.</span>
+</div>
+</form>`;
+}
+
+function sentView(input: BuilderInput): SafeHtml {
+  const { quote, settings } = input;
+  return html`<section class="card table-card" aria-labelledby="lines-heading">
+<h2 id="lines-heading">Lines</h2>
+<table class="list read-only-lines" id="quote-lines">
+<thead><tr><th scope="col">Description</th><th scope="col" class="amount">Quantity</th><th scope="col" class="amount">Unit price</th><th scope="col" class="amount">Amount</th></tr></thead>
+<tbody>${quote.lines.map(
+    (line) => html`<tr><td>${line.description}${line.optional ? html` <span class="status">${line.chosen ? 'Optional, ticked' : 'Optional'}</span>` : ''}${line.taxes.length ? html`<span class="muted small"> · ${line.taxes.join(', ')}</span>` : ''}</td>
+<td class="amount">${formatQuantity(line.quantity, settings.locale)} ${unitLabel(line.unit)}</td><td class="amount">${formatMoney(line.unitPrice, quote.currency, settings.locale)}</td><td class="amount">${formatMoney(line.amount, quote.currency, settings.locale)}</td></tr>`,
+  )}</tbody>
+</table>
+<div class="card" style="border:0;box-shadow:none;margin:0">${totalsBlock(quote, settings.locale)}</div>
+</section>
+<div class="grid-2">
+<section class="card" aria-labelledby="customer-heading"><h2 id="customer-heading">Customer</h2>
+<dl class="facts">
+<dt>Name</dt><dd>${quote.customer.name ?? '—'}</dd>
+<dt>Email</dt><dd>${quote.customer.email ?? '—'}</dd>
+<dt>Phone</dt><dd>${quote.customer.phone ?? '—'}</dd>
+<dt>Address</dt><dd>${quote.customer.address ?? '—'}</dd>
+</dl></section>
+<section class="card" aria-labelledby="dates-heading"><h2 id="dates-heading">Dates</h2>
+<dl class="facts">
+<dt>Created</dt><dd>${when(quote.createdAt)}</dd>
+<dt>Sent</dt><dd>${when(quote.sentAt, '—')}</dd>
+<dt>Valid until</dt><dd>${quote.validUntil}</dd>
+<dt>Viewed</dt><dd>${quote.viewedAt ? html`${when(quote.viewedAt)} (${quote.viewCount} ${quote.viewCount === 1 ? 'view' : 'views'})` : 'not yet'}</dd>
+${quote.acceptedAt ? html`<dt>Accepted</dt><dd>${when(quote.acceptedAt)} by ${quote.acceptedName ?? ''}</dd>` : ''}
+${quote.declinedAt ? html`<dt>Declined</dt><dd>${when(quote.declinedAt)}${quote.declineReason ? html`: ${quote.declineReason}` : ''}</dd>` : ''}
+${quote.withdrawnAt ? html`<dt>Withdrawn</dt><dd>${when(quote.withdrawnAt)}</dd>` : ''}
+</dl></section>
+</div>
+${quote.title || quote.note || quote.terms
+  ? html`<section class="card"><h2>Title, note and terms</h2><dl class="facts"><dt>Title</dt><dd>${quote.title ?? '—'}</dd><dt>Note</dt><dd>${quote.note ?? '—'}</dd><dt>Terms</dt><dd>${quote.terms ?? '—'}</dd></dl></section>`
+  : ''}`;
+}
+
+/** The builder of a draft, or a sent quote read-only with what can be done with it (Revise, Withdraw, Copy). */
+export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
+  const { quote } = input;
+  const ws = workspacePath(call.workspace.workspaceId);
+  const base = `${ws}/quotes/${quote.id}`;
+  const live = quote.status === 'sent' || quote.status === 'viewed' || quote.status === 'expired';
+  const actions = [
+    live ? actionButton({ action: `${base}/revise`, csrf: call.csrf, label: 'Revise' }) : '',
+    live ? actionButton({ action: `${base}/withdraw`, csrf: call.csrf, label: 'Withdraw', kind: 'danger', confirm: 'Withdraw this quote? Its link will say it was withdrawn.' }) : '',
+    quote.status !== 'draft' ? actionButton({ action: `${base}/copy`, csrf: call.csrf, label: 'Copy' }) : '',
+  ];
+  return html`<p class="small"><a href="${ws}/leads/${quote.leadId}">← ${input.leadName}</a> · <a href="${ws}/quotes">Quotes</a></p>
+<div class="page-head"><div><h1>${quoteName(quote)}${quote.title ? html` <span class="muted">· ${quote.title}</span>` : ''}</h1><p class="muted small">${statusBadge(quote.status)} · ${quote.customer.name ?? 'No customer name'} · total <strong>${formatMoney(quote.total, quote.currency, input.settings.locale)}</strong></p></div>
+<div class="actions">${actions}</div></div>
+${quoteNotice(call.query.notice)}
+${input.form.problem ? html`<p class="notice error" role="alert">${input.form.problem}</p>` : ''}
+${quote.customerUrl && quote.status !== 'draft'
+  ? html`<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">The customer’s link</h2>
+<p class="muted small">Anyone with this link can read the quote and accept or decline it; it is never listed anywhere.</p>
+<div class="copy-row"><code class="copy-value" id="customer-link">${quote.customerUrl}</code><button type="button" class="secondary" data-copy-target="#customer-link" data-status="#copy-status" hidden>Copy</button></div>
+<p class="status-line" id="copy-status" role="status"></p></section>`
+  : ''}
+${quote.status === 'draft' ? draftBuilder(call, input, base) : sentView(input)}`;
+}
+
+/** The lead page's Quotes block: its quotes and New quote (a draft with the lead's attached scans). */
+export function leadQuotesCard(call: WorkspaceCall, leadId: string, quotes: QuoteSummary[], settings: WorkspaceSettings): SafeHtml {
+  const ws = workspacePath(call.workspace.workspaceId);
+  return html`<section class="card${quotes.length ? ' table-card' : ''}" aria-labelledby="lead-quotes-heading" id="lead-quotes">
+<div class="page-head" style="margin:0;padding:${quotes.length ? '.9rem .75rem .6rem' : '0 0 .75rem'}"><h2 id="lead-quotes-heading" style="margin:0">Quotes</h2>
+${actionButton({ action: `${ws}/leads/${leadId}/quotes`, csrf: call.csrf, label: 'New quote', kind: 'primary' })}</div>
+${quotes.length === 0 ? html`<p class="muted small">No quote yet. New quote starts a draft with the customer’s details and the attached scans’ rooms.</p>` : quotesTable(call, quotes, settings, 'lead-quotes-list')}
+</section>`;
+}
+
+/** The scan page's small block: the quotes with a line priced from this scan. */
+export function scanQuotesCard(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings): SafeHtml | string {
+  if (quotes.length === 0) return '';
+  const ws = workspacePath(call.workspace.workspaceId);
+  return html`<section class="card" aria-labelledby="scan-quotes-heading" id="scan-quotes">
+<h2 id="scan-quotes-heading">Quotes priced from this scan</h2>
+<ul class="plain">${quotes.map((q) => html`<li><a href="${ws}/quotes/${q.id}">${quoteName(q)}</a> ${statusBadge(q.status)} <span class="muted small">${q.customerName ?? ''} · ${formatMoney(q.total, q.currency, settings.locale)}</span></li>`)}</ul>
+</section>`;
+}

@@ -1,0 +1,279 @@
+import { AppError, type FieldError } from '../../../domain/errors.js';
+import { openLead } from '../../../domain/leads/open-lead.js';
+import { listPriceList } from '../../../domain/price-list/list-price-list.js';
+import { addItemLines } from '../../../domain/quotes/add-item-lines.js';
+import { addQuoteLine } from '../../../domain/quotes/add-quote-line.js';
+import { copyQuote } from '../../../domain/quotes/copy-quote.js';
+import { createQuote } from '../../../domain/quotes/create-quote.js';
+import { getQuote } from '../../../domain/quotes/get-quote.js';
+import { roomsOfLeadScans } from '../../../domain/quotes/lead-rooms.js';
+import type { LineFields } from '../../../domain/quotes/line-fields.js';
+import { checkListStatus, listQuotes } from '../../../domain/quotes/list-quotes.js';
+import { removeQuoteLine } from '../../../domain/quotes/remove-quote-line.js';
+import { moveQuoteLine } from '../../../domain/quotes/reorder-quote-lines.js';
+import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
+import { sendQuote } from '../../../domain/quotes/send-quote.js';
+import { updateQuote } from '../../../domain/quotes/update-quote.js';
+import { updateQuoteLine } from '../../../domain/quotes/update-quote-line.js';
+import { withdrawQuote } from '../../../domain/quotes/withdraw-quote.js';
+import type { QuoteView } from '../../../domain/quotes/quote-view.js';
+import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import { httpStatusOf } from '../../../http/error-statuses.js';
+import type { AdminArea, WorkspaceCall } from '../routes.js';
+import { workspacePath } from '../routes.js';
+import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
+import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
+
+const quotePath = (call: WorkspaceCall, quoteId: string) => workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
+
+async function loadQuote(call: WorkspaceCall): Promise<QuoteView> {
+  const ref = call.params.quoteId ?? '';
+  // Only ids in URLs: `Q-0007` would name a chain, not one revision.
+  if (!/^[A-Za-z0-9_-]{1,80}$/.test(ref) || /^Q-/i.test(ref)) throw new AppError('quote_not_found', 'No such quote');
+  return getQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref } });
+}
+
+async function renderQuote(call: WorkspaceCall, status: number, quote: QuoteView, form: BuilderForm = {}) {
+  const workspaceId = call.workspace.workspaceId;
+  const [settings, lead, items, scans] = await Promise.all([
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+    openLead({ ctx: call.ctx, input: { workspaceId, id: quote.leadId } }),
+    listPriceList({ ctx: call.ctx, input: { workspaceId } }),
+    roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: quote.leadId } }),
+  ]);
+  const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
+  return call.render(status, {
+    title: quote.number ?? 'Draft quote',
+    area: 'quotes',
+    body: quotePage(call, { quote, settings, leadName, items, scans, emailOn: Boolean(call.ctx.mail), form }),
+  });
+}
+
+/** A refusal shown on the builder: field errors next to their fields, anything else above the form. */
+async function refused(call: WorkspaceCall, error: unknown, errors: FormErrors = {}) {
+  if (!isFormError(error)) throw error;
+  const quote = await loadQuote(call);
+  const fieldErrors = { ...errors, ...(error.fieldErrors?.length ? formErrorsOf(error, 'title') : {}) };
+  const problem = error.fieldErrors?.length ? undefined : error.detail;
+  return renderQuote(call, httpStatusOf(error), quote, { body: quote.status === 'draft' ? call.body : undefined, errors: fieldErrors, problem });
+}
+
+const taxNames = (quote: QuoteView, body: Record<string, string>, prefix: string) => quote.taxes.filter((_t, i) => body[`${prefix}-tax${i + 1}`] === 'on').map((t) => t.name);
+
+/**
+ * Applies the builder's form to a draft: its details, then every line shown, then a free line when one was typed.
+ * Every refusal is collected (a line's fields prefixed by `line-{id}-`), so all of them come back at once; what was
+ * valid is saved.
+ */
+async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ errors: FormErrors; first?: AppError }> {
+  const body = call.body;
+  const workspaceId = call.workspace.workspaceId;
+  const errors: FormErrors = {};
+  let first: AppError | undefined;
+  const attempt = async (prefix: string, verb: () => Promise<unknown>) => {
+    try {
+      await verb();
+    } catch (error) {
+      if (!isFormError(error)) throw error;
+      first ??= error;
+      for (const fe of error.fieldErrors ?? ([] as FieldError[])) errors[`${prefix}${fe.field}`] ??= fe.message;
+      if (!error.fieldErrors?.length) errors[`${prefix}description`] ??= error.detail;
+    }
+  };
+  if (body.title !== undefined) {
+    await attempt('', () =>
+      updateQuote({
+        ctx: call.ctx,
+        input: {
+          workspaceId,
+          quoteId: quote.id,
+          details: {
+            title: body.title ?? '',
+            note: body.note ?? '',
+            terms: body.terms ?? '',
+            validUntil: body.validUntil ?? '',
+            customerName: body.customerName ?? '',
+            customerEmail: body.customerEmail ?? '',
+            customerPhone: body.customerPhone ?? '',
+            customerAddress: body.customerAddress ?? '',
+          },
+        },
+      }),
+    );
+  }
+  for (const line of quote.lines) {
+    const p = `line-${line.id}`;
+    if (body[`${p}-present`] !== '1') continue;
+    const fields: LineFields = {
+      description: body[`${p}-description`] ?? '',
+      quantity: body[`${p}-quantity`] ?? '',
+      unit: body[`${p}-unit`] ?? '',
+      price: body[`${p}-price`] ?? '',
+      taxes: taxNames(quote, body, p),
+      optional: body[`${p}-optional`] === 'on',
+      chosen: body[`${p}-chosen`] === 'on',
+    };
+    await attempt(`${p}-`, () => updateQuoteLine({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, lineId: line.id, line: fields } }));
+  }
+  const typed = (body['new-description'] ?? '').trim() !== '' || (body['new-price'] ?? '').trim() !== '';
+  if (typed || body.do === 'add-line') {
+    await attempt('new-', () =>
+      addQuoteLine({
+        ctx: call.ctx,
+        input: {
+          workspaceId,
+          quoteId: quote.id,
+          line: { description: body['new-description'] ?? '', quantity: body['new-quantity'] || '1', unit: body['new-unit'] || 'each', price: body['new-price'] ?? '' },
+        },
+      }),
+    );
+  }
+  return { errors, first };
+}
+
+/** Move up/down and Remove, named by the button pressed (`do`), after the form's edits are saved. */
+async function lineAction(call: WorkspaceCall, quote: QuoteView): Promise<void> {
+  const [verb, lineId = ''] = (call.body.do ?? '').split(':');
+  const input = { workspaceId: call.workspace.workspaceId, quoteId: quote.id, lineId };
+  if (verb === 'up' || verb === 'down') await moveQuoteLine({ ctx: call.ctx, input: { ...input, direction: verb } });
+  if (verb === 'remove') await removeQuoteLine({ ctx: call.ctx, input });
+}
+
+const senderOf = (call: WorkspaceCall) => ({ userId: call.user.userId, label: call.user.displayName || call.user.email });
+
+/** A one-button action on a quote (Revise, Withdraw, Copy): to the quote it answers, or the refusal on the page. */
+function quoteAction(path: string, notice: string, verb: (call: WorkspaceCall, quoteId: string) => Promise<QuoteView>) {
+  return {
+    method: 'POST' as const,
+    path: `/w/:workspaceId/quotes/:quoteId/${path}`,
+    access: 'member' as const,
+    handler: async (call: WorkspaceCall) => {
+      const quote = await loadQuote(call);
+      let result: QuoteView;
+      try {
+        result = await verb(call, quote.id);
+      } catch (error) {
+        return refused(call, error);
+      }
+      return call.redirect(quotePath(call, result.id), notice);
+    },
+  };
+}
+
+/** Quotes (docs/admin-app.md): the Quotes screen, New quote from a lead, the builder, Send, Revise, Withdraw, Copy. */
+export const quotesArea: AdminArea = {
+  nav: { area: 'quotes', label: 'Quotes', path: 'quotes', access: 'member' },
+  routes: [
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/quotes',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        const raw = call.query.status;
+        const status = raw && (['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'withdrawn'] as const).includes(raw as 'draft') ? checkListStatus(raw) : undefined;
+        const [settings, quotes] = await Promise.all([
+          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+          listQuotes({ ctx: call.ctx, input: { workspaceId, status, limit: 200 } }),
+        ]);
+        return call.render(200, { title: 'Quotes', area: 'quotes', body: quotesScreen(call, { quotes, status, settings }) });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/leads/:leadId/quotes',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
+        const scans = await roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } });
+        // The lead's attached scans come along, so their rooms are there to pick in the builder; no lines yet.
+        const quote = await createQuote({ ctx: call.ctx, input: { workspaceId, leadId: lead.id, scanIds: scans.map((s) => s.scanId), userId: call.user.userId } });
+        return call.redirect(quotePath(call, quote.id), 'quote-created');
+      },
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/quotes/:quoteId',
+      access: 'member',
+      handler: async (call) => renderQuote(call, 200, await loadQuote(call)),
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quotes/:quoteId',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        if (quote.status !== 'draft') return refused(call, new AppError('quote_not_editable', 'A sent quote is never changed; revise it to make a new draft'));
+        const { errors, first } = await applyForm(call, quote);
+        if (first) return refused(call, first, errors);
+        try {
+          await lineAction(call, quote);
+        } catch (error) {
+          return refused(call, error);
+        }
+        return call.redirect(`${quotePath(call, quote.id)}${call.body.do?.includes(':') ? `#lines-heading` : ''}`, 'quote-saved');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quotes/:quoteId/items',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        const workspaceId = call.workspace.workspaceId;
+        // Ticked boxes repeat their name; the gate's body keeps one value a name, so read the list from the request.
+        const raw = call.request.body as Record<string, unknown> | undefined;
+        const many = (name: string) => [raw?.[name] ?? []].flat().filter((v): v is string => typeof v === 'string');
+        const itemIds = many('item');
+        const picked = many('room');
+        try {
+          if (itemIds.length === 0) throw new AppError('invalid_fields', 'Tick at least one item', [{ field: 'item', code: 'required', message: 'Tick at least one item' }]);
+          const byScan = new Map<string, number[]>();
+          for (const value of picked) {
+            const [scanId = '', index = ''] = value.split(':');
+            if (/^\d{1,4}$/.test(index)) byScan.set(scanId, [...(byScan.get(scanId) ?? []), Number(index)]);
+          }
+          const items = await listPriceList({ ctx: call.ctx, input: { workspaceId } });
+          const measured = itemIds.filter((id) => items.find((i) => i.id === id)?.measure);
+          const plain = itemIds.filter((id) => !measured.includes(id));
+          if (measured.length > 0 && byScan.size === 0) plain.push(...measured);
+          for (const [scanId, rooms] of byScan) {
+            if (measured.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms } });
+          }
+          if (plain.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
+        } catch (error) {
+          return refused(call, error);
+        }
+        return call.redirect(quotePath(call, quote.id), 'lines-added');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quotes/:quoteId/send',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        if (quote.status === 'draft') {
+          // Send is the builder form's other button: what was typed is saved first, and a refusal stops the send.
+          const { errors, first } = await applyForm(call, quote);
+          if (first) return refused(call, first, errors);
+        }
+        let emailed = false;
+        try {
+          const sent = await sendQuote({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId, quoteId: quote.id, by: senderOf(call), email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email } },
+          });
+          emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
+        } catch (error) {
+          return refused(call, error);
+        }
+        return call.redirect(quotePath(call, quote.id), emailed ? 'quote-sent-email' : 'quote-sent');
+      },
+    },
+    quoteAction('revise', 'quote-revised', (call, quoteId) => reviseQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId } })),
+    quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) => withdrawQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId } })),
+    quoteAction('copy', 'quote-copied', (call, quoteId) => copyQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId } })),
+  ],
+};

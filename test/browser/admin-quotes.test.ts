@@ -1,0 +1,104 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSession } from '../../src/domain/auth/sessions.js';
+import { addPriceListItem } from '../../src/domain/price-list/add-price-list-item.js';
+import { attachScan } from '../../src/domain/scans/attach-scan.js';
+import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
+import { createUser } from '../../src/domain/users/create-user.js';
+import { describeEachBackend } from '../helpers/backends.js';
+import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { rectangularRoom } from '../fixtures/roomplan.js';
+import { launchChromium } from './chromium.js';
+
+const DOCS = path.resolve(import.meta.dirname, '../../docs');
+
+/**
+ * From a lead with an attached RoomPlan scan to a sent quote in a real browser, clicking only: New quote, tick the
+ * rooms and a measured item, Save, Send; the customer's link is shown to copy (email off). Screenshots of the builder
+ * and the Quotes screen go to docs/.
+ */
+describeEachBackend('quotes in Chromium', (backend) => {
+  let browser: Browser;
+  let world: TestWorld;
+  let seeded: Seeded;
+  let base: string;
+  let context: BrowserContext;
+  let page: Page;
+  let leadId: string;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    world = await createWorld(backend, { env: { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' } });
+    seeded = await world.seed('Acme Renovations');
+    base = await world.listen();
+    const lead = await fetch(`${base}/api/intake/${seeded.source.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Marie Tremblay', email: 'marie@example.com', phone: '+1 514-555-0199', address: '12 Rue Rachel, Montréal' }),
+    });
+    leadId = ((await lead.json()) as { id: string }).id;
+    const rooms = [
+      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }] }) },
+      { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45 }) },
+    ];
+    const upload = await fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-scan-key': seeded.uploadKey }, body: JSON.stringify({ rooms }) });
+    expect(upload.status).toBe(200);
+    const scan = await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    await attachScan({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId: scan.id, leadId } });
+    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, currency: 'CAD', locale: 'en-CA', taxes: [{ name: 'GST', rate: '5', onByDefault: true }, { name: 'QST', rate: '9.975', onByDefault: true }] } });
+    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Oak flooring, laid', unit: 'm2', price: '64.50', measure: 'floor_area', waste: '10' } } });
+    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Skirting boards', unit: 'm', price: '12', measure: 'skirting' } } });
+    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Site visit', unit: 'fixed', price: '90' } } });
+    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' } });
+    const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
+    page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await world?.close();
+  });
+
+  it('lead → New quote → rooms and items picked → Send, without typing a measured number', async () => {
+    await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
+    await page.click('#lead-quotes button:has-text("New quote")');
+    await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
+    expect(await page.inputValue('#f-customerName')).toBe('Marie Tremblay');
+    // The draft starts with the measured items priced per room of the attached scan.
+    const first = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    expect(first).toHaveLength(4);
+    // Add the visit, and the flooring once more for the kitchen only (untick the hall).
+    await page.check('label:has-text("Site visit") input');
+    await page.check('label:has-text("Oak flooring, laid") input');
+    await page.uncheck('.pick-rooms label:has-text("Hall") input');
+    await page.click('#add-from-list button[type="submit"]');
+    await page.waitForURL(/notice=lines-added/);
+    const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    expect(descriptions, descriptions.join(' | ')).toHaveLength(6);
+    expect(descriptions[4]).toMatch(/^Oak flooring, laid — Kitchen: floor 13\.02 m² \+ 10 % waste$/);
+    expect(descriptions[5]).toBe('Site visit');
+    expect(descriptions.join('\n')).toContain('Kitchen');
+    expect(descriptions.join('\n')).toContain('Hall');
+    await expect(page.textContent('#quote-total')).resolves.toMatch(/^\$[\d,]+\.\d\d$/);
+    await page.fill('#f-title', 'Kitchen and hall floors');
+    await page.click('button[name="do"][value="save"]');
+    await page.waitForURL(/notice=quote-saved/);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `quote-builder-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.click('#send-quote');
+    await page.waitForURL(/notice=quote-sent/);
+    await expect(page.textContent('#customer-link')).resolves.toMatch(/\/q\/[A-Za-z0-9_-]{20,}$/);
+    await expect(page.textContent('h1')).resolves.toContain('Q-0001');
+    expect(await page.$('#builder')).toBeNull();
+    await page.goto(`${base}/w/${seeded.workspaceId}/quotes`);
+    await expect(page.textContent('#quotes')).resolves.toContain('Q-0001');
+    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quotes-1280.png'), fullPage: true });
+  });
+});

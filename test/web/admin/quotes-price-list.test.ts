@@ -1,0 +1,76 @@
+import { expect, it } from 'vitest';
+import { describeEachBackend } from '../../helpers/backends.js';
+import type { Person } from '../../helpers/admin-security.js';
+import { useAdminFixture } from '../../helpers/admin-fixture.js';
+
+describeEachBackend('Settings → Price list page', (backend) => {
+  const f = useAdminFixture(backend);
+  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
+    f.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
+    });
+  const base = () => `/w/${f.home.workspaceId}/settings/price-list`;
+  const names = async () =>
+    (await f.world.store.db.selectFrom('price_list_items').select('name').where('workspace_id', '=', f.home.workspaceId).orderBy('name').execute()).map((r) => r.name);
+
+  it('an owner adds an item (shown escaped, priced in the workspace currency), edits and removes it', async () => {
+    const added = await post(base(), { name: '<b>Floor</b> & sealing', unit: 'm2', price: '42.50', measure: 'floor_area', waste: '10', coats: '2', pack: '' });
+    expect(added.statusCode).toBe(303);
+    expect(added.headers.location).toBe(`${base()}?notice=item-added`);
+    const page = await get(`${base()}?notice=item-added`);
+    expect(page.body).toContain('The item was added to the price list.');
+    expect(page.body).toContain('&lt;b&gt;Floor&lt;/b&gt; &amp; sealing');
+    expect(page.body).not.toContain('<b>Floor</b>');
+    expect(page.body).toContain('$42.50 / m²');
+    expect(page.body).toContain('10 % waste');
+    const row = await f.world.store.db.selectFrom('price_list_items').selectAll().where('name', '=', '<b>Floor</b> & sealing').executeTakeFirstOrThrow();
+    expect(Number(row.unit_price)).toBe(4250);
+    const edit = await get(`${base()}/${row.id}`);
+    expect(edit.statusCode).toBe(200);
+    expect(edit.body).toContain('value="42.50"');
+    expect(edit.body).toContain('<option value="floor_area" selected>');
+    const saved = await post(`${base()}/${row.id}`, { name: 'Floor sealing', unit: 'm2', price: '45', measure: 'floor_area', waste: '10', coats: '2' });
+    expect(saved.headers.location).toBe(`${base()}?notice=item-saved`);
+    expect(await names()).toEqual(['Floor sealing', 'Paint']);
+    const removed = await post(`${base()}/${row.id}/remove`, {});
+    expect(removed.headers.location).toBe(`${base()}?notice=item-removed`);
+    expect(await names()).toEqual(['Paint']);
+  });
+
+  it('a refused item comes back next to its field with what was typed, and nothing is added', async () => {
+    const bad = await post(base(), { name: 'Tiles <i>', unit: 'm2', price: '12.345' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-price-error">Give an amount such as 42.50/);
+    expect(bad.body).toContain('value="Tiles &lt;i&gt;"');
+    expect(await names()).toEqual(['Paint']);
+  });
+
+  it('a member reads the list without edit forms and is refused an edit', async () => {
+    const page = await get(base(), f.member);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Paint');
+    expect(page.body).not.toContain('Add an item');
+    const refused = await post(base(), { name: 'Tiles', unit: 'm2', price: '30' }, f.member);
+    expect(refused.statusCode).toBe(403);
+    expect(await names()).toEqual(['Paint']);
+  });
+
+  it('exports a CSV download and imports one back (a bad row refuses the whole file, shown under the box)', async () => {
+    const csv = await get(`${base()}.csv`, f.member);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="price-list.csv"');
+    expect(csv.body).toContain('"Paint","m2","12.50"');
+    const imported = await post(`${base()}/import`, { csv: 'name,unit,price\r\nTiles,m2,30\r\nPaint,m2,14\r\n' });
+    expect(imported.headers.location).toBe(`${base()}?notice=imported-1-1`);
+    expect((await get(imported.headers.location as string)).body).toContain('Imported: 1 added, 1 updated.');
+    expect(await names()).toEqual(['Paint', 'Tiles']);
+    const bad = await post(`${base()}/import`, { csv: 'name,unit,price\r\nGrout,m2,abc\r\n' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-csv-error">[^<]*Row 2/);
+    expect(await names()).toEqual(['Paint', 'Tiles']);
+  });
+});
