@@ -101,4 +101,24 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await expect(page.textContent('#quotes')).resolves.toContain('Q-0001');
     if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quotes-1280.png'), fullPage: true });
   });
+
+  it('the totals follow the typing, and equal what Save computes', async () => {
+    const shown = () =>
+      page.$$eval('[data-line-amount], #quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
+    await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
+    await page.click('#lead-quotes button:has-text("New quote")');
+    await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
+    const before = await shown();
+    // A quantity with a third decimal (rounded to 2), a price in cents, and the second tax unticked on another line.
+    await page.fill('.quote-line[data-line] input[name$="-quantity"] >> nth=0', '2.345');
+    await page.fill('.quote-line[data-line] input[name$="-price"] >> nth=0', '19.99');
+    await page.uncheck('.quote-line[data-line] input[name$="-tax2"] >> nth=1');
+    await page.fill('.quote-line[data-line] input[name$="-price"] >> nth=2', '-7.05');
+    const typed = await shown();
+    expect(typed[0]).not.toBe(before[0]);
+    expect(typed.at(-1)).not.toBe(before.at(-1));
+    await page.click('button[name="do"][value="save"]');
+    await page.waitForURL(/notice=quote-saved/);
+    expect(await shown()).toEqual(typed);
+  });
 });

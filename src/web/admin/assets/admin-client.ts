@@ -10,6 +10,9 @@
  * - `input[type=file][data-read-into="#id"]` reads the chosen file into that textarea (the price list's CSV import).
  * - `time[data-local]` is rewritten in the viewer's time zone.
  * - On a phone, the top bar's sideways-scrolling screens start with the current one in view.
+ * - `dl[data-live-totals]` (the quote builder) recomputes each `fieldset[data-line]`'s amount, the subtotal, each
+ *   tax and the total as the lines are typed, by the server's rules (src/domain/money.ts, ported here because the
+ *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
  *
  * Typed against the small slice of the DOM it uses (below) rather than `lib: dom`, which would put browser
  * globals into the server's type space and clash with Node's own fetch and Buffer types.
@@ -88,6 +91,81 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     });
   });
 
+  // The quote builder's totals as the lines are typed (the same integer arithmetic as src/domain/money.ts).
+  const totals = doc.querySelector('dl[data-live-totals]');
+  const builder = totals ? doc.querySelector('form#builder') : null;
+  if (totals && builder) {
+    const minor = Number(totals.getAttribute('data-minor-digits') ?? '2');
+    const format = new Intl.NumberFormat(totals.getAttribute('data-locale') ?? undefined, {
+      style: 'currency',
+      currency: totals.getAttribute('data-currency') ?? 'USD',
+    });
+    // Intl reads a decimal string exactly (no float ever holds the amount).
+    const money = (units: bigint | undefined) => (units === undefined ? '—' : format.format(decimal(units, minor) as unknown as number));
+    const decimal = (units: bigint, scale: number) => {
+      const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+      const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+      return units < 0n ? `-${text}` : text;
+    };
+    // parseDecimal: "42.50" at scale 2 is 4250n; extra digits round half away from zero, or are refused.
+    const parse = (text: string, scale: number, round: boolean): bigint | undefined => {
+      const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+      if (!match || ((match[2] ?? '') === '' && (match[3] ?? '') === '')) return undefined;
+      const fraction = match[3] ?? '';
+      const dropped = fraction.slice(scale);
+      if (!round && /[1-9]/.test(dropped)) return undefined;
+      let units = BigInt(`${match[2] || '0'}${fraction.slice(0, scale).padEnd(scale, '0')}`);
+      if (round && dropped.length > 0 && dropped[0]! >= '5') units += 1n;
+      return match[1] === '-' ? -units : units;
+    };
+    // divRound: a ÷ b rounded half away from zero (b > 0).
+    const divRound = (a: bigint, b: bigint) => {
+      const q = a / b;
+      const r = a % b;
+      if (2n * (r < 0n ? -r : r) >= b) return a < 0n ? q - 1n : q + 1n;
+      return q;
+    };
+    const field = (line: ClientElement, name: string) =>
+      line.querySelector(`[name="${line.getAttribute('data-line') ?? ''}-${name}"]`) as ClientInput | null;
+    const taxes: Array<{ index: string; rate: bigint; cell: ClientElement }> = [];
+    totals.querySelectorAll('[data-tax]').forEach((cell) => {
+      taxes.push({ index: cell.getAttribute('data-tax') ?? '', rate: BigInt(cell.getAttribute('data-rate') ?? '0'), cell });
+    });
+    const recompute = () => {
+      let subtotal: bigint | undefined = 0n;
+      const bases = taxes.map((): bigint | undefined => 0n);
+      builder.querySelectorAll('fieldset[data-line]').forEach((line) => {
+        const quantity = parse(field(line, 'quantity')?.value ?? '', 2, true);
+        const price = parse(field(line, 'price')?.value ?? '', minor, false);
+        const amount = quantity === undefined || price === undefined ? undefined : divRound(quantity * price, 100n);
+        const cell = line.querySelector('[data-line-amount]');
+        if (cell) cell.textContent = money(amount);
+        // A line counts unless it is optional and not chosen (a line not optional before Save posts chosen=on).
+        const chosen = field(line, 'chosen');
+        const counts = !field(line, 'optional')?.checked || !chosen || chosen.type !== 'checkbox' || chosen.checked;
+        if (!counts) return;
+        subtotal = amount === undefined || subtotal === undefined ? undefined : subtotal + amount;
+        taxes.forEach((tax, i) => {
+          const base = bases[i];
+          if (field(line, `tax${tax.index}`)?.checked) bases[i] = amount === undefined || base === undefined ? undefined : base + amount;
+        });
+      });
+      let total: bigint | undefined = subtotal;
+      taxes.forEach((tax, i) => {
+        const base = bases[i];
+        const amount = base === undefined ? undefined : divRound(tax.rate * base, 100_000n);
+        tax.cell.textContent = money(amount);
+        total = amount === undefined || total === undefined ? undefined : total + amount;
+      });
+      const subtotalCell = totals.querySelector('[data-subtotal]');
+      if (subtotalCell) subtotalCell.textContent = money(subtotal);
+      const totalCell = totals.querySelector('[data-total]');
+      if (totalCell) totalCell.textContent = money(total);
+    };
+    builder.addEventListener('input', recompute);
+    builder.addEventListener('change', recompute);
+  }
+
   doc.querySelectorAll('form[data-confirm]').forEach((form) => {
     form.addEventListener('submit', (event) => {
       if (!win.confirm(form.getAttribute('data-confirm') ?? 'Are you sure?')) event.preventDefault();
@@ -101,6 +179,8 @@ export interface ClientElement {
   textContent: string | null;
   className: string;
   getAttribute(name: string): string | null;
+  querySelector(selector: string): ClientElement | null;
+  querySelectorAll(selector: string): { forEach(each: (element: ClientElement) => void): void };
   setAttribute(name: string, value: string): void;
   addEventListener(type: string, listener: (event: { preventDefault(): void }) => void): void;
   remove(): void;
@@ -111,6 +191,12 @@ interface ClientScroller extends ClientElement {
   scrollWidth: number;
   clientWidth: number;
   getBoundingClientRect(): { left: number; right: number };
+}
+
+interface ClientInput extends ClientElement {
+  type: string;
+  value: string;
+  checked: boolean;
 }
 
 interface ClientFileInput extends ClientElement {

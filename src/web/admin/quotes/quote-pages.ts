@@ -1,4 +1,4 @@
-import { formatMoney, formatQuantity, amountText, formatDecimal } from '../../../domain/money.js';
+import { formatMoney, formatQuantity, amountText, formatDecimal, minorDigits } from '../../../domain/money.js';
 import type { PriceListItem } from '../../../domain/price-list/price-list-item.js';
 import { UNIT_LABELS, UNITS, type Unit } from '../../../domain/price-list/price-list-item.js';
 import type { ScanRooms } from '../../../domain/quotes/lead-rooms.js';
@@ -119,7 +119,7 @@ function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, c
       : html`<input type="text" id="${id}" name="${p}-${name}" value="${v}" maxlength="${extra.maxlength}"${extra.inputmode ? html` inputmode="${extra.inputmode}"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`}${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}</div>`;
   };
   const source = line.source;
-  return html`<fieldset class="quote-line" id="${p}"><legend class="offscreen">Line ${position + 1}</legend>
+  return html`<fieldset class="quote-line" id="${p}" data-line="${p}"><legend class="offscreen">Line ${position + 1}</legend>
 ${input1('description', `Line ${position + 1}`, value('description', line.description), { textarea: true, maxlength: 1000 })}
 ${source ? html`<p class="source">From the scan, room ${source.room}: ${formatQuantity(Math.round(source.measured * 100), input.settings.locale)} ${unitLabel(line.unit)} measured${source.waste ? ` + ${source.waste} % waste` : ''}${source.coats !== 1 ? ` × ${source.coats}` : ''}</p>` : ''}
 <div class="line-grid">
@@ -134,7 +134,7 @@ ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(li
 <div class="line-foot">
 <span><label><input type="checkbox" name="${p}-optional" value="on"${ticked('optional', line.optional) ? html` checked` : ''}> Optional (the customer ticks it)</label>
 ${line.optional ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label>` : html`<input type="hidden" name="${p}-chosen" value="on">`}</span>
-<span class="actions"><span class="line-amount" id="${p}-amount">${formatMoney(line.amount, quote.currency, input.settings.locale)}</span>
+<span class="actions"><span class="line-amount" id="${p}-amount" data-line-amount>${formatMoney(line.amount, quote.currency, input.settings.locale)}</span>
 ${position > 0 ? html`<button type="submit" class="secondary" name="do" value="up:${line.id}" aria-label="Move line ${position + 1} up">↑</button>` : ''}
 ${position < count - 1 ? html`<button type="submit" class="secondary" name="do" value="down:${line.id}" aria-label="Move line ${position + 1} down">↓</button>` : ''}
 <button type="submit" class="danger" name="do" value="remove:${line.id}" aria-label="Remove line ${position + 1}">Remove</button></span>
@@ -142,11 +142,16 @@ ${position < count - 1 ? html`<button type="submit" class="secondary" name="do" 
 </fieldset>`;
 }
 
+/**
+ * The totals as Save computed them. The data- attributes let the admin script recompute them as the lines are typed
+ * (docs/quotes.md, "Totals as you type"): the locale, currency and its minor digits, and each tax's rate (thousandths
+ * of a percent) by its position, as the lines' `tax1`, `tax2`… boxes name them.
+ */
 function totalsBlock(quote: QuoteView, locale: string): SafeHtml {
-  return html`<dl class="totals" id="quote-totals">
-<dt>Subtotal</dt><dd>${formatMoney(quote.subtotal, quote.currency, locale)}</dd>
-${quote.taxes.map((t) => html`<dt>${t.name} (${formatDecimal(t.rate, 3).replace(/\.?0+$/, '')} %)</dt><dd>${formatMoney(t.amount, quote.currency, locale)}</dd>`)}
-<dt class="grand">Total</dt><dd class="grand" id="quote-total">${formatMoney(quote.total, quote.currency, locale)}</dd>
+  return html`<dl class="totals" id="quote-totals" data-live-totals data-locale="${locale}" data-currency="${quote.currency}" data-minor-digits="${minorDigits(quote.currency)}">
+<dt>Subtotal</dt><dd id="quote-subtotal" data-subtotal>${formatMoney(quote.subtotal, quote.currency, locale)}</dd>
+${quote.taxes.map((t, i) => html`<dt>${t.name} (${formatDecimal(t.rate, 3).replace(/\.?0+$/, '')} %)</dt><dd id="quote-tax${i + 1}" data-tax="${i + 1}" data-rate="${t.rate}">${formatMoney(t.amount, quote.currency, locale)}</dd>`)}
+<dt class="grand">Total</dt><dd class="grand" id="quote-total" data-total>${formatMoney(quote.total, quote.currency, locale)}</dd>
 </dl>`;
 }
 
