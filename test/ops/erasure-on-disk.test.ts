@@ -3,6 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
+import { createQuote } from '../../src/domain/quotes/create-quote.js';
+import { sendQuote } from '../../src/domain/quotes/send-quote.js';
+import { updateQuote } from '../../src/domain/quotes/update-quote.js';
+import { openRuntime } from '../../src/runtime.js';
 import { createTestDatabase, describeEachBackend, type TestDatabase } from '../helpers/backends.js';
 import { cliJson } from '../helpers/cli.js';
 import { serveProcess, type ServeProcess } from '../multi-instance/serve-process.js';
@@ -14,6 +20,13 @@ const PERSON = {
   name: 'Quinlan Zebedee',
   userAgent: 'ErasureProbe/7731 (disk test)',
   idempotencyKey: 'erasure-probe-key-7731',
+  // The quote's customer details (docs/quotes.md): its own spelling of the name, email and phone, the address, and a
+  // line that names them.
+  quoteName: 'Quinlan Q. Zebedee-Quote',
+  quoteEmail: 'q.zebedee.quote-7731@example.com',
+  quotePhone: '+1 555 0177 7731',
+  quoteAddress: '7731 Zebedee Crescent, Erasureville',
+  quoteLine: 'Refit of the Zebedee-7731 kitchen',
 };
 
 /** Occurrences of each marker in each file of the data directory (the database, its WAL, the search file, …). */
@@ -51,7 +64,7 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
     await testDb.drop();
   });
 
-  it('after `person erase` on a running server: no byte of the email, phone, name, user agent or key remains', async () => {
+  it('after `person erase` on a running server: no byte of the email, phone, name, user agent, key or quote remains', async () => {
     const token = /Intake URL:\s+\S+\/api\/intake\/(\S+)/.exec(server.output())![1]!;
     const post = async (body: Record<string, string>, headers: Record<string, string> = {}) => {
       const res = await fetch(`${server.url}/api/intake/${token}`, {
@@ -70,11 +83,30 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
     await post({ name: PERSON.name, email: PERSON.email.toUpperCase(), phone: PERSON.phone }, { 'user-agent': PERSON.userAgent });
     // A honeypot catch of the same person lands in quarantine.
     await post({ name: PERSON.name, email: PERSON.email, website: 'http://spam.example' }, { 'user-agent': PERSON.userAgent });
+    // A quote on the person's lead, made and sent through the domain's verbs (another process beside the server).
+    const runtime = await openRuntime(loadConfig(env), { poolSize: 2 });
+    try {
+      const ctx = runtime.ctx;
+      const lead = await runtime.store.db.selectFrom('leads').select('id').where('email', '=', PERSON.email).executeTakeFirstOrThrow();
+      const draft = await createQuote({ ctx, input: { leadId: lead.id } });
+      await updateQuote({
+        ctx,
+        input: {
+          quoteId: draft.id,
+          details: { customerName: PERSON.quoteName, customerEmail: PERSON.quoteEmail, customerPhone: PERSON.quotePhone, customerAddress: PERSON.quoteAddress },
+        },
+      });
+      await addQuoteLine({ ctx, input: { quoteId: draft.id, line: { description: PERSON.quoteLine, quantity: '1', unit: 'fixed', price: '4200' } } });
+      const sent = await sendQuote({ ctx, input: { quoteId: draft.id, by: { userId: null, label: 'erasure test' } } });
+      expect(sent.quote.customer).toEqual({ name: PERSON.quoteName, email: PERSON.quoteEmail, phone: PERSON.quotePhone, address: PERSON.quoteAddress });
+    } finally {
+      await runtime.store.close();
+    }
     for (let i = 60; i < 120; i += 1) await post({ name: `Bystander ${i}`, email: `bystander-${i}@example.com` });
 
     if (backend === 'sqlite') {
       // Written through the server's writer thread and copied into the file by its checkpoints: the probe is there.
-      expect(occurrences(dataDir).length).toBeGreaterThan(0);
+      expect(occurrences(dataDir).map((o) => o.marker)).toEqual(expect.arrayContaining(['email', 'quoteAddress', 'quoteLine']));
     }
     // PostgreSQL: a transaction that began before the erasure and still holds its snapshot when VACUUM would run (a
     // background pass, another instance's request): VACUUM must not run until it ends, or it keeps the erased rows.

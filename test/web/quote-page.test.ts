@@ -3,12 +3,16 @@ import type { ParsedMail } from 'mailparser';
 import type { App } from '../../src/app.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { deliverDueEmails } from '../../src/domain/notifications/deliver-emails.js';
+import { acceptQuote } from '../../src/domain/quotes/accept-quote.js';
 import { acceptanceHash } from '../../src/domain/quotes/acceptance-hash.js';
+import { declineQuote } from '../../src/domain/quotes/decline-quote.js';
 import { getQuote } from '../../src/domain/quotes/get-quote.js';
+import { recordQuoteView } from '../../src/domain/quotes/record-quote-view.js';
 import { reviseQuote } from '../../src/domain/quotes/revise-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
 import { updateQuote } from '../../src/domain/quotes/update-quote.js';
 import { withdrawQuote } from '../../src/domain/quotes/withdraw-quote.js';
+import type { SecretBox } from '../../src/domain/secret-box.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { quoteFormToken } from '../../src/web/quote/quote-routes.js';
 import { listenWithLog } from '../http/log-capture.js';
@@ -251,6 +255,23 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(mail!.subject).toBe(`Ada Lovelace declined quote ${declined.number}`);
     expect(mail!.text).toContain('Their reason: We went with a cheaper offer.');
     expect((await accept(q)).statusCode).toBe(409);
+  });
+
+  it("queues the answer's emails in the answer's own transaction: when they cannot be queued, the answer is not kept", async () => {
+    const q = await sentQuote(world, home);
+    // The outbox cannot take a row (sealing its payload fails); everything else works.
+    const secrets = { seal: () => { throw new Error('outbox unavailable'); }, open: (sealed: string) => world.ctx.secrets.open(sealed) } as unknown as SecretBox;
+    const broken = { ...world.ctx, secrets };
+    const queued = async () => (await world.store.db.selectFrom('outbox').select('to_address').where('state', '=', 'pending').where('purpose', '=', 'quotes').execute()).map((r) => r.to_address).sort();
+    await expect(recordQuoteView({ ctx: broken, input: { token: q.token } })).rejects.toThrow(/outbox unavailable/);
+    await expect(acceptQuote({ ctx: broken, input: { token: q.token, revision: 1, name: 'Ada Lovelace', agreed: true } })).rejects.toThrow(/outbox unavailable/);
+    await expect(declineQuote({ ctx: broken, input: { token: q.token, revision: 1 } })).rejects.toThrow(/outbox unavailable/);
+    expect(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).toMatchObject({ status: 'sent', viewCount: 0, viewedAt: null, acceptedAt: null, declinedAt: null });
+    expect(await queued()).toEqual([]);
+    // The verb itself, with no page around it, queues them together with the answer.
+    await acceptQuote({ ctx: world.ctx, input: { token: q.token, revision: 1, name: 'Ada Lovelace', agreed: true } });
+    expect(await statusOf(q)).toBe('accepted');
+    expect(await queued()).toEqual([home.senderEmail, 'ada@example.com'].sort());
   });
 
   it("refuses an answer to an older revision with \"this quote was updated\"; the link shows the latest", async () => {

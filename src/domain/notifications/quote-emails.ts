@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import { computeTotals, formatMoney, formatQuantity, type TaxRate } from '../money.js';
@@ -48,37 +50,37 @@ export interface QuoteEmailContent {
 }
 
 /**
- * Queues the emails an answer on the customer's page asks for, in one write: the sender's notice (when the sender is
- * still a person with an email) and, after an accept, the customer's copy (when the quote has the customer's email).
- * Nothing is queued when email is off on this server.
+ * Queues the emails an answer on the customer's page asks for, in the answer's own transaction (the verb passes its
+ * `trx`, so the answer and its emails commit together or not at all): the sender's notice (when the sender is still a
+ * person with an email) and, after an accept, the customer's copy (when the quote has the customer's email). Nothing
+ * is queued when email is off on this server.
  */
 export async function queueQuoteEmails(
+  trx: Transaction<Schema>,
   ctx: DomainContext,
   input: { event: 'viewed' | 'accepted' | 'declined'; quoteId: string; workspaceId: string; sentByUserId: string | null; customerEmail: string | null },
 ): Promise<void> {
   if (!ctx.mail) return;
-  await ctx.store.writer.write(async (trx) => {
-    const sender = input.sentByUserId
-      ? await trx.selectFrom('users').select(['id', 'email']).where('id', '=', input.sentByUserId).executeTakeFirst()
-      : undefined;
-    if (sender) {
-      await enqueueEmail(trx, ctx, {
-        purpose: 'quotes',
-        to: sender.email,
-        workspaceId: input.workspaceId,
-        userId: sender.id,
-        payload: { kind: 'quote', event: input.event, quoteId: input.quoteId },
-      });
-    }
-    if (input.event === 'accepted' && input.customerEmail) {
-      await enqueueEmail(trx, ctx, {
-        purpose: 'quotes',
-        to: input.customerEmail,
-        workspaceId: input.workspaceId,
-        payload: { kind: 'quote', event: 'customer_copy', quoteId: input.quoteId },
-      });
-    }
-  });
+  const sender = input.sentByUserId
+    ? await trx.selectFrom('users').select(['id', 'email']).where('id', '=', input.sentByUserId).executeTakeFirst()
+    : undefined;
+  if (sender) {
+    await enqueueEmail(trx, ctx, {
+      purpose: 'quotes',
+      to: sender.email,
+      workspaceId: input.workspaceId,
+      userId: sender.id,
+      payload: { kind: 'quote', event: input.event, quoteId: input.quoteId },
+    });
+  }
+  if (input.event === 'accepted' && input.customerEmail) {
+    await enqueueEmail(trx, ctx, {
+      purpose: 'quotes',
+      to: input.customerEmail,
+      workspaceId: input.workspaceId,
+      payload: { kind: 'quote', event: 'customer_copy', quoteId: input.quoteId },
+    });
+  }
 }
 
 /** The quote an email is about, from the tables as they are now; `undefined` when it is gone (erased, deleted). */

@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
+import { queueQuoteEmails } from '../notifications/quote-emails.js';
 import { checkText } from '../text-input.js';
 import { acceptanceHash } from './acceptance-hash.js';
 import { requireAnswerable } from './answer-rules.js';
@@ -12,7 +13,8 @@ import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } 
  * The customer accepts the revision their link shows: they typed their full name and ticked "I accept this quote and
  * its terms". Kept: the name, the time, which optional lines they ticked, and the SHA-256 of the revision's content
  * as accepted (docs/quotes.md). Final; the lead moves to `won` ("by customer") when its pipeline has that stage.
- * Answers the quote and the sender, for the emails (the customer's copy, the sender's notice).
+ * Queues, in the same transaction, the sender's notice and the customer's copy (`queueQuoteEmails`): a crash cannot
+ * keep the answer and lose its emails. Answers the quote and its sender.
  */
 export async function acceptQuote({
   ctx,
@@ -56,6 +58,14 @@ export async function acceptQuote({
     if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
     await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'won', onlyForward: false, by: { userId: null, label: 'customer' }, at });
     await recordAudit(trx, ctx, { action: 'quote.accepted', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: priced.total } });
-    return { quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })), sentByUserId: row.sent_by_user_id };
+    const quote = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    await queueQuoteEmails(trx, ctx, {
+      event: 'accepted',
+      quoteId: row.id,
+      workspaceId: row.workspace_id,
+      sentByUserId: row.sent_by_user_id,
+      customerEmail: quote.customer.email,
+    });
+    return { quote, sentByUserId: row.sent_by_user_id };
   });
 }

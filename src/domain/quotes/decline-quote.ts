@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { queueQuoteEmails } from '../notifications/quote-emails.js';
 import { checkOptionalText } from '../settings/quote-settings.js';
 import { requireAnswerable } from './answer-rules.js';
 import { shownRevision } from './customer-quote.js';
@@ -9,7 +10,8 @@ import { findQuoteRow, loadQuoteView, timeZoneOf, type QuoteView } from './quote
 
 /**
  * The customer declines the revision their link shows, with an optional reason. Final; the lead moves to `lost`
- * ("by customer") when its pipeline has that stage. Answers the quote and its sender, for the sender's notice.
+ * ("by customer") when its pipeline has that stage. The sender's notice is queued in the same transaction
+ * (`queueQuoteEmails`). Answers the quote and its sender.
  */
 export async function declineQuote({
   ctx,
@@ -28,6 +30,7 @@ export async function declineQuote({
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
     await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'lost', onlyForward: false, by: { userId: null, label: 'customer' }, at });
+    await queueQuoteEmails(trx, ctx, { event: 'declined', quoteId: row.id, workspaceId: row.workspace_id, sentByUserId: row.sent_by_user_id, customerEmail: null });
     await recordAudit(trx, ctx, { action: 'quote.declined', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(row.total) } });
     return { quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })), sentByUserId: row.sent_by_user_id };
   });

@@ -7,7 +7,6 @@ import { resolveSession } from '../../domain/auth/sessions.js';
 import type { DomainContext } from '../../domain/context.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import { workspaceAccess } from '../../domain/members/workspace-access.js';
-import { queueQuoteEmails } from '../../domain/notifications/quote-emails.js';
 import { acceptQuote } from '../../domain/quotes/accept-quote.js';
 import { openQuoteByToken } from '../../domain/quotes/customer-quote.js';
 import { declineQuote } from '../../domain/quotes/decline-quote.js';
@@ -156,10 +155,8 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     if (action === 'view') {
       const shown = await openQuoteByToken({ ctx, input: { token } });
       if (shown.state !== 'open' || (await isMember(request, shown.quote.workspaceId))) return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
-      const view = await recordQuoteView({ ctx, input: { token } });
-      if (view.first) {
-        await queueQuoteEmails(ctx, { event: 'viewed', quoteId: view.quoteId, workspaceId: view.workspaceId, sentByUserId: view.sentByUserId, customerEmail: null });
-      }
+      // The first view queues the sender's email in the view's own transaction.
+      await recordQuoteView({ ctx, input: { token } });
       return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
     }
     if (action !== 'accept' && action !== 'decline') throw new AppError('invalid_fields', 'Unknown answer');
@@ -176,27 +173,22 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     const answer: AnswerState = { name: field(body, 'name'), agreed: field(body, 'agreed') !== '', reason: field(body, 'reason') };
     if (action === 'accept') answer.chosen = fieldList(body, 'line');
     try {
-      const done =
-        action === 'accept'
-          ? await acceptQuote({
-              ctx,
-              input: {
-                token,
-                revision,
-                name: answer.name ?? '',
-                agreed: answer.agreed ?? false,
-                // The page always posts the ticks it showed: an unticked box is simply absent.
-                ...(field(body, 'linesShown') !== '' ? { chosenLineIds: answer.chosen ?? [] } : {}),
-              },
-            })
-          : await declineQuote({ ctx, input: { token, revision, ...(answer.reason ? { reason: answer.reason } : {}) } });
-      await queueQuoteEmails(ctx, {
-        event: action === 'accept' ? 'accepted' : 'declined',
-        quoteId: done.quote.id,
-        workspaceId: done.quote.workspaceId,
-        sentByUserId: done.sentByUserId,
-        customerEmail: done.quote.customer.email,
-      }).catch((error: unknown) => request.log.error({ err: error }, 'quote answer emails could not be queued'));
+      // Each verb queues its emails (the sender's notice, the customer's copy) in its own transaction.
+      if (action === 'accept') {
+        await acceptQuote({
+          ctx,
+          input: {
+            token,
+            revision,
+            name: answer.name ?? '',
+            agreed: answer.agreed ?? false,
+            // The page always posts the ticks it showed: an unticked box is simply absent.
+            ...(field(body, 'linesShown') !== '' ? { chosenLineIds: answer.chosen ?? [] } : {}),
+          },
+        });
+      } else {
+        await declineQuote({ ctx, input: { token, revision, ...(answer.reason ? { reason: answer.reason } : {}) } });
+      }
       // Post/Redirect/Get: the page shown afterwards is the quote with its answer. Relative, so the token stays in
       // the path the browser already has.
       return await reply.code(303).headers(QUOTE_PAGE_HEADERS).header('location', encodeURIComponent(token)).send();
