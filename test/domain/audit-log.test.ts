@@ -57,6 +57,18 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/people': null,
   '/w/:workspaceId/people/export': 'person.exported',
   '/w/:workspaceId/people/erase': 'person.erased',
+  '/w/:workspaceId/settings/price-list': 'price_list.item_added',
+  '/w/:workspaceId/settings/price-list/:itemId': 'price_list.item_changed',
+  '/w/:workspaceId/settings/price-list/:itemId/remove': 'price_list.item_removed',
+  '/w/:workspaceId/settings/price-list/import': 'price_list.imported',
+  '/w/:workspaceId/leads/:leadId/quotes': 'quote.created',
+  // Saving a draft and adding lines to it change only the draft: the record is made when it is sent.
+  '/w/:workspaceId/quotes/:quoteId': null,
+  '/w/:workspaceId/quotes/:quoteId/items': null,
+  '/w/:workspaceId/quotes/:quoteId/send': 'quote.sent',
+  '/w/:workspaceId/quotes/:quoteId/revise': 'quote.revised',
+  '/w/:workspaceId/quotes/:quoteId/withdraw': 'quote.withdrawn',
+  '/w/:workspaceId/quotes/:quoteId/copy': 'quote.created',
 };
 
 /** Audited reads among the GET routes; every other GET records nothing. */
@@ -90,7 +102,7 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
       })),
     ];
     // A fixture is made again only after an action that used up what later ones need (a fixture costs seconds).
-    const usesUp = /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach|spam)$/;
+    const usesUp = /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach|spam|send|revise|withdraw)$/;
     const prepare = async () => {
       // The password form checks the current password: give the owner the one the case sends.
       const { hashPassword } = await import('../../src/domain/auth/password.js');

@@ -80,6 +80,7 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
       if (!error.fieldErrors?.length) errors[`${prefix}description`] ??= error.detail;
     }
   };
+  // A field the form did not send stays as it is; a browser sends every field, an emptied one as ''.
   if (body.title !== undefined) {
     await attempt('', () =>
       updateQuote({
@@ -88,14 +89,14 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
           workspaceId,
           quoteId: quote.id,
           details: {
-            title: body.title ?? '',
-            note: body.note ?? '',
-            terms: body.terms ?? '',
-            validUntil: body.validUntil ?? '',
-            customerName: body.customerName ?? '',
-            customerEmail: body.customerEmail ?? '',
-            customerPhone: body.customerPhone ?? '',
-            customerAddress: body.customerAddress ?? '',
+            title: body.title,
+            note: body.note,
+            terms: body.terms,
+            validUntil: body.validUntil,
+            customerName: body.customerName,
+            customerEmail: body.customerEmail,
+            customerPhone: body.customerPhone,
+            customerAddress: body.customerAddress,
           },
         },
       }),
