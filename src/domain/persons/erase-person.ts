@@ -39,6 +39,8 @@ const ERASED_TABLES = [
   // A lead's quotes go with it (foreign key): the customer's name, address and the lines are theirs too.
   'quotes',
   'quote_lines',
+  // Emails to the person (a sent quote, their copy of an acceptance): their address is plain text there.
+  'outbox',
 ] as const;
 
 /**
@@ -54,6 +56,22 @@ export async function erasePerson({
     const rows = await findPersonRows(trx, { workspaceId: input.workspaceId, match });
     const leads = rows.leads.map((r) => r.id);
     const quarantine = rows.quarantine.map((r) => r.id);
+    // Emails to the person waiting or kept in the outbox (a quote sent to them, their copy of an acceptance) carry
+    // their address in plain text beside the sealed payload: they go too, whether sent yet or not.
+    const quoteAddresses =
+      leads.length > 0
+        ? (await trx.selectFrom('quotes').select('customer_email').where('lead_id', 'in', leads).where('customer_email', 'is not', null).execute()).map(
+            (r) => r.customer_email!.toLowerCase(),
+          )
+        : [];
+    const addresses = [...new Set([...quoteAddresses, ...('email' in match ? [match.email.toLowerCase()] : [])])];
+    if (addresses.length > 0) {
+      await trx
+        .deleteFrom('outbox')
+        .where('workspace_id', '=', input.workspaceId)
+        .where((eb) => eb(eb.fn('lower', ['to_address']), 'in', addresses))
+        .execute();
+    }
     if (leads.length > 0) {
       // A catch restored into an erased lead no longer points at it.
       await trx.updateTable('quarantine').set({ restored_lead_id: null }).where('restored_lead_id', 'in', leads).execute();
