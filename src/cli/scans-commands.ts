@@ -59,8 +59,10 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withJson(scans.command('room <id> <index>'))
     .description("one room's exact bytes (index from 0)")
     .action(
-      run(async (ctx, scanId: string, index: string) =>
-        readScanRoom({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId, index: nonNegativeInteger(index) } }),
-      ),
+      run(async (ctx, scanId: string, index: string) => {
+        // The index is checked first: a mistyped command is told so before the scan is looked up.
+        const room = nonNegativeInteger(index);
+        return readScanRoom({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId, index: room } });
+      }),
     );
 }
