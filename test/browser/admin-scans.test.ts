@@ -141,10 +141,10 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     await page.waitForURL(/\/scans\/scan_[0-9a-f]+$/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-body').click()]);
     expect(fs.readFileSync((await download.path())!)).toEqual(Buffer.from(body));
-    const [room] = await Promise.all([
-      page.waitForEvent('download'),
-      page.locator('#rooms tbody tr').first().getByRole('link', { name: 'Download' }).click(),
-    ]);
+    // A room's own download sits with its other figures, behind its More.
+    const firstRoom = page.locator('#rooms tbody tr').first();
+    await firstRoom.locator('summary', { hasText: 'More' }).click();
+    const [room] = await Promise.all([page.waitForEvent('download'), firstRoom.getByRole('link', { name: 'Download room JSON' }).click()]);
     expect(fs.readFileSync((await room.path())!).toString()).toBe('{"name":"Kitchen <b>1</b>", "area": 1.10}');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
