@@ -66,7 +66,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     await page.goto(`${base}/w/${seeded.workspaceId}/leads`);
     expect(await barHeight()).toBeLessThanOrEqual(64);
     const labels = (await screens().allInnerTexts()).map((t) => t.replace(/\s+\d+$/, '').trim());
-    expect(labels).toEqual(['Leads', 'Scans', 'Sources', 'Quarantine', 'Members', 'Settings', 'Audit log', 'Notifications']);
+    expect(labels).toEqual(['Leads', 'Quotes', 'Scans', 'Sources', 'Quarantine', 'Members', 'Settings', 'Audit log', 'Notifications']);
 
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(`${base}/w/${seeded.workspaceId}/notifications`);
