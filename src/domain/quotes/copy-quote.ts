@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { copyLines } from './quote-rows.js';
+import { copyLines, freshDraft } from './quote-rows.js';
 import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -27,22 +27,7 @@ export async function copyQuote({ ctx, input }: VerbArgs<{ workspaceId?: string;
         revision: 1,
         status: 'draft',
         valid_until: addDays(todayIn(settings.timeZone, ctx.clock.now()), settings.quoteValidDays),
-        token_hash: null,
-        token_enc: null,
-        created_by_user_id: input.userId ?? null,
-        created_at: at,
-        updated_at: at,
-        sent_at: null,
-        sent_by_user_id: null,
-        viewed_at: null,
-        view_count: 0,
-        accepted_at: null,
-        accepted_name: null,
-        acceptance_hash: null,
-        chosen_lines: null,
-        declined_at: null,
-        decline_reason: null,
-        withdrawn_at: null,
+        ...freshDraft(at, input.userId),
       })
       .execute();
     await copyLines(trx, row.id, id);

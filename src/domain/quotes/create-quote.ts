@@ -6,7 +6,7 @@ import { findLeadRow } from '../leads/find-lead.js';
 import { getPriceListItem, listPriceList } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines } from './measured-lines.js';
-import { insertLines } from './quote-rows.js';
+import { insertLines, freshDraft } from './quote-rows.js';
 import { addDays, findQuoteRow, loadQuoteView, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -75,22 +75,7 @@ export async function createQuote({
         tax_rates: JSON.stringify(taxRates),
         subtotal: 0,
         total: 0,
-        token_hash: null,
-        token_enc: null,
-        created_by_user_id: input.userId ?? null,
-        created_at: at,
-        updated_at: at,
-        sent_at: null,
-        sent_by_user_id: null,
-        viewed_at: null,
-        view_count: 0,
-        accepted_at: null,
-        accepted_name: null,
-        acceptance_hash: null,
-        chosen_lines: null,
-        declined_at: null,
-        decline_reason: null,
-        withdrawn_at: null,
+        ...freshDraft(at, input.userId),
       })
       .execute();
     await insertLines(trx, id, lines);

@@ -7,6 +7,32 @@ import { lineAmount } from '../money.js';
 import type { NewLine } from './measured-lines.js';
 
 /** Appends lines to a revision after its last position (amounts computed here; totals by `storeTotals`). */
+/**
+ * The columns of a new draft revision that say nothing has happened to it yet: no link until its send, no view, no
+ * answer. A new quote, a copy and a revision all start from these.
+ */
+export function freshDraft(at: string, userId: string | null | undefined) {
+  return {
+    // The link (token) is set on the revision at its send; until then the customer sees the earlier one.
+    token_hash: null,
+    token_enc: null,
+    created_by_user_id: userId ?? null,
+    created_at: at,
+    updated_at: at,
+    sent_at: null,
+    sent_by_user_id: null,
+    viewed_at: null,
+    view_count: 0,
+    accepted_at: null,
+    accepted_name: null,
+    acceptance_hash: null,
+    chosen_lines: null,
+    declined_at: null,
+    decline_reason: null,
+    withdrawn_at: null,
+  } as const;
+}
+
 export async function insertLines(trx: Transaction<Schema>, quoteId: string, lines: readonly NewLine[]): Promise<string[]> {
   const last = await trx.selectFrom('quote_lines').select((eb) => eb.fn.max('position').as('max')).where('quote_id', '=', quoteId).executeTakeFirst();
   let position = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;

@@ -3,7 +3,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { copyLines } from './quote-rows.js';
+import { copyLines, freshDraft } from './quote-rows.js';
 import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -35,23 +35,7 @@ export async function reviseQuote({ ctx, input }: VerbArgs<{ workspaceId?: strin
         revision: Number(latest.revision) + 1,
         status: 'draft',
         valid_until: latest.valid_until < today ? addDays(today, settings.quoteValidDays) : latest.valid_until,
-        // The link (token) is set on the revision at its send; until then the customer sees the earlier one.
-        token_hash: null,
-        token_enc: null,
-        created_by_user_id: input.userId ?? null,
-        created_at: at,
-        updated_at: at,
-        sent_at: null,
-        sent_by_user_id: null,
-        viewed_at: null,
-        view_count: 0,
-        accepted_at: null,
-        accepted_name: null,
-        acceptance_hash: null,
-        chosen_lines: null,
-        declined_at: null,
-        decline_reason: null,
-        withdrawn_at: null,
+        ...freshDraft(at, input.userId),
       })
       .execute();
     await copyLines(trx, latest.id, id);
