@@ -50,8 +50,13 @@ describe('deploy/leadscan (the CLI with the service settings)', () => {
     // The env file's DATABASE_URL won over the unit's /var/lib/leadscan default.
     expect(fs.existsSync(database)).toBe(true);
     expect(fs.existsSync(path.join(dir, 'unit-default'))).toBe(false);
-    const status = run('notify', 'status', '--json');
-    expect(status.status).toBe(0);
-    expect((JSON.parse(status.stdout) as { email: unknown }).email).toEqual({ on: true, server: '127.0.0.1:2525', from: 'Leadscan <leads@example.test>' });
+    // The quoted MAIL_FROM line was read by sh without an error (a wrong quoting is a redirection there: migrate's
+    // stderr above would say so); doctor reports the settings the command ran with.
+    const doctor = run('doctor', '--json', '--timeout', '2');
+    const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ check: string; detail: string }> }).checks;
+    const detail = (name: string) => checks.find((c) => c.check === name)?.detail ?? '';
+    expect(detail('database')).toContain(database);
+    expect(detail('public url')).toContain('https://leads.example.test/healthz');
+    expect(detail('app secret')).toBe('APP_SECRET is set and long enough');
   });
 });
