@@ -155,3 +155,18 @@ export function sendAttachment(reply: FastifyReply, file: { contentType: string;
   if (file.noStore) reply.header('cache-control', 'no-store');
   return reply.send(file.body);
 }
+
+/** A labelled <select> with its hint and the field's error beside it, as every form field here. */
+export function selectField(name: string, label: string, options: Array<[string, string]>, selected: string, errors: FormErrors, hint?: string): SafeHtml {
+  const id = `f-${name}`;
+  const error = errors[name];
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+<label for="${id}">${label}</label>
+<select id="${id}" name="${name}"${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${options.map(
+    ([value, text]) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${text}</option>`,
+  )}</select>
+${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+</div>`;
+}

@@ -12,7 +12,7 @@ import { httpStatusOf } from '../../../http/error-statuses.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, formErrorsOf, isFormError, sendAttachment, type FormErrors } from '../ui.js';
+import { actionButton, csrfField, field, formErrorsOf, isFormError, selectField, sendAttachment, type FormErrors } from '../ui.js';
 
 /** What the item form shows, as typed. */
 interface ItemValues {
@@ -89,28 +89,15 @@ function postedValues(body: Record<string, string | undefined>, settings: Worksp
 
 const fieldsOf = (values: ItemValues): ItemFields => ({ ...values, waste: values.waste || '0', coats: values.coats || '1' });
 
-function select(name: string, label: string, options: Array<[string, string]>, selected: string, errors: FormErrors, hint?: string): SafeHtml {
-  const id = `f-${name}`;
-  const error = errors[name];
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field">
-<label for="${id}">${label}</label>
-<select id="${id}" name="${name}"${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${options.map(
-    ([value, text]) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${text}</option>`,
-  )}</select>
-${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
-</div>`;
-}
 
 function itemForm(call: WorkspaceCall, settings: WorkspaceSettings, action: string, button: string, values: ItemValues, errors: FormErrors): SafeHtml {
   return html`<form method="post" action="${action}" novalidate class="item-form">
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
 <div class="grid-3">
-${select('unit', 'Unit', UNITS.map((u) => [u, UNIT_LABELS[u]]), values.unit, errors)}
+${selectField('unit', 'Unit', UNITS.map((u) => [u, UNIT_LABELS[u]]), values.unit, errors)}
 ${field({ name: 'price', label: `Unit price (${settings.currency})`, value: values.price, errors, maxlength: 20 })}
-${select('measure', 'Measured by', [['', 'Not measured (typed on the quote)'], ...MEASURES.map((m): [string, string] => [m, MEASURE_LABELS[m] ?? m])], values.measure, errors)}
+${selectField('measure', 'Measured by', [['', 'Not measured (typed on the quote)'], ...MEASURES.map((m): [string, string] => [m, MEASURE_LABELS[m] ?? m])], values.measure, errors)}
 ${field({ name: 'waste', label: 'Waste (%)', value: values.waste, errors, maxlength: 8 })}
 ${field({ name: 'coats', label: 'Multiplier (coats)', value: values.coats, errors, maxlength: 8 })}
 ${field({ name: 'pack', label: 'One pack covers', value: values.pack, errors, maxlength: 12, hint: 'In the item’s unit; empty when sold by the unit.' })}

@@ -6,7 +6,7 @@ import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../routes.js';
 import { workspacePath } from '../routes.js';
-import { csrfField, field, formErrorsOf, isFormError, notice, type FormErrors } from '../ui.js';
+import { csrfField, field, formErrorsOf, isFormError, notice, selectField, type FormErrors } from '../ui.js';
 
 interface Values {
   name: string;
@@ -74,19 +74,6 @@ ${errors.taxNumbers ? html`<p class="field-error" id="f-taxNumbers-error">${erro
 
 const RETENTION_OPTIONS: Array<[string, string]> = [['off', 'Keep them (off)'], ...RETENTION_MONTHS.map((m): [string, string] => [String(m), `${m} months`])];
 
-function choice(name: string, label: string, options: Array<[string, string]>, selected: string, errors: FormErrors, hint?: string): SafeHtml {
-  const id = `f-${name}`;
-  const error = errors[name];
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field">
-<label for="${id}">${label}</label>
-<select id="${id}" name="${name}"${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${options.map(
-    ([value, text]) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${text}</option>`,
-  )}</select>
-${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
-</div>`;
-}
 
 function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = {}): SafeHtml {
   const zones = timeZones();
@@ -100,13 +87,13 @@ ${notice(call.query.notice)}
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings')}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Shown in the workspace switcher and on the CLI.' })}
-${choice('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
-${choice('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperial (ft-in, ft²)']], values.units, errors, 'Scan measurements are kept in metres and shown in these units.')}
+${selectField('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
+${selectField('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperial (ft-in, ft²)']], values.units, errors, 'Scan measurements are kept in metres and shown in these units.')}
 <fieldset class="retention" aria-describedby="retention-hint">
 <legend>Retention</legend>
 <p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good, and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
-${choice('leadRetention', 'Delete leads older than', RETENTION_OPTIONS, values.leadRetention, errors)}
-${choice('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, values.scanRetention, errors)}
+${selectField('leadRetention', 'Delete leads older than', RETENTION_OPTIONS, values.leadRetention, errors)}
+${selectField('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, values.scanRetention, errors)}
 </fieldset>
 ${quoteFields(values.quotes, errors)}
 <button type="submit">Save settings</button>
