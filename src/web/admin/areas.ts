@@ -1,4 +1,4 @@
-import type { AdminArea } from './routes.js';
+import type { AdminArea } from './admin-route.js';
 import { accountArea } from './account/account-area.js';
 import { leadsArea } from './leads/leads-area.js';
 import { quarantineArea } from './quarantine/quarantine-area.js';

@@ -2,7 +2,7 @@ import { httpStatusOf } from '../../http/error-statuses.js';
 import type { AppError } from '../../domain/errors.js';
 import { html } from '../html.js';
 import { shell, type ShellInput } from './layout.js';
-import { workspacePath } from './routes.js';
+import { workspacePath } from './admin-route.js';
 
 export interface ErrorPageInput {
   requestId: string;

@@ -2,7 +2,7 @@ import type { SignedInUser } from '../../domain/auth/sessions.js';
 import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { html, type SafeHtml } from '../html.js';
 import { adminAssetHref } from './assets/index.js';
-import { workspacePath, type NavItem } from './routes.js';
+import { workspacePath, type NavItem } from './admin-route.js';
 
 export interface ShellInput {
   title: string;

@@ -16,7 +16,7 @@ import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './routes.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './admin-route.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
 import { signInRoutes } from './account/sign-in-routes.js';

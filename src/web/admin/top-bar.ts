@@ -5,7 +5,7 @@ import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { countRecentCatches } from '../../domain/quarantine/count-recent-catches.js';
 import { countNewScans } from '../../domain/scans/count-new-scans.js';
 import type { ShellInput } from './layout.js';
-import type { NavItem } from './routes.js';
+import type { NavItem } from './admin-route.js';
 
 export interface TopBarViewer {
   user: SignedInUser;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorPager } from '../../../src/web/admin/ui.js';
+import { cursorPager } from '../../../src/web/admin/pagers.js';
 
 // The markup the Leads inbox and the Audit log wrote before they shared the pager; the browser tests click these links.
 const render = (input: Parameters<typeof cursorPager>[0]) => String(cursorPager(input));

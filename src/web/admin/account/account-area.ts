@@ -7,9 +7,11 @@ import { changePassword } from '../../../domain/users/change-password.js';
 import { changeDisplayName } from '../../../domain/users/change-display-name.js';
 import { pendingEmailChange, requestEmailChange } from '../../../domain/users/request-email-change.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, AdminCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, formErrorsOf, isFormError, notice, when, type FormErrors } from '../ui.js';
+import type { AdminArea, AdminCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, field, formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
+import { notice } from '../notices.js';
 
 interface AccountPageInput {
   errors?: FormErrors;

@@ -1,6 +1,7 @@
 import { html } from '../../html.js';
 import { shell } from '../layout.js';
-import { field, notice, type FormErrors } from '../ui.js';
+import { field, type FormErrors } from '../form-controls.js';
+import { notice } from '../notices.js';
 
 /** `/login` (docs/security.md: fields Email and Password, button Sign in). */
 export function loginPage(input: { email?: string; errors?: FormErrors; notice?: string; next?: string }): string {

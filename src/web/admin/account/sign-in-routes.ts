@@ -10,11 +10,11 @@ import { confirmEmailChange, openEmailChange } from '../../../domain/users/confi
 import { AppError, isAppError } from '../../../domain/errors.js';
 import { listInvitationsFor } from '../../../domain/invitations/list-invitations.js';
 import { workspacesOf } from '../../../domain/members/workspace-access.js';
-import type { SignedInCheck } from '../routes.js';
-import { workspacePath } from '../routes.js';
+import type { SignedInCheck } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
 import { fromOurOrigin } from '../security.js';
 import { clearSessionCookie, safeNext, sessionIdOf, setSessionCookie } from '../session-cookie.js';
-import { formErrorsOf } from '../ui.js';
+import { formErrorsOf } from '../form-controls.js';
 import {
   confirmEmailPage,
   emailChangedPage,

@@ -6,9 +6,9 @@ import { getWorkspaceSettings } from '../../../domain/settings/workspace-setting
 import { zonedTimeFormatter } from '../../../domain/zoned-time.js';
 import { html, type SafeHtml } from '../../html.js';
 import { AUDIT_ACTION_LABELS, detailsText, idKind } from './audit-labels.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { cursorPager } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { cursorPager } from '../pagers.js';
 
 /** Records on one page of the Audit log. */
 export const AUDIT_PER_PAGE = 50;

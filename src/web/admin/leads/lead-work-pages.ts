@@ -3,9 +3,10 @@ import type { LeadNote } from '../../../domain/leads/lead-work.js';
 import { NOTE_MAX } from '../../../domain/leads/lead-work.js';
 import type { MemberView } from '../../../domain/members/list-members.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, when, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
 
 /** What the lead page's work forms need besides the lead: the members to assign to, today, a refused form's state. */
 export interface LeadWorkInput {

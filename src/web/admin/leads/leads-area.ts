@@ -19,9 +19,10 @@ import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { leadQuotesCard } from '../quotes/quote-pages.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError, sendAttachment } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { sendAttachment } from '../attachment.js';
+import { formErrorsOf, isFormError } from '../form-controls.js';
 import type { LeadWorkInput } from './lead-work-pages.js';
 import { FILTER_KEYS, inboxPage, leadPage, noPipelinePage, type InboxQuery } from './leads-pages.js';
 

@@ -7,9 +7,11 @@ import { html, type SafeHtml } from '../../html.js';
 import type { LeadScan } from '../../../domain/scans/scans-of-lead.js';
 import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { areaText } from '../scans/scan-area-text.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, cursorPager, when } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField } from '../form-controls.js';
+import { when } from '../formats.js';
+import { cursorPager } from '../pagers.js';
 import { leadsNotice } from './leads-notices.js';
 import { historyList, leadWorkCard, notesCard, type LeadWorkInput } from './lead-work-pages.js';
 

@@ -6,9 +6,9 @@ import { listPendingInvitations } from '../../../domain/invitations/list-invitat
 import { listMembers } from '../../../domain/members/list-members.js';
 import { removeMember } from '../../../domain/members/remove-member.js';
 import { createUser } from '../../../domain/users/create-user.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { formErrorsOf, isFormError } from '../form-controls.js';
 import { membersPage, type MembersPageInput } from './members-pages.js';
 
 async function render(call: WorkspaceCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {

@@ -2,9 +2,11 @@ import type { CreatedUser } from '../../../domain/users/create-user.js';
 import type { PendingInvitation } from '../../../domain/invitations/list-invitations.js';
 import type { MemberView } from '../../../domain/members/list-members.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, field, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
+import { notice } from '../notices.js';
 
 export interface MembersPageInput {
   members: MemberView[];

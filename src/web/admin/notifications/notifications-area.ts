@@ -8,9 +8,11 @@ import { outboxStatus, type OutboxPurpose, type OutboxStatus } from '../../../do
 import { AppError } from '../../../domain/errors.js';
 import { sendTestEmail } from '../../../domain/notifications/send-test-email.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, formErrorsOf, isFormError, notice, when, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
+import { notice } from '../notices.js';
 
 const LEAD_OPTIONS: Array<[string, string, string]> = [
   ['each', 'Each new lead', 'An email within a minute of a lead arriving; leads arriving together come in one email.'],

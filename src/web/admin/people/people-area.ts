@@ -4,9 +4,11 @@ import { BACKUPS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-pers
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
 import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, formErrorsOf, sendAttachment, when, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { sendAttachment } from '../attachment.js';
+import { actionButton, csrfField, field, formErrorsOf, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
 
 /**
  * Personal data (docs/operations.md): an owner answers a person's request to see or erase what the workspace holds about

@@ -6,9 +6,11 @@ import { restoreQuarantined } from '../../../domain/quarantine/restore-quarantin
 import { restoredLeadOf } from '../../../domain/quarantine/restored-lead-of.js';
 import { html, type SafeHtml } from '../../html.js';
 import { leadsNotice } from '../leads/leads-notices.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, numberedPager, pageNumber, when } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton } from '../form-controls.js';
+import { when } from '../formats.js';
+import { numberedPager, pageNumber } from '../pagers.js';
 
 /** Every reason a submission is in Quarantine (docs/api.md), as a person reads it; `detail` adds what caught it. */
 const REASONS: Record<string, (detail: string | null) => string> = {

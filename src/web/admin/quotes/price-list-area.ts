@@ -10,9 +10,10 @@ import { amountText, formatDecimal, formatMoney, rateText } from '../../../domai
 import { getWorkspaceSettings, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, formErrorsOf, isFormError, selectField, sendAttachment, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { sendAttachment } from '../attachment.js';
+import { actionButton, csrfField, field, formErrorsOf, isFormError, selectField, type FormErrors } from '../form-controls.js';
 
 /** What the item form shows, as typed. */
 interface ItemValues {

@@ -6,9 +6,10 @@ import type { QuoteSummary } from '../../../domain/quotes/list-quotes.js';
 import type { QuoteLineView, QuoteStatus, QuoteView } from '../../../domain/quotes/quote-view.js';
 import type { WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, when, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, field, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
 
 export const STATUS_LABELS: Record<QuoteStatus, string> = {
   draft: 'Draft',

@@ -19,9 +19,9 @@ import { withdrawQuote } from '../../../domain/quotes/withdraw-quote.js';
 import type { QuoteView } from '../../../domain/quotes/quote-view.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
 import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
 
 const quotePath = (call: WorkspaceCall, quoteId: string) => workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);

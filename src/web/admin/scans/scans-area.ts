@@ -16,9 +16,10 @@ import { measurementHeaders, measurementRows } from '../../../domain/scans/measu
 import { csvText } from '../../../domain/csv-cells.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { pageNumber, sendAttachment } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { sendAttachment } from '../attachment.js';
+import { pageNumber } from '../pagers.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
 import { scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
 

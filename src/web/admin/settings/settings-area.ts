@@ -4,9 +4,10 @@ import { getWorkspaceSettings, MAX_TAXES, RETENTION_MONTHS, timeZones, type Work
 import type { TaxChange, TaxNumberChange } from '../../../domain/settings/quote-settings.js';
 import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { csrfField, field, formErrorsOf, isFormError, notice, selectField, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { csrfField, field, formErrorsOf, isFormError, selectField, type FormErrors } from '../form-controls.js';
+import { notice } from '../notices.js';
 
 interface Values {
   name: string;

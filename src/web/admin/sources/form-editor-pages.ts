@@ -3,9 +3,10 @@ import { FORM_FIELD_KIND_LABELS, FORM_FIELD_KINDS, FORM_LIMITS, type FormFieldDe
 import type { SourceForm } from '../../../domain/forms/source-form.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, notice, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, field, type FormErrors } from '../form-controls.js';
+import { notice } from '../notices.js';
 
 export interface FormEditorInput {
   source: SourceListItem;

@@ -5,9 +5,9 @@ import { removeFormField } from '../../../domain/forms/remove-form-field.js';
 import { setFormAccent } from '../../../domain/forms/set-form-accent.js';
 import { readSourceForm } from '../../../domain/forms/source-form.js';
 import { findWorkspaceSource } from '../../../domain/sources/list-sources.js';
-import type { AdminRoute, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError } from '../ui.js';
+import type { AdminRoute, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { formErrorsOf, isFormError } from '../form-controls.js';
 import { formEditorPage, type FormEditorInput } from './form-editor-pages.js';
 
 const sourceOf = (call: WorkspaceCall) =>

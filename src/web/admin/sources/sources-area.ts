@@ -7,9 +7,9 @@ import { getSpamRules } from '../../../domain/sources/update-spam-rules.js';
 import { setSourceActive } from '../../../domain/sources/set-source-active.js';
 import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { AppError } from '../../../domain/errors.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError, type FormErrors } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
 import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
 import { formEditorRoutes } from './form-editor-routes.js';
 

@@ -5,9 +5,11 @@ import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.
 import { html, type SafeHtml } from '../../html.js';
 import { embedSnippet } from '../../embed-snippet.js';
 import { FORM_MESSAGES } from '../../messages.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, field, notice, when, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, field, type FormErrors } from '../form-controls.js';
+import { when } from '../formats.js';
+import { notice } from '../notices.js';
 import type { SpamRules } from '../../../domain/sources/spam-rules.js';
 import { spamRulesSummary } from './spam-rules-pages.js';
 

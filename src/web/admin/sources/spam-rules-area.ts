@@ -1,9 +1,9 @@
 import { SPAM_RULE_LISTS, type SpamRuleList } from '../../../domain/sources/spam-rules.js';
 import { getSpamRules, updateSpamRules } from '../../../domain/sources/update-spam-rules.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { formErrorsOf, isFormError } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { formErrorsOf, isFormError } from '../form-controls.js';
 import { spamRulesPage } from './spam-rules-pages.js';
 
 const sourceIdOf = (call: WorkspaceCall) => call.params.sourceId ?? '';

@@ -1,9 +1,10 @@
 import { SPAM_RULE_LIMITS, type SpamRuleList, type SpamRules } from '../../../domain/sources/spam-rules.js';
 import type { SpamRulesView } from '../../../domain/sources/update-spam-rules.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { csrfField, field, notice, type FormErrors } from '../ui.js';
+import type { WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { csrfField, field, type FormErrors } from '../form-controls.js';
+import { notice } from '../notices.js';
 
 const FIELDS: Array<[list: SpamRuleList, label: string, hint: string]> = [
   ['blockedEmails', 'Blocked emails', 'One address a line, any case: a post from it goes to Quarantine.'],

@@ -8,9 +8,9 @@ import { reorderStages } from '../../../domain/stages/reorder-stages.js';
 import { html, type SafeHtml } from '../../html.js';
 import { actorOf } from '../leads/leads-area.js';
 import { leadsNotice } from '../leads/leads-notices.js';
-import type { AdminArea, WorkspaceCall } from '../routes.js';
-import { workspacePath } from '../routes.js';
-import { actionButton, csrfField, isFormError } from '../ui.js';
+import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import { workspacePath } from '../admin-route.js';
+import { actionButton, csrfField, isFormError } from '../form-controls.js';
 
 const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
 
