@@ -10,7 +10,7 @@ import { addFormField } from '../../src/domain/forms/add-form-field.js';
 import { answerName } from '../../src/domain/forms/form-definition.js';
 import { updateSourceTexts } from '../../src/domain/sources/update-source-texts.js';
 import { createUser } from '../../src/domain/users/create-user.js';
-import { embedSnippet } from '../../src/web/embed-snippet.js';
+import { embedSnippet } from '../../src/web/form/embed-snippet.js';
 import { ageFormStamp } from '../helpers/form-stamp.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { launchChromium } from './chromium.js';

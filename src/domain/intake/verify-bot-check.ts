@@ -40,7 +40,7 @@ const PROVIDER_NAMES: Record<BotCheckProvider, string> = {
 
 /**
  * The action the hosted form names when it asks reCAPTCHA v3 for a token (`grecaptcha.execute(siteKey, { action:
- * 'submit' })`, web/assets/form-js.ts). A v3 token made for another action (another page of the same site, say)
+ * 'submit' })`, web/form/form-client.ts). A v3 token made for another action (another page of the same site, say)
  * is not a token for this form.
  */
 export const RECAPTCHA_V3_ACTION = 'submit';

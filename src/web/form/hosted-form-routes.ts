@@ -12,13 +12,13 @@ import type { LeadSource } from '../../domain/sources/source.js';
 import { readHostedForm } from '../../domain/forms/source-form.js';
 import { FORM_STAMP_FIELD } from '../../domain/intake/form-stamp.js';
 import type { FastifyRequest } from 'fastify';
-import { accentAsset, FORM_ASSETS } from '../assets/index.js';
-import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from '../bot-check-widget.js';
-import { formPageHeaders } from '../csp.js';
-import { formStateFromError, isFormProblem } from '../form-state.js';
-import { FORM_KEY_FIELD, formPage } from '../pages/form-page.js';
-import { closedPage, malformedLinkPage, messagePage } from '../pages/message-page.js';
-import { thankYouPage } from '../pages/thank-you-page.js';
+import { accentAsset, FORM_ASSETS } from './assets.js';
+import { BOT_CHECK_RESPONSE_FIELDS, BOT_CHECK_WIDGETS, cspProviderOf, formBotCheck } from './bot-check-widget.js';
+import { formPageHeaders } from './csp.js';
+import { formStateFromError, isFormProblem } from './form-state.js';
+import { FORM_KEY_FIELD, formPage } from './form-page.js';
+import { problemPage } from './message-page.js';
+import { thankYouPage } from './thank-you-page.js';
 import { INTAKE_BODY_LIMIT, intakeBodyError, registerIntakeBodyParsers } from '../../http/intake-body.js';
 import { toAppError } from '../../http/problem.js';
 import { intakeMeta } from '../../http/intake-meta.js';
@@ -62,32 +62,6 @@ function formKeyOf(body: Record<string, unknown>): string | null {
   return typeof key === 'string' && key !== '' ? parseIdempotencyKey(key) : null;
 }
 
-/** Error pages of the hosted form: people get HTML, not problem+json. */
-function errorPage(error: AppError, requestId: string): string {
-  switch (error.code) {
-    case 'malformed_token':
-      return malformedLinkPage();
-    case 'intake_unavailable':
-      return closedPage();
-    case 'route_not_found':
-      return messagePage({ heading: 'Page not found', text: 'Please check the address of the page.' });
-    case 'body_too_large':
-      return messagePage({ heading: 'Your message is too long', text: 'Please go back, shorten your message and send it again.' });
-    case 'rate_limited':
-      return messagePage({ heading: 'Please wait a moment', text: 'Too many attempts came from your connection. Please wait a minute and send again.' });
-    case 'unreadable_body':
-    case 'unsupported_encoding':
-    case 'client_aborted':
-      return messagePage({ heading: 'The form could not be read', text: 'Please go back and send the form again.' });
-    default:
-      return messagePage({
-        heading: 'Something went wrong',
-        text: 'Your message was not sent because of a problem on our side. Please go back and try again in a moment.',
-        requestId,
-      });
-  }
-}
-
 /**
  * The hosted form (docs/api.md): `GET /f/{token}` renders it; `POST /f/{token}` is the no-script path, through the
  * same verbs as the intake endpoint (openIntake → submitLead), answered with HTML.
@@ -104,7 +78,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
     else request.log.info({ code: appError.code }, 'hosted form refused');
     reply.headers(httpHeadersOf(appError));
-    return sendPage(reply, httpStatusOf(appError), errorPage(appError, request.id));
+    return sendPage(reply, httpStatusOf(appError), problemPage(appError.code, request.id));
   });
 
   app.get<{ Params: { name: string }; Querystring: { v?: string } }>(

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { StaticAsset } from '../assets/index.js';
+import type { StaticAsset } from '../form/assets.js';
 
 /** The customer's page's stylesheet: one calm column, readable at 390 px, and a print sheet for A4 and Letter. */
 const QUOTE_CSS = `

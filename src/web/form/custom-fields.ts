@@ -1,5 +1,5 @@
 import { answerName, FORM_LIMITS, type FormFieldDefinition } from '../../domain/forms/form-definition.js';
-import { fieldErrorId, fieldId } from '../form-fields.js';
+import { fieldErrorId, fieldId } from './form-fields.js';
 import { html, type SafeHtml } from '../html.js';
 
 /** What the re-rendered form puts back into one of the source's own fields. */

@@ -1,5 +1,5 @@
-import type { BotCheckProvider } from '../config.js';
-import type { BotCheckSettings } from '../domain/sources/source.js';
+import type { BotCheckProvider } from '../../config.js';
+import type { BotCheckSettings } from '../../domain/sources/source.js';
 
 export interface BotCheckWidget {
   /** The provider's loader script, the only third-party asset a form page may load. */

@@ -1,8 +1,8 @@
 import type { LeadSource } from '../../domain/sources/source.js';
-import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from '../bot-check-widget.js';
-import { CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD, fieldErrorId, fieldId, type FormField } from '../form-fields.js';
+import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from './bot-check-widget.js';
+import { CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD, fieldErrorId, fieldId, type FormField } from './form-fields.js';
 import { html, type SafeHtml } from '../html.js';
-import { FORM_MESSAGES } from '../messages.js';
+import { FORM_MESSAGES } from './messages.js';
 import { layout } from './layout.js';
 import { NO_TEXTS } from '../../domain/sources/update-source-texts.js';
 import { answerName } from '../../domain/forms/form-definition.js';
@@ -24,7 +24,7 @@ export interface FormPageState {
 export const EMPTY_FORM: FormPageState = { values: {}, fieldErrors: {}, contactMissing: false, status: null };
 
 /** The hidden field carrying the no-script post's idempotency key (the script sends its own header instead). */
-export { FORM_KEY_FIELD } from '../form-fields.js';
+export { FORM_KEY_FIELD } from './form-fields.js';
 
 function fieldMarkup(field: FormField, state: FormPageState): SafeHtml {
   const id = fieldId(field.name);

@@ -1,5 +1,5 @@
 import { html } from '../html.js';
-import { FORM_MESSAGES } from '../messages.js';
+import { FORM_MESSAGES } from './messages.js';
 import { layout } from './layout.js';
 
 /** The answer to a no-script submission that was accepted (a honeypot catch gets the very same page). */

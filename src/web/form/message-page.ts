@@ -1,5 +1,6 @@
 import { html } from '../html.js';
 import { layout } from './layout.js';
+import { FORM_FAILED, formProblem } from './messages.js';
 
 /** A page that only says something: the form is closed, the link is broken, or something failed. */
 export function messagePage(input: { heading: string; text: string; requestId?: string }): string {
@@ -11,16 +12,9 @@ ${input.requestId ? html`<p class="hint">Reference: <code>${input.requestId}</co
   });
 }
 
-export function closedPage(): string {
-  return messagePage({
-    heading: 'This form is closed',
-    text: 'This form no longer takes messages. If you were trying to reach someone, please contact them another way.',
-  });
-}
-
-export function malformedLinkPage(): string {
-  return messagePage({
-    heading: 'This form link is not valid',
-    text: 'The link seems to be incomplete or mistyped. Please check that you copied the whole address.',
-  });
+/** The page of a refusal that has no form to show again (a closed form, a broken link, a post that could not be read). */
+export function problemPage(code: string, requestId?: string): string {
+  const problem = formProblem(code);
+  // A reference only where it helps someone help: a failure on our side.
+  return messagePage({ ...problem, ...(problem === FORM_FAILED && requestId ? { requestId } : {}) });
 }

@@ -1,4 +1,4 @@
-import type { BotCheckProvider } from '../config.js';
+import type { BotCheckProvider } from '../../config.js';
 import { BOT_CHECK_WIDGETS } from './bot-check-widget.js';
 
 /**

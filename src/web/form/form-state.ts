@@ -1,8 +1,8 @@
-import type { AppError } from '../domain/errors.js';
-import { LEAD_FIELD_NAMES, NOTES_ALIAS, PAGE_URL_FIELD, type LeadFieldName } from '../domain/lead-fields.js';
+import type { AppError } from '../../domain/errors.js';
+import { LEAD_FIELD_NAMES, NOTES_ALIAS, PAGE_URL_FIELD, type LeadFieldName } from '../../domain/lead-fields.js';
 import type { FormBotCheck } from './bot-check-widget.js';
-import type { FormPageState } from './pages/form-page.js';
-import { FORM_MESSAGES, fieldMessage } from './messages.js';
+import type { FormPageState } from './form-page.js';
+import { FORM_MESSAGES, fieldMessage, formProblem } from './messages.js';
 
 /** The values a person typed, as typed (not trimmed), to put back into the form: lead fields, own fields, page. */
 export function keptValues(body: Record<string, unknown>): FormPageState['values'] {
@@ -28,7 +28,7 @@ export function isFormProblem(error: AppError): boolean {
 function botCheckFailedMessage(botCheck: FormBotCheck | null): string {
   if (botCheck?.kind === 'recaptcha-v3') return FORM_MESSAGES.botCheckNoScript;
   if (botCheck?.kind === 'unconfigured') return FORM_MESSAGES.botCheckUnconfigured;
-  return FORM_MESSAGES.botCheckFailed;
+  return formProblem('bot_check_failed').text;
 }
 
 /** The form again after a refused no-script submission: each problem next to its field, values kept. */
@@ -45,7 +45,7 @@ export function formStateFromError(
     if (shown && fieldErrors[name] === undefined) fieldErrors[name] = fieldMessage(fieldError);
     else others.push(fieldError.message);
   }
-  const lead = error.code === 'bot_check_failed' ? botCheckFailedMessage(botCheck) : FORM_MESSAGES.fixFields;
+  const lead = error.code === 'bot_check_failed' ? botCheckFailedMessage(botCheck) : formProblem(error.code).text;
   return {
     values: keptValues(body),
     fieldErrors,

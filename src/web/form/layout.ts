@@ -1,4 +1,4 @@
-import { assetHref, accentHref } from '../assets/index.js';
+import { assetHref, accentHref } from './assets.js';
 import { html, type SafeHtml } from '../html.js';
 
 /**

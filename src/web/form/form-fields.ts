@@ -1,4 +1,4 @@
-import { LEAD_FIELD_BOUNDS, type LeadFieldName } from '../domain/lead-fields.js';
+import { LEAD_FIELD_BOUNDS, type LeadFieldName } from '../../domain/lead-fields.js';
 
 export interface FormField {
   name: LeadFieldName;

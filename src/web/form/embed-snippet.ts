@@ -1,6 +1,6 @@
 /**
  * The embed snippet shown on a source's page (docs/admin-app.md, "Embedding"): an iframe that works on its
- * own, and a few lines of script that let it fit. The script and the form's script (assets/form-js.ts) speak by
+ * own, and a few lines of script that let it fit. The script and the form's script (form-client.ts) speak by
  * postMessage, each checking the other's origin:
  *   form → page  `hello` (carries nothing, sent to any origin): "tell me where I am";
  *   page → form  `page` with the page's address, sent only to the form's origin; the form keeps it only when the

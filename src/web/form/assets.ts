@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import { FORM_CSS } from './form-css.js';
-import { FORM_JS } from './form-js.js';
+import { formClient, type FormClientConfig } from './form-client.js';
+import { BOT_CHECK_RESPONSE_FIELDS, RECAPTCHA_V3 } from './bot-check-widget.js';
+import { CONTACT_FIELDS, CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD } from './form-fields.js';
+import { FIELD_MESSAGES, FORM_FAILED, FORM_MESSAGES, FORM_PROBLEMS } from './messages.js';
+import { PAGE_URL_FIELD, PAGE_URL_MAX } from '../../domain/lead-fields.js';
+import { EMBED_MESSAGES } from './embed-snippet.js';
 
 export interface StaticAsset {
   body: string;
@@ -12,6 +17,32 @@ export interface StaticAsset {
 function asset(body: string, contentType: string): StaticAsset {
   return { body, contentType, version: crypto.createHash('sha256').update(body).digest('hex').slice(0, 16) };
 }
+
+const CLIENT_CONFIG: FormClientConfig = {
+  fields: FORM_FIELDS.map((f) => f.name),
+  contact: [...CONTACT_FIELDS],
+  dropFields: [...BOT_CHECK_RESPONSE_FIELDS, FORM_KEY_FIELD],
+  hintId: CONTACT_HINT_ID,
+  messages: FORM_MESSAGES,
+  fieldMessages: FIELD_MESSAGES,
+  problems: FORM_PROBLEMS,
+  failed: FORM_FAILED,
+  recaptchaV3: RECAPTCHA_V3,
+  tokenWaitMs: 10000,
+  timeoutMs: 15000,
+  retryDelaysMs: [1000, 2000, 4000, 8000, 15000, 30000],
+  pageUrlField: PAGE_URL_FIELD,
+  pageUrlMax: PAGE_URL_MAX,
+  pendingPrefix: 'leadscan:pending:',
+  embed: EMBED_MESSAGES,
+};
+
+/**
+ * The form's script: the type-checked function of form-client.ts, compiled, called with its configuration (the
+ * messages of messages.ts among it). esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op
+ * lets that source run as well.
+ */
+const FORM_JS = `"use strict";\nvar __name = function (f) { return f; };\n(${formClient.toString()})(document, window, ${JSON.stringify(CLIENT_CONFIG)});\n`;
 
 /** Served under /f/assets/ from our own origin; the CSP allows no other script or style source. */
 export const FORM_ASSETS: Record<string, StaticAsset> = {
