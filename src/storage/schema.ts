@@ -511,6 +511,8 @@ export interface QuoteTable {
   declined_at: string | null;
   decline_reason: string | null;
   withdrawn_at: string | null;
+  /** JSON `{ units, rooms: [{ scanId, room, name, plan }] }`: the priced rooms' plans frozen at send; null for a draft. */
+  plans: string | null;
 }
 
 export interface QuoteLineTable {

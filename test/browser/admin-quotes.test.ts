@@ -121,4 +121,29 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.waitForURL(/notice=quote-saved/);
     expect(await shown()).toEqual(typed);
   });
+
+  it('counts the free line in the totals as it is typed, with its own tax ticks, and Save keeps the same totals', async () => {
+    const totals = () => page.$$eval('#quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
+    const before = await totals();
+    // Nothing typed in the free line: it does not count, and shows no amount.
+    await page.fill('#f-new-quantity', '3');
+    expect(await totals()).toEqual(before);
+    await expect(page.textContent('#new-line-amount')).resolves.toBe('');
+    await page.fill('#f-new-description', 'Haul away the old floor');
+    await expect(page.textContent('#new-line-amount')).resolves.toBe('—');
+    await page.fill('#f-new-price', '33.33');
+    await page.uncheck('#new-line input[name="new-tax2"]');
+    await expect(page.textContent('#new-line-amount')).resolves.toBe('$99.99');
+    const typed = await totals();
+    expect(typed).not.toEqual(before);
+    expect(typed.find((t) => t.startsWith('quote-tax1='))).not.toBe(before.find((t) => t.startsWith('quote-tax1=')));
+    expect(typed.find((t) => t.startsWith('quote-tax2='))).toBe(before.find((t) => t.startsWith('quote-tax2=')));
+    await page.click('button[name="do"][value="save"]');
+    await page.waitForURL(/notice=quote-saved/);
+    expect(await totals()).toEqual(typed);
+    const added = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    expect(added.at(-1)).toBe('Haul away the old floor');
+    const ticks = await page.$$eval('fieldset[data-line^="line-"]', (els) => els.map((e) => [...e.querySelectorAll('input[name*="-tax"]')].map((i) => (i as unknown as { checked: boolean }).checked)));
+    expect(ticks.at(-1)).toEqual([true, false]);
+  });
 });

@@ -11,6 +11,8 @@ import { recordQuoteView } from '../../src/domain/quotes/record-quote-view.js';
 import { reviseQuote } from '../../src/domain/quotes/revise-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
 import { updateQuote } from '../../src/domain/quotes/update-quote.js';
+import { deleteScan } from '../../src/domain/scans/delete-scan.js';
+import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { withdrawQuote } from '../../src/domain/quotes/withdraw-quote.js';
 import type { SecretBox } from '../../src/domain/secret-box.js';
 import { createUser } from '../../src/domain/users/create-user.js';
@@ -120,6 +122,35 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(page).toContain('aria-label="Floor plan of Hall"');
     const plain = (await get((await sentQuote(world, home)).url)).body;
     expect(plain).not.toContain('Floor plans');
+  });
+
+  it('keeps the plans as they were at the send: a scan re-measured, units changed or the scan deleted change nothing', async () => {
+    const q = await sentQuote(world, home, { scan: true });
+    const plansOf = (page: string) => page.slice(page.indexOf('<section class="plans">'), page.indexOf('</section>', page.indexOf('<section class="plans">')));
+    const before = plansOf((await get(q.url)).body);
+    expect(before).toContain('aria-label="Floor plan of Kitchen"');
+    expect(before).toContain('4.20 m');
+    const { source } = (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).lines.find((l) => l.source)!;
+    const scanId = source!.scanId;
+    // The scan changes under the quote: its figures re-read with other rooms, the workspace's units switched.
+    const kept = await world.store.db.selectFrom('scan_measurements').select('rooms').where('scan_id', '=', scanId).executeTakeFirstOrThrow();
+    const rooms = JSON.parse(kept.rooms) as Array<{ name: string; measurement: { plan: { walls: unknown[] } | null } }>;
+    for (const room of rooms) {
+      room.name = `Renamed ${room.name}`;
+      if (room.measurement.plan) room.measurement.plan.walls = room.measurement.plan.walls.slice(0, 1);
+    }
+    await world.store.db.updateTable('scan_measurements').set({ rooms: JSON.stringify(rooms) }).where('scan_id', '=', scanId).execute();
+    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, units: 'imperial' } });
+    try {
+      expect(plansOf((await get(q.url)).body)).toBe(before);
+      await deleteScan({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, scanId } });
+      const after = await get(q.url);
+      expect(after.statusCode).toBe(200);
+      expect(plansOf(after.body)).toBe(before);
+      expect(after.body).toContain('Floor sanding — Kitchen: floor 13.02 m²');
+    } finally {
+      await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, units: 'metric' } });
+    }
   });
 
   it('answers an unknown, malformed or withdrawn-and-erased token with the same 404 page', async () => {

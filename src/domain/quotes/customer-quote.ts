@@ -3,6 +3,7 @@ import type { QuoteTable, Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { getWorkspaceSettings, type TaxNumber } from '../settings/workspace-settings.js';
+import { frozenPlansOf, type FrozenPlans } from './frozen-plans.js';
 import { hashQuoteToken, isQuoteToken } from './quote-token.js';
 import { loadQuoteView, type QuoteView } from './quote-view.js';
 
@@ -19,6 +20,8 @@ export interface CustomerQuote {
   business: { name: string; address: string | null; phone: string | null; email: string | null; taxNumbers: TaxNumber[] };
   locale: string;
   timeZone: string;
+  /** The priced rooms' floor plans as frozen at the revision's send; null for one sent before plans were frozen. */
+  plans: FrozenPlans | null;
 }
 
 type Db = DomainContext['store']['db'] | Transaction<Schema>;
@@ -65,5 +68,6 @@ export async function openQuoteByToken({ ctx, input }: { ctx: DomainContext; inp
     business: { name: settings.name, address: settings.businessAddress, phone: settings.businessPhone, email: settings.businessEmail, taxNumbers: settings.taxNumbers },
     locale: settings.locale,
     timeZone: settings.timeZone,
+    plans: frozenPlansOf(row.plans),
   };
 }

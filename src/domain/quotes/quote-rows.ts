@@ -30,6 +30,7 @@ export function freshDraft(at: string, userId: string | null | undefined) {
     declined_at: null,
     decline_reason: null,
     withdrawn_at: null,
+    plans: null,
   } as const;
 }
 

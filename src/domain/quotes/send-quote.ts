@@ -8,7 +8,9 @@ import { AppError } from '../errors.js';
 import { moveLeadForQuote } from './quote-rows.js';
 import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
-import { findQuoteRow, loadQuoteView, requireDraft, timeZoneOf, todayIn, type QuoteView } from './quote-view.js';
+import { figuresForSend, freezePlans } from './frozen-plans.js';
+import { findQuoteRow, loadLines, loadQuoteView, requireDraft, timeZoneOf, todayIn, type QuoteView } from './quote-view.js';
+import type { Units } from '../units.js';
 
 export interface SentQuote {
   quote: QuoteView;
@@ -24,8 +26,8 @@ export interface SentQuote {
  * Sends a draft: a person's sign-off in the builder (no CLI, no API sends). In one transaction: the quote's number
  * at its first send (the workspace's counter, so numbers follow send order with no gap and no repeat), the customer's
  * link (kept from an earlier revision, else a new 128-bit token), an earlier sent revision marked replaced, the lead
- * moved to `quoted` when it is in an earlier stage, and the audit record. Sending the email is the caller's (the
- * builder queues it through the outbox with `customerUrl`).
+ * moved to `quoted` when it is in an earlier stage, the priced rooms' floor plans frozen into the revision (its page
+ * never reads the scan again), and the audit record. With `email`, the customer's email is queued in it too.
  */
 export async function sendQuote({
   ctx,
@@ -37,10 +39,13 @@ export async function sendQuote({
   /** From the builder: with email on and a customer address, the quote's email is queued in this same transaction. */
   email?: { replyTo: string; senderName: string };
 }>): Promise<SentQuote> {
+  const draft = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  requireDraft(draft);
+  const figures = await figuresForSend(ctx, draft.workspace_id, draft.id);
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
-    const lines = await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute();
+    const lines = await loadLines(trx, row.id);
     if (lines.length === 0) throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [{ field: 'lines', code: 'required', message: 'Add a line first' }]);
     const today = todayIn(await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
     if (row.valid_until < today) {
@@ -60,9 +65,11 @@ export async function sendQuote({
       .executeTakeFirst();
     const token = earlier?.token_enc ? ctx.secrets.open(earlier.token_enc) : mintQuoteToken();
     const number = row.number ?? (await nextQuoteNumber(trx, row.workspace_id));
+    const workspace = await trx.selectFrom('workspaces').select('units').where('id', '=', row.workspace_id).executeTakeFirstOrThrow();
+    const plans = await freezePlans(trx, { workspaceId: row.workspace_id, lines, units: (workspace.units ?? 'metric') as Units, figures });
     await trx
       .updateTable('quotes')
-      .set({ number, sent_at: at, sent_by_user_id: input.by.userId, token_hash: hashQuoteToken(token), token_enc: earlier?.token_enc ?? ctx.secrets.seal(token), updated_at: at })
+      .set({ number, plans: JSON.stringify(plans), sent_at: at, sent_by_user_id: input.by.userId, token_hash: hashQuoteToken(token), token_enc: earlier?.token_enc ?? ctx.secrets.seal(token), updated_at: at })
       .where('id', '=', row.id)
       .execute();
     const replaced = await trx

@@ -11,13 +11,12 @@ import { acceptQuote } from '../../domain/quotes/accept-quote.js';
 import { openQuoteByToken } from '../../domain/quotes/customer-quote.js';
 import { declineQuote } from '../../domain/quotes/decline-quote.js';
 import { recordQuoteView } from '../../domain/quotes/record-quote-view.js';
-import { getWorkspaceSettings } from '../../domain/settings/workspace-settings.js';
 import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
 import { toAppError } from '../../http/problem.js';
 import { fromOurOrigin } from '../admin/security.js';
 import { sessionIdOf } from '../admin/session-cookie.js';
 import { QUOTE_ASSETS } from './quote-assets.js';
-import { pricedRoomPlans } from './quote-plans.js';
+import { frozenRoomPlans } from './quote-plans.js';
 import { quoteMessagePage, quoteNotFoundPage, quotePage, type AnswerState } from './quote-page.js';
 
 /**
@@ -138,8 +137,7 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     const token = request.params.token;
     const customer = await openQuoteByToken({ ctx, input: { token } });
     const beacon = customer.state === 'open' && !(await isMember(request, customer.quote.workspaceId));
-    const { units } = await getWorkspaceSettings({ ctx, input: { workspaceId: customer.quote.workspaceId } });
-    const plans = await pricedRoomPlans(ctx, customer.quote, units);
+    const plans = frozenRoomPlans(customer.plans);
     return send(reply, status, quotePage({ customer, formToken: quoteFormToken(ctx, token), beacon, plans, ...(answer ? { answer } : {}) }));
   };
 

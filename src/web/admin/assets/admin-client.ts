@@ -11,7 +11,7 @@
  * - `time[data-local]` is rewritten in the viewer's time zone.
  * - On a phone, the top bar's sideways-scrolling screens start with the current one in view.
  * - `dl[data-live-totals]` (the quote builder) recomputes each `fieldset[data-line]`'s amount, the subtotal, each
- *   tax and the total as the lines are typed, by the server's rules (src/domain/money.ts, ported here because the
+ *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the server's rules (src/domain/money.ts, ported here because the
  *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
  *
  * Typed against the small slice of the DOM it uses (below) rather than `lib: dom`, which would put browser
@@ -135,7 +135,15 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
       let subtotal: bigint | undefined = 0n;
       const bases = taxes.map((): bigint | undefined => 0n);
       builder.querySelectorAll('fieldset[data-line]').forEach((line) => {
-        const quantity = parse(field(line, 'quantity')?.value ?? '', 2, true);
+        // The free line counts once a description or a price is typed in it, as Save then adds it (quantity 1 if empty).
+        const fresh = line.getAttribute('data-new-line') !== null;
+        if (fresh && (field(line, 'description')?.value ?? '').trim() === '' && (field(line, 'price')?.value ?? '').trim() === '') {
+          const cell = line.querySelector('[data-line-amount]');
+          if (cell) cell.textContent = '';
+          return;
+        }
+        const typedQuantity = field(line, 'quantity')?.value ?? '';
+        const quantity = parse(fresh && typedQuantity.trim() === '' ? '1' : typedQuantity, 2, true);
         const price = parse(field(line, 'price')?.value ?? '', minor, false);
         const amount = quantity === undefined || price === undefined ? undefined : divRound(quantity * price, 100n);
         const cell = line.querySelector('[data-line-amount]');

@@ -181,6 +181,16 @@ ${input.items.length === 0
 </section>`;
 }
 
+/** The free line's tax boxes: the quote's taxes, ticked as Settings has them on by default (as posted after a refusal). */
+function newLineTaxes(input: BuilderInput): SafeHtml {
+  const { quote, settings, form } = input;
+  const ticked = (name: string, i: number) =>
+    form.body ? form.body[`new-tax${i + 1}`] === 'on' : settings.taxes.some((t) => t.name === name && t.onByDefault);
+  return html`<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${quote.taxes.length === 0
+    ? html`<span class="muted small">none</span>`
+    : quote.taxes.map((t, i) => html`<label class="radio"><input type="checkbox" name="new-tax${i + 1}" value="on"${ticked(t.name, i) ? html` checked` : ''}> ${t.name}</label>`)}</div></div>`;
+}
+
 function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): SafeHtml {
   const { quote, form } = input;
   const errors = form.errors ?? {};
@@ -193,14 +203,17 @@ ${csrfField(call.csrf)}
 <h2 id="lines-heading">Lines</h2>
 ${quote.lines.length === 0 ? html`<p class="muted small">No lines yet: add items from the price list above, or a free line below.</p>` : quote.lines.map((line, i) => lineBlock(input, line, i, quote.lines.length))}
 ${errors.lines ? html`<p class="field-error" id="f-lines-error">${errors.lines}</p>` : ''}
-<fieldset class="quote-line" id="new-line"><legend>A free line (a negative price is a discount)</legend>
+<fieldset class="quote-line" id="new-line" data-line="new" data-new-line><legend>A free line (a negative price is a discount)</legend>
 <div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description" name="new-description" rows="2" maxlength="1000"${errors['new-description'] ? html` aria-invalid="true" aria-describedby="f-new-description-error"` : ''}>${v('new-description', '')}</textarea>${errors['new-description'] ? html`<p class="field-error" id="f-new-description-error">${errors['new-description']}</p>` : ''}</div>
 <div class="line-grid">
 <div class="field"><label for="f-new-quantity">Quantity</label><input type="text" inputmode="decimal" id="f-new-quantity" name="new-quantity" value="${v('new-quantity', '1')}" maxlength="14">${errors['new-quantity'] ? html`<p class="field-error">${errors['new-quantity']}</p>` : ''}</div>
 <div class="field"><label for="f-new-unit">Unit</label><select id="f-new-unit" name="new-unit">${UNITS.map((u) => html`<option value="${u}"${u === v('new-unit', 'each') ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`)}</select></div>
 <div class="field"><label for="f-new-price">Unit price (${quote.currency})</label><input type="text" inputmode="decimal" id="f-new-price" name="new-price" value="${v('new-price', '')}" maxlength="20">${errors['new-price'] ? html`<p class="field-error">${errors['new-price']}</p>` : ''}</div>
+${newLineTaxes(input)}
 </div>
-<button type="submit" class="secondary" name="do" value="add-line">Add line</button>
+<input type="hidden" name="new-taxes-shown" value="1">
+<div class="line-foot"><span class="muted small">Typed here, it counts in the totals; Save or Add line adds it.</span>
+<span class="actions"><span class="line-amount" id="new-line-amount" data-line-amount></span><button type="submit" class="secondary" name="do" value="add-line">Add line</button></span></div>
 </fieldset>
 ${totalsBlock(quote, input.settings.locale)}
 </section>

@@ -124,7 +124,14 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
         input: {
           workspaceId,
           quoteId: quote.id,
-          line: { description: body['new-description'] ?? '', quantity: body['new-quantity'] || '1', unit: body['new-unit'] || 'each', price: body['new-price'] ?? '' },
+          line: {
+            description: body['new-description'] ?? '',
+            quantity: body['new-quantity'] || '1',
+            unit: body['new-unit'] || 'each',
+            price: body['new-price'] ?? '',
+            // The builder shows the free line's tax boxes (ticked as on by default); a form without them gets the defaults.
+            ...(body['new-taxes-shown'] === '1' ? { taxes: taxNames(quote, body, 'new') } : {}),
+          },
         },
       }),
     );

@@ -1,0 +1,70 @@
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import type { DomainContext } from '../context.js';
+import { scanFigures, type ScanFigures } from '../scans/measure-scan.js';
+import { boundedPlan, type Plan } from '../scans/measure/index.js';
+import type { Units } from '../units.js';
+import type { LineSource } from './quote-view.js';
+
+/** At most this many plans on one customer's page (each bounded like the scan page's, plan-bounds.ts). */
+export const MAX_QUOTE_PLANS = 12;
+
+/** The plans a sent revision shows, frozen at its send (`quotes.plans`), in the units of the workspace then. */
+export interface FrozenPlans {
+  units: Units;
+  rooms: Array<{ scanId: string; room: number; name: string; plan: Plan }>;
+}
+
+/** The rooms the lines were measured from (their `source`), in line order, each once, at most MAX_QUOTE_PLANS. */
+export function pricedRooms(lines: ReadonlyArray<{ source: LineSource | null }>): Array<{ scanId: string; room: number }> {
+  const rooms: Array<{ scanId: string; room: number }> = [];
+  for (const { source } of lines) {
+    if (!source || rooms.some((r) => r.scanId === source.scanId && r.room === source.room)) continue;
+    rooms.push({ scanId: source.scanId, room: source.room });
+  }
+  return rooms.slice(0, MAX_QUOTE_PLANS);
+}
+
+/**
+ * The figures of the scans a draft's lines were measured from, read before the send's transaction: measuring a scan
+ * the sweep has not reached writes its figures in a transaction of its own, which must not nest in the send's.
+ */
+export async function figuresForSend(ctx: DomainContext, workspaceId: string, quoteId: string): Promise<Map<string, ScanFigures>> {
+  const sources = await ctx.store.db.selectFrom('quote_lines').select('source').where('quote_id', '=', quoteId).where('source', 'is not', null).execute();
+  const rooms = pricedRooms(sources.map((s) => ({ source: JSON.parse(s.source!) as LineSource })));
+  const figures = new Map<string, ScanFigures>();
+  for (const scanId of new Set(rooms.map((r) => r.scanId))) {
+    // A scan deleted since the line was made has no figures: its room gets no plan, and the quote does not depend on it.
+    const found = await scanFigures({ ctx, input: { workspaceId, scanId } }).catch(() => null);
+    if (found) figures.set(scanId, found);
+  }
+  return figures;
+}
+
+/**
+ * What the send freezes into the revision: the plan of each priced room still in a scan of the workspace, bounded
+ * for drawing. A room without an outline or walls, or whose scan was deleted meanwhile, gives no plan.
+ */
+export async function freezePlans(
+  trx: Transaction<Schema>,
+  input: { workspaceId: string; lines: ReadonlyArray<{ source: LineSource | null }>; units: Units; figures: Map<string, ScanFigures> },
+): Promise<FrozenPlans> {
+  const rooms = pricedRooms(input.lines);
+  const scanIds = [...new Set(rooms.map((r) => r.scanId))];
+  const present = scanIds.length === 0
+    ? new Set<string>()
+    : new Set((await trx.selectFrom('scans').select('id').where('workspace_id', '=', input.workspaceId).where('id', 'in', scanIds).execute()).map((s) => s.id));
+  const frozen: FrozenPlans = { units: input.units, rooms: [] };
+  for (const { scanId, room } of rooms) {
+    if (!present.has(scanId)) continue;
+    const found = input.figures.get(scanId)?.rooms.find((r) => r.index + 1 === room);
+    const plan = found?.measurement.recognized ? boundedPlan(found.measurement.plan) : null;
+    if (found && plan) frozen.rooms.push({ scanId, room, name: found.name, plan });
+  }
+  return frozen;
+}
+
+/** A revision's frozen plans as kept; null for a draft (or a revision sent before plans were frozen). */
+export function frozenPlansOf(column: string | null): FrozenPlans | null {
+  return column === null ? null : (JSON.parse(column) as FrozenPlans);
+}
