@@ -47,12 +47,12 @@ describe('email HTML on a phone', () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
     try {
       await page.setContent(email.html);
-      const measured = await page.evaluate(() => {
-        const split: string[] = [];
+      // Each word's line boxes: a word on two lines was broken inside.
+      const measured = await page.evaluate<{ split: string[]; scrollWidth: number }>(`(() => {
+        const split = [];
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const text = node.textContent ?? '';
-          for (const match of text.matchAll(/\S+/g)) {
+          for (const match of (node.textContent ?? '').matchAll(/\\S+/g)) {
             const range = document.createRange();
             range.setStart(node, match.index);
             range.setEnd(node, match.index + match[0].length);
@@ -61,7 +61,7 @@ describe('email HTML on a phone', () => {
           }
         }
         return { split, scrollWidth: document.documentElement.scrollWidth };
-      });
+      })()`);
       // Only the URL, longer than the line, may be broken.
       expect(measured.split.filter((word) => !word.startsWith('https://'))).toEqual([]);
       expect(measured.scrollWidth).toBeLessThanOrEqual(390);
