@@ -19,3 +19,15 @@ export function checkEmail(email: string, field = 'email'): string {
   }
   return trimmed;
 }
+
+/**
+ * An address mail can be sent to and a header can carry, or null: the HTML standard's email syntax with a dotted
+ * domain (one `@`, no spaces, commas, quotes or angle brackets). What a visitor typed is used as a Reply-To, a
+ * `mailto:` link or a recipient only when it passes.
+ */
+export function mailableAddress(value: string | null | undefined): string | null {
+  const trimmed = value?.trim() ?? '';
+  return trimmed.length <= 254 && MAILABLE.test(trimmed) ? trimmed : null;
+}
+
+const MAILABLE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

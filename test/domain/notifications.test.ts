@@ -76,6 +76,35 @@ describeEachBackend('email notifications of new leads', (backend) => {
     expect(status.waiting).toBe(0);
   });
 
+  it('one lead: Reply-To the lead and tap-to-call and mailto links; several leads or an address mail cannot go to: no Reply-To', async () => {
+    await post({ name: 'Ada', email: 'ada+roof@example.com', phone: '+1 (514) 555-0199 ext 4' });
+    await notifier.runOnce();
+    const [one] = await sink.waitFor(1);
+    expect(one!.replyTo?.value).toEqual([{ address: 'ada+roof@example.com', name: '' }]);
+    const oneHtml = String(one!.html);
+    expect(oneHtml).toContain('href="mailto:ada%2Broof@example.com"');
+    expect(oneHtml).toContain('href="tel:+15145550199"');
+
+    clock.advance(2 * MINUTE);
+    await post({ name: 'Bea', email: 'bea@example.com' });
+    await post({ name: 'Cy', email: 'cy@example.com', phone: '12' });
+    await notifier.runOnce();
+    const [, several] = await sink.waitFor(2);
+    expect(several!.subject).toBe('2 new leads in Acme Renovations');
+    expect(several!.replyTo).toBeUndefined();
+    // Each lead still has its links; a "phone" of two digits gets none.
+    expect(String(several!.html)).toContain('href="mailto:bea@example.com"');
+    expect(String(several!.html)).not.toContain('tel:');
+
+    clock.advance(2 * MINUTE);
+    await post({ name: 'Dee', email: 'dee@example.com, boss@example.com' });
+    await notifier.runOnce();
+    const [, , invalid] = await sink.waitFor(3);
+    expect(invalid!.replyTo).toBeUndefined();
+    expect(String(invalid!.html)).not.toContain('mailto:');
+    expect(invalid!.text).toContain('Email: dee@example.com, boss@example.com');
+  });
+
   it('SMTP down while 20 leads arrive, then up: every lead announced once, in two emails', async () => {
     await sink.stop();
     const names: string[] = [];

@@ -24,13 +24,44 @@ export interface EmailScan {
   url: string;
 }
 
+/** The emails about a person's account, with the time zone their times are shown in. */
+export type AccountEmailContent = Extract<OutboxPayload, { kind: AccountEmailKind }> & { timeZone: string };
+const ACCOUNT_EMAILS = ['invite', 'password_reset', 'email_change', 'email_in_use', 'email_changed'] as const;
+type AccountEmailKind = (typeof ACCOUNT_EMAILS)[number];
+
 /** Everything an email's template needs, read when it is sent. */
 export type EmailContent =
   | { kind: 'arrivals'; workspaceName: string; timeZone: string; leads: EmailLead[]; scans: EmailScan[]; inboxUrl: string; scansUrl: string; settingsUrl: string }
   | { kind: 'digest'; workspaceName: string; timeZone: string; leads: EmailLead[]; total: number; from: string; to: string; inboxUrl: string; settingsUrl: string }
   | { kind: 'test'; requestedBy: string; baseUrl: string }
   | QuoteEmailContent
-  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' }>;
+  | AccountEmailContent
+  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' | AccountEmailKind }>;
+
+const isAccountEmail = (payload: OutboxPayload): payload is Extract<OutboxPayload, { kind: AccountEmailKind }> =>
+  (ACCOUNT_EMAILS as readonly string[]).includes(payload.kind);
+
+/**
+ * The zone an account email's times are shown in: its workspace's (an invitation), else the zone of the first
+ * workspace the person joined (a password reset or an email change belongs to no workspace, and most people have
+ * one), else UTC. Each time is written with its zone's abbreviation, so it is never ambiguous.
+ */
+async function accountTimeZone(ctx: DomainContext, email: ClaimedEmail): Promise<string> {
+  const row = email.workspaceId
+    ? await ctx.store.db.selectFrom('workspaces').select('time_zone').where('id', '=', email.workspaceId).executeTakeFirst()
+    : email.userId
+      ? await ctx.store.db
+          .selectFrom('memberships')
+          .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+          .select('workspaces.time_zone')
+          .where('memberships.user_id', '=', email.userId)
+          .orderBy('memberships.created_at')
+          .orderBy('memberships.workspace_id')
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
+  return row?.time_zone ?? 'UTC';
+}
 
 const path = (base: string, ...parts: string[]) => `${base}/${parts.map(encodeURIComponent).join('/')}`;
 
@@ -42,6 +73,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
   const { payload } = email;
   if (payload.kind === 'test') return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
   if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
+  if (isAccountEmail(payload)) return { ...payload, timeZone: await accountTimeZone(ctx, email) };
   if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
   if (email.workspaceId === null) return undefined;
   const workspace = await ctx.store.db

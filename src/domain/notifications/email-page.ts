@@ -8,6 +8,12 @@ export interface RenderedEmail {
   replyTo?: string;
 }
 
+/**
+ * How text wraps in every email: between words, and inside a word only when it is longer than the line (a long URL
+ * or address), never mid-word otherwise (`word-break:normal`; `word-wrap` is the older clients' name).
+ */
+export const WRAP = 'overflow-wrap:break-word;word-wrap:break-word;word-break:normal';
+
 /** The one button style of every email. */
 export function button(label: string, url: string): SafeHtml {
   return html`<a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${label}</a>`;
@@ -20,7 +26,7 @@ export function button(label: string, url: string): SafeHtml {
 export function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f6f7f9">
-<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827">
+<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827;${WRAP}">
 <h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
 ${body}
 ${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>` : ''}

@@ -1,8 +1,9 @@
 import { html, type SafeHtml } from '../html.js';
-import type { EmailContent, EmailLead, EmailScan } from './email-content.js';
+import { mailableAddress } from '../email-address.js';
+import type { AccountEmailContent, EmailContent, EmailLead, EmailScan } from './email-content.js';
 import { renderQuoteEmail } from './quote-emails.js';
 import { quoteEmail } from './quote-email.js';
-import { button, page, type RenderedEmail } from './email-page.js';
+import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
 
 /**
@@ -28,39 +29,54 @@ export function renderEmail(content: EmailContent): RenderedEmail {
         button: { label: 'Open Leadscan', url: content.baseUrl },
       });
     case 'invite':
-      return layout({
+    case 'password_reset':
+    case 'email_change':
+    case 'email_in_use':
+    case 'email_changed':
+      return layout(accountEmail(content, timeIn(content.timeZone)));
+  }
+}
+
+/**
+ * The emails about a person's account, each a subject, a heading, its paragraphs and one button; times in the
+ * zone `emailContent` chose (the invitation's workspace, else the person's first workspace, else UTC).
+ */
+function accountEmail(content: AccountEmailContent, when: (iso: string) => string): EmailLayout {
+  switch (content.kind) {
+    case 'invite':
+      return {
         subject: `You are invited to ${content.workspaceName} on Leadscan`,
         heading: `Join ${content.workspaceName}`,
         paragraphs: [
           `${content.invitedBy} invited you to the workspace ${content.workspaceName}.`,
           content.existingAccount
             ? 'Sign in and accept the invitation on your Account page.'
-            : `Choose your password with this link. It works once, until ${utc(content.expiresAt)}.`,
+            : `Choose your password with this link. It works once, until ${when(content.expiresAt)}.`,
         ],
         button: { label: content.existingAccount ? 'Sign in to accept' : 'Choose your password', url: content.link },
-      });
+      };
     case 'password_reset':
-      return layout({
+      return {
         subject: 'Reset your Leadscan password',
         heading: 'Reset your password',
         paragraphs: [
-          `Someone (hopefully you) asked to reset the password of this account. The link works once, until ${utc(content.expiresAt)}.`,
+          `Someone (hopefully you) asked to reset the password of this account. The link works once, until ${when(content.expiresAt)}.`,
           'If it was not you, ignore this email: your password stays as it is.',
         ],
         button: { label: 'Choose a new password', url: content.link },
-      });
+      };
     case 'email_change':
-      return layout({
+      return {
         subject: 'Confirm your new Leadscan email',
         heading: 'Confirm your new email',
         paragraphs: [
-          `Confirm that ${content.newEmail} is the email of your Leadscan account. Until you do, the old one stays. The link works once, until ${utc(content.expiresAt)}.`,
+          `Confirm that ${content.newEmail} is the email of your Leadscan account. Until you do, the old one stays. The link works once, until ${when(content.expiresAt)}.`,
           'If you did not ask for this, ignore this email.',
         ],
         button: { label: 'Confirm this email', url: content.link },
-      });
+      };
     case 'email_in_use':
-      return layout({
+      return {
         subject: 'Someone tried to use your Leadscan email',
         heading: 'Someone tried to use your email',
         paragraphs: [
@@ -68,17 +84,17 @@ export function renderEmail(content: EmailContent): RenderedEmail {
           'If this keeps happening, tell the person who runs Leadscan.',
         ],
         button: { label: 'Sign in', url: content.signInUrl },
-      });
+      };
     case 'email_changed':
-      return layout({
+      return {
         subject: 'Your Leadscan email was changed',
         heading: 'Your email was changed',
         paragraphs: [
-          `The email of your Leadscan account changed from ${content.oldEmail} to ${content.newEmail} at ${utc(content.changedAt)}. Sign in with the new address from now on.`,
+          `The email of your Leadscan account changed from ${content.oldEmail} to ${content.newEmail} at ${when(content.changedAt)}. Sign in with the new address from now on.`,
           'If you did not make this change, tell an owner of your workspace or the person who runs Leadscan at once.',
         ],
         button: { label: 'Sign in', url: content.signInUrl },
-      });
+      };
   }
 }
 
@@ -111,10 +127,14 @@ function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): Re
     (scan) => html`<div style="${CARD}"><p style="margin:0 0 4px;font-weight:600">Scan with ${rooms(scan.roomCount)}</p>
 <p style="margin:0 0 12px;color:#555">Received ${when(scan.receivedAt)}</p>${button('Open the scan', scan.url)}</div>`,
   )}`;
+  // One lead: answering the email answers the lead, when they gave an address mail can go to. Several: no Reply-To.
+  const [only] = content.leads;
+  const replyTo = content.leads.length === 1 && only ? mailableAddress(only.email) : null;
   return {
     subject,
     text: text.join('\n'),
     html: page(subject, body, single ? undefined : { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl),
+    ...(replyTo ? { replyTo } : {}),
   };
 }
 
@@ -140,41 +160,81 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
 const leadTitle = (lead: EmailLead) => lead.name ?? lead.email ?? lead.phone ?? 'A lead with no name';
 const rooms = (n: number) => `${n} room${n === 1 ? '' : 's'}`;
 
+/** One line of a lead as an email shows it; `href` makes the value a link (`mailto:`, `tel:`). */
+interface LeadRow {
+  label: string;
+  value: string;
+  href?: string | undefined;
+}
+
 /** The lead's own fields, then its extra fields under their names, in the order they were sent. */
-function leadRows(lead: EmailLead): Array<[string, string]> {
-  const own: Array<[string, string | null]> = [
-    ['Name', lead.name],
-    ['Email', lead.email],
-    ['Phone', lead.phone],
-    ['Address', lead.address],
-    ['Message', lead.notes],
+function leadRows(lead: EmailLead): LeadRow[] {
+  const email = mailableAddress(lead.email);
+  const own: Array<Omit<LeadRow, 'value'> & { value: string | null }> = [
+    { label: 'Name', value: lead.name },
+    { label: 'Email', value: lead.email, href: email ? mailtoHref(email) : undefined },
+    { label: 'Phone', value: lead.phone, href: telHref(lead.phone) },
+    { label: 'Address', value: lead.address },
+    { label: 'Message', value: lead.notes },
   ];
-  return [...own.filter((row): row is [string, string] => row[1] !== null && row[1] !== ''), ...Object.entries(lead.extra)];
+  return [
+    ...own.filter((row): row is LeadRow => row.value !== null && row.value !== ''),
+    ...Object.entries(lead.extra).map(([label, value]) => ({ label, value })),
+  ];
+}
+
+/** `mailto:` with the local part encoded (`?`, `#`, `&` and `%` are allowed in an address and mean things in a URL). */
+function mailtoHref(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `mailto:${encodeURIComponent(address.slice(0, at))}@${address.slice(at + 1)}`;
+}
+
+/**
+ * `tel:` with the number's digits (and a leading +), up to any extension written in words (`ext 2`, `x2`); none
+ * for a value with too few or too many digits to be a phone number.
+ */
+function telHref(phone: string | null): string | undefined {
+  if (!phone) return undefined;
+  const number = phone.split(/[A-Za-z]/)[0] ?? '';
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 5 || digits.length > 15) return undefined;
+  return `tel:${number.trim().startsWith('+') ? '+' : ''}${digits}`;
 }
 
 function leadText(lead: EmailLead, when: (iso: string) => string): string[] {
   return [
     `New lead from ${lead.sourceName}, ${when(lead.receivedAt)}`,
-    ...leadRows(lead).map(([label, value]) => `${label}: ${value.replace(/\n/g, '\n  ')}`),
+    ...leadRows(lead).map(({ label, value }) => `${label}: ${value.replace(/\n/g, '\n  ')}`),
     `Open the lead: ${lead.url}`,
   ];
 }
 
 const CARD = 'border:1px solid #e5e7eb;border-radius:8px;padding:16px;margin:0 0 16px';
 
+/**
+ * Each field as its label above its value: a long label never squeezes the value into a narrow column on a phone.
+ * Values wrap between words; only a word longer than the line (a URL) is broken.
+ */
 function leadHtml(lead: EmailLead, when: (iso: string) => string): SafeHtml {
   return html`<div style="${CARD}">
 <p style="margin:0 0 12px;color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</p>
-<table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 12px">${leadRows(lead).map(
-    ([label, value]) => html`<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0;color:#555;font-weight:normal;white-space:nowrap">${label}</th><td style="padding:4px 0;white-space:pre-wrap;word-break:break-word">${value}</td></tr>`,
-  )}</table>
+${leadRows(lead).map(
+    ({ label, value, href }) => html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div><div style="${WRAP};white-space:pre-wrap">${
+      href ? html`<a href="${href}" style="color:#1d4ed8">${value}</a>` : value
+    }</div></div>`,
+  )}
 ${button('Open the lead', lead.url)}
 </div>`;
 }
 
+interface EmailLayout {
+  subject: string;
+  heading: string;
+  paragraphs: string[];
+  button: { label: string; url: string };
+}
 
-
-function layout(input: { subject: string; heading: string; paragraphs: string[]; button: { label: string; url: string } }): RenderedEmail {
+function layout(input: EmailLayout): RenderedEmail {
   const body = html`${input.paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
   return {
     subject: oneLine(input.subject),
@@ -198,4 +258,3 @@ function timeIn(timeZone: string): (iso: string) => string {
   return (iso) => format.format(new Date(iso));
 }
 
-const utc = timeIn('UTC');

@@ -36,6 +36,11 @@ export interface CreatedUser {
   expiresAt: string | null;
 }
 
+async function inviterName(ctx: VerbArgs<unknown>['ctx'], inviter: { userId: string; email: string }): Promise<string> {
+  const row = await ctx.store.db.selectFrom('users').select('display_name').where('id', '=', inviter.userId).executeTakeFirst();
+  return row?.display_name.trim() || inviter.email;
+}
+
 /**
  * `leadscan user create` and the Members screen's invite. Nobody types a password for someone else, and nobody
  * gets a link to an account that already exists: that account belongs to whoever it was made for, who may not
@@ -49,7 +54,8 @@ export async function createUser({
   const role = checkRole(input.role ?? 'member');
   const displayName = input.displayName?.trim() ? checkDisplayName(input.displayName, 'name') : defaultDisplayName(email);
   const inviter = input.invitedBy ?? 'operator';
-  const invitedBy = inviter === 'operator' ? 'the server operator' : inviter.email;
+  // The invitation names the inviter as people know them: their name, else their email.
+  const invitedBy = inviter === 'operator' ? 'the server operator' : await inviterName(ctx, inviter);
   const workspace = await getWorkspace({ ctx, input });
   const now = nowIso(ctx);
   const mailBase = ctx.mail ? await linkBaseUrl(ctx) : undefined;

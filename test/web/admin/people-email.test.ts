@@ -92,6 +92,9 @@ describeEachBackend('email for people', (backend) => {
     (await world.store.db.selectFrom('users').select('id').where('email_key', '=', email.toLowerCase()).executeTakeFirstOrThrow()).id;
 
   it('Invite emails the link, never shows it; the link sets the password once and proves the email; Name shows in Members', async () => {
+    // The email names the inviter by their name, and says until when the link works in the workspace's zone.
+    await world.store.db.updateTable('users').set({ display_name: 'Olga Ortiz' }).where('email_key', '=', 'olga@home.test').execute();
+    await world.store.db.updateTable('workspaces').set({ time_zone: 'America/Toronto' }).where('id', '=', home.workspaceId).execute();
     const answer = await invite('nina@new.test', 'Nina Newcomb');
     expect(answer.statusCode).toBe(200);
     expect(notice(answer.body)).toContain('We emailed an invitation to nina@new.test');
@@ -100,7 +103,9 @@ describeEachBackend('email for people', (backend) => {
     const [mail] = await mails(1);
     expect(to(mail!)).toBe('nina@new.test');
     expect(mail!.subject).toBe('You are invited to Home on Leadscan');
-    expect(mail!.text).toContain('olga@home.test invited you');
+    expect(mail!.text).toContain('Olga Ortiz invited you');
+    expect(mail!.text).toMatch(/until \w{3}, \w{3} \d+, 2026, \d+:\d{2} [AP]M E[SD]T\./);
+    expect(mail!.text).not.toContain('UTC');
     const link = SETUP_LINK.exec(mail!.text ?? '')![0];
     expect(String(mail!.html)).toContain(link);
 
@@ -141,6 +146,8 @@ describeEachBackend('email for people', (backend) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('name="email"');
 
+    // A reset belongs to no workspace: its time is in the zone of the person's first workspace.
+    await world.store.db.updateTable('workspaces').set({ time_zone: 'Europe/Paris' }).where('id', '=', home.workspaceId).execute();
     const known = await forgot('OLGA@home.test');
     const unknown = await forgot('nobody@home.test');
     expect(known.statusCode).toBe(200);
@@ -153,6 +160,7 @@ describeEachBackend('email for people', (backend) => {
     expect(sent).toHaveLength(1);
     expect(to(sent[0]!)).toBe('olga@home.test');
     expect(sent[0]!.subject).toBe('Reset your Leadscan password');
+    expect(sent[0]!.text).toMatch(/until .* GMT\+1\./);
     const link = SETUP_LINK.exec(sent[0]!.text ?? '')![0];
     const set = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: form({ password: 'a new long password', repeat: 'a new long password' }) });
     expect(set.statusCode).toBe(303);
