@@ -55,19 +55,22 @@ function countBadge(count: number): SafeHtml | string {
 export function shell(input: ShellInput): string {
   const chrome = input.chrome;
   const home = chrome?.workspace ?? chrome?.workspaces[0];
-  // One bar: brand, workspace, screens, the person. On a phone the screens move to a second line that scrolls
-  // sideways instead of wrapping, so the bar stays two lines high whatever the number of screens.
+  // One bar: brand, workspace, screens, the person. On a phone the screens fold into a Menu (a <details>, so it
+  // opens without the script, from the keyboard, and says it is expanded); wider, the fold is undone (admin-css.ts,
+  // `details.unfold`) and they show in the bar.
   const top = chrome
     ? html`<header class="topbar"><div class="topbar-inner">
 <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Leadscan</span></a>
 ${switcher(home, chrome.workspaces, chrome.area)}
 ${home
-  ? html`<nav aria-label="Screens" class="screens"><ul class="nav">${chrome.nav
+  ? html`<details class="menu unfold"><summary><span class="menu-icon" aria-hidden="true"></span><span class="menu-label">Menu</span></summary>
+<nav aria-label="Screens" class="screens"><ul class="nav">${chrome.nav
       .filter((item) => item.access === 'member' || home.role === 'owner')
       .map(
         (item) =>
           html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'quarantine' ? catchesBadge(chrome.unread.quarantine ?? 0) : countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
-      )}</ul></nav>`
+      )}</ul></nav>
+</details>`
   : ''}
 <div class="topbar-end">
 <a class="who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}><span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span><span class="who-email">${chrome.user.email}</span></a>

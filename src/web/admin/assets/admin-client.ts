@@ -9,7 +9,7 @@
  * - `form[data-confirm="…"]` asks before submitting (Regenerate, Delete, Remove).
  * - `input[type=file][data-read-into="#id"]` reads the chosen file into that textarea (the price list's CSV import).
  * - `time[data-local]` is rewritten in the viewer's time zone.
- * - On a phone, the top bar's sideways-scrolling screens start with the current one in view.
+ * - The top bar's Menu (on a phone) closes on Escape, giving focus back to its button, and on a tap outside it.
  * - `dl[data-live-totals]` (the quote builder) recomputes each `fieldset[data-line]`'s amount, the subtotal, each
  *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the server's rules (src/domain/money.ts, ported here because the
  *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
@@ -73,13 +73,17 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     if (iso) time.textContent = new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   });
 
-  // On a phone the screens scroll sideways: bring the current one into view when it starts off the edge.
-  const strip = doc.querySelector('.screens') as ClientScroller | null;
-  const current = doc.querySelector('.screens [aria-current="page"]') as ClientScroller | null;
-  if (strip && current && strip.scrollWidth > strip.clientWidth) {
-    const edge = strip.getBoundingClientRect();
-    const item = current.getBoundingClientRect();
-    if (item.right > edge.right) strip.scrollLeft += item.right - edge.right + 24;
+  // The Menu opens without the script (a <details>); with it, Escape and a tap elsewhere close it as a menu would.
+  const menu = doc.querySelector('details.menu') as ClientDetails | null;
+  if (menu) {
+    doc.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || !menu.open) return;
+      menu.open = false;
+      menu.querySelector('summary')?.focus();
+    });
+    doc.addEventListener('click', (event) => {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
   }
 
   // A chosen file's text goes into the textarea the form posts (the price list's CSV import; no multipart upload).
@@ -190,15 +194,14 @@ export interface ClientElement {
   querySelector(selector: string): ClientElement | null;
   querySelectorAll(selector: string): { forEach(each: (element: ClientElement) => void): void };
   setAttribute(name: string, value: string): void;
+  focus(): void;
   addEventListener(type: string, listener: (event: { preventDefault(): void }) => void): void;
   remove(): void;
 }
 
-interface ClientScroller extends ClientElement {
-  scrollLeft: number;
-  scrollWidth: number;
-  clientWidth: number;
-  getBoundingClientRect(): { left: number; right: number };
+interface ClientDetails extends ClientElement {
+  open: boolean;
+  contains(node: unknown): boolean;
 }
 
 interface ClientInput extends ClientElement {
@@ -220,6 +223,7 @@ export interface ClientDocument {
   body: { appendChild(node: ClientElement): unknown };
   querySelector(selector: string): ClientElement | null;
   querySelectorAll(selector: string): { forEach(each: (element: ClientElement) => void): void };
+  addEventListener(type: 'keydown' | 'click', listener: (event: { key?: string; target: unknown }) => void): void;
   createElement(tag: 'textarea'): ClientTextArea;
   execCommand(command: 'copy'): boolean;
 }

@@ -26,8 +26,8 @@ p { margin: 0 0 .75rem; }
 .muted { color: var(--muted); }
 .small { font-size: .875rem; }
 
-/* top bar: one line wide; on a phone two (brand, workspace, person; then the screens, scrolling sideways) */
-.topbar { background: #fff; border-bottom: 1px solid var(--line); }
+/* top bar: one line (brand, workspace, screens, person); on a phone the screens fold into a Menu under the bar */
+.topbar { position: relative; background: #fff; border-bottom: 1px solid var(--line); }
 .topbar-inner { max-width: 72rem; margin: 0 auto; padding: .5rem 1rem; display: flex; align-items: center; gap: .5rem .75rem; flex-wrap: wrap; }
 .brand { position: relative; font-weight: 700; color: var(--ink); text-decoration: none; letter-spacing: -.01em; display: flex; align-items: center; gap: .5rem; flex: none; }
 .brand-mark { position: relative; width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--accent); display: inline-block; flex: none; }
@@ -53,6 +53,32 @@ p { margin: 0 0 .75rem; }
 .switcher li a { display: block; padding: .45rem .6rem; border-radius: 6px; color: var(--ink); text-decoration: none; }
 .switcher li a:hover { background: var(--soft); }
 .switcher li a[aria-current="true"] { font-weight: 700; }
+
+/* A fold (<details class="unfold">) that is folded on a phone only: wider, where the browser can style the details'
+   content, the summary goes and the content sits in the page as if there were no fold. (A browser that cannot keeps
+   the fold, which still works.) The top bar's Menu and the inbox's Filters. */
+@media (min-width: 721px) {
+  @supports selector(::details-content) {
+    details.unfold { display: contents; }
+    details.unfold > summary { display: none; }
+    details.unfold::details-content { content-visibility: visible; display: contents; }
+  }
+}
+/* The Menu: a button in the bar; open, the screens drop under the bar as one tall list (big enough to tap). */
+.menu > summary { list-style: none; cursor: pointer; display: inline-flex; align-items: center; gap: .5rem; min-height: 2.25rem; padding: .3rem .7rem; border: 1px solid #a3abba; border-radius: 8px; font-weight: 600; color: var(--ink); white-space: nowrap; }
+.menu > summary::-webkit-details-marker { display: none; }
+.menu-icon { position: relative; display: inline-block; width: 1rem; height: 2px; background: currentColor; border-radius: 1px; box-shadow: 0 -5px 0 currentColor, 0 5px 0 currentColor; }
+.menu[open] > summary { background: var(--accent-soft); border-color: var(--accent); color: var(--accent); }
+.menu > .screens { position: absolute; z-index: 20; left: 0; right: 0; top: 100%; background: #fff; border-bottom: 1px solid var(--line); box-shadow: 0 12px 24px rgba(16,24,40,.14); padding: .4rem .75rem .75rem; }
+.menu > .screens > .nav { flex-direction: column; max-width: 72rem; margin: 0 auto; }
+.menu > .screens > .nav a { padding: .65rem .75rem; font-size: 1rem; }
+@media (min-width: 721px) {
+  @supports selector(::details-content) {
+    .menu > .screens { position: static; padding: 0; border: 0; box-shadow: none; background: none; }
+    .menu > .screens > .nav { flex-direction: row; margin: 0; }
+    .menu > .screens > .nav a { padding: .45rem .55rem; font-size: inherit; }
+  }
+}
 
 /* Below this width the full nav of an owner would wrap: the brand keeps its mark, its name stays the link's name. */
 @media (max-width: 85rem) {
@@ -190,18 +216,17 @@ ol.form-fields { list-style: none; margin: 0 0 1rem; padding: 0; }
 
 @media (max-width: 720px) {
   main { padding: 1rem .75rem 3rem; }
-  .topbar-inner { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-areas: "brand switcher end" "screens screens screens"; gap: .4rem .6rem; padding: .45rem .75rem 0; }
+  .topbar-inner { display: grid; grid-template-columns: auto minmax(0, 1fr) auto auto; grid-template-areas: "brand switcher menu end"; gap: .5rem; padding: .45rem .75rem; }
   .brand { grid-area: brand; }
   .brand-mark { width: 1.75rem; height: 1.75rem; }
   .switcher { grid-area: switcher; justify-self: start; max-width: 100%; }
   .switcher summary, .workspace-name { max-width: 100%; }
   .workspace-name { padding-left: .25rem; padding-right: .25rem; }
   .topbar-end { grid-area: end; margin-left: 0; gap: .4rem; }
-  /* Sideways, not wrapped: every screen stays one swipe (or Tab) away and the bar keeps its height. */
-  .screens { grid-area: screens; margin: 0 -.75rem; overflow-x: auto; scrollbar-width: none; -webkit-overflow-scrolling: touch; }
-  .screens::-webkit-scrollbar { display: none; }
-  .nav { flex-wrap: nowrap; padding: 0 .75rem .4rem; width: max-content; }
-  .nav a { padding: .35rem .6rem; font-size: .9rem; }
+  .menu { grid-area: menu; }
+  /* The three bars alone (the word stays the button's name), so a long workspace name keeps room. */
+  .menu > summary { padding: .3rem .6rem; min-width: 2.5rem; justify-content: center; }
+  .menu-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   table.list thead { display: none; }
   table.list, table.list tbody, table.list tr, table.list td { display: block; width: 100%; }
   /* A scan's totals stack like a room does (they once stayed a table row, their figures overlapping). */

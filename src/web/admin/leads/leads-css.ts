@@ -8,6 +8,17 @@ export const LEADS_CSS = `
 .count.quiet { background: var(--muted); }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .75rem; align-items: end; }
 .filters .field { margin: 0; }
+/* Filters: a fold on a phone (a button; the fields under it when open), wide the fields sit in the grid (details.unfold) */
+.filter-fold > summary { list-style: none; cursor: pointer; display: inline-flex; align-items: center; gap: .4rem; min-height: 2.5rem; padding: .45rem .95rem; border: 1px solid #a3abba; border-radius: 8px; font-weight: 600; background: #fff; white-space: nowrap; }
+.filter-fold > summary::-webkit-details-marker { display: none; }
+.filter-fold > summary::after { content: "▾"; color: var(--muted); }
+.filter-fold[open] > summary::after { content: "▴"; }
+.filter-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .75rem; align-items: end; margin: .75rem 0 0; }
+@media (min-width: 721px) {
+  @supports selector(::details-content) {
+    .filter-fields { display: contents; }
+  }
+}
 input[type="search"], input[type="date"] { display: block; width: 100%; font: inherit; color: inherit; background: #fff; border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem; }
 .filters .wide { grid-column: span 2; }
 .filters input, .filters select { width: 100%; max-width: none; }
@@ -35,7 +46,11 @@ table.stages .order button { width: 100%; }
 table.stages .stage-row.remove { display: grid; grid-template-columns: 8.75rem 10rem max-content; align-items: center; }
 table.stages .stage-row.remove button { grid-column: 3; }
 @media (max-width: 720px) {
-  .filters .wide { grid-column: auto; }
+  .filters { display: flex; flex-wrap: wrap; align-items: flex-start; }
+  .filters .wide { flex: 1 1 100%; }
+  .filter-fold { flex: 0 1 auto; }
+  .filter-fold[open] { flex-basis: 100%; }
+  .filters > .actions { min-height: 2.5rem; }
   /* a lead on a phone: name and marks, the message, then contact, then source, stage and time in small type */
   table.leads tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: .15rem .75rem; padding: .7rem .9rem; }
   table.leads td, table.leads td[data-label] { display: block; width: auto; max-width: 100%; min-height: 0; padding: 0; }

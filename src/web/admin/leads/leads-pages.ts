@@ -112,6 +112,8 @@ export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
   const here = `${ws}/pipelines/${input.pipelineId}/leads`;
   const { query } = input;
   const filtered = FILTER_KEYS.some((key) => query[key]?.trim());
+  // Every filter but the search folds behind Filters on a phone, open when one is set (so it shows what narrows the list).
+  const set = FILTER_KEYS.filter((key) => key !== 'q' && query[key]?.trim()).length;
   const sources = input.sources.filter((s) => s.pipelineId === input.pipelineId);
   return html`<div class="page-head"><div><h1>Leads inbox</h1><p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet are marked <span class="badge new">New</span>.</p></div>
 <div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}" download>Export CSV</a>${workspace.role === 'owner' ? html`<a class="button secondary" href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a><a class="button secondary" href="${ws}/people">Personal data</a>` : ''}</div></div>
@@ -121,6 +123,8 @@ ${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
 <h2 id="filter-heading" class="offscreen">Search and filters</h2>
 <form method="get" action="${here}" class="filters" role="search">
 <div class="field wide"><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${query.q ?? ''}" placeholder="Name, email, phone or notes" maxlength="200"></div>
+<details class="filter-fold unfold"${set > 0 ? html` open` : ''}><summary>Filters${set > 0 ? html` <span class="count" aria-label="${set} set">${set}</span>` : ''}</summary>
+<div class="filter-fields">
 ${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name]))}
 ${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
 ${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
@@ -129,6 +133,8 @@ ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS)
 <div class="field"><label for="f-to">Received to</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
 <div class="field check"><input type="checkbox" id="f-due" name="due" value="1"${query.due === '1' ? html` checked` : ''}><label for="f-due">Follow-up due</label></div>
 <div class="field check"><input type="checkbox" id="f-dup" name="dup" value="1"${query.dup === '1' ? html` checked` : ''}><label for="f-dup">Possible duplicates</label></div>
+</div>
+</details>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
 </form>
 </section>
