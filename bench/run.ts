@@ -5,7 +5,8 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
- *   BENCH_ONLY=sqlite|postgres|inbox|scan-page      (one part only, while working on it)
+ *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier (one part only, while working on it)
+ *   BENCH_FLOOD_SECONDS=120                         (the notifier's flood, bench/notifier.ts)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *   BENCH_READS=0                                   (the open loop without the signed-in admin's reads)
  *
@@ -44,7 +45,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page') => ONLY === '' || ONLY === part;
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({
@@ -626,6 +627,31 @@ try {
     // How long /healthz waits while two people open a 500-room, 600-walls-a-room scan's page (bench/scan-page.ts).
     const { benchScanPage } = await import('./scan-page.js');
     process.stdout.write(`\n== A big scan's page, SQLite (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchScanPage()}\n`);
+  }
+  if (runs('notifier')) {
+    // The notifier against intake's saturation rate, and a real lead's email through a flood (bench/notifier.ts).
+    const { benchNotifier, THROUGHPUT_HEADER, FLOOD_HEADER } = await import('./notifier.js');
+    const leadFile = path.join(TMP, 'notifier-lead.json');
+    fs.writeFileSync(leadFile, LEAD);
+    const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+    const throughput: string[][] = [];
+    const flood: string[][] = [];
+    for (const make of [async () => sqliteDatabase(), ...(adminUrl ? [() => postgresDatabase(adminUrl)] : [])]) {
+      const db = await make();
+      if (!db) continue;
+      try {
+        const rows = await benchNotifier({ seconds: SECONDS, connections: CONNECTIONS, leadFile, leadscan, wrk, fixedRate }, db);
+        throughput.push(rows.throughput);
+        flood.push(rows.flood);
+      } finally {
+        await db.drop();
+      }
+    }
+    process.stdout.write(
+      `\n== Notifier throughput: a backlog of what intake stored at saturation (wrk -c${CONNECTIONS} -d${SECONDS}s), turned into pending notices\n` +
+        `${table(THROUGHPUT_HEADER, throughput)}\n\n== A real lead through a flood (real SMTP on loopback; a real lead every 2 s to A's other source and to workspace B)\n` +
+        `${table(FLOOD_HEADER, flood)}\n`,
+    );
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { outboxStatus } from '../../src/domain/notifications/outbox.js';
 import { removeMember } from '../../src/domain/members/remove-member.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { deleteWorkspace } from '../../src/domain/workspaces/delete-workspace.js';
+import { createSource } from '../../src/domain/sources/create-source.js';
 import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { startNotifier, type Notifier } from '../../src/jobs/notifier.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -128,6 +129,50 @@ describeEachBackend('email notifications of new leads', (backend) => {
     expect(announced).toEqual(names);
     for (const name of names) expect(mails.filter((m) => m.text?.includes(`Name: ${name}\n`))).toHaveLength(1);
     expect(mails.map((m) => m.subject).sort(), JSON.stringify(mails.map((m) => m.subject))).toEqual(['10 new leads in Acme Renovations', '10 new leads in Acme Renovations']);
+  });
+
+  it('a flood on one source: one look notices all of it, one email counts it and still names the quiet source\'s lead', async () => {
+    const quiet = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Referrals' } });
+    await notifier.runOnce();
+    const app = await world.app();
+    const flood = 1_200;
+    for (let i = 0; i < flood; i += 100) {
+      clock.advance(1);
+      await Promise.all(
+        Array.from({ length: Math.min(100, flood - i) }, (_, j) =>
+          app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: `Flood ${i + j}` } }).then((res) => expect(res.statusCode).toBe(200)),
+        ),
+      );
+    }
+    const res = await app.inject({ method: 'POST', url: `/api/intake/${quiet.token}`, payload: { name: 'Real Customer' } });
+    expect(res.statusCode).toBe(200);
+    await notifier.runOnce();
+    const [mail] = await sink.waitFor(1);
+    expect(mail!.subject).toBe('1,201 new leads in Acme Renovations');
+    expect(mail!.text).toContain('Name: Real Customer\n');
+    expect(mail!.text!.match(/^Name: Flood /gm)).toHaveLength(50);
+    expect(mail!.text).toContain('1,150 more leads from Website form, not listed here');
+    expect(await world.ctx.store.db.selectFrom('notification_pending').select('subject_id').execute()).toEqual([]);
+    clock.advance(2 * MINUTE);
+    await notifier.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sink.messages).toHaveLength(1);
+  });
+
+  it('a lead committed behind the mark (its batch was slow) is announced by the next read of the overlap', async () => {
+    await notifier.runOnce();
+    clock.advance(10_000);
+    await post({ name: 'On time' });
+    await notifier.runOnce();
+    await sink.waitFor(1);
+    // Received 5 s before the lead already noticed, committed after it.
+    clock.advance(-5_000);
+    await post({ name: 'Late commit' });
+    clock.advance(5_000);
+    clock.advance(2 * MINUTE);
+    await notifier.runOnce();
+    const mails = await sink.waitFor(2);
+    expect(mails[1]!.subject).toBe('New lead: Late commit (Website form)');
   });
 
   it('members start with no email; "never" gets none; a removed member gets none', async () => {

@@ -2,7 +2,7 @@ import type { DomainContext } from '../context.js';
 import { choicesOf, pastDigestHour } from './choices.js';
 import { enqueueEmail, holdsNotifierLock } from './outbox.js';
 
-/** Most leads and scans one email lists by name; more are counted and linked to the inbox. */
+/** Most leads per source, and most scans, one email lists by name; more are counted and linked to the inbox. */
 export const MOST_PER_EMAIL = 50;
 
 /**
@@ -44,24 +44,59 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
         .executeTakeFirst();
       if (recent) continue;
       const choices = choicesOf(person.role, person.leads === null || person.scans === null ? undefined : { leads: person.leads, scans: person.scans });
-      const items = await trx
-        .selectFrom('notification_pending')
-        .select(['kind', 'subject_id'])
-        .where('workspace_id', '=', person.workspace_id)
-        .where('user_id', '=', person.user_id)
-        .orderBy('noticed_at')
-        .orderBy('subject_id')
-        .execute();
+      const pending = trx
+        .selectFrom('notification_pending as p')
+        .where('p.workspace_id', '=', person.workspace_id)
+        .where('p.user_id', '=', person.user_id);
+      // Counted per source in SQL; each source's first MOST_PER_EMAIL leads are named, so a quiet source's lead is
+      // listed even while another source is flooded. A lead deleted meanwhile is neither counted nor named.
+      const bySource =
+        choices.leads === 'each'
+          ? await pending
+              .innerJoin('leads as l', 'l.id', 'p.subject_id')
+              .where('p.kind', '=', 'lead')
+              .select(['l.source_id', (eb) => eb.fn.countAll<number>().as('n')])
+              .groupBy('l.source_id')
+              .orderBy('l.source_id')
+              .execute()
+          : [];
+      const leadIds: string[] = [];
+      for (const source of bySource) {
+        const first = await pending
+          .innerJoin('leads as l', 'l.id', 'p.subject_id')
+          .where('p.kind', '=', 'lead')
+          .where('l.source_id', '=', source.source_id)
+          .select('p.subject_id')
+          .orderBy('p.noticed_at')
+          .orderBy('p.subject_id')
+          .limit(MOST_PER_EMAIL)
+          .execute();
+        leadIds.push(...first.map((row) => row.subject_id));
+      }
+      const scanIds =
+        choices.scans === 'each'
+          ? (await pending.where('p.kind', '=', 'scan').select('p.subject_id').orderBy('p.noticed_at').orderBy('p.subject_id').limit(MOST_PER_EMAIL).execute()).map(
+              (row) => row.subject_id,
+            )
+          : [];
+      const scanTotal =
+        scanIds.length < MOST_PER_EMAIL
+          ? scanIds.length
+          : Number((await pending.where('p.kind', '=', 'scan').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       await forget.execute();
-      const leadIds = choices.leads === 'each' ? items.filter((i) => i.kind === 'lead').map((i) => i.subject_id) : [];
-      const scanIds = choices.scans === 'each' ? items.filter((i) => i.kind === 'scan').map((i) => i.subject_id) : [];
       if (leadIds.length === 0 && scanIds.length === 0) continue;
       await enqueueEmail(trx, ctx, {
         purpose: 'leads',
         to: person.email,
         workspaceId: person.workspace_id,
         userId: person.user_id,
-        payload: { kind: 'arrivals', leadIds, scanIds },
+        payload: {
+          kind: 'arrivals',
+          leadIds,
+          scanIds,
+          leadsBySource: bySource.map((s) => ({ sourceId: s.source_id, count: Number(s.n) })),
+          scanTotal,
+        },
       });
       composed += 1;
     }

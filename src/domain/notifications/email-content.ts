@@ -12,6 +12,7 @@ export interface EmailLead {
   address: string | null;
   notes: string | null;
   extra: Record<string, string>;
+  sourceId: string;
   sourceName: string;
   receivedAt: string;
   url: string;
@@ -31,7 +32,21 @@ type AccountEmailKind = (typeof ACCOUNT_EMAILS)[number];
 
 /** Everything an email's template needs, read when it is sent. */
 export type EmailContent =
-  | { kind: 'arrivals'; workspaceName: string; timeZone: string; leads: EmailLead[]; scans: EmailScan[]; inboxUrl: string; scansUrl: string; settingsUrl: string }
+  | {
+      kind: 'arrivals';
+      workspaceName: string;
+      timeZone: string;
+      leads: EmailLead[];
+      scans: EmailScan[];
+      /** Every lead and scan the email stands for, named or not (a flood is counted, its first leads named). */
+      leadTotal: number;
+      scanTotal: number;
+      /** Sources with leads the email counts but does not name, and how many. */
+      unnamed: Array<{ sourceName: string; count: number }>;
+      inboxUrl: string;
+      scansUrl: string;
+      settingsUrl: string;
+    }
   | { kind: 'digest'; workspaceName: string; timeZone: string; leads: EmailLead[]; total: number; from: string; to: string; inboxUrl: string; settingsUrl: string }
   | { kind: 'test'; requestedBy: string; baseUrl: string }
   | QuoteEmailContent
@@ -105,10 +120,28 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
           .orderBy('received_at')
           .execute();
   if (leads.length === 0 && scans.length === 0) return undefined;
+  // Counts from when the email was written, less the named leads and scans deleted since.
+  const goneLeads = payload.leadIds.length - leads.length;
+  const counted = payload.leadsBySource ?? [];
+  const named = new Map<string, number>();
+  for (const lead of leads) named.set(lead.sourceId, (named.get(lead.sourceId) ?? 0) + 1);
+  const extra = counted.filter((s) => s.count > (named.get(s.sourceId) ?? 0));
+  const sourceNames =
+    extra.length === 0
+      ? new Map<string, string>()
+      : new Map(
+          (await ctx.store.db.selectFrom('lead_sources').select(['id', 'name']).where('id', 'in', extra.map((s) => s.sourceId)).execute()).map((s) => [s.id, s.name]),
+        );
+  const unnamed = extra.map((s) => ({ sourceName: sourceNames.get(s.sourceId) ?? 'a deleted source', count: s.count - (named.get(s.sourceId) ?? 0) }));
+  const leadTotal = Math.max(leads.length, counted.reduce((n, s) => n + s.count, 0) - goneLeads);
+  const scanTotal = Math.max(scans.length, (payload.scanTotal ?? 0) - (payload.scanIds.length - scans.length));
   return {
     kind: 'arrivals',
     ...common,
     leads,
+    leadTotal,
+    scanTotal,
+    unnamed,
     scans: scans.map((s) => ({ id: s.id, roomCount: s.room_count, receivedAt: s.received_at, url: `${base}/scans/${encodeURIComponent(s.id)}` })),
     scansUrl: `${base}/scans`,
   };
@@ -128,6 +161,7 @@ async function leadsOf(ctx: DomainContext, workspaceId: string, ids: string[], b
       'leads.notes',
       'leads.extra',
       'leads.received_at',
+      'lead_sources.id as source_id',
       'lead_sources.name as source_name',
     ])
     .where('leads.workspace_id', '=', workspaceId)
@@ -142,6 +176,7 @@ async function leadsOf(ctx: DomainContext, workspaceId: string, ids: string[], b
     address: row.address,
     notes: row.notes,
     extra: JSON.parse(row.extra) as Record<string, string>,
+    sourceId: row.source_id,
     sourceName: row.source_name,
     receivedAt: row.received_at,
     url: `${base}/leads/${encodeURIComponent(row.id)}`,

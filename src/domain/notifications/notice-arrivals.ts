@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Dialect } from '../../storage/database.js';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { choicesOf } from './choices.js';
@@ -8,32 +9,48 @@ type Kind = 'lead' | 'scan';
 
 /**
  * A lead's received time is taken a moment before its batch commits, and on PostgreSQL several instances commit
- * side by side: each look reads back this far behind the newest time seen, and `noticed` keeps the overlap from
- * announcing a lead twice.
+ * side by side: a lead can become visible after a newer one was noticed. Every LATE_EVERY_MS a look also reads
+ * this far behind the newest time seen, and `noticed` keeps the overlap from announcing a lead twice.
  */
 const OVERLAP_MS = 2 * 60_000;
+/**
+ * How often the overlap is read again. Each look reads only what is at or after the mark (one probe of `noticed`
+ * per new lead); reading the two minutes behind it on every look would cost, under a flood, 60 times the new
+ * leads themselves. A late commit is rare and is announced at most this much later.
+ */
+const LATE_EVERY_MS = 15_000;
 /** Nothing older than a day is announced (e.g. after email was switched on again): old news is not news. */
 const MAX_AGE_MS = 24 * 60 * 60_000;
-/** Arrivals read per workspace and kind per look; the rest are read by the next look, a few seconds later. */
-const PER_LOOK = 500;
+/**
+ * Arrivals noticed per workspace and kind per look, at most (a day's backlog after an outage is taken in a few
+ * looks rather than one long transaction). Far above what intake can store between two looks.
+ */
+export const MOST_PER_LOOK = 50_000;
 /** `noticed` rows are needed for the overlap only; two days is plenty. */
 const KEEP_NOTICED_MS = 2 * 24 * 60 * 60_000;
+
+/** When each store last read the overlap, per workspace and kind (a look's pace, not state: a restart reads it at once). */
+const lateReadAt = new WeakMap<object, Map<string, number>>();
 
 /**
  * Reads new leads and scans from their tables' time indexes and queues them for everyone who wants each one
  * (`notification_pending`). The intake path writes nothing for this: a lead is committed exactly as before, and a
- * lead committed just before a crash is read here after the restart, because the cursor only moves in the same
- * transaction as the pending rows. Returns how many arrivals it noticed.
+ * lead committed just before a crash is read here after the restart, because the mark only moves in the same
+ * transaction as the pending rows. All of it is set-based SQL: a look turns every new arrival since the
+ * workspace's mark into `noticed` and pending rows without reading them into the process, so the notifier keeps up
+ * with intake under a flood. Returns how many arrivals it noticed.
  */
 export async function noticeArrivals(ctx: DomainContext): Promise<number> {
   const now = ctx.clock.now();
+  const readAt = lateReadAt.get(ctx.store) ?? new Map<string, number>();
+  lateReadAt.set(ctx.store, readAt);
   return ctx.store.writer.write(async (trx) => {
     if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const recipients = await recipientsByWorkspace(trx);
     let noticed = 0;
     for (const [workspaceId, wants] of recipients) {
       for (const kind of ['lead', 'scan'] as const) {
-        noticed += await noticeKind(trx, { workspaceId, kind, userIds: wants[kind], now });
+        noticed += await noticeKind(trx, ctx.store.dialect, readAt, { workspaceId, kind, userIds: wants[kind], now });
       }
     }
     await trx.deleteFrom('noticed').where('noticed_at', '<', new Date(now.getTime() - KEEP_NOTICED_MS).toISOString()).execute();
@@ -63,6 +80,8 @@ async function recipientsByWorkspace(trx: Transaction<Schema>): Promise<Map<stri
 
 async function noticeKind(
   trx: Transaction<Schema>,
+  dialect: Dialect,
+  readAt: Map<string, number>,
   { workspaceId, kind, userIds, now }: { workspaceId: string; kind: Kind; userIds: string[]; now: Date },
 ): Promise<number> {
   const cursor = await trx
@@ -74,32 +93,31 @@ async function noticeKind(
   const nowIso = now.toISOString();
   // A workspace seen for the first time starts now: a server upgraded to this version does not mail old leads.
   const seenThrough = cursor?.seen_through ?? nowIso;
-  const since = new Date(Math.max(Date.parse(seenThrough) - OVERLAP_MS, now.getTime() - MAX_AGE_MS)).toISOString();
+  const oldest = new Date(now.getTime() - MAX_AGE_MS).toISOString();
   const table = kind === 'lead' ? 'leads' : 'scans';
-  const arrivals = await trx
-    .selectFrom(table)
-    .select(['id', 'received_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('received_at', '>=', since)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('noticed').select('subject_id').where('noticed.kind', '=', kind).whereRef('noticed.subject_id', '=', `${table}.id`))),
-    )
-    .orderBy('received_at')
-    .limit(PER_LOOK)
-    .execute();
-  const newest = arrivals.reduce((max, a) => (a.received_at > max ? a.received_at : max), seenThrough);
-  if (arrivals.length > 0) {
-    await trx
-      .insertInto('noticed')
-      .values(arrivals.map((a) => ({ kind, subject_id: a.id, noticed_at: nowIso })))
-      .execute();
-    const pending = userIds.flatMap((userId) =>
-      arrivals.map((a) => ({ workspace_id: workspaceId, user_id: userId, kind, subject_id: a.id, noticed_at: nowIso })),
-    );
-    for (let i = 0; i < pending.length; i += 200) {
-      await trx.insertInto('notification_pending').values(pending.slice(i, i + 200)).execute();
-    }
+  const key = `${workspaceId}/${kind}`;
+  let noticed = 0;
+  // Behind the mark: leads committed after a newer one was noticed (the first look of a workspace, then now and then).
+  const lastLate = readAt.get(key);
+  if (!cursor || lastLate === undefined || now.getTime() - lastLate >= LATE_EVERY_MS || now.getTime() < lastLate) {
+    readAt.set(key, now.getTime());
+    const since = new Date(Math.max(Date.parse(seenThrough) - OVERLAP_MS, Date.parse(oldest))).toISOString();
+    if (since < seenThrough) noticed += (await noticeRange(trx, dialect, { workspaceId, kind, table, userIds, nowIso, from: since, below: seenThrough })).count;
   }
+  // At and after the mark, up to MOST_PER_LOOK (with every lead of the last time taken, so the mark never splits one).
+  const from = seenThrough > oldest ? seenThrough : oldest;
+  const boundary = await trx
+    .selectFrom(table)
+    .select('received_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('received_at', '>=', from)
+    .orderBy('received_at')
+    .limit(1)
+    .offset(MOST_PER_LOOK - 1)
+    .executeTakeFirst();
+  const fresh = await noticeRange(trx, dialect, { workspaceId, kind, table, userIds, nowIso, from, ...(boundary ? { through: boundary.received_at } : {}) });
+  noticed += fresh.count;
+  const newest = fresh.newest !== null && fresh.newest > seenThrough ? fresh.newest : seenThrough;
   if (!cursor) {
     await trx.insertInto('notice_cursors').values({ workspace_id: workspaceId, kind, seen_through: newest }).execute();
   } else if (newest !== cursor.seen_through) {
@@ -110,5 +128,52 @@ async function noticeKind(
       .where('kind', '=', kind)
       .execute();
   }
-  return arrivals.length;
+  return noticed;
+}
+
+interface Range {
+  workspaceId: string;
+  kind: Kind;
+  table: 'leads' | 'scans';
+  userIds: string[];
+  nowIso: string;
+  from: string;
+  /** Inclusive upper end, or `below` for an exclusive one; neither: everything from `from`. */
+  through?: string;
+  below?: string;
+}
+
+/**
+ * Notices every arrival of the range not noticed yet, and queues it for each of `userIds`, in SQL. On PostgreSQL
+ * one statement (a data-modifying WITH) does both, so a lead committed by another instance meanwhile is either in
+ * both or in neither; on SQLite the writer holds the database for the whole transaction, so nothing commits between
+ * the statements. Returns how many it noticed and the newest received time among them.
+ */
+async function noticeRange(trx: Transaction<Schema>, dialect: Dialect, r: Range): Promise<{ count: number; newest: string | null }> {
+  const t = sql.table(r.table);
+  const upper = r.through !== undefined ? sql`and a.received_at <= ${r.through}` : r.below !== undefined ? sql`and a.received_at < ${r.below}` : sql``;
+  const arrivals = sql`select a.id, a.received_at from ${t} a
+    where a.workspace_id = ${r.workspaceId} and a.received_at >= ${r.from} ${upper}
+      and not exists (select 1 from noticed n where n.kind = ${r.kind} and n.subject_id = a.id)`;
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ count: string; newest: string | null }>`
+      with fresh as (${arrivals}),
+      mark as (insert into noticed (kind, subject_id, noticed_at) select ${r.kind}, id, ${r.nowIso} from fresh),
+      queue as (
+        insert into notification_pending (workspace_id, user_id, kind, subject_id, noticed_at)
+        select ${r.workspaceId}, u.user_id, ${r.kind}, fresh.id, ${r.nowIso}
+        from fresh cross join unnest(${r.userIds}::text[]) as u(user_id)
+      )
+      select count(*) as count, max(received_at) as newest from fresh`.execute(trx);
+    return { count: Number(rows[0]?.count ?? 0), newest: rows[0]?.newest ?? null };
+  }
+  const { rows } = await sql<{ count: number; newest: string | null }>`select count(*) as count, max(received_at) as newest from (${arrivals})`.execute(trx);
+  const count = Number(rows[0]?.count ?? 0);
+  if (count === 0) return { count: 0, newest: null };
+  for (const userId of r.userIds) {
+    await sql`insert into notification_pending (workspace_id, user_id, kind, subject_id, noticed_at)
+      select ${r.workspaceId}, ${userId}, ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
+  }
+  await sql`insert into noticed (kind, subject_id, noticed_at) select ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
+  return { count, newest: rows[0]?.newest ?? null };
 }

@@ -12,7 +12,15 @@ export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_r
  * the email is rendered, so nothing of a lead is copied into the outbox (and an erased lead is not mailed about).
  */
 export type OutboxPayload =
-  | { kind: 'arrivals'; leadIds: string[]; scanIds: string[] }
+  | {
+      kind: 'arrivals';
+      /** Named in the email: each source's first leads (MOST_PER_EMAIL), and the first scans. */
+      leadIds: string[];
+      scanIds: string[];
+      /** How many leads arrived from each source, named or not (absent in emails queued before counts existed). */
+      leadsBySource?: Array<{ sourceId: string; count: number }>;
+      scanTotal?: number;
+    }
   | { kind: 'digest'; leadIds: string[]; total: number; from: string; to: string }
   | { kind: 'test'; requestedBy: string }
   | { kind: 'invite'; workspaceName: string; invitedBy: string; link: string; expiresAt: string; existingAccount: boolean }

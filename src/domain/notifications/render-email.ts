@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import { mailableAddress } from '../email-address.js';
-import type { AccountEmailContent, EmailContent, EmailLead, EmailScan } from './email-content.js';
+import type { AccountEmailContent, EmailContent, EmailLead } from './email-content.js';
 import { renderQuoteEmail } from './quote-emails.js';
 import { quoteEmail } from './quote-email.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
@@ -99,34 +99,47 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
 }
 
 /** The subject names a single lead by who they are; more than one is counted. Control characters never reach a header. */
-function arrivalsSubject(leads: EmailLead[], scans: EmailScan[], workspaceName: string): string {
+function arrivalsSubject(content: Extract<EmailContent, { kind: 'arrivals' }>): string {
+  const { leads, leadTotal, scanTotal } = content;
   const [lead] = leads;
-  if (leads.length === 1 && scans.length === 0 && lead) {
+  if (leadTotal === 1 && scanTotal === 0 && lead) {
     return `New lead: ${lead.name ?? lead.email ?? lead.phone ?? 'no name'} (${lead.sourceName})`;
   }
   const parts = [
-    leads.length > 0 ? `${leads.length} new lead${leads.length === 1 ? '' : 's'}` : '',
-    scans.length > 0 ? `${scans.length} new scan${scans.length === 1 ? '' : 's'}` : '',
+    leadTotal > 0 ? `${count(leadTotal)} new lead${leadTotal === 1 ? '' : 's'}` : '',
+    scanTotal > 0 ? `${count(scanTotal)} new scan${scanTotal === 1 ? '' : 's'}` : '',
   ].filter(Boolean);
-  return `${parts.join(' and ')} in ${workspaceName}`;
+  return `${parts.join(' and ')} in ${content.workspaceName}`;
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** What a flood's email says of the leads it does not name: how many, from which source. */
+function unnamedLines(content: Extract<EmailContent, { kind: 'arrivals' }>): string[] {
+  const scansLeft = content.scanTotal - content.scans.length;
+  return [
+    ...content.unnamed.map((s) => `${count(s.count)} more lead${s.count === 1 ? '' : 's'} from ${s.sourceName}, not listed here: see the Leads inbox.`),
+    ...(scansLeft > 0 ? [`${count(scansLeft)} more scan${scansLeft === 1 ? '' : 's'}, not listed here: see Scans.`] : []),
+  ];
+}
 
 function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): RenderedEmail {
   const when = timeIn(content.timeZone);
-  const subject = oneLine(arrivalsSubject(content.leads, content.scans, content.workspaceName));
-  const single = content.leads.length === 1 && content.scans.length === 0;
+  const subject = oneLine(arrivalsSubject(content));
+  const single = content.leadTotal === 1 && content.scanTotal === 0 && content.leads.length === 1;
+  const more = unnamedLines(content);
   const text = [
     ...content.leads.flatMap((lead) => [...leadText(lead, when), '']),
     ...content.scans.flatMap((scan) => [`Scan with ${rooms(scan.roomCount)}, received ${when(scan.receivedAt)}`, scan.url, '']),
+    ...(more.length > 0 ? [...more, ''] : []),
     single ? '' : `Leads inbox: ${content.inboxUrl}`,
     `Choose which emails you get: ${content.settingsUrl}`,
   ].filter((line, i, all) => line !== '' || all[i - 1] !== '');
   const body = html`${content.leads.map((lead) => leadHtml(lead, when))}${content.scans.map(
     (scan) => html`<div style="${CARD}"><p style="margin:0 0 4px;font-weight:600">Scan with ${rooms(scan.roomCount)}</p>
 <p style="margin:0 0 12px;color:#555">Received ${when(scan.receivedAt)}</p>${button('Open the scan', scan.url)}</div>`,
-  )}`;
+  )}${more.map((line) => html`<p style="margin:0 0 12px">${line}</p>`)}`;
   // One lead: answering the email answers the lead, when they gave an address mail can go to. Several: no Reply-To.
   const [only] = content.leads;
   const replyTo = content.leads.length === 1 && only ? mailableAddress(only.email) : null;
