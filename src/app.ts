@@ -9,7 +9,7 @@ import { fastifyLogging } from './logging.js';
 import { Metrics, registerRequestMetrics } from './http/metrics.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { ProblemSchema, sendProblem, toAppError } from './http/problem.js';
-import { httpStatusOf } from './http/error-statuses.js';
+import { logRequestError } from './http/error-statuses.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerLoadShedding, serverTimeoutOptions } from './http/load-shedding.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -96,11 +96,7 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error, request);
-    if (httpStatusOf(appError) >= 500) {
-      request.log.error({ err: error, code: appError.code }, 'request failed');
-    } else {
-      request.log.info({ code: appError.code }, 'request refused');
-    }
+    logRequestError(request, error, appError, 'request');
     return sendProblem(request, reply, appError, config.publicBaseUrl);
   });
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { AppError, ErrorCode } from '../domain/errors.js';
 
 /**
@@ -97,4 +98,14 @@ export function httpHeadersOf(error: AppError): Record<string, string> {
   if (error.data.accepted && error.code === 'unsupported_encoding') headers['accept-encoding'] = error.data.accepted.join(', ');
   if (error.data.accepted && error.code === 'method_not_allowed') headers.allow = error.data.accepted.join(', ');
   return headers;
+}
+
+/**
+ * The one logging rule of every error handler (API, admin pages, hosted form, quote page): a failure of ours (5xx)
+ * is logged as an error with its stack; a refused request is information, with its code only. `what` names the
+ * surface: 'request' logs "request failed" / "request refused".
+ */
+export function logRequestError(request: FastifyRequest, error: unknown, appError: AppError, what: string): void {
+  if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, `${what} failed`);
+  else request.log.info({ code: appError.code }, `${what} refused`);
 }

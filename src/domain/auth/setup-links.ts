@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
-import { AppError, checkAllFields } from '../errors.js';
+import { AppError, checkAllFields, isAppError } from '../errors.js';
+import { assertNameFree, checkName } from '../unique-name.js';
 import { checkNewPassword, hashPassword } from './password.js';
 import { checkDisplayName } from '../display-name.js';
 import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../email-address.js';
@@ -87,6 +88,23 @@ export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>)
   return { userId, email, firstOwner: emailKey(email) === FIRST_OWNER_EMAIL };
 }
 
+/** What the first start's setup page asks besides the password; `businessName`, when given, names the workspace. */
+export interface FirstOwnerProfile {
+  email: string;
+  displayName: string;
+  businessName?: string;
+}
+
+/** The business's name as a workspace name (the same rules), refused beside the page's own field. */
+function checkBusinessName(name: string): string {
+  try {
+    return checkName('workspace', name);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    throw new AppError('invalid_fields', error.detail, [{ field: 'businessName', code: 'invalid', message: 'Give the name of your business (1 to 120 characters, one line)' }]);
+  }
+}
+
 /**
  * Set the password through a link: used once (the conditional UPDATE is the guard, so two tabs racing get one
  * winner), and every session of the person ends, since a reset usually means a lost or shared password. For the
@@ -95,7 +113,7 @@ export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>)
 export async function setPasswordWithLink({
   ctx,
   input,
-}: VerbArgs<{ token: string; password: string; repeat?: string; profile?: { email: string; displayName: string } }>): Promise<OpenedSetupLink> {
+}: VerbArgs<{ token: string; password: string; repeat?: string; profile?: FirstOwnerProfile }>): Promise<OpenedSetupLink> {
   const link = await openSetupLink({ ctx, input });
   // Only the placeholder account takes a new email here: any other account changes it through a confirmation link.
   const given = link.firstOwner ? input.profile : undefined;
@@ -111,9 +129,11 @@ export async function setPasswordWithLink({
     },
     () => given && checkEmail(given.email),
     () => given && checkDisplayName(given.displayName),
+    () => given?.businessName !== undefined && checkBusinessName(given.businessName),
   ]);
   const password = input.password;
   const profile = given ? { email: checkEmail(given.email), display_name: checkDisplayName(given.displayName) } : undefined;
+  const businessName = given?.businessName !== undefined ? checkBusinessName(given.businessName) : undefined;
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
@@ -149,6 +169,20 @@ export async function setPasswordWithLink({
       })
       .where('id', '=', link.userId)
       .execute();
+    // The first owner's workspace (the first start's "Default") takes the business's name: it heads the public form.
+    if (businessName !== undefined) {
+      const home = await trx
+        .selectFrom('memberships')
+        .select('workspace_id')
+        .where('user_id', '=', link.userId)
+        .where('role', '=', 'owner')
+        .orderBy('created_at')
+        .executeTakeFirst();
+      if (home) {
+        await assertNameFree(trx, 'workspaces', { name: businessName, exceptId: home.workspace_id });
+        await trx.updateTable('workspaces').set({ name: businessName }).where('id', '=', home.workspace_id).execute();
+      }
+    }
     // An invitation belongs to the address it was sent to: those waiting for admin@localhost are not the new one's.
     if (profile && emailKey(profile.email) !== emailKey(link.email)) await trx.deleteFrom('invitations').where('user_id', '=', link.userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();

@@ -3,7 +3,9 @@ import type { DomainContext } from '../../domain/context.js';
 import type { SignedInUser } from '../../domain/auth/sessions.js';
 import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
 import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
+import type { AppError, ErrorCode } from '../../domain/errors.js';
 import type { SafeHtml } from '../html.js';
+import type { FormErrors } from './form-controls.js';
 
 /**
  * Who may use a route. `owner`/`member` routes live under `/w/:workspaceId/…` and are checked against the
@@ -52,8 +54,32 @@ export interface WorkspaceCall extends AdminCall {
  * `call.redirect` or `call.reply`.
  */
 export type AdminRoute =
-  | { method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown> }
-  | { method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown> };
+  | { method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> }
+  | { method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> };
+
+/** A refusal of a form, as the gate hands it to the route's `rerender`. */
+export interface FormRefusal {
+  /** The status of the refusal's code (400 a bad field, 409 a name taken, 429 throttled…). */
+  status: number;
+  /** Messages by field name: the refusal's own field errors, else its detail beside the declared field. */
+  errors: FormErrors;
+  error: AppError;
+}
+
+/**
+ * How a route's form answers a refusal the person can fix (docs/admin-app.md): the handler just calls the verb; when
+ * the verb throws a refusal of this form, the gate sets its headers (Retry-After) and calls `rerender`, which shows
+ * the form again with what was typed and the messages beside their fields. Anything else goes to the error page.
+ */
+export interface PageForm<C extends AdminCall> {
+  /** The field a refusal without field errors of its own is shown beside. */
+  field: string;
+  /** Codes shown beside another field. A code named here is this form's even when its status is not (a 404). */
+  fields?: Partial<Record<ErrorCode, string>>;
+  /** When only these codes are the form's; by default every refusal but 403, 404 and 5xx is (isFormError). */
+  only?: readonly ErrorCode[];
+  rerender(call: C, refusal: FormRefusal): Promise<unknown>;
+}
 
 export interface NavItem {
   /** Matches PageContent.area. */

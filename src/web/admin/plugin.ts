@@ -1,4 +1,4 @@
-import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
+import { httpHeadersOf, httpStatusOf, logRequestError } from '../../http/error-statuses.js';
 import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -6,7 +6,7 @@ import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { userActor } from '../../domain/audit/actor.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError, isAppError } from '../../domain/errors.js';
 import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
 import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
@@ -16,7 +16,8 @@ import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, SignedInCheck } from './admin-route.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, SignedInCheck } from './admin-route.js';
+import { formErrorsOf, isFormError } from './form-controls.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
 import { signInRoutes } from './account/sign-in-routes.js';
@@ -53,6 +54,19 @@ function stringRecord(value: unknown): Record<string, string> {
  * through one gate: session → (POST) same-origin and CSRF token → membership of the URL's workspace (404 when
  * none) → role (403). Handlers then call the same domain verbs as the CLI and render a template.
  */
+/** Runs a handler; a refusal its form declares is answered by the form's `rerender`, anything else is thrown on. */
+export async function answerForm<C extends AdminCall>(form: PageForm<C> | undefined, call: C, handler: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (!form || !isAppError(error)) throw error;
+    const declared = form.fields?.[error.code] !== undefined;
+    if (!(declared || (form.only ? form.only.includes(error.code) : isFormError(error)))) throw error;
+    call.reply.headers(httpHeadersOf(error));
+    return form.rerender(call, { status: httpStatusOf(error), errors: formErrorsOf(error, form.fields?.[error.code] ?? form.field), error });
+  }
+}
+
 export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, options) => {
   const { ctx } = options;
   const areas = options.areas ?? ADMIN_AREAS;
@@ -82,8 +96,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   app.setErrorHandler(async (error, request, reply) => {
     const appError = toAppError(error as Error, request);
     const status = httpStatusOf(appError);
-    if (status >= 500) request.log.error({ err: error, code: appError.code }, 'admin page failed');
-    else request.log.info({ code: appError.code }, 'admin request refused');
+    logRequestError(request, error, appError, 'admin page');
     // A refusal to a signed-in person keeps the top bar, so they can go on from there. The bar reads only their
     // own workspaces, the same whether the refused resource exists or not. When the database is what failed, the
     // page goes without it.
@@ -178,9 +191,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       redirect: (path: string, notice?: string) =>
         reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
     };
-    if (route.access === 'signed-in') return route.handler(call);
+    if (route.access === 'signed-in') return answerForm(route.form, call, () => route.handler(call));
     // Set above for every route that is not 'signed-in' (or the request was refused there).
-    return route.handler({ ...call, workspace: workspace! });
+    const workspaceCall = { ...call, workspace: workspace! };
+    return answerForm(route.form, workspaceCall, () => route.handler(workspaceCall));
   };
 
   for (const area of areas) {

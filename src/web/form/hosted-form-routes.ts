@@ -1,4 +1,4 @@
-import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
+import { httpHeadersOf, httpStatusOf, logRequestError } from '../../http/error-statuses.js';
 import crypto from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { BotCheckProvider } from '../../config.js';
@@ -75,8 +75,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     // The body is read by the intake's rules, so its refusals are the intake's (400 unreadable_body, not 415).
     const appError = toAppError(intakeBodyError(error as Error), request);
     if (request.method === 'POST') recordIntakeRefusal(ctx, request, appError);
-    if (httpStatusOf(appError) >= 500) request.log.error({ err: error, code: appError.code }, 'hosted form failed');
-    else request.log.info({ code: appError.code }, 'hosted form refused');
+    logRequestError(request, error, appError, 'hosted form');
     reply.headers(httpHeadersOf(appError));
     return sendPage(reply, httpStatusOf(appError), problemPage(appError.code, request.id));
   });

@@ -11,7 +11,7 @@ import { acceptQuote } from '../../domain/quotes/accept-quote.js';
 import { openQuoteByToken } from '../../domain/quotes/customer-quote.js';
 import { declineQuote } from '../../domain/quotes/decline-quote.js';
 import { recordQuoteView } from '../../domain/quotes/record-quote-view.js';
-import { httpHeadersOf, httpStatusOf } from '../../http/error-statuses.js';
+import { httpHeadersOf, httpStatusOf, logRequestError } from '../../http/error-statuses.js';
 import { toAppError } from '../../http/problem.js';
 import { fromOurOrigin } from '../admin/security.js';
 import { sessionIdOf } from '../admin/session-cookie.js';
@@ -101,8 +101,7 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error as Error, request);
     const status = httpStatusOf(appError);
-    if (status >= 500) request.log.error({ err: error, code: appError.code }, 'quote page failed');
-    else request.log.info({ code: appError.code }, 'quote page refused');
+    logRequestError(request, error, appError, 'quote page');
     reply.headers(httpHeadersOf(appError));
     if (appError.code === 'quote_not_found' || appError.code === 'route_not_found') return send(reply, 404, quoteNotFoundPage());
     if (appError.code === 'csrf_failed') return send(reply, 403, quoteMessagePage('The answer was not sent from this page', 'Please open the quote from its link and answer it there.'));

@@ -1,15 +1,13 @@
-import { httpHeadersOf, httpStatusOf } from '../../../http/error-statuses.js';
 import { acceptInvitation } from '../../../domain/invitations/accept-invitation.js';
 import { declineInvitation } from '../../../domain/invitations/decline-invitation.js';
 import { listInvitationsFor, type InvitationForMe } from '../../../domain/invitations/list-invitations.js';
-import { AppError } from '../../../domain/errors.js';
 import { changePassword } from '../../../domain/users/change-password.js';
 import { changeDisplayName } from '../../../domain/users/change-display-name.js';
 import { pendingEmailChange, requestEmailChange } from '../../../domain/users/request-email-change.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, AdminCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { actionButton, csrfField, field, formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import { actionButton, csrfField, field, type FormErrors } from '../form-controls.js';
 import { when } from '../formats.js';
 import { notice } from '../notices.js';
 
@@ -109,14 +107,12 @@ export const accountArea: AdminArea = {
       path: '/account/name',
       access: 'signed-in',
       handler: async (call) => {
-        const displayName = call.body.displayName ?? '';
-        try {
-          await changeDisplayName({ ctx: call.ctx, input: { userId: call.user.userId, displayName } });
-        } catch (error) {
-          if (isFormError(error)) return accountPage(call, { errors: formErrorsOf(error, 'displayName'), values: { displayName } });
-          throw error;
-        }
+        await changeDisplayName({ ctx: call.ctx, input: { userId: call.user.userId, displayName: call.body.displayName ?? '' } });
         return call.redirect('/account', 'name-saved');
+      },
+      form: {
+        field: 'displayName',
+        rerender: (call, { errors }) => accountPage(call, { errors, values: { displayName: call.body.displayName ?? '' } }),
       },
     },
     {
@@ -124,21 +120,17 @@ export const accountArea: AdminArea = {
       path: '/account/email',
       access: 'signed-in',
       handler: async (call) => {
-        const newEmail = call.body.newEmail ?? '';
-        try {
-          await requestEmailChange({
-            ctx: call.ctx,
-            input: { userId: call.user.userId, newEmail, currentPassword: call.body.emailPassword ?? '', ip: call.request.ip },
-          });
-        } catch (error) {
-          if (isFormError(error)) {
-            call.reply.headers(httpHeadersOf(error));
-            const errors = formErrorsOf(error, error.code === 'rate_limited' ? 'emailPassword' : 'newEmail');
-            return accountPage(call, { status: httpStatusOf(error), errors, values: { newEmail } });
-          }
-          throw error;
-        }
+        await requestEmailChange({
+          ctx: call.ctx,
+          input: { userId: call.user.userId, newEmail: call.body.newEmail ?? '', currentPassword: call.body.emailPassword ?? '', ip: call.request.ip },
+        });
         return call.redirect('/account', 'email-change-sent');
+      },
+      form: {
+        field: 'newEmail',
+        // A throttled check is said next to the password, where the guesses were typed.
+        fields: { rate_limited: 'emailPassword' },
+        rerender: (call, { status, errors }) => accountPage(call, { status, errors, values: { newEmail: call.body.newEmail ?? '' } }),
       },
     },
     {
@@ -146,25 +138,22 @@ export const accountArea: AdminArea = {
       path: '/account/password',
       access: 'signed-in',
       handler: async (call) => {
-        try {
-          await changePassword({
-            ctx: call.ctx,
-            input: {
-              userId: call.user.userId,
-              currentPassword: call.body.currentPassword ?? '',
-              newPassword: call.body.newPassword ?? '',
-              keepSessionHash: call.user.sessionHash,
-            },
-          });
-        } catch (error) {
-          // A throttled check is said next to the current password, where the guesses were typed.
-          if (isFormError(error)) {
-            call.reply.headers(httpHeadersOf(error));
-            return accountPage(call, { status: httpStatusOf(error), errors: formErrorsOf(error, error.code === 'rate_limited' ? 'currentPassword' : 'newPassword') });
-          }
-          throw error;
-        }
+        await changePassword({
+          ctx: call.ctx,
+          input: {
+            userId: call.user.userId,
+            currentPassword: call.body.currentPassword ?? '',
+            newPassword: call.body.newPassword ?? '',
+            keepSessionHash: call.user.sessionHash,
+          },
+        });
         return call.redirect('/account', 'password-changed');
+      },
+      form: {
+        field: 'newPassword',
+        // A throttled check is said next to the current password, where the guesses were typed.
+        fields: { rate_limited: 'currentPassword' },
+        rerender: (call, { status, errors }) => accountPage(call, { status, errors }),
       },
     },
     {
@@ -172,17 +161,14 @@ export const accountArea: AdminArea = {
       path: '/account/invitations/:invitationId/accept',
       access: 'signed-in',
       handler: async (call) => {
-        try {
-          const { workspaceId } = await acceptInvitation({
-            ctx: call.ctx,
-            input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' },
-          });
-          return await call.redirect(workspacePath(workspaceId, 'leads'));
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'email_not_proven') return accountPage(call, { problem: error.detail });
-          throw error;
-        }
+        const { workspaceId } = await acceptInvitation({
+          ctx: call.ctx,
+          input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' },
+        });
+        return call.redirect(workspacePath(workspaceId, 'leads'));
       },
+      // Not proven yet: said above the invitations, with the page's 403.
+      form: { field: 'invitation', only: ['email_not_proven'], rerender: (call, { error }) => accountPage(call, { problem: error.detail }) },
     },
     {
       method: 'POST',

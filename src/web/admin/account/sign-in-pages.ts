@@ -94,9 +94,15 @@ export function emailLinkUnusablePage(): string {
 
 /**
  * `/setup/{token}`: the one-time link's page where a person sets their password. For the first start's
- * admin@localhost (`firstOwner`) it also asks for the owner's real email and name.
+ * admin@localhost (`firstOwner`) it also asks for the business's name (the workspace's, which heads the public
+ * form) and the owner's real email and name.
  */
-export function setupPage(input: { email: string; firstOwner?: boolean; values?: { email?: string; displayName?: string }; errors?: FormErrors }): string {
+export function setupPage(input: {
+  email: string;
+  firstOwner?: boolean;
+  values?: { email?: string; displayName?: string; businessName?: string };
+  errors?: FormErrors;
+}): string {
   const errors = input.errors ?? {};
   return shell({
     title: 'Set your password',
@@ -105,11 +111,12 @@ export function setupPage(input: { email: string; firstOwner?: boolean; values?:
 <div class="card">
 <h1>Set your password</h1>
 ${input.firstOwner
-  ? html`<p>You are the first owner of this Leadscan. Tell us your email and name: you sign in with this email from now on. This link works once.</p>`
+  ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign in with this email from now on. This link works once.</p>`
   : html`<p>For <strong>${input.email}</strong>. This link works once.</p>`}
 <form method="post" novalidate>
 ${input.firstOwner
-  ? html`${field({ name: 'email', label: 'Email', type: 'email', value: input.values?.email ?? '', autocomplete: 'username', required: true, errors })}
+  ? html`${field({ name: 'businessName', label: 'Business name', value: input.values?.businessName ?? '', autocomplete: 'organization', maxlength: 120, required: true, errors, hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.' })}
+${field({ name: 'email', label: 'Email', type: 'email', value: input.values?.email ?? '', autocomplete: 'username', required: true, errors })}
 ${field({ name: 'displayName', label: 'Name', value: input.values?.displayName ?? '', autocomplete: 'name', maxlength: 100, required: true, errors })}`
   : html`<input type="text" name="username" value="${input.email}" autocomplete="username" hidden>`}
 ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true, errors, hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.' })}

@@ -15,6 +15,7 @@ import { workspacePath } from '../admin-route.js';
 import { fromOurOrigin } from '../security.js';
 import { clearSessionCookie, safeNext, sessionIdOf, setSessionCookie } from '../session-cookie.js';
 import { formErrorsOf } from '../form-controls.js';
+import { setSignInEmail, takeSignInEmail } from './sign-in-flash.js';
 import {
   confirmEmailPage,
   emailChangedPage,
@@ -62,7 +63,9 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
     // Already signed in (a bookmark, the back button): straight on.
     const sessionId = sessionIdOf(request);
     if (sessionId && (await resolveSession({ ctx, input: { sessionId } }))) return reply.redirect(next ?? '/', 303);
-    return html(reply, 200, loginPage({ notice: request.query.notice, next }));
+    // Just after a password was set through a link: the email the person set it for (sign-in-flash.ts).
+    const email = takeSignInEmail(request, reply, csrf, ctx.clock.now(), secure);
+    return html(reply, 200, loginPage({ notice: request.query.notice, next, email }));
   });
 
   app.post<{ Querystring: { next?: string }; Body: { email?: string; password?: string } }>(
@@ -140,23 +143,31 @@ export const signInRoutes: FastifyPluginAsync<Options> = async (app, { ctx, csrf
     }
   });
 
-  app.post<{ Params: { token: string }; Body: { password?: string; repeat?: string; email?: string; displayName?: string } }>(
+  app.post<{ Params: { token: string }; Body: { password?: string; repeat?: string; email?: string; displayName?: string; businessName?: string } }>(
     '/setup/:token',
     { schema: { hide: true } },
     async (request, reply) => {
       sameOrigin(request);
       const password = String(request.body?.password ?? '');
-      const profile = { email: String(request.body?.email ?? ''), displayName: String(request.body?.displayName ?? '') };
+      const business = request.body?.businessName;
+      const profile = {
+        email: String(request.body?.email ?? ''),
+        displayName: String(request.body?.displayName ?? ''),
+        // Named only when the page sent the field (a post from an older page leaves the workspace's name).
+        ...(business === undefined ? {} : { businessName: String(business) }),
+      };
       let link = { email: '', firstOwner: false };
       try {
         link = await openSetupLink({ ctx, input: { token: request.params.token } });
         const repeat = String(request.body?.repeat ?? '');
-        await setPasswordWithLink({ ctx, input: { token: request.params.token, password, repeat, ...(link.firstOwner ? { profile } : {}) } });
+        const done = await setPasswordWithLink({ ctx, input: { token: request.params.token, password, repeat, ...(link.firstOwner ? { profile } : {}) } });
+        setSignInEmail(reply, csrf, done.email, ctx.clock.now(), secure);
         return await reply.redirect('/login?notice=password-set', 303);
       } catch (error) {
         if (isAppError(error) && error.code === 'setup_link_unusable') return html(reply, httpStatusOf(error), setupUnusablePage());
-        if (isAppError(error) && (error.code === 'invalid_fields' || error.code === 'email_taken')) {
-          return html(reply, httpStatusOf(error), setupPage({ ...link, values: profile, errors: formErrorsOf(error, 'password') }));
+        if (isAppError(error) && (error.code === 'invalid_fields' || error.code === 'email_taken' || error.code === 'name_taken')) {
+          const errors = formErrorsOf(error, error.code === 'name_taken' ? 'businessName' : 'password');
+          return html(reply, httpStatusOf(error), setupPage({ ...link, values: profile, errors }));
         }
         throw error;
       }

@@ -6,7 +6,6 @@ import { markAsSpam } from '../../../domain/quarantine/mark-as-spam.js';
 import { setFollowUp } from '../../../domain/leads/set-follow-up.js';
 import { listMembers } from '../../../domain/members/list-members.js';
 import { localDayAndHour } from '../../../domain/notifications/choices.js';
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { exportLeadsCsv } from '../../../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../../../domain/leads/lead-filters.js';
 import { inboxOptions } from '../../../domain/leads/inbox-options.js';
@@ -19,10 +18,9 @@ import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { leadQuotesCard } from '../quotes/quote-pages.js';
-import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { sendAttachment } from '../attachment.js';
-import { formErrorsOf, isFormError } from '../form-controls.js';
 import type { LeadWorkInput } from './lead-work-pages.js';
 import { FILTER_KEYS, inboxPage, leadPage, noPipelinePage, type InboxQuery } from './leads-pages.js';
 
@@ -94,17 +92,12 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
   });
 }
 
-/** Runs a lead page form's verb; a refused field comes back on the lead's page next to it, with what was typed. */
-async function leadForm(call: WorkspaceCall, values: LeadWorkInput['values'], notice: string, verb: () => Promise<{ leadId: string }>) {
-  try {
-    const { leadId } = await verb();
-    return await call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
-  } catch (error) {
-    if (!isFormError(error)) throw error;
-    const field = Object.keys(values ?? {})[0] ?? 'text';
-    return renderLead(call, httpStatusOf(error), { errors: formErrorsOf(error, field), values });
-  }
+/** A lead page form: a refused field comes back on the lead's page next to it, with what was typed. */
+function leadForm(field: string, valuesOf: (call: WorkspaceCall) => LeadWorkInput['values']): PageForm<WorkspaceCall> {
+  return { field, rerender: (call, { status, errors }) => renderLead(call, status, { errors, values: valuesOf(call) }) };
 }
+
+const toLead = (call: WorkspaceCall, leadId: string, notice: string) => call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
 
 /** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export CSV. */
 export const leadsArea: AdminArea = {
@@ -147,10 +140,14 @@ export const leadsArea: AdminArea = {
       method: 'POST',
       path: '/w/:workspaceId/leads/:leadId/notes',
       access: 'member',
-      handler: (call) =>
-        leadForm(call, { text: call.body.text ?? '' }, 'note-added', () =>
-          addNote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', text: call.body.text ?? '', by: actorOf(call) } }),
-        ),
+      handler: async (call) => {
+        const { leadId } = await addNote({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', text: call.body.text ?? '', by: actorOf(call) },
+        });
+        return toLead(call, leadId, 'note-added');
+      },
+      form: leadForm('text', (call) => ({ text: call.body.text ?? '' })),
     },
     {
       // Owners delete any note, members their own (the verb checks).
@@ -170,26 +167,26 @@ export const leadsArea: AdminArea = {
       method: 'POST',
       path: '/w/:workspaceId/leads/:leadId/assign',
       access: 'member',
-      handler: (call) => {
+      handler: async (call) => {
         const userId = (call.body.assignee ?? '').trim();
-        return leadForm(call, {}, 'lead-assigned', () =>
-          assignLead({
-            ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', assignee: userId ? { userId } : null, by: actorOf(call) },
-          }),
-        );
+        const { leadId } = await assignLead({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', assignee: userId ? { userId } : null, by: actorOf(call) },
+        });
+        return toLead(call, leadId, 'lead-assigned');
       },
+      form: leadForm('text', () => ({})),
     },
     {
       method: 'POST',
       path: '/w/:workspaceId/leads/:leadId/follow-up',
       access: 'member',
-      handler: (call) => {
+      handler: async (call) => {
         const day = call.body.clear === '1' || !(call.body.followUp ?? '').trim() ? null : (call.body.followUp ?? '');
-        return leadForm(call, { followUp: call.body.followUp ?? '' }, 'follow-up-saved', () =>
-          setFollowUp({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) } }),
-        );
+        const { leadId } = await setFollowUp({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) } });
+        return toLead(call, leadId, 'follow-up-saved');
       },
+      form: leadForm('followUp', (call) => ({ followUp: call.body.followUp ?? '' })),
     },
     {
       method: 'POST',

@@ -1,14 +1,11 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
-import { AppError } from '../../../domain/errors.js';
 import { changeMemberRole } from '../../../domain/members/change-role.js';
 import { cancelInvitation } from '../../../domain/invitations/cancel-invitation.js';
 import { listPendingInvitations } from '../../../domain/invitations/list-invitations.js';
 import { listMembers } from '../../../domain/members/list-members.js';
 import { removeMember } from '../../../domain/members/remove-member.js';
 import { createUser } from '../../../domain/users/create-user.js';
-import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { formErrorsOf, isFormError } from '../form-controls.js';
 import { membersPage, type MembersPageInput } from './members-pages.js';
 
 async function render(call: WorkspaceCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {
@@ -20,9 +17,14 @@ async function render(call: WorkspaceCall, status: number, input: Omit<MembersPa
 }
 
 /** A refusal about a member row (the last owner, a vanished member) is shown on the list, not as an error page. */
-function rowProblem(error: unknown): error is AppError {
-  return error instanceof AppError && (error.code === 'last_owner' || error.code === 'invalid_fields');
-}
+const inviteValues = (call: WorkspaceCall) => ({ email: call.body.email ?? '', name: call.body.name ?? '', role: call.body.role ?? 'member' });
+
+/** A refusal about a member's row (the last owner stays, an unknown role): said above the list. */
+const rowProblem: PageForm<WorkspaceCall> = {
+  field: 'role',
+  only: ['last_owner', 'invalid_fields'],
+  rerender: (call, { status, error }) => render(call, status, { problem: error.detail }),
+};
 
 /** Members (docs/admin-app.md), owner only. */
 export const membersArea: AdminArea = {
@@ -34,20 +36,19 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members',
       access: 'owner',
       handler: async (call) => {
-        const values = { email: call.body.email ?? '', name: call.body.name ?? '', role: call.body.role ?? 'member' };
-        try {
-          // The same verb as `leadscan user create`: a new account's link is emailed to them, or without email shown
-          // once, on this answer only; an existing account gets an invitation it accepts itself, and no link.
-          const invitedBy = { userId: call.user.userId, email: call.user.email };
-          const invited = await createUser({
-            ctx: call.ctx,
-            input: { email: values.email, displayName: values.name, role: values.role, workspaceId: call.workspace.workspaceId, invitedBy },
-          });
-          return await render(call, 200, { invited });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          return render(call, httpStatusOf(error), { inviteErrors: formErrorsOf(error, 'email'), inviteValues: values });
-        }
+        const values = inviteValues(call);
+        // The same verb as `leadscan user create`: a new account's link is emailed to them, or without email shown
+        // once, on this answer only; an existing account gets an invitation it accepts itself, and no link.
+        const invitedBy = { userId: call.user.userId, email: call.user.email };
+        const invited = await createUser({
+          ctx: call.ctx,
+          input: { email: values.email, displayName: values.name, role: values.role, workspaceId: call.workspace.workspaceId, invitedBy },
+        });
+        return render(call, 200, { invited });
+      },
+      form: {
+        field: 'email',
+        rerender: (call, { status, errors }) => render(call, status, { inviteErrors: errors, inviteValues: inviteValues(call) }),
       },
     },
     {
@@ -66,14 +67,10 @@ export const membersArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const input = { workspaceId: call.workspace.workspaceId, userId: call.params.userId ?? '', role: call.body.role ?? '' };
-        try {
-          await changeMemberRole({ ctx: call.ctx, input });
-        } catch (error) {
-          if (!rowProblem(error)) throw error;
-          return render(call, httpStatusOf(error), { problem: error.detail });
-        }
+        await changeMemberRole({ ctx: call.ctx, input });
         return call.redirect(workspacePath(input.workspaceId, 'members'), 'role-changed');
       },
+      form: rowProblem,
     },
     {
       method: 'POST',
@@ -81,16 +78,12 @@ export const membersArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const input = { workspaceId: call.workspace.workspaceId, userId: call.params.userId ?? '' };
-        try {
-          await removeMember({ ctx: call.ctx, input });
-        } catch (error) {
-          if (!rowProblem(error)) throw error;
-          return render(call, httpStatusOf(error), { problem: error.detail });
-        }
+        await removeMember({ ctx: call.ctx, input });
         // Someone who removed themselves has no business on this screen any more.
         if (input.userId === call.user.userId) return call.redirect('/');
         return call.redirect(workspacePath(input.workspaceId, 'members'), 'member-removed');
       },
+      form: rowProblem,
     },
   ],
 };

@@ -1,4 +1,3 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import {
   getNotificationChoices,
   setNotificationChoices,
@@ -10,7 +9,7 @@ import { sendTestEmail } from '../../../domain/notifications/send-test-email.js'
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { actionButton, csrfField, formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import { actionButton, csrfField, type FormErrors } from '../form-controls.js';
 import { when } from '../formats.js';
 import { notice } from '../notices.js';
 
@@ -104,18 +103,15 @@ export const notificationsArea: AdminArea = {
       handler: async (call) => {
         const { workspaceId } = call.workspace;
         const values = { leads: call.body.leads ?? '', scans: call.body.scans ?? '' };
-        try {
-          await setNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId, ...values } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          const current = await getNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId } });
-          return call.render(httpStatusOf(error), {
-            title: 'Notifications',
-            area: 'notifications',
-            body: await page(call, current, formErrorsOf(error, 'leads')),
-          });
-        }
+        await setNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId, ...values } });
         return call.redirect(workspacePath(workspaceId, 'notifications'), 'notifications-saved');
+      },
+      form: {
+        field: 'leads',
+        rerender: async (call, { status, errors }) => {
+          const current = await getNotificationChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId } });
+          return call.render(status, { title: 'Notifications', area: 'notifications', body: await page(call, current, errors) });
+        },
       },
     },
     {

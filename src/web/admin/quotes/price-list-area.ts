@@ -8,12 +8,11 @@ import { removePriceListItem } from '../../../domain/price-list/remove-price-lis
 import { updatePriceListItem } from '../../../domain/price-list/update-price-list-item.js';
 import { amountText, formatDecimal, formatMoney, rateText } from '../../../domain/money.js';
 import { getWorkspaceSettings, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { sendAttachment } from '../attachment.js';
-import { actionButton, csrfField, field, formErrorsOf, isFormError, selectField, type FormErrors } from '../form-controls.js';
+import { actionButton, csrfField, field, selectField, type FormErrors } from '../form-controls.js';
 
 /** What the item form shows, as typed. */
 interface ItemValues {
@@ -210,13 +209,12 @@ export const priceListArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const settings = await settingsOf(call);
         const values = postedValues(call.body, settings);
-        try {
-          await addPriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, item: fieldsOf(values) } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          return renderList(call, httpStatusOf(error), { add: { values, errors: formErrorsOf(error, 'name') } });
-        }
+        await addPriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, item: fieldsOf(values) } });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-added');
+      },
+      form: {
+        field: 'name',
+        rerender: async (call, { status, errors }) => renderList(call, status, { add: { values: postedValues(call.body, await settingsOf(call)), errors } }),
       },
     },
     {
@@ -225,16 +223,14 @@ export const priceListArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const csv = call.body.csv ?? '';
-        let counts: { added: number; updated: number };
-        try {
-          counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          // Every refusal of the file is about the whole file: shown under the CSV box.
-          return renderList(call, httpStatusOf(error), { import: { csv, errors: { csv: error.fieldErrors?.[0]?.message ?? error.detail } } });
-        }
+        const counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv: call.body.csv ?? '' } });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), `imported-${counts.added}-${counts.updated}`);
+      },
+      form: {
+        field: 'csv',
+        // Every refusal of the file is about the whole file: shown under the CSV box.
+        rerender: (call, { status, error }) =>
+          renderList(call, status, { import: { csv: call.body.csv ?? '', errors: { csv: error.fieldErrors?.[0]?.message ?? error.detail } } }),
       },
     },
     {
@@ -254,14 +250,16 @@ export const priceListArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const [settings, item] = await Promise.all([settingsOf(call), getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } })]);
-        const values = postedValues(call.body, settings);
-        try {
-          await updatePriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, itemId: item.id, item: fieldsOf(values) } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          return call.render(httpStatusOf(error), { title: item.name, area: 'settings', body: editPage(call, settings, item, values, formErrorsOf(error, 'name')) });
-        }
+        await updatePriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, itemId: item.id, item: fieldsOf(postedValues(call.body, settings)) } });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-saved');
+      },
+      form: {
+        field: 'name',
+        rerender: async (call, { status, errors }) => {
+          const workspaceId = call.workspace.workspaceId;
+          const [settings, item] = await Promise.all([settingsOf(call), getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } })]);
+          return call.render(status, { title: item.name, area: 'settings', body: editPage(call, settings, item, postedValues(call.body, settings), errors) });
+        },
       },
     },
     {

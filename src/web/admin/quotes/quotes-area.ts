@@ -19,7 +19,7 @@ import { withdrawQuote } from '../../../domain/quotes/withdraw-quote.js';
 import type { QuoteView } from '../../../domain/quotes/quote-view.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
-import type { AdminArea, WorkspaceCall } from '../admin-route.js';
+import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
 import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
@@ -57,6 +57,9 @@ async function refused(call: WorkspaceCall, error: unknown, errors: FormErrors =
   const problem = error.fieldErrors?.length ? undefined : error.detail;
   return renderQuote(call, httpStatusOf(error), quote, { body: quote.status === 'draft' ? call.body : undefined, errors: fieldErrors, problem });
 }
+
+/** The builder's form: a refusal the gate catches comes back on the builder (see `refused`). */
+const builderForm: PageForm<WorkspaceCall> = { field: 'title', rerender: (call, { error }) => refused(call, error) };
 
 const taxNames = (quote: QuoteView, body: Record<string, string>, prefix: string) => quote.taxes.filter((_t, i) => body[`${prefix}-tax${i + 1}`] === 'on').map((t) => t.name);
 
@@ -157,14 +160,10 @@ function quoteAction(path: string, notice: string, verb: (call: WorkspaceCall, q
     access: 'member' as const,
     handler: async (call: WorkspaceCall) => {
       const quote = await loadQuote(call);
-      let result: QuoteView;
-      try {
-        result = await verb(call, quote.id);
-      } catch (error) {
-        return refused(call, error);
-      }
+      const result = await verb(call, quote.id);
       return call.redirect(quotePath(call, result.id), notice);
     },
+    form: builderForm,
   };
 }
 
@@ -215,13 +214,10 @@ export const quotesArea: AdminArea = {
         if (quote.status !== 'draft') return refused(call, new AppError('quote_not_editable', 'A sent quote is never changed; revise it to make a new draft'));
         const { errors, first } = await applyForm(call, quote);
         if (first) return refused(call, first, errors);
-        try {
-          await lineAction(call, quote);
-        } catch (error) {
-          return refused(call, error);
-        }
+        await lineAction(call, quote);
         return call.redirect(`${quotePath(call, quote.id)}${call.body.do?.includes(':') ? `#lines-heading` : ''}`, 'quote-saved');
       },
+      form: builderForm,
     },
     {
       method: 'POST',
@@ -235,26 +231,23 @@ export const quotesArea: AdminArea = {
         const many = (name: string) => [raw?.[name] ?? []].flat().filter((v): v is string => typeof v === 'string');
         const itemIds = many('item');
         const picked = many('room');
-        try {
-          if (itemIds.length === 0) throw new AppError('invalid_fields', 'Tick at least one item', [{ field: 'item', code: 'required', message: 'Tick at least one item' }]);
-          const byScan = new Map<string, number[]>();
-          for (const value of picked) {
-            const [scanId = '', index = ''] = value.split(':');
-            if (/^\d{1,4}$/.test(index)) byScan.set(scanId, [...(byScan.get(scanId) ?? []), Number(index)]);
-          }
-          const items = await listPriceList({ ctx: call.ctx, input: { workspaceId } });
-          const measured = itemIds.filter((id) => items.find((i) => i.id === id)?.measure);
-          const plain = itemIds.filter((id) => !measured.includes(id));
-          if (measured.length > 0 && byScan.size === 0) plain.push(...measured);
-          for (const [scanId, rooms] of byScan) {
-            if (measured.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms } });
-          }
-          if (plain.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
-        } catch (error) {
-          return refused(call, error);
+        if (itemIds.length === 0) throw new AppError('invalid_fields', 'Tick at least one item', [{ field: 'item', code: 'required', message: 'Tick at least one item' }]);
+        const byScan = new Map<string, number[]>();
+        for (const value of picked) {
+          const [scanId = '', index = ''] = value.split(':');
+          if (/^\d{1,4}$/.test(index)) byScan.set(scanId, [...(byScan.get(scanId) ?? []), Number(index)]);
         }
+        const items = await listPriceList({ ctx: call.ctx, input: { workspaceId } });
+        const measured = itemIds.filter((id) => items.find((i) => i.id === id)?.measure);
+        const plain = itemIds.filter((id) => !measured.includes(id));
+        if (measured.length > 0 && byScan.size === 0) plain.push(...measured);
+        for (const [scanId, rooms] of byScan) {
+          if (measured.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms } });
+        }
+        if (plain.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
         return call.redirect(quotePath(call, quote.id), 'lines-added');
       },
+      form: builderForm,
     },
     {
       method: 'POST',
@@ -267,18 +260,14 @@ export const quotesArea: AdminArea = {
           const { errors, first } = await applyForm(call, quote);
           if (first) return refused(call, first, errors);
         }
-        let emailed = false;
-        try {
-          const sent = await sendQuote({
-            ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, quoteId: quote.id, by: senderOf(call), email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email } },
-          });
-          emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
-        } catch (error) {
-          return refused(call, error);
-        }
+        const sent = await sendQuote({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, quoteId: quote.id, by: senderOf(call), email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email } },
+        });
+        const emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
         return call.redirect(quotePath(call, quote.id), emailed ? 'quote-sent-email' : 'quote-sent');
       },
+      form: builderForm,
     },
     quoteAction('revise', 'quote-revised', (call, quoteId) => reviseQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId } })),
     quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) => withdrawQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId } })),

@@ -1,4 +1,3 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { updateWorkspaceSettings } from '../../../domain/settings/update-workspace-settings.js';
 import { getWorkspaceSettings, MAX_TAXES, RETENTION_MONTHS, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import type { TaxChange, TaxNumberChange } from '../../../domain/settings/quote-settings.js';
@@ -6,7 +5,7 @@ import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { csrfField, field, formErrorsOf, isFormError, selectField, type FormErrors } from '../form-controls.js';
+import { csrfField, field, selectField, type FormErrors } from '../form-controls.js';
 import { notice } from '../notices.js';
 
 interface Values {
@@ -87,7 +86,7 @@ ${notice(call.query.notice)}
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings')}" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Shown in the workspace switcher and on the CLI.' })}
+${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).' })}
 ${selectField('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
 ${selectField('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperial (ft-in, ft²)']], values.units, errors, 'Scan measurements are kept in metres and shown in these units.')}
 <fieldset class="retention" aria-describedby="retention-hint">
@@ -165,6 +164,17 @@ function quoteInput(values: QuoteValues, current: WorkspaceSettings) {
  * Settings (owners): the workspace's name, time zone, units, retention and what quotes use (docs/quotes.md,
  * "Settings"), with the verb `leadscan workspace settings` uses.
  */
+/** The workspace fields of a posted Settings form, as typed. */
+function postedValues(call: WorkspaceCall) {
+  return {
+    name: call.body.name ?? '',
+    timeZone: call.body.timeZone ?? '',
+    units: call.body.units ?? '',
+    leadRetention: call.body.leadRetention ?? 'off',
+    scanRetention: call.body.scanRetention ?? 'off',
+  };
+}
+
 export const settingsArea: AdminArea = {
   nav: { area: 'settings', label: 'Settings', path: 'settings', access: 'owner' },
   routes: [
@@ -185,21 +195,16 @@ export const settingsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const current = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } });
         const posted = postedQuoteValues(call.body);
-        const values = {
-          name: call.body.name ?? '',
-          timeZone: call.body.timeZone ?? '',
-          units: call.body.units ?? '',
-          leadRetention: call.body.leadRetention ?? 'off',
-          scanRetention: call.body.scanRetention ?? 'off',
-        };
-        try {
-          await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...values, ...(posted ? quoteInput(posted, current) : {}) } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          const shown = { ...values, quotes: posted ?? valuesOf(current).quotes };
-          return call.render(httpStatusOf(error), { title: 'Settings', area: 'settings', body: settingsPage(call, shown, formErrorsOf(error, 'name')) });
-        }
+        await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...postedValues(call), ...(posted ? quoteInput(posted, current) : {}) } });
         return call.redirect(workspacePath(workspaceId, 'settings'), 'settings-saved');
+      },
+      form: {
+        field: 'name',
+        rerender: async (call, { status, errors }) => {
+          const current = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+          const shown = { ...postedValues(call), quotes: postedQuoteValues(call.body) ?? valuesOf(current).quotes };
+          return call.render(status, { title: 'Settings', area: 'settings', body: settingsPage(call, shown, errors) });
+        },
       },
     },
   ],

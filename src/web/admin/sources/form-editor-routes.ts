@@ -1,4 +1,3 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { addFormField } from '../../../domain/forms/add-form-field.js';
 import { moveFormField } from '../../../domain/forms/move-form-field.js';
 import { removeFormField } from '../../../domain/forms/remove-form-field.js';
@@ -7,7 +6,6 @@ import { readSourceForm } from '../../../domain/forms/source-form.js';
 import { findWorkspaceSource } from '../../../domain/sources/list-sources.js';
 import type { AdminRoute, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { formErrorsOf, isFormError } from '../form-controls.js';
 import { formEditorPage, type FormEditorInput } from './form-editor-pages.js';
 
 const sourceOf = (call: WorkspaceCall) =>
@@ -22,6 +20,16 @@ async function renderEditor(call: WorkspaceCall, status: number, extra: Omit<For
 }
 
 /** A source's form editor (docs/admin-app.md, "A source's form"), owner only, beside the source's own page. */
+/** The new field's form as typed. */
+const fieldValuesOf = (call: WorkspaceCall) => ({
+  kind: call.body.kind ?? '',
+  label: call.body.label ?? '',
+  help: call.body.help ?? '',
+  options: call.body.options ?? '',
+  consentText: call.body.consentText ?? '',
+  required: call.body.required === '1' ? '1' : '',
+});
+
 export const formEditorRoutes: AdminRoute[] = [
   {
     method: 'GET',
@@ -35,22 +43,11 @@ export const formEditorRoutes: AdminRoute[] = [
     access: 'owner',
     handler: async (call) => {
       const source = await sourceOf(call);
-      const values = {
-        kind: call.body.kind ?? '',
-        label: call.body.label ?? '',
-        help: call.body.help ?? '',
-        options: call.body.options ?? '',
-        consentText: call.body.consentText ?? '',
-        required: call.body.required === '1' ? '1' : '',
-      };
-      try {
-        await addFormField({ ctx: call.ctx, input: { sourceId: source.id, field: { ...values, required: values.required === '1' } } });
-        return await call.redirect(editorPath(call, source.id), 'form-field-added');
-      } catch (error) {
-        if (!isFormError(error)) throw error;
-        return renderEditor(call, httpStatusOf(error), { fieldErrors: formErrorsOf(error, 'label'), fieldValues: values });
-      }
+      const values = fieldValuesOf(call);
+      await addFormField({ ctx: call.ctx, input: { sourceId: source.id, field: { ...values, required: values.required === '1' } } });
+      return call.redirect(editorPath(call, source.id), 'form-field-added');
     },
+    form: { field: 'label', rerender: (call, { status, errors }) => renderEditor(call, status, { fieldErrors: errors, fieldValues: fieldValuesOf(call) }) },
   },
   {
     method: 'POST',
@@ -79,14 +76,9 @@ export const formEditorRoutes: AdminRoute[] = [
     access: 'owner',
     handler: async (call) => {
       const source = await sourceOf(call);
-      const accent = call.body.accent ?? '';
-      try {
-        await setFormAccent({ ctx: call.ctx, input: { sourceId: source.id, accent } });
-        return await call.redirect(editorPath(call, source.id), 'form-look-saved');
-      } catch (error) {
-        if (!isFormError(error)) throw error;
-        return renderEditor(call, httpStatusOf(error), { accentErrors: formErrorsOf(error, 'accent'), accentValue: accent });
-      }
+      await setFormAccent({ ctx: call.ctx, input: { sourceId: source.id, accent: call.body.accent ?? '' } });
+      return call.redirect(editorPath(call, source.id), 'form-look-saved');
     },
+    form: { field: 'accent', rerender: (call, { status, errors }) => renderEditor(call, status, { accentErrors: errors, accentValue: call.body.accent ?? '' }) },
   },
 ];

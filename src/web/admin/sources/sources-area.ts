@@ -1,4 +1,3 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { sourceStats } from '../../../domain/intake-log/source-stats.js';
 import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
 import { createSource } from '../../../domain/sources/create-source.js';
@@ -9,7 +8,7 @@ import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/upda
 import { AppError } from '../../../domain/errors.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import type { FormErrors } from '../form-controls.js';
 import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
 import { formEditorRoutes } from './form-editor-routes.js';
 
@@ -33,6 +32,9 @@ async function renderSource(
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */
+/** The form's texts as typed. */
+const textsOf = (call: WorkspaceCall) => ({ heading: call.body.heading ?? '', introduction: call.body.introduction ?? '', thankYou: call.body.thankYou ?? '' });
+
 function botCheckInput(body: Record<string, string>): BotCheckInput {
   const provider = body.provider ?? 'off';
   if (provider === 'off') return { off: true };
@@ -84,18 +86,19 @@ export const sourcesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
-        try {
-          const created = await createSource({ ctx: call.ctx, input: { workspaceId, pipelineId: values.pipeline, name: values.name } });
-          return await call.redirect(sourcePath(call, created.id), 'source-created');
-        } catch (error) {
-          if (!isFormError(error) && !(error instanceof AppError && error.code === 'pipeline_not_found')) throw error;
-          const errors = formErrorsOf(error, error.code === 'pipeline_not_found' ? 'pipeline' : 'name');
-          const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId } });
+        const created = await createSource({ ctx: call.ctx, input: { workspaceId, pipelineId: call.body.pipeline ?? '', name: call.body.name ?? '' } });
+        return call.redirect(sourcePath(call, created.id), 'source-created');
+      },
+      form: {
+        field: 'name',
+        fields: { pipeline_not_found: 'pipeline' },
+        rerender: async (call, { status, errors, error }) => {
+          const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
+          const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
           // A name taken answers 409 as the API does (a pipeline gone meanwhile is this form's own 400).
-          const status = error.code === 'pipeline_not_found' ? 400 : httpStatusOf(error);
-          return call.render(status, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
-        }
+          const shownStatus = error.code === 'pipeline_not_found' ? 400 : status;
+          return call.render(shownStatus, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
+        },
       },
     },
     {
@@ -121,15 +124,11 @@ export const sourcesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const source = await sourceOf(call);
-        try {
-          const settings = botCheckInput(call.body);
-          await configureBotCheck({ ctx: call.ctx, input: { sourceId: source.id, settings } });
-          return await call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          return renderSource(call, httpStatusOf(error), { botCheckErrors: formErrorsOf(error, 'secret') });
-        }
+        const settings = botCheckInput(call.body);
+        await configureBotCheck({ ctx: call.ctx, input: { sourceId: source.id, settings } });
+        return call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
       },
+      form: { field: 'secret', rerender: (call, { status, errors }) => renderSource(call, status, { botCheckErrors: errors }) },
     },
     {
       method: 'POST',
@@ -137,15 +136,10 @@ export const sourcesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const source = await sourceOf(call);
-        const texts = { heading: call.body.heading ?? '', introduction: call.body.introduction ?? '', thankYou: call.body.thankYou ?? '' };
-        try {
-          await updateSourceTexts({ ctx: call.ctx, input: { sourceId: source.id, texts } });
-          return await call.redirect(sourcePath(call, source.id), 'texts-saved');
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          return renderSource(call, httpStatusOf(error), { textErrors: formErrorsOf(error, 'heading'), textValues: texts });
-        }
+        await updateSourceTexts({ ctx: call.ctx, input: { sourceId: source.id, texts: textsOf(call) } });
+        return call.redirect(sourcePath(call, source.id), 'texts-saved');
       },
+      form: { field: 'heading', rerender: (call, { status, errors }) => renderSource(call, status, { textErrors: errors, textValues: textsOf(call) }) },
     },
     ...formEditorRoutes,
   ],

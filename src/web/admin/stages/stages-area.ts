@@ -1,4 +1,3 @@
-import { httpStatusOf } from '../../../http/error-statuses.js';
 import { findPipeline } from '../../../domain/pipelines/find-pipeline.js';
 import { addStage } from '../../../domain/stages/add-stage.js';
 import { listStages, type StageWithCount } from '../../../domain/stages/list-stages.js';
@@ -10,7 +9,7 @@ import { actorOf } from '../leads/leads-area.js';
 import { leadsNotice } from '../leads/leads-notices.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { actionButton, csrfField, isFormError } from '../form-controls.js';
+import { actionButton, csrfField } from '../form-controls.js';
 
 const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
 
@@ -76,19 +75,18 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages',
       access: 'owner',
       handler: async (call) => {
-        const at = await refs(call);
-        const name = call.body.name ?? '';
-        try {
-          await addStage({ ctx: call.ctx, input: { ...at, name } });
-        } catch (error) {
-          // A name refused (taken, or empty or too long) is shown next to the field, with the status of its code.
-          if (!isFormError(error)) throw error;
-          const pipeline = await pipelineOfUrl(call);
-          const stages = await listStages({ ctx: call.ctx, input: at });
-          const body = stagesPage(call, pipeline, stages, { name, error: error.detail });
-          return call.render(httpStatusOf(error), { title: `Stages · ${pipeline.name}`, area: 'leads', body });
-        }
+        await addStage({ ctx: call.ctx, input: { ...(await refs(call)), name: call.body.name ?? '' } });
         return call.redirect(stagesPath(call), 'stage-added');
+      },
+      form: {
+        field: 'name',
+        // A name refused (taken, or empty or too long) is shown next to the field, with the status of its code.
+        rerender: async (call, { status, error }) => {
+          const pipeline = await pipelineOfUrl(call);
+          const stages = await listStages({ ctx: call.ctx, input: await refs(call) });
+          const body = stagesPage(call, pipeline, stages, { name: call.body.name ?? '', error: error.detail });
+          return call.render(status, { title: `Stages · ${pipeline.name}`, area: 'leads', body });
+        },
       },
     },
     {
