@@ -240,7 +240,7 @@ async function copyTable(sqlite: BetterSqlite3.Database, client: pg.ClientBase, 
     for (const v of values) if (Buffer.isBuffer(v)) bytes += v.length;
     if (table === 'leads') {
       const lead = Object.fromEntries(columns.map((c, i) => [c, values[i]])) as Record<string, string | null>;
-      leads.push({ id: lead.id, search_text: searchDocument({ name: lead.name ?? null, email: lead.email ?? null, phone: lead.phone ?? null, notes: lead.notes ?? null }) });
+      leads.push({ id: lead.id, search_text: searchDocument({ name: lead.name ?? null, email: lead.email ?? null, phone: lead.phone ?? null, notes: lead.notes ?? null, extra: lead.extra ?? null }) });
     }
     if (batch.length >= rowsPerStatement || bytes >= BATCH_BYTES) await flush();
   }

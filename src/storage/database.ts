@@ -104,9 +104,15 @@ function openSqlite(file: string): { db: Kysely<Schema>; sqlite: BetterSqlite3.D
   // occasional management write, and never checkpoints on the event loop.
   sqlite.pragma('wal_autocheckpoint = 0');
   // Inbox search's exact check (search-text.ts) for the scans in page order that SQL cannot fold accents for.
-  sqlite.function(SEARCH_MATCH_FUNCTION, { deterministic: true }, (text, digits, name, email, phone, notes) =>
+  sqlite.function(SEARCH_MATCH_FUNCTION, { deterministic: true }, (text, digits, name, email, phone, notes, extra) =>
     leadMatches(
-      { name: name as string | null, email: email as string | null, phone: phone as string | null, notes: notes as string | null },
+      {
+        name: name as string | null,
+        email: email as string | null,
+        phone: phone as string | null,
+        notes: notes as string | null,
+        extra: extra as string | null,
+      },
       { text: text as string, digits: digits as string | null },
     )
       ? 1

@@ -97,6 +97,12 @@ export interface LeadTable {
   phone_key: string | null;
   /** Since 0020: the page the hosted form was embedded in (or a direct post's `pageUrl`); null when unknown. */
   page_url?: string | null;
+  /** Since 0038: the marketing parameters of `page_url` (domain/marketing-source.ts), at most 200 characters each. */
+  utm_source?: string | null;
+  utm_medium?: string | null;
+  utm_campaign?: string | null;
+  gclid?: string | null;
+  fbclid?: string | null;
 }
 
 /** Since 0019: an internal note on a lead. */

@@ -52,16 +52,18 @@ const CHUNK = 256;
 /**
  * The layout of the index file, kept in its state: a file of another layout is rebuilt at the next start. 2: since
  * migration 0026 the change log notes a lead stored under a rowid handed out again, and indexes of layout 1 may have
- * passed such leads by (rebuilt, they find them again).
+ * passed such leads by (rebuilt, they find them again). 3: the document holds the extra fields' values (custom
+ * answers, migration 0038), so every index of layout 2 is rebuilt once to hold them. `extra` is written only by the
+ * lead INSERT (no edit changes it), so the change log's update trigger need not watch it.
  */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
-/** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes. */
-type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null];
+/** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes, extra. */
+type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null, extra: string | null];
 
 /** What the index holds of a lead: the two parts of its search document, the folded fields and the phone's digits. */
-function indexRow([rowid, name, email, phone, notes]: LeadTextRow): [number, string, string] {
-  const { text, digits } = documentParts(searchDocument({ name, email, phone, notes }));
+function indexRow([rowid, name, email, phone, notes, extra]: LeadTextRow): [number, string, string] {
+  const { text, digits } = documentParts(searchDocument({ name, email, phone, notes, extra }));
   return [rowid, text, digits];
 }
 
@@ -155,7 +157,7 @@ export class SearchIndex {
   }
 
   private prepare() {
-    const lead = 'select rowid, name, email, phone, notes from leads';
+    const lead = 'select rowid, name, email, phone, notes, extra from leads';
     return {
       begin: this.db.prepare('begin immediate'),
       commit: this.db.prepare('commit'),
@@ -310,7 +312,7 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
   const rowids = indexed.rows.map((r) => r.rowid);
   for (let at = 0; at < rowids.length; at += 500) {
     const { rows } = await sql<SearchableLead & { id: string }>`
-      select id, name, email, phone, notes from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
+      select id, name, email, phone, notes, extra from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
     for (const lead of rows) if (leadMatches(lead, query)) ids.add(lead.id);
   }
   return [...ids];
@@ -329,7 +331,7 @@ export function unindexedMatches(workspaceId: string, query: SearchQuery, limit:
       union select rowid from leads where rowid > (select indexed_upto from search.state)) c
     cross join leads l on l.rowid = c.rowid
     where l.workspace_id = ${workspaceId}
-    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes) = 1
+    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes, l.extra) = 1
     limit ${limit}`;
 }
 

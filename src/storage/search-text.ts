@@ -4,8 +4,8 @@
  * and by the tests.
  *
  * - Text is folded: Unicode NFD, combining marks removed, lower case. `gagne`, `GAGNÉ` and `Gagné` are all `gagne`.
- * - A search is one piece of text, as typed (trimmed): it matches a lead whose folded name, email, phone or notes
- *   contain it. Several words are one phrase, found inside one field (`kitchen refit`), as the inbox always did.
+ * - A search is one piece of text, as typed (trimmed): it matches a lead whose folded name, email, phone or notes,
+ *   or one of its extra fields' values (a hosted form's custom answers, a direct post's own fields), contain it. Several words are one phrase, found inside one field (`kitchen refit`), as the inbox always did.
  * - A search made only of digits and the signs people write phone numbers with (spaces, dashes, dots, parentheses,
  *   plus), with at least 3 digits, also matches a lead whose phone's digits contain its digits: `5550199` and
  *   `514 555` find `+1 514-555-0199`. With fewer digits it is plain text.
@@ -61,15 +61,30 @@ export interface SearchableLead {
   email: string | null;
   phone: string | null;
   notes: string | null;
+  /** `leads.extra`: JSON object text of the extra fields (string values); each value is searched like a field. */
+  extra: string | null;
+}
+
+/** The values of `leads.extra` (JSON text), in order; none for no extra fields (`{}`, the common case, not parsed). */
+export function extraValues(extra: string | null): string[] {
+  if (!extra || extra === '{}') return [];
+  const values: string[] = [];
+  for (const value of Object.values(JSON.parse(extra) as Record<string, unknown>)) {
+    values.push(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return values;
 }
 
 /**
- * A lead as search sees it, in one string: `DIGITS` + the phone's digits + `TEXT` + the folded fields, FIELD between.
+ * A lead as search sees it, in one string: `DIGITS` + the phone's digits + `TEXT` + the folded fields (name, email,
+ * phone, notes, then each extra field's value), FIELD between.
  * PostgreSQL stores it (`leads.search_text`) and matches it with the two LIKE patterns below; SQLite's index thread
  * indexes its parts.
  */
 export function searchDocument(lead: SearchableLead): string {
-  const fields = [lead.name, lead.email, lead.phone, lead.notes].map((field) => (field === null ? '' : foldText(field))).join(FIELD);
+  const fields = [lead.name, lead.email, lead.phone, lead.notes, ...extraValues(lead.extra)]
+    .map((field) => (field === null ? '' : foldText(field)))
+    .join(FIELD);
   return `${DIGITS}${digitsOf(lead.phone ?? '')}${TEXT}${fields}`;
 }
 
@@ -91,7 +106,7 @@ export function leadMatches(lead: SearchableLead, query: SearchQuery): boolean {
 
 /**
  * The SQLite function (registered on the app's connection, storage/database.ts) that runs `leadMatches` in SQL:
- * `leadscan_search_match(text, digits, name, email, phone, notes)` is 1 or 0.
+ * `leadscan_search_match(text, digits, name, email, phone, notes, extra)` is 1 or 0.
  */
 export const SEARCH_MATCH_FUNCTION = 'leadscan_search_match';
 

@@ -43,7 +43,7 @@ export async function updateLeadText(
   fields: Partial<Pick<LeadTable, 'name' | 'email' | 'phone' | 'notes'>>,
 ): Promise<void> {
   const { db, dialect } = world.store;
-  const row = await db.selectFrom('leads').select(['name', 'email', 'phone', 'notes']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('leads').select(['name', 'email', 'phone', 'notes', 'extra']).where('id', '=', id).executeTakeFirstOrThrow();
   await db.updateTable('leads').set(fields).where('id', '=', id).execute();
   if (dialect === 'postgres') {
     // The document is in one of the two tables (migration 0025), whether the search mover moved it or not.

@@ -113,6 +113,28 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await names('KITCHEN')).toEqual(['Other Person']);
   });
 
+  it('finds a lead by the answers to a source’s own fields (extra), each answer one field of its own', async () => {
+    const source = { id: seeded.source.id, pipeline_id: seeded.pipelineId };
+    // Through intake's own INSERT (PostgreSQL computes the document there) and straight into the table.
+    await world.store.hot.write({
+      kind: 'lead',
+      lead: { ...leadRow(source, 'Hot Lead'), extra: JSON.stringify({ 'Project type': 'Loft conversion', Budget: 'Über 10k' }) },
+      done: null,
+    });
+    await insertLeads(world, at, [
+      { name: 'Plain', extra: '{}', received_at: minute(1) },
+      { name: 'Listed', extra: JSON.stringify({ Rooms: '["Attic","Cellar"]', Note: 'conversion' }), received_at: minute(2) },
+    ]);
+    const names = async (search: string) => (await list({ search })).leads.map((l) => l.name).sort();
+    expect(await names('LOFT CONVERSION')).toEqual(['Hot Lead']);
+    expect(await names('uber 10')).toEqual(['Hot Lead']);
+    expect(await names('conversion')).toEqual(['Hot Lead', 'Listed']);
+    expect(await names('cellar')).toEqual(['Listed']);
+    // Answers are separate fields: a phrase across two of them, or across the keys, finds nothing.
+    expect(await names('conversion über')).toEqual([]);
+    expect(await names('project type')).toEqual([]);
+  });
+
   it('answers exactly: a lead holding every trigram of a term but not the term is not found', async () => {
     const [holds, scattered] = await insertLeads(world, at, [
       { name: 'Kitchen Refit', notes: 'side door is easier', received_at: minute(1) },

@@ -60,6 +60,11 @@ describeEachBackend('storage round trips', (backend) => {
       email_key: null,
       phone_key: null,
       page_url: 'https://example.com/contact?utm_source=ad',
+      utm_source: 'ad',
+      utm_medium: 'cpc',
+      utm_campaign: 'Spring “sale” ü',
+      gclid: 'Cj0KCQ',
+      fbclid: 'IwAR1',
       ...overrides,
     };
     return row;
@@ -274,6 +279,11 @@ describeEachBackend('storage round trips', (backend) => {
       origin: null,
       referer: null,
       page_url: null,
+      utm_source: null,
+      utm_medium: null,
+      utm_campaign: null,
+      gclid: null,
+      fbclid: null,
     });
     await Promise.all([insertLead(row), insertLead(bare)]);
     const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
@@ -300,6 +310,7 @@ describeEachBackend('storage round trips', (backend) => {
       followUpOn: null,
       possibleDuplicate: false,
       pageUrl: row.page_url,
+      marketing: { utm_source: 'ad', utm_medium: 'cpc', utm_campaign: 'Spring “sale” ü', gclid: 'Cj0KCQ', fbclid: 'IwAR1' },
     });
   });
 

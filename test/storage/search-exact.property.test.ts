@@ -76,7 +76,7 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
     const query = searchQuery(term);
     const rows = await world.store.db
       .selectFrom('leads')
-      .select(['id', 'name', 'email', 'phone', 'notes'])
+      .select(['id', 'name', 'email', 'phone', 'notes', 'extra'])
       .where('workspace_id', '=', workspaceId())
       .execute();
     const expected = rows.filter((row) => leadMatches(row, query)).map((row) => row.id).sort();
@@ -89,7 +89,10 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
       case 'insert': {
         made += 1;
         const at = { workspaceId: workspaceId(), pipelineId: seeded.pipelineId, sourceId: seeded.source.id };
-        await insertLeads(world, at, [{ name: `Lead ${made}`, notes: `about the ${act.word}`, received_at: minute(made) }]);
+        // Every other lead holds its word in a custom answer (extra) rather than in its notes.
+        const text = `about the ${act.word}`;
+        const fields = made % 2 === 0 ? { extra: JSON.stringify({ 'Project type': text }) } : { notes: text };
+        await insertLeads(world, at, [{ name: `Lead ${made}`, ...fields, received_at: minute(made) }]);
         return;
       }
       case 'delete':

@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'account.name_changed',
   'account.password_changed',
   'account.email_change_requested',
+  'account.set_up',
+  'account.password_set_by_link',
   'user.password_reset',
   'export.downloaded',
   'person.exported',

@@ -63,6 +63,9 @@ function decodeCursor(cursor: string): { at: string; id: string } {
   return { at, id };
 }
 
+/** Server-wide records an owner sees for the workspace's current members. */
+const MEMBERS_OWN_ACTIONS: AuditAction[] = ['sign_in.succeeded', 'account.set_up', 'account.password_set_by_link'];
+
 /** The audit log, newest first, one keyset page at a time (docs/operations.md, "The audit log"). */
 export async function listAudit({ ctx, input }: VerbArgs<AuditFilters>): Promise<AuditPage> {
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 1000);
@@ -82,10 +85,11 @@ export async function listAudit({ ctx, input }: VerbArgs<AuditFilters>): Promise
       q.where((eb) =>
         eb.or([
           eb('workspace_id', '=', workspaceId!),
-          // Sign-ins belong to no workspace; an owner sees those of the people who are members now.
+          // Sign-ins and passwords set through a link belong to no workspace; an owner sees those of the people who
+          // are members now.
           eb.and([
             eb('workspace_id', 'is', null),
-            eb('action', '=', 'sign_in.succeeded'),
+            eb('action', 'in', MEMBERS_OWN_ACTIONS),
             eb('actor_user_id', 'in', eb.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId!)),
           ]),
         ]),

@@ -4,6 +4,7 @@ import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { AppError, checkAllFields, isAppError } from '../errors.js';
 import { assertNameFree, checkName } from '../unique-name.js';
 import { checkNewPassword, hashPassword } from './password.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { checkDisplayName } from '../display-name.js';
 import { checkEmail, emailKey, FIRST_OWNER_EMAIL } from '../email-address.js';
 import { currentFingerprint } from './credentials-fingerprint.js';
@@ -159,6 +160,7 @@ export async function setPasswordWithLink({
         ]);
       }
     }
+    const before = await trx.selectFrom('users').select(['password_hash', 'display_name']).where('id', '=', link.userId).executeTakeFirstOrThrow();
     await trx
       .updateTable('users')
       .set({
@@ -186,6 +188,14 @@ export async function setPasswordWithLink({
     // An invitation belongs to the address it was sent to: those waiting for admin@localhost are not the new one's.
     if (profile && emailKey(profile.email) !== emailKey(link.email)) await trx.deleteFrom('invitations').where('user_id', '=', link.userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
+    // Recorded as the person themself (nobody is signed in on the link's page): an account's first password, or a
+    // reset link used (emailed by Forgot password, printed by the CLI, or shown to an owner on the Members screen).
+    const actor = { kind: 'user' as const, userId: link.userId, displayName: profile?.display_name ?? before.display_name };
+    await recordAudit(trx, { ...ctx, actor }, {
+      action: before.password_hash === null ? 'account.set_up' : 'account.password_set_by_link',
+      workspaceId: shownIn ?? null,
+      targetIds: [link.userId],
+    });
   });
   return profile ? { ...link, email: profile.email } : link;
 }

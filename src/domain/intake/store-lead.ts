@@ -5,6 +5,7 @@ import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import type { BotCheckOutcome } from './verify-bot-check.js';
 import type { LeadFields } from '../lead-fields.js';
 import type { Schema } from '../../storage/schema.js';
+import { marketingSourceOf } from '../marketing-source.js';
 
 /** What the request said about itself, kept with the lead or the quarantine row (docs/api.md). */
 export interface IntakeMeta {
@@ -62,6 +63,7 @@ export function leadRowOf(input: {
     email_key: emailKey(fields.email),
     phone_key: phoneKey(fields.phone),
     page_url: fields.pageUrl,
+    ...marketingSourceOf(fields.pageUrl),
   };
 }
 

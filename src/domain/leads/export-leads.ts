@@ -40,6 +40,12 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['origin', (r) => r.origin],
   ['referer', (r) => r.referer],
   ['page_url', (r) => r.page_url ?? null],
+  // The marketing parameters of page_url (marketing-source.ts), under their own names.
+  ['utm_source', (r) => r.utm_source ?? null],
+  ['utm_medium', (r) => r.utm_medium ?? null],
+  ['utm_campaign', (r) => r.utm_campaign ?? null],
+  ['gclid', (r) => r.gclid ?? null],
+  ['fbclid', (r) => r.fbclid ?? null],
 ];
 
 /** The fixed columns; the extra fields' columns follow them, one per key. */

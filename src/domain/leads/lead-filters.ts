@@ -22,6 +22,8 @@ export interface LeadFilterInput {
   stage?: string;
   /** A source id or name. */
   source?: string;
+  /** A marketing source (`leads.utm_source`), exactly as stored. */
+  utmSource?: string;
   botCheck?: string;
   search?: string;
   /** Received at or after: `YYYY-MM-DD` (UTC day) or an ISO instant. */
@@ -42,6 +44,7 @@ export interface LeadFilters {
   pipelineId?: string;
   stageKeys?: string[];
   sourceIds?: string[];
+  utmSource?: string;
   botCheck?: string;
   /** The search as compared (storage/search-text.ts). */
   search?: SearchQuery;
@@ -77,7 +80,7 @@ const blank = (value: string | undefined) => value === undefined || value.trim()
 
 export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
   // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
-  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['stage', 'The stage'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
+  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['utmSource', 'The campaign source'], ['stage', 'The stage'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
     const value = input[field];
     if (value !== undefined) checkText(value, field, label);
   }
@@ -111,6 +114,7 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     if (sources.length === 0) throw new AppError('source_not_found', `No lead source "${ref}" in this workspace`);
     filters.sourceIds = sources.map((s) => s.id);
   }
+  if (!blank(input.utmSource)) filters.utmSource = input.utmSource!.trim();
   if (!blank(input.botCheck)) {
     const state = input.botCheck!.trim();
     if (!(BOT_CHECK_STATES as readonly string[]).includes(state)) {
@@ -164,6 +168,8 @@ export function filterCondition(
   if (filters.pipelineId) parts.push(eb('leads.pipeline_id', '=', filters.pipelineId));
   if (filters.stageKeys) parts.push(eb('leads.stage', 'in', filters.stageKeys));
   if (filters.sourceIds) parts.push(eb('leads.source_id', 'in', filters.sourceIds));
+  // Answered from leads_workspace_utm_source (migration 0038), in page order.
+  if (filters.utmSource !== undefined) parts.push(eb('leads.utm_source', '=', filters.utmSource));
   if (filters.botCheck) parts.push(eb('leads.bot_check', '=', filters.botCheck));
   if (filters.assigneeUserId) parts.push(eb('leads.assignee_user_id', '=', filters.assigneeUserId));
   if (filters.unassigned) parts.push(eb('leads.assignee_user_id', 'is', null));

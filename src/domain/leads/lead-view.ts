@@ -1,5 +1,6 @@
 import type { LeadTable } from '../../storage/schema.js';
 import type { LeadFields } from '../lead-fields.js';
+import type { MarketingSource } from '../marketing-source.js';
 
 /** A lead as the inbox shows it: its fields as intake stored them, plus where and when it arrived. */
 export interface LeadView extends LeadFields {
@@ -10,6 +11,8 @@ export interface LeadView extends LeadFields {
   stage: string;
   botCheck: string;
   receivedAt: string;
+  /** The marketing parameters of `pageUrl`, under their own names (marketing-source.ts); each null when absent. */
+  marketing: MarketingSource;
 }
 
 export interface InboxLead extends LeadView {
@@ -40,5 +43,12 @@ export function toLeadView(row: LeadTable): LeadView {
     extra: JSON.parse(row.extra) as Record<string, string>,
     botCheck: row.bot_check,
     receivedAt: row.received_at,
+    marketing: {
+      utm_source: row.utm_source ?? null,
+      utm_medium: row.utm_medium ?? null,
+      utm_campaign: row.utm_campaign ?? null,
+      gclid: row.gclid ?? null,
+      fbclid: row.fbclid ?? null,
+    },
   };
 }

@@ -42,6 +42,11 @@ export const LEAD_INSERT_COLUMNS: ReadonlyArray<readonly [column: string, expres
   ['email_key', 'v.email_key'],
   ['phone_key', 'v.phone_key'],
   ['page_url', 'v.page_url'],
+  ['utm_source', 'v.utm_source'],
+  ['utm_medium', 'v.utm_medium'],
+  ['utm_campaign', 'v.utm_campaign'],
+  ['gclid', 'v.gclid'],
+  ['fbclid', 'v.fbclid'],
 ];
 
 /** The posted fields, in parameter order (every `v.` field is text). */
@@ -66,6 +71,11 @@ export const LEAD_ROW_FIELDS = [
   'email_key',
   'phone_key',
   'page_url',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'gclid',
+  'fbclid',
 ] as const satisfies ReadonlyArray<keyof LeadInsertValues>;
 
 const FIELDS: readonly Field[] = LEAD_ROW_FIELDS.map((name) => [name, 'text'] as const);
@@ -111,7 +121,7 @@ export function leadInsert(m: Markers, { guarded }: { guarded: boolean }): strin
 
 /** Parameters of leadInsert: the one row's values (SQLite), or one array per field (PostgreSQL). */
 export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValues[]): unknown[] {
-  // An optional column (page_url) left out of a row is stored as null.
+  // An optional column (page_url, the marketing parameters) left out of a row is stored as null.
   if (dialect === 'sqlite') return LEAD_ROW_FIELDS.map((f) => rows[0]![f] ?? null);
   return [...columns(rows, LEAD_ROW_FIELDS).map((values) => values.map((v) => v ?? null)), rows.map(searchDocument)];
 }

@@ -23,11 +23,11 @@ export function foldedSearch(dialect: Dialect): Migration {
       await sql`alter table leads add column search_text text`.execute(db);
       let after = '';
       for (;;) {
-        const { rows } = await sql<SearchableLead & { id: string }>`
+        const { rows } = await sql<Omit<SearchableLead, 'extra'> & { id: string }>`
           select id, name, email, phone, notes from leads where id > ${after} order by id limit ${BATCH}`.execute(db);
         if (rows.length === 0) break;
         await sql`update leads set search_text = v.search_text
-          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map(searchDocument)}::text[]) as v(id, search_text)
+          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => searchDocument({ ...r, extra: null }))}::text[]) as v(id, search_text)
           where leads.id = v.id`.execute(db);
         after = rows.at(-1)!.id;
       }

@@ -49,6 +49,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'account.name_changed': 'Name changed',
   'account.password_changed': 'Password changed',
   'account.email_change_requested': 'Email change requested',
+  'account.set_up': 'Account set up (first password)',
+  'account.password_set_by_link': 'Password set through a reset link',
   'user.password_reset': 'Password reset link made',
   'export.downloaded': 'Leads exported (CSV)',
   'person.exported': 'Person’s data exported',

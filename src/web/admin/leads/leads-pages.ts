@@ -4,6 +4,7 @@ import type { LeadDetail } from '../../../domain/leads/open-lead.js';
 import type { SourceOption } from '../../../domain/leads/inbox-options.js';
 import type { Stage } from '../../../domain/stages/stage.js';
 import { html, type SafeHtml } from '../../html.js';
+import { MARKETING_PARAMS } from '../../../domain/marketing-source.js';
 import type { LeadScan } from '../../../domain/scans/scans-of-lead.js';
 import type { Units } from '../../../domain/settings/workspace-settings.js';
 import { areaText } from '../scans/scan-area-text.js';
@@ -21,6 +22,8 @@ export interface InboxQuery {
   stage?: string;
   source?: string;
   bot?: string;
+  /** A marketing source (`utm_source`), exactly as stored. */
+  utm?: string;
   from?: string;
   to?: string;
   /** `me` (Assigned to me) or `none` (Unassigned). */
@@ -32,7 +35,7 @@ export interface InboxQuery {
   cursor?: string;
 }
 
-export const FILTER_KEYS = ['q', 'stage', 'source', 'bot', 'from', 'to', 'assigned', 'due', 'dup'] as const;
+export const FILTER_KEYS = ['q', 'stage', 'source', 'utm', 'bot', 'from', 'to', 'assigned', 'due', 'dup'] as const;
 
 export const ASSIGNED_LABELS: Record<string, string> = { me: 'Assigned to me', none: 'Unassigned' };
 
@@ -122,11 +125,12 @@ ${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
 <section class="card" aria-labelledby="filter-heading">
 <h2 id="filter-heading" class="offscreen">Search and filters</h2>
 <form method="get" action="${here}" class="filters" role="search">
-<div class="field wide"><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${query.q ?? ''}" placeholder="Name, email, phone or notes" maxlength="200"></div>
+<div class="field wide"><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${query.q ?? ''}" placeholder="Name, email, phone, notes or answers" maxlength="200"></div>
 <details class="filter-fold unfold"${set > 0 ? html` open` : ''}><summary>Filters${set > 0 ? html` <span class="count" aria-label="${set} set">${set}</span>` : ''}</summary>
 <div class="filter-fields">
 ${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name]))}
 ${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
+<div class="field"><label for="f-utm">Campaign source</label><input type="text" id="f-utm" name="utm" value="${query.utm ?? ''}" placeholder="utm_source, e.g. google" maxlength="200"></div>
 ${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
 ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS))}
 <div class="field"><label for="f-from">Received from</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
@@ -171,6 +175,17 @@ function duplicateCard(ws: string, lead: LeadDetail): SafeHtml | string {
 
 function fact(label: string, value: SafeHtml | string | null | undefined): SafeHtml {
   return html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? html`<span class="muted">—</span>` : value}</dd>`;
+}
+
+/** The marketing parameters the lead's page address had, under their own names; nothing when it had none. */
+function marketingFacts(ws: string, lead: LeadDetail): SafeHtml[] {
+  return MARKETING_PARAMS.flatMap((name) => {
+    const value = lead.marketing[name];
+    if (value === null) return [];
+    // The source links to this pipeline's leads from the same source (the inbox's Campaign source filter).
+    const shown = name === 'utm_source' ? html`<a href="${ws}/pipelines/${lead.pipelineId}/leads${queryString({ utm: value })}" id="lead-utm-source">${value}</a>` : value;
+    return [fact(name, shown)];
+  });
 }
 
 /** A lead's page: every field, where it came from, its history, Move to, assignee, follow-up, notes, and Delete for owners. */
@@ -232,6 +247,7 @@ ${fact('Bot check', botBadge(lead.botCheck))}
 ${fact('IP address', lead.clientIp)}
 ${fact('User agent', lead.userAgent)}
 ${fact('Page', lead.pageUrl ? html`<a href="${lead.pageUrl}" rel="noopener noreferrer nofollow" target="_blank" id="lead-page-url">${lead.pageUrl}</a>` : null)}
+${marketingFacts(ws, lead)}
 ${fact('Origin', lead.origin)}
 ${fact('Referer', lead.referer)}
 ${lead.restoredFrom ? fact('Restored from quarantine', lead.restoredFrom) : ''}

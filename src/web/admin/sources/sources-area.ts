@@ -1,5 +1,6 @@
 import { sourceStats } from '../../../domain/intake-log/source-stats.js';
 import { configureBotCheck, type BotCheckInput } from '../../../domain/sources/configure-bot-check.js';
+import { campaignCounts } from '../../../domain/sources/campaign-counts.js';
 import { createSource } from '../../../domain/sources/create-source.js';
 import { findWorkspaceSource, listSources, pipelineChoices } from '../../../domain/sources/list-sources.js';
 import { getSpamRules } from '../../../domain/sources/update-spam-rules.js';
@@ -27,8 +28,9 @@ async function renderSource(
   // The same verb as `leadscan source stats`: why a form did or did not deliver, per day (docs/operations.md).
   const stats = await sourceStats({ ctx: call.ctx, input: { sourceId: source.id, days: 14 } });
   const { rules: spamRules } = await getSpamRules({ ctx: call.ctx, input: { sourceId: source.id } });
+  const campaigns = await campaignCounts({ ctx: call.ctx, input: { sourceId: source.id } });
   const workspaceName = call.workspace.workspaceName;
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, workspaceName, ...extra }) });
+  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, campaigns, workspaceName, ...extra }) });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */

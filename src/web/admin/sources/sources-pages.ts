@@ -1,4 +1,5 @@
 import type { SourceStats } from '../../../domain/intake-log/source-stats.js';
+import type { CampaignCounts } from '../../../domain/sources/campaign-counts.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
 import type { SourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { SOURCE_TEXT_LIMITS } from '../../../domain/sources/update-source-texts.js';
@@ -98,6 +99,8 @@ export interface SourcePageInput {
   workspaceName: string;
   texts: SourceTexts;
   stats: SourceStats;
+  /** Leads of the last days per marketing source (campaign-counts.ts). */
+  campaigns?: CampaignCounts;
   spamRules?: SpamRules;
   botCheckErrors?: FormErrors;
   textErrors?: FormErrors;
@@ -121,6 +124,24 @@ function intakeLog(stats: SourceStats): SafeHtml {
 ${rows.length === 0
   ? html`<p class="muted">No requests in the last 14 days.</p>`
   : html`<table class="list wide-labels" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`}
+</section>`;
+}
+
+/** The source's recent leads per marketing source (`utm_source`), each a link to those leads in the inbox. */
+function campaignCard(call: WorkspaceCall, source: SourceListItem, campaigns: SourcePageInput['campaigns']): SafeHtml | string {
+  if (!campaigns) return '';
+  const inbox = workspacePath(call.workspace.workspaceId, `pipelines/${source.pipelineId}/leads`);
+  const rows = campaigns.counts.map((c) => {
+    const label = c.utmSource === null ? html`<span class="muted">none given</span>` : html`<a href="${inbox}?${new URLSearchParams({ source: source.id, utm: c.utmSource }).toString()}">${c.utmSource}</a>`;
+    return html`<tr><td data-label="utm_source">${label}</td><td data-label="Leads">${c.leads}</td></tr>`;
+  });
+  if (campaigns.others > 0) rows.push(html`<tr><td data-label="utm_source"><span class="muted">others</span></td><td data-label="Leads">${campaigns.others}</td></tr>`);
+  return html`<section class="card" aria-labelledby="campaigns-heading">
+<h2 id="campaigns-heading">Campaign sources</h2>
+<p class="muted small">This source’s leads of the last ${campaigns.days} days by the <code>utm_source</code> of the page they were sent from.</p>
+${rows.length === 0
+  ? html`<p class="muted">No leads in the last ${campaigns.days} days.</p>`
+  : html`<table class="list wide-labels" id="campaign-counts"><thead><tr><th scope="col">utm_source</th><th scope="col">Leads</th></tr></thead><tbody>${rows}</tbody></table>`}
 </section>`;
 }
 
@@ -149,6 +170,7 @@ ${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet({ 
 <p class="muted small">The frame fits the form’s height and the lead records the page it was sent from. The frame alone (without the script) works too, at a fixed height.</p>
 </section>
 ${intakeLog(input.stats)}
+${campaignCard(call, source, input.campaigns)}
 ${spamRulesSummary(base, input.spamRules ?? null)}
 <div class="grid-2">
 <section class="card" aria-labelledby="texts-heading">
