@@ -56,7 +56,8 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     await browser?.close();
   });
 
-  const keyShow = async () => (await cliJson<{ uploadKey: string }>(['key', 'show', '--workspace', 'Default'], env)).uploadKey;
+  // The setup page named the first workspace (it was "Default" until then).
+  const keyShow = async () => (await cliJson<{ uploadKey: string }>(['key', 'show', '--workspace', 'Bright Floors'], env)).uploadKey;
   const upload = (key: string, body: string) =>
     fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'x-scan-key': key, 'content-type': 'application/json' }, body });
 
@@ -93,13 +94,16 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     expect(setupLink.startsWith(`${base}/setup/`)).toBe(true);
     await page.goto(setupLink);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Set your password');
-    // The first owner's page asks for their real email and name instead of keeping admin@localhost.
+    // The first owner's page asks for the business's name and their real email and name instead of keeping admin@localhost.
+    await page.getByLabel('Business name').fill('Bright Floors');
     await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Name').fill('Olga Owner');
+    await page.getByLabel('Name', { exact: true }).fill('Olga Owner');
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.waitForURL(/\/login\?notice=password-set$/);
+    // The sign-in form already has the email (carried by a cookie, not the URL).
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('owner@example.com');
     // The link worked once.
     expect((await fetch(setupLink)).status).toBe(410);
 
