@@ -50,7 +50,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'account.password_changed': 'Password changed',
   'account.email_change_requested': 'Email change requested',
   'user.password_reset': 'Password reset link made',
-  'export.downloaded': 'Leads exported (CSV)',
+  'export.downloaded': 'Leads exported',
   'person.exported': 'Person’s data exported',
   'person.erased': 'Person erased',
   'retention.ran': 'Retention run',
