@@ -132,7 +132,7 @@ describe.skipIf(!soffice)(`Excel exports read by LibreOffice Calc${skipReason ? 
       expect(up.statusCode).toBe(200);
       const scanId = (await f.world.store.db.selectFrom('scan_rooms').select('scan_id').where('name', '=', '+1 Bath').executeTakeFirstOrThrow()).scan_id;
       const page = await get(ws(`/scans/${scanId}`));
-      expect(page.body).toContain(`href="${ws(`/scans/${scanId}`)}/measurements.xlsx" download id="download-measurements-xlsx">Excel</a>`);
+      expect(page.body).toContain(`href="${ws(`/scans/${scanId}`)}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="Download measurements (Excel)">Excel</a>`);
 
       const res = await get(ws(`/scans/${scanId}/measurements.xlsx`));
       expect(res.statusCode).toBe(200);
