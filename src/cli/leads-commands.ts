@@ -5,7 +5,7 @@ import { assignLead } from '../domain/leads/assign-lead.js';
 import { AppError } from '../domain/errors.js';
 import type { DomainContext } from '../domain/context.js';
 import { deleteLead } from '../domain/leads/delete-lead.js';
-import { exportLeadsCsv } from '../domain/leads/export-leads.js';
+import { exportLeadsCsv, exportLeadsXlsx } from '../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../domain/leads/lead-filters.js';
 import { listLeads, type InboxLead } from '../domain/leads/list-leads.js';
 import { moveLead } from '../domain/leads/move-lead.js';
@@ -120,11 +120,14 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .description('remove a lead for good')
     .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
   withFilters(leads.command('export'))
-    .description('the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv')
+    .description('the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; --format xlsx > leads.xlsx for Excel')
+    .option('--format <format>', 'csv (the default) or xlsx (an Excel file, every cell typed)', 'csv')
     .action(
-      run(async (ctx, opts: FilterOptions) => {
-        const csv = await exportLeadsCsv({ ctx, input: await filtersOf(ctx, opts) });
-        for await (const chunk of csv) {
+      run(async (ctx, opts: FilterOptions & { format: string }) => {
+        if (opts.format !== 'csv' && opts.format !== 'xlsx') throw new AppError('invalid_arguments', '--format is csv or xlsx');
+        const input = await filtersOf(ctx, opts);
+        const file = opts.format === 'xlsx' ? await exportLeadsXlsx({ ctx, input }) : await exportLeadsCsv({ ctx, input });
+        for await (const chunk of file) {
           if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
         }
         return Buffer.alloc(0);

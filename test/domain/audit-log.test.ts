@@ -78,6 +78,10 @@ const GET_ACTIONS: Record<string, { url: (f: AdminFixture) => string; action: st
     url: (f) => `/w/${f.home.workspaceId}/pipelines/${f.home.pipelineId}/leads.csv`,
     action: 'export.downloaded',
   },
+  '/w/:workspaceId/pipelines/:pipelineId/leads.xlsx': {
+    url: (f) => `/w/${f.home.workspaceId}/pipelines/${f.home.pipelineId}/leads.xlsx`,
+    action: 'export.downloaded',
+  },
 };
 
 const auditRows = (world: TestWorld) => world.store.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
@@ -237,6 +241,7 @@ describeEachBackend('audit log: CLI commands record the OS user, and no record h
       [['workspace', 'settings', 'Home', '--lead-retention', '24'], 'settings.changed'],
       [['leads', 'move', leadId, '--stage', 'contacted'], 'lead.moved'],
       [['leads', 'export', '--workspace', 'Home'], 'export.downloaded'],
+      [['leads', 'export', '--workspace', 'Home', '--format', 'xlsx'], 'export.downloaded'],
       [['person', 'export', '--workspace', 'Home', '--email', lead.email], 'person.exported'],
       [['person', 'erase', '--workspace', 'Home', '--email', lead.email, '--yes'], 'person.erased'],
       [['retention', 'run'], 'retention.ran'],

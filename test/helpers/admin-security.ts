@@ -127,6 +127,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/w/:workspaceId/scans/:scanId/measurements.xlsx',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/measurements.xlsx`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/measurements.xlsx`),
+  },
+  {
+    method: 'GET',
     path: '/w/:workspaceId/scans/:scanId/rooms/:index',
     url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/0`),
     foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/0`),
@@ -163,6 +169,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/pipelines/:pipelineId/leads.csv',
     url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/leads.csv`),
     foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/leads.csv`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/pipelines/:pipelineId/leads.xlsx',
+    url: (f) => ws(f, `/pipelines/${f.home.pipelineId}/leads.xlsx`),
+    foreignUrl: (f) => ws(f, `/pipelines/${f.away.pipelineId}/leads.xlsx`),
   },
   {
     method: 'GET',

@@ -1,7 +1,8 @@
 import { recordAuditAlone } from '../audit/record-audit.js';
 import type { Readable } from 'node:stream';
 import { sql, type SqlBool } from 'kysely';
-import { csvStream, type CsvCell } from '../csv-cells.js';
+import { csvStream } from '../csv-cells.js';
+import { csvCellOf, sheetTime, xlsxStream, type SheetCell } from '../xlsx-sheet.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
@@ -18,7 +19,7 @@ export const MAX_EXTRA_COLUMNS = 500;
 export const MORE_EXTRA = 'more_extra';
 
 type ExportRow = LeadPageRow & { internal_notes: number | string | bigint };
-type Cell = (row: ExportRow, time: (iso: string) => string) => CsvCell;
+type Cell = (row: ExportRow, time: (iso: string) => SheetCell) => SheetCell;
 
 const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['id', (r) => r.id],
@@ -31,7 +32,7 @@ const COLUMNS: Array<[header: string, cell: Cell]> = [
   ['stage', (r) => r.stage_name ?? r.stage],
   ['source', (r) => r.source_name],
   ['assignee', (r) => r.assignee_email ?? null],
-  ['follow_up_on', (r) => r.follow_up_on ?? null],
+  ['follow_up_on', (r) => (r.follow_up_on ? sheetTime(r.follow_up_on) : null)],
   ['possible_duplicate', (r) => (Number(r.possible_duplicate) ? 'yes' : '')],
   ['internal_notes_count', (r) => Number(r.internal_notes)],
   ['bot_check', (r) => r.bot_check],
@@ -96,38 +97,65 @@ function extraHeader(key: string): string {
   return taken ? `extra.${key}` : key;
 }
 
+/** Column widths of the .xlsx (characters), by header; an extra field's column gets the default. */
+const XLSX_WIDTHS: Record<string, number> = { id: 30, received_at: 20, name: 24, email: 28, phone: 18, address: 30, notes: 40, user_agent: 30, page_url: 30 };
+
+export type ExportFormat = 'csv' | 'xlsx';
+
 /**
  * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
  * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
  * order), times in the workspace's time zone with their offset, every cell quoted and text guarded against formulas
  * (the one cell rule of csv-cells.ts, headers included, since keys come from the public form), so a spreadsheet shows
  * text instead of running it.
- *
+ */
+export function exportLeadsCsv(args: VerbArgs<LeadFilterInput>): Promise<Readable> {
+  return exportLeads(args, 'csv');
+}
+
+/**
+ * The same rows and columns as an Excel file (docs/admin-app.md, "The Excel export"), every cell typed (xlsx-sheet.ts):
+ * text as text with no guard, the note count a number, received_at a date and time in the workspace's time zone,
+ * follow_up_on a date.
+ */
+export function exportLeadsXlsx(args: VerbArgs<LeadFilterInput>): Promise<Readable> {
+  return exportLeads(args, 'xlsx');
+}
+
+/**
  * Two passes keep memory bounded: the first reads only the extra fields' keys (the header must name them before the
  * first row), the second streams the rows, both by keyset paging, newest first. The second stops at the newest lead
  * the first saw, so a lead arriving during the download is not in it (and cannot bring a key the header lacks).
  * Filters are resolved before the stream starts, so a bad filter is an error the caller can answer with, not a
  * half-written file.
  */
-export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>): Promise<Readable> {
+async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: ExportFormat): Promise<Readable> {
   const filters = await resolveLeadFilters(ctx, input);
-  // Recorded when the download starts (the rows stream after): who took which pipeline's leads, and whether filtered.
+  // Recorded when the download starts (the rows stream after): who took which pipeline's leads, whether filtered, as Excel.
   await recordAuditAlone(ctx, {
     action: 'export.downloaded',
     workspaceId: filters.workspaceId,
     targetIds: input.pipelineId ? [input.pipelineId] : [],
-    details: { filtered: Object.entries(input).some(([k, v]) => k !== 'workspaceId' && k !== 'pipelineId' && v !== undefined && v !== '') },
+    details: {
+      filtered: Object.entries(input).some(([k, v]) => k !== 'workspaceId' && k !== 'pipelineId' && v !== undefined && v !== ''),
+      ...(format === 'xlsx' ? { excel: true } : {}),
+    },
   });
   const { timeZone } = await getWorkspaceSettings({ ctx, input: { workspaceId: filters.workspaceId } });
-  const time = zonedTimeFormatter(timeZone);
+  const zoned = zonedTimeFormatter(timeZone);
+  // `2026-11-25 08:03:00-05:00`: the CSV writes all of it, the .xlsx the wall-clock part as a date and time.
+  const time = (iso: string) => {
+    const text = zoned(iso);
+    return sheetTime(text.slice(0, 19), text);
+  };
   const { keys, overflow, top } = await extraKeys(ctx, filters);
   const known = new Set(keys);
   const headers = [...EXPORT_HEADERS, ...keys.map(extraHeader), ...(overflow ? [MORE_EXTRA] : [])];
 
-  function record(row: ExportRow): CsvCell[] {
+  function record(row: ExportRow): SheetCell[] {
     const extra = JSON.parse(row.extra) as Record<string, unknown>;
     const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-    const cells: CsvCell[] = [...COLUMNS.map(([, cell]) => cell(row, time)), ...keys.map((key) => text(extra[key]))];
+    const cells: SheetCell[] = [...COLUMNS.map(([, cell]) => cell(row, time)), ...keys.map((key) => text(extra[key]))];
     if (overflow) {
       const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !known.has(key)));
       cells.push(Object.keys(rest).length > 0 ? JSON.stringify(rest) : '');
@@ -152,5 +180,10 @@ export async function exportLeadsCsv({ ctx, input }: VerbArgs<LeadFilterInput>):
       cursor = { receivedAt: last.received_at, id: last.id };
     }
   }
-  return csvStream(rows());
+  if (format === 'xlsx') return xlsxStream('Leads', rows(), headers.map((h) => XLSX_WIDTHS[h] ?? 16));
+  return csvStream(csvRows(rows()));
+}
+
+async function* csvRows(rows: AsyncIterable<SheetCell[]>) {
+  for await (const row of rows) yield row.map(csvCellOf);
 }

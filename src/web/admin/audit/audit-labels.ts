@@ -52,7 +52,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'account.set_up': 'Account set up (first password)',
   'account.password_set_by_link': 'Password set through a reset link',
   'user.password_reset': 'Password reset link made',
-  'export.downloaded': 'Leads exported (CSV)',
+  'export.downloaded': 'Leads exported',
   'person.exported': 'Person’s data exported',
   'person.erased': 'Person erased',
   'retention.ran': 'Retention run',

@@ -6,7 +6,7 @@ import { markAsSpam } from '../../../domain/quarantine/mark-as-spam.js';
 import { setFollowUp } from '../../../domain/leads/set-follow-up.js';
 import { listMembers } from '../../../domain/members/list-members.js';
 import { localDayAndHour } from '../../../domain/notifications/choices.js';
-import { exportLeadsCsv } from '../../../domain/leads/export-leads.js';
+import { exportLeadsCsv, exportLeadsXlsx } from '../../../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../../../domain/leads/lead-filters.js';
 import { inboxOptions } from '../../../domain/leads/inbox-options.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
@@ -20,7 +20,7 @@ import { listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { leadQuotesCard } from '../quotes/quote-pages.js';
 import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { sendAttachment } from '../attachment.js';
+import { sendAttachment, XLSX_CONTENT_TYPE } from '../attachment.js';
 import type { LeadWorkInput } from './lead-work-pages.js';
 import { FILTER_KEYS, inboxPage, leadPage, noPipelinePage, type InboxQuery } from './leads-pages.js';
 
@@ -100,7 +100,19 @@ function leadForm(field: string, valuesOf: (call: WorkspaceCall) => LeadWorkInpu
 
 const toLead = (call: WorkspaceCall, leadId: string, notice: string) => call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
 
-/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export CSV. */
+/** Export CSV and Export Excel: the inbox's filtered set as a download named after the pipeline and the day. */
+async function exportLeadsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
+  const workspaceId = call.workspace.workspaceId;
+  const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
+  const input = filtersOf(call, workspaceId, pipeline.id, inboxQuery(call));
+  const body = format === 'xlsx' ? await exportLeadsXlsx({ ctx: call.ctx, input }) : await exportLeadsCsv({ ctx: call.ctx, input });
+  const day = call.ctx.clock.now().toISOString().slice(0, 10);
+  const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
+  const contentType = format === 'xlsx' ? XLSX_CONTENT_TYPE : 'text/csv; charset=utf-8';
+  return sendAttachment(call.reply, { contentType, filename: `leads-${slug}-${day}.${format}`, body });
+}
+
+/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export CSV and Excel. */
 export const leadsArea: AdminArea = {
   nav: { area: 'leads', label: 'Leads', path: 'leads', access: 'member' },
   routes: [
@@ -122,14 +134,14 @@ export const leadsArea: AdminArea = {
       method: 'GET',
       path: '/w/:workspaceId/pipelines/:pipelineId/leads.csv',
       access: 'member',
-      handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
-        const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
-        const csv = await exportLeadsCsv({ ctx: call.ctx, input: filtersOf(call, workspaceId, pipeline.id, inboxQuery(call)) });
-        const day = call.ctx.clock.now().toISOString().slice(0, 10);
-        const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
-        return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `leads-${slug}-${day}.csv`, body: csv });
-      },
+      handler: (call) => exportLeadsFile(call, 'csv'),
+    },
+    {
+      // The same as an Excel file, every cell typed.
+      method: 'GET',
+      path: '/w/:workspaceId/pipelines/:pipelineId/leads.xlsx',
+      access: 'member',
+      handler: (call) => exportLeadsFile(call, 'xlsx'),
     },
     {
       method: 'GET',

@@ -14,11 +14,12 @@ import { listLeads } from '../../../domain/leads/list-leads.js';
 import { scanFigures } from '../../../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../../../domain/scans/measurement-table.js';
 import { csvText } from '../../../domain/csv-cells.js';
+import { xlsxStream } from '../../../domain/xlsx-sheet.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readScanRaw, readScanRoom } from '../../../domain/scans/read-scan-bytes.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
-import { sendAttachment } from '../attachment.js';
+import { sendAttachment, XLSX_CONTENT_TYPE } from '../attachment.js';
 import { pageNumber } from '../pagers.js';
 import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
 import { scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
@@ -176,6 +177,20 @@ export const scansArea: AdminArea = {
         const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
         const csv = csvText([measurementHeaders(units), ...measurementRows(figures, units)]);
         return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `${scan.id}-measurements.csv`, body: csv });
+      },
+    },
+    {
+      // The same rows as an Excel file: the figures as numbers with the page's digits, names as text.
+      method: 'GET',
+      path: '/w/:workspaceId/scans/:scanId/measurements.xlsx',
+      access: 'member',
+      handler: async (call) => {
+        const workspaceId = call.workspace.workspaceId;
+        const scan = await scanOf(call);
+        const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
+        const headers = measurementHeaders(units);
+        const body = xlsxStream('Measurements', [headers, ...measurementRows(figures, units)], headers.map((h) => (h === 'note' ? 50 : h === 'name' ? 24 : 14)));
+        return sendAttachment(call.reply, { contentType: XLSX_CONTENT_TYPE, filename: `${scan.id}-measurements.xlsx`, body });
       },
     },
     {

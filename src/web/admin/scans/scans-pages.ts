@@ -213,7 +213,7 @@ function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
   const count = (key: 'doors' | 'windows' | 'openings') => sum(rooms.map((r) => r.measurement[key]));
   return html`<section class="card table-card" aria-labelledby="rooms-heading">
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
-<a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a></div>
+<div class="actions"><a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a><a class="button secondary" href="${base}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="Download measurements (Excel)">Excel</a></div></div>
 ${roomsPager(base, shown, rooms.length)}
 <div class="table-scroll"><table class="list measurements wide-labels" id="rooms">
 <thead><tr><th scope="col">#</th><th scope="col">Room</th>${SHOWN_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col">Details</th></tr></thead>
