@@ -3,7 +3,6 @@ import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { emailKey, mailableAddress } from '../email-address.js';
 import { html } from '../html.js';
-import type { LeadSource } from '../sources/source.js';
 import { page, type RenderedEmail } from './email-page.js';
 import { enqueueEmail } from './outbox.js';
 
@@ -36,7 +35,7 @@ const addressHash = (ctx: DomainContext, address: string) => ctx.secrets.fingerp
  */
 export async function queueSenderConfirmation(
   ctx: DomainContext,
-  input: { source: LeadSource; email: string | null; receivedAt: string },
+  input: { source: { id: string; workspaceId: string; confirmSender: boolean }; email: string | null; receivedAt: string },
 ): Promise<boolean> {
   const { source } = input;
   if (!source.confirmSender || !ctx.mail) return false;
