@@ -117,7 +117,7 @@ function confirmationSettings(call: WorkspaceCall, base: string, input: SourcePa
   const settings = workspacePath(call.workspace.workspaceId, 'settings');
   return html`<section class="card" aria-labelledby="confirmation-heading" id="confirmation">
 <h2 id="confirmation-heading">Confirmation to the sender</h2>
-<p class="muted small">An email to the address the person typed: “We got your request”, with ${input.workspaceName}’s name and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
+<p class="muted small">An email to the address the person typed: “We got your request”, with the business’s name (${input.workspaceName}) and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
 <p>Now: <strong id="confirmation-state">${on ? 'on' : 'off'}</strong>${
     input.businessEmail ? html`; replies go to <code>${input.businessEmail}</code>.` : html`. No business email is set in <a href="${settings}">Settings</a>; the confirmation needs one.`
   }</p>
