@@ -49,6 +49,7 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
         active: true,
         botCheck: null,
         spamRules: null,
+        confirmSender: false,
       });
       return { created: true, workspaceId, uploadKey, source, adminSetup };
     } catch (error) {

@@ -6,9 +6,19 @@ import crypto from 'node:crypto';
  */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly fingerprintKey: Buffer;
 
   constructor(appSecret: string) {
     this.key = Buffer.from(crypto.hkdfSync('sha256', appSecret, 'leadscan', 'secret-box v1', 32));
+    this.fingerprintKey = Buffer.from(crypto.hkdfSync('sha256', appSecret, 'leadscan', 'fingerprint v1', 32));
+  }
+
+  /**
+   * A keyed hash (HMAC-SHA256) of a value that must be recognised again but not read back, such as an address a
+   * confirmation went to: without APP_SECRET a dump cannot test guesses against it.
+   */
+  fingerprint(value: string): string {
+    return crypto.createHmac('sha256', this.fingerprintKey).update(value).digest('base64url');
   }
 
   seal(plain: string): string {

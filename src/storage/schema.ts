@@ -52,6 +52,8 @@ export interface LeadSourceTable {
   bot_check_min_score: number | null;
   /** Since 0021: JSON text of the source's spam rules (domain/sources/spam-rules.ts); null when it has none. */
   spam_rules?: string | null;
+  /** Since 0037: 1 when the source emails the sender a confirmation (CONTRACT §17); 0 by default. */
+  confirm_sender?: number;
   created_at: string;
   updated_at: string;
 }
@@ -413,6 +415,21 @@ export interface OutboxTable {
   last_error: string | null;
 }
 
+/** Since 0037: a confirmation queued to an address (as a keyed hash) on a UTC day, per workspace. */
+export interface ConfirmationSendTable {
+  workspace_id: string;
+  address_hash: string;
+  day: string;
+}
+
+/** Since 0037: confirmations queued per source and UTC day. */
+export interface ConfirmationCountTable {
+  workspace_id: string;
+  source_id: string;
+  day: string;
+  sent: number;
+}
+
 /** Since 0022: one row per audited action; append-only (the daily job prunes rows older than 365 days). */
 export interface AuditLogTable {
   id: string;
@@ -591,6 +608,8 @@ export interface Schema {
   noticed: NoticedTable;
   notification_pending: NotificationPendingTable;
   outbox: OutboxTable;
+  confirmation_sends: ConfirmationSendTable;
+  confirmation_counts: ConfirmationCountTable;
   server_instances: ServerInstanceTable;
   email_changes: EmailChangeTable;
   lead_notes: LeadNoteTable;

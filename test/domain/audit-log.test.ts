@@ -43,6 +43,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/sources/:sourceId/active': 'source.deactivated',
   '/w/:workspaceId/sources/:sourceId/bot-check': 'source.bot_check_changed',
   '/w/:workspaceId/sources/:sourceId/texts': 'source.texts_changed',
+  '/w/:workspaceId/sources/:sourceId/confirmation': 'source.confirmation_changed',
   '/w/:workspaceId/sources/:sourceId/spam': 'source.spam_rules_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields': 'source.form_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move': 'source.form_changed',

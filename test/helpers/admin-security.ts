@@ -311,6 +311,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     foreignUrl: (f) => awaySrc(f, '/texts'),
     form: () => ({ heading: 'Get a quote', introduction: 'Hi', thankYou: 'Thanks!' }),
   },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/confirmation',
+    url: (f) => src(f, '/confirmation'),
+    foreignUrl: (f) => awaySrc(f, '/confirmation'),
+    form: () => ({ confirmSender: '0' }),
+  },
   { method: 'GET', path: '/w/:workspaceId/sources/:sourceId/spam', url: (f) => src(f, '/spam'), foreignUrl: (f) => awaySrc(f, '/spam') },
   {
     method: 'POST',

@@ -147,7 +147,7 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
       return;
     }
     expect(erased.onDisk).toEqual({
-      vacuumed: ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread', 'lead_notes', 'lead_events', 'lead_search', 'lead_search_pending', 'quotes', 'quote_lines', 'outbox'],
+      vacuumed: ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread', 'lead_notes', 'lead_events', 'lead_search', 'lead_search_pending', 'quotes', 'quote_lines', 'outbox', 'confirmation_sends'],
     });
     // PostgreSQL: no row version, live or dead, of any table holds the person (pageinspect reads every tuple).
     const client = new pg.Client({ connectionString: testDb.url });

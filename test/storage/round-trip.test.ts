@@ -86,6 +86,8 @@ describeEachBackend('storage round trips', (backend) => {
     expect(tables).toEqual([
       'app_meta',
       'audit_log',
+      'confirmation_counts',
+      'confirmation_sends',
       'email_changes',
       'idempotency_keys',
       'intake_log',

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'source.spam_rules_changed',
   'source.form_changed',
   'source.accent_changed',
+  'source.confirmation_changed',
   'source.deleted',
   'stage.added',
   'stage.renamed',

@@ -11,6 +11,7 @@ import { spamCatchOf } from '../sources/spam-rules.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
 import { FORM_STAMP_FIELD, formStampReason, isHostedFormPost } from './form-stamp.js';
 import { normalizeHostedFormBody, readFormAnswers } from '../forms/form-answers.js';
+import { queueSenderConfirmation } from '../notifications/sender-confirmation.js';
 
 export type { IntakeMeta } from './store-lead.js';
 
@@ -33,7 +34,7 @@ export interface SubmitLeadInput {
    * (or the quarantine row), and kept on the lead.
    */
   idempotency?: KeyRef | null;
-  /** Where a bot-check provider outage is reported (the request's logger). */
+  /** Where a bot-check provider outage, or a confirmation that could not be queued, is reported (the request's logger). */
   log?: BotCheckLog;
 }
 
@@ -144,5 +145,12 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   });
   if (!stored) throw closed(ctx, source);
   ctx.intake?.record({ sourceId: source.id, outcome: 'accepted', code: '' });
+  // The confirmation to the sender, when the source sends one (off: no query). The lead is durable already; a
+  // failure here is logged (without the address) and the post still gets its 200, so it is not sent again.
+  if (source.confirmSender) {
+    await queueSenderConfirmation(ctx, { source, email: fields.email, receivedAt }).catch((error: unknown) =>
+      input.log?.warn({ sourceId: source.id, err: error instanceof Error ? error.message : String(error) }, 'the confirmation to the sender could not be queued'),
+    );
+  }
   return result;
 }

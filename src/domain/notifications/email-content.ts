@@ -2,6 +2,7 @@ import { linkBaseUrl } from '../server-base-url.js';
 import type { DomainContext } from '../context.js';
 import type { ClaimedEmail, OutboxPayload } from './outbox.js';
 import { quoteEmailContent, type QuoteEmailContent } from './quote-emails.js';
+import { confirmationContent, type ConfirmationContent } from './sender-confirmation.js';
 
 /** A lead as an email shows it: its own fields and extra fields, the source and time; no IP, no headers. */
 export interface EmailLead {
@@ -51,7 +52,8 @@ export type EmailContent =
   | { kind: 'test'; requestedBy: string; baseUrl: string }
   | QuoteEmailContent
   | AccountEmailContent
-  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' | AccountEmailKind }>;
+  | ConfirmationContent
+  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' | 'confirmation' | AccountEmailKind }>;
 
 const isAccountEmail = (payload: OutboxPayload): payload is Extract<OutboxPayload, { kind: AccountEmailKind }> =>
   (ACCOUNT_EMAILS as readonly string[]).includes(payload.kind);
@@ -88,6 +90,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
   const { payload } = email;
   if (payload.kind === 'test') return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
   if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
+  if (payload.kind === 'confirmation') return confirmationContent(ctx, email.workspaceId);
   if (isAccountEmail(payload)) return { ...payload, timeZone: await accountTimeZone(ctx, email) };
   if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
   if (email.workspaceId === null) return undefined;

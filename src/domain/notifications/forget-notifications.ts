@@ -23,4 +23,6 @@ export async function forgetWorkspaceNotifications(trx: Transaction<Schema>, wor
   await trx.deleteFrom('notification_pending').where('workspace_id', '=', workspaceId).execute();
   await trx.deleteFrom('notice_cursors').where('workspace_id', '=', workspaceId).execute();
   await trx.deleteFrom('outbox').where('workspace_id', '=', workspaceId).execute();
+  await trx.deleteFrom('confirmation_sends').where('workspace_id', '=', workspaceId).execute();
+  await trx.deleteFrom('confirmation_counts').where('workspace_id', '=', workspaceId).execute();
 }

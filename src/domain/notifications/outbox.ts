@@ -5,7 +5,7 @@ import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import type { QuoteEmailPayload } from './quote-email.js';
 
-export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent';
+export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent' | 'confirmation';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -33,7 +33,12 @@ export type OutboxPayload =
   /** The customer's page's emails (quote-emails.ts): the quote is named by id and read at sending time. */
   | QuotePayload
   /** A sent quote to its customer (quote-email.ts): the link is the customer's, sealed like every payload. */
-  | QuoteEmailPayload;
+  | QuoteEmailPayload
+  /** To the person who sent a form (sender-confirmation.ts): nothing of theirs but the row's address. */
+  | { kind: 'confirmation' };
+
+/** What a sent, failed or dropped confirmation's row shows instead of the visitor's address. */
+export const CONFIRMATION_RECIPIENT = '(the person who sent the form)';
 
 /** The customer's page's emails (quote-emails.ts): to the sender on view, accept, decline; the customer's copy. */
 export type QuoteEvent = 'viewed' | 'accepted' | 'declined' | 'customer_copy';
@@ -175,10 +180,12 @@ export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outco
       : outcome.state === 'failed'
         ? { state: 'failed', last_error: outcome.error }
         : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
+  // A visitor's address is kept no longer than it takes to send to it.
+  const settled = set.state !== 'pending' && email.purpose === 'confirmation' ? { to_address: CONFIRMATION_RECIPIENT } : {};
   await ctx.store.writer.write((trx) =>
     trx
       .updateTable('outbox')
-      .set({ ...set, attempts, claim: null, claimed_until: null })
+      .set({ ...set, ...settled, attempts, claim: null, claimed_until: null })
       .where('id', '=', email.id)
       .where('claim', '=', email.claim)
       .execute(),
@@ -186,14 +193,18 @@ export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outco
   return set.state;
 }
 
-/** Sent, failed and dropped emails are kept 30 days for the status screens, then deleted. */
+/** Sent, failed and dropped emails are kept 30 days for the status screens, then deleted; so are old confirmation counts. */
 const KEEP_SETTLED_MS = 30 * 24 * 60 * 60_000;
 
 export async function pruneOutbox(ctx: DomainContext): Promise<void> {
   const cutoff = new Date(ctx.clock.now().getTime() - KEEP_SETTLED_MS).toISOString();
-  await ctx.store.writer.write((trx) =>
-    trx.deleteFrom('outbox').where('state', 'in', ['sent', 'failed', 'dropped']).where('created_at', '<', cutoff).execute(),
-  );
+  await ctx.store.writer.write(async (trx) => {
+    await trx.deleteFrom('outbox').where('state', 'in', ['sent', 'failed', 'dropped']).where('created_at', '<', cutoff).execute();
+    // The confirmations' counts (sender-confirmation.ts) matter for the day they count: rows before yesterday go.
+    const yesterday = new Date(ctx.clock.now().getTime() - 24 * 60 * 60_000).toISOString().slice(0, 10);
+    await trx.deleteFrom('confirmation_sends').where('day', '<', yesterday).execute();
+    await trx.deleteFrom('confirmation_counts').where('day', '<', yesterday).execute();
+  });
 }
 
 export interface OutboxStatus {

@@ -3,6 +3,7 @@ import { mailableAddress } from '../email-address.js';
 import type { AccountEmailContent, EmailContent, EmailLead } from './email-content.js';
 import { renderQuoteEmail } from './quote-emails.js';
 import { quoteEmail } from './quote-email.js';
+import { renderConfirmation } from './sender-confirmation.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
 
@@ -21,6 +22,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
       return digestEmail(content);
     case 'quote':
       return renderQuoteEmail(content);
+    case 'confirmation':
+      return renderConfirmation(content);
     case 'test':
       return layout({
         subject: 'Leadscan test email',

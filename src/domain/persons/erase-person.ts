@@ -3,6 +3,7 @@ import { removeLeads } from '../workspaces/remove-contents.js';
 import type { VerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+import { forgetConfirmations } from '../notifications/sender-confirmation.js';
 
 export interface PersonErasure {
   workspaceId: string;
@@ -39,8 +40,10 @@ const ERASED_TABLES = [
   // A lead's quotes go with it (foreign key): the customer's name, address and the lines are theirs too.
   'quotes',
   'quote_lines',
-  // Emails to the person (a sent quote, their copy of an acceptance): their address is plain text there.
+  // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text there.
   'outbox',
+  // The record that a confirmation went to their address today (a keyed hash of it).
+  'confirmation_sends',
 ] as const;
 
 /**
@@ -64,13 +67,16 @@ export async function erasePerson({
             (r) => r.customer_email!.toLowerCase(),
           )
         : [];
-    const addresses = [...new Set([...quoteAddresses, ...('email' in match ? [match.email.toLowerCase()] : [])])];
+    // A person found by phone may have given an email too: a confirmation went to that one.
+    const leadAddresses = rows.leads.flatMap((r) => (r.email ? [r.email.trim().toLowerCase()] : []));
+    const addresses = [...new Set([...quoteAddresses, ...leadAddresses, ...('email' in match ? [match.email.toLowerCase()] : [])])];
     if (addresses.length > 0) {
       await trx
         .deleteFrom('outbox')
         .where('workspace_id', '=', input.workspaceId)
         .where((eb) => eb(eb.fn('lower', ['to_address']), 'in', addresses))
         .execute();
+      await forgetConfirmations(trx, ctx, input.workspaceId, addresses);
     }
     if (leads.length > 0) {
       // A catch restored into an erased lead no longer points at it.

@@ -32,6 +32,7 @@ export async function createSource({
     active: true,
     botCheck: null,
     spamRules: null,
+    confirmSender: false,
   });
 }
 

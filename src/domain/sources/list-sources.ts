@@ -7,6 +7,7 @@ export interface SourceListItem extends LeadSourceView {
   pipelineId: string;
   pipelineName: string;
   botCheck: BotCheckSettings | null;
+  confirmSender: boolean;
   leadCount: number;
   lastLeadAt: string | null;
   createdAt: string;
@@ -41,6 +42,7 @@ export async function listSources({ ctx, input }: VerbArgs<{ workspaceId: string
       pipelineId: source.pipelineId,
       pipelineName: row.pipeline_name,
       botCheck: source.botCheck,
+      confirmSender: source.confirmSender,
       leadCount: Number(stat?.n ?? 0),
       lastLeadAt: (stat?.last as string | null | undefined) ?? null,
       createdAt: row.created_at,

@@ -19,6 +19,8 @@ export interface LeadSource {
   botCheck: BotCheckSettings | null;
   /** The source's spam rules, ready for intake; null when it has none (domain/sources/spam-rules.ts). */
   spamRules: CompiledSpamRules | null;
+  /** Whether a lead from this source is answered with a confirmation to its email (CONTRACT §17); off by default. */
+  confirmSender: boolean;
 }
 
 export interface LeadSourceView {
@@ -45,6 +47,7 @@ export function toLeadSource(row: LeadSourceTable): LeadSource {
         }
       : null,
     spamRules: compileSpamRules(parseSpamRules(row.spam_rules)),
+    confirmSender: row.confirm_sender === 1,
   };
 }
 

@@ -32,6 +32,7 @@ import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
 import { serverInstances } from './0034-server-instances.js';
 import { quoteFrozenPlans } from './0036-quote-frozen-plans.js';
 import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
+import { senderConfirmations } from './0037-sender-confirmations.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -74,6 +75,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0034_server_instances': serverInstances(),
         '0036_quote_frozen_plans': quoteFrozenPlans(),
         '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
+        '0037_sender_confirmations': senderConfirmations(),
       }),
   };
 }

@@ -12,6 +12,8 @@ export const NOTICES: Record<string, string> = {
   'bot-check-saved': 'Bot-check settings saved.',
   'bot-check-off': 'The bot check is off.',
   'texts-saved': 'Hosted-form texts saved.',
+  'confirmation-on': 'People who send this form now get an email saying their request arrived.',
+  'confirmation-off': 'No confirmation email is sent to people who send this form.',
   'spam-rules-saved': 'Spam rules saved. New posts are checked against them from now on.',
   'form-field-added': 'The field was added to the hosted form.',
   'form-field-moved': 'The field was moved.',

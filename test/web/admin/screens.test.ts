@@ -101,6 +101,25 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await f.app.inject({ method: 'GET', url: `/f/${f.home.source.token}` })).body).toContain('<h1>Home</h1>');
   });
 
+  it('Sources: Confirmation to the sender is off by default; on needs the business email, said next to the button', async () => {
+    const path = ws(`/sources/${f.home.source.id}`);
+    const page = await get(path);
+    expect(page.body).toContain('<h2 id="confirmation-heading">Confirmation to the sender</h2>');
+    expect(page.body).toContain('<strong id="confirmation-state">off</strong>');
+    const refused = await post(`${path}/confirmation`, { confirmSender: '1' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toMatch(/<p class="field-error" id="f-confirmSender-error" role="alert">Add a business email in Settings first/);
+    await f.world.store.db.updateTable('workspaces').set({ business_email: 'office@home.test' }).where('id', '=', f.home.workspaceId).execute();
+    const on = await post(`${path}/confirmation`, { confirmSender: '1' });
+    expect(on.statusCode).toBe(303);
+    const after = await get(on.headers.location!);
+    expect(after.body).toContain('<strong id="confirmation-state">on</strong>');
+    expect(after.body).toContain('replies go to <code>office@home.test</code>');
+    expect(after.body).toContain('People who send this form now get an email');
+    expect((await post(`${path}/confirmation`, { confirmSender: '0' })).statusCode).toBe(303);
+    expect((await get(path)).body).toContain('<strong id="confirmation-state">off</strong>');
+  });
+
   it('a source page shows its intake log: accepted, quarantined and refused by code, per day', async () => {
     const token = f.home.source.token;
     const intake = (payload: Record<string, string>) => f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });

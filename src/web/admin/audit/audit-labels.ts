@@ -22,6 +22,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'source.spam_rules_changed': 'Spam rules changed',
   'source.form_changed': 'Form fields changed',
   'source.accent_changed': 'Form colour changed',
+  'source.confirmation_changed': 'Confirmation to senders turned on or off',
   'source.deleted': 'Source deleted',
   'stage.added': 'Stage added',
   'stage.renamed': 'Stage renamed',

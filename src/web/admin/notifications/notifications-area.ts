@@ -42,6 +42,7 @@ const PURPOSES: Record<OutboxPurpose, string> = {
   password_reset: 'password reset',
   email_change: 'email change',
   quotes: 'quote notice',
+  confirmation: 'confirmation to a form’s sender',
   quote_sent: 'quote to a customer',
 };
 

@@ -5,6 +5,8 @@ import { createSource } from '../../../domain/sources/create-source.js';
 import { findWorkspaceSource, listSources, pipelineChoices } from '../../../domain/sources/list-sources.js';
 import { getSpamRules } from '../../../domain/sources/update-spam-rules.js';
 import { setSourceActive } from '../../../domain/sources/set-source-active.js';
+import { setSenderConfirmation } from '../../../domain/sources/set-sender-confirmation.js';
+import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { readSourceTexts, updateSourceTexts } from '../../../domain/sources/update-source-texts.js';
 import { AppError } from '../../../domain/errors.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
@@ -21,7 +23,7 @@ const sourcePath = (call: WorkspaceCall, id: string) => workspacePath(call.works
 async function renderSource(
   call: WorkspaceCall,
   status: number,
-  extra: { botCheckErrors?: FormErrors; textErrors?: FormErrors; textValues?: Record<string, string> } = {},
+  extra: { botCheckErrors?: FormErrors; textErrors?: FormErrors; textValues?: Record<string, string>; confirmationErrors?: FormErrors } = {},
 ) {
   const source = await sourceOf(call);
   const texts = await readSourceTexts(call.ctx, source.id);
@@ -30,7 +32,12 @@ async function renderSource(
   const { rules: spamRules } = await getSpamRules({ ctx: call.ctx, input: { sourceId: source.id } });
   const campaigns = await campaignCounts({ ctx: call.ctx, input: { sourceId: source.id } });
   const workspaceName = call.workspace.workspaceName;
-  return call.render(status, { title: source.name, area: 'sources', body: sourcePage(call, { source, texts, stats, spamRules, campaigns, workspaceName, ...extra }) });
+  const { businessEmail } = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+  return call.render(status, {
+    title: source.name,
+    area: 'sources',
+    body: sourcePage(call, { source, texts, stats, spamRules, campaigns, workspaceName, businessEmail, ...extra }),
+  });
 }
 
 /** The bot-check form as the verb's input; "None" turns it off. */
@@ -142,6 +149,18 @@ export const sourcesArea: AdminArea = {
         return call.redirect(sourcePath(call, source.id), 'texts-saved');
       },
       form: { field: 'heading', rerender: (call, { status, errors }) => renderSource(call, status, { textErrors: errors, textValues: textsOf(call) }) },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/sources/:sourceId/confirmation',
+      access: 'owner',
+      handler: async (call) => {
+        const source = await sourceOf(call);
+        const on = call.body.confirmSender === '1';
+        await setSenderConfirmation({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: source.id, on } });
+        return call.redirect(sourcePath(call, source.id), on ? 'confirmation-on' : 'confirmation-off');
+      },
+      form: { field: 'confirmSender', rerender: (call, { status, errors }) => renderSource(call, status, { confirmationErrors: errors }) },
     },
     ...formEditorRoutes,
   ],

@@ -105,6 +105,28 @@ export interface SourcePageInput {
   botCheckErrors?: FormErrors;
   textErrors?: FormErrors;
   textValues?: Record<string, string>;
+  /** The workspace's business email (Settings), which the confirmation to senders is Reply-To; null when unset. */
+  businessEmail?: string | null;
+  confirmationErrors?: FormErrors;
+}
+
+/**
+ * The confirmation to the person who sent the form (docs/notifications.md, "Confirmation to the sender"): off by
+ * default; one button turns it on or off. It needs the business email, which replies go to.
+ */
+function confirmationSettings(call: WorkspaceCall, base: string, input: SourcePageInput): SafeHtml {
+  const on = input.source.confirmSender;
+  const error = input.confirmationErrors?.confirmSender;
+  const settings = workspacePath(call.workspace.workspaceId, 'settings');
+  return html`<section class="card" aria-labelledby="confirmation-heading" id="confirmation">
+<h2 id="confirmation-heading">Confirmation to the sender</h2>
+<p class="muted small">An email to the address the person typed: “We got your request”, with the business’s name (${input.workspaceName}) and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
+<p>Now: <strong id="confirmation-state">${on ? 'on' : 'off'}</strong>${
+    input.businessEmail ? html`; replies go to <code>${input.businessEmail}</code>.` : html`. No business email is set in <a href="${settings}">Settings</a>; the confirmation needs one.`
+  }</p>
+${error ? html`<p class="field-error" id="f-confirmSender-error" role="alert">${error}</p>` : ''}
+${actionButton({ action: `${base}/confirmation`, csrf: call.csrf, label: on ? 'Turn off' : 'Turn on', kind: on ? 'secondary' : 'primary', fields: { confirmSender: on ? '0' : '1' } })}
+</section>`;
 }
 
 /** The intake log: requests per UTC day, accepted, caught by the honeypot, and refused by code. No personal data. */
@@ -172,6 +194,7 @@ ${copyRow('embed-snippet', 'Embed the hosted form on your site', embedSnippet({ 
 ${intakeLog(input.stats)}
 ${campaignCard(call, source, input.campaigns)}
 ${spamRulesSummary(base, input.spamRules ?? null)}
+${confirmationSettings(call, base, input)}
 <div class="grid-2">
 <section class="card" aria-labelledby="texts-heading">
 <h2 id="texts-heading">Hosted form texts</h2>
