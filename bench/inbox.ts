@@ -128,7 +128,9 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
           email: `customer${j}@example.com`,
           address: `${j} Main Street`,
           notes: j % 5 === 0 ? 'Kitchen remodel, call after 5pm' : null,
-          extra: JSON.stringify({ budget: String(1000 + (j % 50) * 100) }),
+          extra: JSON.stringify({ budget: String(1000 + (j % 50) * 100), ...(j === needle ? { 'Project type': 'Attic loft conversion' } : {}) }),
+          // A quarter of the leads came from a Google ad (migration 0038): the inbox's Campaign source filter.
+          utm_source: j % 4 === 0 ? 'google' : null,
           received_at: new Date(start + j * 60_000).toISOString(),
           client_ip: '203.0.113.7',
           user_agent: 'Mozilla/5.0 (bench)',
@@ -208,6 +210,10 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     const byDigits = await listLeads({ ctx, input: { ...input, search: '2079460958' } });
     const byFolded = await listLeads({ ctx, input: { ...input, search: 'GAGNE' } });
     if (firstPage.leads.length !== 50 || found.leads.length !== 1 || byDigits.leads.length !== 1 || byFolded.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
+    // A custom answer (an extra field's value) is searched like the lead's own fields; one lead has this one.
+    const byAnswer = await listLeads({ ctx, input: { ...input, search: 'LOFT CONVERSION' } });
+    const byUtm = await listLeads({ ctx, input: { ...input, utmSource: 'google' } });
+    if (byAnswer.leads.length !== 1 || byUtm.leads.length !== 50) throw new Error('the custom-answer search or the utm_source filter does not answer what it should');
     const unread = (await unreadCounts({ ctx, input: { workspaceId: workspace.id } }))[0]!.unread;
 
     const page = await timed(RUNS, () => listLeads({ ctx, input }));
@@ -218,6 +224,8 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     const searchDigits = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '2079460958' } }));
     const searchFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'GAGNE' } }));
     const searchCommonFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'KÏTCHEN' } }));
+    const searchAnswer = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'LOFT CONVERSION' } }));
+    const utmFilter = await timed(RUNS, () => listLeads({ ctx, input: { ...input, utmSource: 'google' } }));
     const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspaceId: workspace.id } }));
     await runtime.store.close();
     const label = postgres ? 'PostgreSQL' : 'SQLite';
@@ -229,6 +237,8 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
         `  search "20 7946 09" (one match)              ${search.median.toFixed(1)} ms / ${search.p95.toFixed(1)} ms`,
         `  search "GAGNE" (one match, "Gagné")          ${searchFolded.median.toFixed(1)} ms / ${searchFolded.p95.toFixed(1)} ms`,
         `  search "kitchen" (scan)                      ${searchCommon.median.toFixed(1)} ms / ${searchCommon.p95.toFixed(1)} ms`,
+        `  search "LOFT CONVERSION" (one custom answer) ${searchAnswer.median.toFixed(1)} ms / ${searchAnswer.p95.toFixed(1)} ms`,
+        `  utm_source filter (a quarter match)          ${utmFilter.median.toFixed(1)} ms / ${utmFilter.p95.toFixed(1)} ms`,
         `  unread counts (${unread.toLocaleString('en')} of them)           ${counts.median.toFixed(1)} ms / ${counts.p95.toFixed(1)} ms`,
       ].join('\n');
     }
@@ -249,6 +259,8 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
       `  search "2079460958" (one phone's digits)     ${ms(searchDigits.median)} / ${ms(searchDigits.p95)}`,
       `  search "GAGNE" (one match, "Gagné")          ${ms(searchFolded.median)} / ${ms(searchFolded.p95)}`,
       `  search "KÏTCHEN" (${kitchens} matches: scan)     ${ms(searchCommonFolded.median)} / ${ms(searchCommonFolded.p95)}`,
+      `  search "LOFT CONVERSION" (one custom answer) ${ms(searchAnswer.median)} / ${ms(searchAnswer.p95)}`,
+      `  utm_source filter (a quarter match)          ${ms(utmFilter.median)} / ${ms(utmFilter.p95)}`,
       `  unread counts (${unread.toLocaleString('en')} of them)           ${ms(counts.median)} / ${ms(counts.p95)}`,
       `CSV export, own process, peak RSS:`,
       `  ${all.rows.toLocaleString('en')} leads: ${(all.bytes / 1e6).toFixed(1)} MB in ${(all.ms / 1000).toFixed(1)} s, peak RSS ${all.maxRssMb.toFixed(0)} MB`,

@@ -18,7 +18,7 @@ export interface CampaignCounts {
 const LISTED = 10;
 
 /**
- * A lead source's leads of the last `days` days counted per marketing source (docs/admin-app.md, "A source's page"):
+ * A lead source's leads of the last `days` days counted per marketing source (docs/admin-app.md, "A source's form"):
  * the `utm_source` of the page each lead was sent from. Reads the source's leads of those days through
  * `leads_source_received`, so its cost is the period's leads, not the table's.
  */

@@ -281,7 +281,7 @@ export interface operations {
                     website?: string | number | boolean | null;
                     /** @description Token from the bot-check widget, when the source has a bot check */
                     botCheckToken?: string | number | boolean | null;
-                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export */
+                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export. Its utm_source, utm_medium, utm_campaign, gclid and fbclid parameters are kept on the lead under those names */
                     pageUrl?: string | number | boolean | null;
                     /** @description Sent by the hosted form only: its signed render time. A post that carries it is checked as a hosted-form post (the source's own fields validated; a stamp under 2 seconds old, missing or forged is quarantined) */
                     formStamp?: string | number | boolean | null;
@@ -313,7 +313,7 @@ export interface operations {
                     website?: string | number | boolean | null;
                     /** @description Token from the bot-check widget, when the source has a bot check */
                     botCheckToken?: string | number | boolean | null;
-                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export */
+                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export. Its utm_source, utm_medium, utm_campaign, gclid and fbclid parameters are kept on the lead under those names */
                     pageUrl?: string | number | boolean | null;
                     /** @description Sent by the hosted form only: its signed render time. A post that carries it is checked as a hosted-form post (the source's own fields validated; a stamp under 2 seconds old, missing or forged is quarantined) */
                     formStamp?: string | number | boolean | null;
@@ -345,7 +345,7 @@ export interface operations {
                     website?: string | number | boolean | null;
                     /** @description Token from the bot-check widget, when the source has a bot check */
                     botCheckToken?: string | number | boolean | null;
-                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export */
+                    /** @description The page the form was on (absolute http or https address); shown on the lead and in the CSV export. Its utm_source, utm_medium, utm_campaign, gclid and fbclid parameters are kept on the lead under those names */
                     pageUrl?: string | number | boolean | null;
                     /** @description Sent by the hosted form only: its signed render time. A post that carries it is checked as a hosted-form post (the source's own fields validated; a stamp under 2 seconds old, missing or forged is quarantined) */
                     formStamp?: string | number | boolean | null;

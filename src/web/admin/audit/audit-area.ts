@@ -1,5 +1,6 @@
 import { AUDIT_ACTIONS } from '../../../domain/audit/audit-actions.js';
 import { listAudit, type AuditPage, type AuditRecordView } from '../../../domain/audit/list-audit.js';
+import { auditTargetNames, type TargetNames } from '../../../domain/audit/target-names.js';
 import { isAppError } from '../../../domain/errors.js';
 import { listMembers, type MemberView } from '../../../domain/members/list-members.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
@@ -36,19 +37,34 @@ function actorText(record: AuditRecordView): string {
   return 'System';
 }
 
-/** An id of the "On" column: what it names, linked where that thing has a page; the whole id in the title. */
-function target(workspaceId: string, id: string): SafeHtml {
+/**
+ * An id of the "On" column: what it names now (auditTargetNames, read for the whole page), linked where that thing
+ * has a page; "deleted lead" (no link) when it is gone; kind and id's end for ids without a name. The whole id in
+ * the title.
+ */
+function target(workspaceId: string, id: string, names: TargetNames): SafeHtml {
   const kind = idKind(id);
-  const page = id.startsWith('lead_') ? `leads/${id}` : id.startsWith('src_') ? `sources/${id}` : id.startsWith('scan_') ? `scans/${id}` : null;
-  const tail = id.slice(-6);
+  const page = id.startsWith('lead_')
+    ? `leads/${id}`
+    : id.startsWith('src_')
+      ? `sources/${id}`
+      : id.startsWith('scan_')
+        ? `scans/${id}`
+        : id.startsWith('pl_')
+          ? `pipelines/${id}/leads`
+          : null;
+  const name = names.get(id);
+  if (name === null) return html`<span class="muted" title="${id}">deleted ${kind.toLowerCase()}</span>`;
+  const text = name === undefined ? `${kind} …${id.slice(-6)}` : name;
+  const label = name === undefined ? '' : html`<span class="offscreen">${kind}: </span>`;
   return page
-    ? html`<a href="${workspacePath(workspaceId, page)}" title="${id}">${kind} …${tail}</a>`
-    : html`<span title="${id}">${kind} …${tail}</span>`;
+    ? html`<a href="${workspacePath(workspaceId, page)}" title="${id}">${label}${text}</a>`
+    : html`<span title="${id}">${label}${text}</span>`;
 }
 
 function auditPage(
   call: WorkspaceCall,
-  input: { page: AuditPage; members: MemberView[]; timeZone: string; query: Query; error?: string },
+  input: { page: AuditPage; names: TargetNames; members: MemberView[]; timeZone: string; query: Query; error?: string },
 ): SafeHtml {
   const here = workspacePath(call.workspace.workspaceId, 'audit');
   const { query } = input;
@@ -77,7 +93,7 @@ ${input.page.records.length === 0
 <td class="num" data-label="When"><time datetime="${r.at}">${time(r.at)}</time></td>
 <td data-label="Who">${actorText(r)}</td>
 <td data-label="Action" data-action="${r.action}">${AUDIT_ACTION_LABELS[r.action]}</td>
-<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id)} `) : html`<span class="muted">—</span>`}</td>
+<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id, input.names)} `) : html`<span class="muted">—</span>`}</td>
 <td data-label="Details">${detailsText(r.details) || html`<span class="muted">—</span>`}</td>
 </tr>`,
     )}</tbody>
@@ -120,10 +136,12 @@ export const auditArea: AdminArea = {
           page = { records: [], next: null };
           error = refusal.fieldErrors?.[0]?.message ?? refusal.detail;
         }
+        // Every target's current name in one read per kind of id, for the whole page.
+        const names = await auditTargetNames({ ctx: call.ctx, input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) } });
         return call.render(error ? 400 : 200, {
           title: 'Audit log',
           area: 'audit',
-          body: auditPage(call, { page, members, timeZone: settings.timeZone, query, ...(error ? { error } : {}) }),
+          body: auditPage(call, { page, names, members, timeZone: settings.timeZone, query, ...(error ? { error } : {}) }),
         });
       },
     },
