@@ -30,6 +30,7 @@ import { quoteSettingsAndPriceList } from './0027-quote-settings-price-list.js';
 import { quotes } from './0028-quotes.js';
 import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
 import { serverInstances } from './0034-server-instances.js';
+import { indexesAtScale } from './0039-indexes-at-scale.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -70,6 +71,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0028_quotes': quotes(),
         '0030_links_tied_to_credentials': linksTiedToCredentials(),
         '0034_server_instances': serverInstances(),
+        '0039_indexes_at_scale': indexesAtScale(),
       }),
   };
 }
