@@ -7,6 +7,7 @@
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
  *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier (one part only, while working on it)
  *   BENCH_FLOOD_SECONDS=120                         (the notifier's flood, bench/notifier.ts)
+ *   BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000   (quotes at scale, bench/quotes.ts)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *   BENCH_READS=0                                   (the open loop without the signed-in admin's reads)
  *
@@ -45,7 +46,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier') => ONLY === '' || ONLY === part;
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') => ONLY === '' || ONLY === part;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({
@@ -652,6 +653,14 @@ try {
         `${table(THROUGHPUT_HEADER, throughput)}\n\n== A real lead through a flood (real SMTP on loopback; a real lead every 2 s to A's other source and to workspace B)\n` +
         `${table(FLOOD_HEADER, flood)}\n`,
     );
+  }
+  if (runs('quotes')) {
+    // Quotes at 1,000,000 leads and 100,000 quotes (bench/quotes.ts): the Quotes screen, the customer's page, a
+    // 300-line draft's line changed, a Send.
+    const { benchQuotes } = await import('./quotes.js');
+    process.stdout.write(`\n== Quotes at scale\n${await benchQuotes('sqlite')}\n`);
+    const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+    if (adminUrl) process.stdout.write(`${await benchQuotes('postgres', adminUrl)}\n`);
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });

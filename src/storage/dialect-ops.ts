@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { insertLeadInWrite, type LeadInsertValues } from './hot-writes/lead.js';
+import { noticeArrivalsIn, type ArrivalRange } from './notice-arrivals-sql.js';
 import type { Schema } from './schema.js';
 import { pruneSearchChanges, searchLeadIdsSqlite } from './search-index.js';
 import { SEARCH_MATCH_FUNCTION, searchLikePatterns, type SearchQuery } from './search-text.js';
@@ -31,6 +32,11 @@ export interface DialectOps {
   insertLead(trx: Transaction<Schema>, values: LeadInsertValues): Promise<number>;
   /** Prunes the search index's change log (SQLite); how many rows went. */
   pruneSearchLog(db: Kysely<Schema>, write: (run: (trx: Kysely<Schema>) => Promise<number>) => Promise<number>): Promise<number>;
+  /**
+   * The notifier's look at one range of arrivals: each not yet noticed is marked noticed and queued for each of
+   * `userIds`, in SQL (notice-arrivals-sql.ts); how many, and the newest received time among them.
+   */
+  noticeArrivals(trx: Transaction<Schema>, range: ArrivalRange): Promise<{ count: number; newest: string | null }>;
 }
 
 const sqliteOps: DialectOps = {
@@ -44,6 +50,7 @@ const sqliteOps: DialectOps = {
   indexedLeadIds: (db, workspaceId, query) => searchLeadIdsSqlite(db, workspaceId, query),
   pruneSearchLog: (db, write) => pruneSearchChanges(db, write),
   insertLead: (trx, values) => insertLeadInWrite(trx, 'sqlite', values),
+  noticeArrivals: (trx, range) => noticeArrivalsIn(trx, 'sqlite', range),
 };
 
 const postgresOps: DialectOps = {
@@ -74,6 +81,7 @@ const postgresOps: DialectOps = {
   indexedLeadIds: async () => undefined,
   pruneSearchLog: async () => 0,
   insertLead: (trx, values) => insertLeadInWrite(trx, 'postgres', values),
+  noticeArrivals: (trx, range) => noticeArrivalsIn(trx, 'postgres', range),
 };
 
 export function dialectOps(dialect: Dialect): DialectOps {

@@ -1,5 +1,5 @@
-import { sql, type Transaction } from 'kysely';
-import type { Dialect } from '../../storage/database.js';
+import type { Transaction } from 'kysely';
+import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { choicesOf } from './choices.js';
@@ -50,7 +50,7 @@ export async function noticeArrivals(ctx: DomainContext): Promise<number> {
     let noticed = 0;
     for (const [workspaceId, wants] of recipients) {
       for (const kind of ['lead', 'scan'] as const) {
-        noticed += await noticeKind(trx, ctx.store.dialect, readAt, { workspaceId, kind, userIds: wants[kind], now });
+        noticed += await noticeKind(trx, ctx.store.ops, readAt, { workspaceId, kind, userIds: wants[kind], now });
       }
     }
     await trx.deleteFrom('noticed').where('noticed_at', '<', new Date(now.getTime() - KEEP_NOTICED_MS).toISOString()).execute();
@@ -80,7 +80,7 @@ async function recipientsByWorkspace(trx: Transaction<Schema>): Promise<Map<stri
 
 async function noticeKind(
   trx: Transaction<Schema>,
-  dialect: Dialect,
+  ops: DialectOps,
   readAt: Map<string, number>,
   { workspaceId, kind, userIds, now }: { workspaceId: string; kind: Kind; userIds: string[]; now: Date },
 ): Promise<number> {
@@ -102,7 +102,7 @@ async function noticeKind(
   if (!cursor || lastLate === undefined || now.getTime() - lastLate >= LATE_EVERY_MS || now.getTime() < lastLate) {
     readAt.set(key, now.getTime());
     const since = new Date(Math.max(Date.parse(seenThrough) - OVERLAP_MS, Date.parse(oldest))).toISOString();
-    if (since < seenThrough) noticed += (await noticeRange(trx, dialect, { workspaceId, kind, table, userIds, nowIso, from: since, below: seenThrough })).count;
+    if (since < seenThrough) noticed += (await ops.noticeArrivals(trx, { workspaceId, kind, table, userIds, nowIso, from: since, below: seenThrough })).count;
   }
   // At and after the mark, up to MOST_PER_LOOK (with every lead of the last time taken, so the mark never splits one).
   const from = seenThrough > oldest ? seenThrough : oldest;
@@ -115,7 +115,7 @@ async function noticeKind(
     .limit(1)
     .offset(MOST_PER_LOOK - 1)
     .executeTakeFirst();
-  const fresh = await noticeRange(trx, dialect, { workspaceId, kind, table, userIds, nowIso, from, ...(boundary ? { through: boundary.received_at } : {}) });
+  const fresh = await ops.noticeArrivals(trx, { workspaceId, kind, table, userIds, nowIso, from, ...(boundary ? { through: boundary.received_at } : {}) });
   noticed += fresh.count;
   const newest = fresh.newest !== null && fresh.newest > seenThrough ? fresh.newest : seenThrough;
   if (!cursor) {
@@ -129,51 +129,4 @@ async function noticeKind(
       .execute();
   }
   return noticed;
-}
-
-interface Range {
-  workspaceId: string;
-  kind: Kind;
-  table: 'leads' | 'scans';
-  userIds: string[];
-  nowIso: string;
-  from: string;
-  /** Inclusive upper end, or `below` for an exclusive one; neither: everything from `from`. */
-  through?: string;
-  below?: string;
-}
-
-/**
- * Notices every arrival of the range not noticed yet, and queues it for each of `userIds`, in SQL. On PostgreSQL
- * one statement (a data-modifying WITH) does both, so a lead committed by another instance meanwhile is either in
- * both or in neither; on SQLite the writer holds the database for the whole transaction, so nothing commits between
- * the statements. Returns how many it noticed and the newest received time among them.
- */
-async function noticeRange(trx: Transaction<Schema>, dialect: Dialect, r: Range): Promise<{ count: number; newest: string | null }> {
-  const t = sql.table(r.table);
-  const upper = r.through !== undefined ? sql`and a.received_at <= ${r.through}` : r.below !== undefined ? sql`and a.received_at < ${r.below}` : sql``;
-  const arrivals = sql`select a.id, a.received_at from ${t} a
-    where a.workspace_id = ${r.workspaceId} and a.received_at >= ${r.from} ${upper}
-      and not exists (select 1 from noticed n where n.kind = ${r.kind} and n.subject_id = a.id)`;
-  if (dialect === 'postgres') {
-    const { rows } = await sql<{ count: string; newest: string | null }>`
-      with fresh as (${arrivals}),
-      mark as (insert into noticed (kind, subject_id, noticed_at) select ${r.kind}, id, ${r.nowIso} from fresh),
-      queue as (
-        insert into notification_pending (workspace_id, user_id, kind, subject_id, noticed_at)
-        select ${r.workspaceId}, u.user_id, ${r.kind}, fresh.id, ${r.nowIso}
-        from fresh cross join unnest(${r.userIds}::text[]) as u(user_id)
-      )
-      select count(*) as count, max(received_at) as newest from fresh`.execute(trx);
-    return { count: Number(rows[0]?.count ?? 0), newest: rows[0]?.newest ?? null };
-  }
-  const { rows } = await sql<{ count: number; newest: string | null }>`select count(*) as count, max(received_at) as newest from (${arrivals})`.execute(trx);
-  const count = Number(rows[0]?.count ?? 0);
-  if (count === 0) return { count: 0, newest: null };
-  for (const userId of r.userIds) {
-    await sql`insert into notification_pending (workspace_id, user_id, kind, subject_id, noticed_at)
-      select ${r.workspaceId}, ${userId}, ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
-  }
-  await sql`insert into noticed (kind, subject_id, noticed_at) select ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
-  return { count, newest: rows[0]?.newest ?? null };
 }

@@ -74,8 +74,16 @@ export interface QuoteView {
 type Db = Kysely<Schema> | Transaction<Schema>;
 
 /** Today's date (`YYYY-MM-DD`) in a time zone. */
+/** One formatter per time zone: making one costs more than a page of quotes' other work (a list asks per row). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** A date `days` after `date` (`YYYY-MM-DD`, calendar arithmetic). */

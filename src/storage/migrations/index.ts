@@ -33,6 +33,7 @@ import { serverInstances } from './0034-server-instances.js';
 import { quoteFrozenPlans } from './0036-quote-frozen-plans.js';
 import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
 import { senderConfirmations } from './0037-sender-confirmations.js';
+import { indexesAtScale } from './0039-indexes-at-scale.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -76,6 +77,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0036_quote_frozen_plans': quoteFrozenPlans(),
         '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
         '0037_sender_confirmations': senderConfirmations(),
+        '0039_indexes_at_scale': indexesAtScale(),
       }),
   };
 }

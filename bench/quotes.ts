@@ -1,0 +1,207 @@
+/**
+ * Quotes at scale (`BENCH_ONLY=quotes`, driven by bench/run.ts): one workspace with BENCH_QUOTE_LEADS leads
+ * (1,000,000 by default) and BENCH_QUOTES quotes (100,000 by default; one in twenty with a second revision, three
+ * lines each, statuses spread as a busy contractor's are), on SQLite and on PostgreSQL when a server is reachable,
+ * in this process through the domain verbs the screens call, each timed over BENCH_RUNS runs (median and p95):
+ * the Quotes screen's first page (200 rows) and its status filters, the customer's page of a sent quote, a line
+ * of a 300-line draft changed (recalculated and saved, the whole quote answered), and a person's Send.
+ *
+ *   BENCH_ONLY=quotes BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000 BENCH_DATABASE_URL=postgres://… npm run bench
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
+import { addQuoteLine } from '../src/domain/quotes/add-quote-line.js';
+import { createQuote } from '../src/domain/quotes/create-quote.js';
+import { openQuoteByToken } from '../src/domain/quotes/customer-quote.js';
+import { listQuotes, type ListStatus } from '../src/domain/quotes/list-quotes.js';
+import { sendQuote } from '../src/domain/quotes/send-quote.js';
+import { updateQuoteLine } from '../src/domain/quotes/update-quote-line.js';
+import { createSource } from '../src/domain/sources/create-source.js';
+import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
+import { openRuntime } from '../src/runtime.js';
+import type { LeadTable, QuoteTable } from '../src/storage/schema.js';
+import { leadRow } from '../test/helpers/hot-rows.js';
+
+const LEADS = Number(process.env.BENCH_QUOTE_LEADS ?? 1_000_000);
+const QUOTES = Number(process.env.BENCH_QUOTES ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+async function timed(runs: number, fn: (i: number) => Promise<unknown>): Promise<{ median: number; p95: number }> {
+  await fn(-1);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn(i);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  const q = (p: number) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!;
+  return { median: q(0.5), p95: q(0.95) };
+}
+
+async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `leadscan_bench_quotes_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Status of the i-th seeded quote: most are drafts and sent ones, a few answered. */
+const STATUSES = ['draft', 'draft', 'draft', 'sent', 'sent', 'sent', 'viewed', 'viewed', 'accepted', 'declined', 'withdrawn', 'sent', 'draft', 'sent', 'viewed', 'accepted', 'draft', 'sent', 'viewed', 'sent'];
+
+export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = ''): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-quotes-'));
+  const postgres = backend === 'postgres' ? await postgresDatabase(adminUrl) : null;
+  const databaseUrl = postgres ? postgres.url : path.join(dir, 'leadscan.sqlite');
+  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent' }), { mayCreate: true });
+  const { ctx } = runtime;
+  try {
+    const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
+    const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+    const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' } });
+    const seedStart = performance.now();
+    const start = Date.UTC(2025, 0, 1);
+    const leadIds: string[] = [];
+    for (let i = 0; i < LEADS; i += 1000) {
+      const rows: LeadTable[] = [];
+      for (let j = i; j < Math.min(LEADS, i + 1000); j++) {
+        const row = leadRow({ id: source.id, pipeline_id: pipeline.id }, `Customer ${j}`);
+        rows.push({ ...row, workspace_id: workspace.id, stage: 'inbox', restored_from: null, email: `customer${j}@example.com`, received_at: new Date(start + j * 30_000).toISOString() });
+        if (j % Math.max(1, Math.floor(LEADS / QUOTES)) === 0) leadIds.push(row.id);
+      }
+      await ctx.store.writer.write(async (trx) => {
+        await trx.insertInto('leads').values(rows).execute();
+        await trx.deleteFrom('lead_unread').where('lead_id', 'in', rows.map((r) => r.id)).execute();
+      });
+    }
+    const leadsMs = performance.now() - seedStart;
+    const quotesStart = performance.now();
+    const today = new Date();
+    for (let i = 0; i < QUOTES; i += 500) {
+      const quotes: QuoteTable[] = [];
+      const lines: Array<Record<string, unknown>> = [];
+      for (let j = i; j < Math.min(QUOTES, i + 500); j++) {
+        const status = STATUSES[j % STATUSES.length]!;
+        const id = `quo_bench${String(j).padStart(8, '0')}`;
+        const created = new Date(start + j * 300_000).toISOString();
+        const sent = status !== 'draft';
+        const base = {
+          workspace_id: workspace.id,
+          lead_id: leadIds[j % leadIds.length]!,
+          chain_id: id,
+          customer_name: `Customer ${j}`,
+          customer_email: `customer${j}@example.com`,
+          customer_phone: null,
+          customer_address: null,
+          title: 'Kitchen refit',
+          note: null,
+          terms: 'Payment within 30 days.',
+          // One in four sent quotes has passed its valid-until day: Expired.
+          valid_until: new Date(today.getTime() + (j % 4 === 0 ? -30 : 30) * 86_400_000).toISOString().slice(0, 10),
+          currency: 'USD',
+          tax_rates: '[]',
+          subtotal: 123_400,
+          total: 123_400,
+          created_by_user_id: null,
+          created_at: created,
+          updated_at: created,
+          sent_by_user_id: null,
+          view_count: status === 'viewed' ? 1 : 0,
+          accepted_name: status === 'accepted' ? `Customer ${j}` : null,
+          acceptance_hash: null,
+          chosen_lines: null,
+          decline_reason: null,
+        };
+        const revised = j % 20 === 7;
+        quotes.push({
+          ...base,
+          id,
+          number: sent ? `Q-${String(j + 1).padStart(6, '0')}` : null,
+          revision: 1,
+          status: revised ? 'replaced' : status,
+          token_hash: sent ? crypto.randomBytes(32).toString('hex') : null,
+          token_enc: null,
+          sent_at: sent ? created : null,
+          viewed_at: status === 'viewed' ? created : null,
+          accepted_at: status === 'accepted' ? created : null,
+          declined_at: status === 'declined' ? created : null,
+          withdrawn_at: status === 'withdrawn' ? created : null,
+        } as unknown as QuoteTable);
+        if (revised) {
+          quotes.push({ ...base, id: `${id}r2`, number: null, revision: 2, status: 'draft', token_hash: null, token_enc: null, sent_at: null, viewed_at: null, accepted_at: null, declined_at: null, withdrawn_at: null } as unknown as QuoteTable);
+        }
+        for (let k = 0; k < 3; k++) {
+          lines.push({ id: `qln_${id}_${k}`, quote_id: id, position: k, description: `Line ${k}`, quantity: 100, unit: 'each', unit_price: 41_133, amount: 41_133, taxes: '[]', optional: 0, chosen: 1, source: null });
+        }
+      }
+      await ctx.store.writer.write(async (trx) => {
+        await trx.insertInto('quotes').values(quotes).execute();
+        await trx.insertInto('quote_lines').values(lines as never).execute();
+      });
+    }
+    const quotesMs = performance.now() - quotesStart;
+    if (postgres) await sql`analyze`.execute(runtime.store.db);
+
+    // A 300-line draft, and drafts to send, made as a person makes them.
+    const lead = leadIds[1]!;
+    const big = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: lead } });
+    for (let k = 0; k < 300; k++) {
+      await addQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: big.id, line: { description: `Item ${k}`, quantity: '2.5', unit: 'm2', price: '42.50' } } });
+    }
+    const lineIds = (await ctx.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', big.id).orderBy('position').execute()).map((l) => l.id);
+    const drafts: string[] = [];
+    for (let k = 0; k <= RUNS; k++) {
+      const draft = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: leadIds[2 + k]! } });
+      for (let n = 0; n < 3; n++) await addQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: draft.id, line: { description: `Item ${n}`, quantity: '1', unit: 'each', price: '100.00' } } });
+      drafts.push(draft.id);
+    }
+    const by = { userId: null, label: 'bench' };
+    let token = '';
+    const rows: Array<[string, { median: number; p95: number }]> = [];
+    rows.push(['Quotes screen, first page (200)', await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, limit: 200 } }))]);
+    for (const status of ['accepted', 'declined', 'viewed', 'expired', 'draft'] as ListStatus[]) {
+      rows.push([`Quotes screen, status ${status}`, await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, status, limit: 200 } }))]);
+    }
+    rows.push([
+      'a line of a 300-line draft changed (recalculated, saved)',
+      await timed(RUNS, (i) =>
+        updateQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: big.id, lineId: lineIds[(i + 300) % 300]!, line: { description: `Item ${i}`, quantity: String(3 + (i % 5)), unit: 'm2', price: '42.50' } } }),
+      ),
+    ]);
+    rows.push([
+      "a person's Send",
+      await timed(RUNS, async (i) => {
+        const sent = await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: drafts[i + 1]!, by } });
+        token = sent.token;
+      }),
+    ]);
+    rows.push(["the customer's page (/q/{token})", await timed(RUNS, () => openQuoteByToken({ ctx, input: { token } }))]);
+    const label = postgres ? 'PostgreSQL' : 'SQLite';
+    return [
+      `${label}, ${LEADS.toLocaleString('en')} leads and ${QUOTES.toLocaleString('en')} quotes in one workspace (seeded in ${(leadsMs / 1000).toFixed(1)} s + ${(quotesMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`,
+      ...rows.map(([name, t]) => `  ${name.padEnd(58)} ${t.median.toFixed(1)} ms / ${t.p95.toFixed(1)} ms`),
+    ].join('\n');
+  } finally {
+    await runtime.store.close();
+    await postgres?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
