@@ -137,7 +137,16 @@ describeEachBackend('quotes in Chromium', (backend) => {
     expect(await page.$('#builder')).toBeNull();
     await page.goto(`${base}/w/${seeded.workspaceId}/quotes`);
     await expect(page.textContent('#quotes')).resolves.toContain('Q-0001');
-    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quotes-1280.png'), fullPage: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `quotes-${width}.png`), fullPage: true });
+    }
+    await page.goto(`${base}/w/${seeded.workspaceId}/settings/price-list`);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `price-list-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('the totals follow the typing, and equal what Save computes', async () => {
