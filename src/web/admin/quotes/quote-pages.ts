@@ -55,7 +55,7 @@ const unitLabel = (unit: string) => UNIT_LABELS[unit as Unit] ?? unit;
 /** The quotes of a lead or a scan, or the Quotes screen's rows. */
 export function quotesTable(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings, id = 'quotes'): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
-  return html`<table class="list quotes" id="${id}">
+  return html`<table class="list quotes wide-labels" id="${id}">
 <thead><tr><th scope="col">Quote</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="amount">Total</th><th scope="col">Created</th><th scope="col">Sent</th><th scope="col">Valid until</th></tr></thead>
 <tbody>${quotes.map(
     (q) => html`<tr>
