@@ -63,13 +63,51 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await world?.close();
   });
 
-  it('lead → New quote → rooms and items picked → Send, without typing a measured number', async () => {
+  /** New quote from the lead's page, through the picker: every room ticked, the given measured items ticked. */
+  async function newQuote(items: string[], untick: string[] = []) {
     await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
-    await page.click('#lead-quotes button:has-text("New quote")');
+    await page.click('#lead-quotes a:has-text("New quote")');
+    await page.waitForURL(/\/leads\/[^/]+\/quotes\/new$/);
+    for (const room of untick) await page.uncheck(`.pick-rooms label:has-text("${room}") input`);
+    for (const item of items) await page.check(`.pick-items label:has-text("${item}") input`);
+    await page.click('#create-quote');
+    await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
+  }
+  const lineTexts = () => page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+
+  it('New quote shows a picker: the scan\'s rooms all ticked, the measured items to tick; it makes one line per picked room × item', async () => {
+    await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
+    await page.click('#lead-quotes a:has-text("New quote")');
+    await page.waitForURL(/\/quotes\/new$/);
+    const rooms = await page.$$eval('.pick-rooms label', (els) => els.map((e) => `${(e.textContent ?? '').trim()}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`));
+    expect(rooms).toEqual(['Kitchen:true', 'Hall:true']);
+    // Only items with a measure are offered, none ticked.
+    const items = await page.$$eval('.pick-items label', (els) => els.map((e) => `${(e.textContent ?? '').trim().split(' $')[0]}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`));
+    expect(items).toEqual(['Oak flooring, laid:false', 'Skirting boards:false']);
+    // Items without a room: refused next to the rooms, with the ticks kept.
+    await page.uncheck('.pick-rooms label:has-text("Kitchen") input');
+    await page.uncheck('.pick-rooms label:has-text("Hall") input');
+    await page.check('.pick-items label:has-text("Skirting boards") input');
+    await page.click('#create-quote');
+    await expect(page.textContent('#f-room-error')).resolves.toContain('Tick the rooms');
+    expect(await page.isChecked('.pick-items label:has-text("Skirting boards") input')).toBe(true);
+    expect(await page.isChecked('.pick-rooms label:has-text("Hall") input')).toBe(false);
+    await page.check('.pick-rooms label:has-text("Hall") input');
+    await page.check('.pick-items label:has-text("Oak flooring, laid") input');
+    await page.click('#create-quote');
     await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
     expect(await page.inputValue('#f-customerName')).toBe('Marie Tremblay');
-    // The draft starts with the measured items priced per room of the attached scan.
-    const first = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    expect(await lineTexts()).toEqual([
+      'Oak flooring, laid — Hall: floor 7.5 m² + 10 % waste',
+      expect.stringMatching(/^Skirting boards — Hall: skirting [\d.]+ m$/),
+    ]);
+  });
+
+  it('lead → New quote → rooms and items picked → Send, without typing a measured number', async () => {
+    await newQuote(['Oak flooring, laid', 'Skirting boards']);
+    expect(await page.inputValue('#f-customerName')).toBe('Marie Tremblay');
+    // The draft starts with the picked measured items priced per room of the attached scan.
+    const first = await lineTexts();
     expect(first).toHaveLength(4);
     // Add the visit, and the flooring once more for the kitchen only (untick the hall).
     await page.check('label:has-text("Site visit") input');
@@ -99,15 +137,22 @@ describeEachBackend('quotes in Chromium', (backend) => {
     expect(await page.$('#builder')).toBeNull();
     await page.goto(`${base}/w/${seeded.workspaceId}/quotes`);
     await expect(page.textContent('#quotes')).resolves.toContain('Q-0001');
-    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quotes-1280.png'), fullPage: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `quotes-${width}.png`), fullPage: true });
+    }
+    await page.goto(`${base}/w/${seeded.workspaceId}/settings/price-list`);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `price-list-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('the totals follow the typing, and equal what Save computes', async () => {
     const shown = () =>
       page.$$eval('[data-line-amount], #quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
-    await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
-    await page.click('#lead-quotes button:has-text("New quote")');
-    await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
+    await newQuote(['Oak flooring, laid', 'Skirting boards']);
     const before = await shown();
     // A quantity with a third decimal (rounded to 2), a price in cents, and the second tax unticked on another line.
     await page.fill('.quote-line[data-line] input[name$="-quantity"] >> nth=0', '2.345');

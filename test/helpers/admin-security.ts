@@ -434,6 +434,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Quotes
   { method: 'GET', path: '/w/:workspaceId/quotes', url: (f) => ws(f, '/quotes') },
   {
+    method: 'GET',
+    path: '/w/:workspaceId/leads/:leadId/quotes/new',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/quotes/new`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/quotes/new`),
+  },
+  {
     method: 'POST',
     path: '/w/:workspaceId/leads/:leadId/quotes',
     url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/quotes`),

@@ -1,7 +1,7 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { getPriceListItem } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { measuredLines } from './measured-lines.js';
+import { measuredLines, sameRooms } from './measured-lines.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
 import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
@@ -22,8 +22,7 @@ export async function addItemLines({
   const lines = await measuredLines(ctx, {
     workspaceId: quote.workspace_id,
     leadId: quote.lead_id,
-    scanIds: input.scanIds ?? [],
-    rooms: input.rooms ?? [],
+    picks: sameRooms(input.scanIds ?? [], input.rooms ?? []),
     items,
     taxNames: (JSON.parse(quote.tax_rates) as TaxRate[]).map((t) => t.name),
     locale: settings.locale,

@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { findLeadRow } from '../leads/find-lead.js';
 import { getPriceListItem, listPriceList } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { measuredLines } from './measured-lines.js';
+import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
 import { addDays, findQuoteRow, loadQuoteView, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
@@ -13,7 +13,7 @@ import { addDays, findQuoteRow, loadQuoteView, storeTotals, todayIn, type QuoteV
  * A new draft quote for a lead (members and owners): the customer's name, email, phone and address from the lead,
  * the workspace's currency and taxes frozen on it, terms and validity from Settings. With scans (attached to the
  * lead), one line per chosen room × measured item, priced from the price list (all its measured items when no items
- * are given); other items given add one line each. Nothing reaches the customer until it is sent.
+ * are given with `scanIds`; only those given with `picks`); other items given add one line each. Nothing reaches the customer until it is sent.
  */
 export async function createQuote({
   ctx,
@@ -25,6 +25,8 @@ export async function createQuote({
   scanIds?: string[];
   /** Room indices in the scans, from 1; all rooms when empty. */
   rooms?: number[];
+  /** Instead of `scanIds` and `rooms`: rooms picked per scan (the builder's New quote). */
+  picks?: RoomPick[];
   /** Price-list item ids. */
   itemIds?: string[];
   /** Who made it (null on the CLI). */
@@ -36,16 +38,17 @@ export async function createQuote({
   const scanIds = input.scanIds ?? [];
   const rooms = input.rooms ?? [];
   if (rooms.length > 0 && scanIds.length === 0) throw new AppError('invalid_fields', 'Rooms are picked from a scan: give the scan too', [{ field: 'rooms', code: 'invalid', message: 'Pick a scan first' }]);
+  const picks = input.picks ?? sameRooms(scanIds, rooms);
   let items = await Promise.all((input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { workspaceId, itemId } })));
-  if (items.length === 0 && scanIds.length > 0) {
+  // The CLI's `quotes create --scan S` without `--item` prices every measured item; the builder's picker names its items.
+  if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
   }
   const taxRates = settings.taxes.map((t) => ({ name: t.name, rate: t.rate }));
   const lines = await measuredLines(ctx, {
     workspaceId,
     leadId: lead.id,
-    scanIds,
-    rooms,
+    picks,
     items,
     taxNames: taxRates.map((t) => t.name),
     locale: settings.locale,

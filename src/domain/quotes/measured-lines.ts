@@ -7,6 +7,15 @@ import { METRES_PER_FOOT, toFeet, toSquareFeet } from '../units.js';
 import { formatQuantity, hundredthsOf, rateText } from '../money.js';
 import type { LineSource } from './quote-view.js';
 
+/** Rooms picked from one scan of the lead: indices from 1, every room when empty. */
+export interface RoomPick {
+  scanId: string;
+  rooms: readonly number[];
+}
+
+/** The same rooms picked from each scan (the CLI's `--scan`… `--room`…). */
+export const sameRooms = (scanIds: readonly string[], rooms: readonly number[]): RoomPick[] => scanIds.map((scanId) => ({ scanId, rooms }));
+
 /** A line to insert: money already in the smallest unit, quantity in hundredths. */
 export interface NewLine {
   description: string;
@@ -84,24 +93,24 @@ export function sourceText(roomName: string, measure: Measure, measured: number,
  * One line per chosen room × measured item (rooms in scan order, items in the order given), each with its quantity
  * from that room's figure and a description saying where it came from. A room without the item's figure (a scan
  * with no walls for a wall item) gives no line. Items not measured give one line each, quantity 1. The scans must be
- * attached to the lead (`scan_not_found` otherwise); `rooms` are indices from 1, all rooms when empty. Called
- * before the write that stores the lines: reading a scan's figures may store them (a write of its own).
+ * attached to the lead (`scan_not_found` otherwise); each scan's `rooms` are indices from 1, all rooms when empty.
+ * Called before the write that stores the lines: reading a scan's figures may store them (a write of its own).
  */
 export async function measuredLines(
   ctx: DomainContext,
-  input: { workspaceId: string; leadId: string; scanIds: readonly string[]; rooms: readonly number[]; items: readonly PriceListItem[]; taxNames: readonly string[]; locale: string },
+  input: { workspaceId: string; leadId: string; picks: readonly RoomPick[]; items: readonly PriceListItem[]; taxNames: readonly string[]; locale: string },
 ): Promise<NewLine[]> {
   const lines: NewLine[] = [];
   const carried = (item: PriceListItem) => item.taxes.filter((t) => input.taxNames.includes(t));
   const measuredItems = input.items.filter((i) => i.measure !== null);
-  for (const scanId of input.scanIds) {
+  for (const { scanId, rooms: picked } of input.picks) {
     const scan = await ctx.store.db.selectFrom('scans').select(['id', 'lead_id']).where('id', '=', scanId).where('workspace_id', '=', input.workspaceId).executeTakeFirst();
     if (!scan || scan.lead_id !== input.leadId) throw new AppError('scan_not_found', `No scan ${scanId} attached to this lead; attach it first (\`leadscan scans attach\`)`);
     const figures = await scanFigures({ ctx, input: { workspaceId: input.workspaceId, scanId } });
-    for (const wanted of input.rooms) {
+    for (const wanted of picked) {
       if (!figures.rooms.some((r) => r.index + 1 === wanted)) throw new AppError('room_not_found', `Scan ${scanId} has no room ${wanted} (rooms count from 1; it has ${figures.rooms.length})`);
     }
-    const rooms = figures.rooms.filter((r) => input.rooms.length === 0 || input.rooms.includes(r.index + 1));
+    const rooms = figures.rooms.filter((r) => picked.length === 0 || picked.includes(r.index + 1));
     for (const room of rooms) {
       for (const item of measuredItems) {
         const measure = item.measure!;

@@ -53,9 +53,26 @@ export interface WorkspaceCall extends AdminCall {
  * signed-in route (no workspace in the URL) a plain AdminCall. Handlers answer through `call.render`,
  * `call.redirect` or `call.reply`.
  */
+/** A file posted as multipart/form-data to a route with `upload` (`fileOf`); `truncated` when it was over the size. */
+export interface UploadedFile {
+  filename: string;
+  data: Buffer;
+  truncated: boolean;
+}
+
+/** The file a multipart form posted under `name`, if any was chosen (a browser posts an empty part when none is). */
+export function fileOf(call: AdminCall, name: string): UploadedFile | undefined {
+  const value = (call.request.body as Record<string, unknown> | undefined)?.[name];
+  const file = value && typeof value === 'object' && 'data' in value ? (value as UploadedFile) : undefined;
+  return file && (file.data.length > 0 || file.truncated) ? file : undefined;
+}
+
+/** `upload`: the route takes one file in a multipart/form-data post, up to `maxBytes` (plugin.ts). */
+type RouteUpload = { upload?: { maxBytes: number } };
+
 export type AdminRoute =
-  | { method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> }
-  | { method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> };
+  | ({ method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> } & RouteUpload)
+  | ({ method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> } & RouteUpload);
 
 /** A refusal of a form, as the gate hands it to the route's `rerender`. */
 export interface FormRefusal {

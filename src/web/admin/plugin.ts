@@ -1,6 +1,7 @@
 import { httpHeadersOf, httpStatusOf, logRequestError } from '../../http/error-statuses.js';
 import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
@@ -16,7 +17,7 @@ import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, SignedInCheck } from './admin-route.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, SignedInCheck, UploadedFile } from './admin-route.js';
 import { formErrorsOf, isFormError } from './form-controls.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
@@ -79,6 +80,19 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   await dummyPasswordHash();
   await app.register(fastifyCookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
+  // File uploads (the price list's CSV import): only a route that names `upload` takes a file, up to its size; any
+  // other multipart post carrying a file is refused (413) before a handler runs. The file arrives in the body as an
+  // UploadedFile, beside the form's text fields (which the gate reads like a urlencoded form's, _csrf included).
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    throwFileSizeLimit: false,
+    limits: { files: 0, fields: 50, fieldSize: 64 * 1024, parts: 51 },
+    onFile: async (part) => {
+      const data = await part.toBuffer();
+      const file: UploadedFile = { filename: part.filename, data, truncated: part.file.truncated };
+      (part as unknown as { value: UploadedFile }).value = file;
+    },
+  });
 
   app.addHook('onRequest', async (request) => {
     request.adminPage = true;
@@ -199,7 +213,8 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   for (const area of areas) {
     for (const route of area.routes) {
-      app.route({ method: route.method, url: route.path, schema: { hide: true }, handler: gate(route) });
+      const upload = route.upload ? { multipartOptions: { limits: { files: 1, fileSize: route.upload.maxBytes } } } : {};
+      app.route({ method: route.method, url: route.path, schema: { hide: true }, config: upload, handler: gate(route) });
     }
   }
 

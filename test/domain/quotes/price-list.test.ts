@@ -102,6 +102,10 @@ describeEachBackend('the price list', (backend) => {
     const csv = 'name,unit,price\nGood,each,10\nBad,each,ten\n';
     await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv } })).rejects.toMatchObject({ code: 'invalid_fields', detail: expect.stringMatching(/^Row 3: /) });
     expect(await listPriceList({ ctx, input: { workspaceId } })).toEqual([]);
+    // Every bad row is named, each a field error of the file.
+    const many = await importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit,price\nA,each,x\nB,each,1\nC,yard,1\n' } }).catch((e: unknown) => e);
+    expect(many).toMatchObject({ code: 'invalid_fields', detail: expect.stringMatching(/^Row 2: .*; Row 4: /) });
+    expect((many as { fieldErrors: Array<{ field: string; message: string }> }).fieldErrors.map((e) => e.message.slice(0, 6))).toEqual(['Row 2:', 'Row 4:']);
     await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit\nA,each\n' } })).rejects.toMatchObject({ detail: expect.stringMatching(/no "price" column/) });
     await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit,price,colour\nA,each,1,red\n' } })).rejects.toMatchObject({ detail: expect.stringMatching(/colour/) });
   });

@@ -3,6 +3,7 @@ import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emai
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
+import { attachScan } from '../../../src/domain/scans/attach-scan.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
@@ -39,6 +40,25 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
       quantity: Number(l.quantity),
       unit_price: Number(l.unit_price),
     }));
+
+  it('New quote opens a picker page; ticks naming a room or item that is gone are refused next to the boxes, and no draft is made', async () => {
+    const lead = await get(`${ws()}/leads/${f.extra.homeLeadId}`, f.member);
+    expect(lead.body).toContain(`href="${ws()}/leads/${f.extra.homeLeadId}/quotes/new"`);
+    const picker = await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member);
+    expect(picker.statusCode).toBe(200);
+    expect(picker.body).toContain(`action="${ws()}/leads/${f.extra.homeLeadId}/quotes"`);
+    const count = async () => Number((await f.world.store.db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    await attachScan({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, scanId: f.homeScanId, leadId: f.extra.homeLeadId! } });
+    expect((await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member)).body).toContain(`name="room" value="${f.homeScanId}:1" checked`);
+    const room = await post(`${ws()}/leads/${f.extra.homeLeadId}/quotes`, { room: 'scan_gone:1', item: f.extra.homeItemId! }, f.member);
+    expect(room.statusCode).toBe(400);
+    expect(room.body).toMatch(/<p class="field-error" id="f-room-error">A scan was detached or changed meanwhile/);
+    const item = await post(`${ws()}/leads/${f.extra.homeLeadId}/quotes`, { item: 'pli_gone' }, f.member);
+    expect(item.statusCode).toBe(400);
+    expect(item.body).toMatch(/<p class="field-error" id="f-item-error">An item was removed from the price list meanwhile/);
+    expect(await count()).toBe(before);
+  });
 
   it('New quote on the lead page makes a draft; a member adds items and free lines, edits, moves and removes them, and totals follow', async () => {
     const lead = await get(`${ws()}/leads/${f.extra.homeLeadId}`, f.member);

@@ -70,7 +70,54 @@ describeEachBackend('Settings → Price list page', (backend) => {
     expect(await names()).toEqual(['Paint', 'Tiles']);
     const bad = await post(`${base()}/import`, { csv: 'name,unit,price\r\nGrout,m2,abc\r\n' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toMatch(/id="f-csv-error">[^<]*Row 2/);
+    expect(bad.body).toMatch(/<ul class="field-error" id="f-file-error"><li>Row 2: [^<]+<\/li><\/ul>/);
+    expect(bad.body).toMatch(/<textarea id="f-csv" name="csv"[^>]*>name,unit,price\r\nGrout,m2,abc/);
     expect(await names()).toEqual(['Paint', 'Tiles']);
+  });
+
+  /** A browser's multipart/form-data post: the form token, the paste box, and the chosen file (empty when none is). */
+  const upload = (url: string, file: { name: string; text: string | Buffer }, pasted = '', as: Person = f.owner) => {
+    const boundary = '----leadscanTestBoundary7MA4YWxkTrZu0gW';
+    const part = (headers: string, body: string | Buffer) => [Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')];
+    const payload = Buffer.concat([
+      ...part('Content-Disposition: form-data; name="_csrf"', as.csrf),
+      ...part(`Content-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv`, file.text),
+      ...part('Content-Disposition: form-data; name="csv"', pasted),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]);
+    return f.app.inject({ method: 'POST', url, headers: { cookie: as.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  };
+
+  it('imports an uploaded CSV file (multipart); a bad file lists every bad row under the file field; the paste box is the fallback', async () => {
+    const page = await get(base());
+    expect(page.body).toContain('enctype="multipart/form-data"');
+    expect(page.body).toContain('<input type="file" id="f-file" name="file"');
+    const ok = await upload(`${base()}/import`, { name: 'prices.csv', text: '\uFEFFname,unit,price,measure\r\nTiles,m2,30,floor_area\r\nGrout,m2,4.5,\r\n' }, 'name,unit,price\r\nIgnored,each,1\r\n');
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe(`${base()}?notice=imported-2-0`);
+    expect(await names()).toEqual(['Grout', 'Paint', 'Tiles']);
+    // Every bad row is named next to the file field, and nothing changes.
+    const bad = await upload(`${base()}/import`, { name: 'prices.csv', text: 'name,unit,price\r\nA,each,1\r\nB,furlong,2\r\nC,each,ten\r\n' });
+    expect(bad.statusCode).toBe(400);
+    const list = /<ul class="field-error" id="f-file-error">(.*?)<\/ul>/s.exec(bad.body)?.[1] ?? '';
+    expect(list.match(/<li>/g)).toHaveLength(2);
+    expect(list).toMatch(/<li>Row 3: [^<]*unit/i);
+    expect(list).toMatch(/<li>Row 4: Give an amount/);
+    expect(bad.body).toContain('aria-describedby="f-file-error"');
+    expect(await names()).toEqual(['Grout', 'Paint', 'Tiles']);
+    // No file chosen (a browser posts an empty part): the paste box is imported.
+    const pasted = await upload(`${base()}/import`, { name: '', text: '' }, 'name,unit,price\r\nSealant,each,9\r\n');
+    expect(pasted.headers.location).toBe(`${base()}?notice=imported-1-0`);
+    // Over 2 MB: refused next to the field, nothing imported.
+    const big = await upload(`${base()}/import`, { name: 'big.csv', text: Buffer.alloc(2 * 1024 * 1024 + 10, 'a') });
+    expect(big.statusCode).toBe(400);
+    expect(big.body).toMatch(/id="f-file-error"><li>The file is larger than 2 MB/);
+    expect(await names()).toEqual(['Grout', 'Paint', 'Sealant', 'Tiles']);
+    // Only the import takes a file: another form posted with one is refused before its handler.
+    const elsewhere = await upload(base(), { name: 'x.csv', text: 'name,unit,price\r\n' });
+    expect(elsewhere.statusCode).toBe(413);
+    // A member is refused (owners import).
+    expect((await upload(`${base()}/import`, { name: 'p.csv', text: 'name,unit,price\r\nZ,each,1\r\n' }, '', f.member)).statusCode).toBe(403);
+    expect(await names()).toEqual(['Grout', 'Paint', 'Sealant', 'Tiles']);
   });
 });

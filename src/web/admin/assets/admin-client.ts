@@ -7,7 +7,6 @@
  *   answers to a POST carrying the button's `data-csrf` token (the upload key is fetched only when asked for, and
  *   the copy is audited, so it is a POST like every other action). Copy buttons are `hidden` until this script runs.
  * - `form[data-confirm="…"]` asks before submitting (Regenerate, Delete, Remove).
- * - `input[type=file][data-read-into="#id"]` reads the chosen file into that textarea (the price list's CSV import).
  * - `time[data-local]` is rewritten in the viewer's time zone.
  * - The top bar's Menu (on a phone) closes on Escape, giving focus back to its button, and on a tap outside it.
  * - `dl[data-live-totals]` (the quote builder) recomputes each `fieldset[data-line]`'s amount, the subtotal, each
@@ -85,15 +84,6 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
       if (menu.open && !menu.contains(event.target)) menu.open = false;
     });
   }
-
-  // A chosen file's text goes into the textarea the form posts (the price list's CSV import; no multipart upload).
-  doc.querySelectorAll('input[data-read-into]').forEach((input) => {
-    input.addEventListener('change', () => {
-      const file = (input as ClientFileInput).files?.[0];
-      const target = doc.querySelector(input.getAttribute('data-read-into') ?? '') as ClientTextArea | null;
-      if (file && target) void file.text().then((text) => (target.value = text));
-    });
-  });
 
   // The quote builder's totals as the lines are typed (the same integer arithmetic as src/domain/money.ts).
   const totals = doc.querySelector('dl[data-live-totals]');
@@ -208,10 +198,6 @@ interface ClientInput extends ClientElement {
   type: string;
   value: string;
   checked: boolean;
-}
-
-interface ClientFileInput extends ClientElement {
-  files: { [index: number]: { text(): Promise<string> } | undefined } | null;
 }
 
 interface ClientTextArea extends ClientElement {

@@ -10,9 +10,14 @@ import { amountText, formatDecimal, formatMoney, rateText } from '../../../domai
 import { getWorkspaceSettings, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
-import { workspacePath } from '../admin-route.js';
+import { fileOf, workspacePath } from '../admin-route.js';
+import { AppError } from '../../../domain/errors.js';
 import { sendAttachment } from '../attachment.js';
-import { actionButton, csrfField, field, selectField, type FormErrors } from '../form-controls.js';
+import { actionButton, csrfField, field, isFormError, selectField, type FormErrors } from '../form-controls.js';
+import { httpStatusOf } from '../../../http/error-statuses.js';
+
+/** The largest CSV file an import takes (5,000 rows fit in well under this). */
+const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 
 /** What the item form shows, as typed. */
 interface ItemValues {
@@ -131,7 +136,19 @@ ${call.workspace.role === 'owner'
 
 interface ListForms {
   add?: { values: ItemValues; errors: FormErrors };
-  import?: { csv: string; errors: FormErrors };
+  /** What was pasted, and the refusal: each bad row of the file (or the one problem of the whole file). */
+  import?: { csv: string; problems: string[] };
+}
+
+/**
+ * The import's file (a real upload) and, for a few rows copied from a spreadsheet, a paste box. A refusal lists every
+ * bad row under the file field.
+ */
+function importFields(posted: ListForms['import']): SafeHtml {
+  const problems = posted?.problems ?? [];
+  return html`<div class="field"><label for="f-file">CSV file</label><input type="file" id="f-file" name="file" accept=".csv,text/csv"${problems.length ? html` aria-invalid="true" aria-describedby="f-file-error"` : ''}>
+${problems.length ? html`<ul class="field-error" id="f-file-error">${problems.map((p) => html`<li>${p}</li>`)}</ul>` : ''}</div>
+<div class="field"><label for="f-csv">Or paste the CSV</label><textarea id="f-csv" name="csv" rows="4" maxlength="60000">${posted?.csv ?? ''}</textarea><p class="hint">Used when no file is chosen.</p></div>`;
 }
 
 function priceListPage(call: WorkspaceCall, settings: WorkspaceSettings, items: PriceListItem[], forms: ListForms = {}): SafeHtml {
@@ -158,10 +175,9 @@ ${itemForm(call, settings, `${ws}/settings/price-list`, 'Add item', forms.add?.v
 <section class="card" aria-labelledby="import-heading" id="import">
 <h2 id="import-heading">Import CSV</h2>
 <p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats, pack optional). A row whose name matches an item replaces it; the others are added. One bad row refuses the whole file.</p>
-<form method="post" action="${ws}/settings/price-list/import" novalidate>
+<form method="post" action="${ws}/settings/price-list/import" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
-<div class="field"><label for="f-csv-file">CSV file</label><input type="file" id="f-csv-file" accept=".csv,text/csv" data-read-into="#f-csv"></div>
-${field({ name: 'csv', label: 'Or paste the CSV', value: forms.import?.csv ?? '', errors: forms.import?.errors ?? {}, textarea: true, maxlength: 60000 })}
+${importFields(forms.import)}
 <button type="submit">Import</button>
 </form>
 </section>`
@@ -221,16 +237,23 @@ export const priceListArea: AdminArea = {
       method: 'POST',
       path: '/w/:workspaceId/settings/price-list/import',
       access: 'owner',
+      upload: { maxBytes: MAX_IMPORT_BYTES },
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv: call.body.csv ?? '' } });
+        const file = fileOf(call, 'file');
+        const pasted = call.body.csv ?? '';
+        let counts: { added: number; updated: number };
+        try {
+          if (file?.truncated) throw new AppError('invalid_fields', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, [{ field: 'file', code: 'too_long', message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it` }]);
+          const csv = file ? file.data.toString('utf8') : pasted;
+          counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv } });
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          // A refusal names the file's bad rows (or its one problem), listed under the file field.
+          const problems = error.fieldErrors?.length ? error.fieldErrors.map((e) => e.message) : [error.detail];
+          return renderList(call, httpStatusOf(error), { import: { csv: pasted, problems } });
+        }
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), `imported-${counts.added}-${counts.updated}`);
-      },
-      form: {
-        field: 'csv',
-        // Every refusal of the file is about the whole file: shown under the CSV box.
-        rerender: (call, { status, error }) =>
-          renderList(call, status, { import: { csv: call.body.csv ?? '', errors: { csv: error.fieldErrors?.[0]?.message ?? error.detail } } }),
       },
     },
     {

@@ -26,7 +26,7 @@ export const STATUS_LABELS: Record<QuoteStatus, string> = {
 export const FILTERS = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired'] as const;
 
 const QUOTE_NOTICES: Record<string, string> = {
-  'quote-created': 'A draft quote was made, with the measured items of the price list priced per room of the lead’s scans. Nothing reaches the customer until you press Send.',
+  'quote-created': 'A draft quote was made from the rooms and items you picked. Nothing reaches the customer until you press Send.',
   'quote-saved': 'Saved. The totals are recalculated.',
   'lines-added': 'The lines were added.',
   'quote-sent-email': 'Sent. The quote is on its way to the customer by email; the link below is the one in it.',
@@ -55,7 +55,7 @@ const unitLabel = (unit: string) => UNIT_LABELS[unit as Unit] ?? unit;
 /** The quotes of a lead or a scan, or the Quotes screen's rows. */
 export function quotesTable(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings, id = 'quotes'): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
-  return html`<table class="list quotes" id="${id}">
+  return html`<table class="list quotes wide-labels" id="${id}">
 <thead><tr><th scope="col">Quote</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="amount">Total</th><th scope="col">Created</th><th scope="col">Sent</th><th scope="col">Valid until</th></tr></thead>
 <tbody>${quotes.map(
     (q) => html`<tr>
@@ -300,13 +300,13 @@ ${quote.customerUrl && quote.status !== 'draft'
 ${quote.status === 'draft' ? draftBuilder(call, input, base) : sentView(input)}`;
 }
 
-/** The lead page's Quotes block: its quotes and New quote (a draft with the lead's attached scans). */
+/** The lead page's Quotes block: its quotes and New quote (a page to pick the attached scans' rooms and the items). */
 export function leadQuotesCard(call: WorkspaceCall, leadId: string, quotes: QuoteSummary[], settings: WorkspaceSettings): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card${quotes.length ? ' table-card' : ''}" aria-labelledby="lead-quotes-heading" id="lead-quotes">
 <div class="page-head" style="margin:0;padding:${quotes.length ? '.9rem .75rem .6rem' : '0 0 .75rem'}"><h2 id="lead-quotes-heading" style="margin:0">Quotes</h2>
-${actionButton({ action: `${ws}/leads/${leadId}/quotes`, csrf: call.csrf, label: 'New quote', kind: 'primary' })}</div>
-${quotes.length === 0 ? html`<p class="muted small">No quote yet. New quote starts a draft with the customer’s details and the attached scans’ rooms.</p>` : quotesTable(call, quotes, settings, 'lead-quotes-list')}
+<a class="button" href="${ws}/leads/${leadId}/quotes/new" id="new-quote">New quote</a></div>
+${quotes.length === 0 ? html`<p class="muted small">No quote yet. New quote starts a draft with the customer’s details, priced from the rooms of the attached scans you pick.</p>` : quotesTable(call, quotes, settings, 'lead-quotes-list')}
 </section>`;
 }
 

@@ -22,6 +22,7 @@ import { httpStatusOf } from '../../../http/error-statuses.js';
 import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
+import { newQuotePage } from './new-quote-page.js';
 import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
 
 const quotePath = (call: WorkspaceCall, quoteId: string) => workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
@@ -150,6 +151,26 @@ async function lineAction(call: WorkspaceCall, quote: QuoteView): Promise<void> 
   if (verb === 'remove') await removeQuoteLine({ ctx: call.ctx, input });
 }
 
+/** Ticked boxes repeat their name; the gate's body keeps one value a name, so the list is read from the request. */
+function many(call: WorkspaceCall, name: string): string[] {
+  const raw = call.request.body as Record<string, unknown> | undefined;
+  return [raw?.[name] ?? []].flat().filter((v): v is string => typeof v === 'string');
+}
+
+/** New quote's picker (docs/admin-app.md): the lead's scans' rooms and the measured price-list items. */
+async function renderNewQuote(call: WorkspaceCall, status: number, picked?: { rooms: string[]; items: string[] }, errors?: FormErrors) {
+  const workspaceId = call.workspace.workspaceId;
+  const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
+  const [settings, items, scans] = await Promise.all([
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+    listPriceList({ ctx: call.ctx, input: { workspaceId } }),
+    roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
+  ]);
+  const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
+  const measured = items.filter((i) => i.measure !== null);
+  return call.render(status, { title: 'New quote', area: 'quotes', body: newQuotePage(call, { leadId: lead.id, leadName, scans, items: measured, settings, picked, errors }) });
+}
+
 const senderOf = (call: WorkspaceCall) => ({ userId: call.user.userId, label: call.user.displayName || call.user.email });
 
 /** A one-button action on a quote (Revise, Withdraw, Copy): to the quote it answers, or the refusal on the page. */
@@ -187,6 +208,12 @@ export const quotesArea: AdminArea = {
       },
     },
     {
+      method: 'GET',
+      path: '/w/:workspaceId/leads/:leadId/quotes/new',
+      access: 'member',
+      handler: async (call) => renderNewQuote(call, 200),
+    },
+    {
       method: 'POST',
       path: '/w/:workspaceId/leads/:leadId/quotes',
       access: 'member',
@@ -194,8 +221,32 @@ export const quotesArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
         const scans = await roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } });
-        // The lead's attached scans come along, so their rooms are there to pick in the builder; no lines yet.
-        const quote = await createQuote({ ctx: call.ctx, input: { workspaceId, leadId: lead.id, scanIds: scans.map((s) => s.scanId), userId: call.user.userId } });
+        const rooms = many(call, 'room');
+        // Without a scan the picker offers no items: there is no room to measure them in.
+        const itemIds = scans.length > 0 ? many(call, 'item') : [];
+        // One line per ticked room × ticked item; the rooms grouped by scan, in the lead's scan order.
+        const picks = scans
+          .map((s) => ({ scanId: s.scanId, rooms: rooms.filter((r) => r.startsWith(`${s.scanId}:`)).map((r) => Number(r.slice(s.scanId.length + 1))) }))
+          .filter((p) => p.rooms.length > 0);
+        let quote: QuoteView;
+        try {
+          if (picks.reduce((n, p) => n + p.rooms.length, 0) !== rooms.length || picks.some((p) => p.rooms.some((r) => !Number.isInteger(r) || r < 1))) {
+            throw new AppError('invalid_fields', 'A ticked room is no longer in a scan of this lead', [{ field: 'room', code: 'invalid', message: 'A scan was detached or changed meanwhile: tick the rooms again' }]);
+          }
+          const known = new Set((await listPriceList({ ctx: call.ctx, input: { workspaceId } })).map((i) => i.id));
+          if (itemIds.some((id) => !known.has(id))) {
+            throw new AppError('invalid_fields', 'A ticked item is no longer in the price list', [{ field: 'item', code: 'invalid', message: 'An item was removed from the price list meanwhile: tick the items again' }]);
+          }
+          if (itemIds.length > 0 && picks.length === 0 && scans.length > 0) {
+            throw new AppError('invalid_fields', 'Tick at least one room', [{ field: 'room', code: 'required', message: 'Tick the rooms to price the items in' }]);
+          }
+          quote = await createQuote({ ctx: call.ctx, input: { workspaceId, leadId: lead.id, picks, itemIds, userId: call.user.userId } });
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          const errors = error.fieldErrors?.length ? formErrorsOf(error, 'form') : { form: error.detail };
+          if (errors.rooms) errors.room ??= errors.rooms;
+          return renderNewQuote(call, httpStatusOf(error), { rooms, items: itemIds }, errors);
+        }
         return call.redirect(quotePath(call, quote.id), 'quote-created');
       },
     },
@@ -226,11 +277,8 @@ export const quotesArea: AdminArea = {
       handler: async (call) => {
         const quote = await loadQuote(call);
         const workspaceId = call.workspace.workspaceId;
-        // Ticked boxes repeat their name; the gate's body keeps one value a name, so read the list from the request.
-        const raw = call.request.body as Record<string, unknown> | undefined;
-        const many = (name: string) => [raw?.[name] ?? []].flat().filter((v): v is string => typeof v === 'string');
-        const itemIds = many('item');
-        const picked = many('room');
+        const itemIds = many(call, 'item');
+        const picked = many(call, 'room');
         if (itemIds.length === 0) throw new AppError('invalid_fields', 'Tick at least one item', [{ field: 'item', code: 'required', message: 'Tick at least one item' }]);
         const byScan = new Map<string, number[]>();
         for (const value of picked) {

@@ -11,9 +11,10 @@ table.list td.amount, table.list th.amount { text-align: right; white-space: now
 .status-filters a { display: inline-block; padding: .35rem .7rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; color: var(--ink); background: #fff; }
 .status-filters a[aria-current="page"] { background: var(--accent); border-color: var(--accent); color: #fff; }
 .quote-line { border: 1px solid var(--line); border-radius: var(--radius); padding: .75rem; margin: 0 0 .75rem; background: #fff; }
-.quote-line .line-grid { display: grid; grid-template-columns: 6rem 6rem 8rem 1fr; gap: .5rem 1rem; align-items: end; }
+.quote-line .line-grid { display: grid; grid-template-columns: 8rem 7rem 11rem 1fr; gap: .5rem 1rem; align-items: end; }
+.quote-line .line-grid label { white-space: nowrap; }
 .quote-line .field { margin: 0 0 .5rem; }
-.quote-line textarea { width: 100%; min-height: 3rem; }
+.quote-line textarea { width: 100%; max-width: none; min-height: 3rem; }
 .quote-line .line-foot { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; }
 .quote-line .line-foot label { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: 0; }
 .quote-line .line-foot input[type="checkbox"] { width: 1rem; height: 1rem; }
@@ -28,6 +29,7 @@ dl.totals .grand { font-weight: 700; color: var(--ink); font-size: 1.1rem; }
 .read-only-lines td { vertical-align: top; }
 @media (max-width: 40rem) {
   .quote-line .line-grid { grid-template-columns: 1fr 1fr; }
+  .quote-line .line-grid label { white-space: normal; }
   .quote-line .line-grid .taxes-cell { grid-column: 1 / -1; }
   table.quotes thead { display: none; }
   table.quotes tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
