@@ -1,4 +1,4 @@
-import { DEFAULT_ACCENT, MIN_CONTRAST } from '../../../domain/forms/accent-colour.js';
+import { DEFAULT_ACCENT, MIN_CONTRAST, normalizeHex } from '../../../domain/forms/accent-colour.js';
 import { FORM_FIELD_KIND_LABELS, FORM_FIELD_KINDS, FORM_LIMITS, type FormFieldDefinition } from '../../../domain/forms/form-definition.js';
 import type { SourceForm } from '../../../domain/forms/source-form.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
@@ -72,13 +72,14 @@ ${field({ name: 'consentText', label: 'Consent text (consent only)', value: valu
 </section>
 <section class="card" aria-labelledby="look-heading">
 <h2 id="look-heading">Colour</h2>
-<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. Empty means the default, ${DEFAULT_ACCENT}.</p>
+<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. The default is ${DEFAULT_ACCENT}.</p>
 <form method="post" action="${base}/look" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'accent', label: 'Accent colour', value: input.accentValue ?? form.accent ?? '', errors: input.accentErrors ?? {}, maxlength: 7, hint: 'A hex colour, e.g. #0b6e4f.' })}
+${field({ name: 'accent', label: 'Accent colour', type: 'color', value: normalizeHex(input.accentValue ?? '') ?? form.accent ?? DEFAULT_ACCENT, errors: input.accentErrors ?? {}, hint: 'Pick a colour; it is checked against white when you save.' })}
 <p class="accent-now small">Now: <code>${form.accent ?? `${DEFAULT_ACCENT} (default)`}</code></p>
 <button type="submit">Save colour</button>
 </form>
+${form.accent ? html`<form method="post" action="${base}/look" class="inline">${csrfField(call.csrf)}<input type="hidden" name="accent" value=""><button type="submit" class="secondary">Use the default colour</button></form>` : ''}
 </section>
 </div>`;
 }
