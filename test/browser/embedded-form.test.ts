@@ -320,6 +320,17 @@ describe('the form fields editor in Chromium', () => {
       await row('Preferred start').getByRole('button', { name: 'Move up' }).click();
       await page.waitForSelector('.notice.ok');
       await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual(['Preferred start', 'Type of work', 'Also interested in', 'Consent']);
+      // Edited in place: a refused edit shows its problem in that field's own form, kept open; then it saves.
+      await row('Also interested in').locator('summary').click();
+      const options = row('Also interested in').getByLabel('Options, one per line');
+      await options.fill('Design');
+      await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
+      await expect(row('Also interested in').locator('.field-error').textContent()).resolves.toContain('at least two options');
+      await row('Also interested in').getByLabel('Options, one per line').fill('Design\nPermits\nDisposal');
+      await row('Also interested in').getByLabel('Help text (optional)').fill('Tick any');
+      await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
+      await page.waitForSelector('.notice.ok');
+      await expect(row('Also interested in').textContent()).resolves.toContain('Tick any');
       await expect(page.getAttribute('#f-accent', 'type')).resolves.toBe('color');
       await page.fill('#f-accent', '#ffd400');
       await page.getByRole('button', { name: 'Save colour' }).click();
