@@ -13,6 +13,7 @@ export function intakeMeta(request: FastifyRequest): IntakeMeta {
     userAgent: headerText(request.headers['user-agent']),
     origin: headerText(request.headers.origin),
     referer: headerText(request.headers.referer),
-    host: request.hostname || null,
+    // With its port when the request named one: another site on this machine is another site.
+    host: request.host || null,
   };
 }

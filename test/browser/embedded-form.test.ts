@@ -320,6 +320,18 @@ describe('the form fields editor in Chromium', () => {
       await row('Preferred start').getByRole('button', { name: 'Move up' }).click();
       await page.waitForSelector('.notice.ok');
       await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual(['Preferred start', 'Type of work', 'Also interested in', 'Consent']);
+      // Edited in place: a refused edit shows its problem in that field's own form, kept open; then it saves.
+      await row('Also interested in').locator('summary').click();
+      const options = row('Also interested in').getByLabel('Options, one per line');
+      await options.fill('Design');
+      await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
+      await expect(row('Also interested in').locator('.field-error').textContent()).resolves.toContain('at least two options');
+      await row('Also interested in').getByLabel('Options, one per line').fill('Design\nPermits\nDisposal');
+      await row('Also interested in').getByLabel('Help text (optional)').fill('Tick any');
+      await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
+      await page.waitForSelector('.notice.ok');
+      await expect(row('Also interested in').textContent()).resolves.toContain('Tick any');
+      await expect(page.getAttribute('#f-accent', 'type')).resolves.toBe('color');
       await page.fill('#f-accent', '#ffd400');
       await page.getByRole('button', { name: 'Save colour' }).click();
       await expect(page.textContent('#f-accent-error')).resolves.toContain('contrast');
@@ -330,6 +342,13 @@ describe('the form fields editor in Chromium', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
       await page.screenshot({ path: path.join(SHOTS, 'form-fields-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.getByRole('button', { name: 'Use the default colour' }).click();
+      await page.waitForSelector('.notice.ok');
+      await expect(page.textContent('.accent-now')).resolves.toContain('(default)');
+      await page.fill('#f-accent', '#0b6e4f');
+      await page.getByRole('button', { name: 'Save colour' }).click();
+      await page.waitForSelector('.notice.ok');
 
       // The visitor's side: labelled, described, checked on the server, answered.
       const visitor = await context.newPage();

@@ -63,6 +63,35 @@ describe('hosted form in Chromium', () => {
     return { context, page, violations };
   }
 
+  it('clears an error as the person fixes its field, and the contact hint once one way to reach them is given', async () => {
+    const { context, page } = await openForm();
+    await page.getByLabel('Message').fill('Kitchen remodel');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForSelector('#contact-hint.error');
+    await page.getByLabel('Phone').type('5');
+    await expect(page.getAttribute('#contact-hint', 'class')).resolves.toBe('hint');
+    for (const field of ['name', 'phone', 'email']) {
+      await expect(page.getAttribute(`#f-${field}`, 'aria-invalid')).resolves.toBeNull();
+    }
+    // A field's own message goes as that field is changed, and only that one.
+    await page.evaluate(`(() => {
+      for (const id of ['f-name', 'f-address']) {
+        const el = document.getElementById(id);
+        el.removeAttribute('maxlength');
+        el.value = 'N'.repeat(1001);
+      }
+    })()`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForSelector('#f-name-error:not(:empty)');
+    await expect(page.textContent('#f-address-error')).resolves.not.toBe('');
+    await page.getByLabel('Name').fill('Ada Lovelace');
+    await expect(page.textContent('#f-name-error')).resolves.toBe('');
+    await expect(page.getAttribute('#f-name', 'aria-invalid')).resolves.toBeNull();
+    await expect(page.getAttribute('#f-address', 'aria-invalid')).resolves.toBe('true');
+    await expect(page.textContent('#f-address-error')).resolves.not.toBe('');
+    await context.close();
+  });
+
   it('shows problems inline, then takes the corrected form and thanks the person', async () => {
     const { context, page, violations } = await openForm();
     const requests = intakeRequests(page);

@@ -337,6 +337,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId',
+    url: (f) => src(f, `/form/fields/${f.extra.homeFieldId}`),
+    foreignUrl: (f) => awaySrc(f, `/form/fields/${f.extra.awayFieldId}`),
+    form: () => ({ label: 'Kind of work', options: 'Kitchen\nRoof\nBath', required: '1' }),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move',
     url: (f) => src(f, `/form/fields/${f.extra.homeFieldId}/move`),
     foreignUrl: (f) => src(f, `/form/fields/${f.extra.awayFieldId}/move`),

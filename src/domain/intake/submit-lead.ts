@@ -52,9 +52,13 @@ export interface QuarantineReason {
   detail: string | null;
 }
 
-/** The hosts of this server's own pages: the request's, and PUBLIC_BASE_URL's (docs/admin-app.md, "Spam rules"). */
+/**
+ * The hosts of this server's own pages (docs/admin-app.md, "Spam rules"): PUBLIC_BASE_URL's, with its port, and the
+ * request's as it was addressed (`host:port`, or any port when the request named none).
+ */
 function ownHosts(ctx: DomainContext, meta: IntakeMeta): string[] {
-  const hosts = [new URL(ctx.config.publicBaseUrl).hostname.toLowerCase()];
+  const base = new URL(ctx.config.publicBaseUrl);
+  const hosts = [`${base.hostname.toLowerCase()}:${base.port || (base.protocol === 'https:' ? '443' : '80')}`];
   if (meta.host) hosts.push(meta.host.toLowerCase());
   return hosts;
 }
@@ -119,7 +123,7 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
 
   const fields = formFields ? normalizeHostedFormBody(formFields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
-  const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta)) : null;
+  const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta), formFields ? fields.pageUrl : null) : null;
   if (caught) return quarantine(ctx, kept, now, caught);
 
   // Network I/O to the provider happens here, never inside the write transaction.

@@ -52,11 +52,35 @@ const LABELS: Record<SpamRuleList, string> = {
 function canonical(list: SpamRuleList, entry: string): string {
   const text = entry.trim().toLowerCase();
   if (list === 'blockedDomains') return text.replace(/^@/, '');
-  if (list === 'allowedSites') return text.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/:].*$/, '');
+  // A pasted URL is cut to its host, and its port when it names one (`example.com:8080`).
+  if (list === 'allowedSites') return text.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '').replace(/:$/, '');
   return text;
 }
 
 const HOST = /^(\*\.)?[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?(\.[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?)*$/u;
+
+/** An allowed site: a host or `*.suffix`, with a port (1–65535) or without one (any port). */
+function isSite(entry: string): boolean {
+  const match = /^(.+):(\d+)$/.exec(entry);
+  const [host, port] = match ? [match[1]!, match[2]!] : [entry, null];
+  return HOST.test(host) && (port === null || (Number(port) >= 1 && Number(port) <= 65535));
+}
+
+/** A host as URLs carry it (an international name in its punycode form), `*.` kept. */
+function asciiHost(host: string): string {
+  const wild = host.startsWith('*.');
+  try {
+    return `${wild ? '*.' : ''}${new URL(`http://${wild ? host.slice(2) : host}`).hostname}`;
+  } catch {
+    return host;
+  }
+}
+
+/** An allowed site's host (ASCII, as URLs carry it) and its port (null: any port). */
+export function splitSite(site: string): { host: string; port: string | null } {
+  const match = /^(.+):(\d+)$/.exec(site);
+  return match ? { host: asciiHost(match[1]!), port: String(Number(match[2])) } : { host: asciiHost(site), port: null };
+}
 
 function entryProblem(list: SpamRuleList, entry: string): string | null {
   if (entry === '') return null;
@@ -64,7 +88,7 @@ function entryProblem(list: SpamRuleList, entry: string): string | null {
   if (hasControlCharacters(entry)) return 'no control characters';
   if (list === 'blockedEmails' && !/^[^\s@]+@[^\s@]+$/.test(entry)) return `"${entry}" is not an email address`;
   if (list === 'blockedDomains' && !HOST.test(entry)) return `"${entry}" is not a domain (example.com)`;
-  if (list === 'allowedSites' && !HOST.test(entry)) return `"${entry}" is not a site (www.example.com or *.example.com)`;
+  if (list === 'allowedSites' && !isSite(entry)) return `"${entry}" is not a site (www.example.com, *.example.com or example.com:8080)`;
   return null;
 }
 
@@ -130,31 +154,49 @@ export function compileSpamRules(rules: SpamRules): CompiledSpamRules | null {
   };
 }
 
-/** The host of an Origin or Referer value, lower case; null when it is absent, `null` or not a URL. */
-function hostOf(value: string | null): string | null {
+/** Where a page is: its host, lower case, and its port (the scheme's own when the address names none). */
+interface PageAddress {
+  host: string;
+  port: string;
+}
+
+/** The address of an Origin, Referer or page URL; null when it is absent, `null` or not an http(s) URL. */
+function addressOf(value: string | null): PageAddress | null {
   if (value === null || value === 'null') return null;
   try {
-    return new URL(value).hostname.toLowerCase() || null;
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const host = url.hostname.toLowerCase();
+    return host ? { host, port: url.port || (url.protocol === 'https:' ? '443' : '80') } : null;
   } catch {
     return null;
   }
 }
 
-function siteAllows(site: string, host: string): boolean {
-  return site.startsWith('*.') ? host.endsWith(site.slice(1)) : host === site;
+/** How an address is named in a catch's detail: its host, and its port when the scheme's own is not implied. */
+const shown = (address: PageAddress, value: string) => new URL(value).host.toLowerCase() || address.host;
+
+/** A site (`host`, `*.suffix`, either with `:port`) allows an address: same host or below the suffix, and the same port when it names one. */
+export function siteAllows(site: string, address: PageAddress): boolean {
+  const { host, port } = splitSite(site);
+  if (port !== null && port !== address.port) return false;
+  return host.startsWith('*.') ? address.host.endsWith(host.slice(1)) : address.host === host;
 }
 
 /**
  * Whether a valid post is spam by its source's rules, and why; null to store it as a lead. Blocked rules come
  * first (they name what the poster wrote). Allowed sites judge the post's Origin, else its Referer; a post with
- * neither (a server-side integration, curl) is let through, since nothing says where it came from, and a post
- * from `ownHosts` (the hosted form, served by this server) always is.
+ * neither (a server-side integration, curl) is let through, since nothing says where it came from. A post from
+ * `ownHosts` (the hosted form, served by this server; `host` or `host:port` as the request named it) is judged by
+ * `embeddedIn` instead, the address of the page the hosted form was embedded in (its `pageUrl`), and let through
+ * when there is none (the form opened at its own address). Hosts compare with their ports when a site names one.
  */
 export function spamCatchOf(
   compiled: CompiledSpamRules | null,
   fields: LeadFields,
   meta: { origin: string | null; referer: string | null },
   ownHosts: readonly string[],
+  embeddedIn: string | null = null,
 ): SpamCatch | null {
   if (!compiled) return null;
   const email = fields.email?.trim().toLowerCase() ?? '';
@@ -172,9 +214,14 @@ export function spamCatchOf(
     }
   }
   if (compiled.sites.length > 0) {
-    const host = hostOf(meta.origin) ?? hostOf(meta.referer);
-    if (host !== null && !ownHosts.includes(host) && !compiled.sites.some((s) => siteAllows(s, host))) {
-      return { reason: SITE_NOT_ALLOWED_REASON, detail: host };
+    const sent = addressOf(meta.origin) ? meta.origin : addressOf(meta.referer) ? meta.referer : null;
+    const from = addressOf(sent);
+    if (from === null || sent === null) return null;
+    const fromOwn = ownHosts.some((own) => siteAllows(own, from));
+    const judged = fromOwn ? embeddedIn : sent;
+    const address = addressOf(judged);
+    if (judged !== null && address !== null && !compiled.sites.some((s) => siteAllows(s, address))) {
+      return { reason: SITE_NOT_ALLOWED_REASON, detail: shown(address, judged) };
     }
   }
   return null;

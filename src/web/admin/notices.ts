@@ -17,6 +17,7 @@ export const NOTICES: Record<string, string> = {
   'spam-rules-saved': 'Spam rules saved. New posts are checked against them from now on.',
   'form-field-added': 'The field was added to the hosted form.',
   'form-field-moved': 'The field was moved.',
+  'form-field-saved': 'The field was saved.',
   'form-field-removed': 'The field was removed from the hosted form. Answers already received stay on their leads.',
   'form-look-saved': 'The form’s colour is saved.',
   'role-changed': 'Role changed.',

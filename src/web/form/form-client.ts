@@ -365,6 +365,25 @@ export function formClient(doc: FormDocument, win: FormWindow, config: FormClien
     });
   });
 
+  // An error goes as the person fixes its field: typing in it (or ticking a box of its group) clears that field's
+  // message, and a contact field given a value clears the "at least one" hint. The server checks again on Send.
+  const fixing = (event: { target: unknown }) => {
+    const name = (event.target as FormControl | null)?.name ?? '';
+    if (!name) return;
+    if (input(name)?.getAttribute('aria-invalid') === 'true') setFieldError(name, '');
+    if (config.contact.indexOf(name) >= 0 && hint?.classList.contains('error')) {
+      const given = config.contact.some((contact) => (input(contact)?.value ?? '').trim() !== '');
+      if (given) {
+        showHint(false);
+        config.contact.forEach((contact) => {
+          if (!doc.getElementById(`f-${contact}-error`)?.textContent) input(contact)?.removeAttribute('aria-invalid');
+        });
+      }
+    }
+  };
+  form.addEventListener('input', fixing);
+  form.addEventListener('change', fixing);
+
   // The visitor's own controls: the page's hidden fields (render stamp, page address, key) are the new page's,
   // and a kept post's values go out as they were kept whatever the page holds.
   const isVisitorControl = (el: FormControl) =>
@@ -404,7 +423,7 @@ export interface FormControl {
   disabled: boolean;
   hidden: boolean;
   textContent: string | null;
-  classList: { add(name: string): void; remove(name: string): void; toggle(name: string, on: boolean): void };
+  classList: { add(name: string): void; remove(name: string): void; toggle(name: string, on: boolean): void; contains(name: string): boolean };
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;

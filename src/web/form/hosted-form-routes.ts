@@ -37,8 +37,10 @@ const stampNow = (ctx: DomainContext, source: LeadSource) => ctx.formStamps.make
 /** Whether the browser loads the page into a frame (an embed): then the page drops its own background. */
 const isFramed = (request: FastifyRequest) => request.headers['sec-fetch-dest'] === 'iframe';
 
-function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null) {
-  return reply.code(status).headers(formPageHeaders(provider)).type('text/html; charset=utf-8').send(page);
+/** A page of the form; `source` (when there is one) names the sites that may frame it. */
+function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null, source: LeadSource | null = null) {
+  const sites = source?.spamRules?.sites ?? [];
+  return reply.code(status).headers(formPageHeaders(provider, sites)).type('text/html; charset=utf-8').send(page);
 }
 
 /**
@@ -103,7 +105,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
     const form = await readHostedForm(ctx, source);
     const page = formPage({ source, idempotencyKey: crypto.randomUUID(), stamp: stampNow(ctx, source), form, embedded: isFramed(request) });
-    return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)));
+    return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)), source);
   });
 
   app.post<{ Params: { token: string } }>(
@@ -143,7 +145,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         // The corrected form keeps its first render time: the person has been at it for a while already.
         const stamp = typeof sent[FORM_STAMP_FIELD] === 'string' && sent[FORM_STAMP_FIELD] !== '' ? sent[FORM_STAMP_FIELD] : stampNow(ctx, source);
         const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), stamp, state, form, embedded: isFramed(request) });
-        return sendPage(reply, httpStatusOf(error), page, cspProviderOf(botCheck));
+        return sendPage(reply, httpStatusOf(error), page, cspProviderOf(botCheck), source);
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
       const form = await readHostedForm(ctx, source);
@@ -151,6 +153,8 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         reply,
         200,
         thankYouPage({ sourceName: source.name, heading: form.heading, text: form.texts.thankYou, accent: form.accent, embedded: isFramed(request) }),
+        null,
+        source,
       );
     },
   );

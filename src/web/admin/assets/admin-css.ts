@@ -110,6 +110,7 @@ input[type="text"], input[type="email"], input[type="tel"], input[type="password
   border: 1px solid #a3abba; border-radius: 8px; padding: .5rem .65rem; min-height: 2.5rem;
 }
 textarea { min-height: 5rem; resize: vertical; }
+input[type="color"] { display: block; width: 4.5rem; height: 2.75rem; padding: 2px; border: 1px solid #a3abba; border-radius: 8px; background: #fff; }
 [aria-invalid="true"] { border-color: var(--danger); border-width: 2px; }
 .field-error { color: var(--danger); font-weight: 600; font-size: .9rem; margin: .3rem 0 0; }
 .button, button {

@@ -1,4 +1,4 @@
-import { DEFAULT_ACCENT, MIN_CONTRAST } from '../../../domain/forms/accent-colour.js';
+import { DEFAULT_ACCENT, MIN_CONTRAST, normalizeHex } from '../../../domain/forms/accent-colour.js';
 import { FORM_FIELD_KIND_LABELS, FORM_FIELD_KINDS, FORM_LIMITS, type FormFieldDefinition } from '../../../domain/forms/form-definition.js';
 import type { SourceForm } from '../../../domain/forms/source-form.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
@@ -15,6 +15,40 @@ export interface FormEditorInput {
   fieldValues?: Record<string, string>;
   accentErrors?: FormErrors;
   accentValue?: string;
+  /** A field whose edit was refused: shown open, with the values as typed and the problems. */
+  editing?: { fieldId: string; errors: FormErrors; values: Record<string, string> };
+}
+
+/** One of the edit form's controls; ids carry the field's id, so every row's form has its own. */
+function editControl(f: FormFieldDefinition, name: string, label: string, value: string, errors: FormErrors, multiline: boolean): SafeHtml {
+  const id = `edit-${f.id}-${name}`;
+  const error = errors[name];
+  const attrs = html`id="${id}" name="${name}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}`;
+  return html`<div class="field">
+<label for="${id}">${label}</label>
+${multiline ? html`<textarea ${attrs}>${value}</textarea>` : html`<input type="text" ${attrs} value="${value}">`}
+${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
+</div>`;
+}
+
+/** A field's own edit form, folded under its row: everything but its kind (answers keep their meaning). */
+function editForm(call: WorkspaceCall, base: string, f: FormFieldDefinition, editing: FormEditorInput['editing']): SafeHtml {
+  const mine = editing?.fieldId === f.id ? editing : undefined;
+  const errors = mine?.errors ?? {};
+  const value = (name: string, current: string) => mine?.values[name] ?? current;
+  const listed = f.kind === 'choice' || f.kind === 'checkboxes';
+  const required = mine ? mine.values.required === '1' : f.required;
+  return html`<details class="edit-field"${mine ? html` open` : ''}><summary>Edit</summary>
+<form method="post" action="${base}/fields/${f.id}" novalidate>
+${csrfField(call.csrf)}
+${editControl(f, 'label', 'Label', value('label', f.label), errors, false)}
+${editControl(f, 'help', 'Help text (optional)', value('help', f.help ?? ''), errors, false)}
+${listed ? editControl(f, 'options', 'Options, one per line', value('options', f.options.join('\n')), errors, true) : ''}
+${f.kind === 'consent' ? editControl(f, 'consentText', 'Consent text', value('consentText', f.consentText ?? ''), errors, true) : ''}
+<div class="field check"><input type="checkbox" id="edit-${f.id}-required" name="required" value="1"${required ? html` checked` : ''}><label for="edit-${f.id}-required">Required</label></div>
+<button type="submit">Save field</button>
+</form>
+</details>`;
 }
 
 function fieldSummary(f: FormFieldDefinition): string {
@@ -23,11 +57,12 @@ function fieldSummary(f: FormFieldDefinition): string {
   return parts.join(' — ');
 }
 
-function fieldRow(call: WorkspaceCall, base: string, f: FormFieldDefinition, i: number, count: number): SafeHtml {
+function fieldRow(call: WorkspaceCall, base: string, f: FormFieldDefinition, i: number, count: number, editing: FormEditorInput['editing']): SafeHtml {
   const action = (what: string) => `${base}/fields/${f.id}/${what}`;
   return html`<li class="form-field-row" id="field-${f.id}">
 <div class="form-field-text"><strong>${f.label}</strong><span class="muted small">${fieldSummary(f)}</span>${f.help ? html`<span class="small">${f.help}</span>` : ''}${f.consentText ? html`<span class="small">“${f.consentText}”</span>` : ''}</div>
 <div class="actions">${i > 0 ? actionButton({ action: action('move'), csrf: call.csrf, label: 'Move up', fields: { direction: 'up' } }) : ''}${i < count - 1 ? actionButton({ action: action('move'), csrf: call.csrf, label: 'Move down', fields: { direction: 'down' } }) : ''}${actionButton({ action: action('remove'), csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove “${f.label}” from the form? Answers already received stay on their leads.` })}</div>
+${editForm(call, base, f, editing)}
 </li>`;
 }
 
@@ -48,7 +83,7 @@ ${notice(call.query.notice)}
 <h2 id="fields-heading">Your fields</h2>
 ${form.fields.length === 0
   ? html`<p class="muted" id="no-fields">No fields of your own yet.</p>`
-  : html`<ol class="plain form-fields" id="form-fields">${form.fields.map((f, i) => fieldRow(call, base, f, i, form.fields.length))}</ol>`}
+  : html`<ol class="plain form-fields" id="form-fields">${form.fields.map((f, i) => fieldRow(call, base, f, i, form.fields.length, input.editing))}</ol>`}
 <p class="muted small">Answers are stored with the lead under the field’s label, and are columns of the CSV export. Posts to the intake URL from your own forms do not need these fields.</p>
 </section>
 <div class="grid-2">
@@ -72,13 +107,14 @@ ${field({ name: 'consentText', label: 'Consent text (consent only)', value: valu
 </section>
 <section class="card" aria-labelledby="look-heading">
 <h2 id="look-heading">Colour</h2>
-<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. Empty means the default, ${DEFAULT_ACCENT}.</p>
+<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. The default is ${DEFAULT_ACCENT}.</p>
 <form method="post" action="${base}/look" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'accent', label: 'Accent colour', value: input.accentValue ?? form.accent ?? '', errors: input.accentErrors ?? {}, maxlength: 7, hint: 'A hex colour, e.g. #0b6e4f.' })}
+${field({ name: 'accent', label: 'Accent colour', type: 'color', value: normalizeHex(input.accentValue ?? '') ?? form.accent ?? DEFAULT_ACCENT, errors: input.accentErrors ?? {}, hint: 'Pick a colour; it is checked against white when you save.' })}
 <p class="accent-now small">Now: <code>${form.accent ?? `${DEFAULT_ACCENT} (default)`}</code></p>
 <button type="submit">Save colour</button>
 </form>
+${form.accent ? html`<form method="post" action="${base}/look" class="inline">${csrfField(call.csrf)}<input type="hidden" name="accent" value=""><button type="submit" class="secondary">Use the default colour</button></form>` : ''}
 </section>
 </div>`;
 }

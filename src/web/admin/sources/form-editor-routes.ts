@@ -1,4 +1,5 @@
 import { addFormField } from '../../../domain/forms/add-form-field.js';
+import { editFormField } from '../../../domain/forms/edit-form-field.js';
 import { moveFormField } from '../../../domain/forms/move-form-field.js';
 import { removeFormField } from '../../../domain/forms/remove-form-field.js';
 import { setFormAccent } from '../../../domain/forms/set-form-accent.js';
@@ -48,6 +49,29 @@ export const formEditorRoutes: AdminRoute[] = [
       return call.redirect(editorPath(call, source.id), 'form-field-added');
     },
     form: { field: 'label', rerender: (call, { status, errors }) => renderEditor(call, status, { fieldErrors: errors, fieldValues: fieldValuesOf(call) }) },
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      const fieldId = call.params.fieldId ?? '';
+      const values = {
+        label: call.body.label ?? '',
+        help: call.body.help ?? '',
+        options: call.body.options ?? '',
+        consentText: call.body.consentText ?? '',
+        required: call.body.required === '1' ? '1' : '',
+      };
+      try {
+        await editFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId, field: { ...values, required: values.required === '1' } } });
+        return await call.redirect(editorPath(call, source.id), 'form-field-saved');
+      } catch (error) {
+        if (!isFormError(error)) throw error;
+        return renderEditor(call, httpStatusOf(error), { editing: { fieldId, errors: formErrorsOf(error, 'label'), values } });
+      }
+    },
   },
   {
     method: 'POST',
