@@ -20,10 +20,8 @@ async function renderEditor(call: WorkspaceCall, status: number, extra: Omit<For
   return call.render(status, { title: `Form · ${source.name}`, area: 'sources', body: formEditorPage(call, { source, form, ...extra }) });
 }
 
-/** A source's form editor (docs/admin-app.md, "A source's form"), owner only, beside the source's own page. */
-/** The new field's form as typed. */
-const fieldValuesOf = (call: WorkspaceCall) => ({
-  kind: call.body.kind ?? '',
+/** A custom field's edit form as typed (its kind stays). */
+const editedValuesOf = (call: WorkspaceCall) => ({
   label: call.body.label ?? '',
   help: call.body.help ?? '',
   options: call.body.options ?? '',
@@ -31,6 +29,10 @@ const fieldValuesOf = (call: WorkspaceCall) => ({
   required: call.body.required === '1' ? '1' : '',
 });
 
+/** The new field's form as typed. */
+const fieldValuesOf = (call: WorkspaceCall) => ({ kind: call.body.kind ?? '', ...editedValuesOf(call) });
+
+/** A source's form editor (docs/admin-app.md, "A source's form"), owner only, beside the source's own page. */
 export const formEditorRoutes: AdminRoute[] = [
   {
     method: 'GET',
@@ -57,20 +59,14 @@ export const formEditorRoutes: AdminRoute[] = [
     handler: async (call) => {
       const source = await sourceOf(call);
       const fieldId = call.params.fieldId ?? '';
-      const values = {
-        label: call.body.label ?? '',
-        help: call.body.help ?? '',
-        options: call.body.options ?? '',
-        consentText: call.body.consentText ?? '',
-        required: call.body.required === '1' ? '1' : '',
-      };
-      try {
-        await editFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId, field: { ...values, required: values.required === '1' } } });
-        return await call.redirect(editorPath(call, source.id), 'form-field-saved');
-      } catch (error) {
-        if (!isFormError(error)) throw error;
-        return renderEditor(call, httpStatusOf(error), { editing: { fieldId, errors: formErrorsOf(error, 'label'), values } });
-      }
+      const values = editedValuesOf(call);
+      await editFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId, field: { ...values, required: values.required === '1' } } });
+      return call.redirect(editorPath(call, source.id), 'form-field-saved');
+    },
+    // A refused edit comes back in that field's row, kept open, with what was typed.
+    form: {
+      field: 'label',
+      rerender: (call, { status, errors }) => renderEditor(call, status, { editing: { fieldId: call.params.fieldId ?? '', errors, values: editedValuesOf(call) } }),
     },
   },
   {
