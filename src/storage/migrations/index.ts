@@ -31,8 +31,8 @@ import { quotes } from './0028-quotes.js';
 import { linksTiedToCredentials } from './0030-links-tied-to-credentials.js';
 import { serverInstances } from './0034-server-instances.js';
 import { quoteFrozenPlans } from './0036-quote-frozen-plans.js';
-import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
 import { senderConfirmations } from './0037-sender-confirmations.js';
+import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
 import { indexesAtScale } from './0039-indexes-at-scale.js';
 
 /**
@@ -75,8 +75,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0030_links_tied_to_credentials': linksTiedToCredentials(),
         '0034_server_instances': serverInstances(),
         '0036_quote_frozen_plans': quoteFrozenPlans(),
-        '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
         '0037_sender_confirmations': senderConfirmations(),
+        '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
         '0039_indexes_at_scale': indexesAtScale(),
       }),
   };
