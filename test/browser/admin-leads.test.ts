@@ -118,7 +118,7 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     await shot('lead-page');
 
     await page.goto(inbox());
-    await page.getByLabel('Source').selectOption({ label: 'Facebook ad' });
+    await page.getByLabel('Source', { exact: true }).selectOption({ label: 'Facebook ad' });
     await page.getByLabel('Stage').selectOption({ label: 'Inbox' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/source=src_/);
@@ -128,14 +128,14 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     await page.reload();
     expect(page.url()).toBe(filteredUrl);
     expect(await rowNames()).toEqual(['Bob Builder']);
-    expect(await page.getByLabel('Source').inputValue()).toMatch(/^src_/);
+    expect(await page.getByLabel('Source', { exact: true }).inputValue()).toMatch(/^src_/);
     expect(await page.getByLabel('Stage').inputValue()).toBe('inbox');
   }, 90_000);
 
   it('exports exactly the filtered set as a CSV that parses back into the same leads', async () => {
     // Filtered: the Facebook ad source, any stage.
     await page.goto(inbox());
-    await page.getByLabel('Source').selectOption({ label: 'Facebook ad' });
+    await page.getByLabel('Source', { exact: true }).selectOption({ label: 'Facebook ad' });
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/source=src_/);
     const filtered = await download();
