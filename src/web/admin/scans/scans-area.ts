@@ -45,6 +45,19 @@ const scanOf = (call: WorkspaceCall, markOpened = false) =>
 
 const unitsOf = async (call: WorkspaceCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } })).units;
 
+/** Download measurements (CSV) and (Excel): the page's numbers, one row a room, in the workspace's units. */
+async function measurementsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
+  const workspaceId = call.workspace.workspaceId;
+  const scan = await scanOf(call);
+  const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
+  const headers = measurementHeaders(units);
+  const rows = [headers, ...measurementRows(figures, units)];
+  const filename = `${scan.id}-measurements.${format}`;
+  if (format === 'csv') return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename, body: csvText(rows) });
+  const widths = headers.map((h) => (h === 'note' ? 50 : h === 'name' ? 24 : 14));
+  return sendAttachment(call.reply, { contentType: XLSX_CONTENT_TYPE, filename, body: xlsxStream('Measurements', rows, widths) });
+}
+
 /** Scans (docs/admin-app.md). */
 export const scansArea: AdminArea = {
   nav: { area: 'scans', label: 'Scans', path: 'scans', access: 'member' },
@@ -171,27 +184,14 @@ export const scansArea: AdminArea = {
       method: 'GET',
       path: '/w/:workspaceId/scans/:scanId/measurements.csv',
       access: 'member',
-      handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
-        const scan = await scanOf(call);
-        const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
-        const csv = csvText([measurementHeaders(units), ...measurementRows(figures, units)]);
-        return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: `${scan.id}-measurements.csv`, body: csv });
-      },
+      handler: (call) => measurementsFile(call, 'csv'),
     },
     {
       // The same rows as an Excel file: the figures as numbers with the page's digits, names as text.
       method: 'GET',
       path: '/w/:workspaceId/scans/:scanId/measurements.xlsx',
       access: 'member',
-      handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
-        const scan = await scanOf(call);
-        const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
-        const headers = measurementHeaders(units);
-        const body = xlsxStream('Measurements', [headers, ...measurementRows(figures, units)], headers.map((h) => (h === 'note' ? 50 : h === 'name' ? 24 : 14)));
-        return sendAttachment(call.reply, { contentType: XLSX_CONTENT_TYPE, filename: `${scan.id}-measurements.xlsx`, body });
-      },
+      handler: (call) => measurementsFile(call, 'xlsx'),
     },
     {
       method: 'GET',
