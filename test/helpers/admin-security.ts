@@ -18,6 +18,8 @@ import { quotesFixtureExtra } from './admin-quotes-fixture.js';
  *   - a `member` on an owner route → 403, nothing changed;
  *   - POST without the CSRF token, with another session's token, or from a foreign Origin → 403, nothing changed;
  *   - a removed member's session → refused on the very next request.
+ * A `public` route (signing in, password links) has no session to check, so it gets only what applies to it: the
+ * page for a signed-out visitor, and a POST from a foreign Origin or marked cross-site → 403, nothing changed.
  * "Nothing changed" compares every table in SNAPSHOT_TABLES before and after.
  *
  * To cover new routes (e.g. the Leads screens): add entries to ADMIN_ROUTE_CASES (the suite fails while a route of
@@ -60,6 +62,8 @@ export interface AdminRouteCase {
   foreignUrl?(f: AdminFixture): string;
   /** Form fields of a valid POST besides `_csrf`. */
   form?(f: AdminFixture): Record<string, string>;
+  /** What the rightful visitor gets past the gate, when not 200: a GET's redirect, a public POST's refusal by the verb. */
+  status?: number;
 }
 
 /** Tables an admin action may change; each refused request must leave all of them as they were. */
@@ -500,6 +504,29 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   { method: 'POST', path: '/account/invitations/:invitationId/decline', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/decline` },
 ];
 
+const UNSENT_TOKEN = 'A'.repeat(43);
+
+/** The routes around signing in (web/admin/account/sign-in-area.ts): public but for `/` and `/logout`. */
+export const SIGN_IN_ROUTE_CASES: AdminRouteCase[] = [
+  { method: 'GET', path: '/', url: () => '/', status: 303 },
+  { method: 'GET', path: '/login', url: () => '/login' },
+  { method: 'POST', path: '/login', url: () => '/login', form: (f) => ({ email: f.owner.email, password: 'not the password' }), status: 401 },
+  { method: 'GET', path: '/forgot-password', url: () => '/forgot-password' },
+  { method: 'POST', path: '/forgot-password', url: () => '/forgot-password', form: (f) => ({ email: f.owner.email }) },
+  // A link nobody was sent: past the gate, the verb refuses it (410) with the link's own page.
+  { method: 'GET', path: '/confirm-email/:token', url: () => `/confirm-email/${UNSENT_TOKEN}`, status: 410 },
+  { method: 'POST', path: '/confirm-email/:token', url: () => `/confirm-email/${UNSENT_TOKEN}`, status: 410 },
+  { method: 'GET', path: '/setup/:token', url: () => `/setup/${UNSENT_TOKEN}`, status: 410 },
+  {
+    method: 'POST',
+    path: '/setup/:token',
+    url: () => `/setup/${UNSENT_TOKEN}`,
+    form: () => ({ password: 'a brand new password', repeat: 'a brand new password' }),
+    status: 410,
+  },
+  { method: 'POST', path: '/logout', url: () => '/logout' },
+];
+
 const SCAN_BODY = '{"rooms":[{"name":"Kitchen","walls":[]},{"name":"Hall"}]}';
 
 async function uploadScan(app: App, key: string): Promise<void> {
@@ -627,11 +654,14 @@ function isOwnerRoute(route: AdminRouteCase): boolean {
 /** Filled by the test from ADMIN_AREAS, so the role cases follow each route's declared access. */
 const OWNER_ROUTES = new Set<string>();
 const WORKSPACE_ROUTES = new Set<string>();
+const PUBLIC_ROUTES = new Set<string>();
 
 export function declareAccess(routes: Array<{ method: string; path: string; access: string }>): void {
   for (const route of routes) {
-    if (route.access === 'owner') OWNER_ROUTES.add(`${route.method} ${route.path}`);
-    if (route.access !== 'signed-in') WORKSPACE_ROUTES.add(`${route.method} ${route.path}`);
+    const key = `${route.method} ${route.path}`;
+    if (route.access === 'owner') OWNER_ROUTES.add(key);
+    if (route.access === 'owner' || route.access === 'member') WORKSPACE_ROUTES.add(key);
+    if (route.access === 'public') PUBLIC_ROUTES.add(key);
   }
 }
 
@@ -642,9 +672,48 @@ async function unchanged(f: AdminFixture, act: () => Promise<{ statusCode: numbe
   expect(await snapshot(f)).toEqual(before);
 }
 
+/**
+ * A public route's cases: no session, so no signed-out, workspace, role or session-token case; a POST's CSRF line
+ * is the same-origin check, and a signed-out visitor's own-origin POST gets past it to the verb.
+ */
+function publicSecurityCases(route: AdminRouteCase): SecurityCase[] {
+  const status = route.status ?? 200;
+  if (route.method === 'GET') {
+    return [
+      {
+        label: `signed out → the page itself (${status}), not a way to /login`,
+        run: async (f) => {
+          const res = await send(f, route, route.url(f));
+          expect(res.statusCode).toBe(status);
+          expect(res.headers.location).toBeUndefined();
+        },
+      },
+    ];
+  }
+  const refused = (options: SendOptions) => async (f: AdminFixture) => {
+    const before = await snapshot(f);
+    const res = await send(f, route, route.url(f), options);
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(await snapshot(f)).toEqual(before);
+  };
+  return [
+    { label: 'POST from a foreign Origin → 403, no cookie, nothing changed', run: refused({ origin: 'https://evil.example' }) },
+    { label: 'POST marked cross-site by Sec-Fetch-Site → 403, no cookie, nothing changed', run: refused({ secFetchSite: 'cross-site' }) },
+    {
+      label: `a signed-out POST from our own pages gets past the gate to the verb (${status})`,
+      run: async (f) => {
+        const res = await send(f, route, route.url(f), { secFetchSite: 'same-origin' });
+        expect(res.statusCode).toBe(status);
+      },
+    },
+  ];
+}
+
 /** The generated cases for one route. */
 export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
   const key = `${route.method} ${route.path}`;
+  if (PUBLIC_ROUTES.has(key)) return publicSecurityCases(route);
   const cases: SecurityCase[] = [
     {
       label: 'signed out → 303 to /login, nothing changed',
@@ -733,7 +802,7 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
       label: 'the owner gets the page (the refusals above are not the only answer)',
       run: async (f) => {
         const res = await send(f, route, route.url(f), { as: f.owner });
-        expect(res.statusCode).toBe(200);
+        expect(res.statusCode).toBe(route.status ?? 200);
       },
     });
   }

@@ -9,15 +9,27 @@ import type { FormErrors } from './form-controls.js';
 
 /**
  * Who may use a route. `owner`/`member` routes live under `/w/:workspaceId/…` and are checked against the
- * person's membership on every request; `signed-in` routes (the Account screen) need a session only.
+ * person's membership on every request; `signed-in` routes (the Account screen) need a session only; `public`
+ * routes (sign-in, first start, password links, email confirmation) are for a visitor without a session.
  */
-export type RouteAccess = 'owner' | 'member' | 'signed-in';
+export type RouteAccess = 'owner' | 'member' | 'signed-in' | 'public';
 
-/** What every admin handler gets: the request, who is asking, and helpers to answer with a page. */
-export interface AdminCall {
+/** What every handler gets, a public one too: the request, and helpers to answer it. */
+export interface PublicCall {
   request: FastifyRequest;
   reply: FastifyReply;
   ctx: DomainContext;
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: Record<string, string>;
+  /** Sends a whole page of its own (the sign-in pages: the admin shell without the top bar). */
+  send(status: number, page: string): FastifyReply;
+  /** 303 to a path of ours (after a POST), optionally with a notice code shown on the next page. */
+  redirect(path: string, notice?: string): FastifyReply;
+}
+
+/** What every handler behind a session gets: a PublicCall, who is asking, and the admin layout. */
+export interface AdminCall extends PublicCall {
   user: SignedInUser;
   /** The workspace of a `/w/:workspaceId/…` route, with the person's role; undefined for `signed-in` routes. */
   workspace: WorkspaceAccess | undefined;
@@ -25,15 +37,10 @@ export interface AdminCall {
   workspaces: WorkspaceAccess[];
   /** The CSRF token every form of this session carries (hidden field `_csrf`). */
   csrf: string;
-  params: Record<string, string>;
-  query: Record<string, string | undefined>;
-  body: Record<string, string>;
   /** Unread leads per pipeline of the page's workspace, read once a request (the nav's badge sums them). */
   unreadCounts(): Promise<PipelineUnread[]>;
   /** Renders a page in the admin layout with the admin security headers (the nav's unread badge reads the database). */
   render(status: number, page: PageContent): Promise<FastifyReply>;
-  /** 303 to a path of ours (after a POST), optionally with a notice code shown on the next page. */
-  redirect(path: string, notice?: string): FastifyReply;
 }
 
 export interface PageContent {
@@ -48,11 +55,6 @@ export interface WorkspaceCall extends AdminCall {
   workspace: WorkspaceAccess;
 }
 
-/**
- * A route of an area. Its `access` says what its handler gets: an owner or member route a WorkspaceCall, a
- * signed-in route (no workspace in the URL) a plain AdminCall. Handlers answer through `call.render`,
- * `call.redirect` or `call.reply`.
- */
 /** A file posted as multipart/form-data to a route with `upload` (`fileOf`); `truncated` when it was over the size. */
 export interface UploadedFile {
   filename: string;
@@ -70,9 +72,16 @@ export function fileOf(call: AdminCall, name: string): UploadedFile | undefined 
 /** `upload`: the route takes one file in a multipart/form-data post, up to `maxBytes` (plugin.ts). */
 type RouteUpload = { upload?: { maxBytes: number } };
 
+/**
+ * A route of an area. Its `access` says what its handler gets: an owner or member route a WorkspaceCall, a
+ * signed-in route (no workspace in the URL) a plain AdminCall, a public route a PublicCall. Handlers answer
+ * through `call.render` (behind a session), `call.send`, `call.redirect` or `call.reply`.
+ */
 export type AdminRoute =
-  | ({ method: 'GET' | 'POST'; path: string; access: Exclude<RouteAccess, 'signed-in'>; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> } & RouteUpload)
-  | ({ method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> } & RouteUpload);
+  | ({ method: 'GET' | 'POST'; path: string; access: 'owner' | 'member'; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> } & RouteUpload)
+  | ({ method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> } & RouteUpload)
+  // A public handler has no person: its call has no `user`, `workspace` or session token to reach for.
+  | { method: 'GET' | 'POST'; path: string; access: 'public'; handler(call: PublicCall): Promise<unknown>; form?: PageForm<PublicCall>; upload?: never };
 
 /** A refusal of a form, as the gate hands it to the route's `rerender`. */
 export interface FormRefusal {
@@ -88,7 +97,7 @@ export interface FormRefusal {
  * the verb throws a refusal of this form, the gate sets its headers (Retry-After) and calls `rerender`, which shows
  * the form again with what was typed and the messages beside their fields. Anything else goes to the error page.
  */
-export interface PageForm<C extends AdminCall> {
+export interface PageForm<C extends PublicCall> {
   /** The field a refusal without field errors of its own is shown beside. */
   field: string;
   /** Codes shown beside another field. A code named here is this form's even when its status is not (a 404). */

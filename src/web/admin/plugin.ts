@@ -17,11 +17,11 @@ import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, SignedInCheck, UploadedFile } from './admin-route.js';
+import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, PublicCall, SignedInCheck, UploadedFile } from './admin-route.js';
 import { formErrorsOf, isFormError } from './form-controls.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
-import { clearSessionCookie, safeNext, sessionIdOf } from './session-cookie.js';
-import { signInRoutes } from './account/sign-in-routes.js';
+import { clearSessionCookie, safeNext, secureCookies, sessionIdOf } from './session-cookie.js';
+import { signInArea } from './account/sign-in-area.js';
 import { topBarMaker } from './top-bar.js';
 
 export interface AdminPluginOptions {
@@ -50,13 +50,8 @@ function stringRecord(value: unknown): Record<string, string> {
   return out;
 }
 
-/**
- * The admin web app (docs/security.md): server-rendered pages behind a database session. Every area route runs
- * through one gate: session → (POST) same-origin and CSRF token → membership of the URL's workspace (404 when
- * none) → role (403). Handlers then call the same domain verbs as the CLI and render a template.
- */
 /** Runs a handler; a refusal its form declares is answered by the form's `rerender`, anything else is thrown on. */
-export async function answerForm<C extends AdminCall>(form: PageForm<C> | undefined, call: C, handler: () => Promise<unknown>): Promise<unknown> {
+export async function answerForm<C extends PublicCall>(form: PageForm<C> | undefined, call: C, handler: () => Promise<unknown>): Promise<unknown> {
   try {
     return await handler();
   } catch (error) {
@@ -68,11 +63,17 @@ export async function answerForm<C extends AdminCall>(form: PageForm<C> | undefi
   }
 }
 
+/**
+ * The admin web app (docs/security.md): server-rendered pages behind a database session. Every route runs
+ * through one gate: session → (POST) same-origin and CSRF token → membership of the URL's workspace (404 when
+ * none) → role (403); a public route (signing in, password links) has no session, so its POST's CSRF line is the
+ * same-origin check alone. Handlers then call the same domain verbs as the CLI and render a template.
+ */
 export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, options) => {
   const { ctx } = options;
-  const areas = options.areas ?? ADMIN_AREAS;
+  const areas = [...(options.areas ?? ADMIN_AREAS), signInArea];
   const { csrf } = ctx;
-  const secure = ctx.config.publicBaseUrl.startsWith('https:');
+  const secure = secureCookies(ctx.config.publicBaseUrl);
   const nav: NavItem[] = areas.flatMap((area) => (area.nav ? [area.nav] : []));
 
   // The dummy hash an unknown email is checked against is made now, not on the first sign-in, so that first
@@ -164,18 +165,42 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     }
   };
 
-  const gate = (route: AdminRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = await signedIn(request, reply);
-    if (!session) return reply;
-    request.adminViewer = session;
-    const body = stringRecord(request.body);
-    if (route.method === 'POST') checkCsrf(request, session.sessionId, body);
+  /** What every call holds, once the request got past its CSRF line. */
+  const publicCall = (request: FastifyRequest, reply: FastifyReply): PublicCall => {
     const params = stringRecord(request.params);
     // Ids and keys in a path never hold a control character: such a path names nothing, like any unknown id.
     if (Object.values(params).some((value) => hasControlCharacters(value))) throw new AppError('route_not_found', 'No such page');
+    return {
+      request,
+      reply,
+      ctx,
+      params,
+      query: stringRecord(request.query),
+      body: stringRecord(request.body),
+      send: (status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(page),
+      redirect: (path: string, notice?: string) =>
+        reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
+    };
+  };
+
+  const gate = (route: AdminRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (route.access === 'public') {
+      // No session yet, so no token: a foreign page must not sign a visitor into an attacker's account (the token
+      // in a link is the secret of its post).
+      if (route.method === 'POST' && !fromOurOrigin(request, ctx.config.publicBaseUrl)) {
+        throw new AppError('csrf_failed', 'The form was not sent from this site; open the sign-in page and try again');
+      }
+      const call = publicCall(request, reply);
+      return answerForm(route.form, call, () => route.handler(call));
+    }
+    const session = await signedIn(request, reply);
+    if (!session) return reply;
+    request.adminViewer = session;
+    if (route.method === 'POST') checkCsrf(request, session.sessionId, stringRecord(request.body));
+    const base = publicCall(request, reply);
     let workspace: WorkspaceAccess | undefined;
     if (route.access !== 'signed-in') {
-      workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: params.workspaceId ?? '' } });
+      workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: base.params.workspaceId ?? '' } });
       request.adminViewer = { ...session, workspace };
       if (route.access === 'owner') requireOwner(workspace);
     }
@@ -186,27 +211,21 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     let counts: Promise<PipelineUnread[]> | undefined;
     const homeUnread = () => (counts ??= unreadOf(home)());
     const call: AdminCall = {
-      request,
-      reply,
+      ...base,
       // Every verb a page calls acts for the signed-in person (the audit log's actor).
       ctx: { ...ctx, actor: userActor(session.user) },
       user: session.user,
       workspace,
       workspaces,
       csrf: token,
-      params,
-      query: stringRecord(request.query),
-      body,
       unreadCounts: homeUnread,
       render: async (status: number, page: PageContent) => {
         const chrome = await chromeOf({ ...session, workspace }, workspaces, page.area, homeUnread);
-        return reply.code(status).type('text/html; charset=utf-8').send(shell({ title: page.title, body: page.body, chrome }));
+        return base.send(status, shell({ title: page.title, body: page.body, chrome }));
       },
-      redirect: (path: string, notice?: string) =>
-        reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
     };
     if (route.access === 'signed-in') return answerForm(route.form, call, () => route.handler(call));
-    // Set above for every route that is not 'signed-in' (or the request was refused there).
+    // Set above for an owner or member route (or the request was refused there).
     const workspaceCall = { ...call, workspace: workspace! };
     return answerForm(route.form, workspaceCall, () => route.handler(workspaceCall));
   };
@@ -217,6 +236,4 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       app.route({ method: route.method, url: route.path, schema: { hide: true }, config: upload, handler: gate(route) });
     }
   }
-
-  await app.register(signInRoutes, { ctx, csrf, secure, signedIn });
 };

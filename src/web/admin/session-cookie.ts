@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../domain/auth/sessions.js';
 
+/** Cookies are marked Secure when the server is reached over https (PUBLIC_BASE_URL). */
+export function secureCookies(publicBaseUrl: string): boolean {
+  return publicBaseUrl.startsWith('https:');
+}
+
 /** docs/security.md: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_BASE_URL is https. */
 export function setSessionCookie(reply: FastifyReply, sessionId: string, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE, sessionId, {

@@ -1,7 +1,6 @@
 import { AUDIT_ACTIONS } from '../../../domain/audit/audit-actions.js';
 import { listAudit, type AuditPage, type AuditRecordView } from '../../../domain/audit/list-audit.js';
 import { auditTargetNames, type TargetNames } from '../../../domain/audit/target-names.js';
-import { isAppError } from '../../../domain/errors.js';
 import { listMembers, type MemberView } from '../../../domain/members/list-members.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../../../domain/zoned-time.js';
@@ -102,6 +101,29 @@ ${cursorPager({ base: `${here}${queryString({ ...query, after: undefined })}`, p
 </section>`;
 }
 
+/** The filters as typed (trimmed), and the cursor of the page. */
+function queryOf(call: WorkspaceCall): Query {
+  const query: Query = {};
+  for (const key of [...FILTERS, 'after'] as const) if (call.query[key]?.trim()) query[key] = call.query[key]!.trim();
+  return query;
+}
+
+/** The screen with a page of records, or with none and why the filters were refused. */
+async function auditScreen(call: WorkspaceCall, status: number, page: AuditPage, error?: string) {
+  const workspaceId = call.workspace.workspaceId;
+  const [members, settings] = await Promise.all([
+    listMembers({ ctx: call.ctx, input: { workspaceId } }),
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+  ]);
+  // Every target's current name in one read per kind of id, for the whole page.
+  const names = await auditTargetNames({ ctx: call.ctx, input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) } });
+  return call.render(status, {
+    title: 'Audit log',
+    area: 'audit',
+    body: auditPage(call, { page, names, members, timeZone: settings.timeZone, query: queryOf(call), ...(error ? { error } : {}) }),
+  });
+}
+
 /** Audit log (owners; docs/admin-app.md): the workspace's records with person, action and date filters. */
 export const auditArea: AdminArea = {
   nav: { area: 'audit', label: 'Audit log', path: 'audit', access: 'owner' },
@@ -111,15 +133,9 @@ export const auditArea: AdminArea = {
       path: '/w/:workspaceId/audit',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
-        const query: Query = {};
-        for (const key of [...FILTERS, 'after'] as const) if (call.query[key]?.trim()) query[key] = call.query[key]!.trim();
-        const [members, settings] = await Promise.all([
-          listMembers({ ctx: call.ctx, input: { workspaceId } }),
-          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-        ]);
+        const query = queryOf(call);
         const input = {
-          workspaceId,
+          workspaceId: call.workspace.workspaceId,
           limit: AUDIT_PER_PAGE,
           ...(query.person ? { actorUserId: query.person } : {}),
           ...(query.action ? { action: query.action } : {}),
@@ -127,22 +143,13 @@ export const auditArea: AdminArea = {
           ...(query.to ? { until: query.to } : {}),
           ...(query.after ? { after: query.after } : {}),
         };
-        let page: AuditPage;
-        let error: string | undefined;
-        try {
-          page = await listAudit({ ctx: call.ctx, input });
-        } catch (refusal) {
-          if (!isAppError(refusal) || (refusal.code !== 'invalid_fields' && refusal.code !== 'invalid_arguments')) throw refusal;
-          page = { records: [], next: null };
-          error = refusal.fieldErrors?.[0]?.message ?? refusal.detail;
-        }
-        // Every target's current name in one read per kind of id, for the whole page.
-        const names = await auditTargetNames({ ctx: call.ctx, input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) } });
-        return call.render(error ? 400 : 200, {
-          title: 'Audit log',
-          area: 'audit',
-          body: auditPage(call, { page, names, members, timeZone: settings.timeZone, query, ...(error ? { error } : {}) }),
-        });
+        return auditScreen(call, 200, await listAudit({ ctx: call.ctx, input }));
+      },
+      // Refused filters (a date that is no date, an unknown cursor): the screen with no records and the reason.
+      form: {
+        field: 'from',
+        only: ['invalid_fields', 'invalid_arguments'],
+        rerender: async (call, { status, error }) => auditScreen(call, status, { records: [], next: null }, error.fieldErrors?.[0]?.message ?? error.detail),
       },
     },
   ],

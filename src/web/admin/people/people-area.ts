@@ -1,4 +1,3 @@
-import { isAppError } from '../../../domain/errors.js';
 import { sourceNames } from '../../../domain/leads/source-names.js';
 import { BACKUPS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-person.js';
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
@@ -98,19 +97,9 @@ ${notListed > 0 ? html`<p class="muted small">…and ${notListed} more, not list
   : ''}`;
 }
 
-/** The lookup: the verb's own refusal (neither or both given, too few digits) is shown next to the field. */
-async function lookUp(call: WorkspaceCall, wanted: Wanted) {
-  const workspaceId = call.workspace.workspaceId;
-  try {
-    const [found, names] = await Promise.all([
-      exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted, lookupOnly: true } }),
-      sourceNames({ ctx: call.ctx, input: { workspaceId } }),
-    ]);
-    return { found, names };
-  } catch (error) {
-    if (!isAppError(error) || error.code !== 'invalid_arguments') throw error;
-    return { errors: formErrorsOf(error, wanted.phone.trim() && !wanted.email.trim() ? 'phone' : 'email') };
-  }
+/** The field a refusal of the lookup (neither or both given, too few digits) is shown beside: the one typed in. */
+function askedField(wanted: Wanted): string {
+  return wanted.phone.trim() && !wanted.email.trim() ? 'phone' : 'email';
 }
 
 export const peopleArea: AdminArea = {
@@ -128,8 +117,22 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const wanted = wantedOf(call);
-        const result = await lookUp(call, wanted);
-        return call.render(result.errors ? 400 : 200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, ...result }) });
+        const workspaceId = call.workspace.workspaceId;
+        const [found, names] = await Promise.all([
+          exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted, lookupOnly: true } }),
+          sourceNames({ ctx: call.ctx, input: { workspaceId } }),
+        ]);
+        return call.render(200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, found, names }) });
+      },
+      form: {
+        field: 'email',
+        only: ['invalid_arguments'],
+        rerender: async (call, { status, error }) => {
+          const wanted = wantedOf(call);
+          // Beside the field that was typed in: the phone's when only a phone was given.
+          const errors = formErrorsOf(error, askedField(wanted));
+          return call.render(status, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, errors }) });
+        },
       },
     },
     {

@@ -13,8 +13,7 @@ import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { fileOf, workspacePath } from '../admin-route.js';
 import { AppError } from '../../../domain/errors.js';
 import { sendAttachment } from '../attachment.js';
-import { actionButton, csrfField, field, isFormError, selectField, type FormErrors } from '../form-controls.js';
-import { httpStatusOf } from '../../../http/error-statuses.js';
+import { actionButton, csrfField, field, selectField, type FormErrors } from '../form-controls.js';
 
 /** The largest CSV file an import takes (5,000 rows fit in well under this). */
 const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
@@ -241,19 +240,18 @@ export const priceListArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const file = fileOf(call, 'file');
-        const pasted = call.body.csv ?? '';
-        let counts: { added: number; updated: number };
-        try {
-          if (file?.truncated) throw new AppError('invalid_fields', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, [{ field: 'file', code: 'too_long', message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it` }]);
-          const csv = file ? file.data.toString('utf8') : pasted;
-          counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv } });
-        } catch (error) {
-          if (!isFormError(error)) throw error;
-          // A refusal names the file's bad rows (or its one problem), listed under the file field.
-          const problems = error.fieldErrors?.length ? error.fieldErrors.map((e) => e.message) : [error.detail];
-          return renderList(call, httpStatusOf(error), { import: { csv: pasted, problems } });
-        }
+        if (file?.truncated) throw new AppError('invalid_fields', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, [{ field: 'file', code: 'too_long', message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it` }]);
+        const csv = file ? file.data.toString('utf8') : (call.body.csv ?? '');
+        const counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv } });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), `imported-${counts.added}-${counts.updated}`);
+      },
+      form: {
+        field: 'file',
+        // A refusal names the file's bad rows (or its one problem), listed under the file field.
+        rerender: async (call, { status, error }) => {
+          const problems = error.fieldErrors?.length ? error.fieldErrors.map((e) => e.message) : [error.detail];
+          return renderList(call, status, { import: { csv: call.body.csv ?? '', problems } });
+        },
       },
     },
     {
