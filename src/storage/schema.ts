@@ -345,6 +345,8 @@ export interface LeadSourceTextsTable {
   form_fields?: string | null;
   /** Since 0020: the hosted form's accent colour, `#rrggbb`; null for the default. */
   accent?: string | null;
+  /** Since 0040: the built-in fields' labels, shown, required, and the one order of all fields, JSON; null for the default. */
+  form_layout?: string | null;
 }
 
 /** Since 0016: a person's email choices in one workspace; no row means the role's default. */

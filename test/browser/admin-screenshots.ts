@@ -73,11 +73,21 @@ try {
     'Two windows in the living room need replacing.',
     'Deck repair',
   ];
+  // The pages the leads came from: ads and a newsletter carry their campaign in the address (utm_…, gclid).
+  const pages = [
+    'https://www.harbor-renovations.com/kitchens?utm_source=google&utm_medium=cpc&utm_campaign=spring-kitchens&gclid=EAIaIQobChMI7',
+    'https://www.harbor-renovations.com/contact?utm_source=facebook&utm_medium=social&utm_campaign=roof-check',
+    undefined,
+    'https://www.harbor-renovations.com/basements?utm_source=google&utm_medium=cpc&utm_campaign=basement-finishing&gclid=Cj0KCQjw',
+    'https://www.harbor-renovations.com/windows?utm_source=newsletter&utm_medium=email&utm_campaign=may-2026',
+    undefined,
+  ];
   const leadIds: string[] = [];
   for (const [i, name] of names.entries()) {
     const token = i % 3 === 2 ? landing.token : seeded.source.token;
     const email = i % 2 === 0 ? `${name.split(' ')[0]!.toLowerCase()}@example.com` : undefined;
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i), ...(email ? { email } : {}), ...(messages[i] ? { notes: messages[i] } : {}) } });
+    const pageUrl = pages[i];
+    const res = await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i), ...(email ? { email } : {}), ...(messages[i] ? { notes: messages[i] } : {}), ...(pageUrl ? { pageUrl } : {}) } });
     leadIds.push((res.json() as { id: string }).id);
   }
   // Ada writes again a day later, her email in capitals and her phone written another way: a possible duplicate.
@@ -191,8 +201,8 @@ try {
         ['spam-rules', `/w/${seeded.workspaceId}/sources/${seeded.source.id}/spam`],
         ['duplicate-lead', `/w/${seeded.workspaceId}/leads/${duplicateId}`],
       ];
-      // The README shows every screen wide, and all but a source's page and Stages at phone width.
-      const narrow = (n: string) => EVERY_SCREEN || (n !== 'source' && n !== 'stages');
+      // The README shows every screen wide, and all but Stages at phone width.
+      const narrow = (n: string) => EVERY_SCREEN || n !== 'stages';
       for (const [name, url] of width < 500 ? shots.filter(([n]) => narrow(n)) : shots) {
         await page.goto(`${base}${url}`);
         await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });

@@ -8,6 +8,8 @@ import { buildApp, type App } from '../../src/app.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
 import { answerName } from '../../src/domain/forms/form-definition.js';
+import { contrastWithWhite } from '../../src/domain/forms/accent-colour.js';
+import { setBuiltInField } from '../../src/domain/forms/set-built-in-field.js';
 import { updateSourceTexts } from '../../src/domain/sources/update-source-texts.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { embedSnippet } from '../../src/web/form/embed-snippet.js';
@@ -72,6 +74,11 @@ afterEach(async () => {
 describe('the embedded hosted form in Chromium', () => {
   beforeEach(async () => {
     await updateSourceTexts({ ctx: world.ctx, input: { sourceId: seeded.source.id, texts: { introduction: INTRO } } });
+    // Shaped as an owner would: no address asked, the message under the contractor's own words.
+    const shape = (name: string, change: { label?: string; shown: boolean; required: boolean }) =>
+      setBuiltInField({ ctx: world.ctx, input: { sourceId: seeded.source.id, name, change } });
+    await shape('address', { shown: false, required: false });
+    await shape('notes', { label: 'About the job', shown: true, required: false });
   });
 
   for (const width of [1280, 390]) {
@@ -319,7 +326,7 @@ describe('the form fields editor in Chromium', () => {
       await page.waitForSelector('.notice.ok');
       await row('Preferred start').getByRole('button', { name: 'Move up' }).click();
       await page.waitForSelector('.notice.ok');
-      await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual(['Preferred start', 'Type of work', 'Also interested in', 'Consent']);
+      await expect(page.locator('.form-field-row:not([data-built-in]) strong').allTextContents()).resolves.toEqual(['Preferred start', 'Type of work', 'Also interested in', 'Consent']);
       // Edited in place: a refused edit shows its problem in that field's own form, kept open; then it saves.
       await row('Also interested in').locator('summary').click();
       const options = row('Also interested in').getByLabel('Options, one per line');
@@ -338,11 +345,6 @@ describe('the form fields editor in Chromium', () => {
       await page.fill('#f-accent', '#0b6e4f');
       await page.getByRole('button', { name: 'Save colour' }).click();
       await page.waitForSelector('.notice.ok');
-      await page.screenshot({ path: path.join(SHOTS, 'form-fields-1280.png'), fullPage: true });
-      await page.setViewportSize({ width: 390, height: 844 });
-      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
-      await page.screenshot({ path: path.join(SHOTS, 'form-fields-390.png'), fullPage: true });
-      await page.setViewportSize({ width: 1280, height: 900 });
       await page.getByRole('button', { name: 'Use the default colour' }).click();
       await page.waitForSelector('.notice.ok');
       await expect(page.textContent('.accent-now')).resolves.toContain('(default)');
@@ -377,6 +379,104 @@ describe('the form fields editor in Chromium', () => {
       });
       await page.goto(`${base}/w/${seeded.workspaceId}/leads/${lead!.id}`);
       await expect(page.textContent('main')).resolves.toContain('Design, Disposal');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
+
+describe('the built-in fields shaped in the editor, in Chromium', () => {
+  it('hides Address, relabels Phone "Mobile", makes it required and first: the hosted form shows exactly that and refuses a post without it next to the field', async () => {
+    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
+    const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
+    await addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field: { kind: 'choice', label: 'Type of work', required: true, options: 'Kitchen\nBathroom\nRoof', help: 'The main part of the job' } } });
+    await addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field: { kind: 'date', label: 'Preferred start' } } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/w/${seeded.workspaceId}/sources/${seeded.source.id}/form`);
+      const row = (label: string) => page.locator('.form-field-row', { has: page.locator('strong', { hasText: label }) });
+
+      // The colour's contrast with white, live as the owner picks (the server's own rule).
+      const hint = page.locator('#accent-contrast');
+      await expect(hint.textContent()).resolves.toContain('#1f5fd1');
+      await page.fill('#f-accent', '#ffd400');
+      await expect(hint.textContent()).resolves.toBe(`White text on #ffd400: ${contrastWithWhite('#ffd400').toFixed(2)}:1 — too light; WCAG AA needs 4.5:1. Choose a darker colour.`);
+      await expect(hint.getAttribute('class')).resolves.toContain('bad');
+      await page.fill('#f-accent', '#0b6e4f');
+      await expect(hint.textContent()).resolves.toMatch(/^White text on #0b6e4f: 6\.\d\d:1 — readable/);
+      await expect(hint.getAttribute('class')).resolves.toContain('ok');
+
+      await row('Address').locator('summary').click();
+      await row('Address').getByLabel('Shown on the form').uncheck();
+      await row('Address').getByRole('button', { name: 'Save field' }).click();
+      await page.waitForSelector('.notice.ok');
+      await row('Phone').locator('summary').click();
+      await row('Phone').getByLabel('Label').fill('Mobile');
+      await row('Phone').getByLabel('Required').check();
+      await row('Phone').getByRole('button', { name: 'Save field' }).click();
+      await page.waitForSelector('.notice.ok');
+      await row('Mobile').getByRole('button', { name: 'Move up' }).click();
+      await page.waitForSelector('.notice.ok');
+      await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual(['Mobile', 'Name', 'Email', 'Address', 'Message', 'Type of work', 'Preferred start']);
+      await expect(row('Mobile').textContent()).resolves.toContain('Built-in (Phone) — shown — required');
+      await expect(row('Address').textContent()).resolves.toContain('hidden');
+      // Hiding the last way to reach the person is refused next to the box.
+      for (const contact of ['Name', 'Email']) {
+        await row(contact).locator('summary').click();
+        await row(contact).getByLabel('Shown on the form').uncheck();
+        await row(contact).getByRole('button', { name: 'Save field' }).click();
+        await page.waitForSelector('.notice.ok');
+      }
+      await row('Mobile').locator('summary').click();
+      await row('Mobile').getByLabel('Required').uncheck();
+      await row('Mobile').getByLabel('Shown on the form').uncheck();
+      await row('Mobile').getByRole('button', { name: 'Save field' }).click();
+      await expect(page.textContent('#edit-phone-shown-error')).resolves.toContain('Keep at least one of Name, Phone, Email on the form');
+      for (const contact of ['Name', 'Email']) {
+        await page.goto(`${base}/w/${seeded.workspaceId}/sources/${seeded.source.id}/form`);
+        await row(contact).locator('summary').click();
+        await row(contact).getByLabel('Shown on the form').check();
+        await row(contact).getByRole('button', { name: 'Save field' }).click();
+        await page.waitForSelector('.notice.ok');
+      }
+      await page.fill('#f-accent', '#0b6e4f');
+      await page.getByRole('button', { name: 'Save colour' }).click();
+      await page.waitForSelector('.notice.ok');
+      await row('Mobile').locator('summary').click();
+      await page.screenshot({ path: path.join(SHOTS, 'form-fields-1280.png'), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await page.screenshot({ path: path.join(SHOTS, 'form-fields-390.png'), fullPage: true });
+
+      // The visitor's side: Mobile first and required, no Address, and a post without it refused beside it.
+      const visitor = await context.newPage();
+      await visitor.goto(`${base}/f/${seeded.source.token}`);
+      await ageFormStamp(visitor, world, seeded.source.id);
+      await expect(visitor.locator('#lead-form .field > label, #lead-form legend').allTextContents()).resolves.toEqual([
+        'Mobile',
+        'Name (optional)',
+        'Email (optional)',
+        'Message (optional)',
+        'Type of work',
+        'Preferred start (optional)',
+      ]);
+      await expect(visitor.locator('#f-address').count()).resolves.toBe(0);
+      await expect(visitor.getByLabel('Mobile').getAttribute('aria-required')).resolves.toBe('true');
+      await visitor.getByLabel('Name (optional)').fill('Grace Hopper');
+      await visitor.getByLabel('Roof').check();
+      await visitor.getByRole('button', { name: 'Send' }).click();
+      await visitor.waitForSelector('#f-phone[aria-invalid="true"]');
+      await expect(visitor.textContent('#f-phone-error')).resolves.toBe('Please answer “Mobile”.');
+      expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', seeded.source.id).execute()).toEqual([]);
+      // Typing in it clears its error; sent again, it goes through.
+      await visitor.getByLabel('Mobile').fill('+1 514 555 0199');
+      await expect(visitor.textContent('#f-phone-error')).resolves.toBe('');
+      await visitor.getByRole('button', { name: 'Send' }).click();
+      await visitor.waitForSelector('#thanks:not([hidden])');
+      const leads = await world.store.db.selectFrom('leads').select(['name', 'phone']).where('source_id', '=', seeded.source.id).execute();
+      expect(leads).toEqual([{ name: 'Grace Hopper', phone: '+1 514 555 0199' }]);
     } finally {
       await context.close();
     }

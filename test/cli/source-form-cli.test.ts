@@ -36,3 +36,40 @@ describeEachBackend('leadscan source form (spawned CLI)', (backend) => {
     expect(plain.stdout).toContain('Preferred date');
   });
 });
+
+describeEachBackend('leadscan source built-in (spawned CLI)', (backend) => {
+  let world: TestWorld;
+  let seeded: Seeded;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    world = await createWorld(backend);
+    seeded = await world.seed();
+    env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret, PUBLIC_BASE_URL: 'https://leads.example.com' };
+  });
+  afterAll(async () => {
+    await world.close();
+  }, 120_000);
+
+  it('shapes the built-in fields through the editor\'s verbs: relabel, require, hide, move; the last contact field stays', async () => {
+    const id = seeded.source.id;
+    await cliJson(['source', 'built-in', id, 'phone', '--label', 'Mobile', '--required'], env);
+    await cliJson(['source', 'built-in', id, 'address', '--hide'], env);
+    const form = await cliJson<{ layout: { builtIns: Array<{ name: string; label: string | null; shown: boolean; required: boolean }>; order: string[] } }>(
+      ['source', 'move-field', id, 'phone', '--up'],
+      env,
+    );
+    expect(form.layout.order.slice(0, 3)).toEqual(['phone', 'name', 'email']);
+    expect(form.layout.builtIns.find((b) => b.name === 'phone')).toEqual({ name: 'phone', label: 'Mobile', shown: true, required: true });
+    expect(form.layout.builtIns.find((b) => b.name === 'address')).toMatchObject({ shown: false, required: false });
+    // A hidden field cannot be required; the last of name, phone and email cannot be hidden.
+    const hiddenRequired = await runCli(['source', 'built-in', id, 'phone', '--hide', '--json'], env);
+    expect(JSON.parse(hiddenRequired.stdout)).toMatchObject({ ok: false, code: 'invalid_fields' });
+    await cliJson(['source', 'built-in', id, 'name', '--hide'], env);
+    await cliJson(['source', 'built-in', id, 'email', '--hide'], env);
+    const last = await runCli(['source', 'built-in', id, 'phone', '--hide', '--optional', '--json'], env);
+    expect(last.code).toBe(1);
+    expect(JSON.parse(last.stdout)).toMatchObject({ ok: false, code: 'invalid_fields', detail: expect.stringContaining('at least one of Name, Phone, Email') });
+    const plain = await runCli(['source', 'form', id], env);
+    expect(plain.stdout).toMatch(/phone\s+built-in\s+Mobile\s+yes\s+yes/);
+  });
+});

@@ -47,6 +47,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/sources/:sourceId/spam': 'source.spam_rules_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields': 'source.form_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId': 'source.form_changed',
+  '/w/:workspaceId/sources/:sourceId/form/built-in/:name': 'source.form_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move': 'source.form_changed',
   '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/remove': 'source.form_changed',
   '/w/:workspaceId/sources/:sourceId/form/look': 'source.accent_changed',

@@ -230,7 +230,8 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     const stored = () => world.store.db.selectFrom('lead_source_texts').selectAll().where('source_id', '=', source.id).executeTakeFirstOrThrow();
     const before = { audits: await audits(), row: await stored() };
     clock.advance(60_000);
-    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: work.id, direction: 'up' } });
+    // One order for the built-in fields and the own ones: Name is first, the consent box last.
+    await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: 'name', direction: 'up' } });
     await moveFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: consent.id, direction: 'down' } });
     expect(await audits()).toBe(before.audits);
     expect(await stored()).toEqual(before.row);

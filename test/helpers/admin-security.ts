@@ -348,6 +348,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/built-in/:name',
+    url: (f) => src(f, '/form/built-in/phone'),
+    foreignUrl: (f) => awaySrc(f, '/form/built-in/phone'),
+    form: () => ({ label: 'Mobile', shown: '1', required: '1' }),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/sources/:sourceId/form/fields/:fieldId/move',
     url: (f) => src(f, `/form/fields/${f.extra.homeFieldId}/move`),
     foreignUrl: (f) => src(f, `/form/fields/${f.extra.awayFieldId}/move`),

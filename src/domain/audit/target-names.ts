@@ -4,13 +4,14 @@ import type { VerbArgs } from '../context.js';
 export type TargetNames = Map<string, string | null>;
 
 /** The id prefixes (domain/ids.ts) whose current name is looked up; other ids are shown by kind and id. */
-const NAMED = ['lead', 'src', 'pl', 'usr'] as const;
+const NAMED = ['lead', 'src', 'pl', 'usr', 'ws'] as const;
 
 /**
  * The current names of a page of audit records' targets, in this workspace (docs/operations.md, "The audit log"):
  * read when the page renders, one query per kind of id on the page, never stored in the log. A lead is named by its
  * name (or email, or phone); a source and a pipeline by their names; a person by their display name while they are
- * a member. An id of those kinds that is not found (deleted, erased, or not in this workspace) maps to null.
+ * a member; the workspace itself by its name. An id of those kinds that is not found (deleted, erased, or not in this
+ * workspace) maps to null.
  */
 export async function auditTargetNames({ ctx, input }: VerbArgs<{ workspaceId: string; ids: string[] }>): Promise<TargetNames> {
   const { db } = ctx.store;
@@ -46,5 +47,7 @@ export async function auditTargetNames({ ctx, input }: VerbArgs<{ workspaceId: s
         .execute(),
     );
   }
+  const workspaces = byKind.get('ws');
+  if (workspaces?.includes(workspaceId)) found(await db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', workspaceId).execute());
   return names;
 }

@@ -8,11 +8,6 @@ export const MIN_CONTRAST = 4.5;
 
 const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
 
-function channel(value: number): number {
-  const c = value / 255;
-  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
 /** `#rrggbb` in lower case, or null when the text is not a hex colour. */
 export function normalizeHex(text: string): string | null {
   const match = HEX.exec(text.trim());
@@ -21,8 +16,16 @@ export function normalizeHex(text: string): string | null {
   return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
 
-/** The WCAG contrast ratio of a `#rrggbb` colour against white (1 to 21). */
+/**
+ * The WCAG contrast ratio of a `#rrggbb` colour against white (1 to 21). Self-contained (no outer names): the admin
+ * app's script runs this very function's source for the editor's live hint (web/admin/assets/index.ts), so the page
+ * and the check on Save cannot disagree.
+ */
 export function contrastWithWhite(hex: string): number {
+  const channel = (value: number) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
   const n = Number.parseInt(hex.slice(1), 16);
   const luminance = 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
   return 1.05 / (luminance + 0.05);

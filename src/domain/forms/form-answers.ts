@@ -1,8 +1,13 @@
 import { AppError, type FieldError } from '../errors.js';
-import { normalizeLeadBody, type LeadFields } from '../lead-fields.js';
+import { NOTES_ALIAS, normalizeLeadBody, type LeadFields } from '../lead-fields.js';
 import { answerName, FORM_LIMITS, type FormFieldDefinition } from './form-definition.js';
+import { builtInLabel, type BuiltInField } from './form-layout.js';
 
-/** What the visitor is told about one answer; the API's problem+json carries the very same words. */
+/**
+ * What the visitor is told about one answer, a built-in field's too; the API's problem+json carries the very same
+ * words, and the hosted form shows them next to the field (web/form/messages.ts keeps a field problem's own message
+ * for these codes).
+ */
 export const ANSWER_MESSAGES = {
   required: (label: string) => `Please answer “${label}”.`,
   notAnOption: (label: string) => `Please choose one of the listed answers for “${label}”.`,
@@ -93,17 +98,27 @@ export function readFormAnswers(
   return { body: Object.fromEntries(out), errors };
 }
 
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** The built-in fields the owner made required that the post leaves empty (notes also by its alias, message). */
+function missingBuiltIns(builtIns: readonly BuiltInField[], body: Record<string, unknown>): FieldError[] {
+  return builtIns
+    .filter((b) => b.shown && b.required && blank(body[b.name]) && (b.name !== 'notes' || blank(body[NOTES_ALIAS])))
+    .map((b) => ({ field: b.name, code: 'required', message: ANSWER_MESSAGES.required(builtInLabel(b)) }));
+}
+
 /**
- * A hosted-form post's fields: its answers checked and put under their labels, then the lead fields' own rules.
- * Every problem is reported at once, the answers' beside the lead fields' (missing_contact stays the code when no
- * contact was given, as for any post).
+ * A hosted-form post's fields: the built-in fields its owner made required, its answers checked and put under their
+ * labels, then the lead fields' own rules. Every problem is reported at once, in the form's order of kinds
+ * (missing_contact stays the code when no contact was given, as for any post).
  */
 export function normalizeHostedFormBody(
-  fields: readonly FormFieldDefinition[],
+  form: { fields: readonly FormFieldDefinition[]; layout: { builtIns: readonly BuiltInField[] } },
   body: Record<string, unknown>,
   drop: readonly string[],
 ): LeadFields {
-  const answered = readFormAnswers(fields, body, drop, true);
+  const own = readFormAnswers(form.fields, body, drop, true);
+  const answered = { body: own.body, errors: [...missingBuiltIns(form.layout.builtIns, body), ...own.errors] };
   let lead: LeadFields;
   try {
     lead = normalizeLeadBody(answered.body);

@@ -7,20 +7,38 @@ import type { LeadSource } from '../sources/source.js';
 import { NO_TEXTS, readSourceTexts, type SourceTexts } from '../sources/update-source-texts.js';
 import type { Schema } from '../../storage/schema.js';
 import { parseFormFields, type FormFieldDefinition } from './form-definition.js';
+import { fieldsInOrder, parseFormLayout, storedFormLayout, type FormLayout } from './form-layout.js';
 
-/** A source's own form: its fields in order and its accent colour (null for the default). */
+/**
+ * A source's own form: its own fields (in the form's order), the built-in fields' settings and the one order of
+ * all of them (form-layout.ts), and its accent colour (null for the default).
+ */
 export interface SourceForm {
   fields: FormFieldDefinition[];
+  layout: FormLayout;
   accent: string | null;
+}
+
+/** The form's columns of a `lead_source_texts` row (or of none: the default form). */
+export interface SourceFormColumns {
+  form_fields?: string | null;
+  form_layout?: string | null;
+  accent?: string | null;
+}
+
+export function sourceFormOf(row: SourceFormColumns | undefined): SourceForm {
+  const fields = parseFormFields(row?.form_fields);
+  const layout = parseFormLayout(row?.form_layout, fields);
+  return { fields: fieldsInOrder(fields, layout.order), layout, accent: row?.accent ?? null };
 }
 
 export async function readSourceForm(ctx: DomainContext, sourceId: string): Promise<SourceForm> {
   const row = await ctx.store.db
     .selectFrom('lead_source_texts')
-    .select(['form_fields', 'accent'])
+    .select(['form_fields', 'form_layout', 'accent'])
     .where('source_id', '=', sourceId)
     .executeTakeFirst();
-  return { fields: parseFormFields(row?.form_fields), accent: row?.accent ?? null };
+  return sourceFormOf(row);
 }
 
 /** Everything the hosted form page shows: texts, fields, look, and the workspace's name for the default heading. */
@@ -58,13 +76,16 @@ export async function changeSourceForm<T>(
     if (!source) throw new AppError('source_not_found', `No lead source has the id ${sourceId}`);
     const row = await trx
       .selectFrom('lead_source_texts')
-      .select(['form_fields', 'accent'])
+      .select(['form_fields', 'form_layout', 'accent'])
       .where('source_id', '=', sourceId)
       .executeTakeFirst();
-    const { form, result } = change({ fields: parseFormFields(row?.form_fields), accent: row?.accent ?? null });
+    const { form, result } = change(sourceFormOf(row));
     if (form === null) return result;
+    // The own fields are kept in the form's order, so the list and the layout never disagree.
+    const fields = fieldsInOrder(form.fields, form.layout.order);
     const values = {
-      form_fields: form.fields.length ? JSON.stringify(form.fields) : null,
+      form_fields: fields.length ? JSON.stringify(fields) : null,
+      form_layout: storedFormLayout(form.layout, fields),
       accent: form.accent,
       updated_at: nowIso(ctx),
     };

@@ -1,6 +1,5 @@
 import type { DomainContext } from '../context.js';
-import { parseFormFields, type FormFieldDefinition } from '../forms/form-definition.js';
-import { readSourceForm } from '../forms/source-form.js';
+import { readSourceForm, sourceFormOf, type SourceForm } from '../forms/source-form.js';
 import { toLeadSource, type LeadSource } from '../sources/source.js';
 
 /**
@@ -15,10 +14,10 @@ import { toLeadSource, type LeadSource } from '../sources/source.js';
 export const SOURCE_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
-/** What intake reads of a source: the source itself (with its compiled spam rules) and its form's fields. */
+/** What intake reads of a source: the source itself (with its compiled spam rules) and its hosted form's shape. */
 interface IntakeSource {
   source: LeadSource;
-  formFields: readonly FormFieldDefinition[];
+  form: SourceForm;
 }
 
 type Entries = Map<string, IntakeSource & { at: number; commits: number }>;
@@ -49,10 +48,10 @@ async function readIntakeSource(ctx: DomainContext, token: string): Promise<Inta
     .selectFrom('lead_sources')
     .leftJoin('lead_source_texts', 'lead_source_texts.source_id', 'lead_sources.id')
     .selectAll('lead_sources')
-    .select('lead_source_texts.form_fields')
+    .select(['lead_source_texts.form_fields', 'lead_source_texts.form_layout'])
     .where('lead_sources.token', '=', token)
     .executeTakeFirst();
-  return row ? { source: toLeadSource(row), formFields: parseFormFields(row.form_fields) } : null;
+  return row ? { source: toLeadSource(row), form: sourceFormOf(row) } : null;
 }
 
 async function findIntakeSourceCached(ctx: DomainContext, token: string): Promise<IntakeSource | null> {
@@ -91,13 +90,14 @@ export async function findActiveSourceCached(ctx: DomainContext, token: string):
 }
 
 /**
- * The fields of a source's hosted form, for a hosted-form post: what the cache read with the source (no query),
- * or the form itself when its token no longer finds it (the insert's guard then refuses the post anyway).
+ * A source's hosted form (its own fields, the built-in fields' settings), for a hosted-form post: what the cache
+ * read with the source (no query), or the form itself when its token no longer finds it (the insert's guard then
+ * refuses the post anyway).
  */
-export async function sourceFormFieldsCached(ctx: DomainContext, source: LeadSource): Promise<readonly FormFieldDefinition[]> {
+export async function sourceFormCached(ctx: DomainContext, source: LeadSource): Promise<SourceForm> {
   const found = await findIntakeSourceCached(ctx, source.token);
-  if (found?.source.id === source.id) return found.formFields;
-  return (await readSourceForm(ctx, source.id)).fields;
+  if (found?.source.id === source.id) return found.form;
+  return readSourceForm(ctx, source.id);
 }
 
 /** Called when a guarded insert found the source closed (or moved). */

@@ -5,7 +5,7 @@ import { keyDone, type KeyRef } from '../idempotency/idempotency-store.js';
 import type { LeadSource } from '../sources/source.js';
 import { QUARANTINE_RETENTION, quarantineCutoff } from './quarantine-retention.js';
 import { botCheckTokenOf, honeypotFilled, normalizeLeadBody, quarantineFields } from '../lead-fields.js';
-import { forgetCachedSource, sourceFormFieldsCached } from './source-cache.js';
+import { forgetCachedSource, sourceFormCached } from './source-cache.js';
 import { boundedMeta, leadRowOf, type IntakeMeta } from './store-lead.js';
 import { spamCatchOf } from '../sources/spam-rules.js';
 import { verifyBotCheck, type BotCheckLog } from './verify-bot-check.js';
@@ -109,9 +109,11 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const now = ctx.clock.now();
   const receivedAt = now.toISOString();
 
-  // A hosted-form post (docs/api.md) also answers the source's own fields; they are read under their labels. The
-  // fields come with the cached source (no query per post).
-  const formFields = isHostedFormPost(body) ? await sourceFormFieldsCached(ctx, source) : null;
+  // A hosted-form post (docs/api.md) also answers the source's own fields, read under their labels, and fills in
+  // the built-in fields its owner made required. The form comes with the cached source (no query per post); a
+  // post to the intake API is held to none of it.
+  const form = isHostedFormPost(body) ? await sourceFormCached(ctx, source) : null;
+  const formFields = form?.fields ?? null;
   // What a catch keeps: the answers under their labels and without the stamp, so Restore makes the lead it would be.
   const kept: SubmitLeadInput = { ...input, body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body };
 
@@ -121,7 +123,7 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const trapped = honeypotFilled(body) ? HONEYPOT_REASON : formStampReason(ctx, source, body);
   if (trapped) return quarantine(ctx, kept, now, { reason: trapped, detail: null });
 
-  const fields = formFields ? normalizeHostedFormBody(formFields, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
+  const fields = form ? normalizeHostedFormBody(form, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
   const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta), formFields ? fields.pageUrl : null) : null;
   if (caught) return quarantine(ctx, kept, now, caught);

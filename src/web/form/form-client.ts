@@ -178,9 +178,14 @@ export function formClient(doc: FormDocument, win: FormWindow, config: FormClien
     return names;
   };
 
+  // A form whose owner hid or relabelled a contact field carries its own words for the hint (form-page.ts).
+  const hintWords = {
+    plain: hint?.getAttribute('data-hint') ?? M.contactHint,
+    missing: hint?.getAttribute('data-missing') ?? M.missingContact,
+  };
   const showHint = (missing: boolean) => {
     if (!hint) return;
-    hint.textContent = missing ? M.missingContact : M.contactHint;
+    hint.textContent = missing ? hintWords.missing : hintWords.plain;
     hint.classList.toggle('error', missing);
   };
 

@@ -1,3 +1,4 @@
+import { DEFAULT_BUILT_IN_LABELS } from '../../domain/forms/form-layout.js';
 import { LEAD_FIELD_BOUNDS, type LeadFieldName } from '../../domain/lead-fields.js';
 
 export interface FormField {
@@ -12,18 +13,18 @@ export interface FormField {
   maxlength: number;
 }
 
-function field(name: LeadFieldName, label: string, control: FormField['control'], autocomplete: string): FormField {
+function field(name: LeadFieldName, control: FormField['control'], autocomplete: string): FormField {
   const contact = name === 'name' || name === 'phone' || name === 'email';
-  return { name, label, contact, control, autocomplete, maxlength: LEAD_FIELD_BOUNDS[name] };
+  return { name, label: DEFAULT_BUILT_IN_LABELS[name], contact, control, autocomplete, maxlength: LEAD_FIELD_BOUNDS[name] };
 }
 
-/** The lead fields as a person sees them. */
+/** The lead fields as a person sees them (until the owner relabels, hides or moves them: form-page.ts). */
 export const FORM_FIELDS: readonly FormField[] = [
-  field('name', 'Name', 'text', 'name'),
-  field('phone', 'Phone', 'tel', 'tel'),
-  field('email', 'Email', 'email', 'email'),
-  field('address', 'Address', 'text', 'street-address'),
-  field('notes', 'Message', 'textarea', 'off'),
+  field('name', 'text', 'name'),
+  field('phone', 'tel', 'tel'),
+  field('email', 'email', 'email'),
+  field('address', 'text', 'street-address'),
+  field('notes', 'textarea', 'off'),
 ];
 
 export const CONTACT_FIELDS: readonly LeadFieldName[] = FORM_FIELDS.filter((f) => f.contact).map((f) => f.name);

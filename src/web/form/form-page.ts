@@ -2,11 +2,12 @@ import type { LeadSource } from '../../domain/sources/source.js';
 import { formBotCheck, RECAPTCHA_V3, type FormBotCheck } from './bot-check-widget.js';
 import { CONTACT_HINT_ID, FORM_FIELDS, FORM_KEY_FIELD, fieldErrorId, fieldId, type FormField } from './form-fields.js';
 import { html, type SafeHtml } from '../html.js';
-import { FORM_MESSAGES } from './messages.js';
+import { contactMessages, FORM_MESSAGES } from './messages.js';
 import { layout } from './layout.js';
 import { NO_TEXTS } from '../../domain/sources/update-source-texts.js';
 import { answerName } from '../../domain/forms/form-definition.js';
 import type { HostedForm } from '../../domain/forms/source-form.js';
+import { builtInLabel, DEFAULT_BUILT_INS, formItems, type BuiltInField } from '../../domain/forms/form-layout.js';
 import { FORM_STAMP_FIELD } from '../../domain/intake/form-stamp.js';
 import { PAGE_URL_FIELD } from '../../domain/lead-fields.js';
 import { customFieldMarkup } from './custom-fields.js';
@@ -26,22 +27,27 @@ export const EMPTY_FORM: FormPageState = { values: {}, fieldErrors: {}, contactM
 /** The hidden field carrying the no-script post's idempotency key (the script sends its own header instead). */
 export { FORM_KEY_FIELD } from './form-fields.js';
 
-function fieldMarkup(field: FormField, state: FormPageState): SafeHtml {
+/**
+ * A built-in field as its owner set it: its label, and required or not. `hinted`: the "at least one" hint stands
+ * above the contact fields (no contact field is required), so they are described by it and not marked optional.
+ */
+function fieldMarkup(field: FormField, setting: BuiltInField, hinted: boolean, state: FormPageState): SafeHtml {
   const id = fieldId(field.name);
   const errorId = fieldErrorId(field.name);
   const error = state.fieldErrors[field.name] ?? '';
   const invalid = Boolean(error) || (field.contact && state.contactMissing);
-  const describedBy = field.contact ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
+  const byHint = field.contact && hinted;
+  const describedBy = byHint ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
   const kept = state.values[field.name];
   const value = typeof kept === 'string' ? kept : '';
-  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${invalid ? html` aria-invalid="true"` : ''}`;
+  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${setting.required ? html` aria-required="true"` : ''}${invalid ? html` aria-invalid="true"` : ''}`;
   // The parser drops one newline right after <textarea>: the extra one keeps a kept value's own first newline.
   const control =
     field.control === 'textarea'
       ? html`<textarea ${common} rows="5">\n${value}</textarea>`
       : html`<input ${common} type="${field.control}"${field.control === 'tel' ? html` inputmode="tel"` : ''} value="${value}">`;
   return html`<div class="field">
-<label for="${id}">${field.label}${field.contact ? '' : html` <span class="optional">(optional)</span>`}</label>
+<label for="${id}">${builtInLabel(setting)}${byHint || setting.required ? '' : html` <span class="optional">(optional)</span>`}</label>
 ${control}
 <p class="field-error" id="${errorId}">${error}</p>
 </div>
@@ -82,7 +88,39 @@ function unconfiguredPage(heading: string): string {
 }
 
 /** The form as the source's owner set it up; a page without one shows the built-in fields and the defaults. */
-export const PLAIN_FORM = (source: LeadSource): HostedForm => ({ texts: NO_TEXTS, heading: source.name, fields: [], accent: null });
+export const PLAIN_FORM = (source: LeadSource): HostedForm => ({
+  texts: NO_TEXTS,
+  heading: source.name,
+  fields: [],
+  layout: { builtIns: [...DEFAULT_BUILT_INS], order: FORM_FIELDS.map((f) => f.name) },
+  accent: null,
+});
+
+/**
+ * The "at least one of name, phone, email" hint, naming the contact fields the form shows; none when the owner made
+ * one of them required (the visitor must fill that one in anyway). Its words differ from the default ones only on
+ * a form whose contact fields were hidden or relabelled, and then travel with it for the script.
+ */
+function contactHint(builtIns: readonly BuiltInField[], state: FormPageState): { markup: SafeHtml | ''; hinted: boolean } {
+  const contact = builtIns.filter((b) => FORM_FIELDS.some((f) => f.contact && f.name === b.name) && b.shown);
+  if (contact.some((b) => b.required)) return { markup: '', hinted: false };
+  const words = contactMessages(contact.map(builtInLabel), contact.some((b) => b.label !== null));
+  const own = words.hint === FORM_MESSAGES.contactHint ? '' : html` data-hint="${words.hint}" data-missing="${words.missing}"`;
+  return {
+    markup: html`<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}"${own}>${state.contactMissing ? words.missing : words.hint}</p>
+`,
+    hinted: true,
+  };
+}
+
+/** The form's fields in the owner's order: the built-in ones shown (as set) and the source's own. */
+function fieldsMarkup(form: HostedForm, hinted: boolean, state: FormPageState): SafeHtml[] {
+  return formItems(form.layout, form.fields).map((item) => {
+    if (item.kind === 'own') return customFieldMarkup(item.field, state.values[answerName(item.field)], state.fieldErrors[answerName(item.field)]);
+    const field = FORM_FIELDS.find((f) => f.name === item.field.name)!;
+    return item.field.shown ? fieldMarkup(field, item.field, hinted, state) : html``;
+  });
+}
 
 /**
  * The hosted form of an active source (docs/api.md); with `state`, the form again after a refused submission.
@@ -105,13 +143,11 @@ export function formPage(input: {
   if (botCheck?.kind === 'unconfigured') return unconfiguredPage(heading);
   const hasErrors = state.contactMissing || Object.keys(state.fieldErrors).length > 0 || state.status !== null;
   const pageUrl = typeof state.values[PAGE_URL_FIELD] === 'string' ? state.values[PAGE_URL_FIELD] : '';
+  const hint = contactHint(form.layout.builtIns, state);
   const body = html`<h1>${heading}</h1>
 ${texts.introduction ? html`<p class="intro" id="form-intro">${texts.introduction}</p>` : ''}
 <form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
-<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}">${state.contactMissing ? FORM_MESSAGES.missingContact : FORM_MESSAGES.contactHint}</p>
-${FORM_FIELDS.map((field) => fieldMarkup(field, state))}${form.fields.map((field) =>
-    customFieldMarkup(field, state.values[answerName(field)], state.fieldErrors[answerName(field)]),
-  )}<div class="hp" aria-hidden="true">
+${hint.markup}${fieldsMarkup(form, hint.hinted, state)}<div class="hp" aria-hidden="true">
 <label for="f-website">Leave this field empty</label>
 <input id="f-website" name="website" type="text" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
 </div>

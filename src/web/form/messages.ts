@@ -15,7 +15,25 @@ export const FORM_MESSAGES = {
   thanks: 'Your message was sent. We will be in touch soon.',
 } as const;
 
-/** A field's own problem, by the code of its entry in `errors`; `{max}` is the field's bound. */
+/**
+ * The "at least one way to reach you" hint and its error, for a form whose owner hid or relabelled a contact field:
+ * they name the contact fields the form shows, by their labels. A form as it always was says FORM_MESSAGES' words.
+ */
+export function contactMessages(labels: readonly string[], relabelled: boolean): { hint: string; missing: string } {
+  if (labels.length === 3 && !relabelled) return { hint: FORM_MESSAGES.contactHint, missing: FORM_MESSAGES.missingContact };
+  const quoted = labels.map((label) => `“${label}”`);
+  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}` : (quoted[0] ?? '');
+  return {
+    hint: quoted.length > 1 ? `Please give at least one way to reach you: ${list}.` : `Please give a way to reach you: ${list}.`,
+    missing: `Please fill in ${list} so we can get back to you.`,
+  };
+}
+
+/**
+ * A field's own problem, by the code of its entry in `errors`; `{max}` is the field's bound. Codes not listed keep
+ * the server's message, which names the field: a required field left empty reads “Please answer “Mobile”.” (the
+ * domain's ANSWER_MESSAGES, domain/forms/form-answers.ts), on the page and from the script alike.
+ */
 export const FIELD_MESSAGES: Readonly<Record<string, string>> = {
   too_long: 'Please shorten this to {max} characters or fewer.',
   invalid_type: 'Please enter plain text here.',

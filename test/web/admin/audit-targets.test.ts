@@ -11,7 +11,7 @@ describeEachBackend('Audit log screen: what a record was about, by its current n
     const at = { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, sourceId: f.home.source.id };
     const [kept, gone] = await insertLeads(f.world, at, [{ name: 'Zoë Kitchen' }, { name: 'Gone Lead' }]);
     const [away] = await insertLeads(f.world, { workspaceId: f.away.workspaceId, pipelineId: f.away.pipelineId, sourceId: f.away.source.id }, [{ name: 'Away Secret' }]);
-    const targets = [kept!.id, gone!.id, away!.id, f.home.source.id, f.home.pipelineId, f.member.userId];
+    const targets = [kept!.id, gone!.id, away!.id, f.home.source.id, f.home.pipelineId, f.member.userId, f.home.workspaceId];
     await recordAuditAlone(f.world.ctx, { action: 'lead.moved', workspaceId: f.home.workspaceId, targetIds: targets });
     await f.world.store.db.deleteFrom('leads').where('id', '=', gone!.id).execute();
     // Renamed after the record was made: the page shows the name of now.
@@ -29,6 +29,8 @@ describeEachBackend('Audit log screen: what a record was about, by its current n
     expect(cell).toMatch(new RegExp(`<a href="${ws}/sources/${f.home.source.id}" title="${f.home.source.id}"><span class="offscreen">Source: </span>[^<]+</a>`));
     expect(cell).toMatch(new RegExp(`<a href="${ws}/pipelines/${f.home.pipelineId}/leads" title="${f.home.pipelineId}"><span class="offscreen">Pipeline: </span>[^<]+</a>`));
     expect(cell).toMatch(new RegExp(`<span title="${f.member.userId}"><span class="offscreen">Person: </span>[^<]+</span>`));
+    // The workspace itself (a workspace created or renamed) by its name, linked to its settings.
+    expect(cell).toContain(`<a href="${ws}/settings" title="${f.home.workspaceId}"><span class="offscreen">Workspace: </span>Home</a>`);
     const stored = await f.world.store.db.selectFrom('audit_log').select(['target_ids', 'details']).where('action', '=', 'lead.moved').execute();
     expect(JSON.stringify(stored)).not.toMatch(/Zoë|Gone Lead/);
   });

@@ -13,10 +13,14 @@
  *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the server's rules (src/domain/money.ts, ported here because the
  *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
  *
+ * - `p[data-contrast-of="#input"]` (the form editor's colour) says, as the owner picks a colour, whether white text
+ *   on it meets WCAG AA: the ratio comes from `shared.contrastWithWhite`, the server's own function
+ *   (domain/forms/accent-colour.ts, served as its source), and the words from the element's `data-pass`/`data-fail`.
+ *
  * Typed against the small slice of the DOM it uses (below) rather than `lib: dom`, which would put browser
  * globals into the server's type space and clash with Node's own fetch and Buffer types.
  */
-export function adminClient(doc: ClientDocument, win: ClientWindow): void {
+export function adminClient(doc: ClientDocument, win: ClientWindow, shared: AdminShared): void {
   const say = (button: ClientElement, text: string) => {
     const target = button.getAttribute('data-status');
     const status = target ? doc.querySelector(target) : null;
@@ -168,11 +172,33 @@ export function adminClient(doc: ClientDocument, win: ClientWindow): void {
     builder.addEventListener('change', recompute);
   }
 
+  // The form editor's colour: the contrast with white as the owner picks (Save still checks it on the server).
+  doc.querySelectorAll('p[data-contrast-of]').forEach((hint) => {
+    const picker = doc.querySelector(hint.getAttribute('data-contrast-of') ?? '') as ClientInput | null;
+    if (!picker) return;
+    const min = Number(hint.getAttribute('data-min') ?? '4.5');
+    const update = () => {
+      const hex = picker.value.toLowerCase();
+      if (!/^#[0-9a-f]{6}$/.test(hex)) return;
+      const ratio = shared.contrastWithWhite(hex);
+      const ok = ratio >= min;
+      hint.textContent = (hint.getAttribute(ok ? 'data-pass' : 'data-fail') ?? '').replace('{colour}', hex).replace('{ratio}', ratio.toFixed(2));
+      hint.className = `small contrast-hint ${ok ? 'ok' : 'bad'}`;
+    };
+    picker.addEventListener('input', update);
+    picker.addEventListener('change', update);
+  });
+
   doc.querySelectorAll('form[data-confirm]').forEach((form) => {
     form.addEventListener('submit', (event) => {
       if (!win.confirm(form.getAttribute('data-confirm') ?? 'Are you sure?')) event.preventDefault();
     });
   });
+}
+
+/** The server's own functions the script is given (web/admin/assets/index.ts), each served as its source. */
+export interface AdminShared {
+  contrastWithWhite(hex: string): number;
 }
 
 /** The slice of the DOM the script uses; names and shapes as in lib.dom.d.ts. */

@@ -198,6 +198,13 @@ ol.form-fields { list-style: none; margin: 0 0 1rem; padding: 0; }
 .form-field-row { display: flex; gap: 1rem; align-items: center; justify-content: space-between; flex-wrap: wrap; padding: .75rem 0; }
 .form-field-row + .form-field-row { border-top: 1px solid var(--line); }
 .form-field-text { display: flex; flex-direction: column; gap: .15rem; min-width: 12rem; flex: 1; overflow-wrap: anywhere; }
+.form-field-row.hidden-field strong { color: var(--muted); text-decoration: line-through; }
+/* A field's open Edit form takes the row's whole width, under its name and buttons. */
+.form-field-row details.edit-field[open] { flex-basis: 100%; }
+.form-field-row details.edit-field[open] form { max-width: 32rem; }
+.contrast-hint { font-weight: 600; margin: .25rem 0 .5rem; }
+.contrast-hint.ok { color: var(--ok); }
+.contrast-hint.bad { color: var(--danger); }
 .field.check { display: flex; align-items: center; gap: .5rem; }
 .field.check input { width: auto; margin: 0; }
 .field.check label { margin: 0; }

@@ -51,7 +51,9 @@ function target(workspaceId: string, id: string, names: TargetNames): SafeHtml {
         ? `scans/${id}`
         : id.startsWith('pl_')
           ? `pipelines/${id}/leads`
-          : null;
+          : id === workspaceId
+            ? 'settings'
+            : null;
   const name = names.get(id);
   if (name === null) return html`<span class="muted" title="${id}">deleted ${kind.toLowerCase()}</span>`;
   const text = name === undefined ? `${kind} …${id.slice(-6)}` : name;

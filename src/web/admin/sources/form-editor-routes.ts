@@ -2,6 +2,7 @@ import { addFormField } from '../../../domain/forms/add-form-field.js';
 import { editFormField } from '../../../domain/forms/edit-form-field.js';
 import { moveFormField } from '../../../domain/forms/move-form-field.js';
 import { removeFormField } from '../../../domain/forms/remove-form-field.js';
+import { setBuiltInField } from '../../../domain/forms/set-built-in-field.js';
 import { setFormAccent } from '../../../domain/forms/set-form-accent.js';
 import { readSourceForm } from '../../../domain/forms/source-form.js';
 import { findWorkspaceSource } from '../../../domain/sources/list-sources.js';
@@ -26,6 +27,13 @@ const editedValuesOf = (call: WorkspaceCall) => ({
   help: call.body.help ?? '',
   options: call.body.options ?? '',
   consentText: call.body.consentText ?? '',
+  required: call.body.required === '1' ? '1' : '',
+});
+
+/** A built-in field's form as typed (an unticked box sends nothing). */
+const builtInValuesOf = (call: WorkspaceCall) => ({
+  label: call.body.label ?? '',
+  shown: call.body.shown === '1' ? '1' : '',
   required: call.body.required === '1' ? '1' : '',
 });
 
@@ -67,6 +75,23 @@ export const formEditorRoutes: AdminRoute[] = [
     form: {
       field: 'label',
       rerender: (call, { status, errors }) => renderEditor(call, status, { editing: { fieldId: call.params.fieldId ?? '', errors, values: editedValuesOf(call) } }),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/sources/:sourceId/form/built-in/:name',
+    access: 'owner',
+    handler: async (call) => {
+      const source = await sourceOf(call);
+      const values = builtInValuesOf(call);
+      const change = { label: values.label, shown: values.shown === '1', required: values.required === '1' };
+      await setBuiltInField({ ctx: call.ctx, input: { sourceId: source.id, name: call.params.name ?? '', change } });
+      return call.redirect(editorPath(call, source.id), 'form-field-saved');
+    },
+    // A refused change comes back in that field's row, kept open, with what was typed.
+    form: {
+      field: 'label',
+      rerender: (call, { status, errors }) => renderEditor(call, status, { editing: { fieldId: call.params.name ?? '', errors, values: builtInValuesOf(call) } }),
     },
   },
   {
