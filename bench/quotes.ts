@@ -3,8 +3,9 @@
  * (1,000,000 by default) and BENCH_QUOTES quotes (100,000 by default; one in twenty with a second revision, three
  * lines each, statuses spread as a busy contractor's are), on SQLite and on PostgreSQL when a server is reachable,
  * in this process through the domain verbs the screens call, each timed over BENCH_RUNS runs (median and p95):
- * the Quotes screen's first page (200 rows) and its status filters, the customer's page of a sent quote, a line
- * of a 300-line draft changed (recalculated and saved, the whole quote answered), and a person's Send.
+ * the Quotes screen's first page (200 rows) and its status filters, the customer's page of a sent quote (the verb,
+ * and the page itself through the app, `GET /q/{token}`), a line of a 300-line draft changed (recalculated and saved,
+ * the whole quote answered), and a person's Send of a 3-line and of a 300-line draft.
  *
  *   BENCH_ONLY=quotes BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000 BENCH_DATABASE_URL=postgres://… npm run bench
  */
@@ -12,25 +13,30 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPipeline } from '../src/domain/pipelines/create-pipeline.js';
 import { addQuoteLine } from '../src/domain/quotes/add-quote-line.js';
+import { buildApp } from '../src/app.js';
+import { copyQuote } from '../src/domain/quotes/copy-quote.js';
 import { createQuote } from '../src/domain/quotes/create-quote.js';
 import { openQuoteByToken } from '../src/domain/quotes/customer-quote.js';
-import { listQuotes, type ListStatus } from '../src/domain/quotes/list-quotes.js';
+import { listQuotes, quoteListQuery, type ListStatus } from '../src/domain/quotes/list-quotes.js';
+import type { DomainContext } from '../src/domain/context.js';
 import { sendQuote } from '../src/domain/quotes/send-quote.js';
 import { updateQuoteLine } from '../src/domain/quotes/update-quote-line.js';
 import { createSource } from '../src/domain/sources/create-source.js';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { openRuntime } from '../src/runtime.js';
-import type { LeadTable, QuoteTable } from '../src/storage/schema.js';
+import type { LeadTable, QuoteTable, Schema } from '../src/storage/schema.js';
 import { leadRow } from '../test/helpers/hot-rows.js';
 
 const LEADS = Number(process.env.BENCH_QUOTE_LEADS ?? 1_000_000);
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+/** BENCH_EXPLAIN=1 prints the Expired filter's plan as run at this size (PostgreSQL: with its statistics, analyzed). */
+const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 
 async function timed(runs: number, fn: (i: number) => Promise<unknown>): Promise<{ median: number; p95: number }> {
   await fn(-1);
@@ -62,6 +68,14 @@ async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop()
       await client.end();
     },
   };
+}
+
+async function expiredPlan(db: Kysely<Schema>, postgres: boolean, workspaceId: string): Promise<string[]> {
+  const today = new Date().toISOString().slice(0, 10);
+  const compiled = quoteListQuery({ store: { db } } as unknown as DomainContext, { workspaceId, status: 'expired', limit: 200 }, today).compile();
+  const prefix = postgres ? 'explain (analyze, buffers, costs off) ' : 'explain query plan ';
+  const { rows } = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix}${compiled.sql}`, [...compiled.parameters]));
+  return rows.map((r) => (postgres ? r['QUERY PLAN']! : r.detail!));
 }
 
 /** Status of the i-th seeded quote: most are drafts and sent ones, a few answered. */
@@ -193,11 +207,33 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
         token = sent.token;
       }),
     ]);
-    rows.push(["the customer's page (/q/{token})", await timed(RUNS, () => openQuoteByToken({ ctx, input: { token } }))]);
+    rows.push(["the customer's page, its data (openQuoteByToken)", await timed(RUNS, () => openQuoteByToken({ ctx, input: { token } }))]);
+    const app = await buildApp(ctx, { logger: false });
+    try {
+      const page = async (link: string) => {
+        const res = await app.inject({ method: 'GET', url: `/q/${link}` });
+        if (res.statusCode !== 200) throw new Error(`GET /q/{token} answered ${res.statusCode}`);
+      };
+      rows.push(["the customer's page, GET /q/{token} (3 lines)", await timed(RUNS, () => page(token))]);
+      // The 300-line draft's copies, sent as a person sends them; then the page of the last one.
+      const bigDrafts: string[] = [];
+      for (let k = 0; k <= RUNS; k++) bigDrafts.push((await copyQuote({ ctx, input: { workspaceId: workspace.id, quoteId: big.id } })).id);
+      let bigToken = '';
+      rows.push([
+        "a person's Send of a 300-line draft",
+        await timed(RUNS, async (i) => {
+          bigToken = (await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: bigDrafts[i + 1]!, by } })).token;
+        }),
+      ]);
+      rows.push(["the customer's page, GET /q/{token} (300 lines)", await timed(RUNS, () => page(bigToken))]);
+    } finally {
+      await app.close();
+    }
     const label = postgres ? 'PostgreSQL' : 'SQLite';
     return [
       `${label}, ${LEADS.toLocaleString('en')} leads and ${QUOTES.toLocaleString('en')} quotes in one workspace (seeded in ${(leadsMs / 1000).toFixed(1)} s + ${(quotesMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`,
       ...rows.map(([name, t]) => `  ${name.padEnd(58)} ${t.median.toFixed(1)} ms / ${t.p95.toFixed(1)} ms`),
+      ...(EXPLAIN ? [`  the Expired filter's plan at this size:`, ...(await expiredPlan(runtime.store.db, Boolean(postgres), workspace.id)).map((l) => `    ${l}`)] : []),
     ].join('\n');
   } finally {
     await runtime.store.close();

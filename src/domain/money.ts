@@ -8,9 +8,26 @@ import { AppError } from './errors.js';
  * Products are computed as BigInt and divided once, rounding half away from zero.
  */
 
+/**
+ * One formatter per key, made on first use: making an `Intl.NumberFormat` costs far more than formatting with one,
+ * and a 300-line quote's page formats over a thousand amounts (docs/performance.md, "Quotes at scale").
+ */
+const formats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: { currency?: string }): Intl.NumberFormat {
+  const key = `${locale}\u0000${options.currency ?? ''}`;
+  let format = formats.get(key);
+  if (!format) {
+    // Keys are checked locales and currencies (workspace settings); the bound only guards against surprises.
+    if (formats.size >= 1000) formats.clear();
+    format = new Intl.NumberFormat(locale, options.currency === undefined ? { maximumFractionDigits: 2 } : { style: 'currency', currency: options.currency });
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** Digits after the decimal point of a currency's amounts, as ISO 4217 (through Intl) says: USD 2, JPY 0, KWD 3. */
 export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return numberFormat('en', { currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
@@ -199,10 +216,10 @@ export function computeTotals(lines: readonly PricedLine[], rates: readonly TaxR
 /** An amount as a person reads it, in the workspace's locale: `$1,234.50`, `1.234,50 €`, `¥1,200`. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
   // A decimal string keeps the amount exact (Intl reads strings as decimals, not floats).
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amountText(minor, currency) as unknown as number);
+  return numberFormat(locale, { currency }).format(amountText(minor, currency) as unknown as number);
 }
 
 /** A quantity (hundredths) as a person reads it in the workspace's locale: 2316 is "23.16", 200 is "2". */
 export function formatQuantity(hundredths: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(formatDecimal(hundredths, 2) as unknown as number);
+  return numberFormat(locale, {}).format(formatDecimal(hundredths, 2) as unknown as number);
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveLeadFilters, type LeadFilterInput } from '../../src/domain/leads/lead-filters.js';
 import { leadPageQuery } from '../../src/domain/leads/inbox-query.js';
+import { quoteListQuery, type ListStatus } from '../../src/domain/quotes/list-quotes.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
@@ -11,7 +12,7 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
  * plan pins it, so an index dropped or narrowed (docs/performance.md, "Indexes of leads") cannot leave a screen
  * scanning a million leads. SQLite without ANALYZE, as the app runs it: a full `SCAN leads` fails. PostgreSQL with
  * `enable_seqscan` off, so a table this small is planned as a large one would be where an index fits: a `Seq Scan
- * on leads` is then one that no index answers.
+ * on leads` is then one that no index answers. The Quotes screen's first page and status filters likewise.
  */
 describeEachBackend('query plans of leads', (backend) => {
   let world: TestWorld;
@@ -89,5 +90,25 @@ describeEachBackend('query plans of leads', (backend) => {
   it('retention reads a workspace\'s oldest leads from an index', async () => {
     const query = world.store.db.selectFrom('leads').select('id').where('workspace_id', '=', seeded.workspaceId).where('received_at', '<', '2026-01-01').orderBy('received_at').limit(500);
     expect(expectIndexed(await planOf(query))).toMatch(/leads_workspace_received/);
+  });
+
+  it.each([
+    ['the Quotes screen', undefined, /quotes_workspace_created/],
+    ['Draft', 'draft', /quotes_workspace_status_created/],
+    // Sent and Viewed (still valid): either the status index or the open quotes' one fits.
+    ['Sent', 'sent', /quotes_workspace_(status|open)_created/],
+    ['Viewed', 'viewed', /quotes_workspace_(status|open)_created/],
+    ['Accepted', 'accepted', /quotes_workspace_status_created/],
+    ['Declined', 'declined', /quotes_workspace_status_created/],
+    ['Withdrawn', 'withdrawn', /quotes_workspace_status_created/],
+    ['Expired', 'expired', /quotes_workspace_open_created/],
+  ] as const)('%s: the first page of quotes is read from an index in the screen\'s order, with no sort', async (_name, status, index) => {
+    const input = { workspaceId: seeded.workspaceId, limit: 200, ...(status ? { status: status as ListStatus } : {}) };
+    const text = expectIndexed(await planOf(quoteListQuery(world.ctx, input, '2026-11-27')));
+    expect(text).toMatch(index);
+    // Each row's "is it the latest revision" check reads the chain's index.
+    expect(text).toMatch(/quotes_chain/);
+    if (backend === 'postgres') expect(text, text).not.toMatch(/Sort/);
+    else expect(text, text).not.toMatch(/TEMP B-TREE/);
   });
 });

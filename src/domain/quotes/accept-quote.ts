@@ -1,3 +1,4 @@
+import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
@@ -39,14 +40,15 @@ export async function acceptQuote({
     requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
     const at = nowIso(ctx);
     const optional = await trx.selectFrom('quote_lines').select(['id', 'chosen']).where('quote_id', '=', row.id).where('optional', '=', 1).execute();
+    let priced: QuoteView;
     if (input.chosenLineIds !== undefined) {
-      for (const line of optional) {
-        const chosen = input.chosenLineIds.includes(line.id) ? 1 : 0;
-        if (Number(line.chosen) !== chosen) await trx.updateTable('quote_lines').set({ chosen }).where('id', '=', line.id).execute();
-      }
-      await storeTotals(trx, row.id, at);
+      const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
+      const changed = ticks.filter((tick, i) => Number(optional[i]!.chosen) !== tick.value);
+      if (changed.length > 0) await setQuoteLineIntegers(trx, row.id, 'chosen', changed);
+      priced = await storeTotals(ctx, trx, row.id, at);
+    } else {
+      priced = await loadQuoteView(ctx, trx, row);
     }
-    const priced = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
     const hash = acceptanceHash(priced);
     const chosen = priced.lines.filter((l) => l.optional && l.chosen).map((l) => l.id);
     const done = await trx

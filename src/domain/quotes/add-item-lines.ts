@@ -4,7 +4,7 @@ import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms } from './measured-lines.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
-import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /**
  * Adds price-list items to a draft, after its lines: measured items once per chosen room of the given scans (as
@@ -31,7 +31,6 @@ export async function addItemLines({
     const row = await findQuoteRow(trx, { quoteId: quote.id });
     requireDraft(row);
     await insertLines(trx, row.id, lines);
-    await storeTotals(trx, row.id, nowIso(ctx));
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

@@ -3,7 +3,7 @@ import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { checkLineFields, type LineFields } from './line-fields.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
-import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /** Adds a free line to a draft (a negative price is a discount, taxed the same way); answers the whole quote. */
 export async function addQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; line: LineFields }>): Promise<QuoteView> {
@@ -22,7 +22,6 @@ export async function addQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: stri
     await insertLines(trx, row.id, [
       { description: values.description, quantity: values.quantity, unit: values.unit, unitPrice: values.unitPrice, taxes: defaults, optional, chosen: values.chosen ?? true, source: null },
     ]);
-    await storeTotals(trx, row.id, nowIso(ctx));
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

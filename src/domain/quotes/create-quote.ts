@@ -7,7 +7,7 @@ import { getPriceListItem, listPriceList } from '../price-list/list-price-list.j
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
-import { addDays, findQuoteRow, loadQuoteView, storeTotals, todayIn, type QuoteView } from './quote-view.js';
+import { addDays, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
 /**
  * A new draft quote for a lead (members and owners): the customer's name, email, phone and address from the lead,
@@ -82,9 +82,8 @@ export async function createQuote({
       })
       .execute();
     await insertLines(trx, id, lines);
-    await storeTotals(trx, id, at);
-    const row = await findQuoteRow(trx, { quoteId: id });
-    await recordAudit(trx, ctx, { action: 'quote.created', workspaceId, targetIds: [id, lead.id], details: { lines: lines.length, total: Number(row.total) } });
-    return loadQuoteView(ctx, trx, row);
+    const quote = await storeTotals(ctx, trx, id, at);
+    await recordAudit(trx, ctx, { action: 'quote.created', workspaceId, targetIds: [id, lead.id], details: { lines: lines.length, total: quote.total } });
+    return quote;
   });
 }

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { insertQuoteLines } from '../../storage/quote-lines-sql.js';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
 import { newHistoryId } from '../stages/stage-history.js';
@@ -6,7 +7,6 @@ import { loadStages } from '../stages/stage.js';
 import { lineAmount } from '../money.js';
 import type { NewLine } from './measured-lines.js';
 
-/** Appends lines to a revision after its last position (amounts computed here; totals by `storeTotals`). */
 /**
  * The columns of a new draft revision that say nothing has happened to it yet: no link until its send, no view, no
  * answer. A new quote, a copy and a revision all start from these.
@@ -34,40 +34,35 @@ export function freshDraft(at: string, userId: string | null | undefined) {
   } as const;
 }
 
+/** Appends lines to a revision after its last position, in one statement (amounts computed here; totals by `storeTotals`). */
 export async function insertLines(trx: Transaction<Schema>, quoteId: string, lines: readonly NewLine[]): Promise<string[]> {
   const last = await trx.selectFrom('quote_lines').select((eb) => eb.fn.max('position').as('max')).where('quote_id', '=', quoteId).executeTakeFirst();
-  let position = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
-  const ids: string[] = [];
-  for (const line of lines) {
-    const id = newId('qln');
-    ids.push(id);
-    await trx
-      .insertInto('quote_lines')
-      .values({
-        id,
-        quote_id: quoteId,
-        position: position++,
-        description: line.description,
-        quantity: line.quantity,
-        unit: line.unit,
-        unit_price: line.unitPrice,
-        amount: lineAmount(line.quantity, line.unitPrice),
-        taxes: JSON.stringify(line.taxes),
-        optional: line.optional ? 1 : 0,
-        chosen: line.chosen ? 1 : 0,
-        source: line.source === null ? null : JSON.stringify(line.source),
-      })
-      .execute();
-  }
-  return ids;
+  const first = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  const rows = lines.map((line, i) => ({
+    id: newId('qln'),
+    quote_id: quoteId,
+    position: first + i,
+    description: line.description,
+    quantity: line.quantity,
+    unit: line.unit,
+    unit_price: line.unitPrice,
+    amount: lineAmount(line.quantity, line.unitPrice),
+    taxes: JSON.stringify(line.taxes),
+    optional: line.optional ? 1 : 0,
+    chosen: line.chosen ? 1 : 0,
+    source: line.source === null ? null : JSON.stringify(line.source),
+  }));
+  await insertQuoteLines(trx, rows);
+  return rows.map((r) => r.id);
 }
 
-/** Copies a revision's lines (a new revision, a copy) with new ids, in order. */
+/** Copies a revision's lines (a new revision, a copy) with new ids, in order, in one statement. */
 export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, toQuoteId: string): Promise<void> {
   const rows = await trx.selectFrom('quote_lines').selectAll().where('quote_id', '=', fromQuoteId).orderBy('position').orderBy('id').execute();
-  for (const [position, row] of rows.entries()) {
-    await trx.insertInto('quote_lines').values({ ...row, id: newId('qln'), quote_id: toQuoteId, position }).execute();
-  }
+  await insertQuoteLines(
+    trx,
+    rows.map((row, position) => ({ ...row, id: newId('qln'), quote_id: toQuoteId, position })),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { QuoteLineTable, QuoteTable, Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
 import { computeTotals, type TaxRate } from '../money.js';
 
 /** Where a measured line came from (docs/quotes.md, "Lines from scans"). */
@@ -194,13 +195,23 @@ export function requireDraft(row: Pick<QuoteTable, 'status' | 'number' | 'revisi
   }
 }
 
-/** Recomputes and stores a revision's line amounts and totals (every line edit ends with it, in its transaction). */
-export async function storeTotals(trx: Transaction<Schema>, quoteId: string, updatedAt: string): Promise<void> {
+/**
+ * Recomputes and stores a revision's line amounts and totals (every line edit ends with it, in its transaction), and
+ * answers the revision as saved. The lines are read once, for the totals and the answer alike, and amounts that
+ * changed are written in one statement (docs/performance.md, "Quotes at scale").
+ */
+export async function storeTotals(ctx: DomainContext, trx: Transaction<Schema>, quoteId: string, updatedAt: string): Promise<QuoteView> {
   const quote = await trx.selectFrom('quotes').select(['tax_rates']).where('id', '=', quoteId).executeTakeFirstOrThrow();
-  const lines = await loadLines(trx, quoteId);
-  const totals = computeTotals(lines, JSON.parse(quote.tax_rates) as TaxRate[]);
-  for (const [i, line] of lines.entries()) {
-    if (line.amount !== totals.amounts[i]) await trx.updateTable('quote_lines').set({ amount: totals.amounts[i]! }).where('id', '=', line.id).execute();
-  }
-  await trx.updateTable('quotes').set({ subtotal: totals.subtotal, total: totals.total, updated_at: updatedAt }).where('id', '=', quoteId).execute();
+  const stored = await loadLines(trx, quoteId);
+  const totals = computeTotals(stored, JSON.parse(quote.tax_rates) as TaxRate[]);
+  const lines = stored.map((line, i) => ({ ...line, amount: totals.amounts[i]! }));
+  const changed = lines.filter((line, i) => line.amount !== stored[i]!.amount).map((line) => ({ id: line.id, value: line.amount }));
+  if (changed.length > 0) await setQuoteLineIntegers(trx, quoteId, 'amount', changed);
+  const row = await trx
+    .updateTable('quotes')
+    .set({ subtotal: totals.subtotal, total: totals.total, updated_at: updatedAt })
+    .where('id', '=', quoteId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return viewOf(ctx, row, lines, await timeZoneOf(trx, row.workspace_id));
 }

@@ -1,6 +1,6 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /** Removes a draft's line; answers the quote with its new totals. */
 export async function removeQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string }>): Promise<QuoteView> {
@@ -9,7 +9,6 @@ export async function removeQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: s
     requireDraft(row);
     const deleted = await trx.deleteFrom('quote_lines').where('id', '=', input.lineId).where('quote_id', '=', row.id).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
-    await storeTotals(trx, row.id, nowIso(ctx));
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

@@ -1,6 +1,7 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
+import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /**
  * Puts a draft's lines in the given order: `lineIds` names every line once (the builder sends its whole list, so
@@ -15,9 +16,8 @@ export async function reorderQuoteLines({ ctx, input }: VerbArgs<{ workspaceId?:
     if (!same) {
       throw new AppError('invalid_fields', 'Give every line of the quote once, in the new order', [{ field: 'lineIds', code: 'invalid', message: 'The lines changed meanwhile; reload and try again' }]);
     }
-    for (const [position, id] of input.lineIds.entries()) await trx.updateTable('quote_lines').set({ position }).where('id', '=', id).execute();
-    await storeTotals(trx, row.id, nowIso(ctx));
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    await setQuoteLineIntegers(trx, row.id, 'position', input.lineIds.map((id, position) => ({ id, value: position })));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }
 

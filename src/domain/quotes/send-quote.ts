@@ -9,7 +9,7 @@ import { moveLeadForQuote } from './quote-rows.js';
 import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
 import { figuresForSend, freezePlans } from './frozen-plans.js';
-import { findQuoteRow, loadLines, loadQuoteView, requireDraft, timeZoneOf, todayIn, type QuoteView } from './quote-view.js';
+import { findQuoteRow, loadLines, requireDraft, todayIn, viewOf, type QuoteView } from './quote-view.js';
 import type { Units } from '../units.js';
 
 export interface SentQuote {
@@ -47,7 +47,10 @@ export async function sendQuote({
     requireDraft(row);
     const lines = await loadLines(trx, row.id);
     if (lines.length === 0) throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [{ field: 'lines', code: 'required', message: 'Add a line first' }]);
-    const today = todayIn(await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
+    // The workspace's zone, units and email wording, read once for the whole send.
+    const workspace = await trx.selectFrom('workspaces').select(['time_zone', 'units', 'name', 'locale']).where('id', '=', row.workspace_id).executeTakeFirstOrThrow();
+    const timeZone = workspace.time_zone ?? 'UTC';
+    const today = todayIn(timeZone, ctx.clock.now());
     if (row.valid_until < today) {
       throw new AppError('invalid_fields', `Valid until (${row.valid_until}) has passed; choose a later date`, [{ field: 'validUntil', code: 'invalid', message: 'Choose today or a later date' }]);
     }
@@ -65,13 +68,13 @@ export async function sendQuote({
       .executeTakeFirst();
     const token = earlier?.token_enc ? ctx.secrets.open(earlier.token_enc) : mintQuoteToken();
     const number = row.number ?? (await nextQuoteNumber(trx, row.workspace_id));
-    const workspace = await trx.selectFrom('workspaces').select('units').where('id', '=', row.workspace_id).executeTakeFirstOrThrow();
     const plans = await freezePlans(trx, { workspaceId: row.workspace_id, lines, units: (workspace.units ?? 'metric') as Units, figures });
-    await trx
+    const sent = await trx
       .updateTable('quotes')
       .set({ number, plans: JSON.stringify(plans), sent_at: at, sent_by_user_id: input.by.userId, token_hash: hashQuoteToken(token), token_enc: earlier?.token_enc ?? ctx.secrets.seal(token), updated_at: at })
       .where('id', '=', row.id)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const replaced = await trx
       .updateTable('quotes')
       .set({ status: 'replaced', updated_at: at })
@@ -81,10 +84,10 @@ export async function sendQuote({
       .returning('revision')
       .execute();
     await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'quoted', onlyForward: true, by: input.by, at });
-    const sent = await findQuoteRow(trx, { quoteId: row.id });
     await recordAudit(trx, ctx, { action: 'quote.sent', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(sent.total) } });
-    const quote = await loadQuoteView(ctx, trx, sent);
-    if (input.email && ctx.mail && quote.customer.email) await queueQuoteEmail(trx, ctx, quote, input.email, replaced.length > 0);
+    // The lines read above are the revision's as sent: a sent revision's lines never change.
+    const quote = viewOf(ctx, sent, lines, timeZone);
+    if (input.email && ctx.mail && quote.customer.email) await queueQuoteEmail(trx, ctx, quote, { name: workspace.name, locale: workspace.locale }, input.email, replaced.length > 0);
     return { quote, token, customerUrl: quote.customerUrl!, replacedRevision: replaced.length > 0 ? Math.max(...replaced.map((r) => Number(r.revision))) : null };
   });
 }
@@ -94,10 +97,10 @@ async function queueQuoteEmail(
   trx: Transaction<Schema>,
   ctx: DomainContext,
   quote: QuoteView,
+  settings: { name: string; locale?: string | null },
   from: { replyTo: string; senderName: string },
   replaces: boolean,
 ): Promise<void> {
-  const settings = await trx.selectFrom('workspaces').select(['name', 'locale']).where('id', '=', quote.workspaceId).executeTakeFirstOrThrow();
   const locale = settings.locale ?? 'en-US';
   const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${quote.validUntil}T12:00:00Z`));
   await enqueueEmail(trx, ctx, {

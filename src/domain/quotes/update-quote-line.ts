@@ -2,7 +2,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkLineFields, type LineFields } from './line-fields.js';
 import { lineAmount, type TaxRate } from '../money.js';
-import { findQuoteRow, loadQuoteView, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /**
  * Changes a draft's line: description, quantity, unit, unit price, taxes (kept when not given), optional and the
@@ -34,7 +34,6 @@ export async function updateQuoteLine({
       .where('quote_id', '=', row.id)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
-    await storeTotals(trx, row.id, nowIso(ctx));
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

@@ -35,6 +35,7 @@ import { senderConfirmations } from './0037-sender-confirmations.js';
 import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
 import { indexesAtScale } from './0039-indexes-at-scale.js';
 import { builtInFormFields } from './0040-built-in-form-fields.js';
+import { quotesExpiredIndex } from './0041-quotes-expired-index.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -80,6 +81,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
         '0039_indexes_at_scale': indexesAtScale(),
         '0040_built_in_form_fields': builtInFormFields(),
+        '0041_quotes_expired_index': quotesExpiredIndex(),
       }),
   };
 }
