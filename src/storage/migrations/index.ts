@@ -34,6 +34,7 @@ import { quoteFrozenPlans } from './0036-quote-frozen-plans.js';
 import { senderConfirmations } from './0037-sender-confirmations.js';
 import { marketingSourceAndSearchedAnswers } from './0038-marketing-source-searched-answers.js';
 import { indexesAtScale } from './0039-indexes-at-scale.js';
+import { lighterLeadWrites } from './0042-lighter-lead-writes.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -78,6 +79,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0037_sender_confirmations': senderConfirmations(),
         '0038_marketing_source_searched_answers': marketingSourceAndSearchedAnswers(dialect),
         '0039_indexes_at_scale': indexesAtScale(),
+        '0042_lighter_lead_writes': lighterLeadWrites(dialect),
       }),
   };
 }
