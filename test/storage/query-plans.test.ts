@@ -9,7 +9,7 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
 
 /**
  * Every inbox, search, duplicate and retention query of `leads` is answered from an index, on both databases: the
- * plan pins it, so an index dropped or narrowed (docs/performance.md, "Indexes of leads") cannot leave a screen
+ * plan pins it, so an index dropped or narrowed (docs/performance.md, "What a lead costs PostgreSQL") cannot leave a screen
  * scanning a million leads. SQLite without ANALYZE, as the app runs it: a full `SCAN leads` fails. PostgreSQL with
  * `enable_seqscan` off, so a table this small is planned as a large one would be where an index fits: a `Seq Scan
  * on leads` is then one that no index answers.
