@@ -32,8 +32,8 @@ describeEachBackend('the keys of a lead', (backend) => {
 
   it('a lead in its own pipeline and workspace is stored; one naming a missing pipeline or workspace is refused', async () => {
     await insertLead(acme.workspaceId, acme.pipelineId);
-    await expect(insertLead(acme.workspaceId, newId('pipeline'))).rejects.toThrow(/foreign key/i);
-    await expect(insertLead(newId('workspace'), acme.pipelineId)).rejects.toThrow(/foreign key/i);
+    await expect(insertLead(acme.workspaceId, newId('pl'))).rejects.toThrow(/foreign key/i);
+    await expect(insertLead(newId('ws'), acme.pipelineId)).rejects.toThrow(/foreign key/i);
   });
 
   if (backend === 'postgres') {
