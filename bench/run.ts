@@ -5,7 +5,7 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
- *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier (one part only, while working on it)
+ *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier|quotes (one part, or several with commas: sqlite,postgres)
  *   BENCH_FLOOD_SECONDS=120                         (the notifier's flood, bench/notifier.ts)
  *   BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000   (quotes at scale, bench/quotes.ts)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
@@ -46,7 +46,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') => ONLY === '' || ONLY === part;
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') => ONLY === '' || ONLY.split(',').includes(part);
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({

@@ -13,7 +13,7 @@ import {
   type KeyDoneFor,
   type KeyRow,
 } from './hot-writes/idempotency-key.js';
-import { leadInsertCtes, leadInsertParams } from './hot-writes/lead.js';
+import { leadInsertCtes, leadInsertParams, type LeadRow } from './hot-writes/lead.js';
 import {
   quarantineInsert,
   quarantineInsertParams,
@@ -49,7 +49,12 @@ function leadsStatement(): { name: string; text: string } {
   };
 }
 
-const LEADS_STATEMENT = leadsStatement();
+export const LEADS_STATEMENT = leadsStatement();
+
+/** LEADS_STATEMENT's parameters: the leads' arrays, then the idempotency keys they answer. */
+export function leadsStatementParams(leads: readonly LeadRow[], done: readonly KeyDoneFor[]): unknown[] {
+  return [...leadInsertParams('postgres', leads.map((lead) => ({ ...lead, restored_from: null }))), ...keysDoneParams([...done])];
+}
 
 /**
  * `count` scans with their rooms and the keys they answer, one statement (the text depends only on `count`).
@@ -169,7 +174,7 @@ export class PostgresHotWriter implements HotWriter {
     const done = leads.flatMap((w): KeyDoneFor[] => (w.done ? [{ ...w.done, rowId: w.lead.id }] : []));
     const stored = await this.pool.query<{ id: string }>({
       ...LEADS_STATEMENT,
-      values: [...leadInsertParams('postgres', leads.map((w) => ({ ...w.lead, restored_from: null }))), ...keysDoneParams(done)],
+      values: leadsStatementParams(leads.map((w) => w.lead), done),
     });
     const ids = new Set(stored.rows.map((r) => r.id));
     return leads.map((w) => ({ kind: 'stored', stored: ids.has(w.lead.id) }));

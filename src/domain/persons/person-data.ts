@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { LeadTable, QuarantineTable, Schema } from '../../storage/schema.js';
+import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 import { sourceScope } from '../idempotency/idempotency-key.js';
@@ -36,6 +37,21 @@ export interface PersonRows {
 }
 
 /**
+ * A workspace's leads whose email is `email` in any case, oldest first. `email_key` (the address trimmed, in lower
+ * case) narrows the read to a range of the duplicate check's index; `lower(email)` keeps the match exact.
+ */
+export function leadsByEmail(db: Kysely<Schema> | Transaction<Schema>, workspaceId: string, email: string) {
+  return db
+    .selectFrom('leads')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('email_key', '=', emailKey(email))
+    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
+    .orderBy('received_at')
+    .orderBy('id');
+}
+
+/**
  * Every row of a workspace that holds the person's contact: leads by their email or phone field, quarantine
  * entries by the email or phone they were submitted with, and the idempotency records those were stored under.
  * Export and erase both call this, so export lists exactly what erase removes.
@@ -47,21 +63,17 @@ export async function findPersonRows(
   const { workspaceId, match } = input;
   let leads: LeadTable[];
   if ('email' in match) {
-    leads = await db
-      .selectFrom('leads')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where(sql<string>`lower(email)`, '=', sql<string>`lower(${match.email})`)
-      .orderBy('received_at')
-      .orderBy('id')
-      .execute();
+    leads = await leadsByEmail(db, workspaceId, match.email).execute();
   } else {
     const wanted = digits(match.phone);
+    // Equal digits have equal phone keys, so a number long enough to have one reads only its index range.
+    const key = phoneKey(match.phone);
     const withPhone = await db
       .selectFrom('leads')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
       .where('phone', 'is not', null)
+      .$if(key !== null, (q) => q.where('phone_key', '=', key))
       .orderBy('received_at')
       .orderBy('id')
       .execute();
