@@ -3,7 +3,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli } from '../helpers/cli.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
-describeEachBackend('leadscan source form (spawned CLI)', (backend) => {
+describeEachBackend('leadscan source form and source built-in (spawned CLI)', (backend) => {
   let world: TestWorld;
   let seeded: Seeded;
   let env: Record<string, string>;
@@ -35,23 +35,10 @@ describeEachBackend('leadscan source form (spawned CLI)', (backend) => {
     expect(plain.stdout).toContain('accent: #0b6e4f');
     expect(plain.stdout).toContain('Preferred date');
   });
-});
-
-describeEachBackend('leadscan source built-in (spawned CLI)', (backend) => {
-  let world: TestWorld;
-  let seeded: Seeded;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    world = await createWorld(backend);
-    seeded = await world.seed();
-    env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret, PUBLIC_BASE_URL: 'https://leads.example.com' };
-  });
-  afterAll(async () => {
-    await world.close();
-  }, 120_000);
 
   it('shapes the built-in fields through the editor\'s verbs: relabel, require, hide, move; the last contact field stays', async () => {
-    const id = seeded.source.id;
+    // A workspace of its own: the test above has shaped the first one's form.
+    const id = (await world.seed('Built-in')).source.id;
     await cliJson(['source', 'built-in', id, 'phone', '--label', 'Mobile', '--required'], env);
     await cliJson(['source', 'built-in', id, 'address', '--hide'], env);
     const form = await cliJson<{ layout: { builtIns: Array<{ name: string; label: string | null; shown: boolean; required: boolean }>; order: string[] } }>(
