@@ -84,9 +84,10 @@ p { margin: 0 0 .75rem; }
 @media (max-width: 85rem) {
   .brand-name { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 }
-/* Wide enough for every screen on one line: a long workspace name gives way (ellipsis) rather than wrap the bar. */
+/* Wide enough for every screen on one line: a long workspace name gives way (ellipsis) rather than wrap the bar.
+   The bar may run wider than the page's column, so the name keeps as much of itself as the screen allows. */
 @media (min-width: 75rem) {
-  .topbar-inner { flex-wrap: nowrap; }
+  .topbar-inner { flex-wrap: nowrap; max-width: 84rem; }
   .switcher { flex: 0 1 auto; min-width: 5rem; max-width: 20rem; }
   .switcher summary, .workspace-name { max-width: 100%; }
   .nav { flex-wrap: nowrap; }
