@@ -11,6 +11,7 @@ import { removeStage } from '../../src/domain/stages/remove-stage.js';
 import { renameStage } from '../../src/domain/stages/rename-stage.js';
 import { reorderStages } from '../../src/domain/stages/reorder-stages.js';
 import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
+import { createDomainContext } from '../../src/runtime.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrationProvider } from '../../src/storage/migrations/index.js';
 import { createTestDatabase, describeEachBackend } from '../helpers/backends.js';
@@ -101,6 +102,26 @@ describeEachBackend('pipeline stages', (backend) => {
     await expect(reorderStages({ ctx: world.ctx, input: { ...p, order: ['site-visit', 'site-visit'] } })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
+  it('two renames to one name at once, from two instances: one is made, the other is refused as taken', async () => {
+    // A second runtime on the same database, as a second server or the CLI beside one: its writes race this one's.
+    const other = openDatabase(world.config.database);
+    const otherCtx = createDomainContext({ config: world.config, store: other, appSecret: world.appSecret });
+    try {
+      for (const [round, name] of ['Booked', 'Scheduled', 'On hold', 'Invoiced', 'Paid'].entries()) {
+        const [first, second] = round % 2 === 0 ? ['won', 'lost'] : ['lost', 'won'];
+        const outcomes = await Promise.allSettled([
+          renameStage({ ctx: world.ctx, input: { ...p, stage: first, name } }),
+          renameStage({ ctx: otherCtx, input: { ...p, stage: second, name: name.toUpperCase() } }),
+        ]);
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'stage_name_taken' } });
+        expect((await names()).filter((n) => n.toLowerCase() === name.toLowerCase())).toHaveLength(1);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a double-clicked restore makes exactly one lead', async () => {
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Jo', website: 'autofill' }, meta } });
@@ -153,6 +174,40 @@ describeEachBackend('migration 0004 on a database that already has leads', (back
       }
       const leads = await store.db.selectFrom('leads').select('stage').orderBy('id').execute();
       expect(leads.map((l) => l.stage)).toEqual(['inbox', 'inbox']);
+    } finally {
+      await store.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describeEachBackend('migration 0043 on a database whose stages share a name', (backend) => {
+  it('renames the later stage of each pair and then refuses a duplicate name', async () => {
+    const testDb = await createTestDatabase(backend);
+    const store = openDatabase(backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url });
+    try {
+      const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
+      expect((await migrator.migrateTo('0042_lighter_lead_writes')).error).toBeUndefined();
+      const now = '2026-01-01T00:00:00.000Z';
+      await store.db.insertInto('workspaces').values({ id: 'ws_1', name: 'Old', created_at: now }).execute();
+      await store.db.insertInto('pipelines').values({ id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now }).execute();
+      // Two renames that raced before 0043: Won and Lost both called "Booked".
+      await store.db.insertInto('stages').values([
+        { pipeline_id: 'pl_1', key: 'inbox', name: 'Inbox', position: 0, created_at: now },
+        { pipeline_id: 'pl_1', key: 'won', name: 'Booked', position: 1, created_at: now },
+        { pipeline_id: 'pl_1', key: 'lost', name: 'booked', position: 2, created_at: now },
+      ]).execute();
+
+      await store.migrate();
+      const stages = await store.db.selectFrom('stages').select(['key', 'name']).where('pipeline_id', '=', 'pl_1').orderBy('position').execute();
+      expect(stages.map((s) => [s.key, s.name])).toEqual([
+        ['inbox', 'Inbox'],
+        ['won', 'Booked'],
+        ['lost', 'booked (2)'],
+      ]);
+      await expect(
+        store.db.updateTable('stages').set({ name: 'BOOKED' }).where('pipeline_id', '=', 'pl_1').where('key', '=', 'inbox').execute(),
+      ).rejects.toThrow(/unique/i);
     } finally {
       await store.close();
       await testDb.drop();
