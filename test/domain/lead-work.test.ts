@@ -75,7 +75,8 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     await expect(del(second.id, owner, 'owner')).rejects.toMatchObject({ code: 'note_not_found' });
     expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(1);
     // A person's data export carries the notes on their leads.
-    await world.store.db.updateTable('leads').set({ email: 'noted@example.com' }).where('id', '=', lead!.id).execute();
+    // As the lead INSERT stores it: the address and its key (a person's lookup reads the key's index).
+    await world.store.db.updateTable('leads').set({ email: 'noted@example.com', email_key: 'noted@example.com' }).where('id', '=', lead!.id).execute();
     const exported = await exportPerson({ ctx: world.ctx, input: { workspaceId: home.workspaceId, email: 'noted@example.com' } });
     expect(exported.leads[0]!.internalNotes.map((n) => n.text)).toEqual(['x'.repeat(5000)]);
 

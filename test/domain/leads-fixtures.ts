@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
+import { emailKey, phoneKey } from '../../src/storage/contact-keys.js';
 import type { LeadTable, Schema } from '../../src/storage/schema.js';
 import { searchDocument } from '../../src/storage/search-text.js';
 import { leadRow } from '../helpers/hot-rows.js';
 import type { Seeded, TestWorld } from '../helpers/test-app.js';
 
-/** Inserts leads straight into the table, many per transaction (for paging and export over hundreds of rows). */
+/**
+ * Inserts leads straight into the table, many per transaction (for paging and export over hundreds of rows), with
+ * the email and phone keys the lead INSERT stores (duplicates and a person's lookup read them).
+ */
 export async function insertLeads(
   world: TestWorld,
   seeded: Pick<Seeded, 'workspaceId' | 'pipelineId'> & { sourceId: string },
@@ -19,6 +23,8 @@ export async function insertLeads(
       stage: 'inbox',
       restored_from: null,
       ...row,
+      email_key: row.email_key ?? emailKey(row.email),
+      phone_key: row.phone_key ?? phoneKey(row.phone),
     }),
   );
   for (let i = 0; i < full.length; i += 200) {
@@ -44,7 +50,11 @@ export async function updateLeadText(
 ): Promise<void> {
   const { db, dialect } = world.store;
   const row = await db.selectFrom('leads').select(['name', 'email', 'phone', 'notes', 'extra']).where('id', '=', id).executeTakeFirstOrThrow();
-  await db.updateTable('leads').set(fields).where('id', '=', id).execute();
+  const keys = {
+    ...('email' in fields ? { email_key: emailKey(fields.email) } : {}),
+    ...('phone' in fields ? { phone_key: phoneKey(fields.phone) } : {}),
+  };
+  await db.updateTable('leads').set({ ...fields, ...keys }).where('id', '=', id).execute();
   if (dialect === 'postgres') {
     // The document is in one of the two tables (migration 0025), whether the search mover moved it or not.
     const searchText = searchDocument({ ...row, ...fields });
