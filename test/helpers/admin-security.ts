@@ -1,11 +1,12 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { CsrfTokens } from '../../src/domain/csrf.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { removeUser } from '../../src/domain/users/remove-user.js';
 import type { Schema } from '../../src/storage/schema.js';
-import type { Seeded, TestWorld } from './test-app.js';
+import { describeEachBackend } from './backends.js';
+import { createWorld, type Seeded, type TestWorld } from './test-app.js';
 import { leadsFixtureExtra } from './admin-leads-fixture.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
 import { quotesFixtureExtra } from './admin-quotes-fixture.js';
@@ -814,4 +815,27 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     });
   }
   return cases;
+}
+
+/** Every generated case of `routes`, on each backend, against one admin fixture per backend. */
+export function describeSecurityCases(title: string, routes: readonly AdminRouteCase[]): void {
+  describeEachBackend(title, (backend) => {
+    let world: TestWorld;
+    let fixture: AdminFixture;
+    beforeAll(async () => {
+      world = await createWorld(backend);
+      fixture = await createAdminFixture(world);
+    });
+    afterAll(async () => {
+      await world.close();
+    });
+
+    for (const route of routes) {
+      describe(`${route.method} ${route.path}`, () => {
+        for (const securityCase of adminSecurityCases(route)) {
+          it(securityCase.label, () => securityCase.run(fixture));
+        }
+      });
+    }
+  });
 }

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_AREAS } from '../../../src/web/admin/areas.js';
-import {
-  ADMIN_ROUTE_CASES,
-  adminSecurityCases,
-  createAdminFixture,
-  declareAccess,
-  send,
-  type AdminFixture,
-} from '../../helpers/admin-security.js';
+import { ADMIN_ROUTE_CASES, createAdminFixture, declareAccess, describeSecurityCases, send } from '../../helpers/admin-security.js';
 import { describeEachBackend } from '../../helpers/backends.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { createWorld } from '../../helpers/test-app.js';
 
 const routes = ADMIN_AREAS.flatMap((area) => area.routes);
 declareAccess(routes);
@@ -22,25 +15,7 @@ describe('admin route table', () => {
   });
 });
 
-describeEachBackend('admin security cases', (backend) => {
-  let world: TestWorld;
-  let fixture: AdminFixture;
-  beforeAll(async () => {
-    world = await createWorld(backend);
-    fixture = await createAdminFixture(world);
-  });
-  afterAll(async () => {
-    await world.close();
-  });
-
-  for (const route of ADMIN_ROUTE_CASES) {
-    describe(`${route.method} ${route.path}`, () => {
-      for (const securityCase of adminSecurityCases(route)) {
-        it(securityCase.label, () => securityCase.run(fixture));
-      }
-    });
-  }
-});
+describeSecurityCases('admin security cases', ADMIN_ROUTE_CASES);
 
 describeEachBackend('admin POST routes let their rightful user through', (backend) => {
   for (const route of ADMIN_ROUTE_CASES.filter((r) => r.method === 'POST')) {

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInArea } from '../../../src/web/admin/account/sign-in-area.js';
-import { adminSecurityCases, createAdminFixture, declareAccess, SIGN_IN_ROUTE_CASES, type AdminFixture } from '../../helpers/admin-security.js';
-import { describeEachBackend } from '../../helpers/backends.js';
-import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { declareAccess, describeSecurityCases, SIGN_IN_ROUTE_CASES } from '../../helpers/admin-security.js';
 
 declareAccess(signInArea.routes);
 
@@ -18,22 +16,4 @@ describe('sign-in route table', () => {
   });
 });
 
-describeEachBackend('sign-in security cases', (backend) => {
-  let world: TestWorld;
-  let fixture: AdminFixture;
-  beforeAll(async () => {
-    world = await createWorld(backend);
-    fixture = await createAdminFixture(world);
-  });
-  afterAll(async () => {
-    await world.close();
-  });
-
-  for (const route of SIGN_IN_ROUTE_CASES) {
-    describe(`${route.method} ${route.path}`, () => {
-      for (const securityCase of adminSecurityCases(route)) {
-        it(securityCase.label, () => securityCase.run(fixture));
-      }
-    });
-  }
-});
+describeSecurityCases('sign-in security cases', SIGN_IN_ROUTE_CASES);
