@@ -20,4 +20,6 @@ for await (const chunk of csv) {
 const ms = performance.now() - start;
 await runtime.store.close();
 // Rows: records end in CRLF and the bench's fields hold no newline; minus the header.
-process.stdout.write(JSON.stringify({ rows: newlines - 1, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+process.stdout.write(
+  JSON.stringify({ rows: newlines - 1, bytes, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+);

@@ -60,14 +60,20 @@ interface ExportFigures {
 /** Runs the export in a fresh process, so its peak RSS is the export's and not the seeding's. */
 function exportInChild(env: Record<string, string>, search?: string): Promise<ExportFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'inbox-export-child.ts')], {
-      env: { ...process.env, ...env, ...(search ? { BENCH_SEARCH: search } : {}) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'inbox-export-child.ts')],
+      {
+        env: { ...process.env, ...env, ...(search ? { BENCH_SEARCH: search } : {}) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as ExportFigures) : reject(new Error(`export child exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as ExportFigures) : reject(new Error(`export child exited ${code}`)),
+    );
   });
 }
 
@@ -93,14 +99,20 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-inbox-'));
   const postgres = backend === 'postgres' ? await postgresDatabase(adminUrl) : null;
   const databaseUrl = postgres ? postgres.url : path.join(dir, 'leadscan.sqlite');
-  const env = { DATABASE_URL: databaseUrl, APP_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+    LOG_LEVEL: 'silent',
+  };
   let runtime = await openRuntime(loadConfig(env), { mayCreate: true });
   let { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
     const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
     const sources = await Promise.all(
-      ['Website form', 'Facebook ad'].map((name) => createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } })),
+      ['Website form', 'Facebook ad'].map((name) =>
+        createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } }),
+      ),
     );
     /** A leads row of the workspace's pipeline: the intake's shape (test/helpers/hot-rows.ts), in `stage`. */
     const inboxLead = (sourceId: string, stage: string): LeadTable => ({
@@ -128,7 +140,10 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
           email: `customer${j}@example.com`,
           address: `${j} Main Street`,
           notes: j % 5 === 0 ? 'Kitchen remodel, call after 5pm' : null,
-          extra: JSON.stringify({ budget: String(1000 + (j % 50) * 100), ...(j === needle ? { 'Project type': 'Attic loft conversion' } : {}) }),
+          extra: JSON.stringify({
+            budget: String(1000 + (j % 50) * 100),
+            ...(j === needle ? { 'Project type': 'Attic loft conversion' } : {}),
+          }),
           // A quarter of the leads came from a Google ad (migration 0038): the inbox's Campaign source filter.
           utm_source: j % 4 === 0 ? 'google' : null,
           received_at: new Date(start + j * 60_000).toISOString(),
@@ -143,7 +158,11 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
       await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('leads').values(rows).execute();
         // PostgreSQL: each lead's search document, as the search mover leaves it under the trigram index (0025).
-        if (postgres) await trx.insertInto('lead_search').values(rows.map((row) => ({ lead_id: row.id, search_text: searchDocument(row) }))).execute();
+        if (postgres)
+          await trx
+            .insertInto('lead_search')
+            .values(rows.map((row) => ({ lead_id: row.id, search_text: searchDocument(row) })))
+            .execute();
         // Two in three leads have been opened.
         const opened = rows.filter((_, k) => (i + k) % 3 !== 0);
         if (opened.length > 0) {
@@ -176,12 +195,25 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
       await runtime.store.close();
       const down = await openRuntime(loadConfig(env));
       const gone = await down.store.db.selectFrom('leads').select('id').orderBy('received_at').limit(10).execute();
-      await down.store.writer.write((trx) => trx.deleteFrom('leads').where('id', 'in', gone.map((g) => g.id)).execute());
+      await down.store.writer.write((trx) =>
+        trx
+          .deleteFrom('leads')
+          .where(
+            'id',
+            'in',
+            gone.map((g) => g.id),
+          )
+          .execute(),
+      );
       await down.store.writer.write((trx) =>
         trx
           .insertInto('leads')
           .values(
-            gone.map((_, k) => ({ ...inboxLead(sources[0]!.id, 'inbox'), name: `Late ${k}`, email: `late${k}@example.com` })),
+            gone.map((_, k) => ({
+              ...inboxLead(sources[0]!.id, 'inbox'),
+              name: `Late ${k}`,
+              email: `late${k}@example.com`,
+            })),
           )
           .execute(),
       );
@@ -209,16 +241,25 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     const found = await listLeads({ ctx, input: { ...input, search: '20 7946 09' } });
     const byDigits = await listLeads({ ctx, input: { ...input, search: '2079460958' } });
     const byFolded = await listLeads({ ctx, input: { ...input, search: 'GAGNE' } });
-    if (firstPage.leads.length !== 50 || found.leads.length !== 1 || byDigits.leads.length !== 1 || byFolded.leads.length !== 1) throw new Error('the inbox queries do not answer what they should');
+    if (
+      firstPage.leads.length !== 50 ||
+      found.leads.length !== 1 ||
+      byDigits.leads.length !== 1 ||
+      byFolded.leads.length !== 1
+    )
+      throw new Error('the inbox queries do not answer what they should');
     // A custom answer (an extra field's value) is searched like the lead's own fields; one lead has this one.
     const byAnswer = await listLeads({ ctx, input: { ...input, search: 'LOFT CONVERSION' } });
     const byUtm = await listLeads({ ctx, input: { ...input, utmSource: 'google' } });
-    if (byAnswer.leads.length !== 1 || byUtm.leads.length !== 50) throw new Error('the custom-answer search or the utm_source filter does not answer what it should');
+    if (byAnswer.leads.length !== 1 || byUtm.leads.length !== 50)
+      throw new Error('the custom-answer search or the utm_source filter does not answer what it should');
     const unread = (await unreadCounts({ ctx, input: { workspaceId: workspace.id } }))[0]!.unread;
 
     const page = await timed(RUNS, () => listLeads({ ctx, input }));
     const nextPage = await timed(RUNS, () => listLeads({ ctx, input: { ...input, cursor: firstPage.nextCursor! } }));
-    const filtered = await timed(RUNS, () => listLeads({ ctx, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }));
+    const filtered = await timed(RUNS, () =>
+      listLeads({ ctx, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }),
+    );
     const search = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '20 7946 09' } }));
     const searchCommon = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'kitchen' } }));
     const searchDigits = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '2079460958' } }));

@@ -29,9 +29,24 @@ export interface NotifierBenchDeps {
   seconds: number;
   connections: number;
   leadFile: string;
-  leadscan(databaseUrl: string, workers?: number, env?: Record<string, string>): Promise<{ url: string; token: string; appSecret: string; stop(): Promise<void> }>;
-  wrk(url: string, bodyFile: string, headers: Record<string, string>, connections: number, seconds: number): Promise<{ rps: number; ok: number }>;
-  fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }>;
+  leadscan(
+    databaseUrl: string,
+    workers?: number,
+    env?: Record<string, string>,
+  ): Promise<{ url: string; token: string; appSecret: string; stop(): Promise<void> }>;
+  wrk(
+    url: string,
+    bodyFile: string,
+    headers: Record<string, string>,
+    connections: number,
+    seconds: number,
+  ): Promise<{ rps: number; ok: number }>;
+  fixedRate(
+    url: string,
+    bodyFile: string,
+    rate: number,
+    seconds: number,
+  ): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }>;
 }
 
 export interface BenchDatabase {
@@ -43,16 +58,27 @@ export interface BenchDatabase {
 const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 120);
 const REAL_EVERY_MS = 2_000;
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 
-async function withRuntime<T>(databaseUrl: string, appSecret: string, run: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }));
+async function withRuntime<T>(
+  databaseUrl: string,
+  appSecret: string,
+  run: (runtime: Awaited<ReturnType<typeof openRuntime>>) => Promise<T>,
+): Promise<T> {
+  const runtime = await openRuntime(
+    loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }),
+  );
   try {
     return await run(runtime);
   } finally {
@@ -64,7 +90,10 @@ async function withRuntime<T>(databaseUrl: string, appSecret: string, run: (runt
  * How far the notifier is behind in workspace A: the newest lead's received time against the notifier's mark, read
  * on a connection of its own (two cheap index reads).
  */
-async function lagProbe(db: BenchDatabase, workspaceId: string): Promise<{ lagMs(): Promise<number>; close(): Promise<void> }> {
+async function lagProbe(
+  db: BenchDatabase,
+  workspaceId: string,
+): Promise<{ lagMs(): Promise<number>; close(): Promise<void> }> {
   const text = `select (select max(received_at) from leads where workspace_id = $1) as newest,
     (select seen_through from notice_cursors where workspace_id = $1 and kind = 'lead') as mark`;
   const lag = (row: { newest: string | null; mark: string | null } | undefined) =>
@@ -72,24 +101,35 @@ async function lagProbe(db: BenchDatabase, workspaceId: string): Promise<{ lagMs
   if (db.label === 'SQLite') {
     const sqlite = new BetterSqlite3(db.url, { readonly: true, fileMustExist: true });
     const statement = sqlite.prepare(text.replaceAll('$1', '?'));
-    return { lagMs: async () => lag(statement.get(workspaceId, workspaceId) as { newest: string | null; mark: string | null }), close: async () => void sqlite.close() };
+    return {
+      lagMs: async () => lag(statement.get(workspaceId, workspaceId) as { newest: string | null; mark: string | null }),
+      close: async () => void sqlite.close(),
+    };
   }
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   return {
-    lagMs: async () => lag((await client.query<{ newest: string | null; mark: string | null }>(text, [workspaceId])).rows[0]),
+    lagMs: async () =>
+      lag((await client.query<{ newest: string | null; mark: string | null }>(text, [workspaceId])).rows[0]),
     close: () => client.end(),
   };
 }
 
 async function postLead(url: string, body: Record<string, string>): Promise<{ id: string; at: number }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const at = performance.now();
   if (res.status !== 200) throw new Error(`a real lead answered ${res.status}: ${await res.text()}`);
   return { id: ((await res.json()) as { id: string }).id, at };
 }
 
-export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase): Promise<{ throughput: string[]; flood: string[] }> {
+export async function benchNotifier(
+  deps: NotifierBenchDeps,
+  db: BenchDatabase,
+): Promise<{ throughput: string[]; flood: string[] }> {
   const json = { 'Content-Type': 'application/json' };
   // 1. Saturation, and a backlog.
   const first = await deps.leadscan(db.url);
@@ -97,7 +137,13 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
   let saturation: { rps: number; ok: number };
   try {
     await deps.wrk(`${first.url}/api/intake/${first.token}`, deps.leadFile, json, deps.connections, 2);
-    saturation = await deps.wrk(`${first.url}/api/intake/${first.token}`, deps.leadFile, json, deps.connections, deps.seconds);
+    saturation = await deps.wrk(
+      `${first.url}/api/intake/${first.token}`,
+      deps.leadFile,
+      json,
+      deps.connections,
+      deps.seconds,
+    );
   } finally {
     await first.stop();
   }
@@ -105,11 +151,29 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
   const throughput = await withRuntime(db.url, appSecret, async (runtime) => {
     const { db: kdb } = runtime.store;
     const workspace = await kdb.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
-    const oldest = await kdb.selectFrom('leads').select('received_at').orderBy('received_at').limit(1).executeTakeFirstOrThrow();
-    const backlog = Number((await kdb.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const oldest = await kdb
+      .selectFrom('leads')
+      .select('received_at')
+      .orderBy('received_at')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const backlog = Number(
+      (
+        await kdb
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const mark = new Date(Date.parse(oldest.received_at) - 1).toISOString();
     await kdb.deleteFrom('notice_cursors').execute();
-    await kdb.insertInto('notice_cursors').values([{ workspace_id: workspace.id, kind: 'lead', seen_through: mark }, { workspace_id: workspace.id, kind: 'scan', seen_through: mark }]).execute();
+    await kdb
+      .insertInto('notice_cursors')
+      .values([
+        { workspace_id: workspace.id, kind: 'lead', seen_through: mark },
+        { workspace_id: workspace.id, kind: 'scan', seen_through: mark },
+      ])
+      .execute();
     const started = performance.now();
     let noticed = 0;
     let looks = 0;
@@ -120,7 +184,14 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
       noticed += n;
     }
     const seconds = (performance.now() - started) / 1000;
-    const pending = Number((await kdb.selectFrom('notification_pending').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const pending = Number(
+      (
+        await kdb
+          .selectFrom('notification_pending')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     // The backlog's notices are this measurement's, not the flood's: the flood starts with nobody waiting.
     await kdb.deleteFrom('notification_pending').execute();
     return { backlog, noticed, looks, seconds, pending };
@@ -141,11 +212,21 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
   const setup = await withRuntime(db.url, appSecret, async (runtime) => {
     const { ctx } = runtime;
     const a = await ctx.store.db.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
-    const aPipeline = await ctx.store.db.selectFrom('pipelines').select('id').where('workspace_id', '=', a.id).executeTakeFirstOrThrow();
-    const aQuiet = await createSource({ ctx, input: { workspaceId: a.id, pipelineId: aPipeline.id, name: 'Referrals' } });
+    const aPipeline = await ctx.store.db
+      .selectFrom('pipelines')
+      .select('id')
+      .where('workspace_id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    const aQuiet = await createSource({
+      ctx,
+      input: { workspaceId: a.id, pipelineId: aPipeline.id, name: 'Referrals' },
+    });
     const b = await createWorkspace({ ctx, input: { name: 'Other Co' } });
     const bPipeline = await createPipeline({ ctx, input: { workspaceId: b.id, name: 'Sales' } });
-    const bSource = await createSource({ ctx, input: { workspaceId: b.id, pipelineId: bPipeline.id, name: 'Website form' } });
+    const bSource = await createSource({
+      ctx,
+      input: { workspaceId: b.id, pipelineId: bPipeline.id, name: 'Website form' },
+    });
     await createUser({ ctx, input: { email: 'owner@other.test', workspaceId: b.id, role: 'owner' } });
     return { a: a.id, aQuiet: aQuiet.token, bSource: bSource.token };
   });
@@ -154,7 +235,12 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
   const stamp = setInterval(() => {
     while (arrived.length < smtp.messages.length) {
       const m = smtp.messages[arrived.length]!;
-      arrived.push({ at: performance.now(), to: (m.to as { text: string } | undefined)?.text ?? '', subject: m.subject ?? '', text: m.text ?? '' });
+      arrived.push({
+        at: performance.now(),
+        to: (m.to as { text: string } | undefined)?.text ?? '',
+        subject: m.subject ?? '',
+        text: m.text ?? '',
+      });
     }
   }, 50);
   const server = await deps.leadscan(db.url, 1, { SMTP_URL: smtp.url, MAIL_FROM: 'Bench <bench@bench.local>' });
@@ -173,7 +259,12 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
     }
   })();
   try {
-    const flood = deps.fixedRate(`${server.url}/api/intake/${server.token}`, deps.leadFile, saturation.rps / 2, FLOOD_SECONDS);
+    const flood = deps.fixedRate(
+      `${server.url}/api/intake/${server.token}`,
+      deps.leadFile,
+      saturation.rps / 2,
+      FLOOD_SECONDS,
+    );
     let floodDone = false;
     void flood.finally(() => (floodDone = true));
     for (let i = 0; !floodDone; i += 1) {
@@ -181,8 +272,14 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
       if (floodDone) break;
       const [inA, inB] = await Promise.all([
-        postLead(`${server.url}/api/intake/${setup.aQuiet}`, { name: `Real Customer A${i}`, email: `a${i}@customer.test` }),
-        postLead(`${server.url}/api/intake/${setup.bSource}`, { name: `Real Customer B${i}`, email: `b${i}@customer.test` }),
+        postLead(`${server.url}/api/intake/${setup.aQuiet}`, {
+          name: `Real Customer A${i}`,
+          email: `a${i}@customer.test`,
+        }),
+        postLead(`${server.url}/api/intake/${setup.bSource}`, {
+          name: `Real Customer B${i}`,
+          email: `b${i}@customer.test`,
+        }),
       ]);
       real.push({ ...inA, where: 'A' }, { ...inB, where: 'B' });
     }
@@ -213,10 +310,12 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
     await smtp.stop();
   }
   const latencies = (where: 'A' | 'B') =>
-    real.filter((r) => r.where === where).map((r) => {
-      const at = arrived.find((m) => m.text.includes(`/leads/${r.id}`))?.at;
-      return at === undefined ? Infinity : (at - r.at) / 1000;
-    });
+    real
+      .filter((r) => r.where === where)
+      .map((r) => {
+        const at = arrived.find((m) => m.text.includes(`/leads/${r.id}`))?.at;
+        return at === undefined ? Infinity : (at - r.at) / 1000;
+      });
   const all = [...latencies('A'), ...latencies('B')];
   const missing = all.filter((x) => x === Infinity).length;
   const toA = arrived.filter((m) => m.to.includes('admin@localhost') && /new lead/i.test(m.subject));
@@ -225,7 +324,10 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
     const minute = Math.floor((m.at - floodStart) / 60_000);
     perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
   }
-  const biggest = toA.map((m) => /([\d,]+) new leads?/.exec(m.subject)?.[1] ?? '1').sort((x, y) => Number(y.replace(/,/g, '')) - Number(x.replace(/,/g, '')))[0] ?? '-';
+  const biggest =
+    toA
+      .map((m) => /([\d,]+) new leads?/.exec(m.subject)?.[1] ?? '1')
+      .sort((x, y) => Number(y.replace(/,/g, '')) - Number(x.replace(/,/g, '')))[0] ?? '-';
   const floodRow = [
     db.label,
     `${fmt(floodResult.rps)} req/s × ${FLOOD_SECONDS} s (p99 ${fmt(floodResult.p99)} ms)`,
@@ -240,10 +342,19 @@ export async function benchNotifier(deps: NotifierBenchDeps, db: BenchDatabase):
   return { throughput: throughputRow, flood: floodRow };
 }
 
-export const THROUGHPUT_HEADER = ['database', 'intake saturation req/s', 'leads noticed', 'time', 'notifier leads/s', 'ratio to intake', 'pending rows made', 'load average'];
+export const THROUGHPUT_HEADER = [
+  'database',
+  'intake saturation req/s',
+  'leads noticed',
+  'time',
+  'notifier leads/s',
+  'ratio to intake',
+  'pending rows made',
+  'load average',
+];
 export const FLOOD_HEADER = [
   'database',
-  'flood on A\'s source (half saturation)',
+  "flood on A's source (half saturation)",
   'real leads (A + B)',
   'real lead 200 → email s, p50 / p99 / max',
   'p99 A / B s',

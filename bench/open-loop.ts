@@ -155,7 +155,8 @@ await new Promise<void>((resolve) => {
 });
 const elapsed = (performance.now() - start) / 1000;
 latencies.sort((a, b) => a - b);
-const at = (q: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
+const at = (q: number) =>
+  Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
 process.stdout.write(
   `${JSON.stringify({ sent, ok, rps: Math.round(total / elapsed), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1) })}\n`,
 );

@@ -20,13 +20,16 @@ import { moveAllSearchDocuments } from '../src/storage/postgres-search-mover.js'
 import type { Schema } from '../src/storage/schema.js';
 import { benchLead, seedBenchDatabase, type BenchDatabase } from './setup.js';
 
-const ADMIN = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SEED = Number(process.env.BENCH_SEED_LEADS ?? 20_000);
 const LEADS = Number(process.env.BENCH_LEADS ?? 20_000);
 const BATCH = 25;
 /** BENCH_VARIANTS: comma-separated parts of variant names, to run only those (and "as built"). */
-const ONLY = process.env.BENCH_VARIANTS?.split(',').map((part) => part.trim()).filter(Boolean);
+const ONLY = process.env.BENCH_VARIANTS?.split(',')
+  .map((part) => part.trim())
+  .filter(Boolean);
 
 /** What each variant changes in its copy of the migrated schema ('' = as built). */
 const VARIANTS: ReadonlyArray<readonly [name: string, sql: string]> = [
@@ -60,7 +63,14 @@ const NOTES = 'Please call after 5 pm on weekdays; the side door is easier. '.re
 function lead(target: BenchDatabase, n: number) {
   const email = `ada.${n}@example.com`;
   const phone = `+44 20 7${String(n).padStart(6, '0')}`;
-  return benchLead(target, { name: 'Ada Lovelace', email, phone, notes: NOTES, email_key: emailKey(email), phone_key: phoneKey(phone) });
+  return benchLead(target, {
+    name: 'Ada Lovelace',
+    email,
+    phone,
+    notes: NOTES,
+    email_key: emailKey(email),
+    phone_key: phoneKey(phone),
+  });
 }
 
 /** user + system CPU time of a process, in microseconds. */
@@ -90,7 +100,9 @@ async function measure(template: string, target: BenchDatabase, sqlText: string,
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (sqlText) await db.executeQuery(CompiledQuery.raw(sqlText));
-    const pid = Number((await db.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'))).rows[0]!.pid);
+    const pid = Number(
+      (await db.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'))).rows[0]!.pid,
+    );
     const store = async (from: number, count: number) => {
       for (let i = from; i < from + count; i += BATCH) {
         const leads = Array.from({ length: Math.min(BATCH, from + count - i) }, (_, k) => lead(target, i + k));
@@ -126,7 +138,9 @@ async function main(): Promise<void> {
     // A template must have no other session: seedBenchDatabase closed its store.
     const results = new Map<string, Cost[]>();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, sqlText] of VARIANTS.filter(([name]) => name === 'as built' || !ONLY || ONLY.some((part) => name.includes(part)))) {
+      for (const [name, sqlText] of VARIANTS.filter(
+        ([name]) => name === 'as built' || !ONLY || ONLY.some((part) => name.includes(part)),
+      )) {
         const cost = await measure(template, target, sqlText, `${template}_v`);
         results.set(name, [...(results.get(name) ?? []), cost]);
         process.stderr.write(`round ${round + 1}: ${name}: ${cost.insert.toFixed(1)} + ${cost.move.toFixed(1)} µs\n`);
@@ -143,7 +157,9 @@ async function main(): Promise<void> {
       const costs = results.get(name);
       if (!costs) continue;
       const total = median(costs.map((c) => c.insert + c.move));
-      const cells = [median(costs.map((c) => c.insert)), median(costs.map((c) => c.move)), total].map((v) => v.toFixed(1));
+      const cells = [median(costs.map((c) => c.insert)), median(costs.map((c) => c.move)), total].map((v) =>
+        v.toFixed(1),
+      );
       lines.push(`| ${name} | ${cells.join(' | ')} | ${name === 'as built' ? '-' : (base - total).toFixed(1)} |`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -72,25 +72,62 @@ async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop()
 
 async function expiredPlan(db: Kysely<Schema>, postgres: boolean, workspaceId: string): Promise<string[]> {
   const today = new Date().toISOString().slice(0, 10);
-  const compiled = quoteListQuery({ store: { db } } as unknown as DomainContext, { workspaceId, status: 'expired', limit: 200 }, today).compile();
+  const compiled = quoteListQuery(
+    { store: { db } } as unknown as DomainContext,
+    { workspaceId, status: 'expired', limit: 200 },
+    today,
+  ).compile();
   const prefix = postgres ? 'explain (analyze, buffers, costs off) ' : 'explain query plan ';
-  const { rows } = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix}${compiled.sql}`, [...compiled.parameters]));
+  const { rows } = await db.executeQuery<Record<string, string>>(
+    CompiledQuery.raw(`${prefix}${compiled.sql}`, [...compiled.parameters]),
+  );
   return rows.map((r) => (postgres ? r['QUERY PLAN']! : r.detail!));
 }
 
 /** Status of the i-th seeded quote: most are drafts and sent ones, a few answered. */
-const STATUSES = ['draft', 'draft', 'draft', 'sent', 'sent', 'sent', 'viewed', 'viewed', 'accepted', 'declined', 'withdrawn', 'sent', 'draft', 'sent', 'viewed', 'accepted', 'draft', 'sent', 'viewed', 'sent'];
+const STATUSES = [
+  'draft',
+  'draft',
+  'draft',
+  'sent',
+  'sent',
+  'sent',
+  'viewed',
+  'viewed',
+  'accepted',
+  'declined',
+  'withdrawn',
+  'sent',
+  'draft',
+  'sent',
+  'viewed',
+  'accepted',
+  'draft',
+  'sent',
+  'viewed',
+  'sent',
+];
 
 export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = ''): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-quotes-'));
   const postgres = backend === 'postgres' ? await postgresDatabase(adminUrl) : null;
   const databaseUrl = postgres ? postgres.url : path.join(dir, 'leadscan.sqlite');
-  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'silent' }), { mayCreate: true });
+  const runtime = await openRuntime(
+    loadConfig({
+      DATABASE_URL: databaseUrl,
+      APP_SECRET: crypto.randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'silent',
+    }),
+    { mayCreate: true },
+  );
   const { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
     const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
-    const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' } });
+    const source = await createSource({
+      ctx,
+      input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
+    });
     const seedStart = performance.now();
     const start = Date.UTC(2025, 0, 1);
     const leadIds: string[] = [];
@@ -98,12 +135,26 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
       const rows: LeadTable[] = [];
       for (let j = i; j < Math.min(LEADS, i + 1000); j++) {
         const row = leadRow({ id: source.id, pipeline_id: pipeline.id }, `Customer ${j}`);
-        rows.push({ ...row, workspace_id: workspace.id, stage: 'inbox', restored_from: null, email: `customer${j}@example.com`, received_at: new Date(start + j * 30_000).toISOString() });
+        rows.push({
+          ...row,
+          workspace_id: workspace.id,
+          stage: 'inbox',
+          restored_from: null,
+          email: `customer${j}@example.com`,
+          received_at: new Date(start + j * 30_000).toISOString(),
+        });
         if (j % Math.max(1, Math.floor(LEADS / QUOTES)) === 0) leadIds.push(row.id);
       }
       await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('leads').values(rows).execute();
-        await trx.deleteFrom('lead_unread').where('lead_id', 'in', rows.map((r) => r.id)).execute();
+        await trx
+          .deleteFrom('lead_unread')
+          .where(
+            'lead_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
       });
     }
     const leadsMs = performance.now() - seedStart;
@@ -160,15 +211,44 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
           withdrawn_at: status === 'withdrawn' ? created : null,
         } as unknown as QuoteTable);
         if (revised) {
-          quotes.push({ ...base, id: `${id}r2`, number: null, revision: 2, status: 'draft', token_hash: null, token_enc: null, sent_at: null, viewed_at: null, accepted_at: null, declined_at: null, withdrawn_at: null } as unknown as QuoteTable);
+          quotes.push({
+            ...base,
+            id: `${id}r2`,
+            number: null,
+            revision: 2,
+            status: 'draft',
+            token_hash: null,
+            token_enc: null,
+            sent_at: null,
+            viewed_at: null,
+            accepted_at: null,
+            declined_at: null,
+            withdrawn_at: null,
+          } as unknown as QuoteTable);
         }
         for (let k = 0; k < 3; k++) {
-          lines.push({ id: `qln_${id}_${k}`, quote_id: id, position: k, description: `Line ${k}`, quantity: 100, unit: 'each', unit_price: 41_133, amount: 41_133, taxes: '[]', optional: 0, chosen: 1, source: null });
+          lines.push({
+            id: `qln_${id}_${k}`,
+            quote_id: id,
+            position: k,
+            description: `Line ${k}`,
+            quantity: 100,
+            unit: 'each',
+            unit_price: 41_133,
+            amount: 41_133,
+            taxes: '[]',
+            optional: 0,
+            chosen: 1,
+            source: null,
+          });
         }
       }
       await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('quotes').values(quotes).execute();
-        await trx.insertInto('quote_lines').values(lines as never).execute();
+        await trx
+          .insertInto('quote_lines')
+          .values(lines as never)
+          .execute();
       });
     }
     const quotesMs = performance.now() - quotesStart;
@@ -178,26 +258,62 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     const lead = leadIds[1]!;
     const big = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: lead } });
     for (let k = 0; k < 300; k++) {
-      await addQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: big.id, line: { description: `Item ${k}`, quantity: '2.5', unit: 'm2', price: '42.50' } } });
+      await addQuoteLine({
+        ctx,
+        input: {
+          workspaceId: workspace.id,
+          quoteId: big.id,
+          line: { description: `Item ${k}`, quantity: '2.5', unit: 'm2', price: '42.50' },
+        },
+      });
     }
-    const lineIds = (await ctx.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', big.id).orderBy('position').execute()).map((l) => l.id);
+    const lineIds = (
+      await ctx.store.db
+        .selectFrom('quote_lines')
+        .select('id')
+        .where('quote_id', '=', big.id)
+        .orderBy('position')
+        .execute()
+    ).map((l) => l.id);
     const drafts: string[] = [];
     for (let k = 0; k <= RUNS; k++) {
       const draft = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: leadIds[2 + k]! } });
-      for (let n = 0; n < 3; n++) await addQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: draft.id, line: { description: `Item ${n}`, quantity: '1', unit: 'each', price: '100.00' } } });
+      for (let n = 0; n < 3; n++)
+        await addQuoteLine({
+          ctx,
+          input: {
+            workspaceId: workspace.id,
+            quoteId: draft.id,
+            line: { description: `Item ${n}`, quantity: '1', unit: 'each', price: '100.00' },
+          },
+        });
       drafts.push(draft.id);
     }
     const by = { userId: null, label: 'bench' };
     let token = '';
     const rows: Array<[string, { median: number; p95: number }]> = [];
-    rows.push(['Quotes screen, first page (200)', await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, limit: 200 } }))]);
+    rows.push([
+      'Quotes screen, first page (200)',
+      await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, limit: 200 } })),
+    ]);
     for (const status of ['accepted', 'declined', 'viewed', 'expired', 'draft'] as ListStatus[]) {
-      rows.push([`Quotes screen, status ${status}`, await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, status, limit: 200 } }))]);
+      rows.push([
+        `Quotes screen, status ${status}`,
+        await timed(RUNS, () => listQuotes({ ctx, input: { workspaceId: workspace.id, status, limit: 200 } })),
+      ]);
     }
     rows.push([
       'a line of a 300-line draft changed (recalculated, saved)',
       await timed(RUNS, (i) =>
-        updateQuoteLine({ ctx, input: { workspaceId: workspace.id, quoteId: big.id, lineId: lineIds[(i + 300) % 300]!, line: { description: `Item ${i}`, quantity: String(3 + (i % 5)), unit: 'm2', price: '42.50' } } }),
+        updateQuoteLine({
+          ctx,
+          input: {
+            workspaceId: workspace.id,
+            quoteId: big.id,
+            lineId: lineIds[(i + 300) % 300]!,
+            line: { description: `Item ${i}`, quantity: String(3 + (i % 5)), unit: 'm2', price: '42.50' },
+          },
+        }),
       ),
     ]);
     rows.push([
@@ -207,7 +323,10 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
         token = sent.token;
       }),
     ]);
-    rows.push(["the customer's page, its data (openQuoteByToken)", await timed(RUNS, () => openQuoteByToken({ ctx, input: { token } }))]);
+    rows.push([
+      "the customer's page, its data (openQuoteByToken)",
+      await timed(RUNS, () => openQuoteByToken({ ctx, input: { token } })),
+    ]);
     const app = await buildApp(ctx, { logger: false });
     try {
       const page = async (link: string) => {
@@ -217,12 +336,14 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
       rows.push(["the customer's page, GET /q/{token} (3 lines)", await timed(RUNS, () => page(token))]);
       // The 300-line draft's copies, sent as a person sends them; then the page of the last one.
       const bigDrafts: string[] = [];
-      for (let k = 0; k <= RUNS; k++) bigDrafts.push((await copyQuote({ ctx, input: { workspaceId: workspace.id, quoteId: big.id } })).id);
+      for (let k = 0; k <= RUNS; k++)
+        bigDrafts.push((await copyQuote({ ctx, input: { workspaceId: workspace.id, quoteId: big.id } })).id);
       let bigToken = '';
       rows.push([
         "a person's Send of a 300-line draft",
         await timed(RUNS, async (i) => {
-          bigToken = (await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: bigDrafts[i + 1]!, by } })).token;
+          bigToken = (await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: bigDrafts[i + 1]!, by } }))
+            .token;
         }),
       ]);
       rows.push(["the customer's page, GET /q/{token} (300 lines)", await timed(RUNS, () => page(bigToken))]);
@@ -231,9 +352,17 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     }
     const label = postgres ? 'PostgreSQL' : 'SQLite';
     return [
-      `${label}, ${LEADS.toLocaleString('en')} leads and ${QUOTES.toLocaleString('en')} quotes in one workspace (seeded in ${(leadsMs / 1000).toFixed(1)} s + ${(quotesMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`,
+      `${label}, ${LEADS.toLocaleString('en')} leads and ${QUOTES.toLocaleString('en')} quotes in one workspace (seeded in ${(leadsMs / 1000).toFixed(1)} s + ${(quotesMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}:`,
       ...rows.map(([name, t]) => `  ${name.padEnd(58)} ${t.median.toFixed(1)} ms / ${t.p95.toFixed(1)} ms`),
-      ...(EXPLAIN ? [`  the Expired filter's plan at this size:`, ...(await expiredPlan(runtime.store.db, Boolean(postgres), workspace.id)).map((l) => `    ${l}`)] : []),
+      ...(EXPLAIN
+        ? [
+            `  the Expired filter's plan at this size:`,
+            ...(await expiredPlan(runtime.store.db, Boolean(postgres), workspace.id)).map((l) => `    ${l}`),
+          ]
+        : []),
     ].join('\n');
   } finally {
     await runtime.store.close();

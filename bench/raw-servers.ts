@@ -94,14 +94,18 @@ async function postgresFloor(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c synchronous_commit=on' });
   await pool.query(`create table if not exists leads (id text primary key, email text, phone text, body text not null, received_at text not null);
     create index if not exists leads_received on leads (received_at)`);
-  const insert = { name: 'floor_insert', text: 'insert into leads select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])' };
+  const insert = {
+    name: 'floor_insert',
+    text: 'insert into leads select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])',
+  };
   return groupCommit(async (rows) => {
     const columns = [0, 1, 2, 3, 4].map((i) => rows.map((r) => r[i]));
     await pool.query({ ...insert, values: columns });
   }, 2);
 }
 
-const store = mode === 'floor-sqlite' ? sqliteFloor(target!) : mode === 'floor-postgres' ? await postgresFloor(target!) : null;
+const store =
+  mode === 'floor-sqlite' ? sqliteFloor(target!) : mode === 'floor-postgres' ? await postgresFloor(target!) : null;
 
 const server = http.createServer((req, res) => {
   void readBody(req).then(async (body) => {
@@ -113,7 +117,9 @@ const server = http.createServer((req, res) => {
     const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
     const id = `lead_${crypto.randomUUID().replaceAll('-', '')}`;
     if (!store) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: typeof parsed === 'object', id }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ok: typeof parsed === 'object', id }));
       return;
     }
     const email = text(parsed.email);

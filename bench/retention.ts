@@ -109,7 +109,9 @@ const during = await load(url, () => !purging);
 const run = await purge;
 report('intake during purge', during);
 const deleted = run.workspaces.reduce((n, w) => n + w.leads, 0);
-process.stdout.write(`purge: ${deleted} leads deleted in ${((Date.now() - purgeStarted) / 1000).toFixed(1)} s (500 per transaction)\n`);
+process.stdout.write(
+  `purge: ${deleted} leads deleted in ${((Date.now() - purgeStarted) / 1000).toFixed(1)} s (500 per transaction)\n`,
+);
 await app.close();
 await store.close();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -46,7 +46,8 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') => ONLY === '' || ONLY.split(',').includes(part);
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') =>
+  ONLY === '' || ONLY.split(',').includes(part);
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
 const LEAD = JSON.stringify({
@@ -66,7 +67,11 @@ interface Proc {
 }
 
 function start(args: string[], env: Record<string, string>, ready: (out: string) => boolean): Promise<Proc> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return new Promise((resolve, reject) => {
@@ -129,7 +134,11 @@ const NEEDLE = { name: 'Philippa Fawcett-Quennell', email: 'p.fawcett@example.or
 
 /** Posts the needle lead; it is answered 200 and stored like any other. */
 async function postNeedle(intakeUrl: string): Promise<void> {
-  const res = await fetch(intakeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(NEEDLE) });
+  const res = await fetch(intakeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(NEEDLE),
+  });
   if (res.status !== 200) throw new Error(`the needle lead answered ${res.status}`);
 }
 
@@ -140,14 +149,25 @@ async function postNeedle(intakeUrl: string): Promise<void> {
  * every 50 ms until `until` settles. Each must answer 200; returns each one's latencies in ms.
  */
 async function adminReads(baseUrl: string, databaseUrl: string, appSecret: string, until: Promise<unknown>) {
-  const runtime = await openRuntime(loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }));
+  const runtime = await openRuntime(
+    loadConfig({ DATABASE_URL: databaseUrl, APP_SECRET: appSecret, LOG_LEVEL: 'silent' }),
+  );
   let cookie: string;
   let paths: Record<'inbox page' | 'search, every lead matches' | 'search, one match' | 'lead page', string>;
   try {
     const { db } = runtime.store;
-    const user = await db.selectFrom('users').select('id').where('email', '=', 'admin@localhost').executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'admin@localhost')
+      .executeTakeFirstOrThrow();
     const workspace = await db.selectFrom('workspaces').select('id').executeTakeFirstOrThrow();
-    const lead = await db.selectFrom('leads').select('id').orderBy('received_at', 'desc').limit(1).executeTakeFirstOrThrow();
+    const lead = await db
+      .selectFrom('leads')
+      .select('id')
+      .orderBy('received_at', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     cookie = `leadscan_session=${(await createSession({ ctx: runtime.ctx, input: { userId: user.id } })).sessionId}`;
     const w = `/w/${workspace.id}/leads`;
     paths = {
@@ -187,7 +207,9 @@ async function searchBacklog(databaseFile: string, until: Promise<unknown>): Pro
   void until.finally(() => (done = true));
   try {
     db.exec(`attach database '${`${databaseFile}-search`.replaceAll("'", "''")}' as search`);
-    const backlog = db.prepare('select (select count(*) from leads where rowid > (select indexed_upto from search.state))').pluck();
+    const backlog = db
+      .prepare('select (select count(*) from leads where rowid > (select indexed_upto from search.state))')
+      .pluck();
     while (!done) {
       try {
         last = backlog.get() as number;
@@ -214,7 +236,11 @@ interface WrkResult {
 }
 
 /** The machine's busy share between two readings, and the CPU seconds that is over `wallSeconds`. */
-function machineUse(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeof cpuTicks>, wallSeconds: number): WrkResult['machine'] {
+function machineUse(
+  before: ReturnType<typeof cpuTicks>,
+  after: ReturnType<typeof cpuTicks>,
+  wallSeconds: number,
+): WrkResult['machine'] {
   if (!before || !after || after.total <= before.total) return null;
   const busy = (after.busy - before.busy) / (after.total - before.total);
   return { busy, cpuSeconds: busy * os.cpus().length * wallSeconds };
@@ -223,7 +249,13 @@ function machineUse(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeo
 /** The aggregate `cpu` line of /proc/stat: busy and total ticks (idle and iowait are not busy). */
 function cpuTicks(): { busy: number; total: number } | null {
   try {
-    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 11).map(Number);
+    const fields = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1, 11)
+      .map(Number);
     const total = fields.reduce((a, b) => a + b, 0);
     return { busy: total - fields[3]! - fields[4]!, total };
   } catch {
@@ -232,7 +264,13 @@ function cpuTicks(): { busy: number; total: number } | null {
 }
 
 /** wrk, one thread, POSTing `bodyFile`; counts the 200s itself (a Lua response hook, the same for every row). */
-async function wrk(url: string, bodyFile: string, headers: Record<string, string>, connections: number, seconds: number): Promise<WrkResult> {
+async function wrk(
+  url: string,
+  bodyFile: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<WrkResult> {
   const script = path.join(TMP, `wrk-${crypto.randomBytes(4).toString('hex')}.lua`);
   fs.writeFileSync(
     script,
@@ -255,7 +293,16 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
   );
   const before = cpuTicks();
   const started = performance.now();
-  const { stdout, stderr } = await execFileAsync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url]);
+  const { stdout, stderr } = await execFileAsync('wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    script,
+    url,
+  ]);
   const wallSeconds = (performance.now() - started) / 1000;
   const machine = machineUse(before, cpuTicks(), wallSeconds);
   const out = stdout + stderr;
@@ -266,8 +313,22 @@ async function wrk(url: string, bodyFile: string, headers: Record<string, string
 }
 
 /** bench/open-loop.ts at a fixed rate, in its own process: latency from each request's due time (wrk2-style). */
-async function fixedRate(url: string, bodyFile: string, rate: number, seconds: number): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }> {
-  const args = ['--import', 'tsx', path.join(ROOT, 'bench/open-loop.ts'), url, bodyFile, String(Math.round(rate)), String(seconds), String(CONNECTIONS)];
+async function fixedRate(
+  url: string,
+  bodyFile: string,
+  rate: number,
+  seconds: number,
+): Promise<{ p50: number; p90: number; p99: number; rps: number; ok: number }> {
+  const args = [
+    '--import',
+    'tsx',
+    path.join(ROOT, 'bench/open-loop.ts'),
+    url,
+    bodyFile,
+    String(Math.round(rate)),
+    String(seconds),
+    String(CONNECTIONS),
+  ];
   const { stdout } = await execFileAsync(process.execPath, args, { cwd: ROOT });
   return JSON.parse(stdout) as { p50: number; p90: number; p99: number; rps: number; ok: number };
 }
@@ -369,7 +430,17 @@ async function echoRun(): Promise<WrkResult> {
   try {
     await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
     const raw = await wrk(echo.url, leadFileForEcho, JSON_HEADERS, CONNECTIONS, SECONDS);
-    intakeRows.push(['raw node:http JSON echo', fmt(raw.rps), fmt(raw.p50, 2), fmt(raw.p99, 2), '1.00', '-', ...machineCells(raw, 1e6), '-', '-']);
+    intakeRows.push([
+      'raw node:http JSON echo',
+      fmt(raw.rps),
+      fmt(raw.p50, 2),
+      fmt(raw.p99, 2),
+      '1.00',
+      '-',
+      ...machineCells(raw, 1e6),
+      '-',
+      '-',
+    ]);
     return raw;
   } finally {
     await echo.stop();
@@ -398,7 +469,13 @@ function median(values: number[]): number {
 }
 
 /** The median of a server's rounds, and its ratios to the echo and to the floor of the same round. */
-function roundsRow(label: string, runs: WrkResult[], echo: WrkResult[], floor: WrkResult[] | null, stored: string): string[] {
+function roundsRow(
+  label: string,
+  runs: WrkResult[],
+  echo: WrkResult[],
+  floor: WrkResult[] | null,
+  stored: string,
+): string[] {
   const m = (pick: (r: WrkResult) => number) => median(runs.map(pick));
   const toFloor = floor ? runs.map((r, i) => r.rps / floor[i]!.rps) : null;
   const cpu = runs.every((r) => r.machine) ? fmt(m((r) => (r.machine!.cpuSeconds * 1e6) / r.requests)) : '-';
@@ -406,10 +483,20 @@ function roundsRow(label: string, runs: WrkResult[], echo: WrkResult[], floor: W
   return [
     label,
     fmt(m((r) => r.rps)),
-    fmt(m((r) => r.p50), 2),
-    fmt(m((r) => r.p99), 2),
+    fmt(
+      m((r) => r.p50),
+      2,
+    ),
+    fmt(
+      m((r) => r.p99),
+      2,
+    ),
     fmt(median(runs.map((r, i) => r.rps / echo[i]!.rps)), 2),
-    toFloor ? `${fmt(median(toFloor), 2)} (${toFloor.map((x) => fmt(x, 2)).join(', ')})` : label.includes('floor') ? '1.00' : '-',
+    toFloor
+      ? `${fmt(median(toFloor), 2)} (${toFloor.map((x) => fmt(x, 2)).join(', ')})`
+      : label.includes('floor')
+        ? '1.00'
+        : '-',
     cpu,
     busy,
     `${runs.reduce((n, r) => n + r.requests - r.ok, 0)}`,
@@ -452,7 +539,13 @@ async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
   const floorStored = await floorDb.count('leads');
   intakeRows.push(roundsRow('raw node:http JSON echo', runs.echo, runs.echo, null, '-'));
   intakeRows.push(
-    roundsRow(`durable floor, ${db.label}`, runs.floor, runs.echo, null, `${storedCheck(floorStored, floorOk, IN_FLIGHT_AT_STOP)} (${floorStored} stored, ${floorOk} answered 200)`),
+    roundsRow(
+      `durable floor, ${db.label}`,
+      runs.floor,
+      runs.echo,
+      null,
+      `${storedCheck(floorStored, floorOk, IN_FLIGHT_AT_STOP)} (${floorStored} stored, ${floorOk} answered 200)`,
+    ),
   );
   return { server, url, runs, leadscanOk };
 }
@@ -489,7 +582,9 @@ async function main(): Promise<void> {
   const leadFile = path.join(TMP, 'lead.json');
   fs.writeFileSync(leadFile, LEAD);
   leadFileForEcho = leadFile;
-  const scanBody = Buffer.from(toJsonText(generateScanExchange({ seed: 7, rooms: 8, meshBytes: 118_000 }), { style: 'varied', seed: 7 }));
+  const scanBody = Buffer.from(
+    toJsonText(generateScanExchange({ seed: 7, rooms: 8, meshBytes: 118_000 }), { style: 'varied', seed: 7 }),
+  );
   const scanFile = path.join(TMP, 'scan.json');
   fs.writeFileSync(scanFile, scanBody);
   const json = { 'Content-Type': 'application/json' };
@@ -512,7 +607,15 @@ async function main(): Promise<void> {
     try {
       await wrk(sink.url, scanFile, json, SCAN_CLIENTS, WARMUP_SECONDS);
       const rawSink = await wrk(sink.url, scanFile, json, SCAN_CLIENTS, SECONDS);
-      scanRows.push(['raw durable sink (append + fdatasync)', fmt(mbps(rawSink), 1), fmt(rawSink.p50, 1), fmt(rawSink.p99, 1), '1.00', ...machineCells(rawSink, 1e3, megabytes(rawSink)), '-']);
+      scanRows.push([
+        'raw durable sink (append + fdatasync)',
+        fmt(mbps(rawSink), 1),
+        fmt(rawSink.p50, 1),
+        fmt(rawSink.p99, 1),
+        '1.00',
+        ...machineCells(rawSink, 1e3, megabytes(rawSink)),
+        '-',
+      ]);
       return rawSink;
     } finally {
       await sink.stop();
@@ -540,9 +643,11 @@ async function main(): Promise<void> {
         const o = await openLoopRun;
         const { max: backlogMax, last: backlogLast } = await backlog;
         acknowledged += o.ok;
-        const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
+        const p99 = (xs: number[]) =>
+          [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]!;
         const readLines = Object.entries(reads).map(
-          ([name, xs]) => `  meanwhile, signed in, ${name}: ${xs.length} requests, median ${fmt(median(xs), 1)} ms, p99 ${fmt(p99(xs), 1)} ms`,
+          ([name, xs]) =>
+            `  meanwhile, signed in, ${name}: ${xs.length} requests, median ${fmt(median(xs), 1)} ms, p99 ${fmt(p99(xs), 1)} ms`,
         );
         // The same schedule against the raw echo: the floor this machine and generator give any server.
         const echo = await rawServer('echo');
@@ -594,15 +699,41 @@ async function main(): Promise<void> {
 
   const lines = [
     `== intake: POST a ${LEAD.length}-byte JSON lead; wrk -t1 -c${CONNECTIONS} -d${SECONDS}s after a ${WARMUP_SECONDS} s warm-up, same settings every row;`,
-    `   echo, floor and Leadscan in ${ROUNDS} alternating rounds (medians; the ratios are each round's, then their median); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`,
+    `   echo, floor and Leadscan in ${ROUNDS} alternating rounds (medians; the ratios are each round's, then their median); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the end`,
     table(
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'ratio to echo', 'ratio to floor (rounds)', 'machine CPU µs/request', 'machine busy', 'non-200', 'every 200 stored'],
+      [
+        'server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'ratio to echo',
+        'ratio to floor (rounds)',
+        'machine CPU µs/request',
+        'machine busy',
+        'non-200',
+        'every 200 stored',
+      ],
       intakeRows,
     ),
     '',
     ...(emailNotes.filter(Boolean).length > 0 ? [...emailNotes.filter(Boolean), ''] : []),
     `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
-    table(['server', 'MB/s', 'p50 ms', 'p99 ms', 'ratio to the sink run above', 'machine CPU ms/MB', 'machine busy', 'every 200 stored'], scanRows),
+    table(
+      [
+        'server',
+        'MB/s',
+        'p50 ms',
+        'p99 ms',
+        'ratio to the sink run above',
+        'machine CPU ms/MB',
+        'machine busy',
+        'every 200 stored',
+      ],
+      scanRows,
+    ),
     '',
     `== open loop: ${openLoop || 'skipped'}`,
     '',
@@ -620,14 +751,18 @@ try {
     // in-process on SQLite; list, search and unread counts on PostgreSQL when a server is reachable.
     const { benchInbox } = await import('./inbox.js');
     const leads = Number(process.env.BENCH_LEADS ?? 100_000).toLocaleString('en');
-    process.stdout.write(`\n== Leads inbox and CSV export at ${leads} leads (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchInbox()}\n`);
+    process.stdout.write(
+      `\n== Leads inbox and CSV export at ${leads} leads (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchInbox()}\n`,
+    );
     const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
     if (adminUrl) process.stdout.write(`${await benchInbox('postgres', adminUrl)}\n`);
   }
   if (runs('scan-page')) {
     // How long /healthz waits while two people open a 500-room, 600-walls-a-room scan's page (bench/scan-page.ts).
     const { benchScanPage } = await import('./scan-page.js');
-    process.stdout.write(`\n== A big scan's page, SQLite (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchScanPage()}\n`);
+    process.stdout.write(
+      `\n== A big scan's page, SQLite (load average ${os.loadavg()[0]!.toFixed(2)})\n${await benchScanPage()}\n`,
+    );
   }
   if (runs('notifier')) {
     // The notifier against intake's saturation rate, and a real lead's email through a flood (bench/notifier.ts).
@@ -641,7 +776,10 @@ try {
       const db = await make();
       if (!db) continue;
       try {
-        const rows = await benchNotifier({ seconds: SECONDS, connections: CONNECTIONS, leadFile, leadscan, wrk, fixedRate }, db);
+        const rows = await benchNotifier(
+          { seconds: SECONDS, connections: CONNECTIONS, leadFile, leadscan, wrk, fixedRate },
+          db,
+        );
         throughput.push(rows.throughput);
         flood.push(rows.flood);
       } finally {

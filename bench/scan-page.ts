@@ -51,14 +51,25 @@ export async function benchScanPage(): Promise<string> {
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const { userId } = await createUser({ ctx, input: { email: 'owner@bench.example', workspaceId: seeded.workspaceId, role: 'owner' } });
+    const { userId } = await createUser({
+      ctx,
+      input: { email: 'owner@bench.example', workspaceId: seeded.workspaceId, role: 'owner' },
+    });
     const { sessionId } = await createSession({ ctx, input: { userId } });
     const { uploadKey } = await showUploadKey({ ctx, input: { workspaceId: seeded.workspaceId } });
 
     const body = manyWalledUpload(500, 600);
-    const up = await fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'x-scan-key': uploadKey, 'content-type': 'application/json' }, body });
+    const up = await fetch(`${base}/api/scan/upload`, {
+      method: 'POST',
+      headers: { 'x-scan-key': uploadKey, 'content-type': 'application/json' },
+      body,
+    });
     if (up.status !== 200) throw new Error(`the upload answered ${up.status}: ${await up.text()}`);
-    const scan = await store.db.selectFrom('scans').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    const scan = await store.db
+      .selectFrom('scans')
+      .select('id')
+      .where('workspace_id', '=', seeded.workspaceId)
+      .executeTakeFirstOrThrow();
     const measureStart = performance.now();
     await measureScan({ ctx, input: { scanId: scan.id } });
     const measureMs = performance.now() - measureStart;
@@ -101,4 +112,3 @@ export async function benchScanPage(): Promise<string> {
     clearInterval(alive);
   }
 }
-

@@ -21,7 +21,8 @@ type Target = Pick<BenchDatabase, 'file' | 'sourceId' | 'pipelineId'>;
 
 function open(file: string, secureDelete: boolean): BetterSqlite3.Database {
   const db = new BetterSqlite3(file);
-  for (const pragma of ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'temp_store = MEMORY']) db.pragma(pragma);
+  for (const pragma of ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'temp_store = MEMORY'])
+    db.pragma(pragma);
   db.pragma(`secure_delete = ${secureDelete ? 'ON' : 'OFF'}`);
   return db;
 }
@@ -50,7 +51,8 @@ function insertRound(db: BetterSqlite3.Database, target: Target, start: number, 
   const began = process.hrtime.bigint();
   for (let i = start; i < start + count; i += BATCH) {
     db.exec('begin immediate');
-    for (let j = i; j < Math.min(i + BATCH, start + count); j += 1) insert.run(leadInsertParams('sqlite', [lead(target, j)]));
+    for (let j = i; j < Math.min(i + BATCH, start + count); j += 1)
+      insert.run(leadInsertParams('sqlite', [lead(target, j)]));
     db.exec('commit');
   }
   return Number(process.hrtime.bigint() - began) / 1000 / count;
@@ -73,7 +75,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const migrated = (name: string) => seedBenchDatabase(path.join(dir, `${name}.sqlite`));
 const targets = { off: await migrated('off'), on: await migrated('on') };
-const results = { off: { insert: [] as number[], delete: [] as number[] }, on: { insert: [] as number[], delete: [] as number[] } };
+const results = {
+  off: { insert: [] as number[], delete: [] as number[] },
+  on: { insert: [] as number[], delete: [] as number[] },
+};
 const perRound = Math.floor(LEADS / ROUNDS);
 for (let round = 0; round < ROUNDS; round += 1) {
   // Alternate which goes first, so neither always gets the warmer cache or the quieter moment.

@@ -43,15 +43,29 @@ export async function seedBenchDatabase(file: string, env: Record<string, string
   const ctx = createDomainContext({ config, store, appSecret });
   const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
   const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' } });
+  const source = await createSource({
+    ctx,
+    input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' },
+  });
   await store.close();
-  return { file, config, appSecret, workspaceId: workspace.id, pipelineId: pipeline.id, sourceId: source.id, token: source.token };
+  return {
+    file,
+    config,
+    appSecret,
+    workspaceId: workspace.id,
+    pipelineId: pipeline.id,
+    sourceId: source.id,
+    token: source.token,
+  };
 }
 
 /**
  * A lead for the writer thread's INSERT (leadInsertParams): the intake's row (test/helpers/hot-rows.ts, so the
  * benches and the tests share one shape) into `target`'s source and pipeline, with the bench's own values over it.
  */
-export function benchLead(target: Pick<BenchDatabase, 'sourceId' | 'pipelineId'>, fields: Partial<LeadInsertValues>): LeadInsertValues {
+export function benchLead(
+  target: Pick<BenchDatabase, 'sourceId' | 'pipelineId'>,
+  fields: Partial<LeadInsertValues>,
+): LeadInsertValues {
   return { ...leadRow({ id: target.sourceId, pipeline_id: target.pipelineId }, null), restored_from: null, ...fields };
 }

@@ -34,7 +34,10 @@ export function problemFromError(error: unknown): { code: ErrorCode; detail: str
  * else there). Failures exit 1 with one line on stderr; with --json the problem object is also on stdout.
  * The command groups live in src/cli/, one file per area.
  */
-export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }) {
+export async function main(
+  argv: string[],
+  io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+) {
   const jsonMode = argv.includes('--json');
   let config: Config | undefined;
   const getConfig = () => (config ??= loadConfig(io.env));
@@ -45,12 +48,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       const runtime = await openRuntime(getConfig(), { poolSize: 2, databaseUrl: io.env.DATABASE_URL });
       try {
         // Links use PUBLIC_BASE_URL, else the base URL the server last started with (docs/cli.md).
-        const ctx = { ...runtime.ctx, actor: cliActor(), config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) } };
+        const ctx = {
+          ...runtime.ctx,
+          actor: cliActor(),
+          config: { ...runtime.ctx.config, publicBaseUrl: await linkBaseUrl(runtime.ctx) },
+        };
         const result = await verb(ctx, ...args);
         // Stored bytes go out exactly; with --json, as one document: { byteSize, base64 } (docs/cli.md).
         if (Buffer.isBuffer(result) && !jsonMode) io.stdout.write(result);
-        else if (Buffer.isBuffer(result)) io.stdout.write(`${JSON.stringify({ byteSize: result.length, base64: result.toString('base64') })}\n`);
-        else io.stdout.write(jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result));
+        else if (Buffer.isBuffer(result))
+          io.stdout.write(`${JSON.stringify({ byteSize: result.length, base64: result.toString('base64') })}\n`);
+        else
+          io.stdout.write(
+            jsonMode ? `${JSON.stringify(result, null, 2)}\n` : (render as (r: unknown) => string)(result),
+          );
       } finally {
         await runtime.store.close();
       }

@@ -6,9 +6,7 @@ import v8 from 'node:v8';
  * The whole environment, parsed once at start-up (docs/configuration.md) and handed down.
  * Nothing else in the service reads `process.env`.
  */
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export type BotCheckProvider = 'turnstile' | 'hcaptcha' | 'recaptcha';
 
@@ -153,7 +151,10 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     if (hops > 32) throw new ConfigError('TRUST_PROXY', `must be at most 32 proxy hops, got ${value}`);
     return hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const wrong = entries.find((entry) => !isAddressOrCidr(entry));
   if (wrong !== undefined || entries.length === 0) {
     throw new ConfigError(
@@ -172,14 +173,21 @@ function mailConfig(env: Env): MailConfig | undefined {
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   const from = env.MAIL_FROM?.trim() || undefined;
   if (smtpUrl === undefined) {
-    if (from !== undefined) throw new ConfigError('SMTP_URL', 'must be set when MAIL_FROM is (e.g. smtp://user:password@smtp.example.com:587)');
+    if (from !== undefined)
+      throw new ConfigError(
+        'SMTP_URL',
+        'must be set when MAIL_FROM is (e.g. smtp://user:password@smtp.example.com:587)',
+      );
     return undefined;
   }
   let url: URL;
   try {
     url = new URL(smtpUrl);
   } catch {
-    throw new ConfigError('SMTP_URL', 'is not a URL; write smtp://user:password@host:587 or smtps://user:password@host:465');
+    throw new ConfigError(
+      'SMTP_URL',
+      'is not a URL; write smtp://user:password@host:587 or smtps://user:password@host:465',
+    );
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
     throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got ${url.protocol}//`);
@@ -189,7 +197,10 @@ function mailConfig(env: Env): MailConfig | undefined {
     throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is: the sender, e.g. "Leadscan <leads@example.com>"');
   }
   if (!FROM_ADDRESS.test(from)) {
-    throw new ConfigError('MAIL_FROM', `must be an email address, optionally with a name ("Leadscan <leads@example.com>"), got "${from.slice(0, 100)}"`);
+    throw new ConfigError(
+      'MAIL_FROM',
+      `must be an email address, optionally with a name ("Leadscan <leads@example.com>"), got "${from.slice(0, 100)}"`,
+    );
   }
   const server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? '465' : '587')}`;
   return { smtpUrl, from, server };
@@ -214,7 +225,10 @@ export function loadConfig(env: Env = process.env): Config {
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 600_000, 1000, 3_600_000);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
   }
   const logFormat = env.LOG_FORMAT?.trim() || undefined;
   if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') {

@@ -13,7 +13,14 @@ export const LOG_REDACT_PATHS = [
   'req.body.botCheckToken',
 ];
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 const SKIPPED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'v']);
 
 /**
@@ -66,7 +73,10 @@ export function logFormatOf(config: Config, out: { isTTY?: boolean } = process.s
  * Pino options for the server. Requests are logged without the client address (personal data, kept with the
  * lead instead). In pretty mode the per-request lines move to debug, so the first-start banner stays readable.
  */
-export function loggerOptions(config: Config, out: NodeJS.WritableStream = process.stdout): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Config,
+  out: NodeJS.WritableStream = process.stdout,
+): FastifyServerOptions['logger'] {
   const pretty = logFormatOf(config, out as { isTTY?: boolean }) === 'pretty';
   return {
     level: config.logLevel,
@@ -86,5 +96,8 @@ export function fastifyLogging(
 ): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   if (logger !== undefined) return { logger };
   const pretty = logFormatOf(config) === 'pretty';
-  return { logger: loggerOptions(config), ...(pretty ? { logController: new LogController({ disableRequestLogging: true }) } : {}) };
+  return {
+    logger: loggerOptions(config),
+    ...(pretty ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+  };
 }

@@ -53,7 +53,12 @@ export function createDomainContext(input: {
 /** What both `serve` and every CLI command need: the secret, a reachable, migrated database and a domain context. */
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const { database } = config;
-  if (database.kind === 'sqlite' && database.path !== ':memory:' && !options.mayCreate && !fs.existsSync(database.path)) {
+  if (
+    database.kind === 'sqlite' &&
+    database.path !== ':memory:' &&
+    !options.mayCreate &&
+    !fs.existsSync(database.path)
+  ) {
     const given = options.databaseUrl?.trim() ? `DATABASE_URL=${options.databaseUrl}` : 'DATABASE_URL is unset';
     throw new AppError(
       'database_not_found',
@@ -85,7 +90,8 @@ async function connect(config: Config, poolSize: number | undefined): Promise<Da
     return store;
   } catch (error) {
     await store?.close().catch(() => undefined);
-    const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : redactedUrl(config.database.url);
+    const where =
+      config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : redactedUrl(config.database.url);
     throw new AppError('service_unavailable', `Cannot open the database ${where}: ${reasonOf(error)}`);
   }
 }

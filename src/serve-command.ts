@@ -126,7 +126,9 @@ async function runWorker(config: Config, io: ServeIo): Promise<void> {
     running = await startServer(await openRuntime(config, { mayCreate: true }));
   } catch (error) {
     // The IPC channel would keep this process alive; exit so the primary sees the failure.
-    io.stderr.write(`leadscan: worker ${process.pid} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(
+      `leadscan: worker ${process.pid} could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
   stop.serving(running);

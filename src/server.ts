@@ -8,7 +8,13 @@ import type { Runtime } from './runtime.js';
 import { startScanMeasurer } from './jobs/scan-measurer.js';
 import { startNotifier } from './jobs/notifier.js';
 import { periodicJob } from './jobs/periodic-job.js';
-import { HEARTBEAT_EVERY_MS, recordHeartbeat, recordSend, recordServerStart, recordServerStop } from './domain/server-instances/server-record.js';
+import {
+  HEARTBEAT_EVERY_MS,
+  recordHeartbeat,
+  recordSend,
+  recordServerStart,
+  recordServerStop,
+} from './domain/server-instances/server-record.js';
 import { migrationProvider } from './storage/migrations/index.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startSearchMover } from './jobs/search-mover.js';
@@ -40,7 +46,8 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
   ];
   if (!result.created) {
     for (const source of result.sources.slice(0, BANNER_SOURCES)) lines.push(...sourceLines(source));
-    if (result.sources.length > BANNER_SOURCES) lines.push(`(more lead sources: npx leadscan source list --workspace …)`);
+    if (result.sources.length > BANNER_SOURCES)
+      lines.push(`(more lead sources: npx leadscan source list --workspace …)`);
     lines.push(`Web app:      ${config.publicBaseUrl}/`);
     return `${lines.join('\n')}\n`;
   }
@@ -92,13 +99,18 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
   const baseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : `http://localhost:${port}`;
   await recordServerBaseUrl(runtime.ctx, baseUrl);
   // What this process runs with, for `leadscan notify status`, `notify test` and `doctor` (other processes).
-  const instanceId = await recordServerStart(runtime.ctx, Object.keys(await migrationProvider(runtime.store.dialect).getMigrations()).length);
+  const instanceId = await recordServerStart(
+    runtime.ctx,
+    Object.keys(await migrationProvider(runtime.store.dialect).getMigrations()).length,
+  );
   const heartbeat = periodicJob(() => recordHeartbeat(runtime.ctx, instanceId), {
     everyMs: HEARTBEAT_EVERY_MS,
     onError: (error) => app.log.warn({ err: error }, 'recording the server heartbeat failed; retrying'),
   });
 
-  const measurer = startScanMeasurer(runtime.ctx, (error) => app.log.warn({ err: error }, 'measuring scans failed; retrying later'));
+  const measurer = startScanMeasurer(runtime.ctx, (error) =>
+    app.log.warn({ err: error }, 'measuring scans failed; retrying later'),
+  );
   const notifier = runtime.ctx.mail
     ? startNotifier(runtime.ctx, {
         onError: (error) => app.log.warn({ err: error }, 'the email notifier failed a pass; retrying in a few seconds'),
@@ -110,10 +122,14 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     : undefined;
 
   // Every instance looks now and then; the job's claim lets one of them run the day's purge.
-  const retention = startRetentionJob(runtime.ctx, (error) => app.log.warn({ err: error }, 'the retention run failed; retrying later'));
+  const retention = startRetentionJob(runtime.ctx, (error) =>
+    app.log.warn({ err: error }, 'the retention run failed; retrying later'),
+  );
 
   // PostgreSQL: new leads' search documents go under the trigram index in batches, off the intake's INSERT.
-  const searchMover = startSearchMover(runtime.ctx, (error) => app.log.warn({ err: error }, 'moving search documents failed; retrying in a second'));
+  const searchMover = startSearchMover(runtime.ctx, (error) =>
+    app.log.warn({ err: error }, 'moving search documents failed; retrying in a second'),
+  );
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -126,7 +142,9 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       await retention.stop();
       await searchMover.stop();
       await app.close();
-      await recordServerStop(runtime.ctx, instanceId).catch((error: unknown) => app.log.warn({ err: error }, 'recording the stop failed'));
+      await recordServerStop(runtime.ctx, instanceId).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'recording the stop failed'),
+      );
       await runtime.store.close();
     })();
     return closing;

@@ -59,7 +59,8 @@ function layerViolations(graph: Map<string, string[]>): string[] {
   const found: string[] = [];
   for (const [file, deps] of graph) {
     for (const dep of deps) {
-      if (FORBIDDEN[layerOf(file)]?.includes(layerOf(dep))) found.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`);
+      if (FORBIDDEN[layerOf(file)]?.includes(layerOf(dep)))
+        found.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`);
     }
   }
   return found;
@@ -140,7 +141,11 @@ function routesIntoStorage(graph: Map<string, string[]>): string[] {
   const routes = path.join(SRC, 'http', 'routes') + path.sep;
   return [...graph]
     .filter(([file]) => file.startsWith(routes))
-    .flatMap(([file, deps]) => deps.filter((dep) => layerOf(dep) === 'storage').map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`));
+    .flatMap(([file, deps]) =>
+      deps
+        .filter((dep) => layerOf(dep) === 'storage')
+        .map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`),
+    );
 }
 
 /**
@@ -171,7 +176,8 @@ function importCycles(graph: Map<string, string[]>): string[] {
     stack.push(file);
     for (const dep of graph.get(file) ?? []) {
       if (!graph.has(dep)) continue;
-      if (state.get(dep) === 'open') cycles.push([...stack.slice(stack.indexOf(dep)), dep].map((f) => path.relative(SRC, f)).join(' -> '));
+      if (state.get(dep) === 'open')
+        cycles.push([...stack.slice(stack.indexOf(dep)), dep].map((f) => path.relative(SRC, f)).join(' -> '));
       else if (!state.has(dep)) visit(dep);
     }
     stack.pop();
@@ -209,10 +215,14 @@ describe('architecture', () => {
     const wrapper = path.join(SRC, 'domain', 'idempotency');
     const intoVerbs = [...graph]
       .filter(([file]) => file.startsWith(wrapper + path.sep))
-      .flatMap(([file, deps]) => deps.filter((dep) => {
-        const [folder, ...rest] = path.relative(path.join(SRC, 'domain'), dep).split(path.sep);
-        return layerOf(dep) === 'domain' && rest.length > 0 && folder !== 'idempotency';
-      }).map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`));
+      .flatMap(([file, deps]) =>
+        deps
+          .filter((dep) => {
+            const [folder, ...rest] = path.relative(path.join(SRC, 'domain'), dep).split(path.sep);
+            return layerOf(dep) === 'domain' && rest.length > 0 && folder !== 'idempotency';
+          })
+          .map((dep) => `${path.relative(SRC, file)} -> ${path.relative(SRC, dep)}`),
+      );
     expect(intoVerbs).toEqual([]);
   });
 
@@ -230,11 +240,15 @@ describe('architecture', () => {
     const store = path.join(SRC, 'storage/s.ts');
     expect(routesIntoStorage(new Map([[route, [store]]]))).toEqual(['http/routes/r.ts -> storage/s.ts']);
     const verb = path.join(SRC, 'domain/v.ts');
-    expect(dialectNamesInDomain(new Map([[verb, "const a = 1;\nif (ctx.store.dialect === 'postgres') lock();"]]))).toEqual([
-      "domain/v.ts:2: if (ctx.store.dialect === 'postgres') lock();",
-    ]);
-    expect(dialectNamesInDomain(new Map([[verb, "import type { Dialect } from '../../storage/dialect.js';"]]))).toHaveLength(1);
-    expect(dialectNamesInDomain(new Map([[verb, '// On SQLite the lock is a no-op; `leadscan-1.sqlite` is a file name.']]))).toEqual([]);
+    expect(
+      dialectNamesInDomain(new Map([[verb, "const a = 1;\nif (ctx.store.dialect === 'postgres') lock();"]])),
+    ).toEqual(["domain/v.ts:2: if (ctx.store.dialect === 'postgres') lock();"]);
+    expect(
+      dialectNamesInDomain(new Map([[verb, "import type { Dialect } from '../../storage/dialect.js';"]])),
+    ).toHaveLength(1);
+    expect(
+      dialectNamesInDomain(new Map([[verb, '// On SQLite the lock is a no-op; `leadscan-1.sqlite` is a file name.']])),
+    ).toEqual([]);
   });
 
   it('would see a violation and a circle if there were one', () => {

@@ -21,15 +21,23 @@ describe('config', () => {
   });
 
   it('selects PostgreSQL or SQLite from DATABASE_URL', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+    });
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.kind).toBe('postgres');
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ kind: 'sqlite', path: '/tmp/x.db' });
-    expect(loadConfig({ DATABASE_URL: 'rel/x.db' }).database).toEqual({ kind: 'sqlite', path: path.resolve('rel/x.db') });
+    expect(loadConfig({ DATABASE_URL: 'rel/x.db' }).database).toEqual({
+      kind: 'sqlite',
+      path: path.resolve('rel/x.db'),
+    });
   });
 
   it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://leads.example.com/' }).publicBaseUrl).toBe('https://leads.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://leads.example.com/' }).publicBaseUrl).toBe(
+      'https://leads.example.com',
+    );
   });
 
   it.each([
@@ -77,7 +85,9 @@ describe('config', () => {
 
   it('refuses TRUST_PROXY=true with a line that says what to write instead, and malformed addresses', () => {
     for (const value of ['true', 'TRUE', 'on', 'yes']) {
-      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY .*would let any client choose its IP; write the number of proxies .*\(e\.g\. 1\).*CIDRs/);
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY .*would let any client choose its IP; write the number of proxies .*\(e\.g\. 1\).*CIDRs/,
+      );
     }
     for (const value of ['10.0.0.0/33', '10.0.0', 'proxy.internal', '::1/129', '1.2.3.4/8/8', '99']) {
       expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
@@ -86,13 +96,20 @@ describe('config', () => {
   it('reads SMTP_URL and MAIL_FROM together, names the server without credentials, and leaves email off when unset', () => {
     expect(loadConfig({}).mail).toBeUndefined();
     expect(loadConfig({}).emailBatchSeconds).toBe(60);
-    expect(loadConfig({ SMTP_URL: 'smtp://apikey:s3cret@smtp.example.com:2525', MAIL_FROM: 'Leads <leads@example.com>' }).mail).toEqual({
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://apikey:s3cret@smtp.example.com:2525', MAIL_FROM: 'Leads <leads@example.com>' })
+        .mail,
+    ).toEqual({
       smtpUrl: 'smtp://apikey:s3cret@smtp.example.com:2525',
       from: 'Leads <leads@example.com>',
       server: 'smtp.example.com:2525',
     });
-    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe('mail.example.com:465');
-    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe('mail.example.com:587');
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe(
+      'mail.example.com:465',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'leads@example.com' }).mail?.server).toBe(
+      'mail.example.com:587',
+    );
     expect(loadConfig({ EMAIL_BATCH_SECONDS: '0' }).emailBatchSeconds).toBe(0);
   });
 

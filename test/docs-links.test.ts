@@ -73,12 +73,21 @@ function citationsIn(text: string, from: string): Citation[] {
   for (const m of text.matchAll(/\bdocs\/([\w-]+\.md)(?:#([\w-]+)|, "([^"]+)")?/g)) {
     // A section's name may run over a comment's line break: `"Possible\n * duplicate"`.
     const section = m[3]?.replace(/\s*\n\s*\*?\s*/g, ' ');
-    found.push({ at: `${from}:${lineOf(m.index)}`, doc: `docs/${m[1]}`, ...(m[2] ? { anchor: m[2] } : {}), ...(section ? { section } : {}) });
+    found.push({
+      at: `${from}:${lineOf(m.index)}`,
+      doc: `docs/${m[1]}`,
+      ...(m[2] ? { anchor: m[2] } : {}),
+      ...(section ? { section } : {}),
+    });
   }
   if (from.startsWith('docs/')) {
     for (const m of text.matchAll(/\]\(([\w-]+\.md)?(?:#([^)\s]+))?\)/g)) {
       if (!m[1] && !m[2]) continue;
-      found.push({ at: `${from}:${lineOf(m.index)}`, doc: m[1] ? `docs/${m[1]}` : from, ...(m[2] ? { anchor: m[2] } : {}) });
+      found.push({
+        at: `${from}:${lineOf(m.index)}`,
+        doc: m[1] ? `docs/${m[1]}` : from,
+        ...(m[2] ? { anchor: m[2] } : {}),
+      });
     }
   }
   return found;
@@ -96,8 +105,10 @@ function brokenCitations(citations: Citation[], readDoc: (doc: string) => string
   return citations.flatMap((c) => {
     const doc = sections(c.doc);
     if (!doc) return [`${c.at}: ${c.doc} does not exist`];
-    if (c.anchor !== undefined && !doc.anchors.has(c.anchor)) return [`${c.at}: ${c.doc}#${c.anchor} matches no heading`];
-    if (c.section !== undefined && !doc.named.has(slug(c.section))) return [`${c.at}: ${c.doc}, "${c.section}" is no section`];
+    if (c.anchor !== undefined && !doc.anchors.has(c.anchor))
+      return [`${c.at}: ${c.doc}#${c.anchor} matches no heading`];
+    if (c.section !== undefined && !doc.named.has(slug(c.section)))
+      return [`${c.at}: ${c.doc}, "${c.section}" is no section`];
     return [];
   });
 }
@@ -108,7 +119,11 @@ const readDoc = (doc: string) => {
 };
 
 describe('links to docs/', () => {
-  const files = [...filesUnder(path.join(ROOT, 'src'), '.ts'), ...filesUnder(DOCS, '.md'), path.join(ROOT, 'README.md')];
+  const files = [
+    ...filesUnder(path.join(ROOT, 'src'), '.ts'),
+    ...filesUnder(DOCS, '.md'),
+    path.join(ROOT, 'README.md'),
+  ];
   const citations = files.flatMap((file) => citationsIn(fs.readFileSync(file, 'utf8'), path.relative(ROOT, file)));
 
   it('finds the links', () => {
@@ -122,11 +137,12 @@ describe('links to docs/', () => {
   });
 
   it('slugs headings as GitHub does, and would see a broken link', () => {
-    expect(slug("PostgreSQL intake: the ceiling")).toBe('postgresql-intake-the-ceiling');
-    expect(slug('A source\'s form')).toBe('a-sources-form');
+    expect(slug('PostgreSQL intake: the ceiling')).toBe('postgresql-intake-the-ceiling');
+    expect(slug("A source's form")).toBe('a-sources-form');
     expect(slug('`Idempotency-Key` and [retries](x.md)')).toBe('idempotency-key-and-retries');
     expect(slug('Accents: Gagné, 2 × 3')).toBe('accents-gagné-2--3');
-    const doc = '# Title\n\n## Rate limits\n\n```sh\n# not a heading\n```\n\n## Rate limits\n\n**Inbox search.** Text.\n';
+    const doc =
+      '# Title\n\n## Rate limits\n\n```sh\n# not a heading\n```\n\n## Rate limits\n\n**Inbox search.** Text.\n';
     expect([...sectionsOf(doc).anchors]).toEqual(['title', 'rate-limits', 'rate-limits-1']);
     const planted = citationsIn(
       [

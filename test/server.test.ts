@@ -42,7 +42,9 @@ describe('leadscan serve (process)', () => {
     const first = await serve(env);
     try {
       const out = first.output();
-      expect(out).toContain('First start: created workspace "Default", pipeline "Sales" and lead source "Website form"');
+      expect(out).toContain(
+        'First start: created workspace "Default", pipeline "Sales" and lead source "Website form"',
+      );
       const form = /Hosted form:\s+(\S+)/.exec(out)?.[1];
       const intake = /Intake URL:\s+(\S+)/.exec(out)?.[1];
       expect(form).toMatch(/^http:\/\/localhost:3000\/f\/[0-9a-f-]{36}$/);
@@ -51,17 +53,23 @@ describe('leadscan serve (process)', () => {
       const key = /\n\s+(lsk_[A-Za-z0-9_-]{43})\n/.exec(out)?.[1];
       expect(key).toBeDefined();
       expect(out).toContain(`-H 'x-scan-key: ${key}'`);
-      expect(out).toMatch(/Note: APP_SECRET is not set, so Leadscan made one and keeps it in .*app-secret\. Keep that file with the database/);
+      expect(out).toMatch(
+        /Note: APP_SECRET is not set, so Leadscan made one and keeps it in .*app-secret\. Keep that file with the database/,
+      );
       expect(out).toContain('later: npx leadscan key show --workspace Default');
       const health = await fetch(`${first.url}/healthz`);
       expect(health.status).toBe(200);
       // The key printed is the workspace's live key (read back through the CLI with the generated secret).
-      expect(await cliJson(['key', 'show', '--workspace', 'Default'], { DATABASE_URL: env.DATABASE_URL })).toEqual({ uploadKey: key });
+      expect(await cliJson(['key', 'show', '--workspace', 'Default'], { DATABASE_URL: env.DATABASE_URL })).toEqual({
+        uploadKey: key,
+      });
     } finally {
       first.child.kill('SIGTERM');
     }
     expect(await first.exited).toBe(0);
-    await cliJson(['source', 'create', '--workspace', 'Default', '--pipeline', 'Sales', '--name', 'Landing page'], { DATABASE_URL: env.DATABASE_URL });
+    await cliJson(['source', 'create', '--workspace', 'Default', '--pipeline', 'Sales', '--name', 'Landing page'], {
+      DATABASE_URL: env.DATABASE_URL,
+    });
 
     const second = await serve(env);
     try {
@@ -86,11 +94,17 @@ describe('leadscan serve (process)', () => {
   });
 
   it('says where it listens once, and where its links point when that differs', async () => {
-    const started = await serve({ DATABASE_URL: path.join(tempDir(), 'x.sqlite'), APP_SECRET: 'k'.repeat(40), LOG_LEVEL: 'info' });
+    const started = await serve({
+      DATABASE_URL: path.join(tempDir(), 'x.sqlite'),
+      APP_SECRET: 'k'.repeat(40),
+      LOG_LEVEL: 'info',
+    });
     try {
       const out = started.output();
       expect(out.match(/127\.0\.0\.1/g)).toHaveLength(1);
-      expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:(\d+) \(links below use http:\/\/localhost:\1; PUBLIC_BASE_URL sets them\)/);
+      expect(out).toMatch(
+        /listening on http:\/\/127\.0\.0\.1:(\d+) \(links below use http:\/\/localhost:\1; PUBLIC_BASE_URL sets them\)/,
+      );
       expect(out).toContain('"msg":"accepting connections"');
     } finally {
       started.child.kill('SIGTERM');
@@ -123,14 +137,21 @@ describe('leadscan serve (process)', () => {
       child.stdout!.on('data', read);
       child.stderr!.on('data', read);
     });
-    await Promise.race([listening, exited.then((code) => Promise.reject(new Error(`npm start exited ${code}: ${out}`)))]);
+    await Promise.race([
+      listening,
+      exited.then((code) => Promise.reject(new Error(`npm start exited ${code}: ${out}`))),
+    ]);
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     expect(out).toMatch(/leadscan: stopped; writer committed/);
   });
 
   it('refuses to start on a bad environment value with one line naming it', async () => {
-    const result = await runCli(['serve'], { PORT: 'abc', DATABASE_URL: path.join(tempDir(), 'x.sqlite'), APP_SECRET: crypto.randomBytes(32).toString('hex') });
+    const result = await runCli(['serve'], {
+      PORT: 'abc',
+      DATABASE_URL: path.join(tempDir(), 'x.sqlite'),
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('leadscan: Invalid configuration: PORT must be a whole number, got "abc"');
   });

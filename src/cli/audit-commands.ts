@@ -9,7 +9,10 @@ const listed: Render = ((page: AuditPage) =>
   table(page.records, [
     ['AT', (r) => r.at],
     ['WORKSPACE', (r) => r.workspaceId ?? '(server)'],
-    ['ACTOR', (r) => (r.actor.kind === 'user' ? `${r.actor.label} (${r.actor.userId})` : `${r.actor.kind}:${r.actor.label}`)],
+    [
+      'ACTOR',
+      (r) => (r.actor.kind === 'user' ? `${r.actor.label} (${r.actor.userId})` : `${r.actor.kind}:${r.actor.label}`),
+    ],
     ['ACTION', (r) => r.action],
     ['TARGETS', (r) => r.targetIds.join(' ')],
     ['DETAILS', (r) => (Object.keys(r.details).length ? JSON.stringify(r.details) : '')],
@@ -27,20 +30,26 @@ export function registerAuditCommands(program: Command, { run, withJson }: CliKi
     .option('--limit <n>', 'records to print (default 100, at most 1000)', positiveInteger)
     .option('--after <cursor>', 'the next page: the cursor the previous page printed')
     .action(
-      run(async (ctx, opts: { workspace?: string; action?: string; since?: string; until?: string; limit?: number; after?: string }) => {
-        const workspaceId = opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : undefined;
-        return listAudit({
+      run(
+        async (
           ctx,
-          input: {
-            ...(workspaceId ? { workspaceId } : {}),
-            ...(opts.action ? { action: opts.action } : {}),
-            ...(opts.since ? { since: opts.since } : {}),
-            ...(opts.until ? { until: opts.until } : {}),
-            ...(opts.after ? { after: opts.after } : {}),
-            limit: opts.limit ?? 100,
-          },
-        });
-      }, listed),
+          opts: { workspace?: string; action?: string; since?: string; until?: string; limit?: number; after?: string },
+        ) => {
+          const workspaceId = opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : undefined;
+          return listAudit({
+            ctx,
+            input: {
+              ...(workspaceId ? { workspaceId } : {}),
+              ...(opts.action ? { action: opts.action } : {}),
+              ...(opts.since ? { since: opts.since } : {}),
+              ...(opts.until ? { until: opts.until } : {}),
+              ...(opts.after ? { after: opts.after } : {}),
+              limit: opts.limit ?? 100,
+            },
+          });
+        },
+        listed,
+      ),
     );
 
   const retention = program.command('retention').description('deleting what is older than each workspace keeps');

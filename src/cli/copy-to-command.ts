@@ -27,7 +27,10 @@ export function registerCopyToCommand(program: Command, { io, jsonMode, withJson
     .action(async (url: string) => {
       const config = getConfig();
       if (config.database.kind !== 'sqlite') {
-        throw new AppError('invalid_arguments', 'copy-to copies from SQLite: DATABASE_URL names a PostgreSQL database (use pg_dump there)');
+        throw new AppError(
+          'invalid_arguments',
+          'copy-to copies from SQLite: DATABASE_URL names a PostgreSQL database (use pg_dump there)',
+        );
       }
       const { path: file } = config.database;
       if (file === ':memory:') throw new AppError('invalid_arguments', 'copy-to needs a SQLite file, not :memory:');

@@ -33,7 +33,11 @@ const BACKUP_NAME = /^leadscan-\d{4}-\d{2}-\d{2}T\d{6}Z\.sqlite$/;
  * It reads the server's own record (server_instances) for what the server runs with, and never migrates or creates
  * anything: a database it cannot reach or that lags behind the code is reported, not repaired.
  */
-export async function runDoctor(config: Config, env: Record<string, string | undefined>, options: { backups?: string; timeoutMs?: number; minFreeGib?: number }): Promise<DoctorReport> {
+export async function runDoctor(
+  config: Config,
+  env: Record<string, string | undefined>,
+  options: { backups?: string; timeoutMs?: number; minFreeGib?: number },
+): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [];
   const add = (check: string, ok: boolean, detail: string) => checks.push({ check, ok, detail });
 
@@ -45,7 +49,9 @@ export async function runDoctor(config: Config, env: Record<string, string | und
   add(
     'metrics token',
     config.metricsToken !== undefined,
-    config.metricsToken !== undefined ? 'METRICS_TOKEN is set: /metrics asks for it' : 'METRICS_TOKEN is not set: /metrics answers 404; set a token of 16+ characters to scrape it',
+    config.metricsToken !== undefined
+      ? 'METRICS_TOKEN is set: /metrics asks for it'
+      : 'METRICS_TOKEN is not set: /metrics answers 404; set a token of 16+ characters to scrape it',
   );
   return { ok: checks.every((c) => c.ok), checks };
 }
@@ -54,7 +60,11 @@ type Add = (check: string, ok: boolean, detail: string) => void;
 
 async function checkDatabase(config: Config, add: Add): Promise<void> {
   const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : redactedUrl(config.database.url);
-  if (config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !fs.existsSync(config.database.path)) {
+  if (
+    config.database.kind === 'sqlite' &&
+    config.database.path !== ':memory:' &&
+    !fs.existsSync(config.database.path)
+  ) {
     add('database', false, `No database at ${where}: run doctor where leadscan serve runs, or set DATABASE_URL`);
     return;
   }
@@ -80,7 +90,9 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
     }
 
     const known = Object.keys(await migrationProvider(store.dialect).getMigrations());
-    const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(store.db).catch(() => ({ rows: [] }));
+    const rows = await sql<{ name: string }>`select name from kysely_migration`
+      .execute(store.db)
+      .catch(() => ({ rows: [] }));
     const applied = new Set(rows.rows.map((r) => r.name));
     const missing = known.filter((name) => !applied.has(name));
     const unknown = [...applied].filter((name) => !known.includes(name));
@@ -96,7 +108,13 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
 
     const server = missing.length === 0 ? await latestServer({ store, clock: systemClock }) : null;
     if (!server?.live) {
-      add('server', false, server ? `No server running: ${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}; start leadscan serve` : 'No server has run against this database; start leadscan serve');
+      add(
+        'server',
+        false,
+        server
+          ? `No server running: ${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}; start leadscan serve`
+          : 'No server has run against this database; start leadscan serve',
+      );
     } else {
       add('server', true, `running since ${server.startedAt}`);
     }
@@ -127,17 +145,40 @@ function checkTrustProxy(config: Config, serverTrustProxy: unknown, add: Add): v
   const host = new URL(config.publicBaseUrl).hostname;
   const direct = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === config.host;
   if (!trusted && !direct) {
-    add('trust proxy', false, `PUBLIC_BASE_URL is ${host}, not where the server listens, so a proxy is likely in front, but the server runs without TRUST_PROXY: client addresses will be the proxy's; set TRUST_PROXY to the proxy's address (docs/deployment.md)`);
+    add(
+      'trust proxy',
+      false,
+      `PUBLIC_BASE_URL is ${host}, not where the server listens, so a proxy is likely in front, but the server runs without TRUST_PROXY: client addresses will be the proxy's; set TRUST_PROXY to the proxy's address (docs/deployment.md)`,
+    );
   } else if (trusted && direct) {
-    add('trust proxy', false, `The server trusts X-Forwarded-For (TRUST_PROXY=${JSON.stringify(serverTrustProxy)}) but PUBLIC_BASE_URL (${host}) points at the server itself: any client can name its own address; unset TRUST_PROXY`);
+    add(
+      'trust proxy',
+      false,
+      `The server trusts X-Forwarded-For (TRUST_PROXY=${JSON.stringify(serverTrustProxy)}) but PUBLIC_BASE_URL (${host}) points at the server itself: any client can name its own address; unset TRUST_PROXY`,
+    );
   } else {
-    add('trust proxy', true, trusted ? `the server trusts ${JSON.stringify(serverTrustProxy)} to name clients` : 'the server is reached directly and trusts no proxy');
+    add(
+      'trust proxy',
+      true,
+      trusted
+        ? `the server trusts ${JSON.stringify(serverTrustProxy)} to name clients`
+        : 'the server is reached directly and trusts no proxy',
+    );
   }
 }
 
-async function checkPublicUrl(config: Config, env: Record<string, string | undefined>, timeoutMs: number, add: Add): Promise<void> {
+async function checkPublicUrl(
+  config: Config,
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+  add: Add,
+): Promise<void> {
   if (!env.PUBLIC_BASE_URL?.trim()) {
-    add('public url', false, 'PUBLIC_BASE_URL is not set: links in emails point at localhost; set it to the address people use');
+    add(
+      'public url',
+      false,
+      'PUBLIC_BASE_URL is not set: links in emails point at localhost; set it to the address people use',
+    );
     return;
   }
   const url = new URL('/healthz', config.publicBaseUrl);
@@ -145,12 +186,23 @@ async function checkPublicUrl(config: Config, env: Record<string, string | undef
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     const body = (await response.json().catch(() => null)) as { ok?: unknown } | null;
     if (response.status === 200 && body?.ok === true) add('public url', true, `${url.href} answers from this machine`);
-    else add('public url', false, `${url.href} answered ${response.status}, not Leadscan's {"ok":true}: check the proxy in front of the server`);
+    else
+      add(
+        'public url',
+        false,
+        `${url.href} answered ${response.status}, not Leadscan's {"ok":true}: check the proxy in front of the server`,
+      );
   } catch (error) {
     add('public url', false, `${url.href} does not answer from this machine: ${reasonOf(error)}`);
   }
   const https = url.protocol === 'https:';
-  add('https', https, https ? 'PUBLIC_BASE_URL is https' : 'PUBLIC_BASE_URL is plain http: passwords and session cookies cross the network in the clear; put TLS in front (docs/deployment.md)');
+  add(
+    'https',
+    https,
+    https
+      ? 'PUBLIC_BASE_URL is https'
+      : 'PUBLIC_BASE_URL is plain http: passwords and session cookies cross the network in the clear; put TLS in front (docs/deployment.md)',
+  );
 }
 
 function checkBackups(dir: string, add: Add): void {
@@ -163,14 +215,22 @@ function checkBackups(dir: string, add: Add): void {
   }
   const newest = names.sort().at(-1);
   if (!newest) {
-    add('backups', false, `No leadscan-….sqlite backup in ${dir}: schedule leadscan backup --dir ${dir} (docs/operations.md)`);
+    add(
+      'backups',
+      false,
+      `No leadscan-….sqlite backup in ${dir}: schedule leadscan backup --dir ${dir} (docs/operations.md)`,
+    );
     return;
   }
   const m = /^leadscan-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(newest)!;
   const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`);
   const hours = Math.floor((Date.now() - at) / 3_600_000);
   const fresh = Date.now() - at <= BACKUP_MAX_AGE_MS;
-  add('backups', fresh, `newest ${newest}, ${hours} h old${fresh ? '' : ': the scheduled backup has stopped; check its timer or cron job'}`);
+  add(
+    'backups',
+    fresh,
+    `newest ${newest}, ${hours} h old${fresh ? '' : ': the scheduled backup has stopped; check its timer or cron job'}`,
+  );
 }
 
 function checkDisk(config: Config, minFree: number, add: Add): void {
@@ -180,7 +240,13 @@ function checkDisk(config: Config, minFree: number, add: Add): void {
     const stats = fs.statfsSync(dir);
     const free = stats.bavail * stats.bsize;
     const gib = (free / 1024 ** 3).toFixed(1);
-    add('disk', free >= minFree, free >= minFree ? `${gib} GiB free under ${dir}` : `only ${gib} GiB free under ${dir}: free space or grow the disk`);
+    add(
+      'disk',
+      free >= minFree,
+      free >= minFree
+        ? `${gib} GiB free under ${dir}`
+        : `only ${gib} GiB free under ${dir}: free space or grow the disk`,
+    );
   } catch (error) {
     add('disk', false, `Cannot read free space under ${dir}: ${reasonOf(error)}`);
   }
@@ -189,7 +255,13 @@ function checkDisk(config: Config, minFree: number, add: Add): void {
 function checkAppSecret(config: Config, add: Add): void {
   if (config.appSecret !== undefined) {
     const weak = new Set(config.appSecret).size < 10;
-    add('app secret', !weak, weak ? 'APP_SECRET repeats a few characters: make a new one with openssl rand -hex 32 (docs/security.md)' : 'APP_SECRET is set and long enough');
+    add(
+      'app secret',
+      !weak,
+      weak
+        ? 'APP_SECRET repeats a few characters: make a new one with openssl rand -hex 32 (docs/security.md)'
+        : 'APP_SECRET is set and long enough',
+    );
     return;
   }
   const file = path.join(config.dataDir, 'app-secret');
@@ -197,7 +269,11 @@ function checkAppSecret(config: Config, add: Add): void {
   try {
     text = fs.readFileSync(file, 'utf8').trim();
   } catch {
-    add('app secret', false, `APP_SECRET is not set and there is no ${file}: the server makes one at its first start; keep it with the backups`);
+    add(
+      'app secret',
+      false,
+      `APP_SECRET is not set and there is no ${file}: the server makes one at its first start; keep it with the backups`,
+    );
     return;
   }
   const mode = fs.statSync(file).mode & 0o077;
@@ -205,7 +281,11 @@ function checkAppSecret(config: Config, add: Add): void {
   add(
     'app secret',
     ok,
-    text.length < 32 ? `${file} holds a secret shorter than 32 characters` : mode !== 0 ? `${file} is readable by others: chmod 600 ${file}` : `generated, in ${file} (keep it with the backups)`,
+    text.length < 32
+      ? `${file} holds a secret shorter than 32 characters`
+      : mode !== 0
+        ? `${file} is readable by others: chmod 600 ${file}`
+        : `generated, in ${file} (keep it with the backups)`,
   );
 }
 
@@ -213,7 +293,11 @@ const reportText = (report: DoctorReport) =>
   `${report.checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.check.padEnd(12)} ${c.detail}`).join('\n')}\n${report.ok ? 'Nothing to fix.' : 'Something to fix (the FIX lines above).'}\n`;
 
 /** `leadscan doctor [--backups DIR] [--json]`: exit 0 when every check passes, 1 otherwise. */
-export function registerDoctorCommand(program: Command, { io, jsonMode, getConfig, withJson }: CliKit, setExit: (code: number) => void): void {
+export function registerDoctorCommand(
+  program: Command,
+  { io, jsonMode, getConfig, withJson }: CliKit,
+  setExit: (code: number) => void,
+): void {
   withJson(program.command('doctor'))
     .description('check this deployment and say what to fix, one line each (exit 1 when something is wrong)')
     .option('--backups <dir>', 'the folder leadscan backup --dir writes to: how old is the newest backup')

@@ -10,9 +10,17 @@ export function registerKeyCommands(program: Command, { run, withJson }: CliKit)
   withJson(key.command('show'))
     .description('show the live upload key')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run(async (ctx, opts: { workspace: string }) => showUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), audit: 'key.shown' } })));
+    .action(
+      run(async (ctx, opts: { workspace: string }) =>
+        showUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), audit: 'key.shown' } }),
+      ),
+    );
   withJson(key.command('regenerate'))
     .description('replace the upload key; the old one is refused at once')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run(async (ctx, opts: { workspace: string }) => regenerateUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } })));
+    .action(
+      run(async (ctx, opts: { workspace: string }) =>
+        regenerateUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+      ),
+    );
 }

@@ -69,12 +69,18 @@ export interface PageOptions {
 /** `--limit` and `--offset` of a list printed newest first. */
 export function withPaging(cmd: Command, items: string): Command {
   return cmd
-    .option('--limit <n>', `${items} to print (default ${LIST_PAGE.size}, at most ${LIST_PAGE.max})`, (value: string) => {
-      const n = positiveInteger(value);
-      if (n > LIST_PAGE.max) throw new InvalidArgumentError(`must be at most ${LIST_PAGE.max}`);
-      return n;
-    })
-    .option('--offset <n>', `skip this many of the newest ${items}`, (value: string) => wholeNumber(value, 'must be a whole number (0 or more)'));
+    .option(
+      '--limit <n>',
+      `${items} to print (default ${LIST_PAGE.size}, at most ${LIST_PAGE.max})`,
+      (value: string) => {
+        const n = positiveInteger(value);
+        if (n > LIST_PAGE.max) throw new InvalidArgumentError(`must be at most ${LIST_PAGE.max}`);
+        return n;
+      },
+    )
+    .option('--offset <n>', `skip this many of the newest ${items}`, (value: string) =>
+      wholeNumber(value, 'must be a whole number (0 or more)'),
+    );
 }
 
 /**

@@ -54,7 +54,8 @@ type FilterOptions = Omit<LeadFilterInput, 'workspaceId' | 'pipelineId'> & { wor
 /** The filters with the workspace and the pipeline (id or name) resolved to ids; a blank pipeline is no filter. */
 async function filtersOf(ctx: DomainContext, opts: FilterOptions): Promise<LeadFilterInput> {
   const { workspace, pipeline, ...rest } = opts;
-  if (pipeline === undefined || pipeline.trim() === '') return { ...rest, workspaceId: await workspaceIdOf(ctx, workspace) };
+  if (pipeline === undefined || pipeline.trim() === '')
+    return { ...rest, workspaceId: await workspaceIdOf(ctx, workspace) };
   return { ...rest, ...(await pipelineIdsOf(ctx, { workspace, pipeline: pipeline.trim() })) };
 }
 
@@ -64,7 +65,9 @@ function leadLine(lead: InboxLead): string {
     lead.assigneeEmail && `→ ${lead.assigneeEmail}`,
     lead.followUpOn && `follow up ${lead.followUpOn}`,
     lead.possibleDuplicate && 'possible duplicate',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})${work ? `  ${work}` : ''}\n`;
 }
 
@@ -78,7 +81,10 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .action(
       run(
         async (ctx, opts: FilterOptions & { limit?: number; cursor?: string }) => {
-          const page = await listLeads({ ctx, input: { ...(await filtersOf(ctx, opts)), limit: opts.limit, cursor: opts.cursor } });
+          const page = await listLeads({
+            ctx,
+            input: { ...(await filtersOf(ctx, opts)), limit: opts.limit, cursor: opts.cursor },
+          });
           if (page.nextCursor) io.stderr.write(`More leads: add --cursor ${page.nextCursor}\n`);
           return page.leads;
         },
@@ -91,16 +97,22 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
   withJson(leads.command('move <id>'))
     .description('move a lead to another stage of its pipeline (recorded as moved by "cli")')
     .requiredOption('--stage <stage>', 'stage key or name')
-    .action(run((ctx, id: string, opts: { stage: string }) => moveLead({ ctx, input: { id, stage: opts.stage, by: CLI_ACTOR } })));
+    .action(
+      run((ctx, id: string, opts: { stage: string }) =>
+        moveLead({ ctx, input: { id, stage: opts.stage, by: CLI_ACTOR } }),
+      ),
+    );
   withJson(leads.command('note <id> <text>'))
     .description('add an internal note to a lead (written by "cli"; at most 5,000 characters)')
     .action(run((ctx, id: string, text: string) => addNote({ ctx, input: { leadId: id, text, by: CLI_ACTOR } })));
   withJson(leads.command('assign <id> [email]'))
-    .description("assign a lead to a member of its workspace, or to nobody with --none")
+    .description('assign a lead to a member of its workspace, or to nobody with --none')
     .option('--none', 'unassign the lead')
     .action(
       run((ctx, id: string, email: string | undefined, opts: { none?: boolean }) => {
-        const assignee = valueOrFlag(email, opts.none === true, 'Give the member\'s email or --none, not both', (v) => ({ email: v }));
+        const assignee = valueOrFlag(email, opts.none === true, "Give the member's email or --none, not both", (v) => ({
+          email: v,
+        }));
         return assignLead({ ctx, input: { leadId: id, assignee, by: CLI_ACTOR } });
       }),
     );
@@ -120,13 +132,17 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .description('remove a lead for good')
     .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
   withFilters(leads.command('export'))
-    .description('the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; --format xlsx > leads.xlsx for Excel')
+    .description(
+      'the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; --format xlsx > leads.xlsx for Excel',
+    )
     .option('--format <format>', 'csv (the default) or xlsx (an Excel file, every cell typed)', 'csv')
     .action(
       run(async (ctx, opts: FilterOptions & { format: string }) => {
-        if (opts.format !== 'csv' && opts.format !== 'xlsx') throw new AppError('invalid_arguments', '--format is csv or xlsx');
+        if (opts.format !== 'csv' && opts.format !== 'xlsx')
+          throw new AppError('invalid_arguments', '--format is csv or xlsx');
         const input = await filtersOf(ctx, opts);
-        const file = opts.format === 'xlsx' ? await exportLeadsXlsx({ ctx, input }) : await exportLeadsCsv({ ctx, input });
+        const file =
+          opts.format === 'xlsx' ? await exportLeadsXlsx({ ctx, input }) : await exportLeadsCsv({ ctx, input });
         for await (const chunk of file) {
           if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
         }
@@ -144,7 +160,11 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .action(run(async (ctx, opts: PipelineRefs) => listStages({ ctx, input: await pipelineIdsOf(ctx, opts) })));
   pipelineOpts(stages.command('add <name>'))
     .description('add a stage at the end')
-    .action(run(async (ctx, name: string, opts: PipelineRefs) => addStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name } })));
+    .action(
+      run(async (ctx, name: string, opts: PipelineRefs) =>
+        addStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name } }),
+      ),
+    );
   pipelineOpts(stages.command('rename <stage> <name>'))
     .description('rename a stage (its leads stay in it)')
     .action(
@@ -155,7 +175,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
   pipelineOpts(stages.command('order <stages...>'))
     .description('put the stages in this order (keys or names); the first receives new leads')
     .action(
-      run(async (ctx, order: string[], opts: PipelineRefs) => reorderStages({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), order } })),
+      run(async (ctx, order: string[], opts: PipelineRefs) =>
+        reorderStages({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), order } }),
+      ),
     );
   pipelineOpts(stages.command('remove <stage>'))
     .description('remove a stage; a stage holding leads needs --move-to')
@@ -166,7 +188,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       ),
     );
 
-  const quarantine = program.command('quarantine').description('caught submissions and leads marked as spam, kept 30 days');
+  const quarantine = program
+    .command('quarantine')
+    .description('caught submissions and leads marked as spam, kept 30 days');
   withPaging(withJson(quarantine.command('list')), 'submissions')
     .description('quarantined submissions of a workspace, newest first')
     .requiredOption('--workspace <workspace>', 'workspace id or name')

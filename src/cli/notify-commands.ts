@@ -10,7 +10,13 @@ interface NotifyStatus extends OutboxStatus {
   /** As the running (or last) server recorded it at its start, not this shell's environment. */
   email: { on: boolean; server: string | null; from: string | null };
   /** The server that recorded it: when it started and last said it was alive; null when none ever ran. */
-  serverProcess: { running: boolean; startedAt: string; heartbeatAt: string; stoppedAt: string | null; lastSend: ServerRecord['lastSend'] } | null;
+  serverProcess: {
+    running: boolean;
+    startedAt: string;
+    heartbeatAt: string;
+    stoppedAt: string | null;
+    lastSend: ServerRecord['lastSend'];
+  } | null;
   workspaceId: string | null;
 }
 
@@ -20,7 +26,15 @@ async function notifyStatus(ctx: DomainContext, opts: { workspace?: string }): P
   const server = await latestServer(ctx);
   return {
     email: server?.email ?? { on: false, server: null, from: null },
-    serverProcess: server ? { running: server.live, startedAt: server.startedAt, heartbeatAt: server.heartbeatAt, stoppedAt: server.stoppedAt, lastSend: server.lastSend } : null,
+    serverProcess: server
+      ? {
+          running: server.live,
+          startedAt: server.startedAt,
+          heartbeatAt: server.heartbeatAt,
+          stoppedAt: server.stoppedAt,
+          lastSend: server.lastSend,
+        }
+      : null,
     workspaceId,
     ...status,
   };
@@ -61,7 +75,8 @@ export function registerNotifyCommands(program: Command, { run, withJson }: CliK
             requestedBy: 'the server operator (leadscan notify test)',
             timeoutMs: (opts.timeout ?? 60) * 1000,
           }),
-        ((sent: TestEmailSentByServer) => `The server sent a test email to ${sent.to} through ${sent.server}.\n`) as Render,
+        ((sent: TestEmailSentByServer) =>
+          `The server sent a test email to ${sent.to} through ${sent.server}.\n`) as Render,
       ),
     );
 }

@@ -24,8 +24,12 @@ const erased: Render = ((result: PersonErasure) => {
     `Erased ${leads.length} lead(s), ${quarantine.length} quarantine entr${quarantine.length === 1 ? 'y' : 'ies'} and ` +
     `${idempotencyRecords.length} idempotency record(s) of ${who} in workspace ${result.workspaceId}.\n` +
     ids.map((id) => `  ${id}\n`).join('') +
-    (result.onDisk.walTruncated === false ? 'The SQLite WAL could not be emptied now (a long read held it open); run this erase again in a minute to finish.\n' : '') +
-    (result.onDisk.olderTransactionsOpen ? 'PostgreSQL could not clean every erased row version now (a long transaction held it open); run this erase again in a minute to finish.\n' : '') +
+    (result.onDisk.walTruncated === false
+      ? 'The SQLite WAL could not be emptied now (a long read held it open); run this erase again in a minute to finish.\n'
+      : '') +
+    (result.onDisk.olderTransactionsOpen
+      ? 'PostgreSQL could not clean every erased row version now (a long transaction held it open); run this erase again in a minute to finish.\n'
+      : '') +
     `${result.backups}\n`
   );
 }) as Render;

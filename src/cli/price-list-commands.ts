@@ -23,10 +23,25 @@ const listed: Render = ((items: Array<PriceListItem & { currency: string }>) =>
     ['UNIT', (i) => UNIT_LABELS[i.unit]],
     ['PRICE', (i) => `${amountText(i.unitPrice, i.currency)} ${i.currency}`],
     ['TAXES', (i) => i.taxes.join(', ')],
-    ['MEASURE', (i) => [i.measure ?? '', i.waste ? `+${rateText(i.waste)} %` : '', i.coats !== 100 ? `×${hundredthsText(i.coats)}` : '', i.pack ? `pack ${hundredthsText(i.pack)}` : ''].filter(Boolean).join(' ')],
+    [
+      'MEASURE',
+      (i) =>
+        [
+          i.measure ?? '',
+          i.waste ? `+${rateText(i.waste)} %` : '',
+          i.coats !== 100 ? `×${hundredthsText(i.coats)}` : '',
+          i.pack ? `pack ${hundredthsText(i.pack)}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+    ],
   ])) as Render;
 
-const splitList = (value: string) => value.split(',').map((t) => t.trim()).filter(Boolean);
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 /** `leadscan price-list …` (docs/quotes.md, "The price list"). */
 export function registerPriceListCommands(program: Command, { run, withJson }: CliKit) {
@@ -46,7 +61,8 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(
-        async (ctx, opts: { workspace: string }) => exportPriceList({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+        async (ctx, opts: { workspace: string }) =>
+          exportPriceList({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
         ((csv: string) => csv) as Render,
       ),
     );
@@ -56,21 +72,41 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
     .requiredOption('--name <name>', 'what it is, e.g. "Paint walls (2 coats)"')
     .requiredOption('--unit <unit>', 'm2, ft2, m, ft, m3, ft3, each, hour or fixed')
     .requiredOption('--price <amount>', "unit price as a decimal in the workspace's currency, e.g. 42.50")
-    .option('--measure <measure>', 'the room figure it is priced by: floor_area, ceiling_area, wall_area_net, wall_area_gross, perimeter, skirting, volume, doors, windows')
+    .option(
+      '--measure <measure>',
+      'the room figure it is priced by: floor_area, ceiling_area, wall_area_net, wall_area_gross, perimeter, skirting, volume, doors, windows',
+    )
     .option('--waste <percent>', 'waste allowance in percent, e.g. 10')
     .option('--coats <n>', 'multiplier (coats), e.g. 2')
     .option('--pack <amount>', "what one pack covers in the item's unit; lines then count whole packs")
-    .option('--taxes <names>', "comma-separated tax names (default: the workspace's taxes that are on by default); \"\" for none")
+    .option(
+      '--taxes <names>',
+      'comma-separated tax names (default: the workspace\'s taxes that are on by default); "" for none',
+    )
     .action(
       run(
         async (
           ctx,
-          opts: { workspace: string; name: string; unit: string; price: string; measure?: string; waste?: string; coats?: string; pack?: string; taxes?: string },
+          opts: {
+            workspace: string;
+            name: string;
+            unit: string;
+            price: string;
+            measure?: string;
+            waste?: string;
+            coats?: string;
+            pack?: string;
+            taxes?: string;
+          },
         ) => {
           const { workspace, taxes, ...item } = opts;
           return addPriceListItem({
             ctx,
-            input: { workspaceId: await workspaceIdOf(ctx, workspace), role: CLI_ROLE, item: { ...item, ...(taxes !== undefined ? { taxes: splitList(taxes) } : {}) } },
+            input: {
+              workspaceId: await workspaceIdOf(ctx, workspace),
+              role: CLI_ROLE,
+              item: { ...item, ...(taxes !== undefined ? { taxes: splitList(taxes) } : {}) },
+            },
           });
         },
         ((item: PriceListItem) => `Added ${item.name} (${item.id}).\n`) as Render,
@@ -85,7 +121,7 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
       ),
     );
   withJson(priceList.command('import <file>'))
-    .description('add items from a CSV file (the export\'s columns); a row named like an existing item replaces it')
+    .description("add items from a CSV file (the export's columns); a row named like an existing item replaces it")
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(
@@ -94,9 +130,15 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
           try {
             csv = await fs.readFile(file, 'utf8');
           } catch (error) {
-            throw new AppError('invalid_arguments', `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+            throw new AppError(
+              'invalid_arguments',
+              `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+            );
           }
-          return importPriceList({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), role: CLI_ROLE, csv } });
+          return importPriceList({
+            ctx,
+            input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), role: CLI_ROLE, csv },
+          });
         },
         ((r: { added: number; updated: number }) => `Imported: ${r.added} added, ${r.updated} updated.\n`) as Render,
       ),

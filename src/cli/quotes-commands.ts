@@ -52,7 +52,9 @@ type QuoteJson = ReturnType<typeof quoteJson>;
 const money = (minor: number, currency: string) => `${amountText(minor, currency)} ${currency}`;
 
 const shown: Render = ((q: QuoteJson) => {
-  const head = `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, valid until ${q.validUntil}\n` + `Customer: ${q.customer.name ?? '—'}\n`;
+  const head =
+    `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, valid until ${q.validUntil}\n` +
+    `Customer: ${q.customer.name ?? '—'}\n`;
   const lines = table(q.lines, [
     ['DESCRIPTION', (l) => `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description}`],
     ['QTY', (l) => `${l.quantity} ${l.unit}`],
@@ -60,7 +62,11 @@ const shown: Render = ((q: QuoteJson) => {
     ['AMOUNT', (l) => amountText(l.amount, q.currency)],
     ['TAXES', (l) => l.taxes.join(', ')],
   ]);
-  const totals = [`Subtotal: ${money(q.subtotal, q.currency)}`, ...q.taxes.map((t) => `${t.name} ${t.rate} %: ${money(t.amount, q.currency)}`), `Total: ${money(q.total, q.currency)}`];
+  const totals = [
+    `Subtotal: ${money(q.subtotal, q.currency)}`,
+    ...q.taxes.map((t) => `${t.name} ${t.rate} %: ${money(t.amount, q.currency)}`),
+    `Total: ${money(q.total, q.currency)}`,
+  ];
   return `${head}${lines}${totals.join('\n')}\n${q.customerUrl ? `Customer link: ${q.customerUrl}\n` : ''}`;
 }) as Render;
 
@@ -90,11 +96,16 @@ export function registerQuotesCommands(program: Command, { run, withJson }: CliK
     .action(
       run(async (ctx, opts: { workspace: string; status?: string }) => {
         const workspaceId = await workspaceIdOf(ctx, opts.workspace);
-        return listQuotes({ ctx, input: { workspaceId, ...(opts.status !== undefined ? { status: checkListStatus(opts.status) } : {}) } });
+        return listQuotes({
+          ctx,
+          input: { workspaceId, ...(opts.status !== undefined ? { status: checkListStatus(opts.status) } : {}) },
+        });
       }, listed),
     );
   withJson(quotes.command('create'))
-    .description("a draft quote for a lead (customer from the lead); with scans, one line per room × measured price-list item")
+    .description(
+      'a draft quote for a lead (customer from the lead); with scans, one line per room × measured price-list item',
+    )
     .requiredOption('--lead <lead>', 'the lead id')
     .option('--scan <scan>', 'a scan attached to the lead (repeatable)', collect, [])
     .option('--item <item>', 'a price-list item id (repeatable; default with --scan: every measured item)', collect, [])
@@ -104,7 +115,13 @@ export function registerQuotesCommands(program: Command, { run, withJson }: CliK
         const lead = await findLeadRow(ctx.store.db, { id: opts.lead });
         const view = await createQuote({
           ctx,
-          input: { workspaceId: lead.workspace_id, leadId: lead.id, scanIds: opts.scan, itemIds: opts.item, rooms: opts.room.map((r) => positiveInteger(r)) },
+          input: {
+            workspaceId: lead.workspace_id,
+            leadId: lead.id,
+            scanIds: opts.scan,
+            itemIds: opts.item,
+            rooms: opts.room.map((r) => positiveInteger(r)),
+          },
         });
         return quoteJson(view);
       }, shown),
@@ -115,21 +132,41 @@ export function registerQuotesCommands(program: Command, { run, withJson }: CliK
     .requiredOption('--quantity <n>', 'a decimal, rounded to 2 decimals')
     .requiredOption('--unit <unit>', 'm2, ft2, m, ft, m3, ft3, each, hour or fixed')
     .requiredOption('--price <amount>', "unit price as a decimal in the quote's currency, e.g. 42.50")
-    .option('--taxes <names>', "comma-separated tax names (default: the workspace's taxes that are on by default); \"\" for none")
+    .option(
+      '--taxes <names>',
+      'comma-separated tax names (default: the workspace\'s taxes that are on by default); "" for none',
+    )
     .action(
-      run(async (ctx, ref: string, opts: { description: string; quantity: string; unit: string; price: string; taxes?: string }) => {
-        const row = await findQuoteByRef(ctx, { ref });
-        const { taxes, ...line } = opts;
-        const view = await addQuoteLine({
+      run(
+        async (
           ctx,
-          input: {
-            workspaceId: row.workspace_id,
-            quoteId: row.id,
-            line: { ...line, ...(taxes !== undefined ? { taxes: taxes.split(',').map((t) => t.trim()).filter(Boolean) } : {}) },
-          },
-        });
-        return quoteJson(view);
-      }, shown),
+          ref: string,
+          opts: { description: string; quantity: string; unit: string; price: string; taxes?: string },
+        ) => {
+          const row = await findQuoteByRef(ctx, { ref });
+          const { taxes, ...line } = opts;
+          const view = await addQuoteLine({
+            ctx,
+            input: {
+              workspaceId: row.workspace_id,
+              quoteId: row.id,
+              line: {
+                ...line,
+                ...(taxes !== undefined
+                  ? {
+                      taxes: taxes
+                        .split(',')
+                        .map((t) => t.trim())
+                        .filter(Boolean),
+                    }
+                  : {}),
+              },
+            },
+          });
+          return quoteJson(view);
+        },
+        shown,
+      ),
     );
   withJson(quotes.command('show <quote>'))
     .description('a quote by id or number (Q-0007: its latest revision)')
@@ -143,4 +180,3 @@ export function registerQuotesCommands(program: Command, { run, withJson }: CliK
       }, shown),
     );
 }
-

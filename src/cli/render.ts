@@ -3,7 +3,8 @@ export function table<T>(rows: T[], columns: Array<[header: string, cell: (row: 
   if (rows.length === 0) return '(none)\n';
   const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
   const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
+  const line = (values: string[]) =>
+    values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
   return `${[line(columns.map(([h]) => h)), ...cells.map(line)].join('\n')}\n`;
 }
 

@@ -30,7 +30,9 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withJson(scans.command('attach <scan>'))
     .description('attach a scan to a lead of its workspace (the job it is for)')
     .requiredOption('--lead <lead>', 'the lead id')
-    .action(run((ctx, scanId: string, opts: { lead: string }) => attachScan({ ctx, input: { scanId, leadId: opts.lead } })));
+    .action(
+      run((ctx, scanId: string, opts: { lead: string }) => attachScan({ ctx, input: { scanId, leadId: opts.lead } })),
+    );
   withJson(scans.command('detach <scan>'))
     .description('detach a scan from its lead; both stay')
     .action(run((ctx, scanId: string) => detachScan({ ctx, input: { scanId } })));
@@ -43,19 +45,35 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
           // The operator's CLI acts on every workspace: the scan's own is the one.
           const workspaceId = await workspaceOfScan(ctx, scanId);
           const figures = await scanFigures({ ctx, input: { workspaceId, scanId } });
-          const units = opts.units ? checkUnits(opts.units) : (await getWorkspaceSettings({ ctx, input: { workspaceId } })).units;
-          return { ...figures, units, table: { headers: measurementHeaders(units), rows: measurementRows(figures, units).map((row) => row.map(cellText)) } };
+          const units = opts.units
+            ? checkUnits(opts.units)
+            : (await getWorkspaceSettings({ ctx, input: { workspaceId } })).units;
+          return {
+            ...figures,
+            units,
+            table: {
+              headers: measurementHeaders(units),
+              rows: measurementRows(figures, units).map((row) => row.map(cellText)),
+            },
+          };
         },
         ((result: { table: { headers: string[]; rows: string[][] } }) =>
           table(
             result.table.rows,
-            result.table.headers.map((header, i) => [header.toUpperCase(), (row: string[]) => row[i] ?? ''] as [string, (row: string[]) => string]),
+            result.table.headers.map(
+              (header, i) =>
+                [header.toUpperCase(), (row: string[]) => row[i] ?? ''] as [string, (row: string[]) => string],
+            ),
           )) as Render,
       ),
     );
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
-    .action(run(async (ctx, scanId: string) => readScanRaw({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId } })));
+    .action(
+      run(async (ctx, scanId: string) =>
+        readScanRaw({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId } }),
+      ),
+    );
   withJson(scans.command('room <id> <index>'))
     .description("one room's exact bytes (index from 0)")
     .action(

@@ -33,18 +33,28 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
   withJson(source.command('list'))
     .description('list the lead sources of a workspace with tokens, URLs and lead counts')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run(async (ctx, opts: { workspace: string }) => listSources({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } })));
+    .action(
+      run(async (ctx, opts: { workspace: string }) =>
+        listSources({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+      ),
+    );
   for (const [name, active] of [
     ['deactivate', false],
     ['activate', true],
   ] as const) {
     withJson(source.command(`${name} <token>`))
       .description(`${name} a lead source's intake link and hosted form (by id or token)`)
-      .action(run(async (ctx, ref: string) => setSourceActive({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), active } })));
+      .action(
+        run(async (ctx, ref: string) =>
+          setSourceActive({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), active } }),
+        ),
+      );
   }
   withJson(source.command('bot-check <token>'))
     .description('turn a bot check on (with a provider) or --off (by id or token)')
-    .addOption(new Option('--provider <provider>', 'bot-check provider').choices(['turnstile', 'hcaptcha', 'recaptcha']))
+    .addOption(
+      new Option('--provider <provider>', 'bot-check provider').choices(['turnstile', 'hcaptcha', 'recaptcha']),
+    )
     .option('--secret <secret>', 'provider secret key (visible in ps and shell history: prefer --secret-stdin)')
     .option('--secret-stdin', 'read the provider secret key from standard input')
     .option('--site-key <key>', 'provider site key, shown in the hosted form')
@@ -55,13 +65,23 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
         async (
           ctx,
           ref: string,
-          opts: { provider?: string; secret?: string; secretStdin?: boolean; siteKey?: string; minScore?: number; off?: boolean },
+          opts: {
+            provider?: string;
+            secret?: string;
+            secretStdin?: boolean;
+            siteKey?: string;
+            minScore?: number;
+            off?: boolean;
+          },
         ) => {
-          if (opts.off) return configureBotCheck({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), settings: { off: true } } });
+          if (opts.off)
+            return configureBotCheck({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), settings: { off: true } } });
           if (opts.secretStdin) {
-            if (opts.secret !== undefined) throw new AppError('invalid_request', 'Give --secret or --secret-stdin, not both');
+            if (opts.secret !== undefined)
+              throw new AppError('invalid_request', 'Give --secret or --secret-stdin, not both');
             opts.secret = (await readStdin()).trim();
-            if (!opts.secret) throw new AppError('invalid_request', '--secret-stdin read no secret from standard input');
+            if (!opts.secret)
+              throw new AppError('invalid_request', '--secret-stdin read no secret from standard input');
           }
           if (!opts.provider || !opts.secret) {
             throw new AppError('invalid_request', 'Give --provider and --secret (or --secret-stdin), or --off');

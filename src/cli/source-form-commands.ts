@@ -28,25 +28,35 @@ export function registerSourceForm(source: Command, { run, withJson }: CliKit) {
     .description("the hosted form's fields in order (built-in and own) and its accent colour (by id or token)")
     .action(run(async (ctx, ref: string) => readSourceForm(ctx, await sourceIdOf(ctx, ref)), formTable));
   withJson(source.command('built-in <source> <name>'))
-    .description('shape a built-in field of the hosted form (name, phone, email, address, notes): label, shown, required')
+    .description(
+      'shape a built-in field of the hosted form (name, phone, email, address, notes): label, shown, required',
+    )
     .option('--label <label>', 'what the visitor reads; "" for the default')
     .option('--hide', 'not on the form (at least one of name, phone, email stays)')
     .option('--show', 'on the form')
     .option('--required', 'the visitor must fill it in (hosted-form posts only; the API is unchanged)')
     .option('--optional', 'the visitor may leave it empty')
     .action(
-      run(async (ctx, ref: string, name: string, opts: { label?: string; hide?: boolean; show?: boolean; required?: boolean; optional?: boolean }) => {
-        const sourceId = await sourceIdOf(ctx, ref);
-        // What is not given stays as it is.
-        const current = (await readSourceForm(ctx, sourceId)).layout.builtIns.find((b) => b.name === name);
-        const change = {
-          label: opts.label ?? current?.label ?? null,
-          shown: opts.hide ? false : opts.show ? true : (current?.shown ?? true),
-          required: opts.required ? true : opts.optional ? false : (current?.required ?? false),
-        };
-        await setBuiltInField({ ctx, input: { sourceId, name, change } });
-        return readSourceForm(ctx, sourceId);
-      }, formTable),
+      run(
+        async (
+          ctx,
+          ref: string,
+          name: string,
+          opts: { label?: string; hide?: boolean; show?: boolean; required?: boolean; optional?: boolean },
+        ) => {
+          const sourceId = await sourceIdOf(ctx, ref);
+          // What is not given stays as it is.
+          const current = (await readSourceForm(ctx, sourceId)).layout.builtIns.find((b) => b.name === name);
+          const change = {
+            label: opts.label ?? current?.label ?? null,
+            shown: opts.hide ? false : opts.show ? true : (current?.shown ?? true),
+            required: opts.required ? true : opts.optional ? false : (current?.required ?? false),
+          };
+          await setBuiltInField({ ctx, input: { sourceId, name, change } });
+          return readSourceForm(ctx, sourceId);
+        },
+        formTable,
+      ),
     );
   withJson(source.command('add-field <source>'))
     .description('add a field to the hosted form: short_text, long_text, choice, checkboxes, date or consent')
@@ -57,14 +67,33 @@ export function registerSourceForm(source: Command, { run, withJson }: CliKit) {
     .option('--consent-text <text>', 'consent: the text next to the box')
     .option('--required', 'the visitor must answer it')
     .action(
-      run(async (ctx, ref: string, opts: { kind: string; label: string; helpText?: string; option?: string[]; consentText?: string; required?: boolean }) =>
-        addFormField({
+      run(
+        async (
           ctx,
-          input: {
-            sourceId: await sourceIdOf(ctx, ref),
-            field: { kind: opts.kind, label: opts.label, help: opts.helpText ?? null, options: opts.option ?? null, consentText: opts.consentText ?? null, required: Boolean(opts.required) },
+          ref: string,
+          opts: {
+            kind: string;
+            label: string;
+            helpText?: string;
+            option?: string[];
+            consentText?: string;
+            required?: boolean;
           },
-        }),
+        ) =>
+          addFormField({
+            ctx,
+            input: {
+              sourceId: await sourceIdOf(ctx, ref),
+              field: {
+                kind: opts.kind,
+                label: opts.label,
+                help: opts.helpText ?? null,
+                options: opts.option ?? null,
+                consentText: opts.consentText ?? null,
+                required: Boolean(opts.required),
+              },
+            },
+          }),
       ),
     );
   withJson(source.command('move-field <source> <fieldId>'))
@@ -88,5 +117,9 @@ export function registerSourceForm(source: Command, { run, withJson }: CliKit) {
     );
   withJson(source.command('accent <source> <colour>'))
     .description('the hosted form\'s accent colour (#rrggbb, at least 4.5:1 with white); "" for the default')
-    .action(run(async (ctx, ref: string, colour: string) => ({ accent: await setFormAccent({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), accent: colour } }) })));
+    .action(
+      run(async (ctx, ref: string, colour: string) => ({
+        accent: await setFormAccent({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), accent: colour } }),
+      })),
+    );
 }

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { sourceStats, type SourceStats } from '../domain/intake-log/source-stats.js';
 import { deleteSource } from '../domain/sources/delete-source.js';
 import { renameSource } from '../domain/sources/rename-source.js';
-import { getSpamRules, updateSpamRules, type SpamRuleEdits, type SpamRulesView } from '../domain/sources/update-spam-rules.js';
+import {
+  getSpamRules,
+  updateSpamRules,
+  type SpamRuleEdits,
+  type SpamRulesView,
+} from '../domain/sources/update-spam-rules.js';
 import { requireYes } from './confirm.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { deletedLine, table } from './render.js';
@@ -15,7 +20,13 @@ const statsTable: Render = ((stats: SourceStats) =>
     ['ACCEPTED', (d) => String(d.accepted)],
     ['QUARANTINED', (d) => String(d.quarantined)],
     ['REFUSED', (d) => String(d.refused)],
-    ['WHY REFUSED', (d) => Object.entries(d.refusedBy).map(([code, n]) => `${code} ${n}`).join(', ')],
+    [
+      'WHY REFUSED',
+      (d) =>
+        Object.entries(d.refusedBy)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', '),
+    ],
   ])) as Render;
 
 const rulesText: Render = ((view: SpamRulesView) =>
@@ -45,7 +56,12 @@ function ruleOptions(command: Command): Command {
 }
 
 function editsOf(opts: RuleOptions): SpamRuleEdits {
-  return { blockedEmails: opts.email ?? [], blockedDomains: opts.domain ?? [], blockedWords: opts.word ?? [], allowedSites: opts.site ?? [] };
+  return {
+    blockedEmails: opts.email ?? [],
+    blockedDomains: opts.domain ?? [],
+    blockedWords: opts.word ?? [],
+    allowedSites: opts.site ?? [],
+  };
 }
 
 /** `leadscan source rename|delete|stats|rules|block|unblock`: each takes the source's id (`src_…`) or its intake token. */
@@ -53,7 +69,11 @@ export function registerSourceManagement(source: Command, { run, withJson }: Cli
   withJson(source.command('rename <source>'))
     .description('rename a lead source (by id or token); names are unique in a workspace')
     .requiredOption('--name <name>', 'the new name')
-    .action(run(async (ctx, ref: string, opts: { name: string }) => renameSource({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), name: opts.name } })));
+    .action(
+      run(async (ctx, ref: string, opts: { name: string }) =>
+        renameSource({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), name: opts.name } }),
+      ),
+    );
   withJson(source.command('delete <source>'))
     .description('delete a lead source (by id or token); its intake link and hosted form stop at once')
     .option('--yes', 'confirm: this cannot be undone')
@@ -70,14 +90,21 @@ export function registerSourceManagement(source: Command, { run, withJson }: Cli
   withJson(source.command('stats <source>'))
     .description('intake counts per day: accepted, quarantined, refused and why (by id or token)')
     .option('--days <n>', 'how many days back, today included', positiveInteger, 7)
-    .action(run(
-        async (ctx, ref: string, opts: { days: number }) => sourceStats({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), days: opts.days } }),
+    .action(
+      run(
+        async (ctx, ref: string, opts: { days: number }) =>
+          sourceStats({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), days: opts.days } }),
         statsTable,
       ),
     );
   withJson(source.command('rules <source>'))
     .description("a source's spam rules: blocked emails, domains and words, allowed sites (by id or token)")
-    .action(run(async (ctx, ref: string) => getSpamRules({ ctx, input: { sourceId: await sourceIdOf(ctx, ref) } }), rulesText));
+    .action(
+      run(
+        async (ctx, ref: string) => getSpamRules({ ctx, input: { sourceId: await sourceIdOf(ctx, ref) } }),
+        rulesText,
+      ),
+    );
   withJson(ruleOptions(source.command('block <source>')))
     .description('add spam rules to a source: matching posts go to Quarantine (by id or token)')
     .action(

@@ -6,7 +6,12 @@ import { resetPassword } from '../domain/users/reset-password.js';
 import type { CliKit } from './kit.js';
 import { workspaceIdOf } from './resolve.js';
 
-function linkLines(result: { email: string; setupUrl: string | null; expiresAt: string | null; emailed?: boolean }): string {
+function linkLines(result: {
+  email: string;
+  setupUrl: string | null;
+  expiresAt: string | null;
+  emailed?: boolean;
+}): string {
   if (result.emailed) {
     return `We emailed an invitation to ${result.email} (the running server sends it within a few seconds).\n`;
   }
@@ -30,7 +35,9 @@ function userLines(users: UserView[]): string {
 export function registerUserCommands(program: Command, { run, withJson }: CliKit) {
   const user = program.command('user').description('people who sign in to the web app');
   withJson(user.command('create'))
-    .description('add a new person to a workspace and print their one-time set-password link, or invite an existing account')
+    .description(
+      'add a new person to a workspace and print their one-time set-password link, or invite an existing account',
+    )
     .requiredOption('--email <email>', 'their email')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .addOption(new Option('--role <role>', 'their role').choices(['owner', 'member']).default('member'))
@@ -53,20 +60,32 @@ export function registerUserCommands(program: Command, { run, withJson }: CliKit
   withJson(user.command('reset-password'))
     .description('print a new one-time set-password link (earlier links stop working)')
     .requiredOption('--email <email>', 'their email')
-    .action(run((ctx, opts: { email: string }) => resetPassword({ ctx, input: opts }), linkLines as (r: never) => string));
+    .action(
+      run((ctx, opts: { email: string }) => resetPassword({ ctx, input: opts }), linkLines as (r: never) => string),
+    );
   withJson(user.command('list'))
     .description('list people, their workspaces and roles')
     .option('--workspace <workspace>', 'only members of this workspace')
-    .action(run(
+    .action(
+      run(
         async (ctx, opts: { workspace?: string }) =>
           listUsers({ ctx, input: opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {} }),
         userLines as (r: never) => string,
-      ));
+      ),
+    );
   withJson(user.command('remove'))
     .description('remove a person from a workspace, or entirely without --workspace')
     .requiredOption('--email <email>', 'their email')
     .option('--workspace <workspace>', 'only from this workspace')
-    .action(run(async (ctx, opts: { email: string; workspace?: string }) =>
-        removeUser({ ctx, input: { email: opts.email, ...(opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {}) } }),
-      ));
+    .action(
+      run(async (ctx, opts: { email: string; workspace?: string }) =>
+        removeUser({
+          ctx,
+          input: {
+            email: opts.email,
+            ...(opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {}),
+          },
+        }),
+      ),
+    );
 }

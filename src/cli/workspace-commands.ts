@@ -55,7 +55,10 @@ function taxChange(value: string): TaxChange {
   const [name, rest] = splitPair(value, '--tax');
   const [rate, flag] = rest.split(':');
   if (flag !== undefined && flag !== 'default-off' && flag !== 'default-on') {
-    throw new AppError('invalid_arguments', `--tax takes NAME=RATE, NAME=RATE:default-off or NAME=off, not "${value.slice(0, 60)}"`);
+    throw new AppError(
+      'invalid_arguments',
+      `--tax takes NAME=RATE, NAME=RATE:default-off or NAME=off, not "${value.slice(0, 60)}"`,
+    );
   }
   return { name, rate: rate!, ...(flag !== undefined ? { onByDefault: flag === 'default-on' } : {}) };
 }
@@ -66,7 +69,9 @@ function taxNumberChange(value: string): TaxNumberChange {
 }
 
 function settingsText(s: WorkspaceSettings): string {
-  const taxes = s.taxes.map((t) => `${t.name} ${rateText(t.rate)} %${t.onByDefault ? '' : ' (off by default)'}`).join(', ') || 'none';
+  const taxes =
+    s.taxes.map((t) => `${t.name} ${rateText(t.rate)} %${t.onByDefault ? '' : ' (off by default)'}`).join(', ') ||
+    'none';
   return (
     `${s.name} (${s.workspaceId})\n  time zone: ${s.timeZone}\n  units:     ${s.units}\n` +
     `  leads kept: ${s.leadRetentionMonths ? `${s.leadRetentionMonths} months` : 'always'}\n` +
@@ -94,42 +99,53 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
   withJson(workspace.command('rename <workspace>'))
     .description('rename a workspace (by id or name); names are unique, case-insensitively')
     .requiredOption('--name <name>', 'the new name')
-    .action(run(async (ctx, ref: string, opts: { name: string }) =>
+    .action(
+      run(async (ctx, ref: string, opts: { name: string }) =>
         renameWorkspace({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), name: opts.name } }),
       ),
     );
   withJson(workspace.command('settings <workspace>'))
-    .description('show a workspace\'s settings, or change them with the options')
+    .description("show a workspace's settings, or change them with the options")
     .option('--name <name>', 'rename the workspace')
-    .option('--time-zone <zone>', 'IANA time zone for the times in emails and the daily summary at 08:00, e.g. America/Toronto')
+    .option(
+      '--time-zone <zone>',
+      'IANA time zone for the times in emails and the daily summary at 08:00, e.g. America/Toronto',
+    )
     .option('--units <units>', 'metric (m, m²) or imperial (ft-in, ft²) for scan measurements')
     .option('--lead-retention <months>', 'delete leads older than this: off, 3, 6, 12, 24 or 36 (months)')
     .option('--scan-retention <months>', 'delete scans older than this: off, 3, 6, 12, 24 or 36 (months)')
     .option('--currency <code>', 'ISO 4217 currency of new quotes, e.g. USD, CAD, EUR (sent quotes keep theirs)')
     .option('--locale <tag>', 'BCP 47 locale numbers and dates are shown in, e.g. en-US, fr-CA')
-    .option('--tax <name=rate>', 'add or change a tax, e.g. GST=5 or QST=9.975 (on new lines by default; NAME=RATE:default-off for not); NAME=off removes it; repeatable', collect, [])
+    .option(
+      '--tax <name=rate>',
+      'add or change a tax, e.g. GST=5 or QST=9.975 (on new lines by default; NAME=RATE:default-off for not); NAME=off removes it; repeatable',
+      collect,
+      [],
+    )
     .option('--quote-valid-days <n>', 'days a new quote is valid for (default 30)')
     .option('--quote-terms <text>', 'the terms new quotes start with ("" clears)')
     .option('--business-address <text>', 'the business address printed on quotes ("" clears)')
     .option('--business-phone <text>', 'the business phone printed on quotes ("" clears)')
     .option('--business-email <email>', 'the business email printed on quotes ("" clears)')
-    .option('--tax-number <name=value>', 'a tax registration number printed on quotes, e.g. "GST/HST=123456789 RT0001"; NAME= removes it; repeatable', collect, [])
+    .option(
+      '--tax-number <name=value>',
+      'a tax registration number printed on quotes, e.g. "GST/HST=123456789 RT0001"; NAME= removes it; repeatable',
+      collect,
+      [],
+    )
     .action(
-      run(
-        async (ctx, ref: string, opts: SettingsOptions) => {
-          const { tax, taxNumber, ...rest } = opts;
-          return updateWorkspaceSettings({
-            ctx,
-            input: {
-              workspaceId: await workspaceIdOf(ctx, ref),
-              ...rest,
-              ...(tax.length > 0 ? { taxes: tax.map(taxChange) } : {}),
-              ...(taxNumber.length > 0 ? { taxNumbers: taxNumber.map(taxNumberChange) } : {}),
-            },
-          });
-        },
-        settingsText as Render,
-      ),
+      run(async (ctx, ref: string, opts: SettingsOptions) => {
+        const { tax, taxNumber, ...rest } = opts;
+        return updateWorkspaceSettings({
+          ctx,
+          input: {
+            workspaceId: await workspaceIdOf(ctx, ref),
+            ...rest,
+            ...(tax.length > 0 ? { taxes: tax.map(taxChange) } : {}),
+            ...(taxNumber.length > 0 ? { taxNumbers: taxNumber.map(taxNumberChange) } : {}),
+          },
+        });
+      }, settingsText as Render),
     );
   withJson(workspace.command('delete <workspace>'))
     .description('delete a workspace with its pipelines, sources and upload key')
@@ -139,7 +155,10 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
       run(
         async (ctx, ref: string, opts: { yes?: boolean; force?: boolean }) => {
           requireYes(opts, `workspace "${ref}"`);
-          return deleteWorkspace({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), force: Boolean(opts.force) } });
+          return deleteWorkspace({
+            ctx,
+            input: { workspaceId: await workspaceIdOf(ctx, ref), force: Boolean(opts.force) },
+          });
         },
         ((view: Parameters<typeof deletedLine>[1]) => deletedLine('workspace', view)) as Render,
       ),
@@ -158,14 +177,23 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
   withJson(pipeline.command('list'))
     .description("a workspace's pipelines with their ids")
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .action(run(async (ctx, opts: { workspace: string }) => listPipelines({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }), listed));
+    .action(
+      run(
+        async (ctx, opts: { workspace: string }) =>
+          listPipelines({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+        listed,
+      ),
+    );
   withJson(pipeline.command('rename <pipeline>'))
     .description('rename a pipeline (by id or name); names are unique in a workspace')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .requiredOption('--name <name>', 'the new name')
     .action(
       run(async (ctx, ref: string, opts: { workspace: string; name: string }) =>
-        renamePipeline({ ctx, input: { ...(await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref })), name: opts.name } }),
+        renamePipeline({
+          ctx,
+          input: { ...(await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref })), name: opts.name },
+        }),
       ),
     );
   withJson(pipeline.command('delete <pipeline>'))

@@ -23,8 +23,14 @@ export type BootstrapResult =
  */
 export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<BootstrapResult> {
   const { db } = ctx.store;
-  const marker = await db.selectFrom('app_meta').select('value').where('key', '=', 'bootstrapped_at').executeTakeFirst();
-  const anyWorkspace = marker ? true : Boolean(await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst());
+  const marker = await db
+    .selectFrom('app_meta')
+    .select('value')
+    .where('key', '=', 'bootstrapped_at')
+    .executeTakeFirst();
+  const anyWorkspace = marker
+    ? true
+    : Boolean(await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst());
   if (!anyWorkspace) {
     const now = nowIso(ctx);
     const workspaceId = newId('ws');
@@ -67,5 +73,8 @@ export async function bootstrap({ ctx }: { ctx: DomainContext }): Promise<Bootst
     .orderBy('id')
     .limit(BANNER_SOURCES + 1)
     .execute();
-  return { created: false, sources: active.map((row) => ({ ...toSourceView(ctx.config.publicBaseUrl, toLeadSource(row)), name: row.name })) };
+  return {
+    created: false,
+    sources: active.map((row) => ({ ...toSourceView(ctx.config.publicBaseUrl, toLeadSource(row)), name: row.name })),
+  };
 }

@@ -11,9 +11,7 @@ import type { Mailer } from './mailer.js';
  * the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the system).
  */
 export type Actor =
-  | { kind: 'user'; userId: string; displayName: string }
-  | { kind: 'cli'; osUser: string }
-  | { kind: 'system' };
+  { kind: 'user'; userId: string; displayName: string } | { kind: 'cli'; osUser: string } | { kind: 'system' };
 
 export interface Clock {
   now(): Date;

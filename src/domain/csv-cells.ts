@@ -43,7 +43,8 @@ export function guardText(value: string): string {
  */
 export function csvCell(cell: CsvCell): string {
   if (cell === null || cell === undefined) return '';
-  if (typeof cell === 'number') return Number.isFinite(cell) && NUMBER.test(String(cell)) ? String(cell) : guardText(String(cell));
+  if (typeof cell === 'number')
+    return Number.isFinite(cell) && NUMBER.test(String(cell)) ? String(cell) : guardText(String(cell));
   if (typeof cell === 'object') return NUMBER.test(cell.csvNumber) ? cell.csvNumber : guardText(cell.csvNumber);
   return guardText(cell);
 }

@@ -129,6 +129,10 @@ export function checkAllFields(checks: ReadonlyArray<() => unknown>): void {
   }
   if (found.length === 1) throw found[0]!;
   if (found.length > 1) {
-    throw new AppError('invalid_fields', found.map((error) => error.detail).join('; '), found.flatMap((error) => error.fieldErrors ?? []));
+    throw new AppError(
+      'invalid_fields',
+      found.map((error) => error.detail).join('; '),
+      found.flatMap((error) => error.fieldErrors ?? []),
+    );
   }
 }

@@ -2,7 +2,23 @@ import { randomFillSync } from 'node:crypto';
 import { V7Generator } from 'uuidv7';
 
 /** Prefixed, time-ordered identifiers: `lead_0193a4c2…` (UUIDv7 without dashes, so ids sort by creation). */
-export type IdPrefix = 'ws' | 'pl' | 'src' | 'lead' | 'qr' | 'scan' | 'usr' | 'inv' | 'mail' | 'note' | 'lev' | 'aud' | 'pli' | 'quo' | 'qln' | 'srv';
+export type IdPrefix =
+  | 'ws'
+  | 'pl'
+  | 'src'
+  | 'lead'
+  | 'qr'
+  | 'scan'
+  | 'usr'
+  | 'inv'
+  | 'mail'
+  | 'note'
+  | 'lev'
+  | 'aud'
+  | 'pli'
+  | 'quo'
+  | 'qln'
+  | 'srv';
 
 /**
  * The generator's randomness from the operating system's CSPRNG, fetched 4 KiB at a time: the library's default

@@ -126,9 +126,18 @@ function readPageUrl(value: unknown): { url: string | null; error?: FieldError }
   const result = readText(value);
   if (result.kind === 'absent') return { url: null };
   const field = PAGE_URL_FIELD;
-  if (result.kind === 'invalid_type') return { url: null, error: { field, code: 'invalid_type', message: `${field} must be text` } };
+  if (result.kind === 'invalid_type')
+    return { url: null, error: { field, code: 'invalid_type', message: `${field} must be text` } };
   if (longerThan(result.text, PAGE_URL_MAX)) {
-    return { url: null, error: { field, code: 'too_long', max: PAGE_URL_MAX, message: `${field} must be at most ${PAGE_URL_MAX} characters` } };
+    return {
+      url: null,
+      error: {
+        field,
+        code: 'too_long',
+        max: PAGE_URL_MAX,
+        message: `${field} must be at most ${PAGE_URL_MAX} characters`,
+      },
+    };
   }
   let protocol = '';
   try {
@@ -137,7 +146,10 @@ function readPageUrl(value: unknown): { url: string | null; error?: FieldError }
     // not an absolute address: refused below
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
-    return { url: null, error: { field, code: 'invalid', message: `${field} must be an absolute http or https address` } };
+    return {
+      url: null,
+      error: { field, code: 'invalid', message: `${field} must be an absolute http or https address` },
+    };
   }
   return { url: result.text };
 }
@@ -152,7 +164,13 @@ function readPageUrl(value: unknown): { url: string | null; error?: FieldError }
  */
 export function normalizeLeadBody(body: Record<string, unknown>): LeadFields {
   const errors: FieldError[] = [];
-  const fields: Omit<LeadFields, 'extra' | 'pageUrl'> = { name: null, phone: null, email: null, address: null, notes: null };
+  const fields: Omit<LeadFields, 'extra' | 'pageUrl'> = {
+    name: null,
+    phone: null,
+    email: null,
+    address: null,
+    notes: null,
+  };
   const present = new Set<LeadFieldName>();
 
   const notesGiven = !isBlank(body.notes);
@@ -238,7 +256,10 @@ export function quarantineFields(body: Record<string, unknown>): Record<string, 
   const kept = new Map<string, string>();
   for (const [key, value] of Object.entries(body)) {
     if (key === BOT_CHECK_TOKEN_FIELD || value === undefined || value === null) continue;
-    kept.set(key, typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    kept.set(
+      key,
+      typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
+    );
   }
   return Object.fromEntries(kept);
 }

@@ -19,7 +19,10 @@ function numberFormat(locale: string, options: { currency?: string }): Intl.Numb
   if (!format) {
     // Keys are checked locales and currencies (workspace settings); the bound only guards against surprises.
     if (formats.size >= 1000) formats.clear();
-    format = new Intl.NumberFormat(locale, options.currency === undefined ? { maximumFractionDigits: 2 } : { style: 'currency', currency: options.currency });
+    format = new Intl.NumberFormat(
+      locale,
+      options.currency === undefined ? { maximumFractionDigits: 2 } : { style: 'currency', currency: options.currency },
+    );
     formats.set(key, format);
   }
   return format;
@@ -105,7 +108,11 @@ export function parseAmount(text: string, currency: string, field = 'price'): nu
   const units = parseDecimal(text, digits, false);
   if (units === undefined) {
     throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not an amount in ${currency}`, [
-      { field, code: 'invalid', message: `Give an amount such as ${formatDecimal(4250 * 10 ** Math.max(0, digits - 2), digits)} (${digits} decimals at most)` },
+      {
+        field,
+        code: 'invalid',
+        message: `Give an amount such as ${formatDecimal(4250 * 10 ** Math.max(0, digits - 2), digits)} (${digits} decimals at most)`,
+      },
     ]);
   }
   return toSafe(units, 'amount');
@@ -120,7 +127,9 @@ export function amountText(minor: number, currency: string): string {
 export function parseQuantity(text: string, field = 'quantity'): number {
   const units = parseDecimal(text, 2, true);
   if (units === undefined) {
-    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not a quantity`, [{ field, code: 'invalid', message: 'Give a number, e.g. 12 or 23.16' }]);
+    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not a quantity`, [
+      { field, code: 'invalid', message: 'Give a number, e.g. 12 or 23.16' },
+    ]);
   }
   return toSafe(units, 'quantity');
 }
@@ -129,9 +138,11 @@ export function parseQuantity(text: string, field = 'quantity'): number {
 export function parseRate(text: string, field = 'rate', max = 100): number {
   const units = parseDecimal(text, 3, false);
   if (units === undefined || units < 0n || units > BigInt(max) * 1000n) {
-    throw new AppError('invalid_fields', `"${text.slice(0, 30)}" is not a percentage from 0 to ${max} with up to 3 decimals`, [
-      { field, code: 'invalid', message: `Give a percentage from 0 to ${max}, e.g. 5 or 9.975` },
-    ]);
+    throw new AppError(
+      'invalid_fields',
+      `"${text.slice(0, 30)}" is not a percentage from 0 to ${max} with up to 3 decimals`,
+      [{ field, code: 'invalid', message: `Give a percentage from 0 to ${max}, e.g. 5 or 9.975` }],
+    );
   }
   return Number(units);
 }

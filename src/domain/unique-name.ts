@@ -15,7 +15,11 @@ export function checkName(kind: string, name: string): string {
 /** The tables whose names are unique per scope (migration 0002): workspaces service-wide, the rest per workspace. */
 export type NamedTable = 'workspaces' | 'pipelines' | 'lead_sources';
 
-const KIND: Record<NamedTable, string> = { workspaces: 'workspace', pipelines: 'pipeline', lead_sources: 'lead source' };
+const KIND: Record<NamedTable, string> = {
+  workspaces: 'workspace',
+  pipelines: 'pipeline',
+  lead_sources: 'lead source',
+};
 
 /**
  * Inside the write that inserts or renames: refuses a name another row of the scope has, compared with the same
@@ -35,6 +39,9 @@ export async function assertNameFree(
   const clash = await query.executeTakeFirst();
   if (clash) {
     const where = table === 'workspaces' ? '' : ' in this workspace';
-    throw new AppError('name_taken', `A ${KIND[table]} named "${input.name}" already exists${where} (${clash.id}); choose another name`);
+    throw new AppError(
+      'name_taken',
+      `A ${KIND[table]} named "${input.name}" already exists${where} (${clash.id}); choose another name`,
+    );
   }
 }

@@ -29,7 +29,11 @@ export function fromSquareFeet(squareFeet: number): number {
 const formatters = new Map<number, Intl.NumberFormat>();
 const grouped = (n: number, decimals: number) => {
   let format = formatters.get(decimals);
-  if (!format) formatters.set(decimals, (format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  if (!format)
+    formatters.set(
+      decimals,
+      (format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })),
+    );
   return format.format(n);
 };
 
@@ -40,9 +44,13 @@ export function formatLength(metres: number, units: Units): string {
 }
 
 export function formatArea(squareMetres: number, units: Units): string {
-  return units === 'metric' ? `${grouped(squareMetres, 2)} m²` : `${grouped(Math.round(toSquareFeet(squareMetres)), 0)} ft²`;
+  return units === 'metric'
+    ? `${grouped(squareMetres, 2)} m²`
+    : `${grouped(Math.round(toSquareFeet(squareMetres)), 0)} ft²`;
 }
 
 export function formatVolume(cubicMetres: number, units: Units): string {
-  return units === 'metric' ? `${grouped(cubicMetres, 1)} m³` : `${grouped(Math.round(cubicMetres * CU_FEET_PER_CU_METRE), 0)} ft³`;
+  return units === 'metric'
+    ? `${grouped(cubicMetres, 1)} m³`
+    : `${grouped(Math.round(cubicMetres * CU_FEET_PER_CU_METRE), 0)} ft³`;
 }

@@ -42,10 +42,11 @@ export function csvCellOf(cell: SheetCell): CsvCell {
  * carry as `_xHHHH_`, and a `_xHHHH_` already in the text escaped, so a spreadsheet reads back what was typed.
  */
 function ooxmlText(value: string): string {
-  return value
-    .replace(/_x([0-9A-Fa-f]{4})_/g, '_x005F_x$1_')
+  return value.replace(/_x([0-9A-Fa-f]{4})_/g, '_x005F_x$1_').replace(
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000D\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
+    /[\u0000-\u0008\u000B\u000C\u000D\u000E-\u001F\uFFFE\uFFFF]/g,
+    (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
+  );
 }
 
 /** Rows written between two looks at the reader (a few tens of KB of sheet XML). */
@@ -88,7 +89,11 @@ function text(value: string): Written {
  * the reader takes the file: the writer waits while the reader's side is full. A failed read destroys the stream
  * with the error, so the reader sees a broken download, not a short one.
  */
-export function xlsxStream(sheetName: string, rows: AsyncIterable<readonly SheetCell[]> | Iterable<readonly SheetCell[]>, widths: readonly number[] = []): Readable {
+export function xlsxStream(
+  sheetName: string,
+  rows: AsyncIterable<readonly SheetCell[]> | Iterable<readonly SheetCell[]>,
+  widths: readonly number[] = [],
+): Readable {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   book.creator = 'Leadscan';

@@ -29,7 +29,11 @@ type DecodedPayload = PassThrough & { receivedEncodedLength: number };
  * and the count below). Any other coding, or two codings stacked, is 415 `unsupported_encoding` with
  * `Accept-Encoding` naming what is read; a body that is not what its coding says is 400 `unreadable_body`.
  */
-export async function decodeContentEncoding(request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable> {
+export async function decodeContentEncoding(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: Readable,
+): Promise<Readable> {
   const header = request.headers['content-encoding'];
   if (header === undefined) return payload;
   const codings = String(header)

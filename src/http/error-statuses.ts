@@ -95,7 +95,8 @@ export function httpTitleOf(code: ErrorCode): string {
 export function httpHeadersOf(error: AppError): Record<string, string> {
   const headers: Record<string, string> = {};
   if (error.data.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.data.retryAfterSeconds);
-  if (error.data.accepted && error.code === 'unsupported_encoding') headers['accept-encoding'] = error.data.accepted.join(', ');
+  if (error.data.accepted && error.code === 'unsupported_encoding')
+    headers['accept-encoding'] = error.data.accepted.join(', ');
   if (error.data.accepted && error.code === 'method_not_allowed') headers.allow = error.data.accepted.join(', ');
   return headers;
 }

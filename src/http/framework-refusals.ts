@@ -17,7 +17,10 @@ function refusalOf(error: NodeJS.ErrnoException): AppError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new AppError('request_timeout', 'The request did not arrive in time; send it again');
     case 'HPE_HEADER_OVERFLOW':
-      return new AppError('headers_too_large', `The request line and headers are over ${http.maxHeaderSize} bytes; send fewer or shorter headers`);
+      return new AppError(
+        'headers_too_large',
+        `The request line and headers are over ${http.maxHeaderSize} bytes; send fewer or shorter headers`,
+      );
     default:
       return new AppError('invalid_request', 'The request is not valid HTTP/1.1');
   }
@@ -34,7 +37,10 @@ export function clientErrorHandler(baseUrl: string) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const refusal = refusalOf(error);
     const requestId = crypto.randomUUID();
-    this.log.info({ code: refusal.code, reqId: requestId, parserError: error.code }, 'request refused by the HTTP parser');
+    this.log.info(
+      { code: refusal.code, reqId: requestId, parserError: error.code },
+      'request refused by the HTTP parser',
+    );
     // As Node's own handler: an answer already under way cannot be replaced by another one.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (!socket.writable || inFlight?.headersSent) {

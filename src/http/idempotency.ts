@@ -15,7 +15,9 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 export function sendIdempotent(reply: FastifyReply, outcome: IdempotentOutcome<KeyResult>) {
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
   const { result } = outcome;
-  return reply.code(200).send(result.kind === 'lead' ? { ok: true, id: result.leadId } : { ok: true, count: result.count });
+  return reply
+    .code(200)
+    .send(result.kind === 'lead' ? { ok: true, id: result.leadId } : { ok: true, count: result.count });
 }
 
 /** The header as documented in /openapi.json (the check itself is idempotencyKeyOf). */

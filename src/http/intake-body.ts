@@ -94,7 +94,9 @@ export function parseJsonObjectBody(body: Buffer): Record<string, unknown> {
     throw unreadableBody('The body is not valid JSON');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw unreadableBody(`The body must be a JSON object ({ "name": … }), not ${Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)}`);
+    throw unreadableBody(
+      `The body must be a JSON object ({ "name": … }), not ${Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -192,16 +194,25 @@ export function registerIntakeBodyParsers(scope: FastifyInstance): void {
   scope.addContentTypeParser('application/json', options, jsonParser);
   // text/plain lets a page post JSON without a CORS preflight.
   scope.addContentTypeParser('text/plain', options, jsonParser);
-  scope.addContentTypeParser('application/x-www-form-urlencoded', options, async (request: FastifyRequest, body: string | Buffer) => {
-    requireUtf8Charset(request.headers['content-type']);
-    return parseUrlEncodedBody(body as Buffer);
-  });
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    options,
+    async (request: FastifyRequest, body: string | Buffer) => {
+      requireUtf8Charset(request.headers['content-type']);
+      return parseUrlEncodedBody(body as Buffer);
+    },
+  );
   scope.addContentTypeParser('multipart/form-data', options, async (request: FastifyRequest, body: string | Buffer) =>
     parseMultipartBody(body as Buffer, request.headers['content-type'] ?? ''),
   );
   // Anything else is refused without reading the body.
   scope.addContentTypeParser('*', (request, _payload, done) => {
     const type = request.headers['content-type']?.split(';')[0]?.trim();
-    done(unreadableBody(type ? `The content type ${boundedForDetail(type)} is not accepted` : 'The request has no Content-Type'), undefined);
+    done(
+      unreadableBody(
+        type ? `The content type ${boundedForDetail(type)} is not accepted` : 'The request has no Content-Type',
+      ),
+      undefined,
+    );
   });
 }

@@ -20,7 +20,9 @@ const RETRY_AFTER_SECONDS = 10;
 export function serverTimeoutOptions(config: Config): Pick<
   FastifyServerOptions,
   'connectionTimeout' | 'requestTimeout' | 'keepAliveTimeout'
-> & { http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } } {
+> & {
+  http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number };
+} {
   return {
     connectionTimeout: config.connectionTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
@@ -51,7 +53,12 @@ export async function registerLoadShedding(app: FastifyInstance, config: Config)
         lastLogged = Date.now();
         request.log.warn({ pressure: type, usage: app.memoryUsage() }, 'under pressure: shedding load with 503');
       }
-      throw new AppError('service_unavailable', 'The service is overloaded right now; nothing was stored. Retry shortly', undefined, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw new AppError(
+        'service_unavailable',
+        'The service is overloaded right now; nothing was stored. Retry shortly',
+        undefined,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
     },
   });
 }

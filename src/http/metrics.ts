@@ -72,7 +72,9 @@ export class Metrics {
       (status ??= outboxStatus({ ctx, input: {} })
         .then((s) => ({
           waiting: s.waiting,
-          oldestAgeSeconds: s.oldestWaitingAt ? Math.max(0, (ctx.clock.now().getTime() - Date.parse(s.oldestWaitingAt)) / 1000) : 0,
+          oldestAgeSeconds: s.oldestWaitingAt
+            ? Math.max(0, (ctx.clock.now().getTime() - Date.parse(s.oldestWaitingAt)) / 1000)
+            : 0,
         }))
         .finally(() => setImmediate(() => (status = undefined))));
     new Gauge({
@@ -125,7 +127,8 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     const bytes = request.scanUpload?.bytes;
-    if (route === '/api/scan/upload' && reply.statusCode === 200 && bytes !== undefined) metrics.observeScanUpload(bytes);
+    if (route === '/api/scan/upload' && reply.statusCode === 200 && bytes !== undefined)
+      metrics.observeScanUpload(bytes);
   });
 }
 

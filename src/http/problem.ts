@@ -140,20 +140,35 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
     return new AppError('unreadable_body', 'The request body is not valid JSON');
   }
   if (unstorableText(error)) {
-    return new AppError('invalid_request', 'A value holds a NUL byte or another control character that cannot be stored or searched. Remove it and try again');
+    return new AppError(
+      'invalid_request',
+      'A value holds a NUL byte or another control character that cannot be stored or searched. Remove it and try again',
+    );
   }
   // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that
   // still rejects with the driver's own error has it typed here, by storage/'s rules) is 503.
   if (storageUnavailable(error)) {
-    return new AppError('service_unavailable', 'The database is not answering; this request was not confirmed as stored. Try again shortly', undefined, { retryAfterSeconds: 5 });
+    return new AppError(
+      'service_unavailable',
+      'The database is not answering; this request was not confirmed as stored. Try again shortly',
+      undefined,
+      { retryAfterSeconds: 5 },
+    );
   }
   const status = fastifyError.statusCode;
   if (status === 413) return new AppError('body_too_large', 'The request body is larger than this endpoint accepts');
   if (status === 415) return new AppError('unsupported_media_type', fastifyError.message);
   if (status === 429) return new AppError('rate_limited', 'Too many requests; wait and try again');
-  if (status === 503) return new AppError('service_unavailable', 'The service is busy; try again shortly', undefined, { retryAfterSeconds: 5 });
-  if (status !== undefined && status >= 400 && status < 500) return new AppError('invalid_request', fastifyError.message);
-  return new AppError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id');
+  if (status === 503)
+    return new AppError('service_unavailable', 'The service is busy; try again shortly', undefined, {
+      retryAfterSeconds: 5,
+    });
+  if (status !== undefined && status >= 400 && status < 500)
+    return new AppError('invalid_request', fastifyError.message);
+  return new AppError(
+    'internal_error',
+    'Something went wrong on our side. Try again; if it persists, quote the request id',
+  );
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError, baseUrl: string) {

@@ -170,8 +170,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
   const intake = limiter('intake', config.intakeRateLimit);
   const scan = limiter('scan', config.scanRateLimit);
   app.decorate('rateLimits', {
-    intake: (request, reply, token) =>
-      intake(request, reply, () => `intake:${token}:${normalizeIP(request.ip)}`),
+    intake: (request, reply, token) => intake(request, reply, () => `intake:${token}:${normalizeIP(request.ip)}`),
     // The key itself is a secret: only its hash names the counter (in Redis, in memory, in any dump).
     scan: (request, reply, uploadKey) =>
       scan(request, reply, () => `scan:${crypto.createHash('sha256').update(uploadKey).digest('hex')}`),

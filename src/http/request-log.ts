@@ -16,7 +16,9 @@ const ONE_TIME_LINK = new RegExp(`^(/+(?:${ONE_TIME_LINK_PREFIXES.join('|')})(?:
 
 /** A request's URL as it may be logged: a one-time link's token becomes `[redacted]`, a query string `?[redacted]`. */
 export function urlForLog(url: string): string {
-  const path = url.replace(ONE_TIME_LINK, (_whole, prefix: string) => (prefix.endsWith('/') ? `${prefix}[redacted]` : prefix));
+  const path = url.replace(ONE_TIME_LINK, (_whole, prefix: string) =>
+    prefix.endsWith('/') ? `${prefix}[redacted]` : prefix,
+  );
   const query = path.indexOf('?');
   return query === -1 ? path : `${path.slice(0, query)}?[redacted]`;
 }

@@ -12,7 +12,11 @@ export interface RetentionJob {
 const LOOK_EVERY_MS = 15 * 60_000;
 
 /** The daily retention run (docs/operations.md, "Retention"), off the request path. */
-export function startRetentionJob(ctx: DomainContext, onError: (error: unknown) => void, options: { everyMs?: number } = {}): RetentionJob {
+export function startRetentionJob(
+  ctx: DomainContext,
+  onError: (error: unknown) => void,
+  options: { everyMs?: number } = {},
+): RetentionJob {
   const job = periodicJob(() => runRetention(ctx), { everyMs: options.everyMs ?? LOOK_EVERY_MS, onError });
   return { runOnce: job.runNow, stop: job.stop };
 }

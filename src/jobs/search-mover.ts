@@ -17,7 +17,11 @@ export interface SearchMover {
 const MOVE_EVERY_MS = 1000;
 
 /** The PostgreSQL search mover (docs/architecture.md, "Inbox search"); on SQLite it has nothing to do and no timer. */
-export function startSearchMover(ctx: DomainContext, onError: (error: unknown) => void, options: { everyMs?: number } = {}): SearchMover {
+export function startSearchMover(
+  ctx: DomainContext,
+  onError: (error: unknown) => void,
+  options: { everyMs?: number } = {},
+): SearchMover {
   if (ctx.store.dialect !== 'postgres') return { runOnce: () => Promise.resolve(0), stop: () => Promise.resolve() };
   const job = periodicJob((signal) => moveAllSearchDocuments(ctx.store.db, () => signal.aborted), {
     everyMs: options.everyMs ?? MOVE_EVERY_MS,

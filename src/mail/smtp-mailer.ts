@@ -22,7 +22,13 @@ export function smtpMailer(config: MailConfig): Mailer {
     server,
     async send(email: OutgoingEmail) {
       try {
-        await transport.sendMail({ to: email.to, subject: email.subject, text: email.text, html: email.html, ...(email.replyTo ? { replyTo: email.replyTo } : {}) });
+        await transport.sendMail({
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+        });
       } catch (error) {
         throw new Error(safeReason(error, password, server));
       }

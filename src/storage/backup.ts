@@ -32,7 +32,9 @@ export async function copySqliteDatabase(store: Database, file: string): Promise
     try {
       const check = copy.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new Error(`the copy failed its check: ${String(check)}`);
-      counts = copy.prepare('select (select count(*) from leads) as leads, (select count(*) from scans) as scans').get() as {
+      counts = copy
+        .prepare('select (select count(*) from leads) as leads, (select count(*) from scans) as scans')
+        .get() as {
         leads: number;
         scans: number;
       };

@@ -58,7 +58,12 @@ export class CommitBatcher {
   write<T>(run: WriteOp<T>): Promise<T> {
     if (this.closed) return Promise.reject(new StorageUnavailableError('The database writer is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.lanes.push({ run: run as WriteOp<unknown>, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
+      this.lanes.push({
+        run: run as WriteOp<unknown>,
+        attempts: 0,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
     });
   }
 
@@ -73,15 +78,17 @@ export class CommitBatcher {
     const started = performance.now();
     const exclusive = this.options.exclusive ?? ((run) => run());
     try {
-      await exclusive(() => this.db.transaction().execute(async (trx) => {
-        // A lone write needs no savepoint: if it throws, the whole transaction rolls back, which is the same
-        // thing, and on PostgreSQL it saves two round trips.
-        if (batch.length === 1) {
-          outcomes.push({ ok: true, value: await batch[0]!.run(trx) });
-          return;
-        }
-        for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
-      }));
+      await exclusive(() =>
+        this.db.transaction().execute(async (trx) => {
+          // A lone write needs no savepoint: if it throws, the whole transaction rolls back, which is the same
+          // thing, and on PostgreSQL it saves two round trips.
+          if (batch.length === 1) {
+            outcomes.push({ ok: true, value: await batch[0]!.run(trx) });
+            return;
+          }
+          for (const op of batch) outcomes.push(await runIsolated(trx, op.run));
+        }),
+      );
     } catch (error) {
       for (const op of batch) this.failed(op, error);
       return;

@@ -106,7 +106,11 @@ async function nonEmptyTables(client: pg.ClientBase): Promise<string[]> {
   return found;
 }
 
-export async function copyToPostgres(input: { sqlitePath: string; targetUrl: string; appSecretFile?: string }): Promise<CopyResult> {
+export async function copyToPostgres(input: {
+  sqlitePath: string;
+  targetUrl: string;
+  appSecretFile?: string;
+}): Promise<CopyResult> {
   const target = redactedUrl(input.targetUrl);
   if (!/^postgres(ql)?:\/\//i.test(input.targetUrl)) {
     throw new CopyRefused('invalid_arguments', `copy-to needs a postgres:// URL, not ${target}`);
@@ -130,7 +134,9 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
     }
     const applied = (sqlite.prepare('select count(*) as n from kysely_migration').get() as { n: number }).n;
     const sourceTables = (
-      sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'").all() as Array<{ name: string }>
+      sqlite
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'")
+        .all() as Array<{ name: string }>
     ).map((r) => r.name);
 
     // The target: refused when any application table holds a row; then the same migrations.
@@ -138,12 +144,18 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
     pool.on('error', () => {});
     try {
       const probe = await pool.connect().catch((error: unknown) => {
-        throw new CopyRefused('invalid_request', `Cannot open the database ${target}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CopyRefused(
+          'invalid_request',
+          `Cannot open the database ${target}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
       try {
         const busy = await nonEmptyTables(probe);
         if (busy.length > 0) {
-          throw new CopyRefused('not_empty', `The target ${target} is not empty (rows in ${busy.join(', ')}): copy-to only fills an empty database`);
+          throw new CopyRefused(
+            'not_empty',
+            `The target ${target} is not empty (rows in ${busy.join(', ')}): copy-to only fills an empty database`,
+          );
         }
       } finally {
         probe.release();
@@ -168,10 +180,14 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
         const copied = sourceTables.filter((t) => !(t in SKIPPED_SOURCE_TABLES));
         const unknown = [
           ...copied.filter((t) => !onTarget.has(t)).map((t) => `${t} (SQLite only)`),
-          ...[...onTarget].filter((t) => !sourceTables.includes(t) && !(t in DERIVED_TARGET_TABLES)).map((t) => `${t} (PostgreSQL only)`),
+          ...[...onTarget]
+            .filter((t) => !sourceTables.includes(t) && !(t in DERIVED_TARGET_TABLES))
+            .map((t) => `${t} (PostgreSQL only)`),
         ];
         if (unknown.length > 0) {
-          throw new Error(`copy-to does not know how to copy ${unknown.join(', ')}: copy it or name it as skipped in src/storage/copy-to-postgres.ts`);
+          throw new Error(
+            `copy-to does not know how to copy ${unknown.join(', ')}: copy it or name it as skipped in src/storage/copy-to-postgres.ts`,
+          );
         }
         const order = foreignKeyOrder(sqlite, copied);
         const result: CopyResult = { target, tables: {}, searchDocuments: 0, sessions: 'copied' };
@@ -180,7 +196,8 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
         try {
           // Another copy-to started at the same moment: the second waits here and finds rows.
           await client.query(`lock table ${order.map(quote).join(', ')} in exclusive mode`);
-          if ((await nonEmptyTables(client)).length > 0) throw new CopyRefused('not_empty', `The target ${target} is not empty`);
+          if ((await nonEmptyTables(client)).length > 0)
+            throw new CopyRefused('not_empty', `The target ${target} is not empty`);
           for (const table of order) {
             // Rows the target's triggers made from tables copied before (the "new" marks of leads and scans):
             // the source's own rows replace them.
@@ -207,8 +224,15 @@ export async function copyToPostgres(input: { sqlitePath: string; targetUrl: str
 }
 
 /** Streams one table from SQLite into the target in bounded batches; returns the rows copied. */
-async function copyTable(sqlite: BetterSqlite3.Database, client: pg.ClientBase, table: string, searched: (n: number) => void): Promise<number> {
-  const columns = (sqlite.prepare(`pragma table_info(${quote(table)})`).all() as Array<{ name: string }>).map((c) => c.name);
+async function copyTable(
+  sqlite: BetterSqlite3.Database,
+  client: pg.ClientBase,
+  table: string,
+  searched: (n: number) => void,
+): Promise<number> {
+  const columns = (sqlite.prepare(`pragma table_info(${quote(table)})`).all() as Array<{ name: string }>).map(
+    (c) => c.name,
+  );
   const rowsPerStatement = Math.max(1, Math.min(BATCH_ROWS, Math.floor(MAX_PARAMETERS / columns.length)));
   let batch: unknown[][] = [];
   let leads: Array<{ id: unknown; search_text: string }> = [];
@@ -216,14 +240,16 @@ async function copyTable(sqlite: BetterSqlite3.Database, client: pg.ClientBase, 
   let count = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const values = batch.map((_, i) => `(${columns.map((__, j) => `$${i * columns.length + j + 1}`).join(', ')})`).join(', ');
+    const values = batch
+      .map((_, i) => `(${columns.map((__, j) => `$${i * columns.length + j + 1}`).join(', ')})`)
+      .join(', ');
     await client.query(`insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${values}`, batch.flat());
     if (leads.length > 0) {
       // What the lead INSERT writes on PostgreSQL (hot-writes/lead.ts): the search document beside the lead.
-      await client.query('insert into lead_search_pending (lead_id, search_text) select * from unnest($1::text[], $2::text[])', [
-        leads.map((l) => l.id),
-        leads.map((l) => l.search_text),
-      ]);
+      await client.query(
+        'insert into lead_search_pending (lead_id, search_text) select * from unnest($1::text[], $2::text[])',
+        [leads.map((l) => l.id), leads.map((l) => l.search_text)],
+      );
       searched(leads.length);
     }
     count += batch.length;
@@ -232,7 +258,9 @@ async function copyTable(sqlite: BetterSqlite3.Database, client: pg.ClientBase, 
     bytes = 0;
   };
   // better-sqlite3 reads row by row; a blob comes back as a Buffer and goes to bytea as it is.
-  const reader = sqlite.prepare(`select ${columns.map(quote).join(', ')} from ${quote(table)} order by rowid`).raw(true);
+  const reader = sqlite
+    .prepare(`select ${columns.map(quote).join(', ')} from ${quote(table)} order by rowid`)
+    .raw(true);
   const rows = reader.iterate() as IterableIterator<unknown[]>;
   for (const row of rows) {
     const values = row.map((v) => (typeof v === 'bigint' ? v.toString() : v));
@@ -240,7 +268,16 @@ async function copyTable(sqlite: BetterSqlite3.Database, client: pg.ClientBase, 
     for (const v of values) if (Buffer.isBuffer(v)) bytes += v.length;
     if (table === 'leads') {
       const lead = Object.fromEntries(columns.map((c, i) => [c, values[i]])) as Record<string, string | null>;
-      leads.push({ id: lead.id, search_text: searchDocument({ name: lead.name ?? null, email: lead.email ?? null, phone: lead.phone ?? null, notes: lead.notes ?? null, extra: lead.extra ?? null }) });
+      leads.push({
+        id: lead.id,
+        search_text: searchDocument({
+          name: lead.name ?? null,
+          email: lead.email ?? null,
+          phone: lead.phone ?? null,
+          notes: lead.notes ?? null,
+          extra: lead.extra ?? null,
+        }),
+      });
     }
     if (batch.length >= rowsPerStatement || bytes >= BATCH_BYTES) await flush();
   }

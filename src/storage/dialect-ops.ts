@@ -31,7 +31,10 @@ export interface DialectOps {
   /** Inserts one lead inside a generic write with the hot path's INSERT, unguarded; how many rows it stored. */
   insertLead(trx: Transaction<Schema>, values: LeadInsertValues): Promise<number>;
   /** Prunes the search index's change log (SQLite); how many rows went. */
-  pruneSearchLog(db: Kysely<Schema>, write: (run: (trx: Kysely<Schema>) => Promise<number>) => Promise<number>): Promise<number>;
+  pruneSearchLog(
+    db: Kysely<Schema>,
+    write: (run: (trx: Kysely<Schema>) => Promise<number>) => Promise<number>,
+  ): Promise<number>;
   /**
    * The notifier's look at one range of arrivals: each not yet noticed is marked noticed and queued for each of
    * `userIds`, in SQL (notice-arrivals-sql.ts); how many, and the newest received time among them.
@@ -59,7 +62,9 @@ const postgresOps: DialectOps = {
     await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
   },
   async tryLock(trx, name) {
-    const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(hashtext(${name})) as held`.execute(trx);
+    const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(hashtext(${name})) as held`.execute(
+      trx,
+    );
     return rows[0]?.held === true;
   },
   lockedRead: (query) => query.forUpdate(),
@@ -74,7 +79,8 @@ const postgresOps: DialectOps = {
   leadSearchMatches(query) {
     const patterns = searchLikePatterns(query);
     const text = sql<SqlBool>`d.search_text like ${patterns.text} escape '\\'`;
-    const match = patterns.digits === null ? text : sql<SqlBool>`(${text} or d.search_text like ${patterns.digits} escape '\\')`;
+    const match =
+      patterns.digits === null ? text : sql<SqlBool>`(${text} or d.search_text like ${patterns.digits} escape '\\')`;
     return sql<SqlBool>`exists (select 1 from (select lead_id, search_text from lead_search
     union all select lead_id, search_text from lead_search_pending) d where d.lead_id = leads.id and ${match})`;
   },

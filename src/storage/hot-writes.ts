@@ -21,9 +21,7 @@ export type HotWrite =
 
 /** lead/quarantine: `stored` is false when the source was closed (or moved) meanwhile. claim: the row in the way. */
 export type HotResult =
-  | { kind: 'stored'; stored: boolean }
-  | { kind: 'claimed' }
-  | { kind: 'existing'; row: KeyRow | null };
+  { kind: 'stored'; stored: boolean } | { kind: 'claimed' } | { kind: 'existing'; row: KeyRow | null };
 
 export type ResultOf<W extends HotWrite> = W extends { kind: 'claim' }
   ? Extract<HotResult, { kind: 'claimed' | 'existing' }>

@@ -53,7 +53,13 @@ export const LEADS_STATEMENT = leadsStatement();
 
 /** LEADS_STATEMENT's parameters: the leads' arrays, then the idempotency keys they answer. */
 export function leadsStatementParams(leads: readonly LeadRow[], done: readonly KeyDoneFor[]): unknown[] {
-  return [...leadInsertParams('postgres', leads.map((lead) => ({ ...lead, restored_from: null }))), ...keysDoneParams([...done])];
+  return [
+    ...leadInsertParams(
+      'postgres',
+      leads.map((lead) => ({ ...lead, restored_from: null })),
+    ),
+    ...keysDoneParams([...done]),
+  ];
 }
 
 /**
@@ -72,12 +78,23 @@ function scansStatement(count: number): string {
 const CLAIMS_STATEMENT = { name: 'leadscan_hot_claims', text: keyClaims(new Markers('postgres')) };
 
 /** The quarantine transaction's statements, one row each. */
-const Q = statementsFor('postgres', { quarantineInsert, quarantinePruneOld, quarantineOldestKept, quarantinePruneBeyond, keyDone });
+const Q = statementsFor('postgres', {
+  quarantineInsert,
+  quarantinePruneOld,
+  quarantineOldestKept,
+  quarantinePruneBeyond,
+  keyDone,
+});
 
 /** A SQLSTATE that says something about this data (a constraint, a bad value), not about the server being gone. */
 function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !['08', '53', '57'].includes(code.slice(0, 2)) && !isRetryableConflict(error);
+  return (
+    typeof code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !['08', '53', '57'].includes(code.slice(0, 2)) &&
+    !isRetryableConflict(error)
+  );
 }
 
 type Run = (writes: HotWrite[]) => Promise<HotResult[]>;
@@ -174,7 +191,10 @@ export class PostgresHotWriter implements HotWriter {
     const done = leads.flatMap((w): KeyDoneFor[] => (w.done ? [{ ...w.done, rowId: w.lead.id }] : []));
     const stored = await this.pool.query<{ id: string }>({
       ...LEADS_STATEMENT,
-      values: leadsStatementParams(leads.map((w) => w.lead), done),
+      values: leadsStatementParams(
+        leads.map((w) => w.lead),
+        done,
+      ),
     });
     const ids = new Set(stored.rows.map((r) => r.id));
     return leads.map((w) => ({ kind: 'stored', stored: ids.has(w.lead.id) }));
@@ -187,7 +207,9 @@ export class PostgresHotWriter implements HotWriter {
       values: keyClaimsParams(claims),
     });
     // One row per claim, in the batch's order (the left joins match at most one row each: (scope, key) is unique).
-    return rows.map(({ claimed, ...row }) => (claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row }));
+    return rows.map(({ claimed, ...row }) =>
+      claimed ? { kind: 'claimed' } : { kind: 'existing', row: row.state === null ? null : row },
+    );
   }
 
   private async storeScans(writes: HotWrite[]): Promise<HotResult[]> {
@@ -232,7 +254,10 @@ export class PostgresHotWriter implements HotWriter {
           continue;
         }
         await client.query(Q.quarantinePruneOld, [row.source_id, cutoff]);
-        const oldest = await client.query<{ received_at: string; id: string }>(Q.quarantineOldestKept, [row.source_id, keep - 1]);
+        const oldest = await client.query<{ received_at: string; id: string }>(Q.quarantineOldestKept, [
+          row.source_id,
+          keep - 1,
+        ]);
         const kept = oldest.rows[0];
         if (kept) await client.query(Q.quarantinePruneBeyond, quarantinePruneBeyondParams(row.source_id, kept));
         if (write.done) done.push(write.done);

@@ -22,7 +22,10 @@ export async function moveSearchDocuments(db: Kysely<Schema>, batch = SEARCH_MOV
 }
 
 /** Moves batches until none is left (or `stopped()` says so); returns how many it moved. */
-export async function moveAllSearchDocuments(db: Kysely<Schema>, stopped: () => boolean = () => false): Promise<number> {
+export async function moveAllSearchDocuments(
+  db: Kysely<Schema>,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   let moved = 0;
   for (;;) {
     const n = await moveSearchDocuments(db);

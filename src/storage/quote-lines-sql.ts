@@ -10,9 +10,15 @@ import type { QuoteLineTable, Schema } from './schema.js';
 const INSERT_CHUNK = 500;
 
 /** Inserts lines as multi-row INSERTs, in the order given. */
-export async function insertQuoteLines(trx: Transaction<Schema>, rows: ReadonlyArray<Insertable<QuoteLineTable>>): Promise<void> {
+export async function insertQuoteLines(
+  trx: Transaction<Schema>,
+  rows: ReadonlyArray<Insertable<QuoteLineTable>>,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx.insertInto('quote_lines').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    await trx
+      .insertInto('quote_lines')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
   }
 }
 

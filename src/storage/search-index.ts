@@ -36,7 +36,14 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Schema } from './schema.js';
-import { documentParts, leadMatches, SEARCH_MATCH_FUNCTION, searchDocument, type SearchableLead, type SearchQuery } from './search-text.js';
+import {
+  documentParts,
+  leadMatches,
+  SEARCH_MATCH_FUNCTION,
+  searchDocument,
+  type SearchableLead,
+  type SearchQuery,
+} from './search-text.js';
 
 /** The index's file for the database file `databaseFile`. */
 export function searchIndexFile(databaseFile: string): string {
@@ -59,7 +66,14 @@ const CHUNK = 256;
 const LAYOUT = 3;
 
 /** A lead's searchable columns as read from `leads`: rowid, name, email, phone, notes, extra. */
-type LeadTextRow = [rowid: number, name: string | null, email: string | null, phone: string | null, notes: string | null, extra: string | null];
+type LeadTextRow = [
+  rowid: number,
+  name: string | null,
+  email: string | null,
+  phone: string | null,
+  notes: string | null,
+  extra: string | null,
+];
 
 /** What the index holds of a lead: the two parts of its search document, the folded fields and the phone's digits. */
 function indexRow([rowid, name, email, phone, notes, extra]: LeadTextRow): [number, string, string] {
@@ -123,10 +137,18 @@ export class SearchIndex {
   }
 
   private hasLayout(): boolean {
-    const tables = this.db.prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')").pluck().get();
+    const tables = this.db
+      .prepare("select count(*) from sqlite_master where name in ('state', 'leads_folded')")
+      .pluck()
+      .get();
     if (tables !== 2) return false;
     const columns = this.db.prepare("select name from pragma_table_info('state')").pluck().all() as string[];
-    if (!['indexed_upto', 'upto_lead_id', 'changes_upto', 'changes_upto_rowid', 'layout'].every((c) => columns.includes(c))) return false;
+    if (
+      !['indexed_upto', 'upto_lead_id', 'changes_upto', 'changes_upto_rowid', 'layout'].every((c) =>
+        columns.includes(c),
+      )
+    )
+      return false;
     return this.db.prepare('select layout from state').pluck().get() === LAYOUT;
   }
 
@@ -138,18 +160,29 @@ export class SearchIndex {
    */
   private current(): boolean {
     if (!this.hasLayout()) return false;
-    const mark = this.db.prepare('select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state').get() as Watermark | undefined;
+    const mark = this.db
+      .prepare('select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state')
+      .get() as Watermark | undefined;
     if (!mark) return false;
-    const lastSeq = (this.app.prepare("select seq from sqlite_sequence where name = 'leads_search_changes'").pluck().get() as number | undefined) ?? 0;
+    const lastSeq =
+      (this.app.prepare("select seq from sqlite_sequence where name = 'leads_search_changes'").pluck().get() as
+        number | undefined) ?? 0;
     if (mark.changes_upto > lastSeq) return false;
     if (mark.changes_upto > 0) {
-      const rowid = this.app.prepare('select lead_rowid from leads_search_changes where seq = ?').pluck().get(mark.changes_upto) as number | undefined;
+      const rowid = this.app
+        .prepare('select lead_rowid from leads_search_changes where seq = ?')
+        .pluck()
+        .get(mark.changes_upto) as number | undefined;
       if (rowid !== undefined && rowid !== mark.changes_upto_rowid) return false;
     }
     if (mark.indexed_upto > 0) {
-      const id = this.app.prepare('select id from leads where rowid = ?').pluck().get(mark.indexed_upto) as string | undefined;
+      const id = this.app.prepare('select id from leads where rowid = ?').pluck().get(mark.indexed_upto) as
+        string | undefined;
       if (id !== mark.upto_lead_id) {
-        const noted = this.app.prepare('select 1 from leads_search_changes where lead_rowid = ? limit 1').pluck().get(mark.indexed_upto);
+        const noted = this.app
+          .prepare('select 1 from leads_search_changes where lead_rowid = ? limit 1')
+          .pluck()
+          .get(mark.indexed_upto);
         if (noted === undefined) return false;
       }
     }
@@ -163,7 +196,9 @@ export class SearchIndex {
       commit: this.db.prepare('commit'),
       rollback: this.db.prepare('rollback'),
       state: this.db.prepare('select indexed_upto, upto_lead_id, changes_upto, changes_upto_rowid from state'),
-      saveState: this.db.prepare('update state set indexed_upto = ?, upto_lead_id = ?, changes_upto = ?, changes_upto_rowid = ?'),
+      saveState: this.db.prepare(
+        'update state set indexed_upto = ?, upto_lead_id = ?, changes_upto = ?, changes_upto_rowid = ?',
+      ),
       insert: this.db.prepare('insert into leads_folded (rowid, text, digits) values (?, ?, ?)'),
       forget: this.db.prepare('delete from leads_folded where rowid = ?'),
       changes: this.app.prepare('select seq, lead_rowid from leads_search_changes where seq > ? order by seq limit ?'),
@@ -176,10 +211,12 @@ export class SearchIndex {
 
   /** An empty index, as of no lead at all (whatever the file held is dropped, and its pages zeroed). */
   private rebuild(): void {
-    const last = this.app.prepare('select seq, lead_rowid from leads_search_changes order by seq desc limit 1').get() as
-      | { seq: number; lead_rowid: number }
-      | undefined;
-    this.db.exec('drop table if exists leads_search; drop table if exists leads_folded; drop table if exists state; vacuum');
+    const last = this.app
+      .prepare('select seq, lead_rowid from leads_search_changes order by seq desc limit 1')
+      .get() as { seq: number; lead_rowid: number } | undefined;
+    this.db.exec(
+      'drop table if exists leads_search; drop table if exists leads_folded; drop table if exists state; vacuum',
+    );
     this.db.transaction(() => {
       // Folded text (search-text.ts), so the index finds `gagne` in `Gagné`, and the phone's digits on their own. A
       // new name for a new layout: searching an index file of the old one finds no table and takes every lead.
@@ -191,7 +228,9 @@ export class SearchIndex {
         indexed_upto integer not null, upto_lead_id text, changes_upto integer not null, changes_upto_rowid integer,
         layout integer not null
       )`);
-      this.db.prepare('insert into state values (0, null, ?, ?, ?)').run(last?.seq ?? 0, last?.lead_rowid ?? null, LAYOUT);
+      this.db
+        .prepare('insert into state values (0, null, ?, ?, ?)')
+        .run(last?.seq ?? 0, last?.lead_rowid ?? null, LAYOUT);
     })();
   }
 
@@ -287,7 +326,11 @@ function trigramsOf(text: string): string[] {
  *   with the same test (`leadscan_search_match`), so their cost is what the index lags behind (a few hundred leads
  *   while intake pours in; bench/run.ts prints it), not a scan of the whole workspace, and they are never missed.
  */
-export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: string, query: SearchQuery): Promise<string[] | undefined> {
+export async function searchLeadIdsSqlite(
+  db: Kysely<Schema>,
+  workspaceId: string,
+  query: SearchQuery,
+): Promise<string[] | undefined> {
   const text = trigramsOf(query.text);
   if (text.length === 0) return undefined;
   const digits = query.digits === null ? [] : trigramsOf(query.digits);
@@ -304,15 +347,15 @@ export async function searchLeadIdsSqlite(db: Kysely<Schema>, workspaceId: strin
     .execute(db)
     .catch(notBuilt);
   if (!indexed || indexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
-  const unindexed = await unindexedMatches(workspaceId, query, limit)
-    .execute(db)
-    .catch(notBuilt);
+  const unindexed = await unindexedMatches(workspaceId, query, limit).execute(db).catch(notBuilt);
   if (!unindexed || unindexed.rows.length > INDEXED_SEARCH_MAX) return undefined;
   const ids = new Set(unindexed.rows.map((r) => r.id));
   const rowids = indexed.rows.map((r) => r.rowid);
   for (let at = 0; at < rowids.length; at += 500) {
     const { rows } = await sql<SearchableLead & { id: string }>`
-      select id, name, email, phone, notes, extra from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
+      select id, name, email, phone, notes, extra from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(
+      db,
+    );
     for (const lead of rows) if (leadMatches(lead, query)) ids.add(lead.id);
   }
   return [...ids];

@@ -12,7 +12,15 @@
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { HotResult, HotWrite } from './hot-writes.js';
-import { keyClaim, keyClaimParams, keyDone, keyDoneParams, keyRead, type KeyDone, type KeyRow } from './hot-writes/idempotency-key.js';
+import {
+  keyClaim,
+  keyClaimParams,
+  keyDone,
+  keyDoneParams,
+  keyRead,
+  type KeyDone,
+  type KeyRow,
+} from './hot-writes/idempotency-key.js';
 import { leadInsert, leadInsertParams } from './hot-writes/lead.js';
 import {
   quarantineInsert,
@@ -99,7 +107,9 @@ function apply(write: HotWrite): HotResult {
   };
   switch (write.kind) {
     case 'lead': {
-      const rows = step(() => statements.lead.all(...leadInsertParams('sqlite', [{ ...write.lead, restored_from: null }])));
+      const rows = step(() =>
+        statements.lead.all(...leadInsertParams('sqlite', [{ ...write.lead, restored_from: null }])),
+      );
       if (rows.length === 0) return { kind: 'stored', stored: false };
       step(() => markDone(write.done));
       return { kind: 'stored', stored: true };
@@ -110,7 +120,8 @@ function apply(write: HotWrite): HotResult {
       if (inserted.changes === 0) return { kind: 'stored', stored: false };
       step(() => {
         statements.quarantinePruneOld.run(row.source_id, cutoff);
-        const oldest = statements.quarantineOldestKept.get(row.source_id, keep - 1) as { received_at: string; id: string } | undefined;
+        const oldest = statements.quarantineOldestKept.get(row.source_id, keep - 1) as
+          { received_at: string; id: string } | undefined;
         if (oldest) statements.quarantinePruneBeyond.run(...quarantinePruneBeyondParams(row.source_id, oldest));
         markDone(write.done);
       });

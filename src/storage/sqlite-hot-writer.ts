@@ -55,7 +55,12 @@ function movableBodies(writes: HotWrite[]): ArrayBuffer[] {
   for (const write of writes) {
     if (write.kind !== 'scan') continue;
     const raw = write.scan.raw;
-    if (raw.byteLength >= MOVE_BODIES_FROM && raw.byteOffset === 0 && raw.buffer instanceof ArrayBuffer && raw.byteLength === raw.buffer.byteLength) {
+    if (
+      raw.byteLength >= MOVE_BODIES_FROM &&
+      raw.byteOffset === 0 &&
+      raw.buffer instanceof ArrayBuffer &&
+      raw.byteLength === raw.buffer.byteLength
+    ) {
       moved.add(raw.buffer);
     }
   }
@@ -196,17 +201,23 @@ export class SqliteHotWriter implements HotWriter {
       if (this.indexer === lost) this.indexer = null;
     });
     this.indexer.on('message', (message: FromIndexer) => {
-      if (message.type === 'failed') process.emitWarning(`The search index could not be updated: ${message.message}`, 'LeadscanSearchIndex');
-      if (message.type === 'caught-up') this.searchIndexStart = { start: message.start, leads: message.leads, changes: message.changes };
+      if (message.type === 'failed')
+        process.emitWarning(`The search index could not be updated: ${message.message}`, 'LeadscanSearchIndex');
+      if (message.type === 'caught-up')
+        this.searchIndexStart = { start: message.start, leads: message.leads, changes: message.changes };
     });
   }
 
   /** The checkpoint thread; if it is lost, the writer's own auto-checkpoint still bounds the WAL. */
   private ensureCheckpointer(): void {
     if (this.checkpointer || this.closed) return;
-    this.checkpointer = startHelperThread('sqlite-checkpointer', { file: this.file, everyMs: CHECKPOINT_EVERY_MS }, (lost) => {
-      if (this.checkpointer === lost) this.checkpointer = null;
-    });
+    this.checkpointer = startHelperThread(
+      'sqlite-checkpointer',
+      { file: this.file, everyMs: CHECKPOINT_EVERY_MS },
+      (lost) => {
+        if (this.checkpointer === lost) this.checkpointer = null;
+      },
+    );
   }
 
   private flush(force = false): void {
@@ -219,11 +230,15 @@ export class SqliteHotWriter implements HotWriter {
     try {
       this.ensureWorker();
     } catch (error) {
-      for (const { waiter } of batch) waiter.reject(new StorageUnavailableError('The SQLite writer could not start', { cause: error }));
+      for (const { waiter } of batch)
+        waiter.reject(new StorageUnavailableError('The SQLite writer could not start', { cause: error }));
       return;
     }
     const id = this.nextId++;
-    this.inFlight.set(id, batch.map((b) => b.waiter));
+    this.inFlight.set(
+      id,
+      batch.map((b) => b.waiter),
+    );
     // Keep the process alive while a write waits for its answer (a CLI command, a draining server).
     this.port!.ref();
     const writes = batch.map((b) => b.write);
@@ -236,7 +251,8 @@ export class SqliteHotWriter implements HotWriter {
         this.stats.commits += 1;
         this.stats.writes += message.size;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, message.size);
-        if (message.batches.some((b) => b.outcomes.some((o) => o.ok))) this.options.onCommit?.(message.size, message.seconds);
+        if (message.batches.some((b) => b.outcomes.some((o) => o.ok)))
+          this.options.onCommit?.(message.size, message.seconds);
         for (const { id, outcomes } of message.batches) {
           const waiters = this.inFlight.get(id) ?? [];
           this.inFlight.delete(id);
@@ -262,7 +278,9 @@ export class SqliteHotWriter implements HotWriter {
     this.worker = null;
     this.port?.close();
     this.port = null;
-    const error = new StorageUnavailableError('The SQLite writer stopped; the write was not confirmed as stored', { cause });
+    const error = new StorageUnavailableError('The SQLite writer stopped; the write was not confirmed as stored', {
+      cause,
+    });
     for (const waiters of this.inFlight.values()) for (const waiter of waiters) waiter.reject(error);
     this.inFlight.clear();
     for (const pause of this.pauses.values()) pause.resolve();

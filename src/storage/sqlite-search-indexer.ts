@@ -22,8 +22,7 @@ export interface IndexerSettings {
 }
 
 export type FromIndexer =
-  | { type: 'failed'; message: string }
-  | { type: 'caught-up'; start: IndexStart; leads: number; changes: number };
+  { type: 'failed'; message: string } | { type: 'caught-up'; start: IndexStart; leads: number; changes: number };
 
 const { file, everyMs } = workerData as IndexerSettings;
 

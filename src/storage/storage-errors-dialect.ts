@@ -73,11 +73,19 @@ class TypedDriver implements Driver {
     return typedErrors(() => this.inner.savepoint!(innerOf(connection), name, compile));
   }
 
-  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     return typedErrors(() => this.inner.rollbackToSavepoint!(innerOf(connection), name, compile));
   }
 
-  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     return typedErrors(() => this.inner.releaseSavepoint!(innerOf(connection), name, compile));
   }
 

@@ -30,7 +30,10 @@ function unstorable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
   if (error instanceof UnstorableTextError) return true;
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  return (typeof code === 'string' && POSTGRES_UNSTORABLE_TEXT.has(code)) || (cause !== undefined && unstorable(cause, depth + 1));
+  return (
+    (typeof code === 'string' && POSTGRES_UNSTORABLE_TEXT.has(code)) ||
+    (cause !== undefined && unstorable(cause, depth + 1))
+  );
 }
 
 /** An UnstorableTextError for the database's own "cannot store this text" error, or null for any other. */
@@ -84,7 +87,14 @@ const NETWORK_UNAVAILABLE = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-const SQLITE_UNAVAILABLE = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY'];
+const SQLITE_UNAVAILABLE = [
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+];
 /** pg and pg-pool report a lost or refused connection only in the message. */
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|The database writer is closed/i;
@@ -100,7 +110,12 @@ function isUnavailableCode(code: unknown, conflicts: boolean): boolean {
 function unavailable(error: unknown, conflicts: boolean, depth: number): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
   if (error instanceof StorageUnavailableError) return true;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (isUnavailableCode(code, conflicts)) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
   if (cause !== undefined && unavailable(cause, conflicts, depth + 1)) return true;

@@ -37,19 +37,34 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     world = await createWorld(backend, { env: { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' } });
     seeded = await world.seed('Acme Roofing');
     base = await world.listen();
-    const ad = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' } });
+    const ad = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' },
+    });
     const post = async (token: string, body: Record<string, string>) => {
-      const res = await fetch(`${base}/api/intake/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/intake/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { id: string }).id;
     };
-    ids.ada = await post(seeded.source.token, { name: 'Ada Lovelace', phone: '+44 20 7946 0958', email: 'ada@example.com', budget: '12,000' });
+    ids.ada = await post(seeded.source.token, {
+      name: 'Ada Lovelace',
+      phone: '+44 20 7946 0958',
+      email: 'ada@example.com',
+      budget: '12,000',
+    });
     ids.tricky = await post(seeded.source.token, { name: TRICKY, phone: '555 0101', notes: 'Roof leak' });
     ids.xss = await post(seeded.source.token, { name: XSS, email: 'x@example.com' });
     ids.bob = await post(ad.token, { name: 'Bob Builder', phone: '555 0102' });
     ids.cy = await post(ad.token, { name: 'Cy Contacted', phone: '555 0103' });
 
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
@@ -66,8 +81,10 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
   });
 
   const inbox = () => `${base}/w/${seeded.workspaceId}/pipelines/${seeded.pipelineId}/leads`;
-  const rowNames = async () => (await page.locator('#leads tbody tr td:first-child a').allTextContents()).map((t) => t.trim());
-  const unread = async () => (await page.getByRole('navigation', { name: 'Pipelines' }).locator('.count').textContent())?.trim();
+  const rowNames = async () =>
+    (await page.locator('#leads tbody tr td:first-child a').allTextContents()).map((t) => t.trim());
+  const unread = async () =>
+    (await page.getByRole('navigation', { name: 'Pipelines' }).locator('.count').textContent())?.trim();
   const shot = async (name: string) => {
     if (!SHOTS) return;
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -144,7 +161,13 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
 
     await page.goto(inbox());
     const all = await download();
-    const stored = await world.store.db.selectFrom('leads').selectAll().where('workspace_id', '=', seeded.workspaceId).orderBy('received_at', 'desc').orderBy('id', 'desc').execute();
+    const stored = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('workspace_id', '=', seeded.workspaceId)
+      .orderBy('received_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     expect(all.map((r) => r.id)).toEqual(stored.map((l) => l.id));
     const byId = new Map(all.map((r) => [r.id, r]));
     for (const lead of stored) {
@@ -153,16 +176,26 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
       const defused = (value: string | null) => (value && /^[=+\-@\t\r]/.test(value) ? `'${value}` : (value ?? ''));
       // Times in the workspace's zone (UTC here) with the offset, to the second.
       const received = `${lead.received_at.slice(0, 10)} ${lead.received_at.slice(11, 19)}+00:00`;
-      expect([row.name, row.phone, row.email, row.notes, row.received_at]).toEqual([defused(lead.name), defused(lead.phone), defused(lead.email), defused(lead.notes), received]);
+      expect([row.name, row.phone, row.email, row.notes, row.received_at]).toEqual([
+        defused(lead.name),
+        defused(lead.phone),
+        defused(lead.email),
+        defused(lead.notes),
+        received,
+      ]);
       // One column per extra field.
-      for (const [key, value] of Object.entries(JSON.parse(lead.extra) as Record<string, string>)) expect(row[key]).toBe(defused(value));
+      for (const [key, value] of Object.entries(JSON.parse(lead.extra) as Record<string, string>))
+        expect(row[key]).toBe(defused(value));
     }
     expect(byId.get(ids.tricky)?.name).toBe(`'${TRICKY}`);
     expect(byId.get(ids.xss)?.name).toBe(XSS);
   }, 90_000);
 
   async function download(): Promise<Array<Record<string, string>>> {
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     const bytes = fs.readFileSync(await file.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     return parse(bytes, { bom: true, columns: true }) as Array<Record<string, string>>;
@@ -172,7 +205,11 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     const res = await fetch(`${base}/api/intake/${seeded.source.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Autofilled Person', email: 'real@example.com', website: 'https://autofill.example' }),
+      body: JSON.stringify({
+        name: 'Autofilled Person',
+        email: 'real@example.com',
+        website: 'https://autofill.example',
+      }),
     });
     expect(res.status).toBe(200);
     await page.goto(`${base}/w/${seeded.workspaceId}/quarantine`);
@@ -183,14 +220,25 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     await item.getByRole('button', { name: 'Restore' }).dblclick();
     await page.waitForURL(/\/leads\/lead_/);
     expect((await page.locator('h1').innerText()).trim()).toBe('Autofilled Person');
-    const leads = await world.store.db.selectFrom('leads').select(['id', 'stage']).where('email', '=', 'real@example.com').execute();
+    const leads = await world.store.db
+      .selectFrom('leads')
+      .select(['id', 'stage'])
+      .where('email', '=', 'real@example.com')
+      .execute();
     expect(leads).toHaveLength(1);
     expect(leads[0]!.stage).toBe('inbox');
     expect(page.url()).toContain(leads[0]!.id);
     // A second, separate press (a stale tab) also lands on that lead and makes none.
     await page.goto(`${base}/w/${seeded.workspaceId}/quarantine`);
-    expect(await page.locator('.quarantine-item', { hasText: 'Autofilled Person' }).getByRole('link', { name: /Restored/ }).isVisible()).toBe(true);
-    expect(await world.store.db.selectFrom('leads').select('id').where('email', '=', 'real@example.com').execute()).toHaveLength(1);
+    expect(
+      await page
+        .locator('.quarantine-item', { hasText: 'Autofilled Person' })
+        .getByRole('link', { name: /Restored/ })
+        .isVisible(),
+    ).toBe(true);
+    expect(
+      await world.store.db.selectFrom('leads').select('id').where('email', '=', 'real@example.com').execute(),
+    ).toHaveLength(1);
   }, 90_000);
 
   it('lets the owner rename, reorder, add and remove stages', async () => {
@@ -199,18 +247,30 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     await page.getByRole('button', { name: 'Add stage' }).click();
     await page.waitForURL(/notice=stage-added/);
     await page.getByLabel('Name of Quoted').fill('Estimate sent');
-    await page.locator('tr', { has: page.getByLabel('Name of Quoted') }).getByRole('button', { name: 'Rename' }).click();
+    await page
+      .locator('tr', { has: page.getByLabel('Name of Quoted') })
+      .getByRole('button', { name: 'Rename' })
+      .click();
     await page.waitForURL(/notice=stage-renamed/);
-    await page.locator('tr', { has: page.getByLabel('Name of Site visit') }).getByRole('button', { name: 'Up' }).click();
+    await page
+      .locator('tr', { has: page.getByLabel('Name of Site visit') })
+      .getByRole('button', { name: 'Up' })
+      .click();
     await page.waitForURL(/notice=stage-moved/);
     const contacted = page.locator('tr', { has: page.getByLabel('Name of Contacted') });
     await contacted.getByLabel('Move its leads to').selectOption({ label: 'Won' });
     await contacted.getByRole('button', { name: 'Remove' }).click();
     await page.waitForURL(/notice=stage-removed/);
-    const names = await page.locator('#stages tbody input[name="name"]').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
+    const names = await page
+      .locator('#stages tbody input[name="name"]')
+      .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
     expect(names).toEqual(['Inbox', 'Estimate sent', 'Won', 'Site visit', 'Lost']);
     await shot('stages');
-    const cy = await world.store.db.selectFrom('leads').select('stage').where('id', '=', ids.cy!).executeTakeFirstOrThrow();
+    const cy = await world.store.db
+      .selectFrom('leads')
+      .select('stage')
+      .where('id', '=', ids.cy!)
+      .executeTakeFirstOrThrow();
     expect(cy.stage).toBe('won');
     // The one dialog of the run is Remove's confirmation (no alert(1) ever ran).
     expect(dialogs).toEqual(['Remove the stage Contacted?']);

@@ -35,22 +35,78 @@ describeEachBackend('quotes in Chromium', (backend) => {
     const lead = await fetch(`${base}/api/intake/${seeded.source.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Marie Tremblay', email: 'marie@example.com', phone: '+1 514-555-0199', address: '12 Rue Rachel, Montréal' }),
+      body: JSON.stringify({
+        name: 'Marie Tremblay',
+        email: 'marie@example.com',
+        phone: '+1 514-555-0199',
+        address: '12 Rue Rachel, Montréal',
+      }),
     });
     leadId = ((await lead.json()) as { id: string }).id;
     const rooms = [
-      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }] }) },
+      {
+        name: 'Kitchen',
+        ...rectangularRoom({
+          width: 4.2,
+          length: 3.1,
+          height: 2.45,
+          doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }],
+        }),
+      },
       { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45 }) },
     ];
-    const upload = await fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-scan-key': seeded.uploadKey }, body: JSON.stringify({ rooms }) });
+    const upload = await fetch(`${base}/api/scan/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-scan-key': seeded.uploadKey },
+      body: JSON.stringify({ rooms }),
+    });
     expect(upload.status).toBe(200);
-    const scan = await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    const scan = await world.store.db
+      .selectFrom('scans')
+      .select('id')
+      .where('workspace_id', '=', seeded.workspaceId)
+      .executeTakeFirstOrThrow();
     await attachScan({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId: scan.id, leadId } });
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, currency: 'CAD', locale: 'en-CA', taxes: [{ name: 'GST', rate: '5', onByDefault: true }, { name: 'QST', rate: '9.975', onByDefault: true }] } });
-    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Oak flooring, laid', unit: 'm2', price: '64.50', measure: 'floor_area', waste: '10' } } });
-    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Skirting boards', unit: 'm', price: '12', measure: 'skirting' } } });
-    await addPriceListItem({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, role: 'owner', item: { name: 'Site visit', unit: 'fixed', price: '90' } } });
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' } });
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        currency: 'CAD',
+        locale: 'en-CA',
+        taxes: [
+          { name: 'GST', rate: '5', onByDefault: true },
+          { name: 'QST', rate: '9.975', onByDefault: true },
+        ],
+      },
+    });
+    await addPriceListItem({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        item: { name: 'Oak flooring, laid', unit: 'm2', price: '64.50', measure: 'floor_area', waste: '10' },
+      },
+    });
+    await addPriceListItem({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        item: { name: 'Skirting boards', unit: 'm', price: '12', measure: 'skirting' },
+      },
+    });
+    await addPriceListItem({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        item: { name: 'Site visit', unit: 'fixed', price: '90' },
+      },
+    });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
@@ -73,16 +129,29 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.click('#create-quote');
     await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
   }
-  const lineTexts = () => page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+  const lineTexts = () =>
+    page.$$eval('.quote-line textarea[name^="line-"]', (els) =>
+      els.map((e) => (e as unknown as { value: string }).value),
+    );
 
-  it('New quote shows a picker: the scan\'s rooms all ticked, the measured items to tick; it makes one line per picked room × item', async () => {
+  it("New quote shows a picker: the scan's rooms all ticked, the measured items to tick; it makes one line per picked room × item", async () => {
     await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
     await page.click('#lead-quotes a:has-text("New quote")');
     await page.waitForURL(/\/quotes\/new$/);
-    const rooms = await page.$$eval('.pick-rooms label', (els) => els.map((e) => `${(e.textContent ?? '').trim()}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`));
+    const rooms = await page.$$eval('.pick-rooms label', (els) =>
+      els.map(
+        (e) =>
+          `${(e.textContent ?? '').trim()}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`,
+      ),
+    );
     expect(rooms).toEqual(['Kitchen:true', 'Hall:true']);
     // Only items with a measure are offered, none ticked.
-    const items = await page.$$eval('.pick-items label', (els) => els.map((e) => `${(e.textContent ?? '').trim().split(' $')[0]}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`));
+    const items = await page.$$eval('.pick-items label', (els) =>
+      els.map(
+        (e) =>
+          `${(e.textContent ?? '').trim().split(' $')[0]}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`,
+      ),
+    );
     expect(items).toEqual(['Oak flooring, laid:false', 'Skirting boards:false']);
     // Items without a room: refused next to the rooms, with the ticks kept.
     await page.uncheck('.pick-rooms label:has-text("Kitchen") input');
@@ -115,7 +184,9 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.uncheck('.pick-rooms label:has-text("Hall") input');
     await page.click('#add-from-list button[type="submit"]');
     await page.waitForURL(/notice=lines-added/);
-    const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) =>
+      els.map((e) => (e as unknown as { value: string }).value),
+    );
     expect(descriptions, descriptions.join(' | ')).toHaveLength(6);
     expect(descriptions[4]).toMatch(/^Oak flooring, laid — Kitchen: floor 13\.02 m² \+ 10 % waste$/);
     expect(descriptions[5]).toBe('Site visit');
@@ -127,7 +198,8 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.waitForURL(/notice=quote-saved/);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `quote-builder-${width}.png`), fullPage: true });
+      if (backend === 'sqlite')
+        await page.screenshot({ path: path.join(DOCS, `quote-builder-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.click('#send-quote');
@@ -144,14 +216,17 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.goto(`${base}/w/${seeded.workspaceId}/settings/price-list`);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, `price-list-${width}.png`), fullPage: true });
+      if (backend === 'sqlite')
+        await page.screenshot({ path: path.join(DOCS, `price-list-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('the totals follow the typing, and equal what Save computes', async () => {
     const shown = () =>
-      page.$$eval('[data-line-amount], #quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
+      page.$$eval('[data-line-amount], #quote-totals dd', (els) =>
+        els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`),
+      );
     await newQuote(['Oak flooring, laid', 'Skirting boards']);
     const before = await shown();
     // A quantity with a third decimal (rounded to 2), a price in cents, and the second tax unticked on another line.
@@ -168,7 +243,8 @@ describeEachBackend('quotes in Chromium', (backend) => {
   });
 
   it('counts the free line in the totals as it is typed, with its own tax ticks, and Save keeps the same totals', async () => {
-    const totals = () => page.$$eval('#quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
+    const totals = () =>
+      page.$$eval('#quote-totals dd', (els) => els.map((e) => `${e.id}=${(e.textContent ?? '').trim()}`));
     const before = await totals();
     // Nothing typed in the free line: it does not count, and shows no amount.
     await page.fill('#f-new-quantity', '3');
@@ -186,9 +262,15 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.click('button[name="do"][value="save"]');
     await page.waitForURL(/notice=quote-saved/);
     expect(await totals()).toEqual(typed);
-    const added = await page.$$eval('.quote-line textarea[name^="line-"]', (els) => els.map((e) => (e as unknown as { value: string }).value));
+    const added = await page.$$eval('.quote-line textarea[name^="line-"]', (els) =>
+      els.map((e) => (e as unknown as { value: string }).value),
+    );
     expect(added.at(-1)).toBe('Haul away the old floor');
-    const ticks = await page.$$eval('fieldset[data-line^="line-"]', (els) => els.map((e) => [...e.querySelectorAll('input[name*="-tax"]')].map((i) => (i as unknown as { checked: boolean }).checked)));
+    const ticks = await page.$$eval('fieldset[data-line^="line-"]', (els) =>
+      els.map((e) =>
+        [...e.querySelectorAll('input[name*="-tax"]')].map((i) => (i as unknown as { checked: boolean }).checked),
+      ),
+    );
     expect(ticks.at(-1)).toEqual([true, false]);
   });
 });

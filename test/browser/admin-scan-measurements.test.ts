@@ -36,7 +36,16 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     });
     expect(lead.status).toBe(200);
     const rooms = [
-      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.2, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }] }) },
+      {
+        name: 'Kitchen',
+        ...rectangularRoom({
+          width: 4.2,
+          length: 3.1,
+          height: 2.45,
+          yaw: 0.2,
+          doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }],
+        }),
+      },
       { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45 }) },
     ];
     const upload = await fetch(`${base}/api/scan/upload`, {
@@ -45,7 +54,10 @@ describeEachBackend('measured scans in Chromium', (backend) => {
       body: JSON.stringify({ rooms }),
     });
     expect(upload.status).toBe(200);
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: { email: 'ann@acme.example', workspaceId: seeded.workspaceId, role: 'owner' },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
@@ -69,21 +81,27 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     // 4.2 × 3.1 + 1.5 × 5 = 20.52 m².
     await expect(page.textContent('#total-floor-area')).resolves.toBe('20.52 m²');
     await expect(page.locator('svg.floor-plan').count()).resolves.toBe(2);
-    await expect(page.locator('svg.floor-plan').first().getAttribute('aria-label')).resolves.toBe('Floor plan of Kitchen');
+    await expect(page.locator('svg.floor-plan').first().getAttribute('aria-label')).resolves.toBe(
+      'Floor plan of Kitchen',
+    );
     const cells = await page.locator('#rooms tbody tr').first().locator('td').allTextContents();
     expect(cells.slice(0, 3)).toEqual(['1', 'Kitchen', '13.02 m²']);
 
     // The page fits at desktop and phone widths: nothing runs off the side (the table once cut off its last columns).
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      const { scroll, viewport } = await page.evaluate<{ scroll: number; viewport: number }>('({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth })');
+      const { scroll, viewport } = await page.evaluate<{ scroll: number; viewport: number }>(
+        '({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth })',
+      );
       expect(scroll).toBeLessThanOrEqual(viewport);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `scan-${width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     // A room's other figures and its download open under More.
     await page.locator('#rooms tbody tr').first().locator('summary').click();
-    await expect(page.locator('#rooms tbody tr').first().getByRole('link', { name: 'Download room JSON' }).isVisible()).resolves.toBe(true);
+    await expect(
+      page.locator('#rooms tbody tr').first().getByRole('link', { name: 'Download room JSON' }).isVisible(),
+    ).resolves.toBe(true);
 
     // The CSV, fetched as the Download link would, reads back into the same numbers.
     const csv = await page.request.get(`${scanUrl}/measurements.csv`);

@@ -57,12 +57,23 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
   });
 
   // The setup page named the first workspace (it was "Default" until then).
-  const keyShow = async () => (await cliJson<{ uploadKey: string }>(['key', 'show', '--workspace', 'Bright Floors'], env)).uploadKey;
+  const keyShow = async () =>
+    (await cliJson<{ uploadKey: string }>(['key', 'show', '--workspace', 'Bright Floors'], env)).uploadKey;
   const upload = (key: string, body: string) =>
-    fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'x-scan-key': key, 'content-type': 'application/json' }, body });
+    fetch(`${base}/api/scan/upload`, {
+      method: 'POST',
+      headers: { 'x-scan-key': key, 'content-type': 'application/json' },
+      body,
+    });
 
-  async function newPage(javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
-    const context = await browser.newContext({ javaScriptEnabled, acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  async function newPage(
+    javaScriptEnabled = true,
+  ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
+    const context = await browser.newContext({
+      javaScriptEnabled,
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 900 },
+    });
     if (javaScriptEnabled) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const page = await context.newPage();
     const violations: string[] = [];
@@ -85,7 +96,10 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     // People land on the Leads inbox; Scans is one click along the top bar.
     await page.waitForURL(/\/w\/ws_[0-9a-f]+\/leads$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Leads inbox');
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Scans/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: /^Scans/ })
+      .click();
     await page.waitForURL(/\/w\/ws_[0-9a-f]+\/scans$/);
   }
 
@@ -148,7 +162,10 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     // A room's own download sits with its other figures, behind its More.
     const firstRoom = page.locator('#rooms tbody tr').first();
     await firstRoom.locator('summary', { hasText: 'More' }).click();
-    const [room] = await Promise.all([page.waitForEvent('download'), firstRoom.getByRole('link', { name: 'Download room JSON' }).click()]);
+    const [room] = await Promise.all([
+      page.waitForEvent('download'),
+      firstRoom.getByRole('link', { name: 'Download room JSON' }).click(),
+    ]);
     expect(fs.readFileSync((await room.path())!).toString()).toBe('{"name":"Kitchen <b>1</b>", "area": 1.10}');
 
     await page.getByRole('button', { name: 'Sign out' }).click();

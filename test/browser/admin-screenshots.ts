@@ -33,7 +33,9 @@ import { runRetention } from '../../src/domain/retention/run-retention.js';
 import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 
-const OUT = process.env.SHOTS_DIR ? path.resolve(process.env.SHOTS_DIR) : path.resolve(import.meta.dirname, '../../docs');
+const OUT = process.env.SHOTS_DIR
+  ? path.resolve(process.env.SHOTS_DIR)
+  : path.resolve(import.meta.dirname, '../../docs');
 const EVERY_SCREEN = Boolean(process.env.SHOTS_DIR);
 
 // Not the vitest helpers (they need a running vitest): the same parts, put together by hand.
@@ -58,13 +60,29 @@ try {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const workspace = await createWorkspace({ ctx, input: { name: 'Harbor Renovations' } });
   const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
-  const source = await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' } });
+  const source = await createSource({
+    ctx,
+    input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
+  });
   const seeded = { workspaceId: workspace.id, pipelineId: pipeline.id, uploadKey: workspace.uploadKey, source };
   const roofing = await createWorkspace({ ctx, input: { name: 'Harbor Roofing' } });
-  const landing = await createSource({ ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Kitchen landing page' } });
-  const ads = await createSource({ ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Spring ads (Facebook)' } });
+  const landing = await createSource({
+    ctx,
+    input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Kitchen landing page' },
+  });
+  const ads = await createSource({
+    ctx,
+    input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Spring ads (Facebook)' },
+  });
   await setSourceActive({ ctx, input: { sourceId: ads.id, active: false } });
-  const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
+  const names = [
+    'Ada Lovelace',
+    'Grace Hopper',
+    'Alan Turing',
+    'Katherine Johnson',
+    'Edsger Dijkstra',
+    'Barbara Liskov',
+  ];
   const messages = [
     'Kitchen remodel, about 12 m². We would like a quote before the summer.\nCabinets stay.',
     'Leaking skylight in the upstairs bathroom; water comes in when it rains hard.',
@@ -87,14 +105,29 @@ try {
     const token = i % 3 === 2 ? landing.token : seeded.source.token;
     const email = i % 2 === 0 ? `${name.split(' ')[0]!.toLowerCase()}@example.com` : undefined;
     const pageUrl = pages[i];
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name, phone: '+1 415 555 01' + String(10 + i), ...(email ? { email } : {}), ...(messages[i] ? { notes: messages[i] } : {}), ...(pageUrl ? { pageUrl } : {}) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${token}`,
+      payload: {
+        name,
+        phone: '+1 415 555 01' + String(10 + i),
+        ...(email ? { email } : {}),
+        ...(messages[i] ? { notes: messages[i] } : {}),
+        ...(pageUrl ? { pageUrl } : {}),
+      },
+    });
     leadIds.push((res.json() as { id: string }).id);
   }
   // Ada writes again a day later, her email in capitals and her phone written another way: a possible duplicate.
   const again = await app.inject({
     method: 'POST',
     url: `/api/intake/${seeded.source.token}`,
-    payload: { name: 'Ada Lovelace', email: 'ADA@example.com', phone: '(415) 555-0110', notes: 'Following up on my kitchen quote: can you also look at the pantry?' },
+    payload: {
+      name: 'Ada Lovelace',
+      email: 'ADA@example.com',
+      phone: '(415) 555-0110',
+      notes: 'Following up on my kitchen quote: can you also look at the pantry?',
+    },
   });
   const duplicateId = (again.json() as { id: string }).id;
   // Spam rules on the website form, and what they, the trap field and a person caught.
@@ -111,9 +144,22 @@ try {
     },
   });
   for (const [payload, origin] of [
-    [{ name: 'Rank First SEO', email: 'offers@seo-rocket.example', notes: 'We can put your site on page one of Google.' }, 'https://www.harbor-renovations.com'],
-    [{ name: 'Jake', email: 'jake@mail.example', notes: 'Quality backlinks for your renovation site, 50% off' }, 'https://www.harbor-renovations.com'],
-    [{ name: 'Lena Park', email: 'lena@example.com', notes: 'Bathroom tiles, small job' }, 'https://contractor-directory.example'],
+    [
+      {
+        name: 'Rank First SEO',
+        email: 'offers@seo-rocket.example',
+        notes: 'We can put your site on page one of Google.',
+      },
+      'https://www.harbor-renovations.com',
+    ],
+    [
+      { name: 'Jake', email: 'jake@mail.example', notes: 'Quality backlinks for your renovation site, 50% off' },
+      'https://www.harbor-renovations.com',
+    ],
+    [
+      { name: 'Lena Park', email: 'lena@example.com', notes: 'Bathroom tiles, small job' },
+      'https://contractor-directory.example',
+    ],
     [{ name: 'zzz', email: 'bot@example.net', website: 'https://spam.example' }, 'https://www.harbor-renovations.com'],
   ] as const) {
     await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, headers: { origin }, payload });
@@ -126,9 +172,19 @@ try {
     ['Basement'],
     ['Living room', 'Kitchen', 'Pantry', 'Laundry'],
   ];
-  const agents = ['RoomScan Pro/3.2 (iPhone15,3; iOS 17.5)', 'RoomScan Pro/3.2 (iPad13,4; iPadOS 17.4)', 'MagicPlan/9.1 (Pixel 8; Android 14)'];
+  const agents = [
+    'RoomScan Pro/3.2 (iPhone15,3; iOS 17.5)',
+    'RoomScan Pro/3.2 (iPad13,4; iPadOS 17.4)',
+    'MagicPlan/9.1 (Pixel 8; Android 14)',
+  ];
   for (const [i, rooms] of uploads.entries()) {
-    const body = JSON.stringify({ rooms: rooms.map((name) => ({ name, floor: 0, walls: Array.from({ length: 40 + i * 30 }, (_, w) => ({ id: w, length: 2.5 })) })) });
+    const body = JSON.stringify({
+      rooms: rooms.map((name) => ({
+        name,
+        floor: 0,
+        walls: Array.from({ length: 40 + i * 30 }, (_, w) => ({ id: w, length: 2.5 })),
+      })),
+    });
     await app.inject({
       method: 'POST',
       url: '/api/scan/upload',
@@ -136,52 +192,127 @@ try {
       payload: body,
     });
   }
-  const owner = await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', displayName: 'Maria Santos', workspaceId: seeded.workspaceId, role: 'owner' } });
-  await createUser({ ctx, input: { email: 'tom@harbor-renovations.com', displayName: 'Tom Becker', workspaceId: seeded.workspaceId, role: 'member' } });
+  const owner = await createUser({
+    ctx,
+    input: {
+      email: 'maria@harbor-renovations.com',
+      displayName: 'Maria Santos',
+      workspaceId: seeded.workspaceId,
+      role: 'owner',
+    },
+  });
+  await createUser({
+    ctx,
+    input: {
+      email: 'tom@harbor-renovations.com',
+      displayName: 'Tom Becker',
+      workspaceId: seeded.workspaceId,
+      role: 'member',
+    },
+  });
   // Maria proves her email through the operator's link, then accepts the second workspace's invitation.
   // (Email is on, so the invitation went to the outbox; the operator's link stands in for it.)
   const link = await resetPassword({ ctx, input: { email: owner.email } });
-  await setPasswordWithLink({ ctx, input: { token: new URL(link.setupUrl).pathname.split('/').pop()!, password: 'screenshot password' } });
+  await setPasswordWithLink({
+    ctx,
+    input: { token: new URL(link.setupUrl).pathname.split('/').pop()!, password: 'screenshot password' },
+  });
   await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspaceId: roofing.id, role: 'owner' } });
   const [invitation] = await listInvitationsFor({ ctx, input: { userId: owner.userId } });
   await acceptInvitation({ ctx, input: { userId: owner.userId, invitationId: invitation!.invitationId } });
   // A pending invitation each way: Lee (an account of Harbor Roofing) into Harbor Renovations, Maria into Harbor Decks.
   await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspaceId: roofing.id, role: 'member' } });
-  await createUser({ ctx, input: { email: 'lee@harbor-roofing.com', workspaceId: seeded.workspaceId, role: 'member', invitedBy: { userId: owner.userId, email: owner.email } } });
+  await createUser({
+    ctx,
+    input: {
+      email: 'lee@harbor-roofing.com',
+      workspaceId: seeded.workspaceId,
+      role: 'member',
+      invitedBy: { userId: owner.userId, email: owner.email },
+    },
+  });
   const decks = await createWorkspace({ ctx, input: { name: 'Harbor Decks' } });
   await createUser({ ctx, input: { email: 'maria@harbor-renovations.com', workspaceId: decks.id, role: 'member' } });
   // A measured scan from a RoomPlan app: a kitchen, an L-shaped living room and a hall scanned with it.
-  const living = rectangularRoom({ width: 6, length: 5, height: 2.5, at: [0, 0], doors: [{ wall: 0, offset: 4.6, width: 0.9, height: 2.05 }], windows: [{ wall: 2, offset: 1.6, width: 1.6, height: 1.3 }, { wall: 3, offset: 2.5, width: 1.2, height: 1.3 }] });
+  const living = rectangularRoom({
+    width: 6,
+    length: 5,
+    height: 2.5,
+    at: [0, 0],
+    doors: [{ wall: 0, offset: 4.6, width: 0.9, height: 2.05 }],
+    windows: [
+      { wall: 2, offset: 1.6, width: 1.6, height: 1.3 },
+      { wall: 3, offset: 2.5, width: 1.2, height: 1.3 },
+    ],
+  });
   const measured = {
     rooms: [
-      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.2, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }] }) },
+      {
+        name: 'Kitchen',
+        ...rectangularRoom({
+          width: 4.2,
+          length: 3.1,
+          height: 2.45,
+          yaw: 0.2,
+          doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }],
+          windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }],
+        }),
+      },
       { name: 'Living room', ...living },
-      { name: 'Hall', ...rectangularRoom({ width: 1.4, length: 4.8, height: 2.45, missingWalls: [1], doors: [{ wall: 3, offset: 1.2, width: 0.9, height: 2.05 }] }) },
+      {
+        name: 'Hall',
+        ...rectangularRoom({
+          width: 1.4,
+          length: 4.8,
+          height: 2.45,
+          missingWalls: [1],
+          doors: [{ wall: 3, offset: 1.2, width: 0.9, height: 2.05 }],
+        }),
+      },
     ],
   };
   const measuredUpload = await app.inject({
     method: 'POST',
     url: '/api/scan/upload',
-    headers: { 'x-scan-key': seeded.uploadKey, 'user-agent': 'Polycam/3.9 (iPhone15,3; iOS 17.5)', 'content-type': 'application/json' },
+    headers: {
+      'x-scan-key': seeded.uploadKey,
+      'user-agent': 'Polycam/3.9 (iPhone15,3; iOS 17.5)',
+      'content-type': 'application/json',
+    },
     payload: JSON.stringify(measured),
   });
-  const measuredScanId = (measuredUpload.json() as { scanId?: string; id?: string }).scanId ?? (await store.db.selectFrom('scans').select('id').orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
+  const measuredScanId =
+    (measuredUpload.json() as { scanId?: string; id?: string }).scanId ??
+    (await store.db.selectFrom('scans').select('id').orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
   // A few days of the owner's work for the Audit log, and retention chosen on Settings.
   const asMaria = { ...ctx, actor: userActor({ userId: owner.userId, displayName: 'Maria Costa' }) };
-  await updateWorkspaceSettings({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, leadRetention: '24', scanRetention: '12' } });
+  await updateWorkspaceSettings({
+    ctx: asMaria,
+    input: { workspaceId: seeded.workspaceId, leadRetention: '24', scanRetention: '12' },
+  });
   await showUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, audit: 'key.shown' } });
   await regenerateUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId } });
   await exportPerson({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, email: 'nobody@example.com' } });
   await runRetention(ctx);
-  const { sessionId } = await createSession({ ctx, input: { userId: owner.userId, signIn: { displayName: 'Maria Costa' } } });
+  const { sessionId } = await createSession({
+    ctx,
+    input: { userId: owner.userId, signIn: { displayName: 'Maria Costa' } },
+  });
   await markAsSpam({ ctx, input: { id: leadIds[5]!, by: { userId: owner.userId, label: 'Maria Santos' } } });
-  const tom = await store.db.selectFrom('users').select('id').where('email', '=', 'tom@harbor-renovations.com').executeTakeFirstOrThrow();
+  const tom = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'tom@harbor-renovations.com')
+    .executeTakeFirstOrThrow();
   const memberSession = (await createSession({ ctx, input: { userId: tom.id } })).sessionId;
 
   const browser = await launchChromium();
   try {
     for (const width of [1280, 390]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: width < 500 ? 2 : 1 });
+      const context = await browser.newContext({
+        viewport: { width, height: 900 },
+        deviceScaleFactor: width < 500 ? 2 : 1,
+      });
       await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
       const page = await context.newPage();
       const shots: Array<[string, string]> = [

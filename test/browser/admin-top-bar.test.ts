@@ -32,7 +32,15 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
       body: JSON.stringify({ name: 'Paula Price', notes: `${XSS}\nsecond line` }),
     });
     expect(res.status).toBe(200);
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria.santos@harbor-renovations.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: {
+        email: 'maria.santos@harbor-renovations.example',
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        displayName: 'Maria Santos',
+      },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
@@ -66,7 +74,17 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     await page.goto(`${base}/w/${seeded.workspaceId}/leads`);
     expect(await barHeight()).toBeLessThanOrEqual(64);
     const labels = (await screens().allInnerTexts()).map((t) => t.replace(/\s+\d+$/, '').trim());
-    expect(labels).toEqual(['Leads', 'Quotes', 'Scans', 'Sources', 'Quarantine', 'Members', 'Settings', 'Audit log', 'Notifications']);
+    expect(labels).toEqual([
+      'Leads',
+      'Quotes',
+      'Scans',
+      'Sources',
+      'Quarantine',
+      'Members',
+      'Settings',
+      'Audit log',
+      'Notifications',
+    ]);
     for (const link of await screens().all()) expect(await link.isVisible()).toBe(true);
     expect(await page.locator('details.menu > summary').isVisible()).toBe(false);
     // The inbox's filters show without a Filters button, as they always did on a wide screen.
@@ -81,7 +99,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     const menu = page.locator('details.menu > summary');
     expect(await menu.isVisible()).toBe(true);
-    expect(await menu.getAttribute('aria-label') ?? await menu.innerText()).toContain('Menu');
+    expect((await menu.getAttribute('aria-label')) ?? (await menu.innerText())).toContain('Menu');
     expect(await screens().count()).toBe(0); // folded: not shown, not in the accessibility tree
     // Account and Sign out stay in the bar.
     expect(await page.getByRole('link', { name: 'maria.santos@harbor-renovations.example' }).isVisible()).toBe(true);
@@ -89,7 +107,17 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
 
     await menu.click();
     const labels = (await screens().allInnerTexts()).map((t) => t.replace(/\s+\d+$/, '').trim());
-    expect(labels).toEqual(['Leads', 'Quotes', 'Scans', 'Sources', 'Quarantine', 'Members', 'Settings', 'Audit log', 'Notifications']);
+    expect(labels).toEqual([
+      'Leads',
+      'Quotes',
+      'Scans',
+      'Sources',
+      'Quarantine',
+      'Members',
+      'Settings',
+      'Audit log',
+      'Notifications',
+    ]);
     for (const link of await screens().all()) {
       expect(await link.isVisible()).toBe(true);
       const box = (await link.boundingBox())!;
@@ -109,7 +137,13 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     expect(await page.evaluate('document.activeElement?.textContent?.trim()')).toMatch(/^Leads/);
 
     await page.keyboard.press('Escape');
-    for (const [name, path] of [['Members', 'members'], ['Settings', 'settings'], ['Audit log', 'audit'], ['Notifications', 'notifications'], ['Leads', 'leads']]) {
+    for (const [name, path] of [
+      ['Members', 'members'],
+      ['Settings', 'settings'],
+      ['Audit log', 'audit'],
+      ['Notifications', 'notifications'],
+      ['Leads', 'leads'],
+    ]) {
       await page.locator('details.menu > summary').click();
       await screens().filter({ hasText: name! }).click();
       await page.waitForURL(new RegExp(`/${path}$`));

@@ -140,7 +140,12 @@ describe('intake from a page on another origin (Chromium)', () => {
     expect(json).toMatchObject({ name: 'Json Person', email: 'json@example.com', origin: siteBase });
     expect(JSON.parse(json!.extra)).toEqual({ budget: '1200' });
     const formData = stored.find((l) => l.id === byLabel.formdata!.id);
-    expect(formData).toMatchObject({ name: 'Form Data Person', phone: '+1 415 555 0100', notes: 'multi\r\nline', origin: siteBase }); // form data sends CRLF
+    expect(formData).toMatchObject({
+      name: 'Form Data Person',
+      phone: '+1 415 555 0100',
+      notes: 'multi\r\nline',
+      origin: siteBase,
+    }); // form data sends CRLF
     expect(JSON.parse(formData!.extra)).toEqual({});
   });
 

@@ -33,7 +33,10 @@ describe('email HTML on a phone', () => {
           phone: '+1 514-555-0199',
           address: '1200 Rue Sainte-Catherine Ouest, Montréal',
           notes: message,
-          extra: { 'How did you hear about us and what made you choose to contact us today?': 'A neighbour recommended your company warmly' },
+          extra: {
+            'How did you hear about us and what made you choose to contact us today?':
+              'A neighbour recommended your company warmly',
+          },
           sourceId: 'src_1',
           sourceName: 'Website form',
           receivedAt: '2026-03-02T12:00:00.000Z',
@@ -69,7 +72,8 @@ describe('email HTML on a phone', () => {
       // Only the URL, longer than the line, may be broken.
       expect(measured.split.filter((word) => !word.startsWith('https://'))).toEqual([]);
       expect(measured.scrollWidth).toBeLessThanOrEqual(390);
-      if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/email-lead-390.png`, fullPage: true });
+      if (process.env.SHOTS_DIR)
+        await page.screenshot({ path: `${process.env.SHOTS_DIR}/email-lead-390.png`, fullPage: true });
     } finally {
       await page.close();
     }

@@ -11,11 +11,17 @@ import { launchChromium } from './chromium.js';
 async function hostPage(snippet: string): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body>${snippet}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body>${snippet}</body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/contact`, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/contact`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -39,10 +45,17 @@ describe('allowed sites in Chromium', () => {
   });
 
   it('shows the embedded form on an allowed site and not on another port of the same host', async () => {
-    const snippet = embedSnippet({ formUrl: `${base}/f/${seeded.source.token}`, title: 'Contact form', token: seeded.source.token });
+    const snippet = embedSnippet({
+      formUrl: `${base}/f/${seeded.source.token}`,
+      title: 'Contact form',
+      token: seeded.source.token,
+    });
     const allowed = await hostPage(snippet);
     const other = await hostPage(snippet);
-    await updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add: { allowedSites: [`127.0.0.1:${allowed.port}`] } } });
+    await updateSpamRules({
+      ctx: world.ctx,
+      input: { sourceId: seeded.source.id, add: { allowedSites: [`127.0.0.1:${allowed.port}`] } },
+    });
     const context = await browser.newContext();
     try {
       const page = await context.newPage();

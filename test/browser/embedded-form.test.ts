@@ -83,7 +83,13 @@ describe('the embedded hosted form in Chromium', () => {
 
   for (const width of [1280, 390]) {
     it(`fits the frame to the form at ${width} px: Send visible without scrolling inside, the page's address on the lead, no block after sending`, async () => {
-      const host = await hostPage(embedSnippet({ formUrl: `${base}/f/${seeded.source.token}`, title: 'Contact form', token: seeded.source.token }));
+      const host = await hostPage(
+        embedSnippet({
+          formUrl: `${base}/f/${seeded.source.token}`,
+          title: 'Contact form',
+          token: seeded.source.token,
+        }),
+      );
       const context = await browser.newContext({ viewport: { width, height: 844 } });
       const page = await context.newPage();
       try {
@@ -91,7 +97,9 @@ describe('the embedded hosted form in Chromium', () => {
         const frame = await formFrame(page);
         const iframe = page.locator('iframe[id^="leadscan-form-"]');
         // The snippet sets the frame's height from the form's message.
-        await page.waitForFunction(`(document.querySelector('iframe[id^="leadscan-form-"]')?.style.height ?? '') !== ''`);
+        await page.waitForFunction(
+          `(document.querySelector('iframe[id^="leadscan-form-"]')?.style.height ?? '') !== ''`,
+        );
         await expect(frame.evaluate('document.documentElement.classList.contains("embedded")')).resolves.toBe(true);
         // Nothing to scroll inside the frame: the frame is as tall as the form, and Send is inside it.
         const inner = (await frame.evaluate(
@@ -110,9 +118,15 @@ describe('the embedded hosted form in Chromium', () => {
         await frame.getByRole('button', { name: 'Send' }).click();
         await frame.waitForSelector('#thanks:not([hidden])');
         // The frame shrinks to the thank-you: no big empty block left on the owner's page.
-        await page.waitForFunction(`document.querySelector('iframe[id^="leadscan-form-"]').getBoundingClientRect().height < ${tall / 2}`);
+        await page.waitForFunction(
+          `document.querySelector('iframe[id^="leadscan-form-"]').getBoundingClientRect().height < ${tall / 2}`,
+        );
 
-        const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+        const leads = await world.store.db
+          .selectFrom('leads')
+          .selectAll()
+          .where('source_id', '=', seeded.source.id)
+          .execute();
         expect(leads.map((l) => [l.name, l.page_url])).toEqual([['Ada Lovelace', host.url]]);
       } finally {
         await context.close();
@@ -122,7 +136,11 @@ describe('the embedded hosted form in Chromium', () => {
   }
 
   it('the bare frame alone (no script on the page) still shows a working form', async () => {
-    const bare = embedSnippet({ formUrl: `${base}/f/${seeded.source.token}`, title: 'Contact form', token: seeded.source.token }).split('\n')[0]!;
+    const bare = embedSnippet({
+      formUrl: `${base}/f/${seeded.source.token}`,
+      title: 'Contact form',
+      token: seeded.source.token,
+    }).split('\n')[0]!;
     const host = await hostPage(bare);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -133,7 +151,11 @@ describe('the embedded hosted form in Chromium', () => {
       await frame.getByLabel('Name').fill('Bare Frame');
       await frame.getByRole('button', { name: 'Send' }).click();
       await frame.waitForSelector('#thanks:not([hidden])');
-      const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+      const leads = await world.store.db
+        .selectFrom('leads')
+        .selectAll()
+        .where('source_id', '=', seeded.source.id)
+        .execute();
       expect(leads.map((l) => [l.name, l.page_url])).toEqual([['Bare Frame', null]]);
     } finally {
       await context.close();
@@ -142,7 +164,7 @@ describe('the embedded hosted form in Chromium', () => {
   });
 });
 
-describe('a post kept in the visitor\'s browser while the server is down, in Chromium', () => {
+describe("a post kept in the visitor's browser while the server is down, in Chromium", () => {
   async function serve(port = 0): Promise<{ app: App; port: number }> {
     const app = await buildApp(world.ctx, { logger: false });
     await app.listen({ host: '127.0.0.1', port });
@@ -183,10 +205,16 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
         await first.app.close();
         note('server closed; Send');
         await page.getByRole('button', { name: 'Send' }).click();
-        await page.waitForFunction(`(document.getElementById('form-status')?.textContent ?? '').includes('Not sent yet')`, undefined, { timeout: 30_000 });
+        await page.waitForFunction(
+          `(document.getElementById('form-status')?.textContent ?? '').includes('Not sent yet')`,
+          undefined,
+          { timeout: 30_000 },
+        );
         note('"Not sent yet" shown');
         await expect(page.isVisible('#thanks')).resolves.toBe(false);
-        const kept = (await page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length')) as number;
+        const kept = (await page.evaluate(
+          'Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length',
+        )) as number;
         expect(kept).toBe(1);
 
         // Back on the same port, the same database.
@@ -196,8 +224,14 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
         // The script waits at most 30 s between attempts: two of its waits, whatever the machine's load.
         await page.waitForSelector('#thanks:not([hidden])', { timeout: 65_000 });
         note('thanks shown');
-        await expect(page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length')).resolves.toBe(0);
-        const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+        await expect(
+          page.evaluate('Object.keys(localStorage).filter((k) => k.startsWith("leadscan:pending:")).length'),
+        ).resolves.toBe(0);
+        const leads = await world.store.db
+          .selectFrom('leads')
+          .selectAll()
+          .where('source_id', '=', seeded.source.id)
+          .execute();
         expect(leads.map((l) => l.name)).toEqual(['Kept Post']);
         expect(new Set(keys.filter(Boolean)).size).toBe(1);
         expect(leads[0]!.idempotency_key).toBe(keys[0]);
@@ -215,10 +249,20 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
   it('after a reload the fields show the kept post while it cannot be sent; refused, the visitor corrects it', async () => {
     const add = (field: Parameters<typeof addFormField>[0]['input']['field']) =>
       addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field } });
-    const work = await add({ kind: 'choice', label: 'Type of work', options: 'Kitchen\nBathroom\nRoof', required: true });
+    const work = await add({
+      kind: 'choice',
+      label: 'Type of work',
+      options: 'Kitchen\nBathroom\nRoof',
+      required: true,
+    });
     const extras = await add({ kind: 'checkboxes', label: 'Also interested in', options: 'Design\nPermits\nDisposal' });
     const details = await add({ kind: 'long_text', label: 'Details' });
-    const consent = await add({ kind: 'consent', label: 'Consent', consentText: 'You may call me about this request.', required: true });
+    const consent = await add({
+      kind: 'consent',
+      label: 'Consent',
+      consentText: 'You may call me about this request.',
+      required: true,
+    });
     const served = await serve();
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
@@ -275,9 +319,17 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
       await page.getByLabel('Job reference').fill('HR-1042');
       await page.getByRole('button', { name: 'Send' }).click();
       await page.waitForSelector('#thanks:not([hidden])', { timeout: 30_000 });
-      const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+      const leads = await world.store.db
+        .selectFrom('leads')
+        .selectAll()
+        .where('source_id', '=', seeded.source.id)
+        .execute();
       expect(leads.map((l) => [l.name, l.phone, l.notes])).toEqual([[typed.name, typed.phone, typed.notes]]);
-      expect(JSON.parse(leads[0]!.extra)).toMatchObject({ 'Type of work': 'Roof', 'Details': typed.details, 'Job reference': 'HR-1042' });
+      expect(JSON.parse(leads[0]!.extra)).toMatchObject({
+        'Type of work': 'Roof',
+        Details: typed.details,
+        'Job reference': 'HR-1042',
+      });
     } catch (error) {
       (error as Error).message += `\nform status: ${await status().catch(() => '(page gone)')}`;
       throw error;
@@ -290,7 +342,15 @@ describe('a post kept in the visitor\'s browser while the server is down, in Chr
 
 describe('the form fields editor in Chromium', () => {
   it('adds, orders and removes fields; the hosted form asks them, checks them, and the lead keeps the answers', async () => {
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: {
+        email: 'maria@harbor.example',
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        displayName: 'Maria Santos',
+      },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
@@ -299,7 +359,11 @@ describe('the form fields editor in Chromium', () => {
     try {
       await page.goto(`${base}/w/${seeded.workspaceId}/sources/${seeded.source.id}`);
       await page.click('#form-editor-link');
-      const add = async (kind: string, label: string, more: { help?: string; options?: string; consentText?: string; required?: boolean } = {}) => {
+      const add = async (
+        kind: string,
+        label: string,
+        more: { help?: string; options?: string; consentText?: string; required?: boolean } = {},
+      ) => {
         await page.selectOption('#f-kind', kind);
         await page.fill('#f-label', label);
         if (more.help) await page.fill('#f-help', more.help);
@@ -309,7 +373,11 @@ describe('the form fields editor in Chromium', () => {
         await page.getByRole('button', { name: 'Add field' }).click();
         await page.waitForSelector('.notice.ok');
       };
-      await add('choice', 'Type of work', { options: 'Kitchen\nBathroom\nRoof', required: true, help: 'The main part of the job' });
+      await add('choice', 'Type of work', {
+        options: 'Kitchen\nBathroom\nRoof',
+        required: true,
+        help: 'The main part of the job',
+      });
       await add('short_text', 'Scratch field');
       await add('date', 'Preferred start', { help: 'Roughly is fine' });
       await add('checkboxes', 'Also interested in', { options: 'Design\nPermits\nDisposal' });
@@ -326,13 +394,20 @@ describe('the form fields editor in Chromium', () => {
       await page.waitForSelector('.notice.ok');
       await row('Preferred start').getByRole('button', { name: 'Move up' }).click();
       await page.waitForSelector('.notice.ok');
-      await expect(page.locator('.form-field-row:not([data-built-in]) strong').allTextContents()).resolves.toEqual(['Preferred start', 'Type of work', 'Also interested in', 'Consent']);
+      await expect(page.locator('.form-field-row:not([data-built-in]) strong').allTextContents()).resolves.toEqual([
+        'Preferred start',
+        'Type of work',
+        'Also interested in',
+        'Consent',
+      ]);
       // Edited in place: a refused edit shows its problem in that field's own form, kept open; then it saves.
       await row('Also interested in').locator('summary').click();
       const options = row('Also interested in').getByLabel('Options, one per line');
       await options.fill('Design');
       await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
-      await expect(row('Also interested in').locator('.field-error').textContent()).resolves.toContain('at least two options');
+      await expect(row('Also interested in').locator('.field-error').textContent()).resolves.toContain(
+        'at least two options',
+      );
       await row('Also interested in').getByLabel('Options, one per line').fill('Design\nPermits\nDisposal');
       await row('Also interested in').getByLabel('Help text (optional)').fill('Tick any');
       await row('Also interested in').getByRole('button', { name: 'Save field' }).click();
@@ -370,7 +445,11 @@ describe('the form fields editor in Chromium', () => {
       await visitor.getByRole('button', { name: 'Send' }).click();
       await visitor.waitForSelector('#thanks:not([hidden])');
 
-      const [lead] = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+      const [lead] = await world.store.db
+        .selectFrom('leads')
+        .selectAll()
+        .where('source_id', '=', seeded.source.id)
+        .execute();
       expect(JSON.parse(lead!.extra)).toEqual({
         'Preferred start': '2026-05-04',
         'Type of work': 'Roof',
@@ -387,22 +466,48 @@ describe('the form fields editor in Chromium', () => {
 
 describe('the built-in fields shaped in the editor, in Chromium', () => {
   it('hides Address, relabels Phone "Mobile", makes it required and first: the hosted form shows exactly that and refuses a post without it next to the field', async () => {
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'maria@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Maria Santos' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: {
+        email: 'maria@harbor.example',
+        workspaceId: seeded.workspaceId,
+        role: 'owner',
+        displayName: 'Maria Santos',
+      },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
-    await addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field: { kind: 'choice', label: 'Type of work', required: true, options: 'Kitchen\nBathroom\nRoof', help: 'The main part of the job' } } });
-    await addFormField({ ctx: world.ctx, input: { sourceId: seeded.source.id, field: { kind: 'date', label: 'Preferred start' } } });
+    await addFormField({
+      ctx: world.ctx,
+      input: {
+        sourceId: seeded.source.id,
+        field: {
+          kind: 'choice',
+          label: 'Type of work',
+          required: true,
+          options: 'Kitchen\nBathroom\nRoof',
+          help: 'The main part of the job',
+        },
+      },
+    });
+    await addFormField({
+      ctx: world.ctx,
+      input: { sourceId: seeded.source.id, field: { kind: 'date', label: 'Preferred start' } },
+    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies([{ name: 'leadscan_session', value: sessionId, url: base }]);
     const page = await context.newPage();
     try {
       await page.goto(`${base}/w/${seeded.workspaceId}/sources/${seeded.source.id}/form`);
-      const row = (label: string) => page.locator('.form-field-row', { has: page.locator('strong', { hasText: label }) });
+      const row = (label: string) =>
+        page.locator('.form-field-row', { has: page.locator('strong', { hasText: label }) });
 
       // The colour's contrast with white, live as the owner picks (the server's own rule).
       const hint = page.locator('#accent-contrast');
       await expect(hint.textContent()).resolves.toContain('#1f5fd1');
       await page.fill('#f-accent', '#ffd400');
-      await expect(hint.textContent()).resolves.toBe(`White text on #ffd400: ${contrastWithWhite('#ffd400').toFixed(2)}:1 — too light; WCAG AA needs 4.5:1. Choose a darker colour.`);
+      await expect(hint.textContent()).resolves.toBe(
+        `White text on #ffd400: ${contrastWithWhite('#ffd400').toFixed(2)}:1 — too light; WCAG AA needs 4.5:1. Choose a darker colour.`,
+      );
       await expect(hint.getAttribute('class')).resolves.toContain('bad');
       await page.fill('#f-accent', '#0b6e4f');
       await expect(hint.textContent()).resolves.toMatch(/^White text on #0b6e4f: 6\.\d\d:1 — readable/);
@@ -419,7 +524,15 @@ describe('the built-in fields shaped in the editor, in Chromium', () => {
       await page.waitForSelector('.notice.ok');
       await row('Mobile').getByRole('button', { name: 'Move up' }).click();
       await page.waitForSelector('.notice.ok');
-      await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual(['Mobile', 'Name', 'Email', 'Address', 'Message', 'Type of work', 'Preferred start']);
+      await expect(page.locator('.form-field-row strong').allTextContents()).resolves.toEqual([
+        'Mobile',
+        'Name',
+        'Email',
+        'Address',
+        'Message',
+        'Type of work',
+        'Preferred start',
+      ]);
       await expect(row('Mobile').textContent()).resolves.toContain('Built-in (Phone) — shown — required');
       await expect(row('Address').textContent()).resolves.toContain('hidden');
       // Hiding the last way to reach the person is refused next to the box.
@@ -433,7 +546,9 @@ describe('the built-in fields shaped in the editor, in Chromium', () => {
       await row('Mobile').getByLabel('Required').uncheck();
       await row('Mobile').getByLabel('Shown on the form').uncheck();
       await row('Mobile').getByRole('button', { name: 'Save field' }).click();
-      await expect(page.textContent('#edit-phone-shown-error')).resolves.toContain('Keep at least one of Name, Phone, Email on the form');
+      await expect(page.textContent('#edit-phone-shown-error')).resolves.toContain(
+        'Keep at least one of Name, Phone, Email on the form',
+      );
       for (const contact of ['Name', 'Email']) {
         await page.goto(`${base}/w/${seeded.workspaceId}/sources/${seeded.source.id}/form`);
         await row(contact).locator('summary').click();
@@ -469,13 +584,19 @@ describe('the built-in fields shaped in the editor, in Chromium', () => {
       await visitor.getByRole('button', { name: 'Send' }).click();
       await visitor.waitForSelector('#f-phone[aria-invalid="true"]');
       await expect(visitor.textContent('#f-phone-error')).resolves.toBe('Please answer “Mobile”.');
-      expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', seeded.source.id).execute()).toEqual([]);
+      expect(
+        await world.store.db.selectFrom('leads').select('id').where('source_id', '=', seeded.source.id).execute(),
+      ).toEqual([]);
       // Typing in it clears its error; sent again, it goes through.
       await visitor.getByLabel('Mobile').fill('+1 514 555 0199');
       await expect(visitor.textContent('#f-phone-error')).resolves.toBe('');
       await visitor.getByRole('button', { name: 'Send' }).click();
       await visitor.waitForSelector('#thanks:not([hidden])');
-      const leads = await world.store.db.selectFrom('leads').select(['name', 'phone']).where('source_id', '=', seeded.source.id).execute();
+      const leads = await world.store.db
+        .selectFrom('leads')
+        .select(['name', 'phone'])
+        .where('source_id', '=', seeded.source.id)
+        .execute();
       expect(leads).toEqual([{ name: 'Grace Hopper', phone: '+1 514 555 0199' }]);
     } finally {
       await context.close();

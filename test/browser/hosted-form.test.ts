@@ -101,7 +101,9 @@ describe('hosted form in Chromium', () => {
     await page.getByLabel('Message').fill('Kitchen remodel');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForSelector('#contact-hint.error');
-    await expect(page.textContent('#contact-hint')).resolves.toContain('Please fill in your name, phone number or email');
+    await expect(page.textContent('#contact-hint')).resolves.toContain(
+      'Please fill in your name, phone number or email',
+    );
     for (const field of ['name', 'phone', 'email']) {
       await expect(page.getAttribute(`#f-${field}`, 'aria-invalid')).resolves.toBe('true');
     }
@@ -311,7 +313,10 @@ describe('hosted form with a bot check in Chromium', () => {
     seeded = await world.seed();
     await configureBotCheck({
       ctx: world.ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 'ts-secret', siteKey: '1x00000000000000000000AA' } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'turnstile', secret: 'ts-secret', siteKey: '1x00000000000000000000AA' },
+      },
     });
   });
   afterAll(async () => {
@@ -334,7 +339,8 @@ describe('hosted form with a bot check in Chromium', () => {
     });
     const bodies: Array<Record<string, string>> = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/intake/')) bodies.push(JSON.parse(request.postData() ?? '{}') as Record<string, string>);
+      if (request.url().includes('/api/intake/'))
+        bodies.push(JSON.parse(request.postData() ?? '{}') as Record<string, string>);
     });
     await page.goto(`${base}/f/${seeded.source.token}`);
     await ageFormStamp(page, world, seeded.source.id);
@@ -353,7 +359,11 @@ describe('hosted form with a bot check in Chromium', () => {
     for (const body of bodies) expect(body).not.toHaveProperty('cf-turnstile-response');
     expect(verified).toEqual(['token-1', 'token-2']);
     expect(thirdParty).toEqual(['https://challenges.cloudflare.com/turnstile/v0/api.js']);
-    const stored = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+    const stored = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('source_id', '=', seeded.source.id)
+      .execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ name: 'Grace Hopper', bot_check: 'passed', extra: '{}' });
     await context.close();
@@ -394,7 +404,10 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     seeded = await world.seed();
     await configureBotCheck({
       ctx: world.ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: SITE_KEY, minScore: 0.5 } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: SITE_KEY, minScore: 0.5 },
+      },
     });
     base = await world.listen();
   });
@@ -403,7 +416,8 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     await fake?.close();
   });
 
-  const leads = () => world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).orderBy('id').execute();
+  const leads = () =>
+    world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).orderBy('id').execute();
 
   it('asks for a fresh token on each submit: a low score is refused inline, the resend passes', async () => {
     const context = await browser.newContext();
@@ -411,7 +425,8 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     const thirdParty: string[] = [];
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, async (route) => {
       thirdParty.push(route.request().url());
-      if (route.request().url() === SCRIPT) await route.fulfill({ contentType: 'text/javascript', body: FAKE_RECAPTCHA_V3_JS });
+      if (route.request().url() === SCRIPT)
+        await route.fulfill({ contentType: 'text/javascript', body: FAKE_RECAPTCHA_V3_JS });
       else await route.abort();
     });
     const violations: string[] = [];
@@ -420,7 +435,8 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     });
     const bodies: Array<Record<string, string>> = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/intake/')) bodies.push(JSON.parse(request.postData() ?? '{}') as Record<string, string>);
+      if (request.url().includes('/api/intake/'))
+        bodies.push(JSON.parse(request.postData() ?? '{}') as Record<string, string>);
     });
     await page.goto(`${base}/f/${seeded.source.token}`);
     await ageFormStamp(page, world, seeded.source.id);
@@ -435,8 +451,11 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     await page.getByLabel('Email').fill('kj@example.com');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForSelector('#form-status.error');
-    await expect(page.textContent('#form-status')).resolves.toBe('Our automatic spam check did not let this message through. Please send it again.');
-    for (const field of ['name', 'email']) await expect(page.getAttribute(`#f-${field}`, 'aria-invalid')).resolves.toBeNull();
+    await expect(page.textContent('#form-status')).resolves.toBe(
+      'Our automatic spam check did not let this message through. Please send it again.',
+    );
+    for (const field of ['name', 'email'])
+      await expect(page.getAttribute(`#f-${field}`, 'aria-invalid')).resolves.toBeNull();
     expect(await leads()).toHaveLength(0);
 
     fake.score = 0.9;
@@ -457,7 +476,12 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     expect(violations).toEqual([]);
     const stored = await leads();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ name: 'Katherine Johnson', email: 'kj@example.com', bot_check: 'passed', extra: '{}' });
+    expect(stored[0]).toMatchObject({
+      name: 'Katherine Johnson',
+      email: 'kj@example.com',
+      bot_check: 'passed',
+      extra: '{}',
+    });
     await context.close();
   });
 
@@ -472,7 +496,9 @@ describe('hosted form with reCAPTCHA v3 in Chromium', () => {
     // Playwright's text engine skips <noscript>, so the notice is found by its place in the form.
     const notice = page.locator('#lead-form .bot-check p.field-error');
     await expect(notice.isVisible()).resolves.toBe(true);
-    await expect(notice.textContent()).resolves.toBe('This form uses a spam check that needs JavaScript. Please turn JavaScript on to send it.');
+    await expect(notice.textContent()).resolves.toBe(
+      'This form uses a spam check that needs JavaScript. Please turn JavaScript on to send it.',
+    );
     await page.getByLabel('Name').fill('No Script');
     const [refused] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Send' }).click()]);
     expect(refused?.status()).toBe(400);

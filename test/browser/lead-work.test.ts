@@ -43,14 +43,35 @@ describeEachBackend('Notes, assignee and follow-up in Chromium', (backend) => {
     seeded = await world.seed('Harbor Renovations');
     base = await world.listen();
     const post = async (body: Record<string, string>) => {
-      const res = await fetch(`${base}/api/intake/${seeded.source.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/intake/${seeded.source.token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { id: string }).id;
     };
-    leadId = await post({ name: 'Grace Hopper', phone: '+1 514-555-0199', email: 'grace@example.com', notes: 'Kitchen refit, 12 m²', budget: '25,000' });
+    leadId = await post({
+      name: 'Grace Hopper',
+      phone: '+1 514-555-0199',
+      email: 'grace@example.com',
+      notes: 'Kitchen refit, 12 m²',
+      budget: '25,000',
+    });
     otherId = await post({ name: 'Alan Turing', phone: '+1 514-555-0142' });
-    const ann = await createUser({ ctx: world.ctx, input: { email: 'ann@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' } });
-    const tom = await createUser({ ctx: world.ctx, input: { email: 'tom@harbor.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Tom Becker' } });
+    const ann = await createUser({
+      ctx: world.ctx,
+      input: { email: 'ann@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'Ann Owner' },
+    });
+    const tom = await createUser({
+      ctx: world.ctx,
+      input: {
+        email: 'tom@harbor.example',
+        workspaceId: seeded.workspaceId,
+        role: 'member',
+        displayName: 'Tom Becker',
+      },
+    });
     owner = await signedIn(ann.userId);
     member = await signedIn(tom.userId);
   });
@@ -61,14 +82,17 @@ describeEachBackend('Notes, assignee and follow-up in Chromium', (backend) => {
   });
 
   const inbox = () => `${base}/w/${seeded.workspaceId}/pipelines/${seeded.pipelineId}/leads`;
-  const rowNames = async (page: Page) => (await page.locator('#leads tbody tr td:first-child a').allTextContents()).map((t) => t.trim());
+  const rowNames = async (page: Page) =>
+    (await page.locator('#leads tbody tr td:first-child a').allTextContents()).map((t) => t.trim());
 
   it('adds a note, assigns the lead to a member, sets a follow-up, and lists it under Follow-up due', async () => {
     await owner.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
     await owner.getByLabel('Add a note').fill('Called, back Tuesday.\nWants a quote for the island too.');
     await owner.getByRole('button', { name: 'Add note' }).click();
     await owner.waitForURL(/notice=note-added/);
-    expect(await owner.locator('#notes').innerText()).toContain('Called, back Tuesday.\nWants a quote for the island too.');
+    expect(await owner.locator('#notes').innerText()).toContain(
+      'Called, back Tuesday.\nWants a quote for the island too.',
+    );
     expect(await owner.locator('#notes').innerText()).toContain('Ann Owner');
 
     await owner.getByLabel('Assigned to').selectOption({ label: 'Tom Becker' });
@@ -101,7 +125,8 @@ describeEachBackend('Notes, assignee and follow-up in Chromium', (backend) => {
     await owner.getByRole('button', { name: 'Apply' }).click();
     await owner.waitForURL(/due=1/);
     expect(await rowNames(owner)).toEqual(['Grace Hopper']);
-    if (SHOTS) await owner.screenshot({ path: path.join(SHOTS, `lead-work-inbox-${backend}-1280.png`), fullPage: true });
+    if (SHOTS)
+      await owner.screenshot({ path: path.join(SHOTS, `lead-work-inbox-${backend}-1280.png`), fullPage: true });
     await owner.goto(`${inbox()}?assigned=none`);
     expect(await rowNames(owner)).toEqual(['Alan Turing']);
     expect(otherId).toBeTruthy();

@@ -29,14 +29,26 @@ describeEachBackend('Mark as spam and Possible duplicate in Chromium', (backend)
   });
 
   const post = async (body: Record<string, string>) => {
-    const res = await fetch(`${base}/api/intake/${seeded.source.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/api/intake/${seeded.source.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { id: string }).id;
   };
 
   it('Mark as spam on the lead page, Restore on Quarantine, and the duplicate mark', async () => {
     const leadId = await post({ name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 (415) 555-0100' });
-    const tom = await createUser({ ctx: world.ctx, input: { email: 'tom@harbor.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Tom Becker' } });
+    const tom = await createUser({
+      ctx: world.ctx,
+      input: {
+        email: 'tom@harbor.example',
+        workspaceId: seeded.workspaceId,
+        role: 'member',
+        displayName: 'Tom Becker',
+      },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: tom.userId } });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
@@ -53,7 +65,9 @@ describeEachBackend('Mark as spam and Possible duplicate in Chromium', (backend)
       expect(dialogs).toEqual([expect.stringContaining('Quarantine')]);
       const item = page.locator('.quarantine-item', { hasText: 'Grace Hopper' });
       await expect(item.locator('.reason').textContent()).resolves.toBe('Marked as spam by Tom Becker');
-      expect(await world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).executeTakeFirst()).toBeUndefined();
+      expect(
+        await world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).executeTakeFirst(),
+      ).toBeUndefined();
 
       await item.getByRole('button', { name: 'Restore' }).click();
       await page.waitForURL(new RegExp(`/leads/${leadId}\\?notice=restored`));
@@ -66,7 +80,9 @@ describeEachBackend('Mark as spam and Possible duplicate in Chromium', (backend)
       await expect(rows.first().textContent()).resolves.toContain('Possible duplicate');
       await rows.first().getByRole('link', { name: 'Grace H.' }).click();
       await page.waitForURL(new RegExp(`/leads/${againId}`));
-      await expect(page.locator('#possible-duplicate a').getAttribute('href')).resolves.toBe(`/w/${seeded.workspaceId}/leads/${leadId}`);
+      await expect(page.locator('#possible-duplicate a').getAttribute('href')).resolves.toBe(
+        `/w/${seeded.workspaceId}/leads/${leadId}`,
+      );
     } finally {
       await context.close();
     }

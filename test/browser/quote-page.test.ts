@@ -71,7 +71,8 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     await page.getByLabel('Optional: include this').check();
     await expect.poll(() => total.textContent()).not.toBe(formatMoney(before.total, 'CAD', 'en-CA'));
     const ticked = await total.textContent();
-    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quote-customer-390.png'), fullPage: true });
+    if (backend === 'sqlite')
+      await page.screenshot({ path: path.join(DOCS, 'quote-customer-390.png'), fullPage: true });
     await page.getByLabel('Your full name').fill('Ada Lovelace');
     await page.getByLabel('I accept this quote and its terms').check();
     await page.getByRole('button', { name: 'Accept quote' }).click();
@@ -93,14 +94,16 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     const q = await fullQuote();
     const page = await pageAt(1280);
     await page.goto(`${base}${q.url}`);
-    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quote-customer-1280.png'), fullPage: true });
+    if (backend === 'sqlite')
+      await page.screenshot({ path: path.join(DOCS, 'quote-customer-1280.png'), fullPage: true });
     // Print media at about an A4 page's width (210 mm at 96 dpi), as the browser's Save as PDF lays it out.
     await page.setViewportSize({ width: 794, height: 1123 });
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('form.accept').isVisible()).toBe(false);
     expect(await page.locator('details.decline').isVisible()).toBe(false);
     expect(await page.locator('[data-total]').isVisible()).toBe(true);
-    if (backend === 'sqlite') await page.screenshot({ path: path.join(DOCS, 'quote-customer-print.png'), fullPage: true });
+    if (backend === 'sqlite')
+      await page.screenshot({ path: path.join(DOCS, 'quote-customer-print.png'), fullPage: true });
     await page.emulateMedia({ media: 'screen' });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByText('Decline this quote').click();
@@ -125,12 +128,15 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     }
   });
 
-  it("shows a revised quote on the same link, and refuses an accept from a page showing the older revision", async () => {
+  it('shows a revised quote on the same link, and refuses an accept from a page showing the older revision', async () => {
     const q = await fullQuote();
     const stale = await pageAt(1280);
     await stale.goto(`${base}${q.url}`);
     const draft = await reviseQuote({ ctx: world.ctx, input: { quoteId: q.quoteId } });
-    await addQuoteLine({ ctx: world.ctx, input: { quoteId: draft.id, line: { description: 'Hall ceiling', quantity: '7.5', unit: 'm2', price: '4.50' } } });
+    await addQuoteLine({
+      ctx: world.ctx,
+      input: { quoteId: draft.id, line: { description: 'Hall ceiling', quantity: '7.5', unit: 'm2', price: '4.50' } },
+    });
     await sendQuote({ ctx: world.ctx, input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } } });
 
     await stale.getByLabel('Your full name').fill('Ada Lovelace');

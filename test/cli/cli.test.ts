@@ -25,7 +25,17 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
     const result = await runCli(['--help'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: leadscan');
-    for (const command of ['serve', 'migrate', 'workspace', 'pipeline', 'source', 'key', 'leads', 'quarantine', 'scans']) {
+    for (const command of [
+      'serve',
+      'migrate',
+      'workspace',
+      'pipeline',
+      'source',
+      'key',
+      'leads',
+      'quarantine',
+      'scans',
+    ]) {
       expect(result.stdout).toContain(command);
     }
   });
@@ -43,7 +53,10 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
     pipeline = await cliJson(['pipeline', 'create', '--workspace', 'Acme Builders', '--name', 'Sales'], env);
     expect(pipeline).toEqual({ id: expect.stringMatching(/^pl_/), workspaceId: workspace.id, name: 'Sales' });
 
-    source = await cliJson(['source', 'create', '--workspace', workspace.id, '--pipeline', 'Sales', '--name', 'Site'], env);
+    source = await cliJson(
+      ['source', 'create', '--workspace', workspace.id, '--pipeline', 'Sales', '--name', 'Site'],
+      env,
+    );
     expect(Object.keys(source).sort()).toEqual(['active', 'formUrl', 'id', 'intakeUrl', 'token']);
     expect(source.intakeUrl).toBe(`https://leads.example.com/api/intake/${source.token}`);
     expect(source.formUrl).toBe(`https://leads.example.com/f/${source.token}`);
@@ -51,31 +64,82 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
   });
 
   it('source deactivate / activate / bot-check --json', async () => {
-    expect(await cliJson(['source', 'deactivate', source.token], env)).toEqual({ id: source.id, token: source.token, active: false });
-    expect(await cliJson(['source', 'activate', source.token], env)).toEqual({ id: source.id, token: source.token, active: true });
+    expect(await cliJson(['source', 'deactivate', source.token], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      active: false,
+    });
+    expect(await cliJson(['source', 'activate', source.token], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      active: true,
+    });
     expect(
-      await cliJson(['source', 'bot-check', source.token, '--provider', 'recaptcha', '--secret', 's3cret', '--site-key', 'k', '--min-score', '0.5'], env),
+      await cliJson(
+        [
+          'source',
+          'bot-check',
+          source.token,
+          '--provider',
+          'recaptcha',
+          '--secret',
+          's3cret',
+          '--site-key',
+          'k',
+          '--min-score',
+          '0.5',
+        ],
+        env,
+      ),
     ).toEqual({ id: source.id, token: source.token, botCheck: { provider: 'recaptcha', siteKey: 'k', minScore: 0.5 } });
-    expect(await cliJson(['source', 'bot-check', source.token, '--off'], env)).toEqual({ id: source.id, token: source.token, botCheck: 'off' });
+    expect(await cliJson(['source', 'bot-check', source.token, '--off'], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      botCheck: 'off',
+    });
   });
 
   it('source bot-check without --site-key: a one-line note on stderr, stdout stays one JSON document', async () => {
     const note =
       'note: without --site-key the hosted form cannot show the widget; posts from your own form with botCheckToken still work\n';
-    const json = await runCli(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 's3cret', '--json'], env);
+    const json = await runCli(
+      ['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 's3cret', '--json'],
+      env,
+    );
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ id: source.id, token: source.token, botCheck: { provider: 'turnstile', siteKey: null, minScore: null } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      id: source.id,
+      token: source.token,
+      botCheck: { provider: 'turnstile', siteKey: null, minScore: null },
+    });
     expect(json.stdout).not.toContain('note:');
     expect(json.stderr).toBe(note);
 
-    const plain = await runCli(['source', 'bot-check', source.token, '--provider', 'recaptcha', '--secret', 's3cret', '--min-score', '0.5'], env);
+    const plain = await runCli(
+      ['source', 'bot-check', source.token, '--provider', 'recaptcha', '--secret', 's3cret', '--min-score', '0.5'],
+      env,
+    );
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('provider');
     expect(plain.stdout).not.toContain('note:');
     expect(plain.stderr).toBe(note);
 
     // With a site key, or turning the check off, there is nothing to note.
-    const withKey = await runCli(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 's3cret', '--site-key', 'k', '--json'], env);
+    const withKey = await runCli(
+      [
+        'source',
+        'bot-check',
+        source.token,
+        '--provider',
+        'turnstile',
+        '--secret',
+        's3cret',
+        '--site-key',
+        'k',
+        '--json',
+      ],
+      env,
+    );
     expect(withKey.code).toBe(0);
     expect(withKey.stderr).toBe('');
     const off = await runCli(['source', 'bot-check', source.token, '--off', '--json'], env);
@@ -85,7 +149,9 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
   });
 
   it('key show and regenerate --json', async () => {
-    expect(await cliJson(['key', 'show', '--workspace', workspace.id], env)).toEqual({ uploadKey: workspace.uploadKey });
+    expect(await cliJson(['key', 'show', '--workspace', workspace.id], env)).toEqual({
+      uploadKey: workspace.uploadKey,
+    });
     const regenerated = await cliJson<{ uploadKey: string }>(['key', 'regenerate', '--workspace', workspace.id], env);
     expect(regenerated.uploadKey).not.toBe(workspace.uploadKey);
     expect(await cliJson(['key', 'show', '--workspace', 'Acme Builders'], env)).toEqual(regenerated);
@@ -104,7 +170,10 @@ describe('leadscan CLI (spawned, SQLite file)', () => {
     [['pipeline', 'create', '--workspace', 'Nope', '--name', 'x'], /No workspace/],
     [['source', 'deactivate', 'not-a-token'], /neither a lead source id \(src_…\) nor an intake token/],
     [['source', 'activate', '00000000-0000-4000-8000-000000000000'], /No lead source/],
-    [['source', 'bot-check', '00000000-0000-4000-8000-000000000000', '--provider', 'nope', '--secret', 's'], /Allowed choices/],
+    [
+      ['source', 'bot-check', '00000000-0000-4000-8000-000000000000', '--provider', 'nope', '--secret', 's'],
+      /Allowed choices/,
+    ],
     [['scans', 'raw', 'scan_missing'], /No scan/],
     [['scans', 'room', 'scan_missing', 'x'], /whole number/],
     [['quarantine', 'restore', 'qr_missing'], /quarantined submission/],

@@ -31,7 +31,9 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
   const olgaEmail = 'olga@home.example';
 
   beforeAll(async () => {
-    source = await createWorld('sqlite', { env: { NOTIFY_EMAILS: 'on', SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'Leadscan <leads@example.com>' } });
+    source = await createWorld('sqlite', {
+      env: { NOTIFY_EMAILS: 'on', SMTP_URL: 'smtp://127.0.0.1:1', MAIL_FROM: 'Leadscan <leads@example.com>' },
+    });
     fixture = await createAdminFixture(source);
     const ctx = source.ctx;
     const { home } = fixture;
@@ -40,19 +42,52 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
     const { setupUrl } = await cliJson<{ setupUrl: string }>(['user', 'reset-password', '--email', olgaEmail], env());
     await setPasswordWithLink({ ctx, input: { token: new URL(setupUrl).pathname.split('/').pop()!, password } });
     await signIn({ ctx, input: { email: olgaEmail, password, ip: '127.0.0.1' } });
-    await signIn({ ctx, input: { email: olgaEmail, password: 'wrong password here', ip: '127.0.0.2' } }).catch(() => {});
+    await signIn({ ctx, input: { email: olgaEmail, password: 'wrong password here', ip: '127.0.0.2' } }).catch(
+      () => {},
+    );
     await createUser({ ctx, input: { email: 'pending@home.example', workspaceId: home.workspaceId } });
-    await updateWorkspaceSettings({ ctx, input: { workspaceId: home.workspaceId, timeZone: 'Europe/Berlin', leadRetentionMonths: 24 } as never });
-    await setNotificationChoices({ ctx, input: { workspaceId: home.workspaceId, userId: fixture.owner.userId, leads: 'each', scans: 'each' } });
+    await updateWorkspaceSettings({
+      ctx,
+      input: { workspaceId: home.workspaceId, timeZone: 'Europe/Berlin', leadRetentionMonths: 24 } as never,
+    });
+    await setNotificationChoices({
+      ctx,
+      input: { workspaceId: home.workspaceId, userId: fixture.owner.userId, leads: 'each', scans: 'each' },
+    });
     const app = await source.app();
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: { name: 'Zoë Brandt', email: 'zoe@example.com' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${home.source.token}`,
+      payload: { name: 'Zoë Brandt', email: 'zoe@example.com' },
+    });
     expect(res.statusCode).toBe(200);
     // A price list and a sent quote of the lead (the quote's counter row too).
-    const lead = await source.store.db.selectFrom('leads').select('id').where('workspace_id', '=', home.workspaceId).executeTakeFirstOrThrow();
-    await addPriceListItem({ ctx, input: { workspaceId: home.workspaceId, role: 'owner', item: { name: 'Floor sanding', unit: 'm2', price: '12.50', measure: 'floor_area' } } });
+    const lead = await source.store.db
+      .selectFrom('leads')
+      .select('id')
+      .where('workspace_id', '=', home.workspaceId)
+      .executeTakeFirstOrThrow();
+    await addPriceListItem({
+      ctx,
+      input: {
+        workspaceId: home.workspaceId,
+        role: 'owner',
+        item: { name: 'Floor sanding', unit: 'm2', price: '12.50', measure: 'floor_area' },
+      },
+    });
     const quote = await createQuote({ ctx, input: { workspaceId: home.workspaceId, leadId: lead.id } });
-    await addQuoteLine({ ctx, input: { workspaceId: home.workspaceId, quoteId: quote.id, line: { description: 'Sanding', quantity: '10', unit: 'm2', price: '12.50' } } });
-    await sendQuote({ ctx, input: { workspaceId: home.workspaceId, quoteId: quote.id, by: { userId: fixture.owner.userId, label: 'Owner' } } });
+    await addQuoteLine({
+      ctx,
+      input: {
+        workspaceId: home.workspaceId,
+        quoteId: quote.id,
+        line: { description: 'Sanding', quantity: '10', unit: 'm2', price: '12.50' },
+      },
+    });
+    await sendQuote({
+      ctx,
+      input: { workspaceId: home.workspaceId, quoteId: quote.id, by: { userId: fixture.owner.userId, label: 'Owner' } },
+    });
     await noticeArrivals(ctx);
     await composeArrivalEmails(ctx);
     target = await createTestDatabase('postgres');
@@ -68,19 +103,47 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
 
   it('copies every table, ids and bytes kept, and the PostgreSQL server serves the same data', async () => {
     const sqlite = new BetterSqlite3(source.testDb.url, { readonly: true });
-    const tables = (sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'").all() as Array<{ name: string }>)
+    const tables = (
+      sqlite
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'")
+        .all() as Array<{ name: string }>
+    )
       .map((r) => r.name)
       .filter((t) => !(t in SKIPPED_SOURCE_TABLES));
-    const counts = Object.fromEntries(tables.map((t) => [t, (sqlite.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]));
-    const scanBytes = sqlite.prepare('select id, raw from scans order by id').all() as Array<{ id: string; raw: Buffer }>;
+    const counts = Object.fromEntries(
+      tables.map((t) => [t, (sqlite.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]),
+    );
+    const scanBytes = sqlite.prepare('select id, raw from scans order by id').all() as Array<{
+      id: string;
+      raw: Buffer;
+    }>;
     const roomBytes = sqlite.prepare('select scan_id, idx, raw from scan_rooms order by scan_id, idx').all();
     sqlite.close();
     // The fixture reaches the tables the copy copies, except these, which it does not fill yet (their counts are
     // still compared, at zero): an empty table proves little, so shorten this list when the fixture grows.
-    const notYetFilled = ['app_meta', 'confirmation_counts', 'confirmation_sends', 'email_changes', 'idempotency_keys', 'intake_log', 'job_claims', 'lead_events', 'notification_pending', 'scan_measurements'];
-    expect(Object.entries(counts).filter(([, n]) => n === 0).map(([t]) => t).sort()).toEqual(notYetFilled);
+    const notYetFilled = [
+      'app_meta',
+      'confirmation_counts',
+      'confirmation_sends',
+      'email_changes',
+      'idempotency_keys',
+      'intake_log',
+      'job_claims',
+      'lead_events',
+      'notification_pending',
+      'scan_measurements',
+    ];
+    expect(
+      Object.entries(counts)
+        .filter(([, n]) => n === 0)
+        .map(([t]) => t)
+        .sort(),
+    ).toEqual(notYetFilled);
 
-    const result = await cliJson<{ tables: Record<string, number>; searchDocuments: number; sessions: string }>(['copy-to', target.url], env());
+    const result = await cliJson<{ tables: Record<string, number>; searchDocuments: number; sessions: string }>(
+      ['copy-to', target.url],
+      env(),
+    );
     expect(result.tables).toEqual(counts);
     expect(result.searchDocuments).toBe(counts.leads);
     expect(result.sessions).toBe('copied');
@@ -89,13 +152,17 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
+      const { rows } = await client.query<{ name: string }>(
+        "select table_name as name from information_schema.tables where table_schema = 'public'",
+      );
       for (const { name } of rows) expect(name in result.tables || name in DERIVED_TARGET_TABLES, name).toBe(true);
       for (const [table, n] of Object.entries(counts)) {
         expect((await client.query(`select count(*)::int as n from "${table}"`)).rows[0].n, table).toBe(n);
       }
       const scans = await client.query('select id, raw from scans order by id');
-      expect(scans.rows.map((r: { id: string; raw: Buffer }) => [r.id, r.raw.toString('hex')])).toEqual(scanBytes.map((r) => [r.id, r.raw.toString('hex')]));
+      expect(scans.rows.map((r: { id: string; raw: Buffer }) => [r.id, r.raw.toString('hex')])).toEqual(
+        scanBytes.map((r) => [r.id, r.raw.toString('hex')]),
+      );
       const rooms = await client.query('select scan_id, idx, raw from scan_rooms order by scan_id, idx');
       expect(rooms.rows).toEqual(roomBytes);
     } finally {
@@ -103,7 +170,9 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
     }
 
     // A server on the target: the same leads (search finds them), scans, people, settings and audit log.
-    copied = await createWorld('postgres', { env: { DATABASE_URL: target.url, APP_SECRET: source.appSecret } as Record<string, string> });
+    copied = await createWorld('postgres', {
+      env: { DATABASE_URL: target.url, APP_SECRET: source.appSecret } as Record<string, string>,
+    });
     const pgEnv = { DATABASE_URL: target.url, APP_SECRET: source.appSecret };
     const ws = fixture.home.workspaceId;
     for (const args of [
@@ -114,14 +183,21 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
     ]) {
       expect(await cliJson(args, pgEnv), args.join(' ')).toEqual(await cliJson(args, env()));
     }
-    const found = await cliJson<Array<{ name: string }>>(['leads', 'list', '--workspace', ws, '--search', 'zoe'], pgEnv);
+    const found = await cliJson<Array<{ name: string }>>(
+      ['leads', 'list', '--workspace', ws, '--search', 'zoe'],
+      pgEnv,
+    );
     expect(found.map((l) => l.name)).toEqual(['Zoë Brandt']);
     const raw = await runCli(['scans', 'raw', fixture.homeScanId], pgEnv);
     expect(raw.stdoutBytes.equals(scanBytes.find((s) => s.id === fixture.homeScanId)!.raw)).toBe(true);
     const signedIn = await signIn({ ctx: copied.ctx, input: { email: olgaEmail, password, ip: '127.0.0.9' } });
     expect(signedIn.sessionId).toBeTruthy();
     const app = await copied.app();
-    const settings = await app.inject({ method: 'GET', url: `/w/${ws}/settings`, headers: { cookie: fixture.owner.cookie } });
+    const settings = await app.inject({
+      method: 'GET',
+      url: `/w/${ws}/settings`,
+      headers: { cookie: fixture.owner.cookie },
+    });
     expect(settings.statusCode).toBe(200);
     expect(settings.body).toContain('Europe/Berlin');
   }, 180_000);
@@ -161,21 +237,34 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       const client = new pg.Client({ connectionString: other.url });
       await client.connect();
       try {
-        const { rows } = await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
+        const { rows } = await client.query<{ name: string }>(
+          "select table_name as name from information_schema.tables where table_schema = 'public'",
+        );
         let total = 0;
-        for (const { name } of rows) if (!name.startsWith('kysely_')) total += (await client.query(`select count(*)::int as n from "${name}"`)).rows[0].n;
+        for (const { name } of rows)
+          if (!name.startsWith('kysely_'))
+            total += (await client.query(`select count(*)::int as n from "${name}"`)).rows[0].n;
         return total;
       } finally {
         await client.end();
       }
     };
     try {
-      const unknown = await runCli(['copy-to', other.url], copyOf(path.join(dir, 'extra.sqlite'), 'create table extra_things (id text)'));
+      const unknown = await runCli(
+        ['copy-to', other.url],
+        copyOf(path.join(dir, 'extra.sqlite'), 'create table extra_things (id text)'),
+      );
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toContain('extra_things (SQLite only)');
       expect(await rowsIn()).toBe(0);
       // A room index PostgreSQL cannot take (SQLite keeps any value): the rooms are copied after the leads and scans.
-      const broken = await runCli(['copy-to', other.url], copyOf(path.join(dir, 'broken.sqlite'), "update scan_rooms set idx = 'first' where rowid = (select max(rowid) from scan_rooms)"));
+      const broken = await runCli(
+        ['copy-to', other.url],
+        copyOf(
+          path.join(dir, 'broken.sqlite'),
+          "update scan_rooms set idx = 'first' where rowid = (select max(rowid) from scan_rooms)",
+        ),
+      );
       expect(broken.code).toBe(1);
       expect(await rowsIn()).toBe(0);
     } finally {

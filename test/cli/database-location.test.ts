@@ -24,10 +24,18 @@ describe('the CLI never creates a database, and says why it cannot open one', ()
     expect(fs.readdirSync(cwd)).toEqual([]);
 
     // migrate (and serve) may create it.
-    const migrated = await runCli(['migrate', '--json'], { DATABASE_URL: 'made.sqlite', APP_SECRET: 'x'.repeat(32) }, { cwd });
+    const migrated = await runCli(
+      ['migrate', '--json'],
+      { DATABASE_URL: 'made.sqlite', APP_SECRET: 'x'.repeat(32) },
+      { cwd },
+    );
     expect(migrated.code).toBe(0);
     expect(fs.existsSync(path.join(cwd, 'made.sqlite'))).toBe(true);
-    const listed = await runCli(['workspace', 'list', '--json'], { DATABASE_URL: 'made.sqlite', APP_SECRET: 'x'.repeat(32) }, { cwd });
+    const listed = await runCli(
+      ['workspace', 'list', '--json'],
+      { DATABASE_URL: 'made.sqlite', APP_SECRET: 'x'.repeat(32) },
+      { cwd },
+    );
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 

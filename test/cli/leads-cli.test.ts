@@ -20,7 +20,11 @@ describeEachBackend('leads list / move / export and stages through the real CLI'
       ['=cmd|calc', '555 0101'],
       ['Cy', '555 0102'],
     ] as const) {
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name, phone } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${seeded.source.token}`,
+        payload: { name, phone },
+      });
       expect(res.statusCode).toBe(200);
       ids.push(res.json<{ id: string }>().id);
     }
@@ -35,7 +39,9 @@ describeEachBackend('leads list / move / export and stages through the real CLI'
     expect(all.map((l) => l.id)).toEqual([...ids].reverse());
     expect(all.every((l) => l.isNew && l.stageName === 'Inbox')).toBe(true);
 
-    expect((await cliJson<Array<{ id: string }>>(['leads', 'list', ...ws, '--search', '7946'], env)).map((l) => l.id)).toEqual([ids[0]]);
+    expect(
+      (await cliJson<Array<{ id: string }>>(['leads', 'list', ...ws, '--search', '7946'], env)).map((l) => l.id),
+    ).toEqual([ids[0]]);
 
     const first = await runCli(['leads', 'list', ...ws, '--pipeline', 'Sales', '--limit', '2', '--json'], env);
     expect(first.code).toBe(0);
@@ -56,14 +62,28 @@ describeEachBackend('leads list / move / export and stages through the real CLI'
   });
 
   it('moves a lead, recording "cli" in its history, and filters by the new stage', async () => {
-    const moved = await cliJson<{ moved: { toName: string; byLabel: string } }>(['leads', 'move', ids[1]!, '--stage', 'Contacted'], env);
+    const moved = await cliJson<{ moved: { toName: string; byLabel: string } }>(
+      ['leads', 'move', ids[1]!, '--stage', 'Contacted'],
+      env,
+    );
     expect(moved.moved).toMatchObject({ toName: 'Contacted', byLabel: 'cli' });
-    const shown = await cliJson<{ stage: string; history: Array<{ fromName: string; toName: string; byLabel: string }> }>(['leads', 'show', ids[1]!], env);
+    const shown = await cliJson<{
+      stage: string;
+      history: Array<{ fromName: string; toName: string; byLabel: string }>;
+    }>(['leads', 'show', ids[1]!], env);
     expect(shown.stage).toBe('contacted');
-    expect(shown.history).toEqual([expect.objectContaining({ fromName: 'Inbox', toName: 'Contacted', byLabel: 'cli' })]);
-    const contacted = await cliJson<Array<{ id: string }>>(['leads', 'list', '--workspace', seeded.workspaceId, '--stage', 'contacted'], env);
+    expect(shown.history).toEqual([
+      expect.objectContaining({ fromName: 'Inbox', toName: 'Contacted', byLabel: 'cli' }),
+    ]);
+    const contacted = await cliJson<Array<{ id: string }>>(
+      ['leads', 'list', '--workspace', seeded.workspaceId, '--stage', 'contacted'],
+      env,
+    );
     expect(contacted.map((l) => l.id)).toEqual([ids[1]]);
-    const missing = await runCli(['leads', 'move', 'lead_00000000000000000000000000000000', '--stage', 'won', '--json'], env);
+    const missing = await runCli(
+      ['leads', 'move', 'lead_00000000000000000000000000000000', '--stage', 'won', '--json'],
+      env,
+    );
     expect(JSON.parse(missing.stdout)).toMatchObject({ code: 'lead_not_found' });
   });
 

@@ -50,15 +50,28 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
       name: 'Acme Roofing Ltd',
     });
     await refused(['workspace', 'rename', beta.id, '--name', 'acme roofing ltd'], env, /already exists/, 'name_taken');
-    await refused(['workspace', 'rename', 'Nope', '--name', 'x'], env, /No workspace has the id or name "Nope"/, 'workspace_not_found');
+    await refused(
+      ['workspace', 'rename', 'Nope', '--name', 'x'],
+      env,
+      /No workspace has the id or name "Nope"/,
+      'workspace_not_found',
+    );
     await refused(['workspace', 'rename', beta.id], env, /--name/, 'invalid_arguments');
   }, 120_000);
 
   it('pipeline list / rename / delete, and delete asks for --yes and --force', async () => {
     const ws = await cliJson<{ id: string }>(['workspace', 'create', '--name', 'Pipes'], env);
     const sales = await cliJson<{ id: string }>(['pipeline', 'create', '--workspace', 'Pipes', '--name', 'Sales'], env);
-    const repairs = await cliJson<{ id: string }>(['pipeline', 'create', '--workspace', 'Pipes', '--name', 'Repairs'], env);
-    await refused(['pipeline', 'create', '--workspace', 'Pipes', '--name', 'SALES'], env, /already exists in this workspace/, 'name_taken');
+    const repairs = await cliJson<{ id: string }>(
+      ['pipeline', 'create', '--workspace', 'Pipes', '--name', 'Repairs'],
+      env,
+    );
+    await refused(
+      ['pipeline', 'create', '--workspace', 'Pipes', '--name', 'SALES'],
+      env,
+      /already exists in this workspace/,
+      'name_taken',
+    );
     expect(await cliJson(['pipeline', 'list', '--workspace', ws.id], env)).toEqual([
       { id: sales.id, workspaceId: ws.id, name: 'Sales', createdAt: expect.any(String) },
       { id: repairs.id, workspaceId: ws.id, name: 'Repairs', createdAt: expect.any(String) },
@@ -77,7 +90,12 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     const post = await app.inject({ method: 'POST', url: `/api/intake/${source.token}`, payload: { name: 'Ada' } });
     expect(post.statusCode).toBe(200);
 
-    await refused(['pipeline', 'delete', 'Sales', '--workspace', 'Pipes'], env, /cannot be undone; add --yes/, 'invalid_arguments');
+    await refused(
+      ['pipeline', 'delete', 'Sales', '--workspace', 'Pipes'],
+      env,
+      /cannot be undone; add --yes/,
+      'invalid_arguments',
+    );
     await refused(
       ['pipeline', 'delete', 'Sales', '--workspace', 'Pipes', '--yes'],
       env,
@@ -105,19 +123,45 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
       ['source', 'create', '--workspace', 'Src', '--pipeline', 'Sales', '--name', 'Site'],
       env,
     );
-    expect(await cliJson(['source', 'deactivate', source.id], env)).toEqual({ id: source.id, token: source.token, active: false });
-    expect(await cliJson(['source', 'activate', source.id], env)).toEqual({ id: source.id, token: source.token, active: true });
-    expect(await cliJson(['source', 'bot-check', source.id, '--off'], env)).toEqual({ id: source.id, token: source.token, botCheck: 'off' });
+    expect(await cliJson(['source', 'deactivate', source.id], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      active: false,
+    });
+    expect(await cliJson(['source', 'activate', source.id], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      active: true,
+    });
+    expect(await cliJson(['source', 'bot-check', source.id, '--off'], env)).toEqual({
+      id: source.id,
+      token: source.token,
+      botCheck: 'off',
+    });
     expect(await cliJson(['source', 'rename', source.token, '--name', 'Landing page'], env)).toEqual({
       id: source.id,
       token: source.token,
       name: 'Landing page',
     });
-    await refused(['source', 'deactivate', 'src_00000000000000000000000000000000'], env, /No lead source has the id/, 'source_not_found');
+    await refused(
+      ['source', 'deactivate', 'src_00000000000000000000000000000000'],
+      env,
+      /No lead source has the id/,
+      'source_not_found',
+    );
     const app = await world.app();
-    const post = await app.inject({ method: 'POST', url: `/api/intake/${source.token}`, payload: { email: 'a@example.com' } });
+    const post = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${source.token}`,
+      payload: { email: 'a@example.com' },
+    });
     expect(post.statusCode).toBe(200);
-    await refused(['source', 'delete', source.id, '--yes'], env, /holds 1 lead\(s\).*deactivate the source to keep them/, 'not_empty');
+    await refused(
+      ['source', 'delete', source.id, '--yes'],
+      env,
+      /holds 1 lead\(s\).*deactivate the source to keep them/,
+      'not_empty',
+    );
     expect(await cliJson(['source', 'delete', source.id, '--yes', '--force'], env)).toEqual({
       id: source.id,
       name: 'Landing page',
@@ -128,8 +172,16 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
   it('workspace delete removes everything with --force, and nothing without', async () => {
     const seeded = await world.seed('Doomed');
     const app = await world.app();
-    const lead = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Ada' } });
-    await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'Bot', website: 'x' } });
+    const lead = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${seeded.source.token}`,
+      payload: { name: 'Ada' },
+    });
+    await app.inject({
+      method: 'POST',
+      url: `/api/intake/${seeded.source.token}`,
+      payload: { name: 'Bot', website: 'x' },
+    });
     // What hangs off a workspace since the web app and stages: a member, and a lead with stage history.
     await createUser({ ctx: world.ctx, input: { email: 'crew@doomed.example', workspaceId: seeded.workspaceId } });
     const leadId = (lead.json() as { id: string }).id;
@@ -149,9 +201,15 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     });
     const { db } = world.store;
     expect(await db.selectFrom('scan_rooms').selectAll().execute()).toEqual([]);
-    expect(await db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).execute()).toEqual([]);
-    expect(await db.selectFrom('memberships').selectAll().where('workspace_id', '=', seeded.workspaceId).execute()).toEqual([]);
-    expect(await db.selectFrom('stages').selectAll().where('pipeline_id', '=', seeded.pipelineId).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('memberships').selectAll().where('workspace_id', '=', seeded.workspaceId).execute(),
+    ).toEqual([]);
+    expect(await db.selectFrom('stages').selectAll().where('pipeline_id', '=', seeded.pipelineId).execute()).toEqual(
+      [],
+    );
     expect(await db.selectFrom('stage_history').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
     const rejected = await app.inject({
       method: 'POST',
@@ -166,7 +224,10 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     await cliJson(['workspace', 'create', '--name', 'Links'], env);
     await cliJson(['pipeline', 'create', '--workspace', 'Links', '--name', 'Sales'], env);
     const noBase = { DATABASE_URL: env.DATABASE_URL!, APP_SECRET: env.APP_SECRET! };
-    const before = await cliJson<{ formUrl: string }>(['source', 'create', '--workspace', 'Links', '--pipeline', 'Sales', '--name', 'A'], noBase);
+    const before = await cliJson<{ formUrl: string }>(
+      ['source', 'create', '--workspace', 'Links', '--pipeline', 'Sales', '--name', 'A'],
+      noBase,
+    );
     expect(before.formUrl).toMatch(/^http:\/\/localhost:3000\/f\//);
     await recordServerBaseUrl(world.ctx, 'http://localhost:3917');
     const after = await cliJson<{ formUrl: string; intakeUrl: string }>(
@@ -175,7 +236,10 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     );
     expect(after.formUrl).toMatch(/^http:\/\/localhost:3917\/f\//);
     expect(after.intakeUrl).toMatch(/^http:\/\/localhost:3917\/api\/intake\//);
-    const explicit = await cliJson<{ formUrl: string }>(['source', 'create', '--workspace', 'Links', '--pipeline', 'Sales', '--name', 'C'], env);
+    const explicit = await cliJson<{ formUrl: string }>(
+      ['source', 'create', '--workspace', 'Links', '--pipeline', 'Sales', '--name', 'C'],
+      env,
+    );
     expect(explicit.formUrl).toMatch(/^https:\/\/leads\.example\.com\/f\//);
   }, 120_000);
 });

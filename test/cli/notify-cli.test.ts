@@ -19,7 +19,11 @@ describeEachBackend('leadscan notify (spawned)', (backend) => {
   let server: RunningServer | undefined;
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    base = { DATABASE_URL: db.url, APP_SECRET: crypto.randomBytes(32).toString('hex'), PUBLIC_BASE_URL: 'https://leads.example.com' };
+    base = {
+      DATABASE_URL: db.url,
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+      PUBLIC_BASE_URL: 'https://leads.example.com',
+    };
     await cliJson(['migrate'], base);
   });
   afterEach(async () => {
@@ -78,7 +82,10 @@ describeEachBackend('leadscan notify (spawned)', (backend) => {
     expect(mail!.from?.text).toBe('"Leadscan" <leads@example.com>');
     expect(mail!.text).toContain('leadscan notify test');
     expect(sink.sessions).toEqual([{ secure: true, user: 'relay-user' }]);
-    const status = await cliJson<{ lastSent: unknown; waiting: number; serverProcess: { lastSend: unknown } }>(['notify', 'status'], base);
+    const status = await cliJson<{ lastSent: unknown; waiting: number; serverProcess: { lastSend: unknown } }>(
+      ['notify', 'status'],
+      base,
+    );
     expect(status.lastSent).toMatchObject({ purpose: 'test', to: 'olga@example.com' });
     expect(status.serverProcess.lastSend).toMatchObject({ state: 'sent', error: null });
     expect(status.waiting).toBe(0);
@@ -94,10 +101,10 @@ describeEachBackend('leadscan notify (spawned)', (backend) => {
     expect(failed.stderr).toContain('refused the user name or password');
     expect(`${failed.stdout}${failed.stderr}`).not.toContain('hunter2-wrong');
     expect(JSON.parse(failed.stdout)).toMatchObject({ code: 'email_not_sent' });
-    const status = await cliJson<{ lastFailure: { purpose: string; error: string; gaveUp: boolean }; serverProcess: { lastSend: { state: string; error: string } } }>(
-      ['notify', 'status'],
-      base,
-    );
+    const status = await cliJson<{
+      lastFailure: { purpose: string; error: string; gaveUp: boolean };
+      serverProcess: { lastSend: { state: string; error: string } };
+    }>(['notify', 'status'], base);
     expect(status.lastFailure).toMatchObject({ purpose: 'test', gaveUp: true });
     expect(status.lastFailure.error).not.toContain('hunter2-wrong');
     expect(status.serverProcess.lastSend.state).toBe('failed');

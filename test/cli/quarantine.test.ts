@@ -32,7 +32,10 @@ describeEachBackend('honeypot → quarantine → restore through the real CLI', 
     expect(res.statusCode).toBe(200);
     expect(await cliJson(['leads', 'list', '--workspace', seeded.workspaceId], env)).toEqual([]);
 
-    const list = await cliJson<Array<Record<string, unknown>>>(['quarantine', 'list', '--workspace', seeded.workspaceId], env);
+    const list = await cliJson<Array<Record<string, unknown>>>(
+      ['quarantine', 'list', '--workspace', seeded.workspaceId],
+      env,
+    );
     expect(list).toHaveLength(1);
     const item = list[0]!;
     expect(item).toMatchObject({
@@ -45,7 +48,10 @@ describeEachBackend('honeypot → quarantine → restore through the real CLI', 
 
     const restored = await cliJson<{ leadId: string }>(['quarantine', 'restore', String(item.id)], env);
     expect(restored.leadId).toMatch(/^lead_[0-9a-f]{32}$/);
-    const leads = await cliJson<Array<Record<string, unknown>>>(['leads', 'list', '--workspace', seeded.workspaceId], env);
+    const leads = await cliJson<Array<Record<string, unknown>>>(
+      ['leads', 'list', '--workspace', seeded.workspaceId],
+      env,
+    );
     expect(leads).toEqual([
       expect.objectContaining({
         id: restored.leadId,
@@ -56,7 +62,11 @@ describeEachBackend('honeypot → quarantine → restore through the real CLI', 
         receivedAt: receivedAt.toISOString(),
       }),
     ]);
-    const row = await world.store.db.selectFrom('leads').selectAll().where('id', '=', restored.leadId).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', restored.leadId)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ user_agent: 'Autofill Browser', restored_from: item.id });
 
     const again = await runCli(['quarantine', 'restore', String(item.id), '--json'], env);
@@ -69,18 +79,27 @@ describeEachBackend('honeypot → quarantine → restore through the real CLI', 
   it('lists in pages with --limit and --offset, and says on stderr how to get the next page', async () => {
     const app = await world.app();
     for (const name of ['Paged A', 'Paged B', 'Paged C']) {
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name, website: 'filled' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${seeded.source.token}`,
+        payload: { name, website: 'filled' },
+      });
       expect(res.statusCode).toBe(200);
     }
     const all = await cliJson<Array<{ id: string }>>(['quarantine', 'list', '--workspace', seeded.workspaceId], env);
-    const list = (...args: string[]) => runCli(['quarantine', 'list', '--workspace', seeded.workspaceId, '--json', ...args], env);
+    const list = (...args: string[]) =>
+      runCli(['quarantine', 'list', '--workspace', seeded.workspaceId, '--json', ...args], env);
 
     const first = await list('--limit', '2');
     expect(first.code).toBe(0);
-    expect((JSON.parse(first.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(all.slice(0, 2).map((i) => i.id));
+    expect((JSON.parse(first.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(
+      all.slice(0, 2).map((i) => i.id),
+    );
     expect(first.stderr).toContain('More: add --offset 2');
     const rest = await list('--limit', '2', '--offset', '2');
-    expect((JSON.parse(rest.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(all.slice(2, 4).map((i) => i.id));
+    expect((JSON.parse(rest.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(
+      all.slice(2, 4).map((i) => i.id),
+    );
     expect(rest.stderr).toBe(all.length > 4 ? 'More: add --offset 4\n' : '');
 
     const tooMany = await list('--limit', '10001');

@@ -22,34 +22,91 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
     const ws = await world.seed('Painters');
     const settings = await cliJson<Record<string, unknown>>(
       [
-        'workspace', 'settings', 'Painters',
-        '--currency', 'CAD', '--locale', 'fr-CA',
-        '--tax', 'GST=5', '--tax', 'QST=9.975', '--tax', 'Eco=1:default-off',
-        '--quote-valid-days', '14', '--quote-terms', 'Half up front.',
-        '--business-address', '1 rue Principale', '--business-phone', '+1 514 555 0100', '--business-email', 'office@example.com',
-        '--tax-number', 'GST/HST=123456789 RT0001',
+        'workspace',
+        'settings',
+        'Painters',
+        '--currency',
+        'CAD',
+        '--locale',
+        'fr-CA',
+        '--tax',
+        'GST=5',
+        '--tax',
+        'QST=9.975',
+        '--tax',
+        'Eco=1:default-off',
+        '--quote-valid-days',
+        '14',
+        '--quote-terms',
+        'Half up front.',
+        '--business-address',
+        '1 rue Principale',
+        '--business-phone',
+        '+1 514 555 0100',
+        '--business-email',
+        'office@example.com',
+        '--tax-number',
+        'GST/HST=123456789 RT0001',
       ],
       env,
     );
     expect(settings).toMatchObject({
       currency: 'CAD',
       locale: 'fr-CA',
-      taxes: [{ name: 'GST', rate: 5000, onByDefault: true }, { name: 'QST', rate: 9975, onByDefault: true }, { name: 'Eco', rate: 1000, onByDefault: false }],
+      taxes: [
+        { name: 'GST', rate: 5000, onByDefault: true },
+        { name: 'QST', rate: 9975, onByDefault: true },
+        { name: 'Eco', rate: 1000, onByDefault: false },
+      ],
       quoteValidDays: 14,
       taxNumbers: [{ name: 'GST/HST', value: '123456789 RT0001' }],
     });
-    const removed = await cliJson<{ taxes: Array<{ name: string }> }>(['workspace', 'settings', 'Painters', '--tax', 'Eco=off'], env);
+    const removed = await cliJson<{ taxes: Array<{ name: string }> }>(
+      ['workspace', 'settings', 'Painters', '--tax', 'Eco=off'],
+      env,
+    );
     expect(removed.taxes.map((t) => t.name)).toEqual(['GST', 'QST']);
     const bad = await runCli(['workspace', 'settings', 'Painters', '--currency', 'ZZZ', '--json'], env);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, code: 'invalid_fields' });
 
     const tiles = await cliJson<{ id: string; unitPrice: number; taxes: string[] }>(
-      ['price-list', 'add', '--workspace', 'Painters', '--name', 'Tiles', '--unit', 'm2', '--price', '35.00', '--measure', 'floor_area', '--waste', '10'],
+      [
+        'price-list',
+        'add',
+        '--workspace',
+        'Painters',
+        '--name',
+        'Tiles',
+        '--unit',
+        'm2',
+        '--price',
+        '35.00',
+        '--measure',
+        'floor_area',
+        '--waste',
+        '10',
+      ],
       env,
     );
     expect(tiles).toMatchObject({ unitPrice: 3500, taxes: ['GST', 'QST'] });
-    const spare = await cliJson<{ id: string }>(['price-list', 'add', '--workspace', 'Painters', '--name', '=cmd|x', '--unit', 'each', '--price', '1', '--taxes', ''], env);
+    const spare = await cliJson<{ id: string }>(
+      [
+        'price-list',
+        'add',
+        '--workspace',
+        'Painters',
+        '--name',
+        '=cmd|x',
+        '--unit',
+        'each',
+        '--price',
+        '1',
+        '--taxes',
+        '',
+      ],
+      env,
+    );
     const listed = await cliJson<Array<{ name: string }>>(['price-list', 'list', '--workspace', 'Painters'], env);
     expect(listed.map((i) => i.name)).toEqual(['=cmd|x', 'Tiles']);
     const csv = await runCli(['price-list', 'export', '--workspace', 'Painters'], env);
@@ -59,29 +116,86 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
     await cliJson(['price-list', 'remove', spare.id], env);
     const file = path.join(world.testDb.dir, 'prices.csv');
     fs.writeFileSync(file, 'name,unit,price,taxes\nCall-out,fixed,75,GST\n');
-    expect(await cliJson(['price-list', 'import', '--workspace', 'Painters', file], env)).toEqual({ added: 1, updated: 0 });
-    const missing = await runCli(['price-list', 'import', '--workspace', 'Painters', path.join(world.testDb.dir, 'missing.csv'), '--json'], env);
+    expect(await cliJson(['price-list', 'import', '--workspace', 'Painters', file], env)).toEqual({
+      added: 1,
+      updated: 0,
+    });
+    const missing = await runCli(
+      ['price-list', 'import', '--workspace', 'Painters', path.join(world.testDb.dir, 'missing.csv'), '--json'],
+      env,
+    );
     expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, code: 'invalid_arguments' });
 
     const leadId = await leadOf(world, ws);
     const scanId = await scanOf(world, ws, leadId);
-    const created = await cliJson<Record<string, unknown>>(['quotes', 'create', '--lead', leadId, '--scan', scanId, '--item', tiles.id, '--room', '1'], env);
+    const created = await cliJson<Record<string, unknown>>(
+      ['quotes', 'create', '--lead', leadId, '--scan', scanId, '--item', tiles.id, '--room', '1'],
+      env,
+    );
     expect(Object.keys(created)).toEqual([
-      'id', 'number', 'revision', 'status', 'leadId', 'currency', 'customer', 'lines', 'subtotal', 'taxes', 'total',
-      'validUntil', 'sentAt', 'viewedAt', 'acceptedAt', 'acceptedName', 'declinedAt', 'declineReason', 'customerUrl',
+      'id',
+      'number',
+      'revision',
+      'status',
+      'leadId',
+      'currency',
+      'customer',
+      'lines',
+      'subtotal',
+      'taxes',
+      'total',
+      'validUntil',
+      'sentAt',
+      'viewedAt',
+      'acceptedAt',
+      'acceptedName',
+      'declinedAt',
+      'declineReason',
+      'customerUrl',
     ]);
     expect(created).toMatchObject({
       number: null,
       status: 'draft',
       currency: 'CAD',
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-      lines: [{ description: 'Tiles — Kitchen: floor 13,02 m² + 10 % waste', quantity: 14.32, unit: 'm2', unitPrice: 3500, amount: 50120, taxes: ['GST', 'QST'], optional: false, chosen: true, source: { scanId, room: 1, measure: 'floor_area', waste: 10, coats: 1, pack: null } }],
+      lines: [
+        {
+          description: 'Tiles — Kitchen: floor 13,02 m² + 10 % waste',
+          quantity: 14.32,
+          unit: 'm2',
+          unitPrice: 3500,
+          amount: 50120,
+          taxes: ['GST', 'QST'],
+          optional: false,
+          chosen: true,
+          source: { scanId, room: 1, measure: 'floor_area', waste: 10, coats: 1, pack: null },
+        },
+      ],
       subtotal: 50120,
       customerUrl: null,
     });
     const id = created.id as string;
-    const added = await cliJson<{ lines: unknown[]; subtotal: number; taxes: Array<{ name: string; rate: number; amount: number }>; total: number }>(
-      ['quotes', 'add-line', id, '--description', 'Discount', '--quantity', '1', '--unit', 'fixed', '--price', '-20.50', '--taxes', 'GST'],
+    const added = await cliJson<{
+      lines: unknown[];
+      subtotal: number;
+      taxes: Array<{ name: string; rate: number; amount: number }>;
+      total: number;
+    }>(
+      [
+        'quotes',
+        'add-line',
+        id,
+        '--description',
+        'Discount',
+        '--quantity',
+        '1',
+        '--unit',
+        'fixed',
+        '--price',
+        '-20.50',
+        '--taxes',
+        'GST',
+      ],
       env,
     );
     expect(added.lines).toHaveLength(2);
@@ -94,14 +208,27 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
 
     // A person sends it in the builder; the CLI then finds it by number and can withdraw it.
     const sent = await sendQuote({ ctx: world.ctx, input: { quoteId: id, by: { userId: null, label: 'test' } } });
-    const shown = await cliJson<{ number: string; status: string; customerUrl: string }>(['quotes', 'show', 'Q-0001'], env);
-    expect(shown).toMatchObject({ number: 'Q-0001', status: 'sent', customerUrl: `https://leads.example.com/q/${sent.token}` });
-    const list = await cliJson<Array<{ id: string; status: string }>>(['quotes', 'list', '--workspace', 'Painters', '--status', 'sent'], env);
+    const shown = await cliJson<{ number: string; status: string; customerUrl: string }>(
+      ['quotes', 'show', 'Q-0001'],
+      env,
+    );
+    expect(shown).toMatchObject({
+      number: 'Q-0001',
+      status: 'sent',
+      customerUrl: `https://leads.example.com/q/${sent.token}`,
+    });
+    const list = await cliJson<Array<{ id: string; status: string }>>(
+      ['quotes', 'list', '--workspace', 'Painters', '--status', 'sent'],
+      env,
+    );
     expect(list.map((q) => q.id)).toEqual([id]);
     expect(await cliJson(['quotes', 'list', '--workspace', 'Painters', '--status', 'draft'], env)).toEqual([]);
     const withdrawn = await cliJson<{ status: string }>(['quotes', 'withdraw', 'q-1'], env);
     expect(withdrawn.status).toBe('withdrawn');
-    const again = await runCli(['quotes', 'add-line', id, '--description', 'x', '--quantity', '1', '--unit', 'each', '--price', '1', '--json'], env);
+    const again = await runCli(
+      ['quotes', 'add-line', id, '--description', 'x', '--quantity', '1', '--unit', 'each', '--price', '1', '--json'],
+      env,
+    );
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, code: 'quote_not_editable' });
 
     const human = await runCli(['quotes', 'show', id], env);

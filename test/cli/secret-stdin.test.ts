@@ -10,7 +10,9 @@ const BIN = path.resolve(import.meta.dirname, '../../bin/leadscan.js');
 /** Runs the built CLI with `stdin` piped in. */
 function runWithStdin(args: string[], env: Record<string, string>, stdin: string) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,7 +36,17 @@ describeEachBackend('source bot-check --secret-stdin (finding 9)', (backend) => 
     const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
     const secret = 'stdin-secret-0x1234567890';
     const result = await runWithStdin(
-      ['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret-stdin', '--site-key', 'site-key', '--json'],
+      [
+        'source',
+        'bot-check',
+        source.token,
+        '--provider',
+        'turnstile',
+        '--secret-stdin',
+        '--site-key',
+        'site-key',
+        '--json',
+      ],
       env,
       `${secret}\n`,
     );
@@ -43,10 +55,18 @@ describeEachBackend('source bot-check --secret-stdin (finding 9)', (backend) => 
     expect(result.stdout + result.stderr).not.toContain(secret);
     expect(await readBotCheckSecret({ ctx: world.ctx, input: { sourceId: source.id } })).toBe(secret);
 
-    const empty = await runWithStdin(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret-stdin'], env, '\n');
+    const empty = await runWithStdin(
+      ['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret-stdin'],
+      env,
+      '\n',
+    );
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('--secret-stdin');
-    const both = await runWithStdin(['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 'x', '--secret-stdin'], env, 'y');
+    const both = await runWithStdin(
+      ['source', 'bot-check', source.token, '--provider', 'turnstile', '--secret', 'x', '--secret-stdin'],
+      env,
+      'y',
+    );
     expect(both.code).toBe(1);
     expect(await readBotCheckSecret({ ctx: world.ctx, input: { sourceId: source.id } })).toBe(secret);
   });

@@ -18,7 +18,11 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
   let workspace: { id: string };
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    env = { DATABASE_URL: db.url, APP_SECRET: crypto.randomBytes(32).toString('hex'), PUBLIC_BASE_URL: 'https://leads.example.com' };
+    env = {
+      DATABASE_URL: db.url,
+      APP_SECRET: crypto.randomBytes(32).toString('hex'),
+      PUBLIC_BASE_URL: 'https://leads.example.com',
+    };
     // Only `migrate` (and `serve`) may create the database; every other command needs it to exist.
     await cliJson(['migrate'], env);
     workspace = await cliJson(['workspace', 'create', '--name', 'Acme'], env);
@@ -28,7 +32,10 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
   });
 
   it('user create prints a one-time link; reset-password replaces it; list and remove', async () => {
-    const owner = await cliJson<Created>(['user', 'create', '--email', 'Olga@Example.com', '--workspace', 'Acme', '--role', 'owner'], env);
+    const owner = await cliJson<Created>(
+      ['user', 'create', '--email', 'Olga@Example.com', '--workspace', 'Acme', '--role', 'owner'],
+      env,
+    );
     expect(owner).toEqual({
       userId: expect.stringMatching(/^usr_[0-9a-f]{32}$/),
       email: 'Olga@Example.com',
@@ -47,12 +54,17 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
     await cliJson(['workspace', 'create', '--name', 'Beta'], env);
     const again = await runCli(['user', 'create', '--email', 'max@example.com', '--workspace', 'Beta'], env);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe('max@example.com already has an account: an invitation waits for them to accept after signing in (Account page).\n');
+    expect(again.stdout).toBe(
+      'max@example.com already has an account: an invitation waits for them to accept after signing in (Account page).\n',
+    );
 
     const reset = await cliJson<{ setupUrl: string }>(['user', 'reset-password', '--email', 'olga@example.com'], env);
     expect(reset.setupUrl).not.toBe(owner.setupUrl);
 
-    const list = await cliJson<Array<{ email: string; passwordSet: boolean; memberships: unknown[] }>>(['user', 'list', '--workspace', 'Acme'], env);
+    const list = await cliJson<Array<{ email: string; passwordSet: boolean; memberships: unknown[] }>>(
+      ['user', 'list', '--workspace', 'Acme'],
+      env,
+    );
     expect(list.map((u) => [u.email, u.passwordSet, u.memberships])).toEqual([
       ['max@example.com', false, [{ workspaceId: workspace.id, workspaceName: 'Acme', role: 'member' }]],
       ['Olga@Example.com', false, [{ workspaceId: workspace.id, workspaceName: 'Acme', role: 'owner' }]],
@@ -72,7 +84,10 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
 
   it('source list shows tokens, URLs and lead counts', async () => {
     await cliJson(['pipeline', 'create', '--workspace', 'Acme', '--name', 'Sales'], env);
-    const source = await cliJson<{ id: string; token: string }>(['source', 'create', '--workspace', 'Acme', '--pipeline', 'Sales', '--name', 'Site'], env);
+    const source = await cliJson<{ id: string; token: string }>(
+      ['source', 'create', '--workspace', 'Acme', '--pipeline', 'Sales', '--name', 'Site'],
+      env,
+    );
     const list = await cliJson<unknown[]>(['source', 'list', '--workspace', 'Acme'], env);
     expect(list).toEqual([
       expect.objectContaining({
@@ -93,7 +108,10 @@ describeEachBackend('leadscan user … and source list (spawned)', (backend) => 
   it('with email set up, user create emails the invitation and prints no link', async () => {
     await cliJson(['workspace', 'create', '--name', 'Mailed'], env);
     const mailEnv = { ...env, SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'leads@example.com' };
-    const res = await runCli(['user', 'create', '--email', 'emma@example.com', '--workspace', 'Mailed', '--name', 'Emma Mail'], mailEnv);
+    const res = await runCli(
+      ['user', 'create', '--email', 'emma@example.com', '--workspace', 'Mailed', '--name', 'Emma Mail'],
+      mailEnv,
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^We emailed an invitation to emma@example\.com/);
     expect(res.stdout).not.toMatch(/\/setup\//);

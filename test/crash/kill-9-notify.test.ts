@@ -11,7 +11,8 @@ const LEADS = 30;
 function mentions(sink: SmtpSink): Map<string, number> {
   const seen = new Map<string, number>();
   for (const mail of sink.messages) {
-    for (const [address] of (mail.text ?? '').matchAll(/crash-\d+@notify\.test/g)) seen.set(address, (seen.get(address) ?? 0) + 1);
+    for (const [address] of (mail.text ?? '').matchAll(/crash-\d+@notify\.test/g))
+      seen.set(address, (seen.get(address) ?? 0) + 1);
   }
   return seen;
 }
@@ -75,7 +76,9 @@ describeEachBackend('kill -9 after leads commit, before their email is sent', (b
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const counts = mentions(sink);
     expect([...counts.values()]).toEqual(Array(LEADS).fill(1));
-    expect(sink.messages.every((mail) => mail.to && 'text' in mail.to && mail.to.text === 'admin@localhost')).toBe(true);
+    expect(sink.messages.every((mail) => mail.to && 'text' in mail.to && mail.to.text === 'admin@localhost')).toBe(
+      true,
+    );
 
     // What the restarted server sent is in /metrics, and nothing waits.
     const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } });

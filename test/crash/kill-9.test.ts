@@ -75,7 +75,10 @@ describeEachBackend('kill -9 under intake and scan-upload load', (backend) => {
         }
       }
     };
-    const clients = [...Array.from({ length: INTAKE_CLIENTS }, intakeClient), ...Array.from({ length: SCAN_CLIENTS }, scanClient)];
+    const clients = [
+      ...Array.from({ length: INTAKE_CLIENTS }, intakeClient),
+      ...Array.from({ length: SCAN_CLIENTS }, scanClient),
+    ];
     return { done: Promise.all(clients), leads, scans };
   }
 
@@ -95,7 +98,9 @@ describeEachBackend('kill -9 under intake and scan-upload load', (backend) => {
     await client.connect();
     try {
       const leads = (await client.query<{ name: string }>('select name from leads')).rows.map((r) => r.name);
-      const scans = (await client.query<{ name: string }>('select name from scan_rooms where idx = 0')).rows.map((r) => r.name);
+      const scans = (await client.query<{ name: string }>('select name from scan_rooms where idx = 0')).rows.map(
+        (r) => r.name,
+      );
       return { leads: new Set(leads), scans: new Set(scans), integrity: null };
     } finally {
       await client.end();

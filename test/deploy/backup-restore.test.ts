@@ -19,7 +19,10 @@ describe('a backup restored into a new data directory', () => {
 
   it('carries the generated app secret, so the restored database still shows the upload key', async () => {
     const oldDir = tempDir();
-    const oldEnv = { DATABASE_URL: path.join(oldDir, 'leadscan.sqlite'), PUBLIC_BASE_URL: 'https://leads.example.test' };
+    const oldEnv = {
+      DATABASE_URL: path.join(oldDir, 'leadscan.sqlite'),
+      PUBLIC_BASE_URL: 'https://leads.example.test',
+    };
     const first = await serveProcess([], oldEnv);
     servers.push(first);
     const uploadKey = /x-scan-key: (\S+)'/.exec(first.output())![1]!;
@@ -27,7 +30,10 @@ describe('a backup restored into a new data directory', () => {
 
     // What the timer runs, while the server serves.
     const backups = path.join(oldDir, 'backups');
-    const backup = await cliJson<{ file: string; appSecret: string }>(['backup', '--dir', backups, '--keep', '3'], oldEnv);
+    const backup = await cliJson<{ file: string; appSecret: string }>(
+      ['backup', '--dir', backups, '--keep', '3'],
+      oldEnv,
+    );
     expect(backup.appSecret).toBe(`${backup.file}.app-secret`);
     expect(fs.statSync(backup.appSecret).mode & 0o777).toBe(0o600);
     expect(fs.statSync(backups).mode & 0o777).toBe(0o700);
@@ -35,7 +41,10 @@ describe('a backup restored into a new data directory', () => {
 
     // Restore as docs/deployment.md says: the backup becomes the database, its secret file the data directory's.
     const newDir = tempDir();
-    const newEnv = { DATABASE_URL: path.join(newDir, 'leadscan.sqlite'), PUBLIC_BASE_URL: 'https://leads.example.test' };
+    const newEnv = {
+      DATABASE_URL: path.join(newDir, 'leadscan.sqlite'),
+      PUBLIC_BASE_URL: 'https://leads.example.test',
+    };
     fs.copyFileSync(backup.file, newEnv.DATABASE_URL);
     fs.copyFileSync(backup.appSecret, path.join(newDir, 'app-secret'));
     const restored = await serveProcess([], newEnv);

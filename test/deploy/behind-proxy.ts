@@ -54,7 +54,9 @@ export function request(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -64,8 +66,15 @@ export function request(
 }
 
 /** A child process whose output is kept, for a proxy that runs in the foreground. */
-export function foreground(command: string, args: string[], env: Record<string, string>): { child: ChildProcess; output(): string; exited: Promise<void> } {
-  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function foreground(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output(): string; exited: Promise<void> } {
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -76,15 +85,19 @@ export function foreground(command: string, args: string[], env: Record<string, 
 /** Waits until `url` answers over TLS trusted by `ca` (the proxy is up and its certificate is in place). */
 export async function waitForProxy(url: string, ca: () => string | undefined, output: () => string): Promise<void> {
   try {
-    await eventually(async () => {
-      const pem = ca();
-      if (!pem) return undefined;
-      try {
-        return await request(url, { from: '127.0.0.1', ca: pem });
-      } catch {
-        return undefined;
-      }
-    }, `the proxy at ${url}`, 20_000);
+    await eventually(
+      async () => {
+        const pem = ca();
+        if (!pem) return undefined;
+        try {
+          return await request(url, { from: '127.0.0.1', ca: pem });
+        } catch {
+          return undefined;
+        }
+      },
+      `the proxy at ${url}`,
+      20_000,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}; its output:\n${output()}`);
   }
@@ -108,7 +121,12 @@ const INTAKE_RATE_LIMIT = 3;
 const chromium = systemTool('chromium', 'apt-get install chromium');
 
 function unescapeHtml(text: string): string {
-  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
 }
 
 /**
@@ -159,7 +177,8 @@ export function behindProxy(proxy: ProxyUnderTest): void {
 
   const viaProxy = (urlPath: string, options: Omit<Parameters<typeof request>[1], 'ca'>) =>
     request(`${base}${urlPath}`, { ...options, ca: running.ca });
-  const direct = (urlPath: string, options: Parameters<typeof request>[1]) => request(`${server.url}${urlPath}`, options);
+  const direct = (urlPath: string, options: Parameters<typeof request>[1]) =>
+    request(`${server.url}${urlPath}`, options);
   const postLead = (send: typeof direct, from: string, extra: Record<string, string> = {}) =>
     send(`/api/intake/${token}`, {
       method: 'POST',
@@ -196,7 +215,10 @@ export function behindProxy(proxy: ProxyUnderTest): void {
       return out;
     };
     const allowed = Array.from({ length: INTAKE_RATE_LIMIT }, () => 200);
-    expect(await statuses(() => postLead(viaProxy, LOOPBACK.busyClient), INTAKE_RATE_LIMIT + 1)).toEqual([...allowed, 429]);
+    expect(await statuses(() => postLead(viaProxy, LOOPBACK.busyClient), INTAKE_RATE_LIMIT + 1)).toEqual([
+      ...allowed,
+      429,
+    ]);
     // Not one counter for everybody behind the proxy.
     expect(await statuses(() => postLead(viaProxy, LOOPBACK.otherClient), 1)).toEqual([200]);
     let n = 0;
@@ -206,7 +228,11 @@ export function behindProxy(proxy: ProxyUnderTest): void {
 
   it('passes a 20 MB scan upload through to Leadscan, stored whole', async () => {
     const mesh = () => crypto.randomBytes(3_900_000).toString('base64');
-    const rooms = Array.from({ length: 4 }, (_, i) => ({ ...rectangularRoom({ width: 3 + i, length: 4, height: 2.5 }), name: `Room ${i}`, mesh: mesh() }));
+    const rooms = Array.from({ length: 4 }, (_, i) => ({
+      ...rectangularRoom({ width: 3 + i, length: 4, height: 2.5 }),
+      name: `Room ${i}`,
+      mesh: mesh(),
+    }));
     const body = Buffer.from(JSON.stringify({ rooms }));
     expect(body.length).toBeGreaterThan(20_000_000);
     const answer = await viaProxy('/api/scan/upload', {
@@ -215,7 +241,10 @@ export function behindProxy(proxy: ProxyUnderTest): void {
       headers: { 'content-type': 'application/json', 'x-scan-key': uploadKey },
       body,
     });
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: JSON.stringify({ ok: true, count: 4 }) });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 200,
+      body: JSON.stringify({ ok: true, count: 4 }),
+    });
     const [scan] = await cliJson<Array<{ byteSize: number }>>(['scans', 'list', '--workspace', 'Default'], env);
     expect(scan!.byteSize).toBe(body.length);
   }, 60_000);
@@ -244,12 +273,17 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     expect(signIn.status).toBe(303);
     const cookie = [signIn.headers['set-cookie'] ?? []].flat().find((line) => line.startsWith('leadscan_session='));
     expect(cookie).toBeDefined();
-    expect(cookie!.split(';').map((part) => part.trim().toLowerCase())).toEqual(expect.arrayContaining(['secure', 'httponly']));
+    expect(cookie!.split(';').map((part) => part.trim().toLowerCase())).toEqual(
+      expect.arrayContaining(['secure', 'httponly']),
+    );
     const session = cookie!.split(';')[0]!;
     secrets.push(session.slice(session.indexOf('=') + 1));
 
     const [workspace] = await cliJson<Array<{ id: string }>>(['workspace', 'list'], env);
-    const [source] = await cliJson<Array<{ id: string; token: string }>>(['source', 'list', '--workspace', 'Default'], env);
+    const [source] = await cliJson<Array<{ id: string; token: string }>>(
+      ['source', 'list', '--workspace', 'Default'],
+      env,
+    );
     const page = await viaProxy(`/w/${workspace!.id}/sources/${source!.id}`, { from, headers: { cookie: session } });
     expect(page.status).toBe(200);
     const shown = /<pre id="embed-snippet"[^>]*>([^]*?)<\/pre>/.exec(page.body)?.[1] ?? '';
@@ -265,7 +299,9 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     expect(embed, 'the embed snippet, read by the test above').toBeDefined();
     const host = http.createServer((_req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><h1>Contact us</h1>\n${embed!.snippet}\n</body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><h1>Contact us</h1>\n${embed!.snippet}\n</body></html>`,
+      );
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/contact`;
@@ -304,7 +340,9 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     secrets.push(confirmToken, quoteToken);
     await viaProxy(`/confirm-email/${confirmToken}`, { from });
     await viaProxy(`/q/${quoteToken}?print=1`, { from, headers: { referer: `${base}/q/${quoteToken}` } });
-    expect((await viaProxy('/metrics', { from, headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
+    expect((await viaProxy('/metrics', { from, headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(
+      200,
+    );
     // The log line of the last request is written once it is answered; wait for it rather than for a time.
     const log = await eventually(() => {
       const text = fs.existsSync(running.accessLog) ? fs.readFileSync(running.accessLog, 'utf8') : '';

@@ -42,7 +42,12 @@ describe('deploy/leadscan (the CLI with the service settings)', () => {
     const run = (...args: string[]) =>
       spawnSync('sh', [path.join(dir, 'leadscan'), ...args], {
         encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', LEADSCAN_HOME: REPO, LEADSCAN_ENV: path.join(dir, 'leadscan.env'), LOG_LEVEL: 'silent' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          LEADSCAN_HOME: REPO,
+          LEADSCAN_ENV: path.join(dir, 'leadscan.env'),
+          LOG_LEVEL: 'silent',
+        },
       });
     const migrated = run('migrate', '--json');
     expect(migrated.stderr).toBe('');

@@ -11,7 +11,10 @@ export const DEPLOY = path.join(REPO, 'deploy');
  * In CI (CI=true, which .ci/run sets after installing them) a missing tool fails the test file: nothing is skipped
  * silently. Elsewhere the file is skipped, and says so loudly.
  */
-export function systemTool(name: string, install: string): { path: string | undefined; skipReason: string | undefined } {
+export function systemTool(
+  name: string,
+  install: string,
+): { path: string | undefined; skipReason: string | undefined } {
   let found: string | undefined;
   try {
     found = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
@@ -19,7 +22,9 @@ export function systemTool(name: string, install: string): { path: string | unde
     found = undefined;
   }
   // nginx lives in /usr/sbin, which a user's PATH may lack.
-  found ??= ['/usr/sbin', '/usr/bin', '/sbin', '/bin'].map((dir) => path.join(dir, name)).find((file) => fs.existsSync(file));
+  found ??= ['/usr/sbin', '/usr/bin', '/sbin', '/bin']
+    .map((dir) => path.join(dir, name))
+    .find((file) => fs.existsSync(file));
   if (found) return { path: found, skipReason: undefined };
   const reason = `${name} is not installed (${install}); .ci/run installs it`;
   if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}: the deploy tests must run in CI`);
@@ -40,12 +45,19 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /** `text` with each `[from, to]` replaced, failing when a `from` is not there (the deployed file changed under the test). */
-export function substitute(text: string, replacements: Array<[from: string | RegExp, to: string]>, file: string): string {
+export function substitute(
+  text: string,
+  replacements: Array<[from: string | RegExp, to: string]>,
+  file: string,
+): string {
   let out = text;
   for (const [from, to] of replacements) {
     const found = typeof from === 'string' ? out.includes(from) : from.test(out);
     if (!found) throw new Error(`${file} no longer contains ${String(from)}: update the test's copy of it`);
-    out = typeof from === 'string' ? out.replaceAll(from, to) : out.replace(new RegExp(from.source, from.flags.includes('g') ? from.flags : `${from.flags}g`), to);
+    out =
+      typeof from === 'string'
+        ? out.replaceAll(from, to)
+        : out.replace(new RegExp(from.source, from.flags.includes('g') ? from.flags : `${from.flags}g`), to);
   }
   return out;
 }

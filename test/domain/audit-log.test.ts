@@ -91,7 +91,10 @@ const auditRows = (world: TestWorld) => world.store.db.selectFrom('audit_log').s
 
 describe('the audit table covers the admin routes', () => {
   it('names an expectation for every POST route', () => {
-    const posts = ADMIN_AREAS.flatMap((a) => a.routes).filter((r) => r.method === 'POST').map((r) => r.path).sort();
+    const posts = ADMIN_AREAS.flatMap((a) => a.routes)
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.path)
+      .sort();
     expect(Object.keys(POST_ACTIONS).sort()).toEqual(posts);
   });
 });
@@ -101,7 +104,11 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
 
   it('every admin POST and audited GET, as the owner', async () => {
     const cases = [
-      ...ADMIN_ROUTE_CASES.filter((r) => r.method === 'POST').map((route) => ({ route, url: route.url, action: POST_ACTIONS[route.path] ?? null })),
+      ...ADMIN_ROUTE_CASES.filter((r) => r.method === 'POST').map((route) => ({
+        route,
+        url: route.url,
+        action: POST_ACTIONS[route.path] ?? null,
+      })),
       ...ADMIN_ROUTE_CASES.filter((r) => r.method === 'GET' && GET_ACTIONS[r.path]).map((route) => ({
         route,
         url: GET_ACTIONS[route.path]!.url,
@@ -109,11 +116,16 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
       })),
     ];
     // A fixture is made again only after an action that used up what later ones need (a fixture costs seconds).
-    const usesUp = /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach|spam|send|revise|withdraw)$/;
+    const usesUp =
+      /\/(delete|remove|erase|accept|decline|cancel|restore|active|password|role|regenerate|detach|spam|send|revise|withdraw)$/;
     const prepare = async () => {
       // The password form checks the current password: give the owner the one the case sends.
       const { hashPassword } = await import('../../src/domain/auth/password.js');
-      await f.world.store.db.updateTable('users').set({ password_hash: await hashPassword('not needed for the refusals') }).where('id', '=', f.owner.userId).execute();
+      await f.world.store.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword('not needed for the refusals') })
+        .where('id', '=', f.owner.userId)
+        .execute();
     };
     await prepare();
     for (const [i, c] of cases.entries()) {
@@ -123,7 +135,8 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
       }
       const before = (await auditRows(f.world)).map((r) => r.id);
       const res = await send(f, c.route, c.url(f), { as: f.owner });
-      if (c.route.path !== '/account/email') expect(res.statusCode, `${c.route.method} ${c.route.path}`).toBeLessThan(400);
+      if (c.route.path !== '/account/email')
+        expect(res.statusCode, `${c.route.method} ${c.route.path}`).toBeLessThan(400);
       const added = (await auditRows(f.world)).filter((r) => !before.includes(r.id));
       expect(
         added.map((r) => r.action),
@@ -139,7 +152,11 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
     const app = f.app;
     await f.world.store.db.updateTable('users').set({ password_hash: null }).execute();
     const { hashPassword } = await import('../../src/domain/auth/password.js');
-    await f.world.store.db.updateTable('users').set({ password_hash: await hashPassword('correct horse battery') }).where('id', '=', f.member.userId).execute();
+    await f.world.store.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword('correct horse battery') })
+      .where('id', '=', f.member.userId)
+      .execute();
     const login = (password: string) =>
       app.inject({
         method: 'POST',
@@ -156,11 +173,23 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
       ['sign_in.throttled', 'system', null, [f.member.userId]],
     ]);
 
-    const asMember = await app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/audit`, headers: { cookie: f.member.cookie } });
+    const asMember = await app.inject({
+      method: 'GET',
+      url: `/w/${f.home.workspaceId}/audit`,
+      headers: { cookie: f.member.cookie },
+    });
     expect(asMember.statusCode).toBe(403);
-    const leads = await app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/leads`, headers: { cookie: f.member.cookie } });
+    const leads = await app.inject({
+      method: 'GET',
+      url: `/w/${f.home.workspaceId}/leads`,
+      headers: { cookie: f.member.cookie },
+    });
     expect(leads.body).not.toContain('/audit"');
-    const asOwner = await app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/audit`, headers: { cookie: f.owner.cookie } });
+    const asOwner = await app.inject({
+      method: 'GET',
+      url: `/w/${f.home.workspaceId}/audit`,
+      headers: { cookie: f.owner.cookie },
+    });
     expect(asOwner.statusCode).toBe(200);
     expect(asOwner.body).toContain(`href="/w/${f.home.workspaceId}/audit"`);
     // The member's sign-in shows on the owner's screen; the throttled attempt (no workspace) only on the CLI.
@@ -168,9 +197,22 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
   });
 
   it('the screen filters by person, action and dates and pages with a cursor, in the workspace time zone', async () => {
-    for (let i = 0; i < 55; i++) await regenerateUploadKey({ ctx: { ...f.world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } }, input: { workspaceId: f.home.workspaceId } });
-    await f.world.store.db.updateTable('workspaces').set({ time_zone: 'America/Toronto' }).where('id', '=', f.home.workspaceId).execute();
-    const get = (query: string) => f.app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/audit${query}`, headers: { cookie: f.owner.cookie } });
+    for (let i = 0; i < 55; i++)
+      await regenerateUploadKey({
+        ctx: { ...f.world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } },
+        input: { workspaceId: f.home.workspaceId },
+      });
+    await f.world.store.db
+      .updateTable('workspaces')
+      .set({ time_zone: 'America/Toronto' })
+      .where('id', '=', f.home.workspaceId)
+      .execute();
+    const get = (query: string) =>
+      f.app.inject({
+        method: 'GET',
+        url: `/w/${f.home.workspaceId}/audit${query}`,
+        headers: { cookie: f.owner.cookie },
+      });
     const first = await get('?action=key.regenerated');
     expect(first.statusCode).toBe(200);
     expect(first.body.match(/data-action="key\.regenerated">Upload key regenerated</g)).toHaveLength(50);
@@ -198,76 +240,117 @@ describeEachBackend('audit log: atomic with the change it records', (backend) =>
 
   it('when the record cannot be written the change is undone, and a refused change leaves no record', async () => {
     const home = await world.seed('Home');
-    const keyBefore = await world.store.db.selectFrom('upload_keys').select('key_hash').where('workspace_id', '=', home.workspaceId).executeTakeFirstOrThrow();
+    const keyBefore = await world.store.db
+      .selectFrom('upload_keys')
+      .select('key_hash')
+      .where('workspace_id', '=', home.workspaceId)
+      .executeTakeFirstOrThrow();
     if (backend === 'sqlite') {
-      await sql`create trigger audit_refuses before insert on audit_log begin select raise(abort, 'audit refused'); end`.execute(world.store.db);
+      await sql`create trigger audit_refuses before insert on audit_log begin select raise(abort, 'audit refused'); end`.execute(
+        world.store.db,
+      );
     } else {
-      await sql`create function audit_refuses() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`.execute(world.store.db);
-      await sql`create trigger audit_refuses before insert on audit_log for each row execute function audit_refuses()`.execute(world.store.db);
+      await sql`create function audit_refuses() returns trigger language plpgsql as $$ begin raise exception 'audit refused'; end $$`.execute(
+        world.store.db,
+      );
+      await sql`create trigger audit_refuses before insert on audit_log for each row execute function audit_refuses()`.execute(
+        world.store.db,
+      );
     }
     await expect(regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).rejects.toThrow();
-    await expect(createSource({ ctx: world.ctx, input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Never' } })).rejects.toThrow();
-    const keyAfter = await world.store.db.selectFrom('upload_keys').select('key_hash').where('workspace_id', '=', home.workspaceId).executeTakeFirstOrThrow();
+    await expect(
+      createSource({
+        ctx: world.ctx,
+        input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Never' },
+      }),
+    ).rejects.toThrow();
+    const keyAfter = await world.store.db
+      .selectFrom('upload_keys')
+      .select('key_hash')
+      .where('workspace_id', '=', home.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(keyAfter).toEqual(keyBefore);
-    expect(await world.store.db.selectFrom('lead_sources').select('id').where('name', '=', 'Never').execute()).toEqual([]);
+    expect(await world.store.db.selectFrom('lead_sources').select('id').where('name', '=', 'Never').execute()).toEqual(
+      [],
+    );
 
-    await sql`drop trigger audit_refuses${sql.raw(backend === 'postgres' ? ' on audit_log' : '')}`.execute(world.store.db);
-    const records = () => world.store.db.selectFrom('audit_log').select('action').where('workspace_id', '=', home.workspaceId).execute();
+    await sql`drop trigger audit_refuses${sql.raw(backend === 'postgres' ? ' on audit_log' : '')}`.execute(
+      world.store.db,
+    );
+    const records = () =>
+      world.store.db.selectFrom('audit_log').select('action').where('workspace_id', '=', home.workspaceId).execute();
     const before = await records();
     // The other way round: a change refused (a name taken) writes no record.
-    await expect(createSource({ ctx: world.ctx, input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Website form' } })).rejects.toThrow();
+    await expect(
+      createSource({
+        ctx: world.ctx,
+        input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Website form' },
+      }),
+    ).rejects.toThrow();
     expect(await records()).toEqual(before);
   });
 });
 
-describeEachBackend('audit log: CLI commands record the OS user, and no record holds personal data or a key', (backend) => {
-  let world: TestWorld;
-  beforeEach(async () => {
-    world = await createWorld(backend);
-  });
-  afterEach(async () => {
-    await world.close();
-  });
+describeEachBackend(
+  'audit log: CLI commands record the OS user, and no record holds personal data or a key',
+  (backend) => {
+    let world: TestWorld;
+    beforeEach(async () => {
+      world = await createWorld(backend);
+    });
+    afterEach(async () => {
+      await world.close();
+    });
 
-  it('each command writes one record as `cli`; `audit list` shows them; nothing of the lead or the key is in any', async () => {
-    const home = await world.seed('Home');
-    const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
-    const app = await world.app();
-    const lead = { name: 'Zelda Quintana', email: 'zelda.quintana@example.org', phone: '+1 416 555 0199' };
-    const posted = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: lead });
-    expect(posted.statusCode).toBe(200);
-    const leadId = posted.json<{ id: string }>().id;
-    const commands: Array<[string[], string]> = [
-      [['key', 'show', '--workspace', 'Home'], 'key.shown'],
-      [['key', 'regenerate', '--workspace', 'Home'], 'key.regenerated'],
-      [['source', 'create', '--workspace', 'Home', '--pipeline', home.pipelineId, '--name', 'Flyer'], 'source.created'],
-      [['workspace', 'settings', 'Home', '--lead-retention', '24'], 'settings.changed'],
-      [['leads', 'move', leadId, '--stage', 'contacted'], 'lead.moved'],
-      [['leads', 'export', '--workspace', 'Home'], 'export.downloaded'],
-      [['leads', 'export', '--workspace', 'Home', '--format', 'xlsx'], 'export.downloaded'],
-      [['person', 'export', '--workspace', 'Home', '--email', lead.email], 'person.exported'],
-      [['person', 'erase', '--workspace', 'Home', '--email', lead.email, '--yes'], 'person.erased'],
-      [['retention', 'run'], 'retention.ran'],
-    ];
-    const keys: string[] = [home.uploadKey];
-    for (const [args, action] of commands) {
-      const before = (await auditRows(world)).map((r) => r.id);
-      const result = await runCli(args, env);
-      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-      if (args[0] === 'key') keys.push(...(result.stdout.match(/lsk_[A-Za-z0-9_-]+/g) ?? []));
-      const added = (await auditRows(world)).filter((r) => !before.includes(r.id));
-      expect(added.map((r) => r.action), args.join(' ')).toEqual([action]);
-      expect(added[0]).toMatchObject({ actor_kind: 'cli', actor_user_id: null });
-      expect(added[0]!.actor_label.length).toBeGreaterThan(0);
-    }
-    expect(await runCli(['audit', 'list', '--workspace', 'Home'], env)).toMatchObject({ code: 0 });
-    const listed = await cliJson<{ records: Array<{ action: string }>; next: string | null }>(['audit', 'list', '--action', 'key.regenerated'], env);
-    expect(listed.records.map((r) => r.action)).toEqual(['key.regenerated']);
+    it('each command writes one record as `cli`; `audit list` shows them; nothing of the lead or the key is in any', async () => {
+      const home = await world.seed('Home');
+      const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
+      const app = await world.app();
+      const lead = { name: 'Zelda Quintana', email: 'zelda.quintana@example.org', phone: '+1 416 555 0199' };
+      const posted = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: lead });
+      expect(posted.statusCode).toBe(200);
+      const leadId = posted.json<{ id: string }>().id;
+      const commands: Array<[string[], string]> = [
+        [['key', 'show', '--workspace', 'Home'], 'key.shown'],
+        [['key', 'regenerate', '--workspace', 'Home'], 'key.regenerated'],
+        [
+          ['source', 'create', '--workspace', 'Home', '--pipeline', home.pipelineId, '--name', 'Flyer'],
+          'source.created',
+        ],
+        [['workspace', 'settings', 'Home', '--lead-retention', '24'], 'settings.changed'],
+        [['leads', 'move', leadId, '--stage', 'contacted'], 'lead.moved'],
+        [['leads', 'export', '--workspace', 'Home'], 'export.downloaded'],
+        [['leads', 'export', '--workspace', 'Home', '--format', 'xlsx'], 'export.downloaded'],
+        [['person', 'export', '--workspace', 'Home', '--email', lead.email], 'person.exported'],
+        [['person', 'erase', '--workspace', 'Home', '--email', lead.email, '--yes'], 'person.erased'],
+        [['retention', 'run'], 'retention.ran'],
+      ];
+      const keys: string[] = [home.uploadKey];
+      for (const [args, action] of commands) {
+        const before = (await auditRows(world)).map((r) => r.id);
+        const result = await runCli(args, env);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+        if (args[0] === 'key') keys.push(...(result.stdout.match(/lsk_[A-Za-z0-9_-]+/g) ?? []));
+        const added = (await auditRows(world)).filter((r) => !before.includes(r.id));
+        expect(
+          added.map((r) => r.action),
+          args.join(' '),
+        ).toEqual([action]);
+        expect(added[0]).toMatchObject({ actor_kind: 'cli', actor_user_id: null });
+        expect(added[0]!.actor_label.length).toBeGreaterThan(0);
+      }
+      expect(await runCli(['audit', 'list', '--workspace', 'Home'], env)).toMatchObject({ code: 0 });
+      const listed = await cliJson<{ records: Array<{ action: string }>; next: string | null }>(
+        ['audit', 'list', '--action', 'key.regenerated'],
+        env,
+      );
+      expect(listed.records.map((r) => r.action)).toEqual(['key.regenerated']);
 
-    const text = JSON.stringify(await auditRows(world)).toLowerCase();
-    for (const secret of [lead.name, lead.email, lead.phone, '4165550199', ...keys]) {
-      expect(text).not.toContain(secret.toLowerCase());
-    }
-    expect(keys.length).toBeGreaterThanOrEqual(2);
-  }, 120_000);
-});
+      const text = JSON.stringify(await auditRows(world)).toLowerCase();
+      for (const secret of [lead.name, lead.email, lead.phone, '4165550199', ...keys]) {
+        expect(text).not.toContain(secret.toLowerCase());
+      }
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+    }, 120_000);
+  },
+);

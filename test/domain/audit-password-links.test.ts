@@ -22,12 +22,18 @@ describeEachBackend('audit: passwords set through a one-time link', (backend) =>
 
   it('records a new account’s first setup and a password set through a reset link, as the person, and shows both to the workspace', async () => {
     // Made on the CLI: its link is the operator's.
-    const user = await createUser({ ctx: world.ctx, input: { email: 'nia@example.com', workspaceId: seeded.workspaceId, displayName: 'Nia' } });
+    const user = await createUser({
+      ctx: world.ctx,
+      input: { email: 'nia@example.com', workspaceId: seeded.workspaceId, displayName: 'Nia' },
+    });
     await setPasswordWithLink({ ctx: world.ctx, input: { token: tokenOf(user.setupUrl!), password: PASSWORD } });
 
     // The emailed Forgot-password link is a link only the person saw, made the same way.
     const emailed = await world.store.writer.write((trx) => issueSetupLink(trx, world.ctx, user.userId, 'email'));
-    await setPasswordWithLink({ ctx: world.ctx, input: { token: tokenOf(emailed.setupUrl), password: `${PASSWORD} 2` } });
+    await setPasswordWithLink({
+      ctx: world.ctx,
+      input: { token: tokenOf(emailed.setupUrl), password: `${PASSWORD} 2` },
+    });
     // And the CLI's reset link, once used.
     const reset = await resetPassword({ ctx: world.ctx, input: { email: 'nia@example.com' } });
     await setPasswordWithLink({ ctx: world.ctx, input: { token: tokenOf(reset.setupUrl), password: `${PASSWORD} 3` } });
@@ -39,11 +45,15 @@ describeEachBackend('audit: passwords set through a one-time link', (backend) =>
       ['account.set_up', 'user', user.userId, 'Nia', [user.userId]],
     ]);
     // Server-wide records, seen on the Audit log screen of a workspace the person is a member of.
-    const shown = (await listAudit({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).records.map((r) => r.action);
+    const shown = (await listAudit({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).records.map(
+      (r) => r.action,
+    );
     expect(shown).toContain('account.set_up');
     expect(shown.filter((a) => a === 'account.password_set_by_link')).toHaveLength(2);
     const other = await world.seed('Other');
-    const elsewhere = (await listAudit({ ctx: world.ctx, input: { workspaceId: other.workspaceId } })).records.map((r) => r.action);
+    const elsewhere = (await listAudit({ ctx: world.ctx, input: { workspaceId: other.workspaceId } })).records.map(
+      (r) => r.action,
+    );
     expect(elsewhere.filter((a) => a.startsWith('account.'))).toEqual([]);
   });
 });

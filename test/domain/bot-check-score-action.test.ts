@@ -35,7 +35,10 @@ describeEachBackend('reCAPTCHA v3: score and action (finding 7)', (backend) => {
     provider = await scriptedRecaptcha();
     world = await createWorld(backend, { env: { RECAPTCHA_VERIFY_URL: provider.url } });
     const { id: sourceId, token } = (await world.seed()).source;
-    await configureBotCheck({ ctx: world.ctx, input: { sourceId, settings: { provider: 'recaptcha', secret: 'v3-secret', minScore: 0.5 } } });
+    await configureBotCheck({
+      ctx: world.ctx,
+      input: { sourceId, settings: { provider: 'recaptcha', secret: 'v3-secret', minScore: 0.5 } },
+    });
     source = (await findSourceByToken({ ctx: world.ctx, input: { token } }))!;
   });
   afterAll(async () => {
@@ -43,7 +46,8 @@ describeEachBackend('reCAPTCHA v3: score and action (finding 7)', (backend) => {
     await provider?.close();
   });
 
-  const verify = () => verifyBotCheck({ ctx: world.ctx, input: { source, token: 'token-from-widget', remoteIp: null } });
+  const verify = () =>
+    verifyBotCheck({ ctx: world.ctx, input: { source, token: 'token-from-widget', remoteIp: null } });
   const refusal = async () => {
     const error = await verify().then(
       () => null,
@@ -53,7 +57,7 @@ describeEachBackend('reCAPTCHA v3: score and action (finding 7)', (backend) => {
     return error as AppError;
   };
 
-  it('passes a v3 answer with a score at the minimum and the form\'s action', async () => {
+  it("passes a v3 answer with a score at the minimum and the form's action", async () => {
     provider.state.answer = { success: true, score: 0.5, action: RECAPTCHA_V3_ACTION };
     expect(await verify()).toBe('passed');
   });

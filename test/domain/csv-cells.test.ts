@@ -27,9 +27,17 @@ describe('the one CSV cell rule (every CSV the product writes)', () => {
   });
 
   it('a file: BOM, CRLF, every non-empty cell quoted, read back as written', () => {
-    const text = csvText([['name', 'area'], ['+1+2;=3', csvNumber(4.5, 1)], ['Hall', null]]);
+    const text = csvText([
+      ['name', 'area'],
+      ['+1+2;=3', csvNumber(4.5, 1)],
+      ['Hall', null],
+    ]);
     expect(text.startsWith('\uFEFF')).toBe(true);
     expect(text).toContain('"name","area"\r\n');
-    expect(parse(text, { bom: true })).toEqual([['name', 'area'], ["'+1+2;'=3", '4.5'], ['Hall', '']]);
+    expect(parse(text, { bom: true })).toEqual([
+      ['name', 'area'],
+      ["'+1+2;'=3", '4.5'],
+      ['Hall', ''],
+    ]);
   });
 });

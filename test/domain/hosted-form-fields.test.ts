@@ -59,7 +59,12 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     work = await add({ kind: 'choice', label: 'Type of work', required: true, options: 'Kitchen\nBathroom\nRoof' });
     when = await add({ kind: 'date', label: 'Preferred date', help: 'Roughly' });
     extras = await add({ kind: 'checkboxes', label: 'Extras', options: ['Design', 'Permits', 'Disposal'] });
-    consent = await add({ kind: 'consent', label: 'Consent', required: true, consentText: 'You may call me about this request.' });
+    consent = await add({
+      kind: 'consent',
+      label: 'Consent',
+      required: true,
+      consentText: 'You may call me about this request.',
+    });
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -72,8 +77,10 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
   /** A hosted-form post: the stamp of a form rendered `ageMs` ago. */
   const stampAged = (ageMs: number) => world.ctx.formStamps.make(source.id, new Date(clock.now().getTime() - ageMs));
   const post = (body: Record<string, unknown>) => submitLead({ ctx: world.ctx, input: { source, body, meta } });
-  const leadRow = (id: string) => world.store.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const quarantined = () => world.store.db.selectFrom('quarantine').selectAll().where('source_id', '=', source.id).execute();
+  const leadRow = (id: string) =>
+    world.store.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const quarantined = () =>
+    world.store.db.selectFrom('quarantine').selectAll().where('source_id', '=', source.id).execute();
   const good = () => ({
     formStamp: stampAged(5000),
     name: 'Ada',
@@ -96,16 +103,25 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     });
     expect(row.page_url).toBe('https://contractor.example/contact?utm_source=ad');
     // The page goes with the lead to its page and to the CSV export.
-    const opened = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: result.leadId, markOpened: false } });
+    const opened = await openLead({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, id: result.leadId, markOpened: false },
+    });
     expect(opened.pageUrl).toBe('https://contractor.example/contact?utm_source=ad');
     const chunks: Buffer[] = [];
-    for await (const chunk of await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })) chunks.push(Buffer.from(chunk as Buffer));
+    for await (const chunk of await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } }))
+      chunks.push(Buffer.from(chunk as Buffer));
     const [csvRow] = parse(Buffer.concat(chunks), { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(csvRow!.page_url).toBe('https://contractor.example/contact?utm_source=ad');
   });
 
   it('refuses a hosted-form post with each problem named by its field, and the same words as the page shows', async () => {
-    const body = { ...good(), [answerName(work)]: 'Garden', [answerName(when)]: '2026-02-30', [answerName(consent)]: '' };
+    const body = {
+      ...good(),
+      [answerName(work)]: 'Garden',
+      [answerName(when)]: '2026-02-30',
+      [answerName(consent)]: '',
+    };
     const error = await post(body).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid_fields' });
     const fieldErrors = (error as { fieldErrors: Array<{ field: string; code: string; message: string }> }).fieldErrors;
@@ -119,10 +135,16 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     // Missing contact and a missing answer are reported together.
     const both = await post({ formStamp: stampAged(5000), [answerName(consent)]: 'yes' }).catch((e: unknown) => e);
     expect(both).toMatchObject({ code: 'missing_contact' });
-    expect((both as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((e) => e.field)).toEqual([answerName(work)]);
+    expect((both as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((e) => e.field)).toEqual([
+      answerName(work),
+    ]);
     // A checkbox not in the list.
-    await expect(post({ ...good(), [answerName(extras)]: ['Design', 'Pool'] })).rejects.toMatchObject({ code: 'invalid_fields' });
-    expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute()).toEqual([]);
+    await expect(post({ ...good(), [answerName(extras)]: ['Design', 'Pool'] })).rejects.toMatchObject({
+      code: 'invalid_fields',
+    });
+    expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('takes a direct API post without the fields (they are optional to the API), its cf_ keys as plain extras', async () => {
@@ -133,12 +155,21 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
   });
 
   it('refuses a pageUrl that is not an absolute http(s) address or is too long', async () => {
-    for (const pageUrl of ['javascript:alert(1)', '/contact', 'ftp://x.example/', `https://x.example/${'a'.repeat(2000)}`, { a: 1 }]) {
-      await expect(post({ name: 'Ada', pageUrl })).rejects.toMatchObject({ code: 'invalid_fields', fieldErrors: [expect.objectContaining({ field: 'pageUrl' })] });
+    for (const pageUrl of [
+      'javascript:alert(1)',
+      '/contact',
+      'ftp://x.example/',
+      `https://x.example/${'a'.repeat(2000)}`,
+      { a: 1 },
+    ]) {
+      await expect(post({ name: 'Ada', pageUrl })).rejects.toMatchObject({
+        code: 'invalid_fields',
+        fieldErrors: [expect.objectContaining({ field: 'pageUrl' })],
+      });
     }
   });
 
-  it('quarantines too_fast: a post under 2 s after render, a forged stamp, a missing one, another source\'s; a good one after 2 s is a lead', async () => {
+  it("quarantines too_fast: a post under 2 s after render, a forged stamp, a missing one, another source's; a good one after 2 s is a lead", async () => {
     const forged = `${clock.now().getTime() - 60_000}.${'A'.repeat(43)}`;
     const other = world.ctx.formStamps.make('src_other', new Date(clock.now().getTime() - 60_000));
     for (const formStamp of [stampAged(1999), stampAged(0), forged, '', 'garbage', other, stampAged(-60_000)]) {
@@ -165,11 +196,17 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     holdCacheClock();
     // As POST /api/intake/{token} reads the source: through the cache, which carries the form's fields.
     const viaCache = async (body: Record<string, unknown>) => {
-      const cached = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token), cached: true } });
+      const cached = await openIntake({
+        ctx: world.ctx,
+        input: { token: parseIntakeToken(seeded.source.token), cached: true },
+      });
       return submitLead({ ctx: world.ctx, input: { source: cached, body, meta } });
     };
     expect((await viaCache(good())).quarantined).toBe(false);
-    const size = await addFormField({ ctx: world.ctx, input: { sourceId: source.id, field: { kind: 'short_text', label: 'Roof size', required: true } } });
+    const size = await addFormField({
+      ctx: world.ctx,
+      input: { sourceId: source.id, field: { kind: 'short_text', label: 'Roof size', required: true } },
+    });
     await expect(viaCache(good())).rejects.toMatchObject({
       code: 'invalid_fields',
       fieldErrors: [expect.objectContaining({ field: answerName(size), code: 'required' })],
@@ -187,7 +224,10 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     holdCacheClock();
     const logged = withQueryLog(world.ctx);
     const viaCache = async (body: Record<string, unknown>) => {
-      const cached = await openIntake({ ctx: logged.ctx, input: { token: parseIntakeToken(seeded.source.token), cached: true } });
+      const cached = await openIntake({
+        ctx: logged.ctx,
+        input: { token: parseIntakeToken(seeded.source.token), cached: true },
+      });
       return submitLead({ ctx: logged.ctx, input: { source: cached, body, meta } });
     };
     expect((await viaCache(good())).quarantined).toBe(false);
@@ -196,9 +236,13 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     logged.queries.length = 0;
     for (let i = 0; i < 5; i += 1) expect((await viaCache(good())).quarantined).toBe(false);
     expect((await viaCache({ ...good(), formStamp: stampAged(0) })).quarantined).toBe(true);
-    await expect(viaCache({ ...good(), [answerName(work)]: 'Garden' })).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(viaCache({ ...good(), [answerName(work)]: 'Garden' })).rejects.toMatchObject({
+      code: 'invalid_fields',
+    });
     expect(logged.queries.filter((q) => names(q, 'lead_sources') || names(q, 'lead_source_texts'))).toEqual([]);
-    expect(await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute()).toHaveLength(6);
+    expect(
+      await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute(),
+    ).toHaveLength(6);
   });
 
   it('adds, moves and removes fields within the bounds; refuses duplicate or built-in labels and bad options', async () => {
@@ -209,25 +253,50 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     expect(await ids()).toEqual(['Type of work', 'Preferred date', 'Consent', 'Extras']);
     await removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: when.id } });
     expect(await ids()).toEqual(['Type of work', 'Consent', 'Extras']);
-    await expect(removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: when.id } })).rejects.toMatchObject({ code: 'form_field_not_found' });
+    await expect(
+      removeFormField({ ctx: world.ctx, input: { sourceId: source.id, fieldId: when.id } }),
+    ).rejects.toMatchObject({ code: 'form_field_not_found' });
 
     const add = (field: Parameters<typeof addFormField>[0]['input']['field']) =>
       addFormField({ ctx: world.ctx, input: { sourceId: source.id, field } });
-    await expect(add({ kind: 'short_text', label: 'extras' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'label' })] });
-    await expect(add({ kind: 'short_text', label: 'Email' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'label' })] });
-    await expect(add({ kind: 'short_text', label: 'x'.repeat(81) })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ code: 'too_long' })] });
-    await expect(add({ kind: 'choice', label: 'One option', options: 'Only' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'options' })] });
-    await expect(add({ kind: 'choice', label: 'Twice', options: 'A\na' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'options' })] });
-    await expect(add({ kind: 'consent', label: 'No text' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'consentText' })] });
-    await expect(add({ kind: 'slider', label: 'Odd' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ field: 'kind' })] });
+    await expect(add({ kind: 'short_text', label: 'extras' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'label' })],
+    });
+    await expect(add({ kind: 'short_text', label: 'Email' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'label' })],
+    });
+    await expect(add({ kind: 'short_text', label: 'x'.repeat(81) })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ code: 'too_long' })],
+    });
+    await expect(add({ kind: 'choice', label: 'One option', options: 'Only' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'options' })],
+    });
+    await expect(add({ kind: 'choice', label: 'Twice', options: 'A\na' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'options' })],
+    });
+    await expect(add({ kind: 'consent', label: 'No text' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'consentText' })],
+    });
+    await expect(add({ kind: 'slider', label: 'Odd' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ field: 'kind' })],
+    });
     for (let i = 3; i < 20; i += 1) await add({ kind: 'short_text', label: `Field ${i}` });
-    await expect(add({ kind: 'short_text', label: 'One too many' })).rejects.toMatchObject({ fieldErrors: [expect.objectContaining({ code: 'too_many' })] });
+    await expect(add({ kind: 'short_text', label: 'One too many' })).rejects.toMatchObject({
+      fieldErrors: [expect.objectContaining({ code: 'too_many' })],
+    });
     expect(await ids()).toHaveLength(20);
   });
 
   it('a move that changes nothing (the first field up, the last down) writes nothing and records nothing', async () => {
-    const audits = async () => (await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'source.form_changed').execute()).length;
-    const stored = () => world.store.db.selectFrom('lead_source_texts').selectAll().where('source_id', '=', source.id).executeTakeFirstOrThrow();
+    const audits = async () =>
+      (await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'source.form_changed').execute())
+        .length;
+    const stored = () =>
+      world.store.db
+        .selectFrom('lead_source_texts')
+        .selectAll()
+        .where('source_id', '=', source.id)
+        .executeTakeFirstOrThrow();
     const before = { audits: await audits(), row: await stored() };
     clock.advance(60_000);
     // One order for the built-in fields and the own ones: Name is first, the consent box last.
@@ -244,11 +313,22 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     expect(contrastWithWhite('#ffffff')).toBeCloseTo(1);
     expect(contrastWithWhite('#000000')).toBeCloseTo(21);
     expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#0B6E4F' } })).toBe('#0b6e4f');
-    await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#ffcc00' } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    await expect(setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: 'red' } })).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(
+      setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#ffcc00' } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(
+      setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: 'red' } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
     expect((await readSourceForm(world.ctx, source.id)).accent).toBe('#0b6e4f');
     // The colour it already has (however written) changes nothing and records nothing.
-    const recorded = async () => (await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'source.accent_changed').execute()).length;
+    const recorded = async () =>
+      (
+        await world.store.db
+          .selectFrom('audit_log')
+          .select('id')
+          .where('action', '=', 'source.accent_changed')
+          .execute()
+      ).length;
     const before = await recorded();
     expect(await setFormAccent({ ctx: world.ctx, input: { sourceId: source.id, accent: '#0b6e4F' } })).toBe('#0b6e4f');
     expect(await recorded()).toBe(before);

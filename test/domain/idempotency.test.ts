@@ -2,11 +2,7 @@ import { httpStatusOf } from '../../src/http/error-statuses.js';
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
-import {
-  IDEMPOTENCY_TTL_MS,
-  parseIdempotencyKey,
-  requestHash,
-} from '../../src/domain/idempotency/idempotency-key.js';
+import { IDEMPOTENCY_TTL_MS, parseIdempotencyKey, requestHash } from '../../src/domain/idempotency/idempotency-key.js';
 import { IN_FLIGHT_LEASE_MS } from '../../src/domain/idempotency/idempotency-store.js';
 import { runIdempotent, type LeadKeyResult } from '../../src/domain/idempotency/run-idempotent.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -18,7 +14,9 @@ describe('parseIdempotencyKey', () => {
     expect(parseIdempotencyKey(undefined)).toBeNull();
     expect(parseIdempotencyKey('a')).toBe('a');
     expect(parseIdempotencyKey('x'.repeat(255))).toBe('x'.repeat(255));
-    expect(parseIdempotencyKey(' ~!"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}')).toBe(' ~!"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}');
+    expect(parseIdempotencyKey(' ~!"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}')).toBe(
+      ' ~!"#$%&()*+,-./09:;<=>?@AZ[\\]^_`az{|}',
+    );
   });
 
   it.each([

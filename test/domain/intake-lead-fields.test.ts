@@ -167,7 +167,10 @@ describe('lead field normalization (docs/api.md)', () => {
       ['interest', 'bath'],
       ['city', 'Oslo'],
     ]);
-    expect(normalizeLeadBody(body)).toMatchObject({ name: 'First', extra: { interest: '["kitchen","bath"]', city: 'Oslo' } });
+    expect(normalizeLeadBody(body)).toMatchObject({
+      name: 'First',
+      extra: { interest: '["kitchen","bath"]', city: 'Oslo' },
+    });
   });
 
   it('the honeypot counts when it holds any value other than absent, null or ""', () => {

@@ -11,7 +11,12 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: 'https://o.example', referer: 'https://o.example/f' };
+const meta: IntakeMeta = {
+  clientIp: '203.0.113.7',
+  userAgent: 'ua/1',
+  origin: 'https://o.example',
+  referer: 'https://o.example/f',
+};
 
 describeEachBackend('intake verbs: quarantine, retention and restore', (backend) => {
   let world: TestWorld;
@@ -33,7 +38,12 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   const catchOne = (name = 'Bot') =>
     submitLead({ ctx: world.ctx, input: { source, body: { name, website: 'x' }, meta } });
   const quarantineRows = () =>
-    world.store.db.selectFrom('quarantine').selectAll().where('source_id', '=', source.id).orderBy('received_at').execute();
+    world.store.db
+      .selectFrom('quarantine')
+      .selectAll()
+      .where('source_id', '=', source.id)
+      .orderBy('received_at')
+      .execute();
 
   it('openIntake: malformed, unknown and deactivated tokens', async () => {
     expect(() => parseIntakeToken('abc')).toThrow(expect.objectContaining({ code: 'malformed_token' }));
@@ -41,7 +51,9 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
       openIntake({ ctx: world.ctx, input: { token: parseIntakeToken('00000000-0000-4000-8000-000000000000') } }),
     ).rejects.toMatchObject({ code: 'intake_unavailable' });
     await world.store.db.updateTable('lead_sources').set({ active: 0 }).where('id', '=', source.id).execute();
-    await expect(openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } })).rejects.toMatchObject({
+    await expect(
+      openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } }),
+    ).rejects.toMatchObject({
       code: 'intake_unavailable',
     });
   });
@@ -49,8 +61,12 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('a source deactivated after it was opened refuses the very next post, lead or catch, and stores nothing', async () => {
     // `source` was opened (and would be cached by the intake route) while active; the insert re-checks in SQL.
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Before' }, meta } });
-    await world.store.writer.write((trx) => trx.updateTable('lead_sources').set({ active: 0 }).where('id', '=', source.id).execute());
-    await expect(submitLead({ ctx: world.ctx, input: { source, body: { name: 'After' }, meta } })).rejects.toMatchObject({
+    await world.store.writer.write((trx) =>
+      trx.updateTable('lead_sources').set({ active: 0 }).where('id', '=', source.id).execute(),
+    );
+    await expect(
+      submitLead({ ctx: world.ctx, input: { source, body: { name: 'After' }, meta } }),
+    ).rejects.toMatchObject({
       code: 'intake_unavailable',
     });
     await expect(catchOne('After')).rejects.toMatchObject({ code: 'intake_unavailable' });
@@ -62,10 +78,15 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('a source moved to another pipeline after it was opened refuses the post (no lead in the old pipeline)', async () => {
     const other = newId('pl');
     await world.store.writer.write(async (trx) => {
-      await trx.insertInto('pipelines').values({ id: other, workspace_id: seeded.workspaceId, name: 'Other', created_at: now.toISOString() }).execute();
+      await trx
+        .insertInto('pipelines')
+        .values({ id: other, workspace_id: seeded.workspaceId, name: 'Other', created_at: now.toISOString() })
+        .execute();
       await trx.updateTable('lead_sources').set({ pipeline_id: other }).where('id', '=', source.id).execute();
     });
-    await expect(submitLead({ ctx: world.ctx, input: { source, body: { name: 'Stale' }, meta } })).rejects.toMatchObject({
+    await expect(
+      submitLead({ ctx: world.ctx, input: { source, body: { name: 'Stale' }, meta } }),
+    ).rejects.toMatchObject({
       code: 'intake_unavailable',
     });
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toEqual([]);
@@ -116,7 +137,10 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
       restored_lead_id: null,
     }));
     for (let i = 0; i < rows.length; i += 500) {
-      await world.store.db.insertInto('quarantine').values(rows.slice(i, i + 500)).execute();
+      await world.store.db
+        .insertInto('quarantine')
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
     await world.store.db
       .insertInto('quarantine')
@@ -133,7 +157,11 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     const ids = new Set((await quarantineRows()).map((r) => r.id));
     expect(ids.has(rows[0]!.id)).toBe(false); // the oldest went
     expect(ids.has(rows[1]!.id)).toBe(true);
-    const otherRows = await world.store.db.selectFrom('quarantine').select('id').where('source_id', '=', other.source.id).execute();
+    const otherRows = await world.store.db
+      .selectFrom('quarantine')
+      .select('id')
+      .where('source_id', '=', other.source.id)
+      .execute();
     expect(otherRows).toHaveLength(1);
   });
 
@@ -141,13 +169,21 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     const receivedAt = now.toISOString();
     await submitLead({
       ctx: world.ctx,
-      input: { source, body: { name: '  Real Person ', email: 'r@example.com', website: 'autofill', message: 'hi', x: 1 }, meta },
+      input: {
+        source,
+        body: { name: '  Real Person ', email: 'r@example.com', website: 'autofill', message: 'hi', x: 1 },
+        meta,
+      },
     });
     const [row] = await quarantineRows();
     now = new Date(now.getTime() + 3 * DAY);
 
     const { leadId } = await restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } });
-    const lead = await world.store.db.selectFrom('leads').selectAll().where('id', '=', leadId).executeTakeFirstOrThrow();
+    const lead = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', leadId)
+      .executeTakeFirstOrThrow();
     expect(lead).toMatchObject({
       source_id: source.id,
       pipeline_id: seeded.pipelineId,
@@ -163,10 +199,16 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
       referer: meta.referer,
       restored_from: row!.id,
     });
-    const marked = await world.store.db.selectFrom('quarantine').selectAll().where('id', '=', row!.id).executeTakeFirstOrThrow();
+    const marked = await world.store.db
+      .selectFrom('quarantine')
+      .selectAll()
+      .where('id', '=', row!.id)
+      .executeTakeFirstOrThrow();
     expect(marked.restored_lead_id).toBe(leadId);
 
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({ code: 'already_restored' });
+    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+      code: 'already_restored',
+    });
     await expect(restoreQuarantined({ ctx: world.ctx, input: { id: 'qr_nope' } })).rejects.toMatchObject({
       code: 'quarantine_item_not_found',
     });
@@ -177,8 +219,14 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('restore re-runs the field rules: a catch without contact details cannot become a lead', async () => {
     await submitLead({ ctx: world.ctx, input: { source, body: { notes: 'only notes', website: 'x' }, meta } });
     const [row] = await quarantineRows();
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({ code: 'missing_contact' });
-    const after = await world.store.db.selectFrom('quarantine').selectAll().where('id', '=', row!.id).executeTakeFirstOrThrow();
+    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+      code: 'missing_contact',
+    });
+    const after = await world.store.db
+      .selectFrom('quarantine')
+      .selectAll()
+      .where('id', '=', row!.id)
+      .executeTakeFirstOrThrow();
     expect(after.restored_lead_id).toBeNull();
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toHaveLength(0);
   });

@@ -96,8 +96,12 @@ describeEachBackend('workspace upload key', (backend) => {
   it('keeps keys of workspaces apart', async () => {
     const a = await world.seed('A');
     const b = await world.seed('B');
-    expect((await authenticateUploadKey({ ctx: world.ctx, input: { presented: a.uploadKey } })).workspaceId).toBe(a.workspaceId);
-    expect((await authenticateUploadKey({ ctx: world.ctx, input: { presented: b.uploadKey } })).workspaceId).toBe(b.workspaceId);
+    expect((await authenticateUploadKey({ ctx: world.ctx, input: { presented: a.uploadKey } })).workspaceId).toBe(
+      a.workspaceId,
+    );
+    expect((await authenticateUploadKey({ ctx: world.ctx, input: { presented: b.uploadKey } })).workspaceId).toBe(
+      b.workspaceId,
+    );
   });
 });
 
@@ -111,9 +115,9 @@ describe('a database dump holds no upload key', () => {
       keys.push(regenerated.uploadKey);
       const file = world.testDb.url;
       const dump = () =>
-        Buffer.concat(
-          [file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)),
-        ).toString('latin1');
+        Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f))).toString(
+          'latin1',
+        );
       for (const key of keys) {
         expect(dump()).not.toContain(key);
         expect(dump()).not.toContain(key.slice(4));

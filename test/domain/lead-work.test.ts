@@ -47,24 +47,42 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
   });
 
   const ids = async (input: Partial<LeadListInput>) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId: home.workspaceId, limit: 1000, ...input } })).leads.map((l) => l.id);
+    (await listLeads({ ctx: world.ctx, input: { workspaceId: home.workspaceId, limit: 1000, ...input } })).leads.map(
+      (l) => l.id,
+    );
 
   it('keeps notes newest first, bounded, and lets owners delete any and authors their own', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Noted', received_at: minute(1) }]);
-    const first = await addNote({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadId: lead!.id, text: 'Called, back Tuesday', by: member } });
+    const first = await addNote({
+      ctx: world.ctx,
+      input: { workspaceId: home.workspaceId, leadId: lead!.id, text: 'Called, back Tuesday', by: member },
+    });
     clock.advance(60_000);
-    const second = await addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: '  Line one\nLine two  ', by: CLI_ACTOR } });
+    const second = await addNote({
+      ctx: world.ctx,
+      input: { leadId: lead!.id, text: '  Line one\nLine two  ', by: CLI_ACTOR },
+    });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
     expect(detail.internalNotes.map((n) => [n.text, n.authorLabel])).toEqual([
       ['Line one\nLine two', 'cli'],
       ['Called, back Tuesday', 'Mia Member'],
     ]);
-    await expect(addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: '   ', by: member } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    await expect(addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5001), by: member } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    await expect(addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'nul\u0000', by: member } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    expect((await addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5000), by: member } })).text).toHaveLength(5000);
+    await expect(
+      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: '   ', by: member } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(
+      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5001), by: member } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(
+      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'nul\u0000', by: member } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    expect(
+      (await addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5000), by: member } })).text,
+    ).toHaveLength(5000);
     // Another workspace's lead is not found through one's own workspace.
-    await expect(addNote({ ctx: world.ctx, input: { workspaceId: away.workspaceId, leadId: lead!.id, text: 'hi', by: stranger } })).rejects.toMatchObject({ code: 'lead_not_found' });
+    await expect(
+      addNote({ ctx: world.ctx, input: { workspaceId: away.workspaceId, leadId: lead!.id, text: 'hi', by: stranger } }),
+    ).rejects.toMatchObject({ code: 'lead_not_found' });
 
     const del = (noteId: string, who: { userId: string }, role: 'owner' | 'member', workspaceId = home.workspaceId) =>
       deleteNote({ ctx: world.ctx, input: { workspaceId, leadId: lead!.id, noteId, userId: who.userId, role } });
@@ -73,11 +91,20 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     await del(first.id, member, 'member');
     await del(second.id, owner, 'owner');
     await expect(del(second.id, owner, 'owner')).rejects.toMatchObject({ code: 'note_not_found' });
-    expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(1);
+    expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(
+      1,
+    );
     // A person's data export carries the notes on their leads.
     // As the lead INSERT stores it: the address and its key (a person's lookup reads the key's index).
-    await world.store.db.updateTable('leads').set({ email: 'noted@example.com', email_key: 'noted@example.com' }).where('id', '=', lead!.id).execute();
-    const exported = await exportPerson({ ctx: world.ctx, input: { workspaceId: home.workspaceId, email: 'noted@example.com' } });
+    await world.store.db
+      .updateTable('leads')
+      .set({ email: 'noted@example.com', email_key: 'noted@example.com' })
+      .where('id', '=', lead!.id)
+      .execute();
+    const exported = await exportPerson({
+      ctx: world.ctx,
+      input: { workspaceId: home.workspaceId, email: 'noted@example.com' },
+    });
     expect(exported.leads[0]!.internalNotes.map((n) => n.text)).toEqual(['x'.repeat(5000)]);
 
     // Deleting the lead takes its notes and events with it.
@@ -89,16 +116,40 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
 
   it('assigns only to members of the lead’s workspace, by id or email, and records it', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Job', received_at: minute(1) }]);
-    const assigned = await assignLead({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee: { userId: member.userId }, by: owner } });
-    expect(assigned).toMatchObject({ changed: true, assignee: { userId: member.userId, email: 'member@home.example', label: 'Mia Member' } });
+    const assigned = await assignLead({
+      ctx: world.ctx,
+      input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee: { userId: member.userId }, by: owner },
+    });
+    expect(assigned).toMatchObject({
+      changed: true,
+      assignee: { userId: member.userId, email: 'member@home.example', label: 'Mia Member' },
+    });
     // Again: nothing written.
-    expect((await assignLead({ ctx: world.ctx, input: { leadId: lead!.id, assignee: { email: 'MEMBER@home.example' }, by: CLI_ACTOR } })).changed).toBe(false);
+    expect(
+      (
+        await assignLead({
+          ctx: world.ctx,
+          input: { leadId: lead!.id, assignee: { email: 'MEMBER@home.example' }, by: CLI_ACTOR },
+        })
+      ).changed,
+    ).toBe(false);
     // A person of another workspace, by id or by email, is not a member here.
-    for (const assignee of [{ userId: stranger.userId }, { email: 'owner@away.example' }, { email: 'nobody@example.com' }]) {
-      await expect(assignLead({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee, by: owner } })).rejects.toMatchObject({ code: 'member_not_found' });
+    for (const assignee of [
+      { userId: stranger.userId },
+      { email: 'owner@away.example' },
+      { email: 'nobody@example.com' },
+    ]) {
+      await expect(
+        assignLead({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee, by: owner } }),
+      ).rejects.toMatchObject({ code: 'member_not_found' });
     }
     // And the stranger cannot reach the lead through their own workspace.
-    await expect(assignLead({ ctx: world.ctx, input: { workspaceId: away.workspaceId, leadId: lead!.id, assignee: { userId: stranger.userId }, by: stranger } })).rejects.toMatchObject({ code: 'lead_not_found' });
+    await expect(
+      assignLead({
+        ctx: world.ctx,
+        input: { workspaceId: away.workspaceId, leadId: lead!.id, assignee: { userId: stranger.userId }, by: stranger },
+      }),
+    ).rejects.toMatchObject({ code: 'lead_not_found' });
     await assignLead({ ctx: world.ctx, input: { leadId: lead!.id, assignee: null, by: CLI_ACTOR } });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
     expect(detail.assignee).toBeNull();
@@ -110,15 +161,26 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
 
   it('sets and clears a follow-up day, refusing days that do not exist', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Later', received_at: minute(1) }]);
-    await expect(setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-02-30', by: owner } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    await expect(setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: 'tomorrow', by: owner } })).rejects.toMatchObject({ code: 'invalid_fields' });
-    expect(await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } })).toMatchObject({ changed: true, followUpOn: '2026-12-01' });
-    expect((await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } })).changed).toBe(false);
+    await expect(
+      setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-02-30', by: owner } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    await expect(
+      setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: 'tomorrow', by: owner } }),
+    ).rejects.toMatchObject({ code: 'invalid_fields' });
+    expect(
+      await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } }),
+    ).toMatchObject({ changed: true, followUpOn: '2026-12-01' });
+    expect(
+      (await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } })).changed,
+    ).toBe(false);
     await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: null, by: CLI_ACTOR } });
     await moveLead({ ctx: world.ctx, input: { id: lead!.id, stage: 'contacted', by: owner } });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
     expect(detail.followUpOn).toBeNull();
-    expect(detail.events.map((e) => [e.kind, e.value])).toEqual([['follow_up', '2026-12-01'], ['follow_up', null]]);
+    expect(detail.events.map((e) => [e.kind, e.value])).toEqual([
+      ['follow_up', '2026-12-01'],
+      ['follow_up', null],
+    ]);
     expect(detail.history.map((h) => h.toName)).toEqual(['Contacted']);
   });
 
@@ -143,9 +205,14 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     // It is the 25th in UTC (the workspace's default zone): due on the 24th and the 25th.
     expect(await ids({ followUpDue: true })).toEqual([future!.id, due!.id]);
     expect(await ids({ followUpDue: true, assignee: 'none' })).toEqual([future!.id]);
-    expect(await ids({ followUpDue: true, pipelineId: home.pipelineId, stage: 'inbox', assignee: member.userId })).toEqual([due!.id]);
+    expect(
+      await ids({ followUpDue: true, pipelineId: home.pipelineId, stage: 'inbox', assignee: member.userId }),
+    ).toEqual([due!.id]);
     // In Toronto it is still the evening of the 24th: the 25th is not due yet.
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.workspaceId, timeZone: 'America/Toronto' } });
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: { workspaceId: home.workspaceId, timeZone: 'America/Toronto' },
+    });
     expect(await ids({ followUpDue: true })).toEqual([due!.id]);
     // A person of another workspace is no member here, even as a filter.
     await expect(ids({ assignee: stranger.userId })).rejects.toMatchObject({ code: 'member_not_found' });
@@ -163,7 +230,9 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     const detail = await openLead({ ctx: world.ctx, input: { id: a!.id, markOpened: false } });
     expect(detail.assignee).toBeNull();
     expect(detail.events.at(-1)).toMatchObject({ kind: 'assigned', value: null, byLabel: 'member removed' });
-    expect((await openLead({ ctx: world.ctx, input: { id: b!.id, markOpened: false } })).assignee?.userId).toBe(owner.userId);
+    expect((await openLead({ ctx: world.ctx, input: { id: b!.id, markOpened: false } })).assignee?.userId).toBe(
+      owner.userId,
+    );
     expect(await ids({ assignee: 'none' })).toEqual([a!.id]);
   });
 });

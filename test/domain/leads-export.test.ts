@@ -36,19 +36,44 @@ describeEachBackend('CSV export', (backend) => {
     const at = { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id };
     // More than one export page (500), so the keyset paging is exercised across pages.
     rows = await insertLeads(world, at, [
-      { name: tricky, phone: '+44 20 7946 0958', email: 'jo@example.com', notes: '=HYPERLINK("http://evil")', extra: JSON.stringify({ budget: '12,000', 'how did you hear': '@twitter' }), received_at: minute(2000), user_agent: 'UA "quoted"' },
-      { name: '-5 apples', address: '\tTabbed', notes: '\rcarriage', received_at: minute(1999), bot_check: 'passed', extra: JSON.stringify({ 'how did you hear': 'radio', '=SUM(A1)': 'x', name: 'shadow', colour: '+blue' }) },
+      {
+        name: tricky,
+        phone: '+44 20 7946 0958',
+        email: 'jo@example.com',
+        notes: '=HYPERLINK("http://evil")',
+        extra: JSON.stringify({ budget: '12,000', 'how did you hear': '@twitter' }),
+        received_at: minute(2000),
+        user_agent: 'UA "quoted"',
+      },
+      {
+        name: '-5 apples',
+        address: '\tTabbed',
+        notes: '\rcarriage',
+        received_at: minute(1999),
+        bot_check: 'passed',
+        extra: JSON.stringify({ 'how did you hear': 'radio', '=SUM(A1)': 'x', name: 'shadow', colour: '+blue' }),
+      },
       { name: "Semi ;=cmd|' /C calc'!A0;", notes: 'a,+b, @c', received_at: minute(1998) },
-      ...Array.from({ length: 1100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@example.com`, received_at: minute(i) })),
+      ...Array.from({ length: 1100 }, (_, i) => ({
+        name: `Bulk ${i}`,
+        email: `bulk${i}@example.com`,
+        received_at: minute(i),
+      })),
     ]);
     await moveLead({ ctx: world.ctx, input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR } });
     await createUser({ ctx: world.ctx, input: { email: 'mia@example.com', workspaceId: seeded.workspaceId } });
-    await assignLead({ ctx: world.ctx, input: { leadId: rows[0]!.id, assignee: { email: 'mia@example.com' }, by: CLI_ACTOR } });
+    await assignLead({
+      ctx: world.ctx,
+      input: { leadId: rows[0]!.id, assignee: { email: 'mia@example.com' }, by: CLI_ACTOR },
+    });
     await setFollowUp({ ctx: world.ctx, input: { leadId: rows[0]!.id, day: '2026-03-05', by: CLI_ACTOR } });
     await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'one', by: CLI_ACTOR } });
     await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'two', by: CLI_ACTOR } });
     // Times are written in the workspace's zone: Toronto is UTC-05:00 in March before the 8th.
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, timeZone: 'America/Toronto' } });
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, timeZone: 'America/Toronto' },
+    });
   });
 
   // `minute(n)` in Toronto, as the export writes it.
@@ -106,7 +131,10 @@ describeEachBackend('CSV export', (backend) => {
     });
     expect(second!.received_at).toBe('2026-03-02 04:19:00-05:00');
     // A `;` or `,` inside a value: the part after it is defused too, and the cell is quoted.
-    expect(records.find((r) => r.id === rows[2]!.id)).toMatchObject({ name: "Semi ;'=cmd|' /C calc'!A0;", notes: "a,'+b, '@c" });
+    expect(records.find((r) => r.id === rows[2]!.id)).toMatchObject({
+      name: "Semi ;'=cmd|' /C calc'!A0;",
+      notes: "a,'+b, '@c",
+    });
     // Newest first, like the inbox.
     expect(records.slice(3, 6).map((r) => r.name)).toEqual(['Bulk 1099', 'Bulk 1098', 'Bulk 1097']);
   });
@@ -114,19 +142,34 @@ describeEachBackend('CSV export', (backend) => {
   it('read by a spreadsheet that splits on `;` (comma-decimal locales), no cell begins a formula', async () => {
     const bytes = await exportBytes(world, { workspaceId: seeded.workspaceId });
     // Each line split on `;`, quotes honoured the way such a spreadsheet does; every resulting cell is checked.
-    const cells = (parse(bytes, { bom: true, delimiter: ';', relax_quotes: true, relax_column_count: true, quote: '"' }) as string[][]).flat();
+    const cells = (
+      parse(bytes, {
+        bom: true,
+        delimiter: ';',
+        relax_quotes: true,
+        relax_column_count: true,
+        quote: '"',
+      }) as string[][]
+    ).flat();
     expect(cells.length).toBeGreaterThan(1103);
     const risky = cells.map((c) => c.replace(/^[\s"]+/, '')).filter((c) => /^[=+\-@]/.test(c));
     expect(risky).toEqual([]);
     // And with quotes ignored entirely, split on `,` as well.
-    const naive = bytes.toString('utf8').split(/[;,\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    const naive = bytes
+      .toString('utf8')
+      .split(/[;,\r\n]/)
+      .map((c) => c.replace(/^[\s"]+/, ''));
     expect(naive.filter((c) => /^[=+@]/.test(c))).toEqual([]);
   });
 
   it('exports exactly the filtered set', async () => {
     const bySearch = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, search: 'bulk10' }));
     expect(bySearch.map((r) => r.name).sort()).toEqual(
-      ['Bulk 10', ...Array.from({ length: 10 }, (_, i) => `Bulk 10${i}`), ...Array.from({ length: 100 }, (_, i) => `Bulk 10${String(i).padStart(2, '0')}`)].sort(),
+      [
+        'Bulk 10',
+        ...Array.from({ length: 10 }, (_, i) => `Bulk 10${i}`),
+        ...Array.from({ length: 100 }, (_, i) => `Bulk 10${String(i).padStart(2, '0')}`),
+      ].sort(),
     );
     const byStage = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(byStage.map((r) => r.id)).toEqual([rows[1]!.id]);
@@ -135,7 +178,9 @@ describeEachBackend('CSV export', (backend) => {
     // The extra columns are those of the exported leads only.
     const one = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(Object.keys(one[0]!)).toEqual([...EXPORT_HEADERS, 'how did you hear', "'=SUM(A1)", 'extra.name', 'colour']);
-    await expect(exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, stage: 'Nope' } })).rejects.toMatchObject({
+    await expect(
+      exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, stage: 'Nope' } }),
+    ).rejects.toMatchObject({
       code: 'stage_not_found',
     });
   });
@@ -148,8 +193,16 @@ describeEachBackend('CSV export', (backend) => {
       const many = Array.from({ length: MAX_EXTRA_COLUMNS + 2 }, (_, i) => `k${i}`);
       // Newest first: the first lead's keys fill the columns, the older lead's new keys overflow.
       await insertLeads(own, at, [
-        { name: 'Newer', received_at: minute(2), extra: JSON.stringify(Object.fromEntries(many.slice(0, MAX_EXTRA_COLUMNS).map((k) => [k, k]))) },
-        { name: 'Older', received_at: minute(1), extra: JSON.stringify({ k0: 'a', [many.at(-2)!]: 'b', [many.at(-1)!]: '=c' }) },
+        {
+          name: 'Newer',
+          received_at: minute(2),
+          extra: JSON.stringify(Object.fromEntries(many.slice(0, MAX_EXTRA_COLUMNS).map((k) => [k, k]))),
+        },
+        {
+          name: 'Older',
+          received_at: minute(1),
+          extra: JSON.stringify({ k0: 'a', [many.at(-2)!]: 'b', [many.at(-1)!]: '=c' }),
+        },
       ]);
       const records = parseCsv(await exportBytes(own, { workspaceId: ws.workspaceId }));
       expect(Object.keys(records[0]!)).toHaveLength(EXPORT_HEADERS.length + MAX_EXTRA_COLUMNS + 1);

@@ -16,24 +16,25 @@ export async function insertLeads(
   /** `direct`: on the app's connection, not through the writer (which applies deletions to the search index). */
   { direct = false }: { direct?: boolean } = {},
 ): Promise<LeadTable[]> {
-  const full = rows.map(
-    (row): LeadTable => ({
-      ...leadRow({ id: seeded.sourceId, pipeline_id: seeded.pipelineId }, null),
-      workspace_id: seeded.workspaceId,
-      stage: 'inbox',
-      restored_from: null,
-      ...row,
-      email_key: row.email_key ?? emailKey(row.email),
-      phone_key: row.phone_key ?? phoneKey(row.phone),
-    }),
-  );
+  const full = rows.map((row): LeadTable => ({
+    ...leadRow({ id: seeded.sourceId, pipeline_id: seeded.pipelineId }, null),
+    workspace_id: seeded.workspaceId,
+    stage: 'inbox',
+    restored_from: null,
+    ...row,
+    email_key: row.email_key ?? emailKey(row.email),
+    phone_key: row.phone_key ?? phoneKey(row.phone),
+  }));
   for (let i = 0; i < full.length; i += 200) {
     const chunk = full.slice(i, i + 200);
     const insert = async (db: Kysely<Schema>) => {
       await db.insertInto('leads').values(chunk).execute();
       // As the lead INSERT does on PostgreSQL (migration 0025); SQLite has no such table.
       if (world.store.dialect === 'postgres') {
-        await db.insertInto('lead_search_pending').values(chunk.map((row) => ({ lead_id: row.id, search_text: searchDocument(row) }))).execute();
+        await db
+          .insertInto('lead_search_pending')
+          .values(chunk.map((row) => ({ lead_id: row.id, search_text: searchDocument(row) })))
+          .execute();
       }
     };
     if (direct) await world.store.db.transaction().execute(insert);
@@ -49,12 +50,20 @@ export async function updateLeadText(
   fields: Partial<Pick<LeadTable, 'name' | 'email' | 'phone' | 'notes'>>,
 ): Promise<void> {
   const { db, dialect } = world.store;
-  const row = await db.selectFrom('leads').select(['name', 'email', 'phone', 'notes', 'extra']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('leads')
+    .select(['name', 'email', 'phone', 'notes', 'extra'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   const keys = {
     ...('email' in fields ? { email_key: emailKey(fields.email) } : {}),
     ...('phone' in fields ? { phone_key: phoneKey(fields.phone) } : {}),
   };
-  await db.updateTable('leads').set({ ...fields, ...keys }).where('id', '=', id).execute();
+  await db
+    .updateTable('leads')
+    .set({ ...fields, ...keys })
+    .where('id', '=', id)
+    .execute();
   if (dialect === 'postgres') {
     // The document is in one of the two tables (migration 0025), whether the search mover moved it or not.
     const searchText = searchDocument({ ...row, ...fields });

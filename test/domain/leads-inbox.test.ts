@@ -28,7 +28,8 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
 
   const list = (input: Partial<LeadListInput> = {}) =>
     listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...input } });
-  const ids = async (input: Partial<LeadListInput> = {}) => (await list({ limit: 1000, ...input })).leads.map((l) => l.id);
+  const ids = async (input: Partial<LeadListInput> = {}) =>
+    (await list({ limit: 1000, ...input })).leads.map((l) => l.id);
 
   it('pages newest first by cursor, each lead exactly once, ties on received time included', async () => {
     // 130 leads over 65 distinct instants: every instant holds two leads, so page edges fall inside ties.
@@ -38,7 +39,9 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       Array.from({ length: 130 }, (_, i) => ({ name: `Lead ${i}`, received_at: minute(Math.floor(i / 2)) })),
     );
     const expected = [...rows]
-      .sort((a, b) => (a.received_at === b.received_at ? b.id.localeCompare(a.id) : b.received_at.localeCompare(a.received_at)))
+      .sort((a, b) =>
+        a.received_at === b.received_at ? b.id.localeCompare(a.id) : b.received_at.localeCompare(a.received_at),
+      )
       .map((r) => r.id);
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -57,7 +60,12 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   it('searches name, email, phone and notes as a case-insensitive substring; wildcards are literal', async () => {
     const [ada, bob, pct] = await insertLeads(world, at, [
       { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0958', received_at: minute(1) },
-      { name: 'Bob Builder', email: 'bob@builder.example', notes: 'Needs a QUOTE for the roof', received_at: minute(2) },
+      {
+        name: 'Bob Builder',
+        email: 'bob@builder.example',
+        notes: 'Needs a QUOTE for the roof',
+        received_at: minute(2),
+      },
       { name: '100% real', phone: '555-0100', received_at: minute(3) },
     ]);
     expect(await ids({ search: '7946' })).toEqual([ada!.id]);
@@ -118,12 +126,19 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     // Through intake's own INSERT (PostgreSQL computes the document there) and straight into the table.
     await world.store.hot.write({
       kind: 'lead',
-      lead: { ...leadRow(source, 'Hot Lead'), extra: JSON.stringify({ 'Project type': 'Loft conversion', Budget: 'Über 10k' }) },
+      lead: {
+        ...leadRow(source, 'Hot Lead'),
+        extra: JSON.stringify({ 'Project type': 'Loft conversion', Budget: 'Über 10k' }),
+      },
       done: null,
     });
     await insertLeads(world, at, [
       { name: 'Plain', extra: '{}', received_at: minute(1) },
-      { name: 'Listed', extra: JSON.stringify({ Rooms: '["Attic","Cellar"]', Note: 'conversion' }), received_at: minute(2) },
+      {
+        name: 'Listed',
+        extra: JSON.stringify({ Rooms: '["Attic","Cellar"]', Note: 'conversion' }),
+        received_at: minute(2),
+      },
     ]);
     const names = async (search: string) => (await list({ search })).leads.map((l) => l.name).sort();
     expect(await names('LOFT CONVERSION')).toEqual(['Hot Lead']);
@@ -180,7 +195,10 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   });
 
   it('filters by stage, source, bot check and received dates, and the filters combine', async () => {
-    const other = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' } });
+    const other = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' },
+    });
     const [a, b, c, d] = await insertLeads(world, at, [
       { name: 'A', received_at: '2026-03-01T08:00:00.000Z', bot_check: 'passed' },
       { name: 'B', received_at: '2026-03-02T23:59:59.999Z', source_id: other.id },
@@ -198,7 +216,9 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     expect(await ids({ since: '2026-03-02', until: '2026-03-02' })).toEqual([b!.id]);
     expect(await ids({ since: '2026-03-03T00:00:00.000Z' })).toEqual([d!.id, c!.id]);
     expect(await ids({ until: '2026-03-03T00:00:00.000Z' })).toEqual([c!.id, b!.id, a!.id]);
-    expect(await ids({ pipelineId: seeded.pipelineId, stage: 'contacted', source: 'Website form', search: 'd' })).toEqual([d!.id]);
+    expect(
+      await ids({ pipelineId: seeded.pipelineId, stage: 'contacted', source: 'Website form', search: 'd' }),
+    ).toEqual([d!.id]);
 
     await expect(list({ stage: 'Nope' })).rejects.toMatchObject({ code: 'stage_not_found' });
     await expect(list({ source: 'Nope' })).rejects.toMatchObject({ code: 'source_not_found' });
@@ -208,7 +228,10 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   });
 
   it('a lead is new until someone opens it; unread counts per pipeline follow', async () => {
-    const second = await createPipeline({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, name: 'Repairs' } });
+    const second = await createPipeline({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, name: 'Repairs' },
+    });
     const [a] = await insertLeads(world, at, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
     const counts = () => unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(await counts()).toEqual([
@@ -239,9 +262,24 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
 
   it('moves a lead with history (who, when, from, to); a move to its own stage writes nothing', async () => {
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
-    const first = await moveLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id, stage: 'Contacted', by: { userId: 'usr_1', label: 'Ann Owner' } } });
-    expect(first.moved).toMatchObject({ fromStage: 'inbox', toStage: 'contacted', byUserId: 'usr_1', byLabel: 'Ann Owner' });
-    expect((await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR } })).moved).toBeNull();
+    const first = await moveLead({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        id: a!.id,
+        stage: 'Contacted',
+        by: { userId: 'usr_1', label: 'Ann Owner' },
+      },
+    });
+    expect(first.moved).toMatchObject({
+      fromStage: 'inbox',
+      toStage: 'contacted',
+      byUserId: 'usr_1',
+      byLabel: 'Ann Owner',
+    });
+    expect(
+      (await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR } })).moved,
+    ).toBeNull();
     await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'won', by: CLI_ACTOR } });
     const detail = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect(detail.stage).toBe('won');
@@ -251,7 +289,9 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       ['Contacted', 'Won', 'cli', null],
     ]);
     expect(detail.history.every((h) => !Number.isNaN(Date.parse(h.movedAt)))).toBe(true);
-    await expect(moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'Archive', by: CLI_ACTOR } })).rejects.toMatchObject({ code: 'stage_not_found' });
+    await expect(
+      moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'Archive', by: CLI_ACTOR } }),
+    ).rejects.toMatchObject({ code: 'stage_not_found' });
   });
 
   it("another workspace's lead is not found for open, move and delete", async () => {
@@ -259,13 +299,18 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     const other = await world.seed('Other Co');
     for (const attempt of [
       () => openLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
-      () => moveLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
+      () =>
+        moveLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
       () => deleteLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: 'lead_not_found' });
     }
     expect(await list({ workspaceId: other.workspaceId })).toEqual({ leads: [], nextCursor: null });
-    await expect(list({ workspaceId: other.workspaceId, pipelineId: seeded.pipelineId })).rejects.toMatchObject({ code: 'pipeline_not_found' });
-    expect((await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } })).stage).toBe('inbox');
+    await expect(list({ workspaceId: other.workspaceId, pipelineId: seeded.pipelineId })).rejects.toMatchObject({
+      code: 'pipeline_not_found',
+    });
+    expect((await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } })).stage).toBe(
+      'inbox',
+    );
   });
 });

@@ -10,7 +10,11 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
 
 describe('marketing source of a page address', () => {
   it('reads utm_source, utm_medium, utm_campaign, gclid and fbclid, decoded and trimmed; blank or absent is null', () => {
-    expect(marketingSourceOf('https://example.com/quote?utm_source=Google&utm_medium=cpc&utm_campaign=Spring%20sale&gclid=Cj0K&fbclid=IwAR')).toEqual({
+    expect(
+      marketingSourceOf(
+        'https://example.com/quote?utm_source=Google&utm_medium=cpc&utm_campaign=Spring%20sale&gclid=Cj0K&fbclid=IwAR',
+      ),
+    ).toEqual({
       utm_source: 'Google',
       utm_medium: 'cpc',
       utm_campaign: 'Spring sale',
@@ -23,7 +27,9 @@ describe('marketing source of a page address', () => {
     expect(marketingSourceOf('https://example.com/?utm_source=%20%20&utm_medium=')).toEqual(none);
     expect(marketingSourceOf('https://example.com/?utm_source=a&utm_source=b').utm_source).toBe('a');
     expect(marketingSourceOf('https://example.com/?utm_source=%0Anews%01letter+').utm_source).toBe('newsletter');
-    expect(marketingSourceOf('https://example.com/?utm_campaign=' + 'é'.repeat(300)).utm_campaign).toBe('é'.repeat(200));
+    expect(marketingSourceOf('https://example.com/?utm_campaign=' + 'é'.repeat(300)).utm_campaign).toBe(
+      'é'.repeat(200),
+    );
   });
 });
 
@@ -51,16 +57,27 @@ describeEachBackend('marketing source on leads: stored at intake, filtered, expo
   };
 
   it('keeps the parameters of the lead’s pageUrl on the lead, filters the inbox by utm_source, adds CSV columns and counts per source', async () => {
-    const ad = await post('Ad Lead', 'https://example.com/quote?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=Cj0K');
+    const ad = await post(
+      'Ad Lead',
+      'https://example.com/quote?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=Cj0K',
+    );
     await post('Social Lead', 'https://example.com/?utm_source=facebook&fbclid=IwAR');
     await post('Plain Lead', 'https://example.com/contact');
     await post('No Page Lead');
 
     const lead = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: ad } });
-    expect(lead.marketing).toEqual({ utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'spring', gclid: 'Cj0K', fbclid: null });
+    expect(lead.marketing).toEqual({
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'spring',
+      gclid: 'Cj0K',
+      fbclid: null,
+    });
 
     const names = async (utmSource: string) =>
-      (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, utmSource } })).leads.map((l) => l.name);
+      (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, utmSource } })).leads.map(
+        (l) => l.name,
+      );
     expect(await names('google')).toEqual(['Ad Lead']);
     expect(await names(' facebook ')).toEqual(['Social Lead']);
     expect(await names('Google')).toEqual([]);
@@ -68,9 +85,17 @@ describeEachBackend('marketing source on leads: stored at intake, filtered, expo
     const csv = await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     const chunks: Buffer[] = [];
     for await (const chunk of csv) chunks.push(Buffer.from(chunk as Buffer));
-    const records = parse(Buffer.concat(chunks).toString('utf8'), { columns: true, bom: true }) as Array<Record<string, string>>;
+    const records = parse(Buffer.concat(chunks).toString('utf8'), { columns: true, bom: true }) as Array<
+      Record<string, string>
+    >;
     const byName = new Map(records.map((r) => [r.name, r]));
-    expect(byName.get('Ad Lead')).toMatchObject({ utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'spring', gclid: 'Cj0K', fbclid: '' });
+    expect(byName.get('Ad Lead')).toMatchObject({
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'spring',
+      gclid: 'Cj0K',
+      fbclid: '',
+    });
     expect(byName.get('Social Lead')).toMatchObject({ utm_source: 'facebook', fbclid: 'IwAR' });
     expect(byName.get('Plain Lead')).toMatchObject({ utm_source: '', gclid: '' });
 

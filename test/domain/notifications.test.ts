@@ -26,9 +26,15 @@ describeEachBackend('email notifications of new leads', (backend) => {
     sink = await startSmtpSink();
     // 2026-03-02T12:00Z: a Monday, noon in UTC.
     clock = new TestClock(Date.parse('2026-03-02T12:00:00.000Z'));
-    world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' } });
+    world = await createWorld(backend, {
+      clock,
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' },
+    });
     seeded = await world.seed('Acme Renovations');
-    await createUser({ ctx: world.ctx, input: { email: 'owner@acme.test', workspaceId: seeded.workspaceId, role: 'owner' } });
+    await createUser({
+      ctx: world.ctx,
+      input: { email: 'owner@acme.test', workspaceId: seeded.workspaceId, role: 'owner' },
+    });
     // With email on, adding a person emails them an invitation (test/web/admin/people-email.test.ts); these tests
     // count lead emails only.
     await dropInvitationEmails();
@@ -56,7 +62,13 @@ describeEachBackend('email notifications of new leads', (backend) => {
   };
 
   it('mails an owner each new lead: subject, fields, extra fields, source, link; markup arrives as text', async () => {
-    const id = await post({ name: '<img src=x onerror=alert(1)>', email: 'ada@example.com', phone: '+1 514-555-0199', notes: 'Kitchen\nrefit', budget: '<b>20k</b>' });
+    const id = await post({
+      name: '<img src=x onerror=alert(1)>',
+      email: 'ada@example.com',
+      phone: '+1 514-555-0199',
+      notes: 'Kitchen\nrefit',
+      budget: '<b>20k</b>',
+    });
     await notifier.runOnce();
     const [mail] = await sink.waitFor(1);
     expect(mail!.subject).toBe('New lead: <img src=x onerror=alert(1)> (Website form)');
@@ -112,7 +124,10 @@ describeEachBackend('email notifications of new leads', (backend) => {
     for (let i = 0; i < 10; i++) names.push(`First ${i}`);
     for (const name of names) await post({ name });
     await notifier.runOnce();
-    expect((await outboxStatus({ ctx: world.ctx, input: {} })).lastFailure).toMatchObject({ purpose: 'leads', gaveUp: false });
+    expect((await outboxStatus({ ctx: world.ctx, input: {} })).lastFailure).toMatchObject({
+      purpose: 'leads',
+      gaveUp: false,
+    });
     clock.advance(MINUTE + 1000);
     for (let i = 0; i < 10; i++) names.push(`Second ${i}`);
     for (const name of names.slice(10)) await post({ name });
@@ -128,11 +143,17 @@ describeEachBackend('email notifications of new leads', (backend) => {
     const announced = names.filter((name) => mails.some((m) => m.text?.includes(`Name: ${name}\n`)));
     expect(announced).toEqual(names);
     for (const name of names) expect(mails.filter((m) => m.text?.includes(`Name: ${name}\n`))).toHaveLength(1);
-    expect(mails.map((m) => m.subject).sort(), JSON.stringify(mails.map((m) => m.subject))).toEqual(['10 new leads in Acme Renovations', '10 new leads in Acme Renovations']);
+    expect(mails.map((m) => m.subject).sort(), JSON.stringify(mails.map((m) => m.subject))).toEqual([
+      '10 new leads in Acme Renovations',
+      '10 new leads in Acme Renovations',
+    ]);
   });
 
-  it('a flood on one source: one look notices all of it, one email counts it and still names the quiet source\'s lead', async () => {
-    const quiet = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Referrals' } });
+  it("a flood on one source: one look notices all of it, one email counts it and still names the quiet source's lead", async () => {
+    const quiet = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Referrals' },
+    });
     await notifier.runOnce();
     const app = await world.app();
     const flood = 1_200;
@@ -140,11 +161,17 @@ describeEachBackend('email notifications of new leads', (backend) => {
       clock.advance(1);
       await Promise.all(
         Array.from({ length: Math.min(100, flood - i) }, (_, j) =>
-          app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: `Flood ${i + j}` } }).then((res) => expect(res.statusCode).toBe(200)),
+          app
+            .inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: `Flood ${i + j}` } })
+            .then((res) => expect(res.statusCode).toBe(200)),
         ),
       );
     }
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${quiet.token}`, payload: { name: 'Real Customer' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${quiet.token}`,
+      payload: { name: 'Real Customer' },
+    });
     expect(res.statusCode).toBe(200);
     await notifier.runOnce();
     const [mail] = await sink.waitFor(1);
@@ -176,22 +203,49 @@ describeEachBackend('email notifications of new leads', (backend) => {
   });
 
   it('members start with no email; "never" gets none; a removed member gets none', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId } });
+    const member = await createUser({
+      ctx: world.ctx,
+      input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId },
+    });
     await dropInvitationEmails();
-    expect(await getNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } })).toEqual({ leads: 'never', scans: 'never' });
-    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
+    expect(
+      await getNotificationChoices({
+        ctx: world.ctx,
+        input: { workspaceId: seeded.workspaceId, userId: member.userId },
+      }),
+    ).toEqual({ leads: 'never', scans: 'never' });
+    await setNotificationChoices({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' },
+    });
     await post({ name: 'One' });
     await notifier.runOnce();
     await sink.waitFor(2);
-    expect(sink.messages.map((m) => (m.to as { text: string }).text).sort()).toEqual(['owner@acme.test', 'sam@acme.test']);
+    expect(sink.messages.map((m) => (m.to as { text: string }).text).sort()).toEqual([
+      'owner@acme.test',
+      'sam@acme.test',
+    ]);
 
-    const owner = (await world.ctx.store.db.selectFrom('users').select('id').where('email', '=', 'owner@acme.test').executeTakeFirstOrThrow()).id;
-    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'never', scans: 'never' } });
+    const owner = (
+      await world.ctx.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'owner@acme.test')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await setNotificationChoices({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'never', scans: 'never' },
+    });
     // Within Sam's minute: noticed for Sam, waiting for the next email. Removing Sam drops what was waiting.
     await post({ name: 'Between' });
     await notifier.runOnce();
     const waitingFor = (userId: string) =>
-      world.ctx.store.db.selectFrom('notification_pending').select('subject_id').where('user_id', '=', userId).execute();
+      world.ctx.store.db
+        .selectFrom('notification_pending')
+        .select('subject_id')
+        .where('user_id', '=', userId)
+        .execute();
     expect(await waitingFor(member.userId)).toHaveLength(1);
     await removeMember({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } });
     expect(await waitingFor(member.userId)).toEqual([]);
@@ -205,9 +259,15 @@ describeEachBackend('email notifications of new leads', (backend) => {
   });
 
   it('a new scan is mailed to whoever chose scans, with its room count and a link; "never" for scans gets none', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId } });
+    const member = await createUser({
+      ctx: world.ctx,
+      input: { email: 'sam@acme.test', workspaceId: seeded.workspaceId },
+    });
     await dropInvitationEmails();
-    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' } });
+    await setNotificationChoices({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' },
+    });
     const app = await world.app();
     const upload = await app.inject({
       method: 'POST',
@@ -237,8 +297,20 @@ describeEachBackend('email notifications of new leads', (backend) => {
     const rows = async () => {
       const db = world.ctx.store.db;
       const count = async (table: 'notification_pending' | 'notice_cursors' | 'outbox') =>
-        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow()).n);
-      return { cursors: await count('notice_cursors'), outbox: await count('outbox'), pending: await count('notification_pending') };
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('workspace_id', '=', seeded.workspaceId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      return {
+        cursors: await count('notice_cursors'),
+        outbox: await count('outbox'),
+        pending: await count('notification_pending'),
+      };
     };
     expect(await rows()).toMatchObject({ cursors: 2, outbox: 1 });
     await deleteWorkspace({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, force: true } });
@@ -246,10 +318,27 @@ describeEachBackend('email notifications of new leads', (backend) => {
   });
 
   it('the daily summary goes out at 08:00 in the workspace time zone, once, listing the day’s leads', async () => {
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, name: 'Acme Renovations', timeZone: 'America/Toronto', units: 'metric' } });
-    const owner = (await world.ctx.store.db.selectFrom('users').select('id').where('email', '=', 'owner@acme.test').executeTakeFirstOrThrow()).id;
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: {
+        workspaceId: seeded.workspaceId,
+        name: 'Acme Renovations',
+        timeZone: 'America/Toronto',
+        units: 'metric',
+      },
+    });
+    const owner = (
+      await world.ctx.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'owner@acme.test')
+        .executeTakeFirstOrThrow()
+    ).id;
     // Noon UTC is 07:00 in Toronto (EST): the summary starts with today's, at 08:00 local.
-    await setNotificationChoices({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'daily', scans: 'never' } });
+    await setNotificationChoices({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'daily', scans: 'never' },
+    });
     await post({ name: 'Early bird' });
     clock.advance(30 * MINUTE);
     await post({ name: 'Second' });

@@ -61,13 +61,18 @@ describeEachBackend('people, setup links and sessions', (backend) => {
   });
 
   it('a setup link sets the password once, stores only hashes, and expires after 24 h', async () => {
-    const created = await createUser({ ctx: ctx(), input: { email: 'Ada@Example.com', workspaceId: acme.workspaceId } });
+    const created = await createUser({
+      ctx: ctx(),
+      input: { email: 'Ada@Example.com', workspaceId: acme.workspaceId },
+    });
     expect(created.role).toBe('member');
     const token = tokenOf(created.setupUrl!);
     const stored = await world.store.db.selectFrom('setup_links').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain(token);
     expect((await openSetupLink({ ctx: ctx(), input: { token } })).email).toBe('Ada@Example.com');
-    expect(await errorCodeOf(setPasswordWithLink({ ctx: ctx(), input: { token, password: 'short' } }))).toBe('invalid_fields');
+    expect(await errorCodeOf(setPasswordWithLink({ ctx: ctx(), input: { token, password: 'short' } }))).toBe(
+      'invalid_fields',
+    );
     await setPasswordWithLink({ ctx: ctx(), input: { token, password: PASSWORD } });
     expect(await errorCodeOf(setPasswordWithLink({ ctx: ctx(), input: { token, password: PASSWORD } }))).toBe(
       'setup_link_unusable',
@@ -78,15 +83,22 @@ describeEachBackend('people, setup links and sessions', (backend) => {
 
     const reset = await resetPassword({ ctx: ctx(), input: { email: 'ada@example.com' } });
     clock.advance(24 * 60 * 60 * 1000 + 1);
-    expect(await errorCodeOf(openSetupLink({ ctx: ctx(), input: { token: tokenOf(reset.setupUrl) } }))).toBe('setup_link_unusable');
+    expect(await errorCodeOf(openSetupLink({ ctx: ctx(), input: { token: tokenOf(reset.setupUrl) } }))).toBe(
+      'setup_link_unusable',
+    );
     // A newer link replaces the older unused one.
     const first = await resetPassword({ ctx: ctx(), input: { email: 'ada@example.com' } });
     await resetPassword({ ctx: ctx(), input: { email: 'ada@example.com' } });
-    expect(await errorCodeOf(openSetupLink({ ctx: ctx(), input: { token: tokenOf(first.setupUrl) } }))).toBe('setup_link_unusable');
+    expect(await errorCodeOf(openSetupLink({ ctx: ctx(), input: { token: tokenOf(first.setupUrl) } }))).toBe(
+      'setup_link_unusable',
+    );
   });
 
   it('a setup link opened in two tabs at once sets the password once', async () => {
-    const created = await createUser({ ctx: ctx(), input: { email: 'twice@example.com', workspaceId: acme.workspaceId } });
+    const created = await createUser({
+      ctx: ctx(),
+      input: { email: 'twice@example.com', workspaceId: acme.workspaceId },
+    });
     const token = tokenOf(created.setupUrl!);
     // Both calls pass the read-only check before either writes; the conditional UPDATE picks one winner.
     const outcomes = await Promise.allSettled([
@@ -100,22 +112,33 @@ describeEachBackend('people, setup links and sessions', (backend) => {
 
   it('emails are unique case-insensitively; a second workspace adds a membership without a new link', async () => {
     await owner('olga@example.com');
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: acme.workspaceId } }))).toBe(
-      'already_member',
-    );
+    expect(
+      await errorCodeOf(
+        createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: acme.workspaceId } }),
+      ),
+    ).toBe('already_member');
     const other = await world.seed('Other');
-    const again = await createUser({ ctx: ctx(), input: { email: 'OLGA@example.com', workspaceId: other.workspaceId } });
+    const again = await createUser({
+      ctx: ctx(),
+      input: { email: 'OLGA@example.com', workspaceId: other.workspaceId },
+    });
     expect(again.setupUrl).toBeNull();
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'not-an-email', workspaceId: acme.workspaceId } }))).toBe('invalid_fields');
-    expect(await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'x@y', workspaceId: acme.workspaceId, role: 'admin' } }))).toBe(
-      'invalid_fields',
-    );
+    expect(
+      await errorCodeOf(createUser({ ctx: ctx(), input: { email: 'not-an-email', workspaceId: acme.workspaceId } })),
+    ).toBe('invalid_fields');
+    expect(
+      await errorCodeOf(
+        createUser({ ctx: ctx(), input: { email: 'x@y', workspaceId: acme.workspaceId, role: 'admin' } }),
+      ),
+    ).toBe('invalid_fields');
   });
 
   it('signs in with the same refusal for unknown email and wrong password, and throttles the 11th failure', async () => {
     await owner();
     const ok = await signIn({ ctx: ctx(), input: { email: 'OLGA@example.com', password: PASSWORD, ip: '10.0.0.1' } });
-    expect(await resolveSession({ ctx: ctx(), input: { sessionId: ok.sessionId } })).toMatchObject({ email: 'olga@example.com' });
+    expect(await resolveSession({ ctx: ctx(), input: { sessionId: ok.sessionId } })).toMatchObject({
+      email: 'olga@example.com',
+    });
     const refusal = async (email: string) => {
       try {
         await signIn({ ctx: ctx(), input: { email, password: 'wrong password!', ip: '10.0.0.2' } });
@@ -130,24 +153,35 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     expect((await refusal('olga@example.com')).code).toBe('rate_limited');
     // Per email too: olga@ has 9 failures; a 10th from another address, then even the right password is refused.
     expect(
-      await errorCodeOf(signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: 'nope nope nope', ip: '10.0.0.3' } })),
+      await errorCodeOf(
+        signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: 'nope nope nope', ip: '10.0.0.3' } }),
+      ),
     ).toBe('invalid_credentials');
     expect(
-      await errorCodeOf(signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: PASSWORD, ip: '10.0.0.9' } })),
+      await errorCodeOf(
+        signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: PASSWORD, ip: '10.0.0.9' } }),
+      ),
     ).toBe('rate_limited');
     clock.advance(15 * 60 * 1000 + 1);
-    expect(await errorCodeOf(signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: PASSWORD, ip: '10.0.0.9' } }))).toBe(
-      'no error',
-    );
+    expect(
+      await errorCodeOf(
+        signIn({ ctx: ctx(), input: { email: 'olga@example.com', password: PASSWORD, ip: '10.0.0.9' } }),
+      ),
+    ).toBe('no error');
   });
 
   it('records the first throttled sign-in of a window per throttled email or address, not every one', async () => {
     const olga = await owner();
     const throttledRecords = async () =>
-      (await world.store.db.selectFrom('audit_log').select('target_ids').where('action', '=', 'sign_in.throttled').execute()).map(
-        (r) => JSON.parse(r.target_ids) as string[],
-      );
-    const attempt = (email: string, ip: string) => errorCodeOf(signIn({ ctx: ctx(), input: { email, password: 'wrong password!', ip } }));
+      (
+        await world.store.db
+          .selectFrom('audit_log')
+          .select('target_ids')
+          .where('action', '=', 'sign_in.throttled')
+          .execute()
+      ).map((r) => JSON.parse(r.target_ids) as string[]);
+    const attempt = (email: string, ip: string) =>
+      errorCodeOf(signIn({ ctx: ctx(), input: { email, password: 'wrong password!', ip } }));
     for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('invalid_credentials');
     // Hammering: from the same address, and for the same email from other addresses (the email's limit refuses).
     for (let i = 0; i < 30; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('rate_limited');
@@ -157,7 +191,8 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     expect(await throttledRecords()).toEqual([[olga.userId]]);
 
     // Another throttled address is another key: its own record, naming no account when the email has none.
-    for (let i = 0; i < 10; i += 1) expect(await attempt(`nobody${i}@example.com`, '10.0.0.3')).toBe('invalid_credentials');
+    for (let i = 0; i < 10; i += 1)
+      expect(await attempt(`nobody${i}@example.com`, '10.0.0.3')).toBe('invalid_credentials');
     for (let i = 0; i < 5; i += 1) expect(await attempt(`else${i}@example.com`, '10.0.0.3')).toBe('rate_limited');
     expect(await throttledRecords()).toEqual([[olga.userId], []]);
 
@@ -186,7 +221,12 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     const c = await sign();
     const d = await sign();
     const current = (await resolveSession({ ctx: ctx(), input: { sessionId: c.sessionId } }))!;
-    const input = { userId: current.userId, currentPassword: 'wrong one!!', newPassword: 'a new long password', keepSessionHash: current.sessionHash };
+    const input = {
+      userId: current.userId,
+      currentPassword: 'wrong one!!',
+      newPassword: 'a new long password',
+      keepSessionHash: current.sessionHash,
+    };
     expect(await errorCodeOf(changePassword({ ctx: ctx(), input }))).toBe('invalid_fields');
     await changePassword({ ctx: ctx(), input: { ...input, currentPassword: PASSWORD } });
     expect(await resolveSession({ ctx: ctx(), input: { sessionId: c.sessionId } })).not.toBeNull();
@@ -196,14 +236,20 @@ describeEachBackend('people, setup links and sessions', (backend) => {
   it('roles, access and the last owner', async () => {
     const olga = await owner();
     const other = await world.seed('Other');
-    expect(await errorCodeOf(workspaceAccess({ ctx: ctx(), input: { userId: olga.userId, workspaceId: other.workspaceId } }))).toBe(
-      'workspace_not_found',
-    );
+    expect(
+      await errorCodeOf(
+        workspaceAccess({ ctx: ctx(), input: { userId: olga.userId, workspaceId: other.workspaceId } }),
+      ),
+    ).toBe('workspace_not_found');
     const ws = acme.workspaceId;
-    expect(await errorCodeOf(changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId, role: 'member' } }))).toBe(
+    expect(
+      await errorCodeOf(
+        changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId, role: 'member' } }),
+      ),
+    ).toBe('last_owner');
+    expect(await errorCodeOf(removeMember({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId } }))).toBe(
       'last_owner',
     );
-    expect(await errorCodeOf(removeMember({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId } }))).toBe('last_owner');
     expect(await errorCodeOf(removeUser({ ctx: ctx(), input: { email: 'olga@example.com' } }))).toBe('last_owner');
     const max = await createUser({ ctx: ctx(), input: { email: 'max@example.com', workspaceId: ws } });
     await changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: max.userId, role: 'owner' } });

@@ -14,7 +14,13 @@ import { TestClock } from '../helpers/clock.js';
 import { everyRow } from '../helpers/every-row.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
-const PERSON = { name: 'Zoë Marked', email: 'zoe.marked@example.com', phone: '+1 415 555 0199', notes: 'A new kitchen floor', budget: 'about 5k' };
+const PERSON = {
+  name: 'Zoë Marked',
+  email: 'zoe.marked@example.com',
+  phone: '+1 415 555 0199',
+  notes: 'A new kitchen floor',
+  budget: 'about 5k',
+};
 const TEAM_NOTE = 'Called her, she wants a quote by Friday';
 
 describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
@@ -30,10 +36,14 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     await world.close();
   });
 
-  const exportOf = (by: { email: string } | { phone: string }) => exportPerson({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...by } });
+  const exportOf = (by: { email: string } | { phone: string }) =>
+    exportPerson({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...by } });
 
   it('is exported as the live lead was, notes and history included, and erased to the last byte of the person', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'mia@acme.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Mia' } });
+    const member = await createUser({
+      ctx: world.ctx,
+      input: { email: 'mia@acme.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Mia' },
+    });
     const by = { userId: member.userId, label: 'Mia' };
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     const meta = { clientIp: '203.0.113.9', userAgent: 'ua/marked', origin: null, referer: null };
@@ -45,29 +55,60 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
 
     const live = (await exportOf({ email: PERSON.email })).leads;
     expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ id: leadId, name: PERSON.name, clientIp: '203.0.113.9', extra: { budget: PERSON.budget } });
+    expect(live[0]).toMatchObject({
+      id: leadId,
+      name: PERSON.name,
+      clientIp: '203.0.113.9',
+      extra: { budget: PERSON.budget },
+    });
     expect(live[0]!.internalNotes.map((n) => n.text)).toEqual([TEAM_NOTE]);
     expect(live[0]!.history.map((h) => h.toStage)).toEqual(['contacted']);
-    expect(live[0]!.events.map((e) => [e.kind, e.value])).toEqual([['assigned', 'Mia'], ['follow_up', '2026-03-06']]);
+    expect(live[0]!.events.map((e) => [e.kind, e.value])).toEqual([
+      ['assigned', 'Mia'],
+      ['follow_up', '2026-03-06'],
+    ]);
 
     clock.advance(60_000);
-    const { quarantineId } = await markAsSpam({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId, by } });
+    const { quarantineId } = await markAsSpam({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, id: leadId, by },
+    });
     for (const match of [{ email: PERSON.email.toUpperCase() }, { phone: '1 (415) 555-0199' }]) {
       const exported = await exportOf(match);
       expect(exported.leads).toEqual([]);
-      expect(exported.quarantine.map((q) => [q.id, q.reason]), JSON.stringify(match)).toEqual([[quarantineId, 'marked_spam']]);
+      expect(
+        exported.quarantine.map((q) => [q.id, q.reason]),
+        JSON.stringify(match),
+      ).toEqual([[quarantineId, 'marked_spam']]);
       // What the Quarantine entry keeps of the lead is exported in the live lead's own shape, all of it.
       expect(exported.quarantine[0]!.markedLead).toEqual(live[0]);
     }
 
-    const erased = await erasePerson({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, email: PERSON.email } });
+    const erased = await erasePerson({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, email: PERSON.email },
+    });
     expect(erased.deleted).toMatchObject({ leads: [], quarantine: [quarantineId] });
     const rows = await everyRow(world.store);
-    for (const trace of [PERSON.email, PERSON.name, PERSON.notes, PERSON.budget, '5550199', '555 0199', TEAM_NOTE, meta.userAgent]) {
-      expect(rows.filter((row) => row.text.toLowerCase().includes(trace.toLowerCase())).map((row) => row.table), trace).toEqual([]);
+    for (const trace of [
+      PERSON.email,
+      PERSON.name,
+      PERSON.notes,
+      PERSON.budget,
+      '5550199',
+      '555 0199',
+      TEAM_NOTE,
+      meta.userAgent,
+    ]) {
+      expect(
+        rows.filter((row) => row.text.toLowerCase().includes(trace.toLowerCase())).map((row) => row.table),
+        trace,
+      ).toEqual([]);
     }
     // The lead's id is left only where ids are all there is: the audit log of what the team did.
-    expect(new Set(rows.filter((row) => row.text.includes(leadId)).map((row) => row.table))).toEqual(new Set(['audit_log']));
+    expect(new Set(rows.filter((row) => row.text.includes(leadId)).map((row) => row.table))).toEqual(
+      new Set(['audit_log']),
+    );
   });
 
   it('finds leads by the email however it is written, and only in this workspace', async () => {
@@ -84,6 +125,8 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     const found = await exportOf({ email: '  ANA.CASE@example.com ' });
     expect(found.leads.map((l) => l.id).sort()).toEqual([mixed, lower].sort());
     // The other workspace's lead has the same email, and was left out.
-    expect(await world.store.db.selectFrom('leads').select('id').where('email_key', '=', 'ana.case@example.com').execute()).toHaveLength(3);
+    expect(
+      await world.store.db.selectFrom('leads').select('id').where('email_key', '=', 'ana.case@example.com').execute(),
+    ).toHaveLength(3);
   });
 });

@@ -16,7 +16,9 @@ describe("a room's plan is kept within bounds for drawing; its figures count eve
   });
 
   it('a real room is kept whole, with no note', () => {
-    const m = measureRoom(rectangularRoom({ width: 4, length: 3, height: 2.5, doors: [{ wall: 0, offset: 1, width: 0.8, height: 2 }] }));
+    const m = measureRoom(
+      rectangularRoom({ width: 4, length: 3, height: 2.5, doors: [{ wall: 0, offset: 1, width: 0.8, height: 2 }] }),
+    );
     expect(m.plan?.walls).toHaveLength(4);
     expect(m.plan?.openings).toHaveLength(1);
     expect(m.plan?.simplified).toBeUndefined();

@@ -33,7 +33,11 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
   /** A lead through intake, then dated `receivedAt` (intake stamps the server's time). */
   const lead = async (seeded: Seeded, name: string, receivedAt: string) => {
     const app = await world.app();
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name, email: `${name.toLowerCase()}@example.com` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${seeded.source.token}`,
+      payload: { name, email: `${name.toLowerCase()}@example.com` },
+    });
     expect(res.statusCode).toBe(200);
     const id = res.json<{ id: string }>().id;
     await world.store.db.updateTable('leads').set({ received_at: receivedAt }).where('id', '=', id).execute();
@@ -41,15 +45,32 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
   };
   const scan = async (seeded: Seeded, receivedAt: string) => {
     const app = await world.app();
-    const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': seeded.uploadKey }, payload: '{"rooms":[{"name":"Hall"}]}' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': seeded.uploadKey },
+      payload: '{"rooms":[{"name":"Hall"}]}',
+    });
     expect(res.statusCode).toBe(200);
     // The upload answers no id; ids are time-ordered, so the newest is this one.
-    const { id } = await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', seeded.workspaceId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const { id } = await world.store.db
+      .selectFrom('scans')
+      .select('id')
+      .where('workspace_id', '=', seeded.workspaceId)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     await world.store.db.updateTable('scans').set({ received_at: receivedAt }).where('id', '=', id).execute();
     return id;
   };
   const ids = async (table: 'leads' | 'scans' | 'quarantine', workspaceId: string) =>
-    (await world.store.db.selectFrom(table).select('id').where('workspace_id', '=', workspaceId).orderBy('id').execute()).map((r) => r.id);
+    (
+      await world.store.db
+        .selectFrom(table)
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.id);
   const searchIds = async (workspaceId: string, search: string) =>
     (await listLeads({ ctx: world.ctx, input: { workspaceId, search, limit: 100 } })).leads.map((l) => l.id).sort();
 
@@ -68,9 +89,17 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
     const oldScan = await scan(home, '2026-01-01T00:00:00.000Z');
     const newScan = await scan(home, '2026-11-01T00:00:00.000Z');
     // Leads 12 months, scans 6 months (cut-off 2026-05-25) in home; away keeps everything.
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadRetention: '12', scanRetention: '6' } });
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: { workspaceId: home.workspaceId, leadRetention: '12', scanRetention: '6' },
+    });
     expect(await searchIds(home.workspaceId, 'example.com')).toEqual([justBefore, atCutoff, recent].sort());
-    expect((await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce((n, p) => n + p.unread, 0)).toBe(3);
+    expect(
+      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce(
+        (n, p) => n + p.unread,
+        0,
+      ),
+    ).toBe(3);
 
     const run = await runRetention(world.ctx);
     expect(run.ran).toBe(true);
@@ -81,15 +110,31 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
     expect(oldScan).not.toBe(newScan);
     expect(await searchIds(home.workspaceId, 'example.com')).toEqual([atCutoff, recent].sort());
     expect(await searchIds(home.workspaceId, 'before')).toEqual([]);
-    expect((await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce((n, p) => n + p.unread, 0)).toBe(2);
-    const scanUnread = await world.store.db.selectFrom('scan_unread').select('scan_id').where('workspace_id', '=', home.workspaceId).execute();
+    expect(
+      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce(
+        (n, p) => n + p.unread,
+        0,
+      ),
+    ).toBe(2);
+    const scanUnread = await world.store.db
+      .selectFrom('scan_unread')
+      .select('scan_id')
+      .where('workspace_id', '=', home.workspaceId)
+      .execute();
     expect(scanUnread.map((r) => r.scan_id)).toEqual([newScan]);
 
-    const records = (await listAudit({ ctx: world.ctx, input: { workspaceId: home.workspaceId, action: 'retention.ran' } })).records;
+    const records = (
+      await listAudit({ ctx: world.ctx, input: { workspaceId: home.workspaceId, action: 'retention.ran' } })
+    ).records;
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ actor: { kind: 'system', label: 'system' }, details: { leads: 1, scans: 1, quarantine: 0, leadMonths: 12, scanMonths: 6 } });
+    expect(records[0]).toMatchObject({
+      actor: { kind: 'system', label: 'system' },
+      details: { leads: 1, scans: 1, quarantine: 0, leadMonths: 12, scanMonths: 6 },
+    });
     // Away has retention off and nothing past quarantine's rule: no record.
-    expect((await listAudit({ ctx: world.ctx, input: { workspaceId: away.workspaceId, action: 'retention.ran' } })).records).toHaveLength(0);
+    expect(
+      (await listAudit({ ctx: world.ctx, input: { workspaceId: away.workspaceId, action: 'retention.ran' } })).records,
+    ).toHaveLength(0);
 
     // Once a day: a second run the same day does nothing; the next day it runs again, with the cut-off moved on.
     expect((await runRetention(world.ctx)).ran).toBe(false);
@@ -102,10 +147,18 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
   it('deletes in batches of 500 (1,001 old leads: three transactions) and prunes audit records older than 365 days', async () => {
     const app = await world.app();
     for (let i = 0; i < 1001; i++) {
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: { name: `Old ${i}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${home.source.token}`,
+        payload: { name: `Old ${i}` },
+      });
       expect(res.statusCode).toBe(200);
     }
-    await world.store.db.updateTable('leads').set({ received_at: '2024-01-01T00:00:00.000Z' }).where('workspace_id', '=', home.workspaceId).execute();
+    await world.store.db
+      .updateTable('leads')
+      .set({ received_at: '2024-01-01T00:00:00.000Z' })
+      .where('workspace_id', '=', home.workspaceId)
+      .execute();
     await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadRetention: '3' } });
     await world.store.db.updateTable('audit_log').set({ at: '2025-11-24T00:00:00.000Z' }).execute();
     const commitsBefore = world.store.writer.stats.commits;
@@ -120,9 +173,16 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
 
   it('deletes quarantine entries past their 30 days in every workspace', async () => {
     const app = await world.app();
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${home.source.token}`, payload: { name: 'Caught', website: 'autofill' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${home.source.token}`,
+      payload: { name: 'Caught', website: 'autofill' },
+    });
     expect(res.statusCode).toBe(200);
-    await world.store.db.updateTable('quarantine').set({ received_at: new Date(NOW - 31 * DAY).toISOString() }).execute();
+    await world.store.db
+      .updateTable('quarantine')
+      .set({ received_at: new Date(NOW - 31 * DAY).toISOString() })
+      .execute();
     const run = await runRetention(world.ctx);
     expect(run.workspaces.find((w) => w.workspaceId === home.workspaceId)?.quarantine).toBe(1);
     expect(await ids('quarantine', home.workspaceId)).toEqual([]);
@@ -136,7 +196,11 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
       const otherCtx = createDomainContext({ config: world.config, store: other, appSecret: world.appSecret, clock });
       const runs = await Promise.all([runRetention(world.ctx), runRetention(otherCtx)]);
       expect(runs.map((r) => r.ran).sort()).toEqual([false, true]);
-      const records = await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'retention.ran').execute();
+      const records = await world.store.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', 'retention.ran')
+        .execute();
       expect(records).toHaveLength(1);
     } finally {
       await other.close();

@@ -77,7 +77,10 @@ describe('scanRooms agrees with JSON.parse', () => {
   });
 
   it('on any JSON value as the whole body', () => {
-    fc.assert(fc.property(jsonValueText, (text) => expectAgreement(Buffer.from(text))), { numRuns: 500 });
+    fc.assert(
+      fc.property(jsonValueText, (text) => expectAgreement(Buffer.from(text))),
+      { numRuns: 500 },
+    );
   });
 
   it('on mutated bodies (a byte deleted, inserted or replaced): invalid exactly when JSON.parse refuses', () => {
@@ -101,8 +104,14 @@ describe('scanRooms agrees with JSON.parse', () => {
   });
 
   it('on arbitrary bytes and strings', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => expectAgreement(Buffer.from(bytes))), { numRuns: 1000 });
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => expectAgreement(Buffer.from(s))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => expectAgreement(Buffer.from(bytes))),
+      { numRuns: 1000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => expectAgreement(Buffer.from(s))),
+      { numRuns: 1000 },
+    );
   });
 
   it('on generated RoomPlan-style exports written compact, pretty and varied', () => {
@@ -162,9 +171,11 @@ describe('scanRooms edge cases', () => {
     const text = '\uFEFF{"rooms":[{"name":"A"}]}';
     const body = Buffer.from(text);
     const result = scan(body);
-    expect(result !== 'invalid' && result.kind === 'rooms' && body.toString('utf8', result.rooms[0]!.start, result.rooms[0]!.end)).toBe(
-      '{"name":"A"}',
-    );
+    expect(
+      result !== 'invalid' &&
+        result.kind === 'rooms' &&
+        body.toString('utf8', result.rooms[0]!.start, result.rooms[0]!.end),
+    ).toBe('{"name":"A"}');
     expect(scan(Buffer.from('{"rooms":[\uFEFF{}]}'))).toBe('invalid');
     expect(scan(Buffer.from('\uFEFF'))).toBe('invalid');
   });
@@ -200,7 +211,9 @@ describe('scanRooms edge cases', () => {
           // A prefix of 0 to 3 bytes shifts the string against the 4-byte words.
           for (const shift of [0, 1, 2, 3]) {
             const body = Buffer.concat([Buffer.from(' '.repeat(shift) + head), mesh, Buffer.from('"}]}')]);
-            expect(() => scanRooms(body, 10)).toThrow(new JsonSyntaxError(shift + head.length + at, 'Control character in string'));
+            expect(() => scanRooms(body, 10)).toThrow(
+              new JsonSyntaxError(shift + head.length + at, 'Control character in string'),
+            );
           }
         }
       }

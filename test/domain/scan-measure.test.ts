@@ -44,7 +44,14 @@ describe('room measurements from RoomPlan exports', () => {
   it('an L-shaped floor outline gives its shoelace area, not the bounding box', () => {
     const room = rectangularRoom({ width: 6, length: 5, height: 2.5 });
     // An L: a 6 × 5 box with a 3 × 3 corner cut out (area 30 − 9 = 21, perimeter 6 + 2 + 3 + 3 + 3 + 5 = 22), in the floor’s own plane.
-    room.floors[0]!.polygonCorners = [[-3, -2.5, 0], [3, -2.5, 0], [3, -0.5, 0], [0, -0.5, 0], [0, 2.5, 0], [-3, 2.5, 0]];
+    room.floors[0]!.polygonCorners = [
+      [-3, -2.5, 0],
+      [3, -2.5, 0],
+      [3, -0.5, 0],
+      [0, -0.5, 0],
+      [0, 2.5, 0],
+      [-3, 2.5, 0],
+    ];
     const m = measureRoom(room);
     close(m.floorArea?.value, 21);
     close(m.perimeter?.value, 22);
@@ -59,7 +66,12 @@ describe('room measurements from RoomPlan exports', () => {
   });
 
   it('finds the CapturedRoom one level down, and a door on another room’s wall is not counted', () => {
-    const room = rectangularRoom({ width: 4, length: 4, height: 2.4, doors: [{ wall: 3, offset: 2, width: 0.9, height: 2.1 }] });
+    const room = rectangularRoom({
+      width: 4,
+      length: 4,
+      height: 2.4,
+      doors: [{ wall: 3, offset: 2, width: 0.9, height: 2.1 }],
+    });
     room.doors.push({ ...room.doors[0]!, identifier: 'other', parentIdentifier: 'a wall of the next room' });
     const m = measureRoom({ name: 'Kitchen', capturedRoom: room });
     expect(m.recognized).toBe(true);
@@ -96,7 +108,16 @@ describe('room measurements from RoomPlan exports', () => {
     close(fromFields.floorArea?.value, 10);
     close(fromFields.perimeter?.value, 13);
     close(fromFields.ceilingHeight?.value, 2.4);
-    const outline = measureRoom({ polygon: [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 12 }, { x: 0, y: 12 }], units: 'ft', height: 8 });
+    const outline = measureRoom({
+      polygon: [
+        { x: 0, y: 0 },
+        { x: 10, y: 0 },
+        { x: 10, y: 12 },
+        { x: 0, y: 12 },
+      ],
+      units: 'ft',
+      height: 8,
+    });
     close(outline.floorArea?.value, 120 * 0.3048 ** 2);
     const area = measureRoom({ area: 18.5 });
     close(area.floorArea?.value, 18.5);
@@ -105,11 +126,24 @@ describe('room measurements from RoomPlan exports', () => {
   });
 
   it('hostile input never throws, stays bounded, and is "not recognized"', () => {
-    const huge = { walls: Array.from({ length: 50_000 }, () => ({ dimensions: [1, 2, 0], transform: Array(16).fill(1) })), floors: [{ polygonCorners: Array.from({ length: 200_000 }, (_, i) => [i, 0, i]) }] };
+    const huge = {
+      walls: Array.from({ length: 50_000 }, () => ({ dimensions: [1, 2, 0], transform: Array(16).fill(1) })),
+      floors: [{ polygonCorners: Array.from({ length: 200_000 }, (_, i) => [i, 0, i]) }],
+    };
     const started = Date.now();
     expect(() => measureRoom(huge)).not.toThrow();
     expect(Date.now() - started).toBeLessThan(2_000);
-    for (const value of [null, 7, 'room', [], { walls: 'no' }, { walls: [{ dimensions: [NaN, 'x', 1e12] }] }, { area: -4 }, { area: 1e9 }, { units: 'parsecs', area: 3 }]) {
+    for (const value of [
+      null,
+      7,
+      'room',
+      [],
+      { walls: 'no' },
+      { walls: [{ dimensions: [NaN, 'x', 1e12] }] },
+      { area: -4 },
+      { area: 1e9 },
+      { units: 'parsecs', area: 3 },
+    ]) {
       const m = measureRoom(value);
       expect(m.recognized).toBe(false);
       expect(m.reason).toBeTruthy();
@@ -143,7 +177,15 @@ describe('units and the floor plan', () => {
   });
 
   it('draws walls, doors, windows, lengths and a scale bar, and escapes what it is given', () => {
-    const m = measureRoom(rectangularRoom({ width: 4, length: 3, height: 2.5, doors: [{ wall: 0, offset: 2, width: 0.9, height: 2 }], windows: [{ wall: 1, offset: 1.5, width: 1, height: 1 }] }));
+    const m = measureRoom(
+      rectangularRoom({
+        width: 4,
+        length: 3,
+        height: 2.5,
+        doors: [{ wall: 0, offset: 2, width: 0.9, height: 2 }],
+        windows: [{ wall: 1, offset: 1.5, width: 1, height: 1 }],
+      }),
+    );
     const svg = floorPlanSvg(m.plan, 'metric', '<script>alert(1)</script>').toString();
     expect(svg).not.toContain('<script>');
     expect(svg).toContain('&lt;script&gt;');

@@ -48,7 +48,14 @@ describeEachBackend('storeUpload', (backend) => {
       input: { workspaceId: ws.workspaceId, body: handOver(Buffer.from(body)), userAgent: 'test-agent/1', ...extra },
     });
   const scanCount = async () =>
-    Number((await world.store.db.selectFrom('scans').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await world.store.db
+          .selectFrom('scans')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('round trip: any valid body and each room come back byte for byte, names as JSON.parse sees them', async () => {
     await fc.assert(
@@ -62,9 +69,14 @@ describeEachBackend('storeUpload', (backend) => {
           return;
         }
         const scanId = result.scanId!;
-        expect((await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId } })).equals(body)).toBe(true);
+        expect(
+          (await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId } })).equals(body),
+        ).toBe(true);
         for (let i = 0; i < rooms.length; i++) {
-          const bytes = await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId, index: i } });
+          const bytes = await readScanRoom({
+            ctx: world.ctx,
+            input: { workspaceId: ws.workspaceId, scanId, index: i },
+          });
           // The stored room is a piece of the body (never re-serialized) and means what JSON.parse says.
           expect(body.indexOf(bytes)).toBeGreaterThanOrEqual(0);
           expect(JSON.stringify(JSON.parse(bytes.toString('utf8')))).toBe(JSON.stringify(rooms[i]));
@@ -78,18 +90,28 @@ describeEachBackend('storeUpload', (backend) => {
   });
 
   it('stores the scan row: received time, count, byte size, user agent, and touches the key times', async () => {
-    const body = Buffer.from(toJsonText(generateScanExchange({ seed: 11, rooms: 3, extra: { device: 'x' } }), { style: 'varied', seed: 4 }));
+    const body = Buffer.from(
+      toJsonText(generateScanExchange({ seed: 11, rooms: 3, extra: { device: 'x' } }), { style: 'varied', seed: 4 }),
+    );
     const before = new Date().toISOString();
     // A workspace of its own: the key times are written at most once a minute per workspace.
     const fresh = await world.seed('Touch');
     const { scanId, count } = await store(body, { workspaceId: fresh.workspaceId });
     expect(count).toBe(3);
-    const row = await world.store.db.selectFrom('scans').selectAll().where('id', '=', scanId!).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('scans')
+      .selectAll()
+      .where('id', '=', scanId!)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ workspace_id: fresh.workspaceId, user_agent: 'test-agent/1', idempotency_key: null });
     expect(Number(row.room_count)).toBe(3);
     expect(Number(row.byte_size)).toBe(body.length);
     expect(row.received_at >= before).toBe(true);
-    const key = await world.store.db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', fresh.workspaceId).executeTakeFirstOrThrow();
+    const key = await world.store.db
+      .selectFrom('upload_keys')
+      .selectAll()
+      .where('workspace_id', '=', fresh.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(key.last_used_at).toBe(row.received_at);
     expect(key.last_connected_at).toBe(row.received_at);
   });
@@ -100,7 +122,11 @@ describeEachBackend('storeUpload', (backend) => {
     const result = await store('{"rooms":[], "device":"probe"}', { workspaceId: probe.workspaceId });
     expect(result).toEqual({ kind: 'scan', scanId: null, count: 0 });
     expect(await scanCount()).toBe(scansBefore);
-    const key = await world.store.db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', probe.workspaceId).executeTakeFirstOrThrow();
+    const key = await world.store.db
+      .selectFrom('upload_keys')
+      .selectAll()
+      .where('workspace_id', '=', probe.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(key.last_connected_at).not.toBeNull();
     expect(key.last_used_at).toBeNull();
   });
@@ -108,12 +134,21 @@ describeEachBackend('storeUpload', (backend) => {
   it('stores each room once, as a byte range of the stored body', async () => {
     const body = Buffer.from('{"rooms":[{"name":"A","w":[1,2]} , {"name":"B"}],"x":1}');
     const { scanId } = await store(body);
-    const rooms = await world.store.db.selectFrom('scan_rooms').selectAll().where('scan_id', '=', scanId!).orderBy('idx').execute();
+    const rooms = await world.store.db
+      .selectFrom('scan_rooms')
+      .selectAll()
+      .where('scan_id', '=', scanId!)
+      .orderBy('idx')
+      .execute();
     expect(rooms.map((r) => [Number(r.raw_start), Number(r.raw_end), Buffer.from(r.raw).length])).toEqual([
       [10, 32, 0],
       [35, 47, 0],
     ]);
-    expect((await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 1 } })).toString()).toBe('{"name":"B"}');
+    expect(
+      (
+        await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 1 } })
+      ).toString(),
+    ).toBe('{"name":"B"}');
   });
 
   it.each([
@@ -145,9 +180,17 @@ describeEachBackend('storeUpload', (backend) => {
     await expectCode(store(rooms(501)), 'too_many_rooms', /501/);
     const { scanId, count } = await store(rooms(500));
     expect(count).toBe(500);
-    const last = await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 499 } });
+    const last = await readScanRoom({
+      ctx: world.ctx,
+      input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 499 },
+    });
     expect(last.toString()).toBe('{"i":499}');
-    const listed = await world.store.db.selectFrom('scan_rooms').select('name').where('scan_id', '=', scanId!).where('idx', '=', 499).executeTakeFirstOrThrow();
+    const listed = await world.store.db
+      .selectFrom('scan_rooms')
+      .select('name')
+      .where('scan_id', '=', scanId!)
+      .where('idx', '=', 499)
+      .executeTakeFirstOrThrow();
     expect(listed.name).toBe('Room 500');
   });
 
@@ -155,7 +198,12 @@ describeEachBackend('storeUpload', (backend) => {
     const long = 'é'.repeat(MAX_ROOM_NAME_LENGTH + 50);
     const text = `{"rooms":[{"name":"a\\u0000b"},{"name":"x\\ud800y"},{"name":"${long}"},{"name":7},{}]}`;
     const { scanId } = await store(text);
-    const rows = await world.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scanId!).orderBy('idx').execute();
+    const rows = await world.store.db
+      .selectFrom('scan_rooms')
+      .select(['idx', 'name'])
+      .where('scan_id', '=', scanId!)
+      .orderBy('idx')
+      .execute();
     expect(rows.map((r) => r.name)).toEqual([
       'a\uFFFDb',
       'x\uFFFDy',
@@ -163,15 +211,26 @@ describeEachBackend('storeUpload', (backend) => {
       'Room 4',
       'Room 5',
     ]);
-    expect((await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 0 } })).toString()).toBe('{"name":"a\\u0000b"}');
+    expect(
+      (
+        await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 0 } })
+      ).toString(),
+    ).toBe('{"name":"a\\u0000b"}');
   });
 
   it('keeps __proto__ keys as data and never touches Object.prototype', async () => {
-    const text = '{"__proto__":{"polluted":true},"rooms":[{"__proto__":{"name":"evil"},"constructor":{"prototype":{"polluted":1}}}]}';
+    const text =
+      '{"__proto__":{"polluted":true},"rooms":[{"__proto__":{"name":"evil"},"constructor":{"prototype":{"polluted":1}}}]}';
     const { scanId } = await store(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect((await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId! } })).toString()).toBe(text);
-    const room = await world.store.db.selectFrom('scan_rooms').select('name').where('scan_id', '=', scanId!).executeTakeFirstOrThrow();
+    expect(
+      (await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId! } })).toString(),
+    ).toBe(text);
+    const room = await world.store.db
+      .selectFrom('scan_rooms')
+      .select('name')
+      .where('scan_id', '=', scanId!)
+      .executeTakeFirstOrThrow();
     expect(room.name).toBe('Room 1');
   });
 });

@@ -23,7 +23,10 @@ describeEachBackend('the confirmation to the sender', (backend) => {
   beforeEach(async () => {
     sink = await startSmtpSink();
     clock = new TestClock(Date.parse('2026-03-02T12:00:00.000Z'));
-    world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' } });
+    world = await createWorld(backend, {
+      clock,
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <leads@leadscan.test>' },
+    });
     seeded = await world.seed('Acme Renovations');
   });
 
@@ -44,14 +47,23 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     return sink.waitFor(total);
   };
   const confirmations = async () =>
-    world.store.db.selectFrom('outbox').select(['to_address', 'state']).where('purpose', '=', 'confirmation').orderBy('created_at').execute();
+    world.store.db
+      .selectFrom('outbox')
+      .select(['to_address', 'state'])
+      .where('purpose', '=', 'confirmation')
+      .orderBy('created_at')
+      .execute();
   const setBusiness = (email: string | null) =>
     world.store.db
       .updateTable('workspaces')
       .set({ business_email: email, business_phone: '+1 514-555-0100', business_address: '12 Main St\nMontréal' })
       .where('id', '=', seeded.workspaceId)
       .execute();
-  const turnOn = () => setSenderConfirmation({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: true } });
+  const turnOn = () =>
+    setSenderConfirmation({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: true },
+    });
 
   it('off by default; on, the sender gets one email with the business’s contact, Reply-To the business, nothing they typed', async () => {
     await post({ name: 'Before', email: 'before@example.com' });
@@ -61,7 +73,12 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     await setBusiness('office@acme.test');
     await turnOn();
 
-    await post({ name: 'Mallory <b>Spammer</b>', email: 'Victim@Example.com', notes: 'Click https://phish.example now', pitch: 'free money' });
+    await post({
+      name: 'Mallory <b>Spammer</b>',
+      email: 'Victim@Example.com',
+      notes: 'Click https://phish.example now',
+      pitch: 'free money',
+    });
     const [mail] = await send(1);
     expect((mail!.to as { text: string }).text.toLowerCase()).toBe('victim@example.com');
     expect(mail!.replyTo?.value).toEqual([{ address: 'office@acme.test', name: '' }]);
@@ -70,7 +87,8 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     expect(mail!.text).toContain('+1 514-555-0100');
     expect(mail!.text).toContain('office@acme.test');
     const everything = `${mail!.subject}${mail!.text}${String(mail!.html)}`;
-    for (const typed of ['Mallory', 'Spammer', 'phish', 'free money', 'Victim']) expect(everything).not.toContain(typed);
+    for (const typed of ['Mallory', 'Spammer', 'phish', 'free money', 'Victim'])
+      expect(everything).not.toContain(typed);
     expect(String(mail!.html)).toContain('href="tel:+15145550100"');
     // Once sent, the outbox no longer holds the visitor's address.
     expect(await confirmations()).toEqual([{ to_address: '(the person who sent the form)', state: 'sent' }]);
@@ -92,7 +110,10 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     clock.advance(DAY);
     await post({ name: 'Tomorrow', email: 'victim@example.com' });
     await send(2);
-    await setSenderConfirmation({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: false } });
+    await setSenderConfirmation({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: false },
+    });
     await post({ name: 'Off', email: 'off@example.com' });
     expect(await confirmations()).toHaveLength(2);
   });
@@ -105,7 +126,9 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     const meta = { clientIp: '203.0.113.9', userAgent: 'ua', origin: null, referer: null };
     const total = CONFIRMATIONS_PER_SOURCE_PER_DAY + 20;
     await Promise.all(
-      Array.from({ length: total }, (_, i) => submitLead({ ctx, input: { source, body: { name: `P${i}`, email: `p${i}@example.com` }, meta } })),
+      Array.from({ length: total }, (_, i) =>
+        submitLead({ ctx, input: { source, body: { name: `P${i}`, email: `p${i}@example.com` }, meta } }),
+      ),
     );
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toHaveLength(total);
     expect(await confirmations()).toHaveLength(CONFIRMATIONS_PER_SOURCE_PER_DAY);

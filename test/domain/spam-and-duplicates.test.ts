@@ -43,12 +43,17 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     submitLead({ ctx: world.ctx, input: { source: await source(), body, meta: { ...meta, ...m } } });
   const block = (add: Parameters<typeof updateSpamRules>[0]['input']['add']) =>
     updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add } });
-  const leadIds = async () => (await world.store.db.selectFrom('leads').select('id').orderBy('received_at').execute()).map((r) => r.id);
+  const leadIds = async () =>
+    (await world.store.db.selectFrom('leads').select('id').orderBy('received_at').execute()).map((r) => r.id);
   const quarantine = () => listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
 
   it('blocked emails, domains and words quarantine with the rule that matched; Restore makes the lead', async () => {
     await post({ name: 'Before rules', email: 'Spammer@Example.com' });
-    await block({ blockedEmails: ['spammer@example.com'], blockedDomains: ['@Junk.example'], blockedWords: ['Viagra', 'cheap seo'] });
+    await block({
+      blockedEmails: ['spammer@example.com'],
+      blockedDomains: ['@Junk.example'],
+      blockedWords: ['Viagra', 'cheap seo'],
+    });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'A', email: '  SPAMMER@example.COM ' }, 'email spammer@example.com'],
       [{ name: 'B', email: 'x@junk.example' }, 'domain junk.example'],
@@ -65,7 +70,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       cases.map(([body, detail]) => [body.name, 'blocked_rule', detail]).reverse(),
     );
     // Whole words only, and other addresses of the domain's neighbours pass.
-    for (const body of [{ name: 'Viagrax fan', notes: 'aviagra' }, { name: 'Ok', email: 'x@notjunk.example' }]) {
+    for (const body of [
+      { name: 'Viagrax fan', notes: 'aviagra' },
+      { name: 'Ok', email: 'x@notjunk.example' },
+    ]) {
       expect((await post(body)).quarantined).toBe(false);
     }
     expect(await leadIds()).toHaveLength(3);
@@ -108,17 +116,27 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
   it('checks and bounds the rules, and removes entries as typed', async () => {
     await expect(block({ blockedEmails: ['not an email'] })).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(block({ allowedSites: ['bad host!'] })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(block({ blockedWords: Array.from({ length: 501 }, (_, i) => `w${i}`) })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(block({ blockedWords: Array.from({ length: 501 }, (_, i) => `w${i}`) })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     await expect(block({ blockedWords: ['x'.repeat(201)] })).rejects.toMatchObject({ code: 'invalid_request' });
-    await block({ blockedDomains: ['@Junk.example', 'junk.example'], allowedSites: ['https://www.roofer.example/contact'] });
+    await block({
+      blockedDomains: ['@Junk.example', 'junk.example'],
+      allowedSites: ['https://www.roofer.example/contact'],
+    });
     expect((await getSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id } })).rules).toEqual({
       blockedEmails: [],
       blockedDomains: ['junk.example'],
       blockedWords: [],
       allowedSites: ['www.roofer.example'],
     });
-    await updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, remove: { blockedDomains: ['JUNK.example'] } } });
-    expect((await getSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id } })).rules.blockedDomains).toEqual([]);
+    await updateSpamRules({
+      ctx: world.ctx,
+      input: { sourceId: seeded.source.id, remove: { blockedDomains: ['JUNK.example'] } },
+    });
+    expect(
+      (await getSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id } })).rules.blockedDomains,
+    ).toEqual([]);
     const other = await world.seed('Other');
     await expect(
       getSpamRules({ ctx: world.ctx, input: { workspaceId: other.workspaceId, sourceId: seeded.source.id } }),
@@ -126,9 +144,18 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
   });
 
   it('Mark as spam moves the lead to Quarantine and Restore brings it back as it was, under the same id', async () => {
-    const member = await createUser({ ctx: world.ctx, input: { email: 'mia@acme.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Mia' } });
+    const member = await createUser({
+      ctx: world.ctx,
+      input: { email: 'mia@acme.example', workspaceId: seeded.workspaceId, role: 'member', displayName: 'Mia' },
+    });
     const by = { userId: member.userId, label: 'Mia' };
-    const { leadId } = await post({ name: 'Zoë Spam', email: 'zoe@example.com', phone: '555 0100 123', notes: 'Hello', budget: '5k' });
+    const { leadId } = await post({
+      name: 'Zoë Spam',
+      email: 'zoe@example.com',
+      phone: '555 0100 123',
+      notes: 'Hello',
+      budget: '5k',
+    });
     const receivedAt = (await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } })).receivedAt;
     await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by } });
     await assignLead({ ctx: world.ctx, input: { leadId, assignee: { userId: member.userId }, by } });
@@ -142,22 +169,38 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     expect((await list('zoe')).leads).toEqual([]);
     const [entry] = await quarantine();
     expect([entry!.id, entry!.reason, entry!.detail, entry!.fields.name, entry!.fields.budget]).toEqual([
-      marked.quarantineId, 'marked_spam', 'Mia', 'Zoë Spam', '5k',
+      marked.quarantineId,
+      'marked_spam',
+      'Mia',
+      'Zoë Spam',
+      '5k',
     ]);
     // Marked leads are not the top bar's news: the person just put it there.
     expect(await countRecentCatches({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toBe(0);
-    await expect(markAsSpam({ ctx: world.ctx, input: { id: leadId, by } })).rejects.toMatchObject({ code: 'lead_not_found' });
+    await expect(markAsSpam({ ctx: world.ctx, input: { id: leadId, by } })).rejects.toMatchObject({
+      code: 'lead_not_found',
+    });
 
-    const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: entry!.id, workspaceId: seeded.workspaceId } });
+    const restored = await restoreQuarantined({
+      ctx: world.ctx,
+      input: { id: entry!.id, workspaceId: seeded.workspaceId },
+    });
     expect(restored.leadId).toBe(leadId);
     const back = await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } });
     expect([back.name, back.email, back.extra, back.receivedAt, back.stage, back.assignee?.userId]).toEqual([
-      'Zoë Spam', 'zoe@example.com', { budget: '5k' }, receivedAt, 'contacted', member.userId,
+      'Zoë Spam',
+      'zoe@example.com',
+      { budget: '5k' },
+      receivedAt,
+      'contacted',
+      member.userId,
     ]);
     expect(back.internalNotes.map((n) => n.text)).toEqual(['Called once']);
     expect(back.history.map((h) => h.toStage)).toEqual(['contacted']);
     expect((await list('zoe')).leads.map((l) => l.id)).toEqual([leadId]);
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: entry!.id } })).rejects.toMatchObject({ code: 'already_restored' });
+    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: entry!.id } })).rejects.toMatchObject({
+      code: 'already_restored',
+    });
   });
 
   it('the top bar counts catches of the last 7 days that are not restored, per workspace', async () => {
@@ -188,7 +231,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     const late = await post({ name: 'Late', email: 'bob@example.com' });
     const other = await world.seed('Other');
     const otherSource = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(other.source.token) } });
-    const elsewhere = await submitLead({ ctx: world.ctx, input: { source: otherSource, body: { name: 'Elsewhere', email: 'ann@example.com' }, meta } });
+    const elsewhere = await submitLead({
+      ctx: world.ctx,
+      input: { source: otherSource, body: { name: 'Elsewhere', email: 'ann@example.com' }, meta },
+    });
 
     const page = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     const marks = Object.fromEntries(page.leads.map((l) => [l.name, l.possibleDuplicate]));
@@ -198,7 +244,9 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     const detail = await openLead({ ctx: world.ctx, input: { id: byPhone.leadId, markOpened: false } });
     expect(detail.earlier.map((e) => [e.id, e.matchedBy])).toEqual([[first.leadId, ['phone']]]);
     expect((await openLead({ ctx: world.ctx, input: { id: late.leadId, markOpened: false } })).earlier).toEqual([]);
-    expect((await openLead({ ctx: world.ctx, input: { id: elsewhere.leadId, markOpened: false } })).earlier).toEqual([]);
+    expect((await openLead({ ctx: world.ctx, input: { id: elsewhere.leadId, markOpened: false } })).earlier).toEqual(
+      [],
+    );
     expect(stranger.leadId).toBeTruthy();
 
     const csv = await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });

@@ -63,22 +63,37 @@ describeEachBackend('pipeline stages', (backend) => {
   it('add, rename, reorder and remove; a stage holding leads goes only by moving them, with history', async () => {
     const added = await addStage({ ctx: world.ctx, input: { ...p, name: 'Site visit' } });
     expect(added).toEqual({ key: 'site-visit', name: 'Site visit', position: 5 });
-    await expect(addStage({ ctx: world.ctx, input: { ...p, name: 'site VISIT' } })).rejects.toMatchObject({ code: 'stage_name_taken' });
-    await expect(addStage({ ctx: world.ctx, input: { ...p, name: '  ' } })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(addStage({ ctx: world.ctx, input: { ...p, name: 'site VISIT' } })).rejects.toMatchObject({
+      code: 'stage_name_taken',
+    });
+    await expect(addStage({ ctx: world.ctx, input: { ...p, name: '  ' } })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
 
     await renameStage({ ctx: world.ctx, input: { ...p, stage: 'quoted', name: 'Estimate sent' } });
-    await expect(renameStage({ ctx: world.ctx, input: { ...p, stage: 'won', name: 'inbox' } })).rejects.toMatchObject({ code: 'stage_name_taken' });
+    await expect(renameStage({ ctx: world.ctx, input: { ...p, stage: 'won', name: 'inbox' } })).rejects.toMatchObject({
+      code: 'stage_name_taken',
+    });
     expect(await names()).toEqual(['Inbox', 'Contacted', 'Estimate sent', 'Won', 'Lost', 'Site visit']);
 
-    const leads = await insertLeads(world, { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id }, [
-      { name: 'A', stage: 'quoted' },
-      { name: 'B', stage: 'quoted' },
-      { name: 'C', stage: 'won' },
-    ]);
-    await expect(removeStage({ ctx: world.ctx, input: { ...p, stage: 'Estimate sent', by: CLI_ACTOR } })).rejects.toMatchObject({
+    const leads = await insertLeads(
+      world,
+      { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id },
+      [
+        { name: 'A', stage: 'quoted' },
+        { name: 'B', stage: 'quoted' },
+        { name: 'C', stage: 'won' },
+      ],
+    );
+    await expect(
+      removeStage({ ctx: world.ctx, input: { ...p, stage: 'Estimate sent', by: CLI_ACTOR } }),
+    ).rejects.toMatchObject({
       code: 'stage_not_empty',
     });
-    const removed = await removeStage({ ctx: world.ctx, input: { ...p, stage: 'Estimate sent', moveTo: 'Site visit', by: { userId: 'usr_9', label: 'Ann' } } });
+    const removed = await removeStage({
+      ctx: world.ctx,
+      input: { ...p, stage: 'Estimate sent', moveTo: 'Site visit', by: { userId: 'usr_9', label: 'Ann' } },
+    });
     expect(removed.moved).toBe(2);
     expect(await listStages({ ctx: world.ctx, input: p })).toEqual([
       { key: 'inbox', name: 'Inbox', position: 0, leads: 0 },
@@ -89,17 +104,28 @@ describeEachBackend('pipeline stages', (backend) => {
     ]);
     const a = await openLead({ ctx: world.ctx, input: { id: leads[0]!.id } });
     expect(a.history).toEqual([
-      expect.objectContaining({ fromStage: 'quoted', fromName: 'Estimate sent', toStage: 'site-visit', toName: 'Site visit', byUserId: 'usr_9', byLabel: 'Ann' }),
+      expect.objectContaining({
+        fromStage: 'quoted',
+        fromName: 'Estimate sent',
+        toStage: 'site-visit',
+        toName: 'Site visit',
+        byUserId: 'usr_9',
+        byLabel: 'Ann',
+      }),
     ]);
     // An empty stage goes without a target; the last stage never goes.
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'lost', by: CLI_ACTOR } });
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'inbox', by: CLI_ACTOR } });
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'contacted', by: CLI_ACTOR } });
     await removeStage({ ctx: world.ctx, input: { ...p, stage: 'won', moveTo: 'site-visit', by: CLI_ACTOR } });
-    await expect(removeStage({ ctx: world.ctx, input: { ...p, stage: 'site-visit', by: CLI_ACTOR } })).rejects.toMatchObject({ code: 'last_stage' });
+    await expect(
+      removeStage({ ctx: world.ctx, input: { ...p, stage: 'site-visit', by: CLI_ACTOR } }),
+    ).rejects.toMatchObject({ code: 'last_stage' });
     const all = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(all.leads.map((l) => l.stageName)).toEqual(['Site visit', 'Site visit', 'Site visit']);
-    await expect(reorderStages({ ctx: world.ctx, input: { ...p, order: ['site-visit', 'site-visit'] } })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(
+      reorderStages({ ctx: world.ctx, input: { ...p, order: ['site-visit', 'site-visit'] } }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('two renames to one name at once, from two instances: one is made, the other is refused as taken', async () => {
@@ -134,7 +160,9 @@ describeEachBackend('pipeline stages', (backend) => {
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'already_restored' } });
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toHaveLength(1);
     const other = await world.seed('Other');
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: q!.id, workspaceId: other.workspaceId } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: world.ctx, input: { id: q!.id, workspaceId: other.workspaceId } }),
+    ).rejects.toMatchObject({
       code: 'quarantine_item_not_found',
     });
   });
@@ -143,27 +171,63 @@ describeEachBackend('pipeline stages', (backend) => {
 describeEachBackend('migration 0004 on a database that already has leads', (backend) => {
   it('gives every existing pipeline the default stages and keeps its leads in Inbox', async () => {
     const testDb = await createTestDatabase(backend);
-    const store = openDatabase(backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url });
+    const store = openDatabase(
+      backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url },
+    );
     try {
       const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
       const first = await migrator.migrateTo('0001_initial');
       expect(first.error).toBeUndefined();
       const now = '2026-01-01T00:00:00.000Z';
       await store.db.insertInto('workspaces').values({ id: 'ws_1', name: 'Old', created_at: now }).execute();
-      await store.db.insertInto('pipelines').values([
-        { id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now },
-        { id: 'pl_2', workspace_id: 'ws_1', name: 'Repairs', created_at: now },
-      ]).execute();
-      await store.db.insertInto('lead_sources').values({ id: 'src_1', workspace_id: 'ws_1', pipeline_id: 'pl_1', name: 'Form', token: '00000000-0000-4000-8000-000000000001', active: 1, bot_check_provider: null, bot_check_secret_enc: null, bot_check_site_key: null, bot_check_min_score: null, created_at: now, updated_at: now }).execute();
-      const old = { workspace_id: 'ws_1', pipeline_id: 'pl_1', source_id: 'src_1', extra: '{}', bot_check: 'off', received_at: now };
-      await store.db.insertInto('leads').values([
-        { ...old, id: 'lead_1', name: 'Old lead', stage: 'inbox' },
-        { ...old, id: 'lead_2', name: 'Hand-written', stage: 'Inbox ' },
-      ]).execute();
+      await store.db
+        .insertInto('pipelines')
+        .values([
+          { id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now },
+          { id: 'pl_2', workspace_id: 'ws_1', name: 'Repairs', created_at: now },
+        ])
+        .execute();
+      await store.db
+        .insertInto('lead_sources')
+        .values({
+          id: 'src_1',
+          workspace_id: 'ws_1',
+          pipeline_id: 'pl_1',
+          name: 'Form',
+          token: '00000000-0000-4000-8000-000000000001',
+          active: 1,
+          bot_check_provider: null,
+          bot_check_secret_enc: null,
+          bot_check_site_key: null,
+          bot_check_min_score: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const old = {
+        workspace_id: 'ws_1',
+        pipeline_id: 'pl_1',
+        source_id: 'src_1',
+        extra: '{}',
+        bot_check: 'off',
+        received_at: now,
+      };
+      await store.db
+        .insertInto('leads')
+        .values([
+          { ...old, id: 'lead_1', name: 'Old lead', stage: 'inbox' },
+          { ...old, id: 'lead_2', name: 'Hand-written', stage: 'Inbox ' },
+        ])
+        .execute();
 
       await store.migrate();
       for (const pipelineId of ['pl_1', 'pl_2']) {
-        const stages = await store.db.selectFrom('stages').select(['key', 'name', 'position']).where('pipeline_id', '=', pipelineId).orderBy('position').execute();
+        const stages = await store.db
+          .selectFrom('stages')
+          .select(['key', 'name', 'position'])
+          .where('pipeline_id', '=', pipelineId)
+          .orderBy('position')
+          .execute();
         expect(stages.map((s) => [s.key, s.name, s.position])).toEqual([
           ['inbox', 'Inbox', 0],
           ['contacted', 'Contacted', 1],
@@ -184,29 +248,47 @@ describeEachBackend('migration 0004 on a database that already has leads', (back
 describeEachBackend('migration 0043 on a database whose stages share a name', (backend) => {
   it('renames the later stage of each pair and then refuses a duplicate name', async () => {
     const testDb = await createTestDatabase(backend);
-    const store = openDatabase(backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url });
+    const store = openDatabase(
+      backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url },
+    );
     try {
       const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
       expect((await migrator.migrateTo('0042_lighter_lead_writes')).error).toBeUndefined();
       const now = '2026-01-01T00:00:00.000Z';
       await store.db.insertInto('workspaces').values({ id: 'ws_1', name: 'Old', created_at: now }).execute();
-      await store.db.insertInto('pipelines').values({ id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now }).execute();
+      await store.db
+        .insertInto('pipelines')
+        .values({ id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now })
+        .execute();
       // Two renames that raced before 0043: Won and Lost both called "Booked".
-      await store.db.insertInto('stages').values([
-        { pipeline_id: 'pl_1', key: 'inbox', name: 'Inbox', position: 0, created_at: now },
-        { pipeline_id: 'pl_1', key: 'won', name: 'Booked', position: 1, created_at: now },
-        { pipeline_id: 'pl_1', key: 'lost', name: 'booked', position: 2, created_at: now },
-      ]).execute();
+      await store.db
+        .insertInto('stages')
+        .values([
+          { pipeline_id: 'pl_1', key: 'inbox', name: 'Inbox', position: 0, created_at: now },
+          { pipeline_id: 'pl_1', key: 'won', name: 'Booked', position: 1, created_at: now },
+          { pipeline_id: 'pl_1', key: 'lost', name: 'booked', position: 2, created_at: now },
+        ])
+        .execute();
 
       await store.migrate();
-      const stages = await store.db.selectFrom('stages').select(['key', 'name']).where('pipeline_id', '=', 'pl_1').orderBy('position').execute();
+      const stages = await store.db
+        .selectFrom('stages')
+        .select(['key', 'name'])
+        .where('pipeline_id', '=', 'pl_1')
+        .orderBy('position')
+        .execute();
       expect(stages.map((s) => [s.key, s.name])).toEqual([
         ['inbox', 'Inbox'],
         ['won', 'Booked'],
         ['lost', 'booked (2)'],
       ]);
       await expect(
-        store.db.updateTable('stages').set({ name: 'BOOKED' }).where('pipeline_id', '=', 'pl_1').where('key', '=', 'inbox').execute(),
+        store.db
+          .updateTable('stages')
+          .set({ name: 'BOOKED' })
+          .where('pipeline_id', '=', 'pl_1')
+          .where('key', '=', 'inbox')
+          .execute(),
       ).rejects.toThrow(/unique/i);
     } finally {
       await store.close();

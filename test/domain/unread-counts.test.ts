@@ -11,7 +11,12 @@ import type { LeadSource } from '../../src/domain/sources/source.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 
-const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: 'https://o.example', referer: 'https://o.example/f' };
+const meta: IntakeMeta = {
+  clientIp: '203.0.113.7',
+  userAgent: 'ua/1',
+  origin: 'https://o.example',
+  referer: 'https://o.example/f',
+};
 
 // The unread counts are counters kept by triggers (migration 0024): they must equal the marks they count, whatever
 // runs at once.
@@ -28,7 +33,12 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
   });
 
   const counts = async () =>
-    Object.fromEntries((await unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).map((c) => [c.name, c.unread]));
+    Object.fromEntries(
+      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).map((c) => [
+        c.name,
+        c.unread,
+      ]),
+    );
   /** What the counts must be: the marks themselves, counted. */
   const marks = async () => {
     const rows = await world.store.db
@@ -39,12 +49,20 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
       .execute();
     return Object.fromEntries(rows.map((r) => [r.name, Number(r.n)]));
   };
-  const sourceOf = async (token: string): Promise<LeadSource> => openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(token) } });
-  const submit = (source: LeadSource, name: string) => submitLead({ ctx: world.ctx, input: { source, body: { name, email: `${name}@example.com` }, meta } });
+  const sourceOf = async (token: string): Promise<LeadSource> =>
+    openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(token) } });
+  const submit = (source: LeadSource, name: string) =>
+    submitLead({ ctx: world.ctx, input: { source, body: { name, email: `${name}@example.com` }, meta } });
 
   it('follow every lead stored, opened and deleted while intake runs on two pipelines', async () => {
-    const repairs = await createPipeline({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, name: 'Repairs' } });
-    const repairsSource = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, name: 'Web' } });
+    const repairs = await createPipeline({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, name: 'Repairs' },
+    });
+    const repairsSource = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, name: 'Web' },
+    });
     const sales = await sourceOf(seeded.source.token);
     const other = await sourceOf(repairsSource.token);
     const first = await Promise.all(Array.from({ length: 40 }, (_, i) => submit(i % 2 ? sales : other, `first${i}`)));
@@ -57,8 +75,10 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
       work.push(openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
       if (i % 4 === 0) work.push(openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
     });
-    for (const { leadId } of first.slice(20, 26)) work.push(deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
-    for (const { leadId } of first.slice(26, 30)) work.push(openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } }));
+    for (const { leadId } of first.slice(20, 26))
+      work.push(deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
+    for (const { leadId } of first.slice(26, 30))
+      work.push(openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } }));
     await Promise.all(work);
 
     // 20 + 20 first, 80 + 40 more; 10 opened on each side, 3 deleted on each side.
@@ -66,9 +86,16 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
     expect(await counts()).toEqual({ Sales: 87, Repairs: 47 });
 
     // A pipeline deleted with its leads leaves no count behind.
-    await deletePipeline({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, force: true } });
+    await deletePipeline({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, force: true },
+    });
     expect(await counts()).toEqual({ Sales: 87 });
-    const left = await world.store.db.selectFrom('lead_unread_counts').select('pipeline_id').where('pipeline_id', '=', repairs.id).execute();
+    const left = await world.store.db
+      .selectFrom('lead_unread_counts')
+      .select('pipeline_id')
+      .where('pipeline_id', '=', repairs.id)
+      .execute();
     expect(left).toEqual([]);
   });
 });

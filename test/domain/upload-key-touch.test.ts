@@ -19,9 +19,16 @@ describeEachBackend('upload key last-connected / last-used times', (backend) => 
   });
 
   const upload = (rooms: string) =>
-    storeUpload({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, body: handOver(Buffer.from(`{"rooms":${rooms}}`)), userAgent: undefined } });
+    storeUpload({
+      ctx: world.ctx,
+      input: { workspaceId: ws.workspaceId, body: handOver(Buffer.from(`{"rooms":${rooms}}`)), userAgent: undefined },
+    });
   const key = () =>
-    world.store.db.selectFrom('upload_keys').select(['last_used_at', 'last_connected_at']).where('workspace_id', '=', ws.workspaceId).executeTakeFirstOrThrow();
+    world.store.db
+      .selectFrom('upload_keys')
+      .select(['last_used_at', 'last_connected_at'])
+      .where('workspace_id', '=', ws.workspaceId)
+      .executeTakeFirstOrThrow();
 
   it('are written at most once a minute per workspace, and again after it', async () => {
     await upload('[]');
@@ -30,15 +37,24 @@ describeEachBackend('upload key last-connected / last-used times', (backend) => 
     clock.advance(1000);
     await upload('[{"name":"A"}]');
     // The first upload: "used" has not been written yet this minute, "connected" is written with it.
-    expect(await key()).toEqual({ last_connected_at: '2026-03-01T10:00:01.000Z', last_used_at: '2026-03-01T10:00:01.000Z' });
+    expect(await key()).toEqual({
+      last_connected_at: '2026-03-01T10:00:01.000Z',
+      last_used_at: '2026-03-01T10:00:01.000Z',
+    });
 
     clock.advance(KEY_TOUCH_INTERVAL_MS - 2000);
     await upload('[{"name":"B"}]');
     await upload('[]');
-    expect(await key()).toEqual({ last_connected_at: '2026-03-01T10:00:01.000Z', last_used_at: '2026-03-01T10:00:01.000Z' });
+    expect(await key()).toEqual({
+      last_connected_at: '2026-03-01T10:00:01.000Z',
+      last_used_at: '2026-03-01T10:00:01.000Z',
+    });
 
     clock.advance(2000);
     await upload('[{"name":"C"}]');
-    expect(await key()).toEqual({ last_connected_at: '2026-03-01T10:01:01.000Z', last_used_at: '2026-03-01T10:01:01.000Z' });
+    expect(await key()).toEqual({
+      last_connected_at: '2026-03-01T10:01:01.000Z',
+      last_used_at: '2026-03-01T10:01:01.000Z',
+    });
   });
 });

@@ -61,7 +61,9 @@ describeEachBackend('verifyBotCheck', (backend) => {
   it('is off for a source without a bot check, and asks no provider', async () => {
     await configureBotCheck({ ctx: world.ctx, input: { sourceId, settings: { off: true } } });
     const source = (await findSourceByToken({ ctx: world.ctx, input: { token } }))!;
-    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: undefined, remoteIp: null } })).resolves.toBe('off');
+    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: undefined, remoteIp: null } })).resolves.toBe(
+      'off',
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -88,7 +90,9 @@ describeEachBackend('verifyBotCheck', (backend) => {
       it('refuses a token the provider refuses with bot_check_failed', async () => {
         const source = await sourceWith(provider);
         fake.mode = 'fail';
-        const error = await failure(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok-bad', remoteIp: null } }));
+        const error = await failure(
+          verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok-bad', remoteIp: null } }),
+        );
         expect(error.code).toBe('bot_check_failed');
         expect(error.detail).toMatch(/invalid-input-response/);
         expect(error.detail).not.toContain(SECRET);
@@ -98,7 +102,9 @@ describeEachBackend('verifyBotCheck', (backend) => {
       it('refuses a missing or blank token without asking the provider', async () => {
         const source = await sourceWith(provider);
         for (const missing of [undefined, '', '   ']) {
-          const error = await failure(verifyBotCheck({ ctx: world.ctx, input: { source, token: missing, remoteIp: null } }));
+          const error = await failure(
+            verifyBotCheck({ ctx: world.ctx, input: { source, token: missing, remoteIp: null } }),
+          );
           expect(error.code).toBe('bot_check_failed');
           expect(error.detail).toMatch(/botCheckToken is missing/);
         }
@@ -109,10 +115,19 @@ describeEachBackend('verifyBotCheck', (backend) => {
         const source = await sourceWith(provider);
         const downCtx: DomainContext = {
           ...world.ctx,
-          config: { ...world.config, botCheckVerifyUrls: { ...world.config.botCheckVerifyUrls, [provider]: fake.downEnv()[`${provider.toUpperCase()}_VERIFY_URL`]! } },
+          config: {
+            ...world.config,
+            botCheckVerifyUrls: {
+              ...world.config.botCheckVerifyUrls,
+              [provider]: fake.downEnv()[`${provider.toUpperCase()}_VERIFY_URL`]!,
+            },
+          },
         };
         const log = recordingLog();
-        const outcome = await verifyBotCheck({ ctx: downCtx, input: { source, token: 'tok-secret-token', remoteIp: null, log } });
+        const outcome = await verifyBotCheck({
+          ctx: downCtx,
+          input: { source, token: 'tok-secret-token', remoteIp: null, log },
+        });
         expect(outcome).toBe('unverified');
         expect(log.lines).toHaveLength(1);
         expect(log.lines[0]).toMatch(/ECONNREFUSED/);
@@ -133,9 +148,13 @@ describeEachBackend('verifyBotCheck', (backend) => {
       it('keeps the lead as unverified when the provider answers 5xx or blames the secret', async () => {
         const source = await sourceWith(provider);
         fake.mode = 'error';
-        await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe('unverified');
+        await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe(
+          'unverified',
+        );
         fake.mode = 'secret-error';
-        await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe('unverified');
+        await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe(
+          'unverified',
+        );
       });
     });
   }
@@ -143,9 +162,13 @@ describeEachBackend('verifyBotCheck', (backend) => {
   it('applies the reCAPTCHA v3 score threshold', async () => {
     const source = await sourceWith('recaptcha', 0.5);
     fake.score = 0.7;
-    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe('passed');
+    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe(
+      'passed',
+    );
     fake.score = 0.5;
-    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe('passed');
+    await expect(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } })).resolves.toBe(
+      'passed',
+    );
     fake.score = 0.3;
     const error = await failure(verifyBotCheck({ ctx: world.ctx, input: { source, token: 'tok', remoteIp: null } }));
     expect(error.code).toBe('bot_check_failed');

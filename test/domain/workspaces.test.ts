@@ -58,16 +58,22 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     expect((await requireSource({ ctx, input: { ref: source.token.toUpperCase() } })).id).toBe(source.id);
     expect((await requireSource({ ctx, input: { ref: source.id } })).token).toBe(source.token);
     expect(await errorCodeOf(requireSource({ ctx, input: { ref: 'not-a-uuid' } }))).toBe('malformed_token');
-    expect(await errorCodeOf(requireSource({ ctx, input: { ref: '00000000-0000-4000-8000-000000000000' } }))).toBe('source_not_found');
-    expect(await errorCodeOf(setSourceActive({ ctx, input: { sourceId: 'src_00000000000000000000000000000000', active: false } }))).toBe(
+    expect(await errorCodeOf(requireSource({ ctx, input: { ref: '00000000-0000-4000-8000-000000000000' } }))).toBe(
       'source_not_found',
     );
-    expect(await errorCodeOf(createSource({ ctx, input: { workspaceId: ws.id, pipelineId: 'pl_nope', name: 'x' } }))).toBe(
-      'pipeline_not_found',
-    );
+    expect(
+      await errorCodeOf(
+        setSourceActive({ ctx, input: { sourceId: 'src_00000000000000000000000000000000', active: false } }),
+      ),
+    ).toBe('source_not_found');
+    expect(
+      await errorCodeOf(createSource({ ctx, input: { workspaceId: ws.id, pipelineId: 'pl_nope', name: 'x' } })),
+    ).toBe('pipeline_not_found');
     // The CLI's lookup of a pipeline: by id or name, case-insensitively.
     expect((await findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'sALES' } })).id).toBe(pl.id);
-    expect(await errorCodeOf(findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'Nope' } }))).toBe('pipeline_not_found');
+    expect(await errorCodeOf(findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'Nope' } }))).toBe(
+      'pipeline_not_found',
+    );
   });
 
   it('keeps a pipeline of another workspace out of reach', async () => {
@@ -85,18 +91,33 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     const seeded = await world.seed();
     const on = await configureBotCheck({
       ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 'provider-secret-123', siteKey: 'site' } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'turnstile', secret: 'provider-secret-123', siteKey: 'site' },
+      },
     });
     expect(on.botCheck).toEqual({ provider: 'turnstile', siteKey: 'site', minScore: null });
-    const row = await world.store.db.selectFrom('lead_sources').selectAll().where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('lead_sources')
+      .selectAll()
+      .where('id', '=', seeded.source.id)
+      .executeTakeFirstOrThrow();
     expect(row.bot_check_secret_enc).not.toContain('provider-secret-123');
     expect(await readBotCheckSecret({ ctx, input: { sourceId: seeded.source.id } })).toBe('provider-secret-123');
     expect(
-      await errorCodeOf(configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { provider: 'captchaX', secret: 's' } } })),
+      await errorCodeOf(
+        configureBotCheck({
+          ctx,
+          input: { sourceId: seeded.source.id, settings: { provider: 'captchaX', secret: 's' } },
+        }),
+      ),
     ).toBe('invalid_request');
     expect(
       await errorCodeOf(
-        configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } } }),
+        configureBotCheck({
+          ctx,
+          input: { sourceId: seeded.source.id, settings: { provider: 'turnstile', secret: 's', minScore: 0.5 } },
+        }),
       ),
     ).toBe('invalid_request');
     const off = await configureBotCheck({ ctx, input: { sourceId: seeded.source.id, settings: { off: true } } });
@@ -105,7 +126,11 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
   });
 
   it('bootstraps Default/Sales/Website form once, even when started concurrently', async () => {
-    const results = await Promise.all([bootstrap({ ctx: world.ctx }), bootstrap({ ctx: world.ctx }), bootstrap({ ctx: world.ctx })]);
+    const results = await Promise.all([
+      bootstrap({ ctx: world.ctx }),
+      bootstrap({ ctx: world.ctx }),
+      bootstrap({ ctx: world.ctx }),
+    ]);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const workspaces = await world.store.db.selectFrom('workspaces').selectAll().execute();
     expect(workspaces.map((w) => w.name)).toEqual(['Default']);

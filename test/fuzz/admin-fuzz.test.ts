@@ -31,38 +31,60 @@ describeEachBackend('admin and sign-in fuzz: arbitrary text never gets a 500', (
 
   const posts = ADMIN_ROUTE_CASES.filter((r) => r.method === 'POST' && r.form);
 
-  it(`answers ${RUNS} arbitrary admin form posts, inbox queries and sign-ins below 500`, { timeout: 60_000 + RUNS * 200 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.nat(posts.length - 1), hostileText, hostileText, fc.nat(3), async (which, text, other, kind) => {
-        if (kind === 0) {
-          const route = posts[which]!;
-          const fields = route.form!(f);
-          const names = Object.keys(fields);
-          const field = names[which % names.length]!;
-          const res = await send(f, { ...route, form: () => ({ ...fields, [field]: text }) }, route.url(f), { as: f.owner });
-          expect(res.statusCode, `${route.path} ${field}=${JSON.stringify(text)}`).toBeLessThan(500);
-          return;
-        }
-        if (kind === 1) {
-          const query = new URLSearchParams({ q: text, source: other }).toString();
-          const res = await f.app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/leads?${query}`, headers: { cookie: f.owner.cookie } });
-          expect(res.statusCode, `?${query}`).toBeLessThan(500);
-          return;
-        }
-        const url = kind === 2 ? '/login' : `/setup/${Buffer.from(other).toString('base64url')}%00`;
-        const payload = new URLSearchParams(kind === 2 ? { email: text, password: other } : { password: text, repeat: text }).toString();
-        const res = await f.app.inject({
-          method: 'POST',
-          url,
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          payload,
-          remoteAddress: `192.0.2.${(which % 250) + 1}`,
-        });
-        expect(res.statusCode, `${url} ${payload}`).toBeLessThan(500);
-      }),
-      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
-    );
-    const page = await f.app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/scans`, headers: { cookie: f.owner.cookie } });
-    expect(page.statusCode).toBe(200);
-  });
+  it(
+    `answers ${RUNS} arbitrary admin form posts, inbox queries and sign-ins below 500`,
+    { timeout: 60_000 + RUNS * 200 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat(posts.length - 1),
+          hostileText,
+          hostileText,
+          fc.nat(3),
+          async (which, text, other, kind) => {
+            if (kind === 0) {
+              const route = posts[which]!;
+              const fields = route.form!(f);
+              const names = Object.keys(fields);
+              const field = names[which % names.length]!;
+              const res = await send(f, { ...route, form: () => ({ ...fields, [field]: text }) }, route.url(f), {
+                as: f.owner,
+              });
+              expect(res.statusCode, `${route.path} ${field}=${JSON.stringify(text)}`).toBeLessThan(500);
+              return;
+            }
+            if (kind === 1) {
+              const query = new URLSearchParams({ q: text, source: other }).toString();
+              const res = await f.app.inject({
+                method: 'GET',
+                url: `/w/${f.home.workspaceId}/leads?${query}`,
+                headers: { cookie: f.owner.cookie },
+              });
+              expect(res.statusCode, `?${query}`).toBeLessThan(500);
+              return;
+            }
+            const url = kind === 2 ? '/login' : `/setup/${Buffer.from(other).toString('base64url')}%00`;
+            const payload = new URLSearchParams(
+              kind === 2 ? { email: text, password: other } : { password: text, repeat: text },
+            ).toString();
+            const res = await f.app.inject({
+              method: 'POST',
+              url,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload,
+              remoteAddress: `192.0.2.${(which % 250) + 1}`,
+            });
+            expect(res.statusCode, `${url} ${payload}`).toBeLessThan(500);
+          },
+        ),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
+      );
+      const page = await f.app.inject({
+        method: 'GET',
+        url: `/w/${f.home.workspaceId}/scans`,
+        headers: { cookie: f.owner.cookie },
+      });
+      expect(page.statusCode).toBe(200);
+    },
+  );
 });

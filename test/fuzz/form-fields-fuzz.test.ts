@@ -16,7 +16,11 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
  */
 const RUNS = Math.max(60, Math.floor(Number(process.env.FUZZ_RUNS ?? 1200) / 10));
 
-const anyText = fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('', ' ', 'name', 'Email', '__proto__', 'constructor', '\u0000', 'a\nb'));
+const anyText = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.constantFrom('', ' ', 'name', 'Email', '__proto__', 'constructor', '\u0000', 'a\nb'),
+);
 const definition = fc.record({
   kind: fc.oneof(fc.constantFrom(...FORM_FIELD_KINDS), fc.string({ maxLength: 12 })),
   label: anyText,
@@ -44,46 +48,57 @@ describeEachBackend('fuzz: own form fields and their answers', (backend) => {
     await world?.close();
   });
 
-  it(`takes or refuses ${RUNS} random definitions and answers them without a 5xx`, { timeout: 120_000 + RUNS * 400 }, async () => {
-    const app = await world.app();
-    const sourceId = seeded.source.id;
-    await fc.assert(
-      fc.asyncProperty(fc.array(definition, { minLength: 1, maxLength: 3 }), fc.array(answer, { maxLength: 8 }), fc.boolean(), async (defs, answers, noScript) => {
-        for (const def of defs) {
-          try {
-            await addFormField({ ctx: world.ctx, input: { sourceId, field: def } });
-          } catch (error) {
-            if (!isAppError(error) || error.code !== 'invalid_fields') throw error;
-            expect(error.fieldErrors?.length).toBeGreaterThan(0);
-          }
-        }
-        // Keep the form within its bound for the next run: drop the oldest fields past 10.
-        const form = await readSourceForm(world.ctx, sourceId);
-        const body: Record<string, unknown> = { name: 'Fuzz', formStamp: agedStamp(world, sourceId) };
-        form.fields.forEach((field, i) => {
-          if (i < answers.length) body[answerName(field)] = answers[i];
-        });
-        const res = noScript
-          ? await app.inject({
-              method: 'POST',
-              url: `/f/${seeded.source.token}`,
-              headers: { 'content-type': 'application/x-www-form-urlencoded' },
-              payload: new URLSearchParams(
-                Object.entries(body).flatMap(([k, v]): Array<[string, string]> =>
-                  Array.isArray(v) ? v.map((x) => [k, String(x)]) : [[k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')]],
-                ),
-              ).toString(),
-            })
-          : await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: body });
-        expect(res.statusCode).toBeLessThan(500);
-        if (!noScript && res.statusCode !== 200) expect(ERROR_CODES).toContain(res.json<{ code: string }>().code);
-        for (const field of form.fields.slice(0, Math.max(0, form.fields.length - 10))) {
-          await removeFormField({ ctx: world.ctx, input: { sourceId, fieldId: field.id } });
-        }
-      }),
-      { numRuns: RUNS },
-    );
-    // Still serving.
-    expect((await app.inject({ method: 'GET', url: `/f/${seeded.source.token}` })).statusCode).toBe(200);
-  });
+  it(
+    `takes or refuses ${RUNS} random definitions and answers them without a 5xx`,
+    { timeout: 120_000 + RUNS * 400 },
+    async () => {
+      const app = await world.app();
+      const sourceId = seeded.source.id;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(definition, { minLength: 1, maxLength: 3 }),
+          fc.array(answer, { maxLength: 8 }),
+          fc.boolean(),
+          async (defs, answers, noScript) => {
+            for (const def of defs) {
+              try {
+                await addFormField({ ctx: world.ctx, input: { sourceId, field: def } });
+              } catch (error) {
+                if (!isAppError(error) || error.code !== 'invalid_fields') throw error;
+                expect(error.fieldErrors?.length).toBeGreaterThan(0);
+              }
+            }
+            // Keep the form within its bound for the next run: drop the oldest fields past 10.
+            const form = await readSourceForm(world.ctx, sourceId);
+            const body: Record<string, unknown> = { name: 'Fuzz', formStamp: agedStamp(world, sourceId) };
+            form.fields.forEach((field, i) => {
+              if (i < answers.length) body[answerName(field)] = answers[i];
+            });
+            const res = noScript
+              ? await app.inject({
+                  method: 'POST',
+                  url: `/f/${seeded.source.token}`,
+                  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                  payload: new URLSearchParams(
+                    Object.entries(body).flatMap(([k, v]): Array<[string, string]> =>
+                      Array.isArray(v)
+                        ? v.map((x) => [k, String(x)])
+                        : [[k, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')]],
+                    ),
+                  ).toString(),
+                })
+              : await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: body });
+            expect(res.statusCode).toBeLessThan(500);
+            if (!noScript && res.statusCode !== 200) expect(ERROR_CODES).toContain(res.json<{ code: string }>().code);
+            for (const field of form.fields.slice(0, Math.max(0, form.fields.length - 10))) {
+              await removeFormField({ ctx: world.ctx, input: { sourceId, fieldId: field.id } });
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      // Still serving.
+      expect((await app.inject({ method: 'GET', url: `/f/${seeded.source.token}` })).statusCode).toBe(200);
+    },
+  );
 });

@@ -8,7 +8,8 @@ import { jsonValueText, uploadBodyText } from '../fixtures/json-text-arbitrary.j
  * encodings, huge header values. Every one of them must be answered in the contract's words: never a 5xx.
  */
 
-export type Target = 'intake' | 'intake-unknown-token' | 'intake-malformed-token' | 'form' | 'scan' | 'scan-no-key' | 'scan-wrong-key';
+export type Target =
+  'intake' | 'intake-unknown-token' | 'intake-malformed-token' | 'form' | 'scan' | 'scan-no-key' | 'scan-wrong-key';
 
 export interface HostileRequest {
   target: Target;
@@ -22,7 +23,8 @@ export interface HostileRequest {
   hugeHeaders: boolean;
 }
 
-const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
+const printable = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
 
 const leadJson = fc
   .record(
@@ -40,8 +42,15 @@ const leadJson = fc
   .map((lead) => JSON.stringify(lead));
 
 const protoKeys = fc
-  .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'name'), jsonValueText, fc.boolean())
-  .map(([key, value, withName]) => `{"${key}":${value},"__proto__":{"name":"polluted","isAdmin":true}${withName ? ',"name":"Ada"' : ''},"constructor":{"prototype":{"x":1}}}`);
+  .tuple(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'name'),
+    jsonValueText,
+    fc.boolean(),
+  )
+  .map(
+    ([key, value, withName]) =>
+      `{"${key}":${value},"__proto__":{"name":"polluted","isAdmin":true}${withName ? ',"name":"Ada"' : ''},"constructor":{"prototype":{"x":1}}}`,
+  );
 
 const deepNesting = fc
   .tuple(fc.integer({ min: 60, max: 20_000 }), fc.constantFrom('[', '{"a":'), fc.boolean(), fc.boolean())
@@ -53,7 +62,11 @@ const deepNesting = fc
 
 /** Valid JSON cut or spliced at a random place. */
 const malformedJson = fc
-  .tuple(fc.oneof(leadJson, uploadBodyText({ valid: true })), fc.nat(), fc.constantFrom('', '}', ']', ',', '"', '\\', ':', 'x', '\u0000'))
+  .tuple(
+    fc.oneof(leadJson, uploadBodyText({ valid: true })),
+    fc.nat(),
+    fc.constantFrom('', '}', ']', ',', '"', '\\', ':', 'x', '\u0000'),
+  )
   .map(([text, at, insert]) => {
     const cut = at % (text.length + 1);
     return text.slice(0, cut) + insert + text.slice(cut + (at % 3));
@@ -63,7 +76,15 @@ const malformedJson = fc
 const invalidUtf8 = fc
   .tuple(
     fc.oneof(leadJson, uploadBodyText({ valid: true })),
-    fc.constantFrom([0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xfe, 0xff]),
+    fc.constantFrom(
+      [0xff],
+      [0xc3],
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf8, 0x88, 0x80, 0x80, 0x80],
+      [0xe2, 0x82],
+      [0xfe, 0xff],
+    ),
     fc.nat(),
   )
   .map(([text, bad, at]) => {
@@ -73,13 +94,21 @@ const invalidUtf8 = fc
   });
 
 const urlEncoded = fc
-  .array(fc.tuple(fc.constantFrom('name', 'email', 'phone', 'notes', 'website', '__proto__', 'x', '%FF', 'a%'), printable(40)), { maxLength: 8 })
+  .array(
+    fc.tuple(
+      fc.constantFrom('name', 'email', 'phone', 'notes', 'website', '__proto__', 'x', '%FF', 'a%'),
+      printable(40),
+    ),
+    { maxLength: 8 },
+  )
   .map((pairs) => pairs.map(([k, v]) => `${k}=${v.replace(/[&=]/g, '%26')}`).join('&'));
 
 const BOUNDARY = 'fuzzBoundary42';
 const brokenMultipart = fc
   .tuple(
-    fc.array(fc.tuple(fc.constantFrom('name', 'email', 'notes', '__proto__', 'file'), printable(60), fc.boolean()), { maxLength: 4 }),
+    fc.array(fc.tuple(fc.constantFrom('name', 'email', 'notes', '__proto__', 'file'), printable(60), fc.boolean()), {
+      maxLength: 4,
+    }),
     fc.constantFrom('ok', 'no-final', 'wrong-boundary', 'no-headers', 'garbage-tail', 'bare-cr'),
   )
   .map(([parts, breakage]) => {
@@ -155,13 +184,26 @@ const extraHeaders = fc.oneof(
   { weight: 6, arbitrary: fc.constant({} as Record<string, string>) },
   { weight: 2, arbitrary: printable(300).map((key) => ({ 'idempotency-key': key })) },
   { weight: 1, arbitrary: fc.integer({ min: 4000, max: 24_000 }).map((n) => ({ 'x-padding': 'p'.repeat(n) })) },
-  { weight: 1, arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => ({ 'x-scan-key': `lsk_${'k'.repeat(n)}` })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1000, max: 20_000 }).map((n) => ({ 'x-scan-key': `lsk_${'k'.repeat(n)}` })),
+  },
   { weight: 1, arbitrary: printable(200).map((agent) => ({ 'user-agent': agent, origin: agent, referer: agent })) },
 );
 
 export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
   .record({
-    target: fc.constantFrom<Target>('intake', 'intake', 'form', 'scan', 'scan', 'intake-unknown-token', 'intake-malformed-token', 'scan-no-key', 'scan-wrong-key'),
+    target: fc.constantFrom<Target>(
+      'intake',
+      'intake',
+      'form',
+      'scan',
+      'scan',
+      'intake-unknown-token',
+      'intake-malformed-token',
+      'scan-no-key',
+      'scan-wrong-key',
+    ),
     contentType,
     encoding,
     compress: fc.constantFrom<HostileRequest['compress']>('as-labelled', 'as-labelled', 'not-really', 'truncated'),
@@ -169,8 +211,13 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
     body,
   })
   .map((request) => {
-    const headerBytes = Object.values(request.extraHeaders).reduce((sum, v) => sum + v.length, 0) + (request.contentType?.length ?? 0);
-    return { ...request, body: encodeBody(request.body, request.encoding, request.compress), hugeHeaders: headerBytes > 15_000 };
+    const headerBytes =
+      Object.values(request.extraHeaders).reduce((sum, v) => sum + v.length, 0) + (request.contentType?.length ?? 0);
+    return {
+      ...request,
+      body: encodeBody(request.body, request.encoding, request.compress),
+      hugeHeaders: headerBytes > 15_000,
+    };
   });
 
 function encodeBody(body: Buffer, encoding: string | undefined, how: HostileRequest['compress']): Buffer {

@@ -24,28 +24,40 @@ interface Answer {
 
 function send(baseUrl: string, path: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
   return new Promise((resolve) => {
-    const request = http.request(`${baseUrl}${path}`, { method: 'POST', headers, agent: false, timeout: 15_000 }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode, contentType: response.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
-      );
-      response.on('error', (error: NodeJS.ErrnoException) => resolve({ status: response.statusCode, error: error.code ?? error.message }));
-    });
+    const request = http.request(
+      `${baseUrl}${path}`,
+      { method: 'POST', headers, agent: false, timeout: 15_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            contentType: response.headers['content-type'],
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ status: response.statusCode, error: error.code ?? error.message }),
+        );
+      },
+    );
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     request.end(body);
   });
 }
 
-describeEachBackend('HTTP fuzz: hostile input is answered in the contract\'s words', (backend) => {
+describeEachBackend("HTTP fuzz: hostile input is answered in the contract's words", (backend) => {
   let world: TestWorld;
   let seeded: Seeded;
   let baseUrl: string;
 
   beforeAll(async () => {
     // Load shedding off: a busy test machine must not turn into 503s that hide (or fake) a real failure.
-    world = await createWorld(backend, { env: { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_HEAP_USED_BYTES: '0', SCAN_MAX_BYTES: String(256 * 1024) } });
+    world = await createWorld(backend, {
+      env: { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_HEAP_USED_BYTES: '0', SCAN_MAX_BYTES: String(256 * 1024) },
+    });
     seeded = await world.seed();
     baseUrl = await world.listen();
   });
@@ -69,7 +81,10 @@ describeEachBackend('HTTP fuzz: hostile input is answered in the contract\'s wor
       case 'scan-no-key':
         return { path: '/api/scan/upload', headers };
       case 'scan-wrong-key':
-        return { path: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${crypto.randomBytes(32).toString('base64url')}` } };
+        return {
+          path: '/api/scan/upload',
+          headers: { 'x-scan-key': `lsk_${crypto.randomBytes(32).toString('base64url')}` },
+        };
     }
   }
 

@@ -34,16 +34,36 @@ export function useAdminFixture(backend: BackendName): AdminFixtureHandle {
     return fixture;
   };
   return {
-    get world() { return current().world; },
-    get app() { return current().app; },
-    get home() { return current().home; },
-    get away() { return current().away; },
-    get owner() { return current().owner; },
-    get member() { return current().member; },
-    get stranger() { return current().stranger; },
-    get homeScanId() { return current().homeScanId; },
-    get awayScanId() { return current().awayScanId; },
-    get extra() { return current().extra; },
+    get world() {
+      return current().world;
+    },
+    get app() {
+      return current().app;
+    },
+    get home() {
+      return current().home;
+    },
+    get away() {
+      return current().away;
+    },
+    get owner() {
+      return current().owner;
+    },
+    get member() {
+      return current().member;
+    },
+    get stranger() {
+      return current().stranger;
+    },
+    get homeScanId() {
+      return current().homeScanId;
+    },
+    get awayScanId() {
+      return current().awayScanId;
+    },
+    get extra() {
+      return current().extra;
+    },
     async renew() {
       await close();
       await open();

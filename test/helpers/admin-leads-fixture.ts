@@ -19,12 +19,17 @@ export async function leadsFixtureExtra(
   };
   const quarantined = async (seeded: Seeded) => {
     await post(seeded, { name: 'Caught', website: 'autofill' });
-    const row = await world.store.db.selectFrom('quarantine').select('id').where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('quarantine')
+      .select('id')
+      .where('workspace_id', '=', seeded.workspaceId)
+      .executeTakeFirstOrThrow();
     return row.id;
   };
   const homeLeadId = await post(home, { name: 'Home lead', phone: '555 0100' });
   const awayLeadId = await post(away, { name: 'Away lead', phone: '555 0199' });
-  const note = async (leadId: string) => (await addNote({ ctx: world.ctx, input: { leadId, text: 'Called, back Tuesday', by: CLI_ACTOR } })).id;
+  const note = async (leadId: string) =>
+    (await addNote({ ctx: world.ctx, input: { leadId, text: 'Called, back Tuesday', by: CLI_ACTOR } })).id;
   return {
     homeLeadId,
     awayLeadId,

@@ -14,12 +14,32 @@ export async function quotesFixtureExtra(
   away: { workspaceId: string; leadId: string; userId: string },
 ): Promise<Record<string, string>> {
   const one = async (w: typeof home) => {
-    const item = await addPriceListItem({ ctx, input: { workspaceId: w.workspaceId, role: 'owner', item: { name: 'Paint', unit: 'm2', price: '12.50' } } });
+    const item = await addPriceListItem({
+      ctx,
+      input: { workspaceId: w.workspaceId, role: 'owner', item: { name: 'Paint', unit: 'm2', price: '12.50' } },
+    });
     const draft = await createQuote({ ctx, input: { workspaceId: w.workspaceId, leadId: w.leadId } });
-    const withLine = await addQuoteLine({ ctx, input: { workspaceId: w.workspaceId, quoteId: draft.id, line: { description: 'Labour', quantity: '2', unit: 'hour', price: '40' } } });
+    const withLine = await addQuoteLine({
+      ctx,
+      input: {
+        workspaceId: w.workspaceId,
+        quoteId: draft.id,
+        line: { description: 'Labour', quantity: '2', unit: 'hour', price: '40' },
+      },
+    });
     const toSend = await createQuote({ ctx, input: { workspaceId: w.workspaceId, leadId: w.leadId } });
-    await addQuoteLine({ ctx, input: { workspaceId: w.workspaceId, quoteId: toSend.id, line: { description: 'Visit', quantity: '1', unit: 'fixed', price: '50' } } });
-    const sent = await sendQuote({ ctx, input: { workspaceId: w.workspaceId, quoteId: toSend.id, by: { userId: w.userId, label: 'Owner' } } });
+    await addQuoteLine({
+      ctx,
+      input: {
+        workspaceId: w.workspaceId,
+        quoteId: toSend.id,
+        line: { description: 'Visit', quantity: '1', unit: 'fixed', price: '50' },
+      },
+    });
+    const sent = await sendQuote({
+      ctx,
+      input: { workspaceId: w.workspaceId, quoteId: toSend.id, by: { userId: w.userId, label: 'Owner' } },
+    });
     return { itemId: item.id, draftId: draft.id, lineId: withLine.lines[0]!.id, sentId: sent.quote.id };
   };
   const h = await one(home);

@@ -271,8 +271,18 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Personal data (owners)
   { method: 'GET', path: '/w/:workspaceId/people', url: (f) => ws(f, '/people') },
   { method: 'POST', path: '/w/:workspaceId/people', url: (f) => ws(f, '/people'), form: () => ({ phone: '555 0100' }) },
-  { method: 'POST', path: '/w/:workspaceId/people/export', url: (f) => ws(f, '/people/export'), form: () => ({ phone: '555 0100' }) },
-  { method: 'POST', path: '/w/:workspaceId/people/erase', url: (f) => ws(f, '/people/erase'), form: () => ({ phone: '555 0100' }) },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/people/export',
+    url: (f) => ws(f, '/people/export'),
+    form: () => ({ phone: '555 0100' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/people/erase',
+    url: (f) => ws(f, '/people/erase'),
+    form: () => ({ phone: '555 0100' }),
+  },
   {
     method: 'POST',
     path: '/w/:workspaceId/quarantine/:itemId/restore',
@@ -323,16 +333,31 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     foreignUrl: (f) => awaySrc(f, '/confirmation'),
     form: () => ({ confirmSender: '0' }),
   },
-  { method: 'GET', path: '/w/:workspaceId/sources/:sourceId/spam', url: (f) => src(f, '/spam'), foreignUrl: (f) => awaySrc(f, '/spam') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/sources/:sourceId/spam',
+    url: (f) => src(f, '/spam'),
+    foreignUrl: (f) => awaySrc(f, '/spam'),
+  },
   {
     method: 'POST',
     path: '/w/:workspaceId/sources/:sourceId/spam',
     url: (f) => src(f, '/spam'),
     foreignUrl: (f) => awaySrc(f, '/spam'),
-    form: () => ({ blockedEmails: 'spammer@example.com', blockedDomains: '', blockedWords: 'casino', allowedSites: '' }),
+    form: () => ({
+      blockedEmails: 'spammer@example.com',
+      blockedDomains: '',
+      blockedWords: 'casino',
+      allowedSites: '',
+    }),
   },
   // A source's form
-  { method: 'GET', path: '/w/:workspaceId/sources/:sourceId/form', url: (f) => src(f, '/form'), foreignUrl: (f) => awaySrc(f, '/form') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/sources/:sourceId/form',
+    url: (f) => src(f, '/form'),
+    foreignUrl: (f) => awaySrc(f, '/form'),
+  },
   {
     method: 'POST',
     path: '/w/:workspaceId/sources/:sourceId/form/fields',
@@ -407,7 +432,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     method: 'POST',
     path: '/w/:workspaceId/settings',
     url: (f) => ws(f, '/settings'),
-    form: () => ({ name: 'Home renamed', timeZone: 'America/Toronto', units: 'imperial', leadRetention: '12', scanRetention: 'off' }),
+    form: () => ({
+      name: 'Home renamed',
+      timeZone: 'America/Toronto',
+      units: 'imperial',
+      leadRetention: '12',
+      scanRetention: 'off',
+    }),
   },
   // Audit log (owners)
   { method: 'GET', path: '/w/:workspaceId/audit', url: (f) => ws(f, '/audit') },
@@ -424,7 +455,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Price list
   { method: 'GET', path: '/w/:workspaceId/settings/price-list', url: (f) => ws(f, '/settings/price-list') },
   { method: 'GET', path: '/w/:workspaceId/settings/price-list.csv', url: (f) => ws(f, '/settings/price-list.csv') },
-  { method: 'POST', path: '/w/:workspaceId/settings/price-list', url: (f) => ws(f, '/settings/price-list'), form: () => ({ name: 'Tiles', unit: 'm2', price: '30' }) },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/price-list',
+    url: (f) => ws(f, '/settings/price-list'),
+    form: () => ({ name: 'Tiles', unit: 'm2', price: '30' }),
+  },
   {
     method: 'POST',
     path: '/w/:workspaceId/settings/price-list/import',
@@ -490,9 +526,24 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/send`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/send`),
   },
-  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/revise', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/revise`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/revise`) },
-  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/withdraw', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/withdraw`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/withdraw`) },
-  { method: 'POST', path: '/w/:workspaceId/quotes/:quoteId/copy', url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`), foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`) },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/revise',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/revise`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/revise`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/withdraw',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/withdraw`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/withdraw`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/copy',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`),
+  },
   { method: 'GET', path: '/account', url: () => '/account' },
   {
     method: 'POST',
@@ -508,8 +559,16 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     form: () => ({ newEmail: 'moved@home.example', emailPassword: 'not needed for the refusals' }),
   },
   // Another person's invitation answers 404 like a missing one (test/web/admin/invitations.test.ts).
-  { method: 'POST', path: '/account/invitations/:invitationId/accept', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/accept` },
-  { method: 'POST', path: '/account/invitations/:invitationId/decline', url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/decline` },
+  {
+    method: 'POST',
+    path: '/account/invitations/:invitationId/accept',
+    url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/accept`,
+  },
+  {
+    method: 'POST',
+    path: '/account/invitations/:invitationId/decline',
+    url: (f) => `/account/invitations/${f.extra.ownerInvitationId}/decline`,
+  },
 ];
 
 const UNSENT_TOKEN = 'A'.repeat(43);
@@ -518,7 +577,13 @@ const UNSENT_TOKEN = 'A'.repeat(43);
 export const SIGN_IN_ROUTE_CASES: AdminRouteCase[] = [
   { method: 'GET', path: '/', url: () => '/', status: 303 },
   { method: 'GET', path: '/login', url: () => '/login' },
-  { method: 'POST', path: '/login', url: () => '/login', form: (f) => ({ email: f.owner.email, password: 'not the password' }), status: 401 },
+  {
+    method: 'POST',
+    path: '/login',
+    url: () => '/login',
+    form: (f) => ({ email: f.owner.email, password: 'not the password' }),
+    status: 401,
+  },
   { method: 'GET', path: '/forgot-password', url: () => '/forgot-password' },
   { method: 'POST', path: '/forgot-password', url: () => '/forgot-password', form: (f) => ({ email: f.owner.email }) },
   // A link nobody was sent: past the gate, the verb refuses it (410) with the link's own page.
@@ -538,7 +603,12 @@ export const SIGN_IN_ROUTE_CASES: AdminRouteCase[] = [
 const SCAN_BODY = '{"rooms":[{"name":"Kitchen","walls":[]},{"name":"Hall"}]}';
 
 async function uploadScan(app: App, key: string): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': key }, payload: SCAN_BODY });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/scan/upload',
+    headers: { 'x-scan-key': key },
+    payload: SCAN_BODY,
+  });
   expect(res.statusCode).toBe(200);
 }
 
@@ -565,16 +635,32 @@ async function baseFixture(world: TestWorld): Promise<AdminFixture> {
   const member = await person('member@home.example', home.workspaceId, 'member');
   const stranger = await person('owner@away.example', away.workspaceId, 'owner');
   // Home's owner set their password through the operator's link, which proves the address (needed to accept).
-  await world.store.db.updateTable('users').set({ email_proven_at: new Date().toISOString() }).where('id', '=', owner.userId).execute();
+  await world.store.db
+    .updateTable('users')
+    .set({ email_proven_at: new Date().toISOString() })
+    .where('id', '=', owner.userId)
+    .execute();
   // Pending invitations: the stranger into home (home's owner may withdraw it), home's owner into away.
   await createUser({ ctx: world.ctx, input: { email: stranger.email, workspaceId: home.workspaceId } });
   await createUser({ ctx: world.ctx, input: { email: owner.email, workspaceId: away.workspaceId } });
   const invitationOf = async (workspaceId: string) =>
-    (await world.store.db.selectFrom('invitations').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).id;
+    (
+      await world.store.db
+        .selectFrom('invitations')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow()
+    ).id;
   await uploadScan(app, home.uploadKey);
   await uploadScan(app, away.uploadKey);
   const scanOf = async (workspaceId: string) =>
-    (await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()).id;
+    (
+      await world.store.db
+        .selectFrom('scans')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow()
+    ).id;
   return {
     world,
     app,
@@ -609,7 +695,9 @@ async function withQuotes(fixture: AdminFixture): Promise<AdminFixture> {
 async function formFieldsExtra(world: TestWorld, home: Seeded, away: Seeded): Promise<Record<string, string>> {
   const two = async (sourceId: string) => {
     await addFormField({ ctx: world.ctx, input: { sourceId, field: { kind: 'short_text', label: 'First' } } });
-    return (await addFormField({ ctx: world.ctx, input: { sourceId, field: { kind: 'date', label: 'Preferred date' } } })).id;
+    return (
+      await addFormField({ ctx: world.ctx, input: { sourceId, field: { kind: 'date', label: 'Preferred date' } } })
+    ).id;
   };
   return { homeFieldId: await two(home.source.id), awayFieldId: await two(away.source.id) };
 }
@@ -706,8 +794,14 @@ function publicSecurityCases(route: AdminRouteCase): SecurityCase[] {
     expect(await snapshot(f)).toEqual(before);
   };
   return [
-    { label: 'POST from a foreign Origin → 403, no cookie, nothing changed', run: refused({ origin: 'https://evil.example' }) },
-    { label: 'POST marked cross-site by Sec-Fetch-Site → 403, no cookie, nothing changed', run: refused({ secFetchSite: 'cross-site' }) },
+    {
+      label: 'POST from a foreign Origin → 403, no cookie, nothing changed',
+      run: refused({ origin: 'https://evil.example' }),
+    },
+    {
+      label: 'POST marked cross-site by Sec-Fetch-Site → 403, no cookie, nothing changed',
+      run: refused({ secFetchSite: 'cross-site' }),
+    },
     {
       label: `a signed-out POST from our own pages gets past the gate to the verb (${status})`,
       run: async (f) => {
@@ -750,7 +844,15 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     });
     cases.push({
       label: 'a workspace that does not exist → 404',
-      run: (f) => unchanged(f, () => send(f, route, route.url(f).replace(f.home.workspaceId, 'ws_00000000000000000000000000000000'), { as: f.owner }), 404),
+      run: (f) =>
+        unchanged(
+          f,
+          () =>
+            send(f, route, route.url(f).replace(f.home.workspaceId, 'ws_00000000000000000000000000000000'), {
+              as: f.owner,
+            }),
+          404,
+        ),
     });
     if (route.foreignUrl) {
       cases.push({
@@ -761,7 +863,14 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     cases.push({
       label: "a removed member's session → refused at once",
       run: async (f) => {
-        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId, role: isOwnerRoute(route) ? 'owner' : 'member' } });
+        const created = await createUser({
+          ctx: f.world.ctx,
+          input: {
+            email: `gone-${Date.now()}@home.example`,
+            workspaceId: f.home.workspaceId,
+            role: isOwnerRoute(route) ? 'owner' : 'member',
+          },
+        });
         const gone = await signInAs(f, created.userId, created.email);
         await removeUser({ ctx: f.world.ctx, input: { email: created.email, workspaceId: f.home.workspaceId } });
         await unchanged(f, () => send(f, route, route.url(f), { as: gone }), 404);
@@ -771,7 +880,10 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
     cases.push({
       label: "a removed person's session → 303 to /login",
       run: async (f) => {
-        const created = await createUser({ ctx: f.world.ctx, input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId } });
+        const created = await createUser({
+          ctx: f.world.ctx,
+          input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId },
+        });
         const gone = await signInAs(f, created.userId, created.email);
         await removeUser({ ctx: f.world.ctx, input: { email: created.email } });
         const res = await send(f, route, route.url(f), { as: gone });
@@ -798,7 +910,8 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
       },
       {
         label: 'POST from a foreign Origin → 403, nothing changed',
-        run: (f) => unchanged(f, () => send(f, route, route.url(f), { as: f.owner, origin: 'https://evil.example' }), 403),
+        run: (f) =>
+          unchanged(f, () => send(f, route, route.url(f), { as: f.owner, origin: 'https://evil.example' }), 403),
       },
       {
         label: 'POST marked cross-site by Sec-Fetch-Site → 403, nothing changed',

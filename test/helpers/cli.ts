@@ -11,7 +11,11 @@ export interface CliResult {
 }
 
 /** Runs the built CLI (`npm test` builds first) as a real process. */
-export function runCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -25,7 +29,12 @@ export function runCli(args: string[], env: Record<string, string>, options: { c
     child.on('error', reject);
     child.on('close', (code) => {
       const stdoutBytes = Buffer.concat(out);
-      resolve({ code: code ?? -1, stdout: stdoutBytes.toString('utf8'), stdoutBytes, stderr: Buffer.concat(err).toString('utf8') });
+      resolve({
+        code: code ?? -1,
+        stdout: stdoutBytes.toString('utf8'),
+        stdoutBytes,
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
   });
 }

@@ -5,8 +5,12 @@ import type { Database } from '../../src/storage/database.js';
 export async function everyRow(store: Database): Promise<Array<{ table: string; text: string }>> {
   const tables =
     store.dialect === 'sqlite'
-      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(store.db)
-      : await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(store.db);
+      ? await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(store.db)
+      : await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(
+          store.db,
+        );
   const rows: Array<{ table: string; text: string }> = [];
   for (const { name } of tables.rows) {
     const result = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(store.db);

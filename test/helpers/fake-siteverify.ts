@@ -80,7 +80,8 @@ export async function startFakeSiteverify(): Promise<FakeSiteverify> {
               success: false,
               'error-codes': [fake.mode === 'secret-error' ? 'invalid-input-secret' : 'invalid-input-response'],
             };
-      if (provider === 'recaptcha' && fake.mode === 'pass') Object.assign(body, { score: fake.score, action: 'submit' });
+      if (provider === 'recaptcha' && fake.mode === 'pass')
+        Object.assign(body, { score: fake.score, action: 'submit' });
       if (provider === 'turnstile' && fake.mode === 'pass') Object.assign(body, { action: '', cdata: '' });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });

@@ -14,6 +14,8 @@ export async function ageFormStamp(page: Page, world: TestWorld, sourceId: strin
   const stamp = agedStamp(world, sourceId);
   for (const frame of page.frames()) {
     // A string, run in the page (the tests' own types have no DOM).
-    await frame.evaluate(`(() => { const input = document.querySelector('input[name="formStamp"]'); if (input) input.value = ${JSON.stringify(stamp)}; })()`);
+    await frame.evaluate(
+      `(() => { const input = document.querySelector('input[name="formStamp"]'); if (input) input.value = ${JSON.stringify(stamp)}; })()`,
+    );
   }
 }

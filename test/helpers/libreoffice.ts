@@ -12,7 +12,10 @@ import { promisify } from 'node:util';
 export function libreOffice(): { soffice: string | undefined; skipReason: string | undefined } {
   let found: string | undefined;
   try {
-    found = execFileSync('sh', ['-c', 'command -v soffice || command -v libreoffice'], { encoding: 'utf8' }).trim().split('\n')[0] || undefined;
+    found =
+      execFileSync('sh', ['-c', 'command -v soffice || command -v libreoffice'], { encoding: 'utf8' })
+        .trim()
+        .split('\n')[0] || undefined;
   } catch {
     found = undefined;
   }
@@ -43,7 +46,16 @@ export async function readWithCalc(soffice: string, xlsx: Buffer): Promise<CalcC
     // quote all text cells, detect special numbers, save cell contents as shown.
     await promisify(execFile)(
       soffice,
-      [`-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--headless', '--norestore', '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,true', '--outdir', dir, file],
+      [
+        `-env:UserInstallation=file://${path.join(dir, 'profile')}`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,true',
+        '--outdir',
+        dir,
+        file,
+      ],
       { timeout: 120_000 },
     );
     const csv = fs.readFileSync(path.join(dir, 'book.csv'), 'utf8');

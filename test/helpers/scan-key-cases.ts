@@ -19,9 +19,17 @@ export function refusedScanKeyCases(liveKey: string): ScanKeyCase[] {
     { label: 'blank', headers: { 'x-scan-key': '   ' }, code: 'missing_scan_key' },
     { label: 'one character', headers: { 'x-scan-key': 'x' }, code: 'invalid_scan_key' },
     { label: '31 characters (too short)', headers: { 'x-scan-key': liveKey.slice(0, 31) }, code: 'invalid_scan_key' },
-    { label: 'the live key minus its last character', headers: { 'x-scan-key': liveKey.slice(0, -1) }, code: 'invalid_scan_key' },
+    {
+      label: 'the live key minus its last character',
+      headers: { 'x-scan-key': liveKey.slice(0, -1) },
+      code: 'invalid_scan_key',
+    },
     { label: 'the live key plus a character', headers: { 'x-scan-key': `${liveKey}A` }, code: 'invalid_scan_key' },
-    { label: 'the live key in another case', headers: { 'x-scan-key': liveKey.toUpperCase() }, code: 'invalid_scan_key' },
+    {
+      label: 'the live key in another case',
+      headers: { 'x-scan-key': liveKey.toUpperCase() },
+      code: 'invalid_scan_key',
+    },
     { label: 'an unknown well-formed key', headers: { 'x-scan-key': random }, code: 'invalid_scan_key' },
     { label: 'a very long key', headers: { 'x-scan-key': 'k'.repeat(4000) }, code: 'invalid_scan_key' },
   ];

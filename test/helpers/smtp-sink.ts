@@ -45,7 +45,10 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
       simpleParser(stream)
         .then((mail) => {
           messages.push(mail);
-          sessions.push({ secure: Boolean(session.secure), user: typeof session.user === 'string' ? session.user : undefined });
+          sessions.push({
+            secure: Boolean(session.secure),
+            user: typeof session.user === 'string' ? session.user : undefined,
+          });
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -62,7 +65,9 @@ export async function startSmtpSink(options: SinkOptions = {}): Promise<SmtpSink
     port = (server.server.address() as AddressInfo).port;
   };
   await start();
-  const credentials = options.auth ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@` : '';
+  const credentials = options.auth
+    ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.pass)}@`
+    : '';
   const sink: SmtpSink = {
     port,
     url: `smtp://${credentials}127.0.0.1:${port}${options.startTls ? '?tls.rejectUnauthorized=false' : '?ignoreTLS=true'}`,

@@ -24,8 +24,13 @@ describeEachBackend('allowed sites and the embedded form', (backend) => {
   });
 
   const setSites = async (sites: string[]) => {
-    await world.store.db.updateTable('lead_sources').set({ spam_rules: null }).where('id', '=', seeded.source.id).execute();
-    if (sites.length > 0) await updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add: { allowedSites: sites } } });
+    await world.store.db
+      .updateTable('lead_sources')
+      .set({ spam_rules: null })
+      .where('id', '=', seeded.source.id)
+      .execute();
+    if (sites.length > 0)
+      await updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add: { allowedSites: sites } } });
   };
   beforeEach(async () => {
     await setSites([]);
@@ -50,7 +55,9 @@ describeEachBackend('allowed sites and the embedded form', (backend) => {
       payload: { name: 'Framed person', formStamp: agedStamp(world, seeded.source.id) },
     });
     expect(posted.statusCode).toBe(200);
-    expect(String(posted.headers['content-security-policy'])).toContain("frame-ancestors 'self' http://www.roofer.example:*");
+    expect(String(posted.headers['content-security-policy'])).toContain(
+      "frame-ancestors 'self' http://www.roofer.example:*",
+    );
   });
 
   /** A post of the hosted form's script: from the form's own page, carrying the embedding page's address. */
@@ -69,18 +76,29 @@ describeEachBackend('allowed sites and the embedded form', (backend) => {
       await formPost('Embedded on the site', 'https://www.roofer.example/contact'),
       await formPost('Opened at its own address'),
     ];
-    expect(answers.map((a) => [a.statusCode, JSON.parse(a.body).ok])).toEqual([[200, true], [200, true], [200, true]]);
+    expect(answers.map((a) => [a.statusCode, JSON.parse(a.body).ok])).toEqual([
+      [200, true],
+      [200, true],
+      [200, true],
+    ]);
     const rows = await storedRows(world, seeded.source.id);
     const names = rows.leads.map((l) => l.name);
     expect(names).toEqual(expect.arrayContaining(['Embedded on the site', 'Opened at its own address']));
     expect(names).not.toContain('Embedded elsewhere');
-    expect(rows.quarantine.filter((q) => q.reason === 'site_not_allowed').map((q) => q.detail)).toEqual(['evil.example']);
+    expect(rows.quarantine.filter((q) => q.reason === 'site_not_allowed').map((q) => q.detail)).toEqual([
+      'evil.example',
+    ]);
   });
 
   it('compares hosts with their ports when a site names one', async () => {
     await setSites(['shop.example:8443', 'www.roofer.example']);
     const post = (name: string, origin: string, host = 'forms.ours.example:3000') =>
-      app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, headers: { origin, host }, payload: { name } });
+      app.inject({
+        method: 'POST',
+        url: `/api/intake/${seeded.source.token}`,
+        headers: { origin, host },
+        payload: { name },
+      });
     await post('Right port', 'https://shop.example:8443');
     await post('Wrong port', 'https://shop.example:9000');
     await post('Default port', 'https://shop.example');
@@ -100,7 +118,11 @@ describeEachBackend('allowed sites and the embedded form', (backend) => {
 
   it('keeps a site as typed with its port, and refuses a bad port', async () => {
     await setSites(['https://Shop.Example:8443/contact']);
-    const row = await world.store.db.selectFrom('lead_sources').select('spam_rules').where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('lead_sources')
+      .select('spam_rules')
+      .where('id', '=', seeded.source.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.spam_rules ?? '{}').allowedSites).toEqual(['shop.example:8443']);
     await expect(setSites(['shop.example:99999'])).rejects.toMatchObject({ code: 'invalid_request' });
   });

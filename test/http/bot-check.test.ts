@@ -55,12 +55,20 @@ describeEachBackend('bot check at POST /api/intake/{token}', (backend) => {
   for (const provider of PROVIDERS) {
     describe(provider, () => {
       beforeAll(async () => {
-        for (const [target, s] of [[world, seeded], [down, downSeeded]] as const) {
+        for (const [target, s] of [
+          [world, seeded],
+          [down, downSeeded],
+        ] as const) {
           await configureBotCheck({
             ctx: target.ctx,
             input: {
               sourceId: s.source.id,
-              settings: { provider, secret: SECRET, siteKey: 'site-key', ...(provider === 'recaptcha' ? { minScore: 0.5 } : {}) },
+              settings: {
+                provider,
+                secret: SECRET,
+                siteKey: 'site-key',
+                ...(provider === 'recaptcha' ? { minScore: 0.5 } : {}),
+              },
             },
           });
         }

@@ -35,9 +35,15 @@ describeEachBackend('client aborts (finding 4)', (backend) => {
       `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}Content-Length: 5000\r\n\r\n`;
     await hangUpMidBody(logged.baseUrl, head(`/api/intake/${source.token}`), '{"name":"Ada","notes":"');
     await hangUpMidBody(logged.baseUrl, head(`/f/${source.token}`), '{"name":"Ada","notes":"');
-    await hangUpMidBody(logged.baseUrl, head('/api/scan/upload', `x-scan-key: ${uploadKey}\r\n`), '{"rooms":[{"name":"Kit');
+    await hangUpMidBody(
+      logged.baseUrl,
+      head('/api/scan/upload', `x-scan-key: ${uploadKey}\r\n`),
+      '{"rooms":[{"name":"Kit',
+    );
 
-    await expect.poll(() => logged!.lines.filter((line) => line.code === 'client_aborted').length, { timeout: 5000 }).toBe(3);
+    await expect
+      .poll(() => logged!.lines.filter((line) => line.code === 'client_aborted').length, { timeout: 5000 })
+      .toBe(3);
     for (const line of logged.lines.filter((l) => l.code === 'client_aborted')) expect(line.level).toBe(30);
     // Nothing at error level, and nothing that says the database is away.
     expect(logged.lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
@@ -47,7 +53,7 @@ describeEachBackend('client aborts (finding 4)', (backend) => {
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toEqual([]);
   });
 
-  it('is client_aborted in /metrics, in the source\'s intake log and on admin pages, never service_unavailable', async () => {
+  it("is client_aborted in /metrics, in the source's intake log and on admin pages, never service_unavailable", async () => {
     world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, METRICS_TOKEN: 'metrics-token-for-the-test' } });
     const { source, workspaceId } = await world.seed();
     logged = await listenWithLog(world);
@@ -57,15 +63,23 @@ describeEachBackend('client aborts (finding 4)', (backend) => {
     // An admin form post cut off mid-body (no session needed: the body is read before the gate).
     const formHead = `POST /w/${workspaceId}/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\n`;
     await hangUpMidBody(logged.baseUrl, formHead, 'name=Acme&timeZone=');
-    await expect.poll(() => logged!.lines.filter((line) => line.code === 'client_aborted').length, { timeout: 5000 }).toBe(2);
+    await expect
+      .poll(() => logged!.lines.filter((line) => line.code === 'client_aborted').length, { timeout: 5000 })
+      .toBe(2);
     expect(logged.lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
 
-    const metrics = await fetch(`${logged.baseUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-test' } });
+    const metrics = await fetch(`${logged.baseUrl}/metrics`, {
+      headers: { authorization: 'Bearer metrics-token-for-the-test' },
+    });
     const text = await metrics.text();
     expect(text).toMatch(/leadscan_leads_total\{outcome="refused",code="client_aborted"\} 1/);
     expect(text).not.toContain('service_unavailable');
     await logged.app.intakeLog.flush();
-    const codes = await world.store.db.selectFrom('intake_log').select(['code', 'count']).where('source_id', '=', source.id).execute();
+    const codes = await world.store.db
+      .selectFrom('intake_log')
+      .select(['code', 'count'])
+      .where('source_id', '=', source.id)
+      .execute();
     expect(codes.map((c) => [c.code, Number(c.count)])).toEqual([['client_aborted', 1]]);
   });
 });

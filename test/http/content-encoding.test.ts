@@ -36,7 +36,11 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
       const form = await fetch(`${baseUrl}/f/${source.token}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': coding.toUpperCase() },
-        body: encode(Buffer.from(`name=Form+${coding}&email=a%40example.com&formStamp=${encodeURIComponent(agedStamp(world, source.id))}`)),
+        body: encode(
+          Buffer.from(
+            `name=Form+${coding}&email=a%40example.com&formStamp=${encodeURIComponent(agedStamp(world, source.id))}`,
+          ),
+        ),
       });
       expect(form.status).toBe(200);
       expect(await form.text()).toMatch(/thank/i);
@@ -52,7 +56,9 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
     const { uploadKey, workspaceId } = await world.seed();
     const baseUrl = await world.listen();
-    const body = Buffer.from('{ "rooms" : [ {"name":"Kitchen","w":1.10}, {"name":"Hall","h":1e3} ], "device":"iPhone" }\n');
+    const body = Buffer.from(
+      '{ "rooms" : [ {"name":"Kitchen","w":1.10}, {"name":"Hall","h":1e3} ], "device":"iPhone" }\n',
+    );
     for (const [coding, encode] of Object.entries(ENCODERS)) {
       const res = await fetch(`${baseUrl}/api/scan/upload`, {
         method: 'POST',
@@ -62,7 +68,11 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
       expect(res.status, coding).toBe(200);
       expect(await res.json()).toEqual({ ok: true, count: 2 });
     }
-    const scans = await world.store.db.selectFrom('scans').select(['raw', 'byte_size']).where('workspace_id', '=', workspaceId).execute();
+    const scans = await world.store.db
+      .selectFrom('scans')
+      .select(['raw', 'byte_size'])
+      .where('workspace_id', '=', workspaceId)
+      .execute();
     expect(scans).toHaveLength(3);
     for (const scan of scans) expect(Buffer.from(scan.raw).equals(body)).toBe(true);
   });
@@ -96,7 +106,9 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     });
     expect(truncated.status).toBe(400);
     expect(await storedRows(world, source.id)).toEqual({ leads: [], quarantine: [] });
-    expect(await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).execute()).toEqual([]);
+    expect(
+      await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).execute(),
+    ).toEqual([]);
   });
 
   it('survives a corrupt compressed body that nobody reads: a content type the intake refuses (found by the fuzz suite)', async () => {
@@ -124,12 +136,19 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     const baseUrl = await world.listen();
     for (const [coding, encode] of Object.entries(ENCODERS)) {
       // Decodes to well over the limit, then garbage: the decoder fails after the 413 is already decided.
-      const body = Buffer.concat([encode(Buffer.from(`{"name":"${'a'.repeat(512 * 1024)}"}`)), Buffer.from('\u0000garbage'.repeat(50))]);
+      const body = Buffer.concat([
+        encode(Buffer.from(`{"name":"${'a'.repeat(512 * 1024)}"}`)),
+        Buffer.from('\u0000garbage'.repeat(50)),
+      ]);
       for (const [url, headers] of [
         [`/api/intake/${source.token}`, {}],
         ['/api/scan/upload', { 'x-scan-key': uploadKey }],
       ] as const) {
-        const res = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-encoding': coding, ...headers }, body });
+        const res = await fetch(`${baseUrl}${url}`, {
+          method: 'POST',
+          headers: { 'content-encoding': coding, ...headers },
+          body,
+        });
         expect([400, 413], `${coding} ${url}`).toContain(res.status);
       }
     }
@@ -168,7 +187,9 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
 
   it('applies the body limits to the decoded size: a small gzip bomb is 413', async () => {
     // 16 MiB that gzip to about 16 KB: far past both limits once decoded, well under them as sent.
-    const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"name":"Bomb","notes":"'), Buffer.alloc(16 * 1024 * 1024, 0x61), Buffer.from('"}')]));
+    const bomb = zlib.gzipSync(
+      Buffer.concat([Buffer.from('{"name":"Bomb","notes":"'), Buffer.alloc(16 * 1024 * 1024, 0x61), Buffer.from('"}')]),
+    );
     expect(bomb.length).toBeLessThan(64 * 1024);
     world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, SCAN_MAX_BYTES: String(1024 * 1024) } });
     const { source, uploadKey, workspaceId } = await world.seed();
@@ -187,7 +208,9 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     });
     expect(scan.status).toBe(413);
     // Just under the limit once decoded still goes through.
-    const fits = zlib.gzipSync(Buffer.from(JSON.stringify({ name: 'Fits', notes: 'x'.repeat(1900), pad: 'p'.repeat(60 * 1024) })));
+    const fits = zlib.gzipSync(
+      Buffer.from(JSON.stringify({ name: 'Fits', notes: 'x'.repeat(1900), pad: 'p'.repeat(60 * 1024) })),
+    );
     const ok = await fetch(`${baseUrl}/api/intake/${source.token}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
@@ -195,6 +218,8 @@ describeEachBackend('Content-Encoding on the write endpoints (finding 5)', (back
     });
     expect(ok.status).toBe(400); // 'pad' is an extra field over 2,000 characters: read, then refused by the field rules
     expect(await ok.json()).toMatchObject({ code: 'invalid_fields' });
-    expect(await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).execute()).toEqual([]);
+    expect(
+      await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).execute(),
+    ).toEqual([]);
   });
 });

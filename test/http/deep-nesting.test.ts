@@ -40,7 +40,7 @@ describe('iterative stringify (finding 1: no recursion in the payload hash)', ()
   });
 });
 
-describeEachBackend('deeply nested JSON is refused in the contract\'s words (finding 1)', (backend) => {
+describeEachBackend("deeply nested JSON is refused in the contract's words (finding 1)", (backend) => {
   let world: TestWorld;
   afterEach(async () => {
     await world?.close();
@@ -51,7 +51,10 @@ describeEachBackend('deeply nested JSON is refused in the contract\'s words (fin
       world = await createWorld(backend, { env: NO_LOAD_SHEDDING });
       const { source } = await world.seed();
       const app = await world.app();
-      const headers = { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+      const headers = {
+        'content-type': 'application/json',
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      };
       for (const payload of [nested(5000), `{"name":"Ada","deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`]) {
         const api = await app.inject({ method: 'POST', url: `/api/intake/${source.token}`, headers, payload });
         expect(api.statusCode, api.body).toBe(400);

@@ -35,23 +35,59 @@ describeEachBackend('early refusals cost nothing (finding 3)', (backend) => {
       .join('')}Content-Length: ${BODY_BYTES}\r\n\r\n`;
 
   it('intake 400, 404 and 429, hosted form 429, scan 401 and 429 answer and close without draining a 64 MiB body', async () => {
-    world = await createWorld(backend, { env: { ...NO_LOAD_SHEDDING, INTAKE_RATE_LIMIT: '1', SCAN_RATE_LIMIT: '1', SCAN_MAX_BYTES: String(1024 * 1024) } });
+    world = await createWorld(backend, {
+      env: { ...NO_LOAD_SHEDDING, INTAKE_RATE_LIMIT: '1', SCAN_RATE_LIMIT: '1', SCAN_MAX_BYTES: String(1024 * 1024) },
+    });
     const { source, uploadKey } = await world.seed();
     const baseUrl = await world.listen();
     const json = { 'Content-Type': 'application/json' };
     // Use up the one request a minute each limit allows.
-    expect((await fetch(`${baseUrl}/api/intake/${source.token}`, { method: 'POST', headers: json, body: '{"name":"A"}' })).status).toBe(200);
     expect(
-      (await fetch(`${baseUrl}/api/scan/upload`, { method: 'POST', headers: { ...json, 'x-scan-key': uploadKey }, body: '{"rooms":[]}' })).status,
+      (await fetch(`${baseUrl}/api/intake/${source.token}`, { method: 'POST', headers: json, body: '{"name":"A"}' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await fetch(`${baseUrl}/api/scan/upload`, {
+          method: 'POST',
+          headers: { ...json, 'x-scan-key': uploadKey },
+          body: '{"rooms":[]}',
+        })
+      ).status,
     ).toBe(200);
 
     const cases = [
-      { label: 'intake, malformed token', head: head('/api/intake/not-a-uuid', json), status: 400, code: 'malformed_token' },
-      { label: 'intake, unknown token', head: head(`/api/intake/${crypto.randomUUID()}`, json), status: 404, code: 'intake_unavailable' },
-      { label: 'intake, rate limited', head: head(`/api/intake/${source.token}`, json), status: 429, code: 'rate_limited' },
-      { label: 'hosted form, rate limited', head: head(`/f/${source.token}`, { 'Content-Type': 'application/x-www-form-urlencoded' }), status: 429, code: null },
+      {
+        label: 'intake, malformed token',
+        head: head('/api/intake/not-a-uuid', json),
+        status: 400,
+        code: 'malformed_token',
+      },
+      {
+        label: 'intake, unknown token',
+        head: head(`/api/intake/${crypto.randomUUID()}`, json),
+        status: 404,
+        code: 'intake_unavailable',
+      },
+      {
+        label: 'intake, rate limited',
+        head: head(`/api/intake/${source.token}`, json),
+        status: 429,
+        code: 'rate_limited',
+      },
+      {
+        label: 'hosted form, rate limited',
+        head: head(`/f/${source.token}`, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+        status: 429,
+        code: null,
+      },
       { label: 'scan, no key', head: head('/api/scan/upload', json), status: 401, code: 'missing_scan_key' },
-      { label: 'scan, rate limited', head: head('/api/scan/upload', { ...json, 'x-scan-key': uploadKey }), status: 429, code: 'rate_limited' },
+      {
+        label: 'scan, rate limited',
+        head: head('/api/scan/upload', { ...json, 'x-scan-key': uploadKey }),
+        status: 429,
+        code: 'rate_limited',
+      },
     ];
     for (const c of cases) {
       const outcome = await blast(baseUrl, c.head, BODY_BYTES);

@@ -48,8 +48,12 @@ describe('one way to say no: every code mapped once', () => {
   it('what a refusal carries becomes headers on the HTTP side only', () => {
     const limited = new AppError('rate_limited', 'Wait', [], { retryAfterSeconds: 900 });
     expect(httpHeadersOf(limited)).toEqual({ 'retry-after': '900' });
-    expect(httpHeadersOf(new AppError('unsupported_encoding', 'x', [], { accepted: ['gzip', 'br'] }))).toEqual({ 'accept-encoding': 'gzip, br' });
-    expect(httpHeadersOf(new AppError('method_not_allowed', 'x', [], { accepted: ['POST', 'OPTIONS'] }))).toEqual({ allow: 'POST, OPTIONS' });
+    expect(httpHeadersOf(new AppError('unsupported_encoding', 'x', [], { accepted: ['gzip', 'br'] }))).toEqual({
+      'accept-encoding': 'gzip, br',
+    });
+    expect(httpHeadersOf(new AppError('method_not_allowed', 'x', [], { accepted: ['POST', 'OPTIONS'] }))).toEqual({
+      allow: 'POST, OPTIONS',
+    });
     expect(httpHeadersOf(new AppError('invalid_fields', 'x'))).toEqual({});
     expect(problemFromError(limited)).toEqual({ code: 'rate_limited', detail: 'Wait' });
   });

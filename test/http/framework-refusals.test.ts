@@ -19,7 +19,9 @@ function rawExchange(baseUrl: string, request: string | Buffer, waitMs = 5000): 
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', done);
     socket.on('close', done);
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? done() : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? done() : reject(error),
+    );
   });
 }
 
@@ -32,7 +34,7 @@ function problemOf(answer: string): { status: number; headers: string; body: Rec
  * Finding 6: framework refusals answer in the contract's words (problem+json with a code, a bounded detail),
  * and the hosted form answers an unreadable post as the intake does, not as "a problem on our side".
  */
-describeEachBackend('framework refusals in the contract\'s words (finding 6)', (backend) => {
+describeEachBackend("framework refusals in the contract's words (finding 6)", (backend) => {
   let world: TestWorld;
   afterEach(async () => {
     await world?.close();
@@ -43,11 +45,21 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
     const { source } = await world.seed();
     const app = await world.app();
     for (const contentType of ['foo', 'text/', 'application/json; charset', `x/${'y'.repeat(8000)}`, 'image/png']) {
-      const form = await app.inject({ method: 'POST', url: `/f/${source.token}`, headers: { 'content-type': contentType }, payload: 'name=Ada' });
+      const form = await app.inject({
+        method: 'POST',
+        url: `/f/${source.token}`,
+        headers: { 'content-type': contentType },
+        payload: 'name=Ada',
+      });
       expect(form.statusCode, contentType.slice(0, 30)).toBe(400);
       expect(form.body).toContain('The form could not be read');
       expect(form.body).not.toContain('problem on our side');
-      const api = await app.inject({ method: 'POST', url: `/api/intake/${source.token}`, headers: { 'content-type': contentType }, payload: 'name=Ada' });
+      const api = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${source.token}`,
+        headers: { 'content-type': contentType },
+        payload: 'name=Ada',
+      });
       expect(api.statusCode, contentType.slice(0, 30)).toBe(400);
       expect(api.json()).toMatchObject({ code: 'unreadable_body' });
     }
@@ -58,7 +70,12 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
     const { source, uploadKey } = await world.seed();
     const app = await world.app();
     const huge = `application/${'x'.repeat(8 * 1024)}`;
-    const api = await app.inject({ method: 'POST', url: `/api/intake/${source.token}`, headers: { 'content-type': huge }, payload: '{}' });
+    const api = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${source.token}`,
+      headers: { 'content-type': huge },
+      payload: '{}',
+    });
     expect(api.statusCode).toBe(400);
     expect(api.json<{ detail: string }>().detail.length).toBeLessThan(300);
     const charset = await app.inject({
@@ -71,7 +88,11 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
     const scan = await app.inject({
       method: 'POST',
       url: '/api/scan/upload',
-      headers: { 'content-type': 'application/json', 'x-scan-key': uploadKey, 'content-encoding': `z${'z'.repeat(8000)}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-scan-key': uploadKey,
+        'content-encoding': `z${'z'.repeat(8000)}`,
+      },
       payload: '{"rooms":[]}',
     });
     expect(scan.statusCode).toBe(415);
@@ -83,7 +104,10 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     // Half the headers, then nothing: the headers timeout fires.
-    const answer = await rawExchange(baseUrl, `POST /api/intake/${source.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty`);
+    const answer = await rawExchange(
+      baseUrl,
+      `POST /api/intake/${source.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty`,
+    );
     const { status, headers, body } = problemOf(answer);
     expect(status).toBe(408);
     expect(headers).toMatch(/content-type: application\/problem\+json/i);
@@ -96,12 +120,18 @@ describeEachBackend('framework refusals in the contract\'s words (finding 6)', (
     const { source } = await world.seed();
     const baseUrl = await world.listen();
     const big = problemOf(
-      await rawExchange(baseUrl, `POST /api/intake/${source.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: ${'h'.repeat(20_000)}\r\n\r\n`),
+      await rawExchange(
+        baseUrl,
+        `POST /api/intake/${source.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: ${'h'.repeat(20_000)}\r\n\r\n`,
+      ),
     );
     expect(big.status).toBe(431);
     expect(big.body).toMatchObject({ code: 'headers_too_large', status: 431 });
 
-    const long = await fetch(`${baseUrl}/api/intake/${source.token}?pad=${'p'.repeat(9000)}`, { method: 'POST', body: '{"name":"A"}' });
+    const long = await fetch(`${baseUrl}/api/intake/${source.token}?pad=${'p'.repeat(9000)}`, {
+      method: 'POST',
+      body: '{"name":"A"}',
+    });
     expect(long.status).toBe(414);
     expect(long.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await long.json()).toMatchObject({ code: 'uri_too_long' });

@@ -26,7 +26,12 @@ describeEachBackend('Idempotency-Key', (backend) => {
     return world.app();
   }
 
-  const intake = async (key: string | undefined, payload: object | string, token = seeded.source.token, contentType = 'application/json') =>
+  const intake = async (
+    key: string | undefined,
+    payload: object | string,
+    token = seeded.source.token,
+    contentType = 'application/json',
+  ) =>
     (await world.app()).inject({
       method: 'POST',
       url: `/api/intake/${token}`,
@@ -37,11 +42,17 @@ describeEachBackend('Idempotency-Key', (backend) => {
     (await world.app()).inject({
       method: 'POST',
       url: '/api/scan/upload',
-      headers: { 'content-type': 'application/json', 'x-scan-key': uploadKey, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-scan-key': uploadKey,
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
       payload,
     });
-  const leads = () => world.store.db.selectFrom('leads').select(['id', 'source_id', 'idempotency_key', 'name']).orderBy('id').execute();
-  const scans = () => world.store.db.selectFrom('scans').select(['id', 'workspace_id', 'idempotency_key']).orderBy('id').execute();
+  const leads = () =>
+    world.store.db.selectFrom('leads').select(['id', 'source_id', 'idempotency_key', 'name']).orderBy('id').execute();
+  const scans = () =>
+    world.store.db.selectFrom('scans').select(['id', 'workspace_id', 'idempotency_key']).orderBy('id').execute();
 
   // ---- intake ----
 
@@ -55,11 +66,18 @@ describeEachBackend('Idempotency-Key', (backend) => {
     expect(second.json()).toEqual(first.json());
     expect(second.headers['idempotent-replayed']).toBe('true');
     const stored = await leads();
-    expect(stored).toEqual([{ id: first.json().id, source_id: seeded.source.id, idempotency_key: 'order-1', name: 'Ada' }]);
+    expect(stored).toEqual([
+      { id: first.json().id, source_id: seeded.source.id, idempotency_key: 'order-1', name: 'Ada' },
+    ]);
     const keys = await world.store.db.selectFrom('idempotency_keys').selectAll().execute();
     // The record keeps the domain result; the answer is made from it each time.
     expect(keys).toEqual([
-      expect.objectContaining({ scope: `src:${seeded.source.id}`, key: 'order-1', state: 'done', response_status: null }),
+      expect.objectContaining({
+        scope: `src:${seeded.source.id}`,
+        key: 'order-1',
+        state: 'done',
+        response_status: null,
+      }),
     ]);
     expect(JSON.parse(keys[0]!.response_body!)).toEqual({ kind: 'lead', leadId: first.json().id });
   });
@@ -126,7 +144,9 @@ describeEachBackend('Idempotency-Key', (backend) => {
 
   it('intake: concurrent repeats store one lead and all answer with its id', async () => {
     await setUp();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => intake('double-click', { name: 'Ada', phone: '555' })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => intake('double-click', { name: 'Ada', phone: '555' })),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
     const ids = new Set(answers.map((a) => a.json().id as string));
     expect(ids.size).toBe(1);
@@ -139,9 +159,12 @@ describeEachBackend('Idempotency-Key', (backend) => {
   it('intake: concurrent repeats on two instances store one lead; every answer agrees or says in flight', async () => {
     const first = await setUp();
     const store = openDatabase(world.config.database);
-    const second = await buildApp(createDomainContext({ config: world.config, store, appSecret: world.appSecret, clock }), {
-      logger: false,
-    });
+    const second = await buildApp(
+      createDomainContext({ config: world.config, store, appSecret: world.appSecret, clock }),
+      {
+        logger: false,
+      },
+    );
     try {
       const post = (i: number) =>
         (i % 2 === 0 ? first : second).inject({
@@ -205,7 +228,10 @@ describeEachBackend('Idempotency-Key', (backend) => {
 
   it('intake: keys are scoped to the source: the same key on two sources makes two leads', async () => {
     await setUp();
-    const other = await createSource({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Other' } });
+    const other = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Other' },
+    });
     const a = await intake('shared-key', { name: 'Ada' });
     const b = await intake('shared-key', { name: 'Ada' }, other.token);
     expect(a.statusCode).toBe(200);

@@ -4,7 +4,12 @@ import type { TestWorld } from '../helpers/test-app.js';
 
 /** Rows of the two tables the intake writes, read back from the database. */
 export async function storedRows(world: TestWorld, sourceId: string) {
-  const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', sourceId).orderBy('id').execute();
+  const leads = await world.store.db
+    .selectFrom('leads')
+    .selectAll()
+    .where('source_id', '=', sourceId)
+    .orderBy('id')
+    .execute();
   const quarantine = await world.store.db
     .selectFrom('quarantine')
     .selectAll()

@@ -29,7 +29,14 @@ interface Row {
 
 /** docs/api.md and the interface's error table, one row per case. */
 const ROWS: Row[] = [
-  { name: 'token not a UUID', source: 'malformed', json: { name: 'A' }, status: 400, code: 'malformed_token', stored: 'nothing' },
+  {
+    name: 'token not a UUID',
+    source: 'malformed',
+    json: { name: 'A' },
+    status: 400,
+    code: 'malformed_token',
+    stored: 'nothing',
+  },
   {
     name: 'malformed token is decided before the body is read',
     source: 'malformed',
@@ -38,8 +45,22 @@ const ROWS: Row[] = [
     code: 'malformed_token',
     stored: 'nothing',
   },
-  { name: 'unknown well-formed token', source: 'unknown', json: { name: 'A' }, status: 404, code: 'intake_unavailable', stored: 'nothing' },
-  { name: 'deactivated intake link', source: 'deactivated', json: { name: 'A' }, status: 404, code: 'intake_unavailable', stored: 'nothing' },
+  {
+    name: 'unknown well-formed token',
+    source: 'unknown',
+    json: { name: 'A' },
+    status: 404,
+    code: 'intake_unavailable',
+    stored: 'nothing',
+  },
+  {
+    name: 'deactivated intake link',
+    source: 'deactivated',
+    json: { name: 'A' },
+    status: 404,
+    code: 'intake_unavailable',
+    stored: 'nothing',
+  },
   {
     name: 'closed link is decided before the body is read (an oversized body still gets 404)',
     source: 'deactivated',
@@ -56,14 +77,45 @@ const ROWS: Row[] = [
     code: 'body_too_large',
     stored: 'nothing',
   },
-  { name: 'bad JSON', source: 'active', raw: { contentType: 'application/json', payload: '{"name":' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'JSON array', source: 'active', raw: { contentType: 'application/json', payload: '[{"name":"A"}]' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'JSON string', source: 'active', raw: { contentType: 'application/json', payload: '"A"' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'JSON null', source: 'active', raw: { contentType: 'application/json', payload: 'null' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
+  {
+    name: 'bad JSON',
+    source: 'active',
+    raw: { contentType: 'application/json', payload: '{"name":' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'JSON array',
+    source: 'active',
+    raw: { contentType: 'application/json', payload: '[{"name":"A"}]' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'JSON string',
+    source: 'active',
+    raw: { contentType: 'application/json', payload: '"A"' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'JSON null',
+    source: 'active',
+    raw: { contentType: 'application/json', payload: 'null' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
   {
     name: 'invalid UTF-8 in JSON',
     source: 'active',
-    raw: { contentType: 'application/json', payload: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]) },
+    raw: {
+      contentType: 'application/json',
+      payload: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+    },
     status: 400,
     code: 'unreadable_body',
     stored: 'nothing',
@@ -84,11 +136,46 @@ const ROWS: Row[] = [
     code: 'unreadable_body',
     stored: 'nothing',
   },
-  { name: 'unknown content type', source: 'active', raw: { contentType: 'application/xml', payload: '<name>A</name>' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'no content type', source: 'active', raw: { payload: '{"name":"A"}' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'empty JSON body', source: 'active', raw: { contentType: 'application/json', payload: '' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'empty body without a type', source: 'active', raw: { payload: '' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
-  { name: 'text/plain that is not a JSON object', source: 'active', raw: { contentType: 'text/plain', payload: 'name=A' }, status: 400, code: 'unreadable_body', stored: 'nothing' },
+  {
+    name: 'unknown content type',
+    source: 'active',
+    raw: { contentType: 'application/xml', payload: '<name>A</name>' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'no content type',
+    source: 'active',
+    raw: { payload: '{"name":"A"}' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'empty JSON body',
+    source: 'active',
+    raw: { contentType: 'application/json', payload: '' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'empty body without a type',
+    source: 'active',
+    raw: { payload: '' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
+  {
+    name: 'text/plain that is not a JSON object',
+    source: 'active',
+    raw: { contentType: 'text/plain', payload: 'name=A' },
+    status: 400,
+    code: 'unreadable_body',
+    stored: 'nothing',
+  },
   {
     name: 'broken multipart',
     source: 'active',
@@ -97,7 +184,13 @@ const ROWS: Row[] = [
     code: 'unreadable_body',
     stored: 'nothing',
   },
-  { name: 'honeypot filled', source: 'active', json: { name: 'Bot', website: 'http://spam.example' }, status: 200, stored: 'quarantine' },
+  {
+    name: 'honeypot filled',
+    source: 'active',
+    json: { name: 'Bot', website: 'http://spam.example' },
+    status: 200,
+    stored: 'quarantine',
+  },
   {
     name: 'honeypot is decided before validation',
     source: 'active',
@@ -105,10 +198,37 @@ const ROWS: Row[] = [
     status: 200,
     stored: 'quarantine',
   },
-  { name: 'honeypot "" is no catch', source: 'active', json: { name: 'A', website: '' }, status: 200, stored: 'lead', lead: { name: 'A', extra: '{}' } },
-  { name: 'honeypot null is no catch', source: 'active', json: { name: 'A', website: null }, status: 200, stored: 'lead' },
-  { name: 'none of name/phone/email', source: 'active', json: { address: 'Main St 1', notes: 'call me' }, status: 400, code: 'missing_contact', stored: 'nothing' },
-  { name: 'contact fields blank after trimming', source: 'active', json: { name: '  ', phone: null, email: '' }, status: 400, code: 'missing_contact', stored: 'nothing' },
+  {
+    name: 'honeypot "" is no catch',
+    source: 'active',
+    json: { name: 'A', website: '' },
+    status: 200,
+    stored: 'lead',
+    lead: { name: 'A', extra: '{}' },
+  },
+  {
+    name: 'honeypot null is no catch',
+    source: 'active',
+    json: { name: 'A', website: null },
+    status: 200,
+    stored: 'lead',
+  },
+  {
+    name: 'none of name/phone/email',
+    source: 'active',
+    json: { address: 'Main St 1', notes: 'call me' },
+    status: 400,
+    code: 'missing_contact',
+    stored: 'nothing',
+  },
+  {
+    name: 'contact fields blank after trimming',
+    source: 'active',
+    json: { name: '  ', phone: null, email: '' },
+    status: 400,
+    code: 'missing_contact',
+    stored: 'nothing',
+  },
   {
     name: 'a field over its bound',
     source: 'active',
@@ -138,8 +258,22 @@ const ROWS: Row[] = [
     code: 'invalid_fields',
     stored: 'nothing',
   },
-  { name: 'bot check on, token absent', source: 'botCheck', json: { name: 'A' }, status: 400, code: 'bot_check_failed', stored: 'nothing' },
-  { name: 'bot check on, token refused', source: 'botCheck', json: { name: 'A', botCheckToken: 'nope' }, status: 400, code: 'bot_check_failed', stored: 'nothing' },
+  {
+    name: 'bot check on, token absent',
+    source: 'botCheck',
+    json: { name: 'A' },
+    status: 400,
+    code: 'bot_check_failed',
+    stored: 'nothing',
+  },
+  {
+    name: 'bot check on, token refused',
+    source: 'botCheck',
+    json: { name: 'A', botCheckToken: 'nope' },
+    status: 400,
+    code: 'bot_check_failed',
+    stored: 'nothing',
+  },
   {
     name: 'bot check on, validation comes first',
     source: 'botCheck',
@@ -168,7 +302,14 @@ const ROWS: Row[] = [
   {
     name: 'success',
     source: 'active',
-    json: { name: ' Ada ', phone: 4155550100, email: 'ada@example.com', address: 'Main St 1', message: 'Hi\nthere', budget: 5 },
+    json: {
+      name: ' Ada ',
+      phone: 4155550100,
+      email: 'ada@example.com',
+      address: 'Main St 1',
+      message: 'Hi\nthere',
+      budget: 5,
+    },
     status: 200,
     stored: 'lead',
     lead: {
@@ -216,9 +357,15 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     const deactivated = await make('deactivated');
     await setSourceActive({ ctx, input: { sourceId: deactivated.id, active: false } });
     const botCheck = await make('botCheck');
-    await configureBotCheck({ ctx, input: { sourceId: botCheck.id, settings: { provider: 'turnstile', secret: 's3cret' } } });
+    await configureBotCheck({
+      ctx,
+      input: { sourceId: botCheck.id, settings: { provider: 'turnstile', secret: 's3cret' } },
+    });
     const down = await make('botCheckDown');
-    await configureBotCheck({ ctx, input: { sourceId: down.id, settings: { provider: 'hcaptcha', secret: 's3cret' } } });
+    await configureBotCheck({
+      ctx,
+      input: { sourceId: down.id, settings: { provider: 'hcaptcha', secret: 's3cret' } },
+    });
     tokens.unknown = crypto.randomUUID();
     sourceIds.unknown = 'none';
     tokens.malformed = 'not-a-uuid';
@@ -255,7 +402,12 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       const body = res.json();
       if (row.code) {
         expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-        expect(body).toMatchObject({ ok: false, status: row.status, code: row.code, requestId: res.headers['x-request-id'] });
+        expect(body).toMatchObject({
+          ok: false,
+          status: row.status,
+          code: row.code,
+          requestId: res.headers['x-request-id'],
+        });
         if (row.errors) expect(body.errors).toEqual(row.errors);
       } else {
         expect(Object.keys(body).sort()).toEqual(['id', 'ok']);
@@ -298,12 +450,20 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
   it('answers unknown and deactivated tokens with the same body', async () => {
     const strip = (b: Record<string, unknown>) => ({ ...b, requestId: undefined });
     const unknown = await app.inject({ method: 'POST', url: `/api/intake/${tokens.unknown}`, payload: { name: 'A' } });
-    const closed = await app.inject({ method: 'POST', url: `/api/intake/${tokens.deactivated}`, payload: { name: 'A' } });
+    const closed = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${tokens.deactivated}`,
+      payload: { name: 'A' },
+    });
     expect(strip(unknown.json())).toEqual(strip(closed.json()));
   });
 
   it('accepts the token in any case', async () => {
-    const res = await app.inject({ method: 'POST', url: `/api/intake/${tokens.active.toUpperCase()}`, payload: { name: 'Upper' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${tokens.active.toUpperCase()}`,
+      payload: { name: 'Upper' },
+    });
     expect(res.statusCode).toBe(200);
     const { leads } = await storedRows(world, sourceIds.active);
     expect(leads.find((l) => l.id === res.json().id)?.name).toBe('Upper');
@@ -317,7 +477,11 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       payload: '{"name":"Ada\\u0000 Lovelace","notes":"\\u0000line","utm_source":"x\\u0000y"}',
     });
     expect(res.statusCode).toBe(200);
-    const lead = await world.store.db.selectFrom('leads').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
+    const lead = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', res.json().id)
+      .executeTakeFirstOrThrow();
     expect(lead.name).toBe('Ada Lovelace');
     expect(lead.notes).toBe('line');
     expect(JSON.parse(lead.extra)).toEqual({ utm_source: 'xy' });
@@ -332,12 +496,19 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
         payload,
       });
       expect(res.statusCode, res.body).toBe(200);
-      const lead = await world.store.db.selectFrom('leads').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
+      const lead = await world.store.db
+        .selectFrom('leads')
+        .selectAll()
+        .where('id', '=', res.json().id)
+        .executeTakeFirstOrThrow();
       return { ...lead, extra: JSON.parse(lead.extra) as Record<string, string> };
     }
 
     it('application/json', async () => {
-      const lead = await post(JSON.stringify({ name: 'Zoë', notes: 'a\r\nb', tags: ['x', 'y'] }), 'application/json; charset=utf-8');
+      const lead = await post(
+        JSON.stringify({ name: 'Zoë', notes: 'a\r\nb', tags: ['x', 'y'] }),
+        'application/json; charset=utf-8',
+      );
       expect(lead).toMatchObject({ name: 'Zoë', notes: 'a\r\nb', extra: { tags: '["x","y"]' } });
     });
 
@@ -401,7 +572,12 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       form.append('file', new Blob([new Uint8Array(65 * 1024)]), 'big.bin');
       const { payload, contentType } = await multipartOf(form);
       const before = await storedRows(world, sourceIds.active);
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${tokens.active}`, headers: { 'content-type': contentType }, payload });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${tokens.active}`,
+        headers: { 'content-type': contentType },
+        payload,
+      });
       expect(res.statusCode).toBe(413);
       expect(res.json().code).toBe('body_too_large');
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -422,7 +598,12 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       });
       expect(res.statusCode).toBe(400);
       const { detail } = res.json() as { detail: string };
-      for (const type of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']) {
+      for (const type of [
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+        'text/plain',
+      ]) {
         expect(detail).toContain(type);
       }
     });
@@ -433,9 +614,17 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     const address = 'e\u0301'.repeat(120); // 240 code points
     const notes = '\u00e9'.repeat(2000);
     expect([...name].length).toBe(120);
-    const ok = await app.inject({ method: 'POST', url: `/api/intake/${tokens.active}`, payload: { name, address, notes } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: `/api/intake/${tokens.active}`,
+      payload: { name, address, notes },
+    });
     expect(ok.statusCode).toBe(200);
-    const lead = await world.store.db.selectFrom('leads').selectAll().where('id', '=', ok.json().id).executeTakeFirstOrThrow();
+    const lead = await world.store.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', ok.json().id)
+      .executeTakeFirstOrThrow();
     expect(lead).toMatchObject({ name, address, notes });
 
     const before = await storedRows(world, sourceIds.active);
@@ -470,7 +659,12 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     expect(leads.some((l) => l.id === caught.json().id)).toBe(false);
     const row = quarantine.at(-1)!;
     expect(JSON.parse(row.fields)).toEqual({ name: ' Autofilled ', website: 'https://my.site', extra1: '7' });
-    expect(row).toMatchObject({ reason: 'honeypot', user_agent: 'bot/1', referer: 'https://shop.example/contact', restored_lead_id: null });
+    expect(row).toMatchObject({
+      reason: 'honeypot',
+      user_agent: 'bot/1',
+      referer: 'https://shop.example/contact',
+      restored_lead_id: null,
+    });
   });
 
   describe('CORS (docs/api.md)', () => {
@@ -509,7 +703,11 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     });
 
     it('other paths under /api/intake/ answer with CORS headers too', async () => {
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${tokens.active}/extra`, payload: { name: 'A' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${tokens.active}/extra`,
+        payload: { name: 'A' },
+      });
       expect(res.statusCode).toBe(404);
       expect(corsOf(res.headers)).toEqual({ origin: '*', expose: EXPOSED, credentials: undefined });
     });
@@ -546,7 +744,18 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
       'multipart/form-data',
       'text/plain',
     ]);
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '405', '409', '413', '415', '422', '429', '503']);
+    expect(Object.keys(op.responses).sort()).toEqual([
+      '200',
+      '400',
+      '404',
+      '405',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '503',
+    ]);
     for (const code of ['400', '404', '405', '413', '429', '503']) {
       const media = op.responses[code].content['application/problem+json'];
       expect(media.schema.$ref).toBe('#/components/schemas/Problem');
@@ -562,7 +771,11 @@ describeEachBackend('POST /api/intake/{token} when the database fails', (backend
       const seeded = await world.seed();
       const app = await world.app();
       await world.store.db.destroy();
-      const res = await app.inject({ method: 'POST', url: `/api/intake/${seeded.source.token}`, payload: { name: 'A' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/intake/${seeded.source.token}`,
+        payload: { name: 'A' },
+      });
       expect(res.statusCode).toBeGreaterThanOrEqual(500);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(res.headers['access-control-expose-headers']).toBe(EXPOSED);

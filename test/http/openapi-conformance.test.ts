@@ -109,7 +109,11 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(doc: Json, operation: Operation, status: number): { mediaType: string; validate: ValidateFunction } {
+function validatorFor(
+  doc: Json,
+  operation: Operation,
+  status: number,
+): { mediaType: string; validate: ValidateFunction } {
   const response = responsesOf(doc, operation)[String(status)];
   expect(response, `${operation} documents ${status}`).toBeDefined();
   const [[mediaType, media]] = mediaOf(response!) as [[string, Json]];
@@ -191,7 +195,10 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     headers: { 'content-type': 'application/json', ...headers },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-  const upload = (payload: string, headers: Record<string, string> = { 'x-scan-key': seeded.uploadKey }): InjectOptions => ({
+  const upload = (
+    payload: string,
+    headers: Record<string, string> = { 'x-scan-key': seeded.uploadKey },
+  ): InjectOptions => ({
     method: 'POST',
     url: '/api/scan/upload',
     headers: { 'content-type': 'application/json', ...headers },
@@ -218,7 +225,9 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     expect(body, `${where}: serialized body equals what the code sent`).toStrictEqual(sent.get(requestId));
     // Every response header a client relies on is documented for this status (names are case-insensitive).
     expect(res.headers['x-request-id'], `${where}: x-request-id`).toBeDefined();
-    const documentedHeaders = Object.keys((responsesOf(doc, c.operation)[String(c.status)]?.headers ?? {}) as Json).map((h) => h.toLowerCase());
+    const documentedHeaders = Object.keys((responsesOf(doc, c.operation)[String(c.status)]?.headers ?? {}) as Json).map(
+      (h) => h.toLowerCase(),
+    );
     for (const name of TRACKED_HEADERS) {
       if (res.headers[name] === undefined) continue;
       expect(documentedHeaders, `${where}: header ${name} is documented`).toContain(name);
@@ -233,7 +242,9 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       const documented = Object.keys(responsesOf(doc, operation)).map(Number).sort();
       expect([...covered.get(operation)!].sort(), `${operation}: documented statuses provoked`).toEqual(documented);
       const documentedHeaders = new Set(
-        Object.values(responsesOf(doc, operation)).flatMap((response) => Object.keys((response.headers ?? {}) as Json).map((h) => h.toLowerCase())),
+        Object.values(responsesOf(doc, operation)).flatMap((response) =>
+          Object.keys((response.headers ?? {}) as Json).map((h) => h.toLowerCase()),
+        ),
       );
       const tracked = TRACKED_HEADERS.filter((name) => documentedHeaders.has(name)).sort();
       expect([...headersSeen.get(operation)!].sort(), `${operation}: documented headers seen`).toEqual(tracked);
@@ -245,12 +256,17 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     for (const operation of OPERATIONS) {
       const responses = responsesOf(doc, operation);
-      expect(Object.keys(responses), operation).toEqual(expect.arrayContaining(CONTRACT_STATUSES[operation].map(String)));
+      expect(Object.keys(responses), operation).toEqual(
+        expect.arrayContaining(CONTRACT_STATUSES[operation].map(String)),
+      );
       for (const [status, response] of Object.entries(responses)) {
         const where = `${operation} ${status}`;
         expect(response.description, where).toEqual(expect.stringMatching(/\S/));
         const media = mediaOf(response);
-        expect(media.map(([type]) => type), where).toEqual([Number(status) < 300 ? 'application/json' : 'application/problem+json']);
+        expect(
+          media.map(([type]) => type),
+          where,
+        ).toEqual([Number(status) < 300 ? 'application/json' : 'application/problem+json']);
         const [, content] = media[0]!;
         expect(content.schema, where).toBeDefined();
         const examples = examplesOf(content);
@@ -271,9 +287,14 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       expect(JSON.stringify(key), `${operation}: no example key to fill in`).not.toMatch(/"examples?"/);
     }
     // Intake fields take numbers and booleans as text; scans take any content type.
-    const leadSchema = ((operationOf(doc, 'POST /api/intake/{token}').requestBody as Json).content as Record<string, Json>)['application/json']!.schema as Json;
+    const leadSchema = (
+      (operationOf(doc, 'POST /api/intake/{token}').requestBody as Json).content as Record<string, Json>
+    )['application/json']!.schema as Json;
     expect(JSON.stringify((leadSchema.properties as Json).phone)).toContain('"number"');
-    expect(Object.keys(((operationOf(doc, 'POST /api/scan/upload').requestBody as Json).content as Json))).toEqual(['application/json', '*/*']);
+    expect(Object.keys((operationOf(doc, 'POST /api/scan/upload').requestBody as Json).content as Json)).toEqual([
+      'application/json',
+      '*/*',
+    ]);
     const refs = allRefs(doc);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(resolvePointer(doc, ref), `$ref ${ref} resolves`).toBeDefined();
@@ -286,9 +307,16 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     const closed = await world.seed('Closed');
     await setSourceActive({ ctx: world.ctx, input: { sourceId: closed.source.id, active: false } });
     const guarded = await world.seed('Guarded');
-    await configureBotCheck({ ctx: world.ctx, input: { sourceId: guarded.source.id, settings: { provider: 'turnstile', secret: 'x-secret' } } });
+    await configureBotCheck({
+      ctx: world.ctx,
+      input: { sourceId: guarded.source.id, settings: { provider: 'turnstile', secret: 'x-secret' } },
+    });
     const heldBody = { name: 'Held elsewhere' };
-    await claimKey(world.ctx, { scope: sourceScope(seeded.source.id), key: 'held', requestHash: leadPayloadHash(heldBody) });
+    await claimKey(world.ctx, {
+      scope: sourceScope(seeded.source.id),
+      key: 'held',
+      requestHash: leadPayloadHash(heldBody),
+    });
     const limited = await newWorld({ INTAKE_RATE_LIMIT: '1' });
     const limitedSeed = await limited.seed();
     await check({
@@ -302,7 +330,10 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         return ok();
       },
     });
-    const nothingStored = (sourceId = seeded.source.id) => async () => expect(await leadsOf(sourceId)).toEqual([]);
+    const nothingStored =
+      (sourceId = seeded.source.id) =>
+      async () =>
+        expect(await leadsOf(sourceId)).toEqual([]);
 
     const cases: Case[] = [
       {
@@ -321,7 +352,11 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         body: ok,
         stored: async (res) => {
           expect(await leadsOf(guarded.source.id)).toEqual([]);
-          const quarantined = await world.store.db.selectFrom('quarantine').select('id').where('source_id', '=', guarded.source.id).execute();
+          const quarantined = await world.store.db
+            .selectFrom('quarantine')
+            .select('id')
+            .where('source_id', '=', guarded.source.id)
+            .execute();
           expect(quarantined).toHaveLength(1);
           expect(quarantined[0]!.id).not.toBe(res.json().id);
         },
@@ -330,7 +365,10 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         label: 'a replayed lead',
         operation: op,
         request: async () => {
-          expect((await (await world.app()).inject(intake(token, { name: 'Twice sent' }, { 'idempotency-key': 'replay' }))).statusCode).toBe(200);
+          expect(
+            (await (await world.app()).inject(intake(token, { name: 'Twice sent' }, { 'idempotency-key': 'replay' })))
+              .statusCode,
+          ).toBe(200);
           return intake(token, { name: 'Twice sent' }, { 'idempotency-key': 'replay' });
         },
         status: 200,
@@ -349,9 +387,27 @@ describeEachBackend('OpenAPI conformance', (backend) => {
           return problem(r, 'unsupported_encoding');
         },
       },
-      { label: 'malformed token', operation: op, request: () => intake('not-a-uuid', { name: 'A' }), status: 400, body: (r) => problem(r, 'malformed_token') },
-      { label: 'bad JSON', operation: op, request: () => intake(token, '{"name":'), status: 400, body: (r) => problem(r, 'unreadable_body') },
-      { label: 'no contact', operation: op, request: () => intake(token, { notes: 'hi' }), status: 400, body: (r) => problem(r, 'missing_contact') },
+      {
+        label: 'malformed token',
+        operation: op,
+        request: () => intake('not-a-uuid', { name: 'A' }),
+        status: 400,
+        body: (r) => problem(r, 'malformed_token'),
+      },
+      {
+        label: 'bad JSON',
+        operation: op,
+        request: () => intake(token, '{"name":'),
+        status: 400,
+        body: (r) => problem(r, 'unreadable_body'),
+      },
+      {
+        label: 'no contact',
+        operation: op,
+        request: () => intake(token, { notes: 'hi' }),
+        status: 400,
+        body: (r) => problem(r, 'missing_contact'),
+      },
       {
         label: 'too-long name and an object as phone',
         operation: op,
@@ -378,7 +434,13 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         status: 400,
         body: (r) => problem(r, 'invalid_idempotency_key'),
       },
-      { label: 'unknown token', operation: op, request: () => intake(crypto.randomUUID(), { name: 'A' }), status: 404, body: (r) => problem(r, 'intake_unavailable') },
+      {
+        label: 'unknown token',
+        operation: op,
+        request: () => intake(crypto.randomUUID(), { name: 'A' }),
+        status: 404,
+        body: (r) => problem(r, 'intake_unavailable'),
+      },
       {
         label: 'deactivated source',
         operation: op,
@@ -412,7 +474,9 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         label: 'a key reused with another body',
         operation: op,
         request: async () => {
-          const first = await (await world.app()).inject(intake(token, { name: 'Once' }, { 'idempotency-key': 'reused' }));
+          const first = await (
+            await world.app()
+          ).inject(intake(token, { name: 'Once' }, { 'idempotency-key': 'reused' }));
           expect(first.statusCode).toBe(200);
           return intake(token, { name: 'Twice' }, { 'idempotency-key': 'reused' });
         },
@@ -480,9 +544,29 @@ describeEachBackend('OpenAPI conformance', (backend) => {
     });
 
     const cases: Case[] = [
-      { label: 'rooms: [] (connection test)', operation: op, request: () => upload('{"rooms":[]}'), status: 200, body: () => ({ ok: true, count: 0 }), stored: noScan },
-      { label: 'missing key', operation: op, request: () => upload(rooms(1), {}), status: 401, body: (r) => problem(r, 'missing_scan_key'), stored: noScan },
-      { label: 'short key', operation: op, request: () => upload(rooms(1), { 'x-scan-key': 'lsk_short' }), status: 401, body: (r) => problem(r, 'invalid_scan_key') },
+      {
+        label: 'rooms: [] (connection test)',
+        operation: op,
+        request: () => upload('{"rooms":[]}'),
+        status: 200,
+        body: () => ({ ok: true, count: 0 }),
+        stored: noScan,
+      },
+      {
+        label: 'missing key',
+        operation: op,
+        request: () => upload(rooms(1), {}),
+        status: 401,
+        body: (r) => problem(r, 'missing_scan_key'),
+        stored: noScan,
+      },
+      {
+        label: 'short key',
+        operation: op,
+        request: () => upload(rooms(1), { 'x-scan-key': 'lsk_short' }),
+        status: 401,
+        body: (r) => problem(r, 'invalid_scan_key'),
+      },
       {
         label: 'wrong key',
         operation: op,
@@ -491,11 +575,42 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         body: (r) => problem(r, 'invalid_scan_key'),
         stored: noScan,
       },
-      { label: 'bad JSON', operation: op, request: () => upload('{"rooms":['), status: 400, body: (r) => problem(r, 'unreadable_body') },
-      { label: 'no rooms array', operation: op, request: () => upload('{"room":[]}'), status: 400, body: (r) => problem(r, 'invalid_rooms') },
-      { label: 'a room that is not an object', operation: op, request: () => upload('{"rooms":[{},3]}'), status: 400, body: (r) => problem(r, 'invalid_rooms') },
-      { label: '501 rooms', operation: op, request: () => upload(rooms(501)), status: 400, body: (r) => problem(r, 'too_many_rooms'), stored: noScan },
-      { label: 'a key still in flight on another instance', operation: op, request: () => upload(held, { 'x-scan-key': seeded.uploadKey, 'idempotency-key': 'held' }), status: 409, body: (r) => problem(r, 'idempotency_in_flight') },
+      {
+        label: 'bad JSON',
+        operation: op,
+        request: () => upload('{"rooms":['),
+        status: 400,
+        body: (r) => problem(r, 'unreadable_body'),
+      },
+      {
+        label: 'no rooms array',
+        operation: op,
+        request: () => upload('{"room":[]}'),
+        status: 400,
+        body: (r) => problem(r, 'invalid_rooms'),
+      },
+      {
+        label: 'a room that is not an object',
+        operation: op,
+        request: () => upload('{"rooms":[{},3]}'),
+        status: 400,
+        body: (r) => problem(r, 'invalid_rooms'),
+      },
+      {
+        label: '501 rooms',
+        operation: op,
+        request: () => upload(rooms(501)),
+        status: 400,
+        body: (r) => problem(r, 'too_many_rooms'),
+        stored: noScan,
+      },
+      {
+        label: 'a key still in flight on another instance',
+        operation: op,
+        request: () => upload(held, { 'x-scan-key': seeded.uploadKey, 'idempotency-key': 'held' }),
+        status: 409,
+        body: (r) => problem(r, 'idempotency_in_flight'),
+      },
       {
         label: 'over SCAN_MAX_BYTES',
         operation: op,
@@ -573,9 +688,21 @@ describeEachBackend('OpenAPI conformance', (backend) => {
   });
 
   it('GET /healthz and GET /readyz: every documented answer matches its schema', async () => {
-    const healthz: Case = { label: 'up', operation: 'GET /healthz', request: () => ({ method: 'GET', url: '/healthz' }), status: 200, body: () => ({ ok: true }) };
+    const healthz: Case = {
+      label: 'up',
+      operation: 'GET /healthz',
+      request: () => ({ method: 'GET', url: '/healthz' }),
+      status: 200,
+      body: () => ({ ok: true }),
+    };
     await check(healthz);
-    await check({ label: 'ready', operation: 'GET /readyz', request: () => ({ method: 'GET', url: '/readyz' }), status: 200, body: () => ({ ok: true }) });
+    await check({
+      label: 'ready',
+      operation: 'GET /readyz',
+      request: () => ({ method: 'GET', url: '/readyz' }),
+      status: 200,
+      body: () => ({ ok: true }),
+    });
     await world.store.db.destroy();
     await check({
       label: 'the database is gone',

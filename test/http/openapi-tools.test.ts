@@ -41,11 +41,17 @@ describeEachBackend('the OpenAPI document with Redocly and a generated client', 
 
   it("passes Redocly's recommended rules with no error and no warning", async () => {
     const bin = path.resolve('node_modules/.bin/redocly');
-    const { stdout, stderr } = await run(bin, ['lint', docPath, '--extends=recommended', '--format=json'], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } }).catch(
-      (e: { stdout: string; stderr: string }) => e,
-    );
-    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
-    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), stderr).toEqual([]);
+    const { stdout, stderr } = await run(bin, ['lint', docPath, '--extends=recommended', '--format=json'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((e: { stdout: string; stderr: string }) => e);
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string }>;
+    };
+    expect(
+      report.problems.map((p) => `${p.ruleId}: ${p.message}`),
+      stderr,
+    ).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 

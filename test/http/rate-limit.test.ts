@@ -38,7 +38,14 @@ describeEachBackend('rate limits', (backend) => {
         payload: '{"rooms":[{"name":"Kitchen"}]}',
       });
     const count = async (table: 'leads' | 'scans') =>
-      Number((await world.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await world.store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return { ...seeded, app, intake, scan, count };
   }
 
@@ -50,7 +57,11 @@ describeEachBackend('rate limits', (backend) => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(response.headers['ratelimit-policy']).toBe(policy);
-    expect(rateLimitFields(response.headers.ratelimit)).toEqual({ name: policy.split(';')[0]!.slice(1, -1), r: 0, t: retryAfter });
+    expect(rateLimitFields(response.headers.ratelimit)).toEqual({
+      name: policy.split(';')[0]!.slice(1, -1),
+      r: 0,
+      t: retryAfter,
+    });
   }
 
   it('intake: 429 after INTAKE_RATE_LIMIT per IP per source, with Retry-After, RateLimit and CORS headers', async () => {
@@ -68,7 +79,9 @@ describeEachBackend('rate limits', (backend) => {
     const refused = await intake(source.token, '10.0.0.1');
     expect429(refused, '"intake";q=3;w=60');
     expect(refused.headers['access-control-allow-origin']).toBe('*');
-    expect(String(refused.headers['access-control-expose-headers'])).toMatch(/Retry-After.*RateLimit.*RateLimit-Policy/);
+    expect(String(refused.headers['access-control-expose-headers'])).toMatch(
+      /Retry-After.*RateLimit.*RateLimit-Policy/,
+    );
     // The refusal cost no database write and stored nothing.
     expect(world.store.writer.stats.writes).toBe(writesBefore);
     expect(await count('leads')).toBe(3);
@@ -77,7 +90,10 @@ describeEachBackend('rate limits', (backend) => {
   it('intake: another IP, and the same IP on another source, have their own counters', async () => {
     const { intake, source, count, workspaceId, pipelineId } = await setUp({ INTAKE_RATE_LIMIT: '1' });
     const { createSource } = await import('../../src/domain/sources/create-source.js');
-    const other = await createSource({ ctx: world.ctx, input: { workspaceId: workspaceId, pipelineId: pipelineId, name: 'Other' } });
+    const other = await createSource({
+      ctx: world.ctx,
+      input: { workspaceId: workspaceId, pipelineId: pipelineId, name: 'Other' },
+    });
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(200);
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(429);
     expect((await intake(source.token, '10.0.0.2')).statusCode).toBe(200);
@@ -90,7 +106,7 @@ describeEachBackend('rate limits', (backend) => {
     expect(await count('leads')).toBe(4);
   });
 
-  it('intake: the hosted form\'s no-script POST shares the counter of its source', async () => {
+  it("intake: the hosted form's no-script POST shares the counter of its source", async () => {
     const { app, intake, source, count } = await setUp({ INTAKE_RATE_LIMIT: '2' });
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(200);
     const form = () =>
@@ -119,15 +135,25 @@ describeEachBackend('rate limits', (backend) => {
 
   it('intake: TRUST_PROXY decides whether X-Forwarded-For names the client', async () => {
     const untrusted = await setUp({ INTAKE_RATE_LIMIT: '1' });
-    expect((await untrusted.intake(untrusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
+    expect(
+      (await untrusted.intake(untrusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode,
+    ).toBe(200);
     // Without TRUST_PROXY a client cannot escape its counter by inventing a forwarded address.
-    expect((await untrusted.intake(untrusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(429);
+    expect(
+      (await untrusted.intake(untrusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode,
+    ).toBe(429);
     await world.close();
 
     const trusted = await setUp({ INTAKE_RATE_LIMIT: '1', TRUST_PROXY: '1' });
-    expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
-    expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(200);
-    expect((await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(429);
+    expect(
+      (await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.2' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await trusted.intake(trusted.source.token, '10.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).statusCode,
+    ).toBe(429);
   });
 
   it('intake: INTAKE_RATE_LIMIT=0 turns the limit and its headers off', async () => {

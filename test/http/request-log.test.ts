@@ -49,7 +49,10 @@ describeEachBackend('request logs (finding 9)', (backend) => {
       body: '{"rooms":[]}',
     });
     expect(scan.status).toBe(200);
-    const refused = await fetch(`${logged.baseUrl}/api/scan/upload?key=${uploadKey}`, { method: 'POST', body: '{"rooms":[]}' });
+    const refused = await fetch(`${logged.baseUrl}/api/scan/upload?key=${uploadKey}`, {
+      method: 'POST',
+      body: '{"rooms":[]}',
+    });
     expect(refused.status).toBe(401);
     const intake = await fetch(`${logged.baseUrl}/api/intake/${source.token}?botCheckToken=secret-widget-token`, {
       method: 'POST',
@@ -97,12 +100,18 @@ describeEachBackend('one-time links in request logs (issue 33)', (backend) => {
     logged = await listenWithLog(world, 'debug');
     const routes = registeredRoutes(logged.app);
     // The walk sees the routes (a broken parse would pass vacuously).
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(['/login', '/account/email', '/w/:workspaceId/members']));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/login', '/account/email', '/w/:workspaceId/members']),
+    );
     const withToken = routes.filter((r) => /\/:token(\/|$)/.test(r.path));
     const secret = withToken.filter((r) => !PUBLIC_TOKEN_ROUTES.includes(r.path));
     expect(secret.map((r) => r.path)).toEqual(expect.arrayContaining(['/confirm-email/:token', '/setup/:token']));
     // A new route with a token is either public (listed above, with its reason) or covered by the one rule.
-    for (const route of secret) expect(ONE_TIME_LINK_PREFIXES.some((prefix) => route.path.startsWith(`/${prefix}/`)), route.path).toBe(true);
+    for (const route of secret)
+      expect(
+        ONE_TIME_LINK_PREFIXES.some((prefix) => route.path.startsWith(`/${prefix}/`)),
+        route.path,
+      ).toBe(true);
 
     // A real setup link too, so its page and its post are logged the way a working link is.
     const invited = await createUser({ ctx: world.ctx, input: { email: 'nina@new.test', workspaceId } });
@@ -128,7 +137,15 @@ describeEachBackend('one-time links in request logs (issue 33)', (backend) => {
       });
       expect(res.status, `${method} ${path}`).toBeLessThan(500);
     }
-    expect((await world.store.db.selectFrom('users').select('password_hash').where('email_key', '=', 'nina@new.test').executeTakeFirstOrThrow()).password_hash).not.toBeNull();
+    expect(
+      (
+        await world.store.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('email_key', '=', 'nina@new.test')
+          .executeTakeFirstOrThrow()
+      ).password_hash,
+    ).not.toBeNull();
     await logged.close();
 
     const text = logged.text();

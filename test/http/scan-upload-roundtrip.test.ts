@@ -51,7 +51,9 @@ describeEachBackend('scan upload round trip through the CLI', (backend) => {
   it('arbitrary JSON texts: the body and every room, byte for byte', async () => {
     await fc.assert(
       fc.asyncProperty(
-        uploadBodyText({ valid: true, maxRooms: 2 }).filter((t) => (JSON.parse(t) as { rooms: unknown[] }).rooms.length > 0),
+        uploadBodyText({ valid: true, maxRooms: 2 }).filter(
+          (t) => (JSON.parse(t) as { rooms: unknown[] }).rooms.length > 0,
+        ),
         async (text) => {
           const body = Buffer.from(text);
           const { count, scanId } = await upload(body);
@@ -86,6 +88,10 @@ describeEachBackend('scan upload round trip through the CLI', (backend) => {
       ['scans', 'list', '--workspace', ws.workspaceId],
       env,
     );
-    expect(listed.find((scan) => scan.id === scanId)).toMatchObject({ id: scanId, count: 3, rooms: value.rooms.map((r, index) => ({ index, name: r.name })) });
+    expect(listed.find((scan) => scan.id === scanId)).toMatchObject({
+      id: scanId,
+      count: 3,
+      rooms: value.rooms.map((r, index) => ({ index, name: r.name })),
+    });
   }, 120_000);
 });

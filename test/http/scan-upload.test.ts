@@ -47,19 +47,42 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     world.store.db.selectFrom('scans').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
   /** Each room with its stored bytes, read through the read verb (a room is a byte range of the scan's body). */
   const roomsOf = async (scanId: string, workspaceId = ws.workspaceId) => {
-    const rows = await world.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scanId).orderBy('idx').execute();
+    const rows = await world.store.db
+      .selectFrom('scan_rooms')
+      .select(['idx', 'name'])
+      .where('scan_id', '=', scanId)
+      .orderBy('idx')
+      .execute();
     return Promise.all(
-      rows.map(async (row) => ({ ...row, raw: await readScanRoom({ ctx: world.ctx, input: { workspaceId, scanId, index: Number(row.idx) } }) })),
+      rows.map(async (row) => ({
+        ...row,
+        raw: await readScanRoom({ ctx: world.ctx, input: { workspaceId, scanId, index: Number(row.idx) } }),
+      })),
     );
   };
   const keyRow = (workspaceId: string) =>
-    world.store.db.selectFrom('upload_keys').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow();
+    world.store.db
+      .selectFrom('upload_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
   const resetKeyTimes = (workspaceId: string) =>
     world.store.writer.write((trx) =>
-      trx.updateTable('upload_keys').set({ last_connected_at: null, last_used_at: null }).where('workspace_id', '=', workspaceId).execute(),
+      trx
+        .updateTable('upload_keys')
+        .set({ last_connected_at: null, last_used_at: null })
+        .where('workspace_id', '=', workspaceId)
+        .execute(),
     );
   const totalScans = async () =>
-    Number((await world.store.db.selectFrom('scans').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await world.store.db
+          .selectFrom('scans')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   function expectProblem(res: Awaited<ReturnType<typeof post>>, status: number, code: string) {
     expect(res.statusCode).toBe(status);
@@ -104,7 +127,11 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       const short = 'lsk_' + 'b'.repeat(27); // 31 characters
       const probe = await world.seed('Short key');
       await world.store.writer.write((trx) =>
-        trx.updateTable('upload_keys').set({ key_hash: hashUploadKey(short) }).where('workspace_id', '=', probe.workspaceId).execute(),
+        trx
+          .updateTable('upload_keys')
+          .set({ key_hash: hashUploadKey(short) })
+          .where('workspace_id', '=', probe.workspaceId)
+          .execute(),
       );
       expectProblem(await post('{"rooms":[]}', { 'x-scan-key': short }), 401, 'invalid_scan_key');
       expect(await keyRow(probe.workspaceId)).toMatchObject({ last_connected_at: null });
@@ -335,10 +362,17 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
       const ws4 = await world.seed('CLI regenerate');
       const base = await world.listen();
       const send = (key: string) =>
-        fetch(`${base}${URL_PATH}`, { method: 'POST', headers: { 'x-scan-key': key }, body: '{"rooms":[{"name":"R"}]}' });
+        fetch(`${base}${URL_PATH}`, {
+          method: 'POST',
+          headers: { 'x-scan-key': key },
+          body: '{"rooms":[{"name":"R"}]}',
+        });
       expect((await send(ws4.uploadKey)).status).toBe(200);
       const env = { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret };
-      const { uploadKey } = await cliJson<{ uploadKey: string }>(['key', 'regenerate', '--workspace', ws4.workspaceId], env);
+      const { uploadKey } = await cliJson<{ uploadKey: string }>(
+        ['key', 'regenerate', '--workspace', ws4.workspaceId],
+        env,
+      );
       const old = await send(ws4.uploadKey);
       expect(old.status).toBe(401);
       expect(((await old.json()) as { code: string }).code).toBe('invalid_scan_key');

@@ -47,7 +47,10 @@ function trickle(
         timer = setTimeout(() => finish(false), opts.waitForCloseMs ?? 5000);
         return;
       }
-      const slice = payload.subarray(sent, sent + (sent === 0 ? (opts.firstSliceBytes ?? opts.sliceBytes) : opts.sliceBytes));
+      const slice = payload.subarray(
+        sent,
+        sent + (sent === 0 ? (opts.firstSliceBytes ?? opts.sliceBytes) : opts.sliceBytes),
+      );
       sent += slice.length;
       socket.write(slice);
       timer = setTimeout(step, opts.everyMs);
@@ -62,7 +65,15 @@ describeEachBackend('slow and heavy clients', (backend) => {
     await world?.close();
   });
 
-  const leadCount = async () => Number((await world.store.db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const leadCount = async () =>
+    Number(
+      (
+        await world.store.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('cuts off a client that sends its headers byte by byte (slowloris) with 408, and keeps serving others', async () => {
     world = await createWorld(backend, { env: { HEADERS_TIMEOUT_MS: '600' } });

@@ -28,7 +28,9 @@ describeEachBackend('intake answer for a post caught by spam rules', (backend) =
   /** The answer with the id's characters blanked: two answers equal byte for byte but for the random id. */
   const shape = (res: Awaited<ReturnType<typeof post>>) => ({
     status: res.statusCode,
-    headers: Object.keys(res.headers).filter((h) => h !== 'date' && h !== 'x-request-id').sort(),
+    headers: Object.keys(res.headers)
+      .filter((h) => h !== 'date' && h !== 'x-request-id')
+      .sort(),
     contentType: res.headers['content-type'],
     length: res.headers['content-length'],
     body: res.body.replace(/lead_[0-9a-f]{32}/, 'lead_' + '0'.repeat(32)),

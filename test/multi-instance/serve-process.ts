@@ -61,7 +61,11 @@ export function childPids(pid: number): number[] {
 }
 
 /** Polls `check` until it returns a value (bounded); for process state that changes asynchronously. */
-export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

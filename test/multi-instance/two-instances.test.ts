@@ -47,7 +47,11 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
       body: JSON.stringify({ name: 'Multi Instance', email }),
     });
   const postScan = (base: string, key: string, body: string) =>
-    fetch(`${base}/api/scan/upload`, { method: 'POST', headers: { 'x-scan-key': key, 'content-type': 'application/json' }, body });
+    fetch(`${base}/api/scan/upload`, {
+      method: 'POST',
+      headers: { 'x-scan-key': key, 'content-type': 'application/json' },
+      body,
+    });
 
   it('two processes started together bootstrap once, take interleaved traffic, and store every acknowledged item exactly once', async () => {
     // Started at the same moment: both migrate and both try the first-start bootstrap; the database decides.
@@ -81,7 +85,9 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
     expect(scans.map((s) => s.status)).toEqual(Array(scanNonces.length).fill(200));
     for (const s of scans) expect(s.json).toEqual({ ok: true, count: 2 });
 
-    const storedLeads = await direct.query<{ id: string; email: string }>("select id, email from leads where email like '%@multi.test'");
+    const storedLeads = await direct.query<{ id: string; email: string }>(
+      "select id, email from leads where email like '%@multi.test'",
+    );
     expect(storedLeads.rows).toHaveLength(leadEmails.length);
     const byId = new Map(storedLeads.rows.map((r) => [r.id, r.email]));
     expect(byId.size).toBe(leadEmails.length);
@@ -89,7 +95,9 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
 
     const storedScans = await direct.query<{ raw: Buffer; room_count: number }>('select raw, room_count from scans');
     expect(storedScans.rows).toHaveLength(scanNonces.length);
-    const rawByNonce = new Map(storedScans.rows.map((r) => [/"nonce":"([^"]+)"/.exec(r.raw.toString('utf8'))![1], r.raw]));
+    const rawByNonce = new Map(
+      storedScans.rows.map((r) => [/"nonce":"([^"]+)"/.exec(r.raw.toString('utf8'))![1], r.raw]),
+    );
     expect(rawByNonce.size).toBe(scanNonces.length);
     for (const scan of scans) expect(rawByNonce.get(scan.nonce)?.equals(Buffer.from(scan.body))).toBe(true);
   });
@@ -128,7 +136,9 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
     expect((await direct.query('select count(*)::int as n from workspaces')).rows[0].n).toBe(1);
     const token = /Intake URL:\s+\S+\/api\/intake\/([0-9a-f-]{36})/.exec(out)![1]!;
 
-    const first = await Promise.all(Array.from({ length: 40 }, (_, i) => postLead(primary.url, token, `w1-${i}@workers.test`)));
+    const first = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => postLead(primary.url, token, `w1-${i}@workers.test`)),
+    );
     expect(first.map((r) => r.status)).toEqual(Array(40).fill(200));
 
     process.kill(workers[0]!, 'SIGKILL');
@@ -138,14 +148,27 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
     }, 'a replacement worker');
     expect(replaced).toContain(workers[1]);
     await eventually(
-      () => (primary.output().includes(`worker ${workers[0]} exited (signal SIGKILL); starting a replacement`) ? true : undefined),
+      () =>
+        primary.output().includes(`worker ${workers[0]} exited (signal SIGKILL); starting a replacement`)
+          ? true
+          : undefined,
       'the replacement line',
     );
-    await eventually(() => (/replacement worker \d+ is serving/.test(primary.output()) ? true : undefined), 'the replacement to serve');
-    await eventually(async () => ((await fetch(`${primary.url}/readyz`)).status === 200 ? true : undefined), 'readiness');
-    const second = await Promise.all(Array.from({ length: 40 }, (_, i) => postLead(primary.url, token, `w2-${i}@workers.test`)));
+    await eventually(
+      () => (/replacement worker \d+ is serving/.test(primary.output()) ? true : undefined),
+      'the replacement to serve',
+    );
+    await eventually(
+      async () => ((await fetch(`${primary.url}/readyz`)).status === 200 ? true : undefined),
+      'readiness',
+    );
+    const second = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => postLead(primary.url, token, `w2-${i}@workers.test`)),
+    );
     expect(second.map((r) => r.status)).toEqual(Array(40).fill(200));
-    expect((await direct.query("select count(*)::int as n from leads where email like '%@workers.test'")).rows[0].n).toBe(80);
+    expect(
+      (await direct.query("select count(*)::int as n from leads where email like '%@workers.test'")).rows[0].n,
+    ).toBe(80);
 
     // Both at once: the listening socket closes with the last of them, and the replacements open it again on the
     // same port (the port the banner named, even when it was chosen from PORT=0).
@@ -154,8 +177,13 @@ describe.skipIf(!postgresAdminUrl)('several instances on one PostgreSQL', { time
       const pids = childPids(pid);
       return pids.length === 2 && pids.every((p) => !replaced.includes(p)) ? pids : undefined;
     }, 'two more replacement workers');
-    await eventually(() => ((primary.output().match(/replacement worker \d+ is serving/g) ?? []).length === 3 ? true : undefined), 'both to serve');
-    const third = await Promise.all(Array.from({ length: 10 }, (_, i) => postLead(primary.url, token, `w3-${i}@workers.test`)));
+    await eventually(
+      () => ((primary.output().match(/replacement worker \d+ is serving/g) ?? []).length === 3 ? true : undefined),
+      'both to serve',
+    );
+    const third = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postLead(primary.url, token, `w3-${i}@workers.test`)),
+    );
     expect(third.map((r) => r.status)).toEqual(Array(10).fill(200));
 
     expect(await primary.stop()).toBe(0);

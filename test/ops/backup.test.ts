@@ -21,7 +21,10 @@ describeEachBackend('leadscan backup', (backend) => {
       url.password = 'pw-secret-123';
       const to = path.join(tempDir(), 'copy.dump');
       // Trust auth ignores the password; the message must not show it.
-      const result = await runCli(['backup', '--to', to], { DATABASE_URL: url.toString(), APP_SECRET: world.appSecret });
+      const result = await runCli(['backup', '--to', to], {
+        DATABASE_URL: url.toString(),
+        APP_SECRET: world.appSecret,
+      });
       expect(result.code).toBe(1);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/^leadscan: On PostgreSQL, back up with pg_dump: pg_dump --format=custom/);
@@ -34,7 +37,11 @@ describeEachBackend('leadscan backup', (backend) => {
 
   it('--dir names the backup by the time and --keep N then deletes the oldest of its backups beyond N, with their secret files', async () => {
     const dir = tempDir();
-    const older = ['leadscan-2026-01-01T030000Z.sqlite', 'leadscan-2026-01-02T030000Z.sqlite', 'leadscan-2026-01-03T030000Z.sqlite'];
+    const older = [
+      'leadscan-2026-01-01T030000Z.sqlite',
+      'leadscan-2026-01-02T030000Z.sqlite',
+      'leadscan-2026-01-03T030000Z.sqlite',
+    ];
     for (const name of older) {
       fs.writeFileSync(path.join(dir, name), 'an older backup');
       fs.writeFileSync(path.join(dir, `${name}.app-secret`), 'its secret');

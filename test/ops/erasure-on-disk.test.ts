@@ -75,30 +75,60 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
       expect(res.status).toBe(200);
     };
     // Other people's leads around the person's, so their rows share pages with others that stay.
-    for (let i = 0; i < 60; i += 1) await post({ name: `Bystander ${i}`, email: `bystander-${i}@example.com`, notes: 'x'.repeat(200) });
-    await post({ name: PERSON.name, email: PERSON.email, phone: PERSON.phone, notes: 'Kitchen refit' }, {
-      'user-agent': PERSON.userAgent,
-      'idempotency-key': PERSON.idempotencyKey,
-    });
-    await post({ name: PERSON.name, email: PERSON.email.toUpperCase(), phone: PERSON.phone }, { 'user-agent': PERSON.userAgent });
+    for (let i = 0; i < 60; i += 1)
+      await post({ name: `Bystander ${i}`, email: `bystander-${i}@example.com`, notes: 'x'.repeat(200) });
+    await post(
+      { name: PERSON.name, email: PERSON.email, phone: PERSON.phone, notes: 'Kitchen refit' },
+      {
+        'user-agent': PERSON.userAgent,
+        'idempotency-key': PERSON.idempotencyKey,
+      },
+    );
+    await post(
+      { name: PERSON.name, email: PERSON.email.toUpperCase(), phone: PERSON.phone },
+      { 'user-agent': PERSON.userAgent },
+    );
     // A honeypot catch of the same person lands in quarantine.
-    await post({ name: PERSON.name, email: PERSON.email, website: 'http://spam.example' }, { 'user-agent': PERSON.userAgent });
+    await post(
+      { name: PERSON.name, email: PERSON.email, website: 'http://spam.example' },
+      { 'user-agent': PERSON.userAgent },
+    );
     // A quote on the person's lead, made and sent through the domain's verbs (another process beside the server).
     const runtime = await openRuntime(loadConfig(env), { poolSize: 2 });
     try {
       const ctx = runtime.ctx;
-      const lead = await runtime.store.db.selectFrom('leads').select('id').where('email', '=', PERSON.email).executeTakeFirstOrThrow();
+      const lead = await runtime.store.db
+        .selectFrom('leads')
+        .select('id')
+        .where('email', '=', PERSON.email)
+        .executeTakeFirstOrThrow();
       const draft = await createQuote({ ctx, input: { leadId: lead.id } });
       await updateQuote({
         ctx,
         input: {
           quoteId: draft.id,
-          details: { customerName: PERSON.quoteName, customerEmail: PERSON.quoteEmail, customerPhone: PERSON.quotePhone, customerAddress: PERSON.quoteAddress },
+          details: {
+            customerName: PERSON.quoteName,
+            customerEmail: PERSON.quoteEmail,
+            customerPhone: PERSON.quotePhone,
+            customerAddress: PERSON.quoteAddress,
+          },
         },
       });
-      await addQuoteLine({ ctx, input: { quoteId: draft.id, line: { description: PERSON.quoteLine, quantity: '1', unit: 'fixed', price: '4200' } } });
+      await addQuoteLine({
+        ctx,
+        input: {
+          quoteId: draft.id,
+          line: { description: PERSON.quoteLine, quantity: '1', unit: 'fixed', price: '4200' },
+        },
+      });
       const sent = await sendQuote({ ctx, input: { quoteId: draft.id, by: { userId: null, label: 'erasure test' } } });
-      expect(sent.quote.customer).toEqual({ name: PERSON.quoteName, email: PERSON.quoteEmail, phone: PERSON.quotePhone, address: PERSON.quoteAddress });
+      expect(sent.quote.customer).toEqual({
+        name: PERSON.quoteName,
+        email: PERSON.quoteEmail,
+        phone: PERSON.quotePhone,
+        address: PERSON.quoteAddress,
+      });
     } finally {
       await runtime.store.close();
     }
@@ -106,7 +136,9 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
 
     if (backend === 'sqlite') {
       // Written through the server's writer thread and copied into the file by its checkpoints: the probe is there.
-      expect(occurrences(dataDir).map((o) => o.marker)).toEqual(expect.arrayContaining(['email', 'quoteAddress', 'quoteLine']));
+      expect(occurrences(dataDir).map((o) => o.marker)).toEqual(
+        expect.arrayContaining(['email', 'quoteAddress', 'quoteLine']),
+      );
     }
     // PostgreSQL: a transaction that began before the erasure and still holds its snapshot when VACUUM would run (a
     // background pass, another instance's request): VACUUM must not run until it ends, or it keeps the erased rows.
@@ -119,7 +151,10 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
       const watcher = new pg.Client({ connectionString: testDb.url });
       await watcher.connect();
       void (async () => {
-        while (Number((await watcher.query('select count(*) as n from leads where email = $1', [PERSON.email])).rows[0].n) > 0) {
+        while (
+          Number((await watcher.query('select count(*) as n from leads where email = $1', [PERSON.email])).rows[0].n) >
+          0
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -128,10 +163,11 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         .catch(() => undefined)
         .finally(() => void Promise.all([reader.end(), watcher.end()]).catch(() => undefined));
     }
-    const erased = await cliJson<{ deleted: { leads: string[]; quarantine: string[] }; onDisk: Record<string, unknown>; backups: string }>(
-      ['person', 'erase', '--workspace', 'Default', '--email', PERSON.email, '--yes'],
-      env,
-    );
+    const erased = await cliJson<{
+      deleted: { leads: string[]; quarantine: string[] };
+      onDisk: Record<string, unknown>;
+      backups: string;
+    }>(['person', 'erase', '--workspace', 'Default', '--email', PERSON.email, '--yes'], env);
     expect(erased.deleted.leads).toHaveLength(2);
     expect(erased.deleted.quarantine).toHaveLength(1);
     expect(erased.backups).toMatch(/^Backups made before this erasure still hold this data/);
@@ -147,21 +183,43 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
       return;
     }
     expect(erased.onDisk).toEqual({
-      vacuumed: ['leads', 'quarantine', 'idempotency_keys', 'stage_history', 'lead_unread', 'lead_notes', 'lead_events', 'lead_search', 'lead_search_pending', 'quotes', 'quote_lines', 'outbox', 'confirmation_sends'],
+      vacuumed: [
+        'leads',
+        'quarantine',
+        'idempotency_keys',
+        'stage_history',
+        'lead_unread',
+        'lead_notes',
+        'lead_events',
+        'lead_search',
+        'lead_search_pending',
+        'quotes',
+        'quote_lines',
+        'outbox',
+        'confirmation_sends',
+      ],
     });
     // PostgreSQL: no row version, live or dead, of any table holds the person (pageinspect reads every tuple).
     const client = new pg.Client({ connectionString: testDb.url });
     await client.connect();
     try {
       await client.query('create extension if not exists pageinspect');
-      const tables = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public'`);
+      const tables = await client.query<{ name: string }>(
+        `select tablename as name from pg_tables where schemaname = 'public'`,
+      );
       for (const { name } of tables.rows) {
-        const pages = await client.query<{ n: number }>('select (pg_relation_size($1::regclass) / 8192)::int as n', [name]);
+        const pages = await client.query<{ n: number }>('select (pg_relation_size($1::regclass) / 8192)::int as n', [
+          name,
+        ]);
         for (let page = 0; page < pages.rows[0]!.n; page += 1) {
-          const tuples = await client.query<{ t_data: Buffer | null }>('select t_data from heap_page_items(get_raw_page($1, $2))', [name, page]);
+          const tuples = await client.query<{ t_data: Buffer | null }>(
+            'select t_data from heap_page_items(get_raw_page($1, $2))',
+            [name, page],
+          );
           for (const { t_data: data } of tuples.rows) {
             if (!data) continue;
-            for (const value of Object.values(PERSON)) expect(data.includes(value), `${name} page ${page} holds ${value}`).toBe(false);
+            for (const value of Object.values(PERSON))
+              expect(data.includes(value), `${name} page ${page} holds ${value}`).toBe(false);
           }
         }
       }
@@ -170,4 +228,3 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
     }
   }, 120_000);
 });
-

@@ -49,7 +49,9 @@ describeEachBackend('intake log per source', (backend) => {
       id: source.id,
       token: source.token,
       name: 'Website form',
-      days: [{ day: today, accepted: 2, quarantined: 1, refused: 2, refusedBy: { missing_contact: 1, rate_limited: 1 } }],
+      days: [
+        { day: today, accepted: 2, quarantined: 1, refused: 2, refusedBy: { missing_contact: 1, rate_limited: 1 } },
+      ],
     });
     expect((await sourceStats({ ctx: world.ctx, input: { sourceId: other.source.id } })).days).toEqual([
       { day: today, accepted: 0, quarantined: 0, refused: 1, refusedBy: { missing_contact: 1 } },
@@ -99,7 +101,8 @@ describeEachBackend('intake log per source', (backend) => {
     const { source } = await world.seed();
     const log = new IntakeLog(world.ctx);
     // Well-formed tokens that name no source, far more than may wait in memory.
-    for (let i = 0; i < 50_000; i += 1) log.record({ token: parseIntakeToken(crypto.randomUUID()), outcome: 'refused', code: 'rate_limited' });
+    for (let i = 0; i < 50_000; i += 1)
+      log.record({ token: parseIntakeToken(crypto.randomUUID()), outcome: 'refused', code: 'rate_limited' });
     expect(log.pending).toBe(MAX_TOKEN_KEYS);
     expect(log.dropped).toBe(50_000 - MAX_TOKEN_KEYS);
     // A real source's counts (known by id once looked up) still get in.
@@ -111,16 +114,27 @@ describeEachBackend('intake log per source', (backend) => {
 
     // Many real counters at once: more rows than SQLite binds in one statement, written in chunks.
     const busy = new IntakeLog(world.ctx);
-    for (let day = 0; day < 8_000; day += 1) busy.record({ sourceId: source.id, outcome: 'refused', code: `code_${day}` });
+    for (let day = 0; day < 8_000; day += 1)
+      busy.record({ sourceId: source.id, outcome: 'refused', code: `code_${day}` });
     await busy.flush();
-    expect(Number((await world.store.db.selectFrom('intake_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(8_001);
+    expect(
+      Number(
+        (
+          await world.store.db
+            .selectFrom('intake_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(8_001);
 
     // A flush that keeps failing (the database away) never holds more than the bound.
     const away = openDatabase(world.config.database);
     await away.close();
     const failing = new IntakeLog({ ...world.ctx, store: away });
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      for (let i = 0; i < MAX_KEYS; i += 1) failing.record({ sourceId: source.id, outcome: 'refused', code: `c${attempt}_${i}` });
+      for (let i = 0; i < MAX_KEYS; i += 1)
+        failing.record({ sourceId: source.id, outcome: 'refused', code: `c${attempt}_${i}` });
       await expect(failing.flush()).rejects.toThrow();
       expect(failing.pending).toBeLessThanOrEqual(MAX_KEYS);
     }

@@ -44,7 +44,9 @@ describeEachBackend('GET /metrics', (backend) => {
     expect((await post({ email: 'b@example.com' })).statusCode).toBe(200);
     expect((await post({ notes: 'no contact' })).statusCode).toBe(400);
     expect((await post({ name: 'Bot', website: 'spam' })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/intake/not-a-token', payload: { name: 'x' } })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/intake/not-a-token', payload: { name: 'x' } })).statusCode,
+    ).toBe(400);
     const body = '{"rooms":[{"name":"Kitchen"}]}';
     const scan = await app.inject({
       method: 'POST',
@@ -55,14 +57,21 @@ describeEachBackend('GET /metrics', (backend) => {
     expect(scan.statusCode).toBe(200);
     const after = await scrape();
 
-    const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(moved('leadscan_leads_total', { outcome: 'accepted', code: '' })).toBe(2);
     expect(moved('leadscan_leads_total', { outcome: 'quarantined', code: 'honeypot' })).toBe(1);
     expect(moved('leadscan_leads_total', { outcome: 'refused', code: 'missing_contact' })).toBe(1);
     expect(moved('leadscan_leads_total', { outcome: 'refused', code: 'malformed_token' })).toBe(1);
-    expect(moved('leadscan_http_requests_total', { method: 'POST', route: '/api/intake/:token', status: '200' })).toBe(3);
-    expect(moved('leadscan_http_requests_total', { method: 'POST', route: '/api/intake/:token', status: '400' })).toBe(2);
-    expect(moved('leadscan_http_request_duration_seconds_count', { method: 'POST', route: '/api/intake/:token' })).toBe(5);
+    expect(moved('leadscan_http_requests_total', { method: 'POST', route: '/api/intake/:token', status: '200' })).toBe(
+      3,
+    );
+    expect(moved('leadscan_http_requests_total', { method: 'POST', route: '/api/intake/:token', status: '400' })).toBe(
+      2,
+    );
+    expect(moved('leadscan_http_request_duration_seconds_count', { method: 'POST', route: '/api/intake/:token' })).toBe(
+      5,
+    );
     expect(moved('leadscan_scan_uploads_total')).toBe(1);
     expect(moved('leadscan_scan_upload_bytes_total')).toBe(Buffer.byteLength(body));
     // Every stored lead, catch and scan went through a group commit.

@@ -42,23 +42,43 @@ describeEachBackend('person export and erase (spawned CLI)', (backend) => {
     const email = 'Ada.Lovelace@Example.com';
     const first = await post(acme.source.token, { name: 'Ada', email, phone: '+44 20 7946 0018' }, 'key-ada-1');
     const second = await post(acme.source.token, { name: 'Ada L', email: email.toLowerCase(), notes: 'again' });
-    await post(acme.source.token, { name: 'Ada bot', email: ` ${email.toUpperCase()} `, website: 'autofilled' }, 'key-ada-2');
+    await post(
+      acme.source.token,
+      { name: 'Ada bot', email: ` ${email.toUpperCase()} `, website: 'autofilled' },
+      'key-ada-2',
+    );
     const bystander = await post(acme.source.token, { name: 'Grace', email: 'grace@example.com' });
     const elsewhere = await post(other.source.token, { name: 'Ada', email }); // another workspace: not touched
 
-    const caught = await world.store.db.selectFrom('quarantine').select('id').where('workspace_id', '=', acme.workspaceId).execute();
+    const caught = await world.store.db
+      .selectFrom('quarantine')
+      .select('id')
+      .where('workspace_id', '=', acme.workspaceId)
+      .execute();
     expect(caught).toHaveLength(1);
     const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: caught[0]!.id } });
 
-    const exported = await cliJson<Exported>(['person', 'export', '--workspace', 'Acme', '--email', 'ADA.lovelace@example.com'], env);
+    const exported = await cliJson<Exported>(
+      ['person', 'export', '--workspace', 'Acme', '--email', 'ADA.lovelace@example.com'],
+      env,
+    );
     expect(exported.leads.map((l) => l.id).sort()).toEqual([first, second, restored.leadId].sort());
-    expect(exported.leads.find((l) => l.id === first)).toMatchObject({ phone: '+44 20 7946 0018', clientIp: expect.any(String) });
+    expect(exported.leads.find((l) => l.id === first)).toMatchObject({
+      phone: '+44 20 7946 0018',
+      clientIp: expect.any(String),
+    });
     expect(exported.quarantine.map((q) => q.id)).toEqual([caught[0]!.id]);
     expect(exported.idempotencyRecords.map((r) => r.key).sort()).toEqual(['key-ada-1', 'key-ada-2']);
 
-    const byPhone = await cliJson<Exported>(['person', 'export', '--workspace', acme.workspaceId, '--phone', '00442079460018'], env);
+    const byPhone = await cliJson<Exported>(
+      ['person', 'export', '--workspace', acme.workspaceId, '--phone', '00442079460018'],
+      env,
+    );
     expect(byPhone.leads.map((l) => l.id)).toEqual([]);
-    const byPhoneDigits = await cliJson<Exported>(['person', 'export', '--workspace', 'Acme', '--phone', '(44) 20-7946-0018'], env);
+    const byPhoneDigits = await cliJson<Exported>(
+      ['person', 'export', '--workspace', 'Acme', '--phone', '(44) 20-7946-0018'],
+      env,
+    );
     expect(byPhoneDigits.leads.map((l) => l.id)).toEqual([first]);
 
     const noYes = await runCli(['person', 'erase', '--workspace', 'Acme', '--email', email], env);
@@ -69,18 +89,30 @@ describeEachBackend('person export and erase (spawned CLI)', (backend) => {
     const erased = await cliJson<Erased>(['person', 'erase', '--workspace', 'Acme', '--email', email, '--yes'], env);
     expect([...erased.deleted.leads].sort()).toEqual(exported.leads.map((l) => l.id).sort());
     expect(erased.deleted.quarantine).toEqual(exported.quarantine.map((q) => q.id));
-    expect(erased.deleted.idempotencyRecords).toEqual(exported.idempotencyRecords.map(({ scope, key }) => ({ scope, key })));
+    expect(erased.deleted.idempotencyRecords).toEqual(
+      exported.idempotencyRecords.map(({ scope, key }) => ({ scope, key })),
+    );
 
-    const holding = (await everyRow(world.store)).filter((row) => row.text.toLowerCase().includes('ada.lovelace@example.com'));
+    const holding = (await everyRow(world.store)).filter((row) =>
+      row.text.toLowerCase().includes('ada.lovelace@example.com'),
+    );
     // Only the other workspace's lead is left, with its search document on PostgreSQL (migration 0025; on SQLite the
     // search index is a file of its own).
-    expect(holding.map((row) => row.table).sort()).toEqual(backend === 'postgres' ? ['lead_search_pending', 'leads'] : ['leads']);
+    expect(holding.map((row) => row.table).sort()).toEqual(
+      backend === 'postgres' ? ['lead_search_pending', 'leads'] : ['leads'],
+    );
     for (const row of holding) expect(row.text).toContain(elsewhere);
-    const left = await world.store.db.selectFrom('leads').select('id').where('workspace_id', '=', acme.workspaceId).execute();
+    const left = await world.store.db
+      .selectFrom('leads')
+      .select('id')
+      .where('workspace_id', '=', acme.workspaceId)
+      .execute();
     expect(left.map((l) => l.id)).toEqual([bystander]);
 
     // A second erase finds nothing; a replay of the erased key is a new request now.
-    expect((await cliJson<Erased>(['person', 'erase', '--workspace', 'Acme', '--email', email, '--yes'], env)).deleted).toEqual({
+    expect(
+      (await cliJson<Erased>(['person', 'erase', '--workspace', 'Acme', '--email', email, '--yes'], env)).deleted,
+    ).toEqual({
       leads: [],
       quarantine: [],
       idempotencyRecords: [],

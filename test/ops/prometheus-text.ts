@@ -26,7 +26,8 @@ export function parsePrometheusText(text: string): Sample[] {
     }
     if (line.startsWith('# TYPE ')) {
       const [, , name, type] = line.split(' ');
-      if (!name || !new RegExp(`^${NAME}$`).test(name) || !type || !TYPES.has(type)) throw new Error(`bad TYPE, ${where}`);
+      if (!name || !new RegExp(`^${NAME}$`).test(name) || !type || !TYPES.has(type))
+        throw new Error(`bad TYPE, ${where}`);
       if (types.has(name)) throw new Error(`TYPE given twice, ${where}`);
       types.set(name, type);
       continue;
@@ -57,8 +58,6 @@ export function parsePrometheusText(text: string): Sample[] {
 
 /** The value of one sample, 0 when absent (a counter that never moved is not printed with its labels). */
 export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.find(
-    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-  );
+  const found = samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   return found?.value ?? 0;
 }

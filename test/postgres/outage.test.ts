@@ -71,7 +71,9 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
       payload: JSON.stringify({ name: 'Outage Test', email }),
     });
   const storedEmails = async (like: string) =>
-    (await direct.query<{ email: string }>('select email from leads where email like $1', [like])).rows.map((r) => r.email);
+    (await direct.query<{ email: string }>('select email from leads where email like $1', [like])).rows.map(
+      (r) => r.email,
+    );
 
   /** After restore() the pool must heal on its own; wait (bounded) for /readyz rather than assume a delay. */
   async function waitReady(): Promise<void> {
@@ -111,7 +113,9 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
     const after = await postLead('after@outage.test');
     expect(after.statusCode).toBe(200);
 
-    const stored = await direct.query<{ id: string; email: string }>("select id, email from leads where email like '%@outage.test' order by email");
+    const stored = await direct.query<{ id: string; email: string }>(
+      "select id, email from leads where email like '%@outage.test' order by email",
+    );
     expect(stored.rows).toEqual([
       { id: after.json<{ id: string }>().id, email: 'after@outage.test' },
       { id: before.json<{ id: string }>().id, email: 'before@outage.test' },
@@ -126,7 +130,10 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
     const cutting = new Promise<void>((resolve) => (cutDone = resolve));
     const writes = ids.map((id, i) =>
       store.writer.write(async (trx) => {
-        await trx.insertInto('workspaces').values({ id, name: `batch ${i}`, created_at: new Date().toISOString() }).execute();
+        await trx
+          .insertInto('workspaces')
+          .values({ id, name: `batch ${i}`, created_at: new Date().toISOString() })
+          .execute();
         // The fifth write of the batch pulls the plug after its insert; the next statement meets a dead socket.
         if (i === 4) {
           proxy.cut();
@@ -167,11 +174,15 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL outage', () => {
     proxy.restore();
     await waitReady();
 
-    const ok = settled.flatMap((r, i) => (r.statusCode === 200 ? [{ email: emails[i]!, id: r.json<{ id: string }>().id }] : []));
+    const ok = settled.flatMap((r, i) =>
+      r.statusCode === 200 ? [{ email: emails[i]!, id: r.json<{ id: string }>().id }] : [],
+    );
     for (const r of settled) if (r.statusCode !== 200) expectUnavailableProblem(r);
     expect(ok.length).toBeGreaterThanOrEqual(5);
     expect(settled.some((r) => r.statusCode === 503)).toBe(true);
-    const stored = await direct.query<{ id: string; email: string }>("select id, email from leads where email like '%@cut.test'");
+    const stored = await direct.query<{ id: string; email: string }>(
+      "select id, email from leads where email like '%@cut.test'",
+    );
     const storedById = new Map(stored.rows.map((row) => [row.id, row.email]));
     for (const { id, email } of ok) expect(storedById.get(id)).toBe(email);
     // Nothing is stored twice; a 503 may still have committed (its acknowledgement was what got lost), never twice.

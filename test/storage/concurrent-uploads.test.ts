@@ -36,7 +36,11 @@ describeEachBackend('concurrent scan uploads across workspaces', (backend) => {
     const elapsed = performance.now() - started;
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
     for (const ws of workspaces) {
-      const stored = await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', ws.workspaceId).execute();
+      const stored = await world.store.db
+        .selectFrom('scans')
+        .select('id')
+        .where('workspace_id', '=', ws.workspaceId)
+        .execute();
       expect(stored).toHaveLength(24);
     }
     // Not a speed goal (those live in `npm run bench`): a deadlock-and-retry cycle took many seconds here.

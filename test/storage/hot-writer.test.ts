@@ -23,8 +23,10 @@ describeEachBackend('hot writer', (backend) => {
   });
 
   const scan = (id: string) => scanRow(ws.workspaceId, id);
-  const write = (id: string) => world.store.hot.write({ kind: 'scan', scan: scan(id), rooms: [{ name: 'A', start: 10, end: 17 }], done: null });
-  const scanIds = async () => (await world.store.db.selectFrom('scans').select('id').orderBy('id').execute()).map((r) => r.id);
+  const write = (id: string) =>
+    world.store.hot.write({ kind: 'scan', scan: scan(id), rooms: [{ name: 'A', start: 10, end: 17 }], done: null });
+  const scanIds = async () =>
+    (await world.store.db.selectFrom('scans').select('id').orderBy('id').execute()).map((r) => r.id);
 
   it('a write that fails a constraint fails alone; the writes batched with it commit', async () => {
     const taken = newId('scan');
@@ -41,7 +43,11 @@ describeEachBackend('hot writer', (backend) => {
   });
 
   it('a guarded lead insert stores nothing for a closed source, and the rest of the batch commits', async () => {
-    const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+    const source = await world.store.db
+      .selectFrom('lead_sources')
+      .selectAll()
+      .where('token', '=', ws.source.token)
+      .executeTakeFirstOrThrow();
     const lead = (name: string, pipeline = source.pipeline_id) => leadRow(source, name, pipeline);
     const results = await Promise.all([
       world.store.hot.write({ kind: 'lead', lead: lead('a'), done: null }),
@@ -49,7 +55,11 @@ describeEachBackend('hot writer', (backend) => {
       world.store.hot.write({ kind: 'lead', lead: lead('b'), done: null }),
     ]);
     expect(results.map((r) => r.stored)).toEqual([true, false, true]);
-    const stored = await world.store.db.selectFrom('leads').select(['name', 'workspace_id', 'stage']).orderBy('name').execute();
+    const stored = await world.store.db
+      .selectFrom('leads')
+      .select(['name', 'workspace_id', 'stage'])
+      .orderBy('name')
+      .execute();
     expect(stored).toEqual([
       { name: 'a', workspace_id: ws.workspaceId, stage: 'inbox' },
       { name: 'b', workspace_id: ws.workspaceId, stage: 'inbox' },
@@ -70,7 +80,10 @@ describeEachBackend('hot writer', (backend) => {
         const deadline = Date.now() + 10_000;
         while (!caughtUp() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
         const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
-        const rowids = file.prepare('select rowid from leads_folded where leads_folded match ?').pluck().all(trigrams) as number[];
+        const rowids = file
+          .prepare('select rowid from leads_folded where leads_folded match ?')
+          .pluck()
+          .all(trigrams) as number[];
         return rowids.map((rowid) => app.prepare('select name from leads where rowid = ?').pluck().get(rowid));
       } finally {
         file.close();
@@ -79,13 +92,21 @@ describeEachBackend('hot writer', (backend) => {
     };
 
     it('the search index thread indexes what the writer stores, in a file of its own, with no write to prompt it', async () => {
-      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      const source = await world.store.db
+        .selectFrom('lead_sources')
+        .selectAll()
+        .where('token', '=', ws.source.token)
+        .executeTakeFirstOrThrow();
       const names = ['Zebulon Quill', 'Xanthe Marsh', 'Yusuf Brand'];
-      await Promise.all(names.map((name) => world.store.hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })));
+      await Promise.all(
+        names.map((name) => world.store.hot.write({ kind: 'lead', lead: leadRow(source, name), done: null })),
+      );
       expect(await indexedUnder('ebulon')).toEqual(['Zebulon Quill']);
       // The database holds no index of its own any more (migration 0009), only the change log, its triggers and the
       // highest rowid deleted (migration 0026).
-      const tables = await sql<{ name: string }>`select name from sqlite_master where name like 'leads_search%' order by name`.execute(world.store.db);
+      const tables = await sql<{
+        name: string;
+      }>`select name from sqlite_master where name like 'leads_search%' order by name`.execute(world.store.db);
       expect(tables.rows.map((r) => r.name)).toEqual([
         'leads_search_changes',
         'leads_search_delete',
@@ -96,11 +117,21 @@ describeEachBackend('hot writer', (backend) => {
     });
 
     it('a generic write in a process without a writer thread (a CLI run) takes the leads it deleted out of the index', async () => {
-      const source = await world.store.db.selectFrom('lead_sources').selectAll().where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+      const source = await world.store.db
+        .selectFrom('lead_sources')
+        .selectAll()
+        .where('token', '=', ws.source.token)
+        .executeTakeFirstOrThrow();
       await world.store.writer.write((trx) =>
         trx
           .insertInto('leads')
-          .values(['Zebulon Quill', 'Zebulon Marsh'].map((name) => ({ ...leadRow(source, name), workspace_id: source.workspace_id, stage: 'inbox' })))
+          .values(
+            ['Zebulon Quill', 'Zebulon Marsh'].map((name) => ({
+              ...leadRow(source, name),
+              workspace_id: source.workspace_id,
+              stage: 'inbox',
+            })),
+          )
           .execute(),
       );
       const built = new SearchIndex(world.testDb.url, { rebuild: true });
@@ -134,12 +165,20 @@ describeEachBackend('hot writer', (backend) => {
       ]);
       expect(results).toHaveLength(61);
       expect((await scanIds()).length).toBe(60);
-      expect(await world.store.db.selectFrom('app_meta').select('key').where('key', '=', 'generic').execute()).toHaveLength(1);
+      expect(
+        await world.store.db.selectFrom('app_meta').select('key').where('key', '=', 'generic').execute(),
+      ).toHaveLength(1);
     });
 
     it('the checkpoint thread keeps the WAL small while the writer commits (the writer itself would wait for 32 MB)', async () => {
       const body = Buffer.alloc(64 * 1024, 'x');
-      const big = (id: string) => world.store.hot.write({ kind: 'scan', scan: { ...scan(id), raw: handOver(Buffer.from(body)), byte_size: body.length }, rooms: [], done: null });
+      const big = (id: string) =>
+        world.store.hot.write({
+          kind: 'scan',
+          scan: { ...scan(id), raw: handOver(Buffer.from(body)), byte_size: body.length },
+          rooms: [],
+          done: null,
+        });
       // 24 MB in 48 rounds, a little over the checkpoint interval apart.
       for (let round = 0; round < 48; round += 1) {
         await Promise.all(Array.from({ length: 8 }, () => big(newId('scan'))));

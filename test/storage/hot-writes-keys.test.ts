@@ -16,7 +16,11 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
   beforeEach(async () => {
     world = await createWorld(backend);
     ws = await world.seed();
-    source = await world.store.db.selectFrom('lead_sources').select(['id', 'pipeline_id']).where('token', '=', ws.source.token).executeTakeFirstOrThrow();
+    source = await world.store.db
+      .selectFrom('lead_sources')
+      .select(['id', 'pipeline_id'])
+      .where('token', '=', ws.source.token)
+      .executeTakeFirstOrThrow();
   });
   afterEach(async () => {
     await world.close();
@@ -27,7 +31,14 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
     const now = new Date();
     return world.store.hot.write({
       kind: 'claim',
-      claim: { scope, key, requestHash: 'h', createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 3_600_000).toISOString(), leaseCutoff: new Date(now.getTime() - 60_000).toISOString() },
+      claim: {
+        scope,
+        key,
+        requestHash: 'h',
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + 3_600_000).toISOString(),
+        leaseCutoff: new Date(now.getTime() - 60_000).toISOString(),
+      },
     });
   };
   const claim = async (key: string) => {
@@ -36,10 +47,13 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
   const done = (key: string): KeyDone => ({ scope, key, requestHash: 'h', status: 200, body: `{"for":"${key}"}` });
   const keyStates = async () =>
     Object.fromEntries(
-      (await world.store.db.selectFrom('idempotency_keys').select(['key', 'state', 'response_body']).where('scope', '=', scope).execute()).map((r) => [
-        r.key,
-        `${r.state} ${r.response_body ?? '-'}`,
-      ]),
+      (
+        await world.store.db
+          .selectFrom('idempotency_keys')
+          .select(['key', 'state', 'response_body'])
+          .where('scope', '=', scope)
+          .execute()
+      ).map((r) => [r.key, `${r.state} ${r.response_body ?? '-'}`]),
     );
   const lead = (name: string, pipeline = source.pipeline_id) => leadRow(source, name, pipeline);
   const scan = (id: string) => scanRow(ws.workspaceId, id);
@@ -60,17 +74,45 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
 
   it('a scan that fails leaves its key in flight and nothing else; the scans batched with it and their keys commit', async () => {
     const taken = newId('scan');
-    await world.store.hot.write({ kind: 'scan', scan: scan(taken), rooms: [{ name: 'A', start: 10, end: 17 }], done: null });
+    await world.store.hot.write({
+      kind: 'scan',
+      scan: scan(taken),
+      rooms: [{ name: 'A', start: 10, end: 17 }],
+      done: null,
+    });
     for (const key of ['k1', 'k2', 'k3']) await claim(key);
     const ids = [newId('scan'), newId('scan')];
     const outcomes = await Promise.allSettled([
-      world.store.hot.write({ kind: 'scan', scan: scan(ids[0]!), rooms: [{ name: 'A', start: 10, end: 17 }], done: done('k1') }),
-      world.store.hot.write({ kind: 'scan', scan: scan(taken), rooms: [{ name: 'B', start: 10, end: 17 }, { name: 'C', start: 1, end: 2 }], done: done('k2') }),
-      world.store.hot.write({ kind: 'scan', scan: scan(ids[1]!), rooms: [{ name: 'A', start: 10, end: 17 }], done: done('k3') }),
+      world.store.hot.write({
+        kind: 'scan',
+        scan: scan(ids[0]!),
+        rooms: [{ name: 'A', start: 10, end: 17 }],
+        done: done('k1'),
+      }),
+      world.store.hot.write({
+        kind: 'scan',
+        scan: scan(taken),
+        rooms: [
+          { name: 'B', start: 10, end: 17 },
+          { name: 'C', start: 1, end: 2 },
+        ],
+        done: done('k2'),
+      }),
+      world.store.hot.write({
+        kind: 'scan',
+        scan: scan(ids[1]!),
+        rooms: [{ name: 'A', start: 10, end: 17 }],
+        done: done('k3'),
+      }),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await keyStates()).toEqual({ k1: 'done {"for":"k1"}', k2: 'in_flight -', k3: 'done {"for":"k3"}' });
-    const rooms = await world.store.db.selectFrom('scan_rooms').select(['scan_id', 'idx', 'name']).orderBy('scan_id').orderBy('idx').execute();
+    const rooms = await world.store.db
+      .selectFrom('scan_rooms')
+      .select(['scan_id', 'idx', 'name'])
+      .orderBy('scan_id')
+      .orderBy('idx')
+      .execute();
     expect(rooms).toEqual(
       [
         { scan_id: taken, idx: 0, name: 'A' },
@@ -87,7 +129,10 @@ describeEachBackend('hot writes and their idempotency answers', (backend) => {
     const results = await Promise.all([claimWrite('new1'), claimWrite('held'), claimWrite('new2')]);
     expect(results).toEqual([
       { kind: 'claimed' },
-      { kind: 'existing', row: { request_hash: 'h', state: 'done', response_status: 200, response_body: '{"for":"held"}' } },
+      {
+        kind: 'existing',
+        row: { request_hash: 'h', state: 'done', response_status: 200, response_body: '{"for":"held"}' },
+      },
       { kind: 'claimed' },
     ]);
     if (backend === 'postgres') expect(world.store.hot.stats.commits - before).toBe(1);

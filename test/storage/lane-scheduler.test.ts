@@ -45,7 +45,9 @@ it('fills up to `lanes` batches of at most `maxBatch` writes from one event-loop
 });
 
 it('tries a write that lost a serialization conflict or a deadlock again, and whenIdle waits for it', async () => {
-  const h = harness({ lanes: 2, maxBatch: 10 }, (item, n) => (item.name === 'loser' && n <= 2 ? conflict(n === 1 ? '40P01' : '40001') : null));
+  const h = harness({ lanes: 2, maxBatch: 10 }, (item, n) =>
+    item.name === 'loser' && n <= 2 ? conflict(n === 1 ? '40P01' : '40001') : null,
+  );
   let settled = false;
   const write = h.push('loser').then(() => (settled = true));
   void h.push('other');
@@ -58,7 +60,9 @@ it('tries a write that lost a serialization conflict or a deadlock again, and wh
 });
 
 it('rejects a write at once on any other error, and after the last try on a conflict', async () => {
-  const h = harness({ lanes: 1, maxBatch: 10 }, (item) => (item.name === 'bad' ? Object.assign(new Error('unique'), { code: '23505' }) : conflict('40P01')));
+  const h = harness({ lanes: 1, maxBatch: 10 }, (item) =>
+    item.name === 'bad' ? Object.assign(new Error('unique'), { code: '23505' }) : conflict('40P01'),
+  );
   await expect(h.push('bad')).rejects.toMatchObject({ code: '23505' });
   expect(h.tries.get('bad')).toBe(1);
   // Once the retries are spent, the conflict is "not now" (503), with the database's error as its cause.

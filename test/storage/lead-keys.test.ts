@@ -37,12 +37,14 @@ describeEachBackend('the keys of a lead', (backend) => {
   });
 
   if (backend === 'postgres') {
-    it('a lead naming another workspace than its pipeline\'s is refused', async () => {
+    it("a lead naming another workspace than its pipeline's is refused", async () => {
       await expect(insertLead(other.workspaceId, acme.pipelineId)).rejects.toThrow(/leads_pipeline_workspace_fkey/);
     });
   }
 
   it('a pipeline with leads cannot be deleted from under them', async () => {
-    await expect(world.store.db.deleteFrom('pipelines').where('id', '=', acme.pipelineId).execute()).rejects.toThrow(/foreign key/i);
+    await expect(world.store.db.deleteFrom('pipelines').where('id', '=', acme.pipelineId).execute()).rejects.toThrow(
+      /foreign key/i,
+    );
   });
 });

@@ -80,7 +80,10 @@ describeEachBackend('migration 0002 on a database with duplicate names', (backen
       'leadscan: names are now unique: renamed pipeline pl_2 from "sales" to "sales (2)"\n',
     ]);
     await expect(
-      db.insertInto('workspaces').values({ id: 'ws_3', name: 'ACME ROOFING', created_at: '2026-01-03T00:00:00.000Z' }).execute(),
+      db
+        .insertInto('workspaces')
+        .values({ id: 'ws_3', name: 'ACME ROOFING', created_at: '2026-01-03T00:00:00.000Z' })
+        .execute(),
     ).rejects.toThrow(/unique/i);
   });
 });

@@ -24,7 +24,16 @@ describeEachBackend('migration 0007: scan bodies stored uncompressed', (backend)
     const id = newId('scan');
     await world.store.hot.write({
       kind: 'scan',
-      scan: { id, workspace_id: ws.workspaceId, received_at: new Date().toISOString(), room_count: 1, byte_size: expected.length, user_agent: null, raw: handOver(raw), idempotency_key: null },
+      scan: {
+        id,
+        workspace_id: ws.workspaceId,
+        received_at: new Date().toISOString(),
+        room_count: 1,
+        byte_size: expected.length,
+        user_agent: null,
+        raw: handOver(raw),
+        idempotency_key: null,
+      },
       rooms: [{ name: 'A', start: 10, end: expected.length - 2 }],
       done: null,
     });

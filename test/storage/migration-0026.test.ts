@@ -15,18 +15,53 @@ describe('migration 0026 on a database that already has leads [sqlite]', () => {
       expect((await migrator.migrateTo('0025_search_beside_leads')).error).toBeUndefined();
       const now = '2026-01-01T00:00:00.000Z';
       await store.db.insertInto('workspaces').values({ id: 'ws_1', name: 'Old', created_at: now }).execute();
-      await store.db.insertInto('pipelines').values({ id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now }).execute();
-      await store.db.insertInto('lead_sources').values({ id: 'src_1', workspace_id: 'ws_1', pipeline_id: 'pl_1', name: 'Form', token: '00000000-0000-4000-8000-000000000001', active: 1, bot_check_provider: null, bot_check_secret_enc: null, bot_check_site_key: null, bot_check_min_score: null, created_at: now, updated_at: now }).execute();
-      const lead = (id: string) => ({ id, workspace_id: 'ws_1', pipeline_id: 'pl_1', source_id: 'src_1', extra: '{}', bot_check: 'off', received_at: now, stage: 'inbox', name: id, email_key: null, phone_key: null });
+      await store.db
+        .insertInto('pipelines')
+        .values({ id: 'pl_1', workspace_id: 'ws_1', name: 'Sales', created_at: now })
+        .execute();
+      await store.db
+        .insertInto('lead_sources')
+        .values({
+          id: 'src_1',
+          workspace_id: 'ws_1',
+          pipeline_id: 'pl_1',
+          name: 'Form',
+          token: '00000000-0000-4000-8000-000000000001',
+          active: 1,
+          bot_check_provider: null,
+          bot_check_secret_enc: null,
+          bot_check_site_key: null,
+          bot_check_min_score: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const lead = (id: string) => ({
+        id,
+        workspace_id: 'ws_1',
+        pipeline_id: 'pl_1',
+        source_id: 'src_1',
+        extra: '{}',
+        bot_check: 'off',
+        received_at: now,
+        stage: 'inbox',
+        name: id,
+        email_key: null,
+        phone_key: null,
+      });
       await store.db.insertInto('leads').values(['lead_1', 'lead_2', 'lead_3'].map(lead)).execute();
-      const rowidOf = async (id: string) => (await sql<{ rowid: number }>`select rowid from leads where id = ${id}`.execute(store.db)).rows[0]!.rowid;
+      const rowidOf = async (id: string) =>
+        (await sql<{ rowid: number }>`select rowid from leads where id = ${id}`.execute(store.db)).rows[0]!.rowid;
       const newest = await rowidOf('lead_3');
       await store.db.deleteFrom('leads').where('id', '=', 'lead_3').execute();
       // The log was pruned meanwhile (the daily run): nothing in it tells of the rowid any more.
       await sql`delete from leads_search_changes`.execute(store.db);
 
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      const noted = async () => (await sql<{ lead_rowid: number }>`select lead_rowid from leads_search_changes order by seq`.execute(store.db)).rows.map((r) => r.lead_rowid);
+      const noted = async () =>
+        (
+          await sql<{ lead_rowid: number }>`select lead_rowid from leads_search_changes order by seq`.execute(store.db)
+        ).rows.map((r) => r.lead_rowid);
       // lead_2 is now the newest; deleting it raises the mark, and its rowid is handed out again at once.
       await store.db.deleteFrom('leads').where('id', '=', 'lead_2').execute();
       await store.db.insertInto('leads').values(lead('lead_4')).execute();

@@ -8,7 +8,9 @@ import { createTestDatabase, describeEachBackend } from '../helpers/backends.js'
 describeEachBackend('migration 0030 on a database with links in flight', (backend) => {
   it('ties every unused link to its account as it is now, so it keeps working until the account changes', async () => {
     const testDb = await createTestDatabase(backend);
-    const store = openDatabase(backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url });
+    const store = openDatabase(
+      backend === 'sqlite' ? { kind: 'sqlite', path: testDb.url } : { kind: 'postgres', url: testDb.url },
+    );
     try {
       const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });
       expect((await migrator.migrateTo('0025_search_beside_leads')).error).toBeUndefined();
@@ -25,10 +27,25 @@ describeEachBackend('migration 0030 on a database with links in flight', (backen
         email_proven_at: null,
         link_workspace_id: null,
       });
-      await store.db.insertInto('users').values([user('usr_1', 'Ada@A.test', 'scrypt$hash-one'), user('usr_2', 'admin@localhost', null)]).execute();
-      const link = (token_hash: string, user_id: string, used_at: string | null) => ({ token_hash, user_id, created_at: now, expires_at: later, used_at });
-      await store.db.insertInto('setup_links').values([link('h1', 'usr_1', null), link('h2', 'usr_2', null), link('h3', 'usr_1', now)]).execute();
-      await store.db.insertInto('email_changes').values({ ...link('h4', 'usr_1', null), new_email: 'ada@new.test' }).execute();
+      await store.db
+        .insertInto('users')
+        .values([user('usr_1', 'Ada@A.test', 'scrypt$hash-one'), user('usr_2', 'admin@localhost', null)])
+        .execute();
+      const link = (token_hash: string, user_id: string, used_at: string | null) => ({
+        token_hash,
+        user_id,
+        created_at: now,
+        expires_at: later,
+        used_at,
+      });
+      await store.db
+        .insertInto('setup_links')
+        .values([link('h1', 'usr_1', null), link('h2', 'usr_2', null), link('h3', 'usr_1', now)])
+        .execute();
+      await store.db
+        .insertInto('email_changes')
+        .values({ ...link('h4', 'usr_1', null), new_email: 'ada@new.test' })
+        .execute();
 
       await store.migrate();
       const issued = Object.fromEntries(
@@ -38,7 +55,12 @@ describeEachBackend('migration 0030 on a database with links in flight', (backen
         ].map((r) => [r.token_hash, r.issued_for]),
       );
       const ada = credentialsFingerprint({ password_hash: 'scrypt$hash-one', email_key: 'ada@a.test' });
-      expect(issued).toEqual({ h1: ada, h2: credentialsFingerprint({ password_hash: null, email_key: 'admin@localhost' }), h3: null, h4: ada });
+      expect(issued).toEqual({
+        h1: ada,
+        h2: credentialsFingerprint({ password_hash: null, email_key: 'admin@localhost' }),
+        h3: null,
+        h4: ada,
+      });
     } finally {
       await store.close();
       await testDb.drop();

@@ -33,10 +33,14 @@ describeEachBackend('query plans of leads', (backend) => {
     return world.store.db.transaction().execute(async (trx) => {
       if (backend === 'postgres') {
         await sql`set local enable_seqscan = off`.execute(trx);
-        const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+        const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+        );
         return rows.map((r) => r['QUERY PLAN']);
       }
-      const { rows } = await trx.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+      const { rows } = await trx.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+      );
       return rows.map((r) => r.detail);
     });
   }
@@ -50,7 +54,18 @@ describeEachBackend('query plans of leads', (backend) => {
   }
 
   const page = async (input: Omit<LeadFilterInput, 'workspaceId'>) =>
-    planOf(leadPageQuery(world.ctx, await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, ...input }), undefined, 51));
+    planOf(
+      leadPageQuery(
+        world.ctx,
+        await resolveLeadFilters(world.ctx, {
+          workspaceId: seeded.workspaceId,
+          pipelineId: seeded.pipelineId,
+          ...input,
+        }),
+        undefined,
+        51,
+      ),
+    );
 
   it.each([
     ['the Leads inbox', {}, /leads_pipeline_received_id/],
@@ -62,26 +77,42 @@ describeEachBackend('query plans of leads', (backend) => {
     ['possible duplicates', { duplicates: true }, /leads_pipeline_received_id/],
     ['received from and to', { since: '2026-01-01', until: '2026-02-01' }, /leads_pipeline_received_id/],
     ['a search', { search: 'lovelace' }, /leads_pipeline_received_id/],
-  ] as const)('%s: its first page is read from an index, and each lead\'s duplicate check too', async (_name, input, index) => {
-    const text = expectIndexed(await page(input));
-    expect(text).toMatch(index);
-    // The "possible duplicate" mark of each row: earlier leads with the same email or phone, each from its index.
-    expect(text).toMatch(/leads_workspace_email_key/);
-    expect(text).toMatch(/leads_workspace_phone_key/);
-  });
+  ] as const)(
+    "%s: its first page is read from an index, and each lead's duplicate check too",
+    async (_name, input, index) => {
+      const text = expectIndexed(await page(input));
+      expect(text).toMatch(index);
+      // The "possible duplicate" mark of each row: earlier leads with the same email or phone, each from its index.
+      expect(text).toMatch(/leads_workspace_email_key/);
+      expect(text).toMatch(/leads_workspace_phone_key/);
+    },
+  );
 
-  it('a person\'s export and erasure find their leads by email in the duplicate check\'s index', async () => {
+  it("a person's export and erasure find their leads by email in the duplicate check's index", async () => {
     const text = expectIndexed(await planOf(leadsByEmail(world.store.db, seeded.workspaceId, 'Ada@Example.com')));
     expect(text).toMatch(/leads_workspace_email_key/);
   });
 
-  it('the notifier reads a workspace\'s new leads from an index', async () => {
-    const query = world.store.db.selectFrom('leads').select(['id', 'received_at']).where('workspace_id', '=', seeded.workspaceId).where('received_at', '>=', '2026-01-01').orderBy('received_at').limit(1).offset(49_999);
+  it("the notifier reads a workspace's new leads from an index", async () => {
+    const query = world.store.db
+      .selectFrom('leads')
+      .select(['id', 'received_at'])
+      .where('workspace_id', '=', seeded.workspaceId)
+      .where('received_at', '>=', '2026-01-01')
+      .orderBy('received_at')
+      .limit(1)
+      .offset(49_999);
     expect(expectIndexed(await planOf(query))).toMatch(/leads_workspace_received/);
   });
 
-  it('retention reads a workspace\'s oldest leads from an index', async () => {
-    const query = world.store.db.selectFrom('leads').select('id').where('workspace_id', '=', seeded.workspaceId).where('received_at', '<', '2026-01-01').orderBy('received_at').limit(500);
+  it("retention reads a workspace's oldest leads from an index", async () => {
+    const query = world.store.db
+      .selectFrom('leads')
+      .select('id')
+      .where('workspace_id', '=', seeded.workspaceId)
+      .where('received_at', '<', '2026-01-01')
+      .orderBy('received_at')
+      .limit(500);
     expect(expectIndexed(await planOf(query))).toMatch(/leads_workspace_received/);
   });
 
@@ -95,13 +126,20 @@ describeEachBackend('query plans of leads', (backend) => {
     ['Declined', 'declined', /quotes_workspace_status_created/],
     ['Withdrawn', 'withdrawn', /quotes_workspace_status_created/],
     ['Expired', 'expired', /quotes_workspace_open_created/],
-  ] as const)('%s: the first page of quotes is read from an index in the screen\'s order, with no sort', async (_name, status, index) => {
-    const input = { workspaceId: seeded.workspaceId, limit: 200, ...(status ? { status: status as ListStatus } : {}) };
-    const text = expectIndexed(await planOf(quoteListQuery(world.ctx, input, '2026-11-27')));
-    expect(text).toMatch(index);
-    // Each row's "is it the latest revision" check reads the chain's index.
-    expect(text).toMatch(/quotes_chain/);
-    if (backend === 'postgres') expect(text, text).not.toMatch(/Sort/);
-    else expect(text, text).not.toMatch(/TEMP B-TREE/);
-  });
+  ] as const)(
+    "%s: the first page of quotes is read from an index in the screen's order, with no sort",
+    async (_name, status, index) => {
+      const input = {
+        workspaceId: seeded.workspaceId,
+        limit: 200,
+        ...(status ? { status: status as ListStatus } : {}),
+      };
+      const text = expectIndexed(await planOf(quoteListQuery(world.ctx, input, '2026-11-27')));
+      expect(text).toMatch(index);
+      // Each row's "is it the latest revision" check reads the chain's index.
+      expect(text).toMatch(/quotes_chain/);
+      if (backend === 'postgres') expect(text, text).not.toMatch(/Sort/);
+      else expect(text, text).not.toMatch(/TEMP B-TREE/);
+    },
+  );
 });

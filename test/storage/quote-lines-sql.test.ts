@@ -12,7 +12,7 @@ import { leadOf, quoteWorkspace } from '../domain/quotes/quote-fixtures.js';
  * A quote's lines written as sets (storage/quote-lines-sql.ts): more lines than one statement's chunk, amounts past
  * 32 bits, and a stale amount on every line, each put right by one save, on both databases.
  */
-describeEachBackend('a quote\'s lines written as sets', (backend) => {
+describeEachBackend("a quote's lines written as sets", (backend) => {
   let world: TestWorld;
   let ws: Seeded;
   beforeAll(async () => {
@@ -43,22 +43,44 @@ describeEachBackend('a quote\'s lines written as sets', (backend) => {
     }));
     await world.store.writer.write((trx) => insertQuoteLines(trx, rows));
 
-    const saved = await updateQuoteLine({ ctx: world.ctx, input: { quoteId: quote.id, lineId: rows[7]!.id, line: { description: 'Line 7', quantity: '1', unit: 'each', price: '1.00' } } });
+    const saved = await updateQuoteLine({
+      ctx: world.ctx,
+      input: {
+        quoteId: quote.id,
+        lineId: rows[7]!.id,
+        line: { description: 'Line 7', quantity: '1', unit: 'each', price: '1.00' },
+      },
+    });
     expect(saved.lines.map((l) => l.id)).toEqual(rows.map((r) => r.id));
-    const stored = await world.store.db.selectFrom('quote_lines').select(['id', 'quantity', 'unit_price', 'amount', 'position']).where('quote_id', '=', quote.id).orderBy('position').execute();
+    const stored = await world.store.db
+      .selectFrom('quote_lines')
+      .select(['id', 'quantity', 'unit_price', 'amount', 'position'])
+      .where('quote_id', '=', quote.id)
+      .orderBy('position')
+      .execute();
     expect(stored).toHaveLength(count);
-    for (const line of stored) expect(Number(line.amount)).toBe(lineAmount(Number(line.quantity), Number(line.unit_price)));
+    for (const line of stored)
+      expect(Number(line.amount)).toBe(lineAmount(Number(line.quantity), Number(line.unit_price)));
     expect(Number(stored[count - 1]!.amount)).toBeGreaterThan(2 ** 31);
     expect(saved.lines.map((l) => l.amount)).toEqual(stored.map((l) => Number(l.amount)));
     const sum = stored.reduce((total, l) => total + BigInt(l.amount), 0n);
     expect(BigInt(saved.subtotal)).toBe(sum);
-    const row = await world.store.db.selectFrom('quotes').select(['subtotal', 'total']).where('id', '=', quote.id).executeTakeFirstOrThrow();
+    const row = await world.store.db
+      .selectFrom('quotes')
+      .select(['subtotal', 'total'])
+      .where('id', '=', quote.id)
+      .executeTakeFirstOrThrow();
     expect(BigInt(row.subtotal)).toBe(sum);
 
     const reversed = [...rows.map((r) => r.id)].reverse();
     const reordered = await reorderQuoteLines({ ctx: world.ctx, input: { quoteId: quote.id, lineIds: reversed } });
     expect(reordered.lines.map((l) => l.id)).toEqual(reversed);
-    const positions = await world.store.db.selectFrom('quote_lines').select(['id', 'position']).where('quote_id', '=', quote.id).orderBy('position').execute();
+    const positions = await world.store.db
+      .selectFrom('quote_lines')
+      .select(['id', 'position'])
+      .where('quote_id', '=', quote.id)
+      .orderBy('position')
+      .execute();
     expect(positions.map((p) => p.id)).toEqual(reversed);
     expect(positions.map((p) => Number(p.position))).toEqual(reversed.map((_, i) => i));
   });

@@ -127,7 +127,9 @@ describeEachBackend('storage round trips', (backend) => {
       'users',
       'workspaces',
     ]);
-    const scanRaw = (await db().introspection.getTables()).find((t) => t.name === 'scans')!.columns.find((c) => c.name === 'raw')!;
+    const scanRaw = (await db().introspection.getTables())
+      .find((t) => t.name === 'scans')!
+      .columns.find((c) => c.name === 'raw')!;
     expect(scanRaw.dataType.toLowerCase()).toBe(backend === 'postgres' ? 'bytea' : 'blob');
   });
 
@@ -155,7 +157,10 @@ describeEachBackend('storage round trips', (backend) => {
   });
 
   it('returns counts (int8 on PostgreSQL) as numbers, like SQLite', async () => {
-    const { rows } = await sql<{ n: unknown; big: unknown }>`select count(*) as n, cast(9007199254740991 as bigint) as big from workspaces`.execute(db());
+    const { rows } = await sql<{
+      n: unknown;
+      big: unknown;
+    }>`select count(*) as n, cast(9007199254740991 as bigint) as big from workspaces`.execute(db());
     expect(rows[0]).toEqual({ n: 1, big: 9007199254740991 });
     const viaBuilder = await db()
       .selectFrom('workspaces')
@@ -179,44 +184,98 @@ describeEachBackend('storage round trips', (backend) => {
   });
 
   it('workspaces, pipelines, lead_sources, upload_keys: the verbs write what they report', async () => {
-    const ws = await db().selectFrom('workspaces').selectAll().where('id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    const ws = await db()
+      .selectFrom('workspaces')
+      .selectAll()
+      .where('id', '=', seeded.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(ws.name).toBe('Round Trip');
     expect(new Date(ws.created_at).toISOString()).toBe(ws.created_at);
-    const pl = await db().selectFrom('pipelines').selectAll().where('id', '=', seeded.pipelineId).executeTakeFirstOrThrow();
+    const pl = await db()
+      .selectFrom('pipelines')
+      .selectAll()
+      .where('id', '=', seeded.pipelineId)
+      .executeTakeFirstOrThrow();
     expect(pl).toMatchObject({ workspace_id: seeded.workspaceId, name: 'Sales' });
-    const src = await db().selectFrom('lead_sources').selectAll().where('id', '=', seeded.source.id).executeTakeFirstOrThrow();
-    expect(src).toMatchObject({ token: seeded.source.token, active: 1, bot_check_provider: null, pipeline_id: seeded.pipelineId });
+    const src = await db()
+      .selectFrom('lead_sources')
+      .selectAll()
+      .where('id', '=', seeded.source.id)
+      .executeTakeFirstOrThrow();
+    expect(src).toMatchObject({
+      token: seeded.source.token,
+      active: 1,
+      bot_check_provider: null,
+      pipeline_id: seeded.pipelineId,
+    });
 
     await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: false } });
-    expect((await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow()).active).toBe(0);
+    expect(
+      (await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow())
+        .active,
+    ).toBe(0);
     await setSourceActive({ ctx: world.ctx, input: { sourceId: seeded.source.id, active: true } });
-    expect((await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow()).active).toBe(1);
+    expect(
+      (await db().selectFrom('lead_sources').select('active').where('id', '=', src.id).executeTakeFirstOrThrow())
+        .active,
+    ).toBe(1);
 
     await configureBotCheck({
       ctx: world.ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'rc-secret-value', siteKey: 'site', minScore: 0.7 } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'recaptcha', secret: 'rc-secret-value', siteKey: 'site', minScore: 0.7 },
+      },
     });
-    const checked = await db().selectFrom('lead_sources').selectAll().where('id', '=', src.id).executeTakeFirstOrThrow();
-    expect(checked).toMatchObject({ bot_check_provider: 'recaptcha', bot_check_site_key: 'site', bot_check_min_score: 0.7 });
+    const checked = await db()
+      .selectFrom('lead_sources')
+      .selectAll()
+      .where('id', '=', src.id)
+      .executeTakeFirstOrThrow();
+    expect(checked).toMatchObject({
+      bot_check_provider: 'recaptcha',
+      bot_check_site_key: 'site',
+      bot_check_min_score: 0.7,
+    });
     expect(checked.bot_check_secret_enc).not.toContain('rc-secret-value');
     expect(world.ctx.secrets.open(checked.bot_check_secret_enc!)).toBe('rc-secret-value');
     await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { off: true } } });
     expect(
-      await db().selectFrom('lead_sources').select(['bot_check_provider', 'bot_check_secret_enc']).where('id', '=', src.id).executeTakeFirstOrThrow(),
+      await db()
+        .selectFrom('lead_sources')
+        .select(['bot_check_provider', 'bot_check_secret_enc'])
+        .where('id', '=', src.id)
+        .executeTakeFirstOrThrow(),
     ).toEqual({ bot_check_provider: null, bot_check_secret_enc: null });
   });
 
   it('upload_keys: stored as hash + ciphertext, shown decrypted, regenerated in place, old key refused at once', async () => {
-    const row = await db().selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('upload_keys')
+      .selectAll()
+      .where('workspace_id', '=', seeded.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashUploadKey(seeded.uploadKey));
     expect(row.key_enc).not.toContain(seeded.uploadKey);
-    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({ uploadKey: seeded.uploadKey });
-    expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({ workspaceId: seeded.workspaceId });
+    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({
+      uploadKey: seeded.uploadKey,
+    });
+    expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({
+      workspaceId: seeded.workspaceId,
+    });
 
     const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
-    await expect(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).rejects.toMatchObject({ code: 'invalid_scan_key' });
-    expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: uploadKey } })).toEqual({ workspaceId: seeded.workspaceId });
-    const rows = await db().selectFrom('upload_keys').selectAll().where('workspace_id', '=', seeded.workspaceId).execute();
+    await expect(
+      authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }),
+    ).rejects.toMatchObject({ code: 'invalid_scan_key' });
+    expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: uploadKey } })).toEqual({
+      workspaceId: seeded.workspaceId,
+    });
+    const rows = await db()
+      .selectFrom('upload_keys')
+      .selectAll()
+      .where('workspace_id', '=', seeded.workspaceId)
+      .execute();
     expect(rows).toHaveLength(1);
     seeded = { ...seeded, uploadKey };
   });
@@ -246,20 +305,37 @@ describeEachBackend('storage round trips', (backend) => {
     const secondKeyRow = world.store.writer.write((trx) =>
       trx
         .insertInto('upload_keys')
-        .values({ workspace_id: seeded.workspaceId, key_hash: 'x'.repeat(64), key_enc: 'e', created_at: now, last_connected_at: null, last_used_at: null })
+        .values({
+          workspace_id: seeded.workspaceId,
+          key_hash: 'x'.repeat(64),
+          key_enc: 'e',
+          created_at: now,
+          last_connected_at: null,
+          last_used_at: null,
+        })
         .execute(),
     );
     const sameHash = world.store.writer.write((trx) =>
-      trx.updateTable('upload_keys').set({ key_hash: hashUploadKey(seeded.uploadKey) }).where('workspace_id', '=', other.workspaceId).execute(),
+      trx
+        .updateTable('upload_keys')
+        .set({ key_hash: hashUploadKey(seeded.uploadKey) })
+        .where('workspace_id', '=', other.workspaceId)
+        .execute(),
     );
     const outcomes = await Promise.allSettled([duplicateToken, secondKeyRow, sameHash]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
     // A constraint violation is the caller's conflict, never "database unavailable".
     for (const o of outcomes) expect(isStorageUnavailable((o as PromiseRejectedResult).reason)).toBe(false);
-    expect(await db().selectFrom('lead_sources').select('id').where('token', '=', seeded.source.token).execute()).toHaveLength(1);
-    expect(await db().selectFrom('upload_keys').select('workspace_id').where('key_hash', '=', hashUploadKey(seeded.uploadKey)).execute()).toEqual([
-      { workspace_id: seeded.workspaceId },
-    ]);
+    expect(
+      await db().selectFrom('lead_sources').select('id').where('token', '=', seeded.source.token).execute(),
+    ).toHaveLength(1);
+    expect(
+      await db()
+        .selectFrom('upload_keys')
+        .select('workspace_id')
+        .where('key_hash', '=', hashUploadKey(seeded.uploadKey))
+        .execute(),
+    ).toEqual([{ workspace_id: seeded.workspaceId }]);
   });
 
   it('foreign keys hold: a lead for a workspace that does not exist is refused', async () => {
@@ -268,7 +344,11 @@ describeEachBackend('storage round trips', (backend) => {
   });
 
   it('leads: every column comes back as written through listLeads', async () => {
-    const row = leadRow({ received_at: '2030-01-01T00:00:00.000Z', bot_check: 'unverified', idempotency_key: 'idem-1' });
+    const row = leadRow({
+      received_at: '2030-01-01T00:00:00.000Z',
+      bot_check: 'unverified',
+      idempotency_key: 'idem-1',
+    });
     const bare = leadRow({
       received_at: '2030-01-01T00:00:00.001Z',
       name: null,
@@ -288,7 +368,12 @@ describeEachBackend('storage round trips', (backend) => {
       fbclid: null,
     });
     await Promise.all([insertLead(row), insertLead(bare)]);
-    const stored = await db().selectFrom('leads').selectAll().where('id', 'in', [row.id, bare.id]).orderBy('received_at').execute();
+    const stored = await db()
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', 'in', [row.id, bare.id])
+      .orderBy('received_at')
+      .execute();
     expect(stored).toEqual([row, bare]);
     const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed.slice(0, 2).map((l) => l.id)).toEqual([bare.id, row.id]);
@@ -312,7 +397,13 @@ describeEachBackend('storage round trips', (backend) => {
       followUpOn: null,
       possibleDuplicate: false,
       pageUrl: row.page_url,
-      marketing: { utm_source: 'ad', utm_medium: 'cpc', utm_campaign: 'Spring “sale” ü', gclid: 'Cj0KCQ', fbclid: 'IwAR1' },
+      marketing: {
+        utm_source: 'ad',
+        utm_medium: 'cpc',
+        utm_campaign: 'Spring “sale” ü',
+        gclid: 'Cj0KCQ',
+        fbclid: 'IwAR1',
+      },
     });
   });
 
@@ -339,7 +430,15 @@ describeEachBackend('storage round trips', (backend) => {
     );
     const listed = await listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual([
-      { id, sourceId: seeded.source.id, reason: 'honeypot', detail: null, fields, receivedAt: '2030-02-01T00:00:00.000Z', restoredLeadId: null },
+      {
+        id,
+        sourceId: seeded.source.id,
+        reason: 'honeypot',
+        detail: null,
+        fields,
+        receivedAt: '2030-02-01T00:00:00.000Z',
+        restoredLeadId: null,
+      },
     ]);
   });
 
@@ -370,7 +469,14 @@ describeEachBackend('storage round trips', (backend) => {
         .execute();
       await trx
         .insertInto('scan_rooms')
-        .values(slices.map((slice, idx) => ({ scan_id: scanId, idx, name: idx === 1 ? 'Küche' : `Room ${idx + 1}`, raw: slice })))
+        .values(
+          slices.map((slice, idx) => ({
+            scan_id: scanId,
+            idx,
+            name: idx === 1 ? 'Küche' : `Room ${idx + 1}`,
+            raw: slice,
+          })),
+        )
         .execute();
     });
     const back = await readScanRaw({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId } });
@@ -380,7 +486,9 @@ describeEachBackend('storage round trips', (backend) => {
       const room = await readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index } });
       expect(room.equals(slice)).toBe(true);
     }
-    await expect(readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index: 3 } })).rejects.toMatchObject({ code: 'room_not_found' });
+    await expect(
+      readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index: 3 } }),
+    ).rejects.toMatchObject({ code: 'room_not_found' });
     const [listed] = await listScans({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
     expect(listed).toEqual({
       id: scanId,
@@ -400,7 +508,12 @@ describeEachBackend('storage round trips', (backend) => {
     });
     // The (scan_id, idx) primary key refuses a second copy of a room.
     await expect(
-      world.store.writer.write((trx) => trx.insertInto('scan_rooms').values({ scan_id: scanId, idx: 0, name: 'again', raw: Buffer.from('x') }).execute()),
+      world.store.writer.write((trx) =>
+        trx
+          .insertInto('scan_rooms')
+          .values({ scan_id: scanId, idx: 0, name: 'again', raw: Buffer.from('x') })
+          .execute(),
+      ),
     ).rejects.toThrow();
     expect(await db().selectFrom('scan_rooms').select('idx').where('scan_id', '=', scanId).execute()).toHaveLength(3);
   });
@@ -417,7 +530,14 @@ describeEachBackend('storage round trips', (backend) => {
       expires_at: '2030-04-02T00:00:00.000Z',
     };
     await world.store.writer.write((trx) => trx.insertInto('idempotency_keys').values(base).execute());
-    await expect(world.store.writer.write((trx) => trx.insertInto('idempotency_keys').values({ ...base, request_hash: 'h2' }).execute())).rejects.toThrow();
+    await expect(
+      world.store.writer.write((trx) =>
+        trx
+          .insertInto('idempotency_keys')
+          .values({ ...base, request_hash: 'h2' })
+          .execute(),
+      ),
+    ).rejects.toThrow();
     const body = JSON.stringify({ ok: true, id: 'lead_x' });
     await world.store.writer.write((trx) =>
       trx
@@ -435,7 +555,10 @@ describeEachBackend('storage round trips', (backend) => {
     const first = leadRow();
     const failing = world.store.writer.write(async (trx) => {
       await trx.insertInto('leads').values(first).execute();
-      await trx.insertInto('leads').values(leadRow({ id: first.id })).execute();
+      await trx
+        .insertInto('leads')
+        .values(leadRow({ id: first.id }))
+        .execute();
     });
     await expect(failing).rejects.toThrow();
     expect(await db().selectFrom('leads').select('id').where('id', '=', first.id).execute()).toEqual([]);
@@ -447,14 +570,22 @@ describeEachBackend('storage round trips', (backend) => {
     await insertLead(existing);
     const rows = Array.from({ length: 600 }, (_, i) =>
       // Every 25th write collides with an existing primary key and must fail on its own.
-      leadRow({ id: i % 25 === 7 ? existing.id : newId('lead'), received_at: '2031-01-02T00:00:00.000Z', notes: `parallel ${i}` }),
+      leadRow({
+        id: i % 25 === 7 ? existing.id : newId('lead'),
+        received_at: '2031-01-02T00:00:00.000Z',
+        notes: `parallel ${i}`,
+      }),
     );
     const outcomes = await Promise.allSettled(
       rows.map((row) =>
         world.store.writer.write(async (trx) => {
           await trx.insertInto('leads').values(row).execute();
           // Two statements per write, like a real intake (lead + idempotency record).
-          await trx.updateTable('upload_keys').set({ last_used_at: row.received_at }).where('workspace_id', '=', seeded.workspaceId).execute();
+          await trx
+            .updateTable('upload_keys')
+            .set({ last_used_at: row.received_at })
+            .where('workspace_id', '=', seeded.workspaceId)
+            .execute();
           return row.id;
         }),
       ),
@@ -463,7 +594,11 @@ describeEachBackend('storage round trips', (backend) => {
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(acknowledged).toHaveLength(576);
     expect(refused).toHaveLength(24);
-    const stored = await db().selectFrom('leads').select('id').where('received_at', '=', '2031-01-02T00:00:00.000Z').execute();
+    const stored = await db()
+      .selectFrom('leads')
+      .select('id')
+      .where('received_at', '=', '2031-01-02T00:00:00.000Z')
+      .execute();
     expect(stored.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
     expect(new Set(stored.map((r) => r.id)).size).toBe(stored.length);
     const { commits, writes } = world.store.writer.stats;
@@ -472,4 +607,3 @@ describeEachBackend('storage round trips', (backend) => {
     expect(commits - before.commits).toBeLessThan(100);
   });
 });
-

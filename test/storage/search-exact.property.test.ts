@@ -53,7 +53,14 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
 
   const workspaceId = () => seeded.workspaceId;
   const leadIds = async () =>
-    (await world.store.db.selectFrom('leads').select('id').where('workspace_id', '=', workspaceId()).orderBy('received_at').execute()).map((r) => r.id);
+    (
+      await world.store.db
+        .selectFrom('leads')
+        .select('id')
+        .where('workspace_id', '=', workspaceId())
+        .orderBy('received_at')
+        .execute()
+    ).map((r) => r.id);
 
   /** The index catches up by one piece of work. */
   const step = async () => {
@@ -79,8 +86,15 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
       .select(['id', 'name', 'email', 'phone', 'notes', 'extra'])
       .where('workspace_id', '=', workspaceId())
       .execute();
-    const expected = rows.filter((row) => leadMatches(row, query)).map((row) => row.id).sort();
-    const found = (await listLeads({ ctx: world.ctx, input: { workspaceId: workspaceId(), search: term, limit: 1000 } })).leads.map((l) => l.id).sort();
+    const expected = rows
+      .filter((row) => leadMatches(row, query))
+      .map((row) => row.id)
+      .sort();
+    const found = (
+      await listLeads({ ctx: world.ctx, input: { workspaceId: workspaceId(), search: term, limit: 1000 } })
+    ).leads
+      .map((l) => l.id)
+      .sort();
     expect(found, `search "${term}"`).toEqual(expected);
   };
 
@@ -113,7 +127,10 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
           .orderBy('id')
           .execute();
         if (waiting.length === 0) return;
-        await restoreQuarantined({ ctx: world.ctx, input: { workspaceId: workspaceId(), id: waiting[act.pick % waiting.length]!.id } });
+        await restoreQuarantined({
+          ctx: world.ctx,
+          input: { workspaceId: workspaceId(), id: waiting[act.pick % waiting.length]!.id },
+        });
         return;
       }
       case 'step':

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applySearchChanges, pruneSearchChanges, SearchIndex, searchIndexFile, unindexedMatches } from '../../src/storage/search-index.js';
+import {
+  applySearchChanges,
+  pruneSearchChanges,
+  SearchIndex,
+  searchIndexFile,
+  unindexedMatches,
+} from '../../src/storage/search-index.js';
 import { listLeads } from '../../src/domain/leads/list-leads.js';
 import { resolveLeadFilters } from '../../src/domain/leads/lead-filters.js';
 import { runRetention } from '../../src/domain/retention/run-retention.js';
@@ -41,11 +47,21 @@ describe('search index file [sqlite]', () => {
 
   /** Stores `n` leads; lead i's notes hold the word `needle<i>x`. */
   const storeLeads = (n: number) => {
-    const insert = db.prepare('insert into leads (id, workspace_id, pipeline_id, source_id, name, notes, received_at) values (?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'insert into leads (id, workspace_id, pipeline_id, source_id, name, notes, received_at) values (?, ?, ?, ?, ?, ?, ?)',
+    );
     db.transaction(() => {
       for (let i = 0; i < n; i += 1) {
         made += 1;
-        insert.run(`lead_${made}`, source.workspace_id, source.pipeline_id, source.id, `Lead ${made}`, `call about needle${made}x`, new Date().toISOString());
+        insert.run(
+          `lead_${made}`,
+          source.workspace_id,
+          source.pipeline_id,
+          source.id,
+          `Lead ${made}`,
+          `call about needle${made}x`,
+          new Date().toISOString(),
+        );
       }
     })();
   };
@@ -58,7 +74,10 @@ describe('search index file [sqlite]', () => {
     const file = new BetterSqlite3(searchIndexFile(world.testDb.url), { readonly: true });
     try {
       const trigrams = Array.from({ length: word.length - 2 }, (_, i) => `"${word.slice(i, i + 3)}"`).join(' AND ');
-      return file.prepare('select rowid from leads_folded where leads_folded match ?').pluck().all(trigrams) as number[];
+      return file
+        .prepare('select rowid from leads_folded where leads_folded match ?')
+        .pluck()
+        .all(trigrams) as number[];
     } finally {
       file.close();
     }
@@ -99,7 +118,11 @@ describe('search index file [sqlite]', () => {
     storeLeads(1);
     expect(rowidOf('Lead 4')).toBe(last);
     // Two deletes, and the rowid handed out again (migration 0026).
-    expect(db.prepare('select lead_rowid from leads_search_changes order by seq').pluck().all()).toEqual([rowidOf('Lead 2') - 1, last, last]);
+    expect(db.prepare('select lead_rowid from leads_search_changes order by seq').pluck().all()).toEqual([
+      rowidOf('Lead 2') - 1,
+      last,
+      last,
+    ]);
     settle(i);
     expect(postings('needle1x')).toEqual([]);
     expect(postings('needle3x')).toEqual([]);
@@ -189,13 +212,15 @@ describe('search index file [sqlite]', () => {
     db.prepare("delete from leads where name = 'Lead 1'").run();
     settle(open(false));
     index!.close();
-    db.prepare("update leads_search_changes set lead_rowid = lead_rowid + 100").run();
+    db.prepare('update leads_search_changes set lead_rowid = lead_rowid + 100').run();
     const other = open('unless-current');
     expect(other.start).toBe('rebuilt');
     other.close();
     // An index file from before the watermark's fingerprints.
     const file = new BetterSqlite3(searchIndexFile(world.testDb.url));
-    file.exec('drop table state; create table state (indexed_upto integer not null, changes_upto integer not null); insert into state values (0, 0)');
+    file.exec(
+      'drop table state; create table state (indexed_upto integer not null, changes_upto integer not null); insert into state values (0, 0)',
+    );
     file.close();
     index = open('unless-current');
     expect(index.start).toBe('rebuilt');
@@ -262,7 +287,9 @@ describe('inbox search through the index file [sqlite]', () => {
 
   const at = () => ({ workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id });
   const names = async (search: string) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search, limit: 1000 } })).leads.map((l) => l.name).sort();
+    (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search, limit: 1000 } })).leads
+      .map((l) => l.name)
+      .sort();
   const catchUp = () => {
     while (index.step() > 0);
   };
@@ -279,8 +306,12 @@ describe('inbox search through the index file [sqlite]', () => {
     // The newest lead goes and its rowid is handed to the next one.
     await world.store.db.deleteFrom('leads').where('id', '=', last!.id).execute();
     // Directly, as another process would: nothing applies the changes to the index meanwhile.
-    await insertLeads(world, at(), [{ name: 'Dora Reuse', notes: 'garage door', received_at: minute(4) }], { direct: true });
-    await insertLeads(world, at(), [{ name: 'Eve Fresh', notes: 'garage roof', received_at: minute(5) }], { direct: true });
+    await insertLeads(world, at(), [{ name: 'Dora Reuse', notes: 'garage door', received_at: minute(4) }], {
+      direct: true,
+    });
+    await insertLeads(world, at(), [{ name: 'Eve Fresh', notes: 'garage roof', received_at: minute(5) }], {
+      direct: true,
+    });
     const expectations = async () => {
       expect(await names('kitchen')).toEqual([]);
       expect(await names('garden')).toEqual(['Ada Lovelace']);
@@ -322,7 +353,11 @@ describe('inbox search through the index file [sqlite]', () => {
   it("another workspace's many matches leave a small workspace's search on the index, and exact", async () => {
     const big = await world.seed('Big');
     const bigAt = { workspaceId: big.workspaceId, pipelineId: big.pipelineId, sourceId: big.source.id };
-    await insertLeads(world, bigAt, Array.from({ length: 2_500 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(i) })));
+    await insertLeads(
+      world,
+      bigAt,
+      Array.from({ length: 2_500 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(i) })),
+    );
     await insertLeads(world, at(), [
       { name: 'Marie Tremblay', received_at: minute(1) },
       { name: 'Luc Tremblay', received_at: minute(2) },
@@ -359,18 +394,36 @@ describe('inbox search through the index file [sqlite]', () => {
   });
 
   it('reaches the leads the index has not caught up with from their rowids, not by walking the workspace', async () => {
-    await insertLeads(world, at(), Array.from({ length: 20 }, (_, i) => ({ name: `Lead ${i}`, received_at: minute(i) })));
+    await insertLeads(
+      world,
+      at(),
+      Array.from({ length: 20 }, (_, i) => ({ name: `Lead ${i}`, received_at: minute(i) })),
+    );
     catchUp();
     // No ANALYZE, as on the app's databases: SQLite then takes `workspace_id = ?` for a narrow index range, and with
     // `rowid in (…)` walked every lead of the workspace.
-    const plan = await sql<{ detail: string }>`explain query plan ${unindexedMatches(seeded.workspaceId, { text: 'zebra', digits: null }, 2001)}`.execute(world.store.db);
+    const plan = await sql<{
+      detail: string;
+    }>`explain query plan ${unindexedMatches(seeded.workspaceId, { text: 'zebra', digits: null }, 2001)}`.execute(
+      world.store.db,
+    );
     const details = plan.rows.map((r) => r.detail);
     expect(details).toContain('SEARCH l USING INTEGER PRIMARY KEY (rowid=?)');
-    expect(details.filter((d) => /^(SCAN|SEARCH) l\b/.test(d)), details.join('\n')).toHaveLength(1);
+    expect(
+      details.filter((d) => /^(SCAN|SEARCH) l\b/.test(d)),
+      details.join('\n'),
+    ).toHaveLength(1);
   });
 
   it('the daily run prunes the change log below the watermark, and a start still keeps the index', async () => {
-    const log = () => world.store.db.selectNoFrom(sql<number[]>`(select json_group_array(seq) from (select seq from leads_search_changes order by seq))`.as('seqs')).executeTakeFirstOrThrow();
+    const log = () =>
+      world.store.db
+        .selectNoFrom(
+          sql<number[]>`(select json_group_array(seq) from (select seq from leads_search_changes order by seq))`.as(
+            'seqs',
+          ),
+        )
+        .executeTakeFirstOrThrow();
     const seqs = async () => JSON.parse(String((await log()).seqs)) as number[];
     const [ada, bob, cleo, dora] = await insertLeads(world, at(), [
       { name: 'Ada Lovelace', received_at: minute(1) },
@@ -434,7 +487,10 @@ describe('the search index thread across a restart [sqlite]', () => {
     const seeded = await world.seed();
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     for (const word of ['quokka', 'wombat', 'numbat', 'dingo']) {
-      await submitLead({ ctx: world.ctx, input: { source, body: { name: `Lead ${word}`, email: `${word}@example.com` }, meta } });
+      await submitLead({
+        ctx: world.ctx,
+        input: { source, body: { name: `Lead ${word}`, email: `${word}@example.com` }, meta },
+      });
     }
     expect((await started(world.store))?.start).toBe('rebuilt');
     const check = new SearchIndex(world.testDb.url, { rebuild: false });
@@ -451,9 +507,15 @@ describe('the search index thread across a restart [sqlite]', () => {
       db.prepare("delete from leads where name = 'Lead wombat'").run();
       db.prepare("update leads set notes = 'call about a platypus' where name = 'Lead numbat'").run();
       const columns = db.prepare("select name from pragma_table_info('leads')").pluck().all() as string[];
-      const own: Record<string, string> = { id: "'lead_while_down'", name: "'Lead echidna'", email: "'echidna@example.com'" };
+      const own: Record<string, string> = {
+        id: "'lead_while_down'",
+        name: "'Lead echidna'",
+        email: "'echidna@example.com'",
+      };
       const values = columns.map((c) => own[c] ?? c);
-      db.prepare(`insert into leads (${columns.join(', ')}) select ${values.join(', ')} from leads where name = 'Lead quokka'`).run();
+      db.prepare(
+        `insert into leads (${columns.join(', ')}) select ${values.join(', ')} from leads where name = 'Lead quokka'`,
+      ).run();
     } finally {
       db.close();
     }

@@ -26,7 +26,9 @@ describeEachBackend('search documents beside the leads, and the search mover', (
   });
 
   const search = async (term: string) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search: term, limit: 1000 } })).leads.map((l) => l.id);
+    (
+      await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search: term, limit: 1000 } })
+    ).leads.map((l) => l.id);
   const where = async () => {
     const [moved, pending] = await Promise.all([
       world.store.db.selectFrom('lead_search').select(['lead_id', 'search_text']).orderBy('lead_id').execute(),
@@ -38,7 +40,11 @@ describeEachBackend('search documents beside the leads, and the search mover', (
   it('an intake post is found at once, before the move and after it, and the move puts each document under the index exactly once', async () => {
     const base = await world.listen();
     const post = async (body: object) => {
-      const res = await fetch(`${base}/api/intake/${seeded.source.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/api/intake/${seeded.source.token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { id: string }).id;
     };
@@ -74,7 +80,11 @@ describeEachBackend('search documents beside the leads, and the search mover', (
   it('movers on several connections at once move every document once; a search meanwhile finds each lead once', async () => {
     if (backend === 'sqlite') return;
     const at = { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id };
-    const rows = await insertLeads(world, at, Array.from({ length: 1000 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(i) })));
+    const rows = await insertLeads(
+      world,
+      at,
+      Array.from({ length: 1000 }, (_, i) => ({ name: `Tremblay ${i}`, received_at: minute(i) })),
+    );
     const searching = search('tremblay');
     const moved = await Promise.all(Array.from({ length: 5 }, () => moveSearchDocuments(world.store.db, 150)));
     // Each mover took batches of 150 until its last came short; the rest of the pending rows are moved below.
@@ -83,7 +93,11 @@ describeEachBackend('search documents beside the leads, and the search mover', (
     expect((await searching).sort()).toEqual(rows.map((r) => r.id).sort());
     const { moved: documents, pending } = await where();
     expect(pending).toEqual([]);
-    expect(documents).toEqual(rows.map((r) => ({ lead_id: r.id, search_text: searchDocument(r) })).sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1)));
+    expect(documents).toEqual(
+      rows
+        .map((r) => ({ lead_id: r.id, search_text: searchDocument(r) }))
+        .sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1)),
+    );
     expect((await search('tremblay 99')).length).toBe(11);
   });
 

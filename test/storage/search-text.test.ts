@@ -13,7 +13,14 @@ import {
 // The one definition of a search match (storage/search-text.ts), which SQLite's candidate check, PostgreSQL's
 // stored search document and these tests share.
 describe('search text', () => {
-  const lead = (fields: Partial<SearchableLead>): SearchableLead => ({ name: null, email: null, phone: null, notes: null, extra: null, ...fields });
+  const lead = (fields: Partial<SearchableLead>): SearchableLead => ({
+    name: null,
+    email: null,
+    phone: null,
+    notes: null,
+    extra: null,
+    ...fields,
+  });
 
   it('folds accents and case, in the text and in the search alike', () => {
     expect(foldText('Gagné')).toBe('gagne');

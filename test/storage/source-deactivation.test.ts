@@ -26,22 +26,33 @@ describeEachBackend('deactivating a source refuses the very next intake post', (
       body: JSON.stringify({ name }),
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as { code?: string } }));
   const leadNames = async (sourceId: string) =>
-    (await world.store.db.selectFrom('leads').select('name').where('source_id', '=', sourceId).orderBy('received_at').execute()).map(
-      (r) => r.name,
-    );
+    (
+      await world.store.db
+        .selectFrom('leads')
+        .select('name')
+        .where('source_id', '=', sourceId)
+        .orderBy('received_at')
+        .execute()
+    ).map((r) => r.name);
 
   it('through the CLI, in another process', async () => {
     const { source } = await world.seed('CLI');
     // Warm: the source is now in the running server's cache.
     expect((await post(source.token, 'first')).status).toBe(200);
     expect((await post(source.token, 'second')).status).toBe(200);
-    await cliJson(['source', 'deactivate', source.token], { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret });
+    await cliJson(['source', 'deactivate', source.token], {
+      DATABASE_URL: world.testDb.url,
+      APP_SECRET: world.appSecret,
+    });
     const refused = await post(source.token, 'after');
     expect(refused.status).toBe(404);
     expect(refused.body.code).toBe('intake_unavailable');
     expect(await leadNames(source.id)).toEqual(['first', 'second']);
     // Reactivated: accepted again at once.
-    await cliJson(['source', 'activate', source.token], { DATABASE_URL: world.testDb.url, APP_SECRET: world.appSecret });
+    await cliJson(['source', 'activate', source.token], {
+      DATABASE_URL: world.testDb.url,
+      APP_SECRET: world.appSecret,
+    });
     expect((await post(source.token, 'again')).status).toBe(200);
   });
 

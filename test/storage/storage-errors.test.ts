@@ -7,7 +7,12 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDomainContext } from '../../src/runtime.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { asQueryError, asStorageError, storageUnavailable, StorageUnavailableError } from '../../src/storage/storage-errors.js';
+import {
+  asQueryError,
+  asStorageError,
+  storageUnavailable,
+  StorageUnavailableError,
+} from '../../src/storage/storage-errors.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 
 /** A loopback port nobody listens on: bound, then closed. */
@@ -37,7 +42,11 @@ describe('storage errors', () => {
     const other = new BetterSqlite3(world.testDb.url);
     try {
       other.exec('begin immediate');
-      const busy = await db.insertInto('app_meta').values({ key: 'k', value: 'v' }).execute().catch((error: unknown) => error);
+      const busy = await db
+        .insertInto('app_meta')
+        .values({ key: 'k', value: 'v' })
+        .execute()
+        .catch((error: unknown) => error);
       expect(busy).toBeInstanceOf(StorageUnavailableError);
       expect((busy as Error).cause).toMatchObject({ code: 'SQLITE_BUSY' });
       other.exec('rollback');
@@ -45,7 +54,11 @@ describe('storage errors', () => {
       other.close();
     }
     await db.insertInto('app_meta').values({ key: 'k', value: 'v' }).execute();
-    const duplicate = await db.insertInto('app_meta').values({ key: 'k', value: 'v' }).execute().catch((error: unknown) => error);
+    const duplicate = await db
+      .insertInto('app_meta')
+      .values({ key: 'k', value: 'v' })
+      .execute()
+      .catch((error: unknown) => error);
     expect(duplicate).not.toBeInstanceOf(StorageUnavailableError);
     expect(duplicate).toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
   });
@@ -53,9 +66,18 @@ describe('storage errors', () => {
   it('PostgreSQL: a refused connection is a StorageUnavailableError, and the intake answers it with 503 once', async () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/leadscan`;
     const appSecret = crypto.randomBytes(32).toString('base64url');
-    const config = loadConfig({ DATABASE_URL: url, APP_SECRET: appSecret, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://leadscan.test' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      APP_SECRET: appSecret,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: 'http://leadscan.test',
+    });
     store = openDatabase(config.database);
-    const refused = await store.db.selectFrom('workspaces').selectAll().execute().catch((error: unknown) => error);
+    const refused = await store.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .execute()
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StorageUnavailableError);
     expect((refused as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
     await expect(store.ping()).rejects.toBeInstanceOf(StorageUnavailableError);

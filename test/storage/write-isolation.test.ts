@@ -15,7 +15,8 @@ describeEachBackend('writer isolation of a failing write inside a batch', (backe
     await world.close();
   });
 
-  const keys = async () => (await world.store.db.selectFrom('app_meta').select('key').execute()).map((r) => r.key).sort();
+  const keys = async () =>
+    (await world.store.db.selectFrom('app_meta').select('key').execute()).map((r) => r.key).sort();
 
   it('undoes what the failing write wrote, commits its neighbours, in one commit', async () => {
     const before = world.store.writer.stats.commits;

@@ -53,7 +53,13 @@ function fakeProvider() {
       const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
       asked.push(form);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(form.response === 'good-token' ? { success: true } : { success: false, 'error-codes': ['invalid-input-response'] }));
+      res.end(
+        JSON.stringify(
+          form.response === 'good-token'
+            ? { success: true }
+            : { success: false, 'error-codes': ['invalid-input-response'] },
+        ),
+      );
     });
   });
   return {
@@ -89,7 +95,12 @@ describeEachBackend('hosted form', (backend) => {
     return (await world.app()).inject({ method: 'GET', url: path });
   }
   async function post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    return (await world.app()).inject({ method: 'POST', url: path, headers: { ...FORM, ...headers }, payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }) });
+    return (await world.app()).inject({
+      method: 'POST',
+      url: path,
+      headers: { ...FORM, ...headers },
+      payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }),
+    });
   }
 
   it('serves an accessible form with labels, bounds, a hidden honeypot and a strict CSP', async () => {
@@ -160,12 +171,15 @@ describeEachBackend('hosted form', (backend) => {
     expect((await get('/f/assets/nope.js')).statusCode).toBe(404);
   });
 
-  it('escapes the owner-provided heading, and never shows the source\'s internal name', async () => {
+  it("escapes the owner-provided heading, and never shows the source's internal name", async () => {
     const evil = await createSource({
       ctx: world.ctx,
       input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Internal name 42' },
     });
-    await updateSourceTexts({ ctx: world.ctx, input: { sourceId: evil.id, texts: { heading: '<script>alert("x")</script> & Co' } } });
+    await updateSourceTexts({
+      ctx: world.ctx,
+      input: { sourceId: evil.id, texts: { heading: '<script>alert("x")</script> & Co' } },
+    });
     const res = await get(`/f/${evil.token}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('<script>alert');
@@ -205,7 +219,14 @@ describeEachBackend('hosted form', (backend) => {
   it('takes a no-script post: thank-you page and the lead stored, with the request facts', async () => {
     const res = await post(
       `/f/${token}`,
-      { name: '  Ada Lovelace ', phone: '', email: 'ada@example.com', address: '', notes: 'Line one\nLine two', website: '' },
+      {
+        name: '  Ada Lovelace ',
+        phone: '',
+        email: 'ada@example.com',
+        address: '',
+        notes: 'Line one\nLine two',
+        website: '',
+      },
       { 'user-agent': 'FormTest/1.0', referer: `http://leadscan.test/f/${token}`, origin: 'http://leadscan.test' },
     );
     expect(res.statusCode).toBe(200);
@@ -240,8 +261,11 @@ describeEachBackend('hosted form', (backend) => {
     expect(missing.headers['content-security-policy']).toContain("default-src 'none'");
     const page = missing.body;
     expect(page).toMatch(/<title>Please correct the form/);
-    expect(page).toMatch(/id="contact-hint" class="hint error">Please fill in your name, phone number or email address/);
-    for (const contact of ['name', 'phone', 'email']) expect(tagWithId(page, `f-${contact}`)).toContain('aria-invalid="true"');
+    expect(page).toMatch(
+      /id="contact-hint" class="hint error">Please fill in your name, phone number or email address/,
+    );
+    for (const contact of ['name', 'phone', 'email'])
+      expect(tagWithId(page, `f-${contact}`)).toContain('aria-invalid="true"');
     expect(tagWithId(page, 'f-address')).not.toContain('aria-invalid');
     expect(tagWithId(page, 'f-address')).toContain('value="&quot;&gt;&lt;img src=x&gt;"');
     expect(page).toContain('<textarea id="f-notes"');
@@ -255,7 +279,9 @@ describeEachBackend('hosted form', (backend) => {
     const nameInput = tagWithId(tooLong.body, 'f-name');
     expect(nameInput).toContain('aria-invalid="true"');
     expect(nameInput).toContain(`value="${'N'.repeat(121)}"`);
-    expect(tooLong.body).toMatch(/<p class="field-error" id="f-name-error">Please shorten this to 120 characters or fewer\.<\/p>/);
+    expect(tooLong.body).toMatch(
+      /<p class="field-error" id="f-name-error">Please shorten this to 120 characters or fewer\.<\/p>/,
+    );
     expect(tagWithId(tooLong.body, 'f-email')).not.toContain('aria-invalid');
     expect(tagWithId(tooLong.body, 'f-email')).toContain('value="ada@example.com"');
     expect(tooLong.body).toMatch(/id="contact-hint" class="hint">/);
@@ -295,7 +321,11 @@ describeEachBackend('hosted form', (backend) => {
 
   it('answers a honeypot catch with the same thank-you page: no lead, one quarantine row', async () => {
     const person = await post(`/f/${token}`, { name: 'Ada' });
-    const bot = await post(`/f/${token}`, { name: 'Spam Bot', email: 'bot@example.com', website: 'http://spam.example' });
+    const bot = await post(`/f/${token}`, {
+      name: 'Spam Bot',
+      email: 'bot@example.com',
+      website: 'http://spam.example',
+    });
     expect(bot.statusCode).toBe(200);
     expect(bot.body).toBe(person.body);
     const leads = await leadsOf(seeded.source.id);
@@ -328,7 +358,12 @@ describeEachBackend('hosted form rate limit', (backend) => {
     const seeded = await world.seed();
     const app = await world.app();
     const send = (name: string) =>
-      app.inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name }) });
+      app.inject({
+        method: 'POST',
+        url: `/f/${seeded.source.token}`,
+        headers: FORM,
+        payload: encode({ formStamp: readyStamp(world, seeded.source.id), name }),
+      });
     expect((await send('One')).statusCode).toBe(200);
     expect((await send('Two')).statusCode).toBe(200);
     const limited = await send('Three');
@@ -336,7 +371,9 @@ describeEachBackend('hosted form rate limit', (backend) => {
     expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toContain('Please wait a moment');
-    const names = (await world.store.db.selectFrom('leads').select('name').where('source_id', '=', seeded.source.id).execute()).map((l) => l.name);
+    const names = (
+      await world.store.db.selectFrom('leads').select('name').where('source_id', '=', seeded.source.id).execute()
+    ).map((l) => l.name);
     expect(names.sort()).toEqual(['One', 'Two']);
   });
 });
@@ -371,7 +408,12 @@ describeEachBackend('hosted form with a bot check', (backend) => {
       field: 'cf-turnstile-response',
       origin: 'https://challenges.cloudflare.com',
     },
-    hcaptcha: { script: 'https://js.hcaptcha.com/1/api.js', className: 'h-captcha', field: 'h-captcha-response', origin: 'https://*.hcaptcha.com' },
+    hcaptcha: {
+      script: 'https://js.hcaptcha.com/1/api.js',
+      className: 'h-captcha',
+      field: 'h-captcha-response',
+      origin: 'https://*.hcaptcha.com',
+    },
     recaptcha: {
       script: 'https://www.google.com/recaptcha/api.js',
       className: 'g-recaptcha',
@@ -381,12 +423,17 @@ describeEachBackend('hosted form with a bot check', (backend) => {
   };
   const ALL_ORIGINS = ['cloudflare.com', 'hcaptcha.com', 'google.com', 'gstatic.com'];
 
-  for (const [name, expected] of Object.entries(PROVIDERS) as Array<[BotCheckProvider, (typeof PROVIDERS)[BotCheckProvider]]>) {
+  for (const [name, expected] of Object.entries(PROVIDERS) as Array<
+    [BotCheckProvider, (typeof PROVIDERS)[BotCheckProvider]]
+  >) {
     describe(name, () => {
       beforeEach(async () => {
         await configureBotCheck({
           ctx: world.ctx,
-          input: { sourceId: seeded.source.id, settings: { provider: name, secret: 'provider-secret', siteKey: 'site-key-<1>' } },
+          input: {
+            sourceId: seeded.source.id,
+            settings: { provider: name, secret: 'provider-secret', siteKey: 'site-key-<1>' },
+          },
         });
       });
 
@@ -405,19 +452,35 @@ describeEachBackend('hosted form with a bot check', (backend) => {
         expect(csp.get('script-src')).toContain(expected.origin);
         expect(csp.get('frame-src')).toContain(expected.origin);
         expect(csp.get('form-action')).toEqual(["'self'"]);
-        const others = ALL_ORIGINS.filter((o) => !expected.origin.includes(o) && !(name === 'recaptcha' && o === 'gstatic.com'));
+        const others = ALL_ORIGINS.filter(
+          (o) => !expected.origin.includes(o) && !(name === 'recaptcha' && o === 'gstatic.com'),
+        );
         for (const other of others) expect(String(res.headers['content-security-policy'])).not.toContain(other);
       });
 
       it("maps the widget's own form field to botCheckToken on a no-script post", async () => {
         const app = await world.app();
         const url = `/f/${seeded.source.token}`;
-        const without = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada' }) });
+        const without = await app.inject({
+          method: 'POST',
+          url,
+          headers: FORM,
+          payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada' }),
+        });
         expect(without.statusCode).toBe(400);
         expect(without.body).toContain('Please complete the “I am human” check');
         expect(tagWithId(without.body, 'f-name')).toContain('value="Ada"');
 
-        const refused = await app.inject({ method: 'POST', url, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada', [expected.field]: 'bad-token' }) });
+        const refused = await app.inject({
+          method: 'POST',
+          url,
+          headers: FORM,
+          payload: encode({
+            formStamp: readyStamp(world, seeded.source.id),
+            name: 'Ada',
+            [expected.field]: 'bad-token',
+          }),
+        });
         expect(refused.statusCode).toBe(400);
         expect(provider.asked.map((a) => a.response)).toEqual(['bad-token']);
 
@@ -426,13 +489,22 @@ describeEachBackend('hosted form with a bot check', (backend) => {
           method: 'POST',
           url,
           headers: FORM,
-          payload: encode({ formStamp: readyStamp(world, seeded.source.id), name: 'Ada', [expected.field]: 'good-token', 'g-recaptcha-response': name === 'recaptcha' ? 'good-token' : 'x' }),
+          payload: encode({
+            formStamp: readyStamp(world, seeded.source.id),
+            name: 'Ada',
+            [expected.field]: 'good-token',
+            'g-recaptcha-response': name === 'recaptcha' ? 'good-token' : 'x',
+          }),
         });
         expect(passed.statusCode).toBe(200);
         expect(passed.body).toContain('Thank you');
         expect(provider.asked.map((a) => a.response)).toEqual(['bad-token', 'good-token']);
         expect(provider.asked[1]!.secret).toBe('provider-secret');
-        const leads = await world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+        const leads = await world.store.db
+          .selectFrom('leads')
+          .selectAll()
+          .where('source_id', '=', seeded.source.id)
+          .execute();
         expect(leads).toHaveLength(1);
         expect(leads[0]!.bot_check).toBe('passed');
         expect(JSON.parse(leads[0]!.extra)).toEqual({});
@@ -461,15 +533,24 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
     await world.close();
   });
 
-  const leadsOf = () => world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
+  const leadsOf = () =>
+    world.store.db.selectFrom('leads').selectAll().where('source_id', '=', seeded.source.id).execute();
   const page = async () => (await world.app()).inject({ method: 'GET', url: `/f/${seeded.source.token}` });
   const noScriptPost = async (fields: Record<string, string>) =>
-    (await world.app()).inject({ method: 'POST', url: `/f/${seeded.source.token}`, headers: FORM, payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }) });
+    (await world.app()).inject({
+      method: 'POST',
+      url: `/f/${seeded.source.token}`,
+      headers: FORM,
+      payload: encode({ formStamp: readyStamp(world, seeded.source.id), ...fields }),
+    });
 
   it('renders no widget for v3: the script with ?render=<siteKey>, a no-script notice and a Google-only CSP', async () => {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'v3 key<1>', minScore: 0.5 } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'v3 key<1>', minScore: 0.5 },
+      },
     });
     const res = await page();
     expect(res.statusCode).toBe(200);
@@ -482,31 +563,47 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
     expect(form).toContain('data-bot-check="recaptcha-v3"');
     expect(form).toContain('data-site-key="v3 key&lt;1&gt;"');
     expect(form).not.toContain('data-bot-check-field');
-    expect(res.body).toMatch(/<noscript><p class="field-error">This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p><\/noscript>/);
+    expect(res.body).toMatch(
+      /<noscript><p class="field-error">This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p><\/noscript>/,
+    );
 
     const csp = cspOf(res.headers);
     expect(csp.get('default-src')).toEqual(["'none'"]);
-    expect(csp.get('script-src')).toEqual(["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']);
-    expect(csp.get('frame-src')).toEqual(['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/']);
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      'https://www.google.com/recaptcha/',
+      'https://www.gstatic.com/recaptcha/',
+    ]);
+    expect(csp.get('frame-src')).toEqual([
+      'https://www.google.com/recaptcha/',
+      'https://recaptcha.google.com/recaptcha/',
+    ]);
     expect(csp.get('style-src')).toEqual(["'self'"]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('form-action')).toEqual(["'self'"]);
-    for (const other of ['cloudflare.com', 'hcaptcha.com']) expect(String(res.headers['content-security-policy'])).not.toContain(other);
+    for (const other of ['cloudflare.com', 'hcaptcha.com'])
+      expect(String(res.headers['content-security-policy'])).not.toContain(other);
   });
 
   it('answers a v3 no-script post with the form again and a field-less "needs JavaScript" error', async () => {
     await configureBotCheck({
       ctx: world.ctx,
-      input: { sourceId: seeded.source.id, settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'k', minScore: 0.5 } },
+      input: {
+        sourceId: seeded.source.id,
+        settings: { provider: 'recaptcha', secret: 'v3-secret', siteKey: 'k', minScore: 0.5 },
+      },
     });
     const res = await noScriptPost({ name: 'Ada', email: 'ada@example.com', 'g-recaptcha-response': '' });
     expect(res.statusCode).toBe(400);
     expect(cspOf(res.headers).get('script-src')).toContain('https://www.google.com/recaptcha/');
     expect(res.body).toContain('https://www.google.com/recaptcha/api.js?render=k');
     expect(tagWithId(res.body, 'form-status')).toContain('class="status error"');
-    expect(res.body).toMatch(/id="form-status"[^>]*>This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p>/);
+    expect(res.body).toMatch(
+      /id="form-status"[^>]*>This form uses a spam check that needs JavaScript\. Please turn JavaScript on to send it\.<\/p>/,
+    );
     expect(res.body).not.toContain('I am human');
-    for (const field of ['name', 'phone', 'email', 'address', 'notes']) expect(tagWithId(res.body, `f-${field}`)).not.toContain('aria-invalid');
+    for (const field of ['name', 'phone', 'email', 'address', 'notes'])
+      expect(tagWithId(res.body, `f-${field}`)).not.toContain('aria-invalid');
     expect(tagWithId(res.body, 'f-name')).toContain('value="Ada"');
     expect(fake.calls).toEqual([]);
     expect(await leadsOf()).toHaveLength(0);
@@ -520,7 +617,10 @@ describeEachBackend('hosted form with reCAPTCHA v3 or without a site key', (back
   ];
   for (const [label, settings] of NO_SITE_KEY) {
     it(`says the form is not set up (${label} without a site key), loading nothing from the provider`, async () => {
-      await configureBotCheck({ ctx: world.ctx, input: { sourceId: seeded.source.id, settings: { ...settings, secret: 'secret' } } });
+      await configureBotCheck({
+        ctx: world.ctx,
+        input: { sourceId: seeded.source.id, settings: { ...settings, secret: 'secret' } },
+      });
       const res = await page();
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<h1>Acme</h1>');

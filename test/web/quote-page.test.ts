@@ -26,7 +26,11 @@ import { quotingWorkspace, sentQuote, type SentTestQuote } from './quote-fixture
 
 const NOW = Date.parse('2026-11-26T15:00:00.000Z');
 const DAY = 24 * 60 * 60_000;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://leadscan.test', 'sec-fetch-site': 'same-origin' };
+const FORM = {
+  'content-type': 'application/x-www-form-urlencoded',
+  origin: 'http://leadscan.test',
+  'sec-fetch-site': 'same-origin',
+};
 const MARKUP = '<script>alert(1)</script><b>x</b>&"\'';
 
 describeEachBackend("the customer's quote page /q/{token}", (backend) => {
@@ -40,7 +44,10 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
   beforeAll(async () => {
     sink = await startSmtpSink();
     clock = new TestClock(NOW);
-    world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <quotes@leadscan.test>' } });
+    world = await createWorld(backend, {
+      clock,
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <quotes@leadscan.test>' },
+    });
     app = await world.app();
     home = await quotingWorkspace(world, 'Home', { businessName: 'Rénovations Tremblay' });
     away = await quotingWorkspace(world, 'Away');
@@ -56,15 +63,27 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
   });
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
-  const post = (q: SentTestQuote, fields: Record<string, string | string[]>, headers: Record<string, string> = FORM) => {
+  const post = (
+    q: SentTestQuote,
+    fields: Record<string, string | string[]>,
+    headers: Record<string, string> = FORM,
+  ) => {
     const body = new URLSearchParams();
     body.set('formToken', quoteFormToken(world.ctx, q.token));
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
     return app.inject({ method: 'POST', url: q.url, headers, payload: body.toString() });
   };
   const accept = (q: SentTestQuote, revision = 1, extra: Record<string, string | string[]> = {}) =>
-    post(q, { do: 'accept', revision: String(revision), name: 'Ada Lovelace', agreed: 'yes', linesShown: '1', ...extra });
-  const decline = (q: SentTestQuote, revision = 1, reason = '') => post(q, { do: 'decline', revision: String(revision), reason });
+    post(q, {
+      do: 'accept',
+      revision: String(revision),
+      name: 'Ada Lovelace',
+      agreed: 'yes',
+      linesShown: '1',
+      ...extra,
+    });
+  const decline = (q: SentTestQuote, revision = 1, reason = '') =>
+    post(q, { do: 'decline', revision: String(revision), reason });
   const statusOf = async (q: SentTestQuote) => (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).status;
   async function mails(total: number): Promise<ParsedMail[]> {
     await deliverDueEmails(world.ctx, { limit: 100 });
@@ -104,7 +123,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(page).toContain('$51.87');
     expect(page).toContain('$576.87');
     expect(page).toContain('13.02 m²');
-    expect(page).toMatch(/<input type="checkbox" form="accept" name="line" value="[^"]+"> <span class="screen-only">Optional: include this/);
+    expect(page).toMatch(
+      /<input type="checkbox" form="accept" name="line" value="[^"]+"> <span class="screen-only">Optional: include this/,
+    );
     expect(page).toContain('Half up front, the rest on completion.');
     expect(page).toContain('I accept this quote and its terms');
     // The token itself is nowhere in the page (the form token is an HMAC of it).
@@ -126,21 +147,36 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
 
   it('keeps the plans as they were at the send: a scan re-measured, units changed or the scan deleted change nothing', async () => {
     const q = await sentQuote(world, home, { scan: true });
-    const plansOf = (page: string) => page.slice(page.indexOf('<section class="plans">'), page.indexOf('</section>', page.indexOf('<section class="plans">')));
+    const plansOf = (page: string) =>
+      page.slice(
+        page.indexOf('<section class="plans">'),
+        page.indexOf('</section>', page.indexOf('<section class="plans">')),
+      );
     const before = plansOf((await get(q.url)).body);
     expect(before).toContain('aria-label="Floor plan of Kitchen"');
     expect(before).toContain('4.20 m');
     const { source } = (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).lines.find((l) => l.source)!;
     const scanId = source!.scanId;
     // The scan changes under the quote: its figures re-read with other rooms, the workspace's units switched.
-    const kept = await world.store.db.selectFrom('scan_measurements').select('rooms').where('scan_id', '=', scanId).executeTakeFirstOrThrow();
+    const kept = await world.store.db
+      .selectFrom('scan_measurements')
+      .select('rooms')
+      .where('scan_id', '=', scanId)
+      .executeTakeFirstOrThrow();
     const rooms = JSON.parse(kept.rooms) as Array<{ name: string; measurement: { plan: { walls: unknown[] } | null } }>;
     for (const room of rooms) {
       room.name = `Renamed ${room.name}`;
       if (room.measurement.plan) room.measurement.plan.walls = room.measurement.plan.walls.slice(0, 1);
     }
-    await world.store.db.updateTable('scan_measurements').set({ rooms: JSON.stringify(rooms) }).where('scan_id', '=', scanId).execute();
-    await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, units: 'imperial' } });
+    await world.store.db
+      .updateTable('scan_measurements')
+      .set({ rooms: JSON.stringify(rooms) })
+      .where('scan_id', '=', scanId)
+      .execute();
+    await updateWorkspaceSettings({
+      ctx: world.ctx,
+      input: { workspaceId: home.seeded.workspaceId, units: 'imperial' },
+    });
     try {
       expect(plansOf((await get(q.url)).body)).toBe(before);
       await deleteScan({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, scanId } });
@@ -149,7 +185,10 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       expect(plansOf(after.body)).toBe(before);
       expect(after.body).toContain('Floor sanding — Kitchen: floor 13.02 m²');
     } finally {
-      await updateWorkspaceSettings({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, units: 'metric' } });
+      await updateWorkspaceSettings({
+        ctx: world.ctx,
+        input: { workspaceId: home.seeded.workspaceId, units: 'metric' },
+      });
     }
   });
 
@@ -161,7 +200,12 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(unknown.body).toBe(malformed.body);
     expect(unknown.body).toContain('Quote not found');
     expect(unknown.headers['x-robots-tag']).toContain('noindex');
-    const posted = await app.inject({ method: 'POST', url: '/q/AAAAAAAAAAAAAAAAAAAAAA', headers: FORM, payload: `do=accept&formToken=${quoteFormToken(world.ctx, 'AAAAAAAAAAAAAAAAAAAAAA')}&revision=1&name=x&agreed=yes` });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/q/AAAAAAAAAAAAAAAAAAAAAA',
+      headers: FORM,
+      payload: `do=accept&formToken=${quoteFormToken(world.ctx, 'AAAAAAAAAAAAAAAAAAAAAA')}&revision=1&name=x&agreed=yes`,
+    });
     expect(posted.statusCode).toBe(404);
     expect(posted.body).toBe(unknown.body);
   });
@@ -177,9 +221,18 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     // A form post from a page with no-referrer says Origin: null: it passes only with Sec-Fetch-Site: same-origin.
     const nullOrigin = await post(q, fields, { 'content-type': FORM['content-type'], origin: 'null' });
     expect(nullOrigin.statusCode).toBe(403);
-    const nullCrossSite = await post(q, fields, { 'content-type': FORM['content-type'], origin: 'null', 'sec-fetch-site': 'cross-site' });
+    const nullCrossSite = await post(q, fields, {
+      'content-type': FORM['content-type'],
+      origin: 'null',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(nullCrossSite.statusCode).toBe(403);
-    const noToken = await app.inject({ method: 'POST', url: q.url, headers: FORM, payload: new URLSearchParams(fields).toString() });
+    const noToken = await app.inject({
+      method: 'POST',
+      url: q.url,
+      headers: FORM,
+      payload: new URLSearchParams(fields).toString(),
+    });
     expect(noToken.statusCode).toBe(403);
     // Another workspace's link's form token does not open this one.
     const foreign = await app.inject({
@@ -203,11 +256,18 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect((await post(q, { do: 'view' }, { ...FORM, cookie: `leadscan_session=${sessionId}` })).statusCode).toBe(204);
     expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).viewCount).toBe(0);
     // A member of another workspace is just a visitor here.
-    const stranger = await createUser({ ctx: world.ctx, input: { email: 'someone@away.test', workspaceId: away.seeded.workspaceId, role: 'owner' } });
+    const stranger = await createUser({
+      ctx: world.ctx,
+      input: { email: 'someone@away.test', workspaceId: away.seeded.workspaceId, role: 'owner' },
+    });
     await flushInvitations(1);
     const strangerSession = await createSession({ ctx: world.ctx, input: { userId: stranger.userId } });
-    expect((await get(q.url, { cookie: `leadscan_session=${strangerSession.sessionId}` })).body).toContain('data-view=""');
-    expect((await post(q, { do: 'view' }, { ...FORM, cookie: `leadscan_session=${strangerSession.sessionId}` })).statusCode).toBe(204);
+    expect((await get(q.url, { cookie: `leadscan_session=${strangerSession.sessionId}` })).body).toContain(
+      'data-view=""',
+    );
+    expect(
+      (await post(q, { do: 'view' }, { ...FORM, cookie: `leadscan_session=${strangerSession.sessionId}` })).statusCode,
+    ).toBe(204);
     expect((await post(q, { do: 'view' })).statusCode).toBe(204);
     const viewed = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
     expect(viewed.status).toBe('viewed');
@@ -219,7 +279,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     // Two views, one email.
     await deliverDueEmails(world.ctx, { limit: 100 });
     expect(sink.messages).toHaveLength(1);
-    expect(await world.store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute()).toHaveLength(0);
+    expect(
+      await world.store.db.selectFrom('outbox').select('id').where('state', '=', 'pending').execute(),
+    ).toHaveLength(0);
   });
 
   it('accepts with the typed name and tick, keeps the optional ticks, shows name, time and SHA-256 back, and emails both', async () => {
@@ -268,7 +330,11 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     // A browser's form post (Origin: null under no-referrer, Sec-Fetch-Site: same-origin) is let through to the verb.
     const browserLike = await accept(q, 1, {});
     expect(browserLike.statusCode).toBe(409);
-    const fromBrowser = await post(q, { do: 'decline', revision: '1' }, { 'content-type': FORM['content-type'], origin: 'null', 'sec-fetch-site': 'same-origin' });
+    const fromBrowser = await post(
+      q,
+      { do: 'decline', revision: '1' },
+      { 'content-type': FORM['content-type'], origin: 'null', 'sec-fetch-site': 'same-origin' },
+    );
     expect(fromBrowser.statusCode).toBe(409);
   });
 
@@ -291,13 +357,38 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
   it("queues the answer's emails in the answer's own transaction: when they cannot be queued, the answer is not kept", async () => {
     const q = await sentQuote(world, home);
     // The outbox cannot take a row (sealing its payload fails); everything else works.
-    const secrets = { seal: () => { throw new Error('outbox unavailable'); }, open: (sealed: string) => world.ctx.secrets.open(sealed) } as unknown as SecretBox;
+    const secrets = {
+      seal: () => {
+        throw new Error('outbox unavailable');
+      },
+      open: (sealed: string) => world.ctx.secrets.open(sealed),
+    } as unknown as SecretBox;
     const broken = { ...world.ctx, secrets };
-    const queued = async () => (await world.store.db.selectFrom('outbox').select('to_address').where('state', '=', 'pending').where('purpose', '=', 'quotes').execute()).map((r) => r.to_address).sort();
+    const queued = async () =>
+      (
+        await world.store.db
+          .selectFrom('outbox')
+          .select('to_address')
+          .where('state', '=', 'pending')
+          .where('purpose', '=', 'quotes')
+          .execute()
+      )
+        .map((r) => r.to_address)
+        .sort();
     await expect(recordQuoteView({ ctx: broken, input: { token: q.token } })).rejects.toThrow(/outbox unavailable/);
-    await expect(acceptQuote({ ctx: broken, input: { token: q.token, revision: 1, name: 'Ada Lovelace', agreed: true } })).rejects.toThrow(/outbox unavailable/);
-    await expect(declineQuote({ ctx: broken, input: { token: q.token, revision: 1 } })).rejects.toThrow(/outbox unavailable/);
-    expect(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).toMatchObject({ status: 'sent', viewCount: 0, viewedAt: null, acceptedAt: null, declinedAt: null });
+    await expect(
+      acceptQuote({ ctx: broken, input: { token: q.token, revision: 1, name: 'Ada Lovelace', agreed: true } }),
+    ).rejects.toThrow(/outbox unavailable/);
+    await expect(declineQuote({ ctx: broken, input: { token: q.token, revision: 1 } })).rejects.toThrow(
+      /outbox unavailable/,
+    );
+    expect(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).toMatchObject({
+      status: 'sent',
+      viewCount: 0,
+      viewedAt: null,
+      acceptedAt: null,
+      declinedAt: null,
+    });
     expect(await queued()).toEqual([]);
     // The verb itself, with no page around it, queues them together with the answer.
     await acceptQuote({ ctx: world.ctx, input: { token: q.token, revision: 1, name: 'Ada Lovelace', agreed: true } });
@@ -305,10 +396,13 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(await queued()).toEqual([home.senderEmail, 'ada@example.com'].sort());
   });
 
-  it("refuses an answer to an older revision with \"this quote was updated\"; the link shows the latest", async () => {
+  it('refuses an answer to an older revision with "this quote was updated"; the link shows the latest', async () => {
     const q = await sentQuote(world, home);
     const draft = await reviseQuote({ ctx: world.ctx, input: { quoteId: q.quoteId } });
-    await updateQuote({ ctx: world.ctx, input: { quoteId: draft.id, details: { note: 'Revised: ceiling included.' } } });
+    await updateQuote({
+      ctx: world.ctx,
+      input: { quoteId: draft.id, details: { note: 'Revised: ceiling included.' } },
+    });
     await sendQuote({ ctx: world.ctx, input: { quoteId: draft.id, by: { userId: home.senderId, label: 'sender' } } });
     const shown = await get(q.url);
     expect(shown.body).toContain('This quote was updated');
@@ -347,14 +441,22 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       const late = await accept(expiring);
       expect(late.statusCode).toBe(410);
       expect((await decline(expiring)).statusCode).toBe(410);
-      expect(await getQuote({ ctx: world.ctx, input: { ref: expiring.quoteId } })).toMatchObject({ status: 'expired', acceptedAt: null, declinedAt: null });
+      expect(await getQuote({ ctx: world.ctx, input: { ref: expiring.quoteId } })).toMatchObject({
+        status: 'expired',
+        acceptedAt: null,
+        declinedAt: null,
+      });
     } finally {
       clock.advance(-31 * DAY);
     }
   });
 
   it('escapes markup in every field on the page and in the emails', async () => {
-    const ws = await quotingWorkspace(world, 'Markup', { businessName: `Biz ${MARKUP}`, address: `Addr ${MARKUP}`, taxNumber: `TN ${MARKUP}` });
+    const ws = await quotingWorkspace(world, 'Markup', {
+      businessName: `Biz ${MARKUP}`,
+      address: `Addr ${MARKUP}`,
+      taxNumber: `TN ${MARKUP}`,
+    });
     const q = await sentQuote(world, ws, {
       customer: `Eve ${MARKUP}`,
       title: `Title ${MARKUP}`,
@@ -409,7 +511,11 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       const answer = await fetch(`${logged.baseUrl}${q.url}`, {
         method: 'POST',
         headers: { 'content-type': FORM['content-type'], origin: logged.baseUrl },
-        body: new URLSearchParams({ do: 'decline', revision: '1', formToken: quoteFormToken(world.ctx, q.token) }).toString(),
+        body: new URLSearchParams({
+          do: 'decline',
+          revision: '1',
+          formToken: quoteFormToken(world.ctx, q.token),
+        }).toString(),
         redirect: 'manual',
       });
       expect(answer.status).toBe(303);

@@ -90,7 +90,11 @@ export async function listAudit({ ctx, input }: VerbArgs<AuditFilters>): Promise
           eb.and([
             eb('workspace_id', 'is', null),
             eb('action', 'in', MEMBERS_OWN_ACTIONS),
-            eb('actor_user_id', 'in', eb.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId!)),
+            eb(
+              'actor_user_id',
+              'in',
+              eb.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId!),
+            ),
           ]),
         ]),
       ),
@@ -112,7 +116,11 @@ export async function listAudit({ ctx, input }: VerbArgs<AuditFilters>): Promise
       id: row.id,
       at: row.at,
       workspaceId: row.workspace_id,
-      actor: { kind: row.actor_kind as AuditRecordView['actor']['kind'], userId: row.actor_user_id, label: row.actor_label },
+      actor: {
+        kind: row.actor_kind as AuditRecordView['actor']['kind'],
+        userId: row.actor_user_id,
+        label: row.actor_label,
+      },
       action: row.action as AuditAction,
       targetIds: JSON.parse(row.target_ids) as string[],
       details: JSON.parse(row.details) as Record<string, number | boolean>,

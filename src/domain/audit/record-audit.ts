@@ -28,7 +28,11 @@ export interface AuditEntry {
  *
  * The actor is `ctx.actor` (the signed-in person on pages, `cli` on the CLI, the system in jobs), the time `ctx.clock`.
  */
-export async function recordAudit(trx: Transaction<Schema>, ctx: Pick<DomainContext, 'clock' | 'actor'>, entry: AuditEntry): Promise<void> {
+export async function recordAudit(
+  trx: Transaction<Schema>,
+  ctx: Pick<DomainContext, 'clock' | 'actor'>,
+  entry: AuditEntry,
+): Promise<void> {
   const actor: Actor = ctx.actor ?? SYSTEM_ACTOR;
   await trx
     .insertInto('audit_log')

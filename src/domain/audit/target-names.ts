@@ -13,7 +13,10 @@ const NAMED = ['lead', 'src', 'pl', 'usr', 'ws'] as const;
  * a member; the workspace itself by its name. An id of those kinds that is not found (deleted, erased, or not in this
  * workspace) maps to null.
  */
-export async function auditTargetNames({ ctx, input }: VerbArgs<{ workspaceId: string; ids: string[] }>): Promise<TargetNames> {
+export async function auditTargetNames({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; ids: string[] }>): Promise<TargetNames> {
   const { db } = ctx.store;
   const { workspaceId } = input;
   const byKind = new Map<string, string[]>();
@@ -28,13 +31,34 @@ export async function auditTargetNames({ ctx, input }: VerbArgs<{ workspaceId: s
   };
   const leads = byKind.get('lead');
   if (leads) {
-    const rows = await db.selectFrom('leads').select(['id', 'name', 'email', 'phone']).where('workspace_id', '=', workspaceId).where('id', 'in', leads).execute();
+    const rows = await db
+      .selectFrom('leads')
+      .select(['id', 'name', 'email', 'phone'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', leads)
+      .execute();
     found(rows.map((r) => ({ id: r.id, name: r.name ?? r.email ?? r.phone ?? 'Lead without name' })));
   }
   const sources = byKind.get('src');
-  if (sources) found(await db.selectFrom('lead_sources').select(['id', 'name']).where('workspace_id', '=', workspaceId).where('id', 'in', sources).execute());
+  if (sources)
+    found(
+      await db
+        .selectFrom('lead_sources')
+        .select(['id', 'name'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', sources)
+        .execute(),
+    );
   const pipelines = byKind.get('pl');
-  if (pipelines) found(await db.selectFrom('pipelines').select(['id', 'name']).where('workspace_id', '=', workspaceId).where('id', 'in', pipelines).execute());
+  if (pipelines)
+    found(
+      await db
+        .selectFrom('pipelines')
+        .select(['id', 'name'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', pipelines)
+        .execute(),
+    );
   const users = byKind.get('usr');
   if (users) {
     found(
@@ -48,6 +72,7 @@ export async function auditTargetNames({ ctx, input }: VerbArgs<{ workspaceId: s
     );
   }
   const workspaces = byKind.get('ws');
-  if (workspaces?.includes(workspaceId)) found(await db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', workspaceId).execute());
+  if (workspaces?.includes(workspaceId))
+    found(await db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', workspaceId).execute());
   return names;
 }

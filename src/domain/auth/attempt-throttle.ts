@@ -52,7 +52,10 @@ async function isFirstRefusal(trx: Transaction<Schema>, tripped: LimitedScope, n
     .where('failed_at', '>', since)
     .executeTakeFirst();
   if (earlier) return false;
-  await trx.insertInto('sign_in_failures').values({ scope: marker, failed_at: now.toISOString(), attempt: null }).execute();
+  await trx
+    .insertInto('sign_in_failures')
+    .values({ scope: marker, failed_at: now.toISOString(), attempt: null })
+    .execute();
   return true;
 }
 
@@ -76,7 +79,10 @@ export async function claimAttempt(
   // A refusal commits (its first-of-window mark and what the caller records) and is thrown after the commit.
   const tripped = await ctx.store.writer.write(async (trx): Promise<LimitedScope | null> => {
     await ctx.store.ops.lock(trx, CLAIM_LOCK);
-    await trx.deleteFrom('sign_in_failures').where('failed_at', '<=', new Date(now.getTime() - KEEP_MS).toISOString()).execute();
+    await trx
+      .deleteFrom('sign_in_failures')
+      .where('failed_at', '<=', new Date(now.getTime() - KEEP_MS).toISOString())
+      .execute();
     const rows = await trx
       .selectFrom('sign_in_failures')
       .select(['scope', 'failed_at'])
@@ -103,7 +109,9 @@ export async function claimAttempt(
   if (tripped) throw new AppError('rate_limited', refusal, [], { retryAfterSeconds: tripped.limit.windowMs / 1000 });
   return {
     release: async () => {
-      await ctx.store.writer.write((trx) => trx.deleteFrom('sign_in_failures').where('attempt', '=', attempt).execute());
+      await ctx.store.writer.write((trx) =>
+        trx.deleteFrom('sign_in_failures').where('attempt', '=', attempt).execute(),
+      );
     },
   };
 }

@@ -15,11 +15,18 @@ export interface Credentials {
  * nothing to what the users table holds already. Migration 0030 writes the same formula out.
  */
 export function credentialsFingerprint(user: Credentials): string {
-  return crypto.createHash('sha256').update(`leadscan credentials v1\n${user.password_hash ?? ''}\n${user.email_key}`, 'utf8').digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`leadscan credentials v1\n${user.password_hash ?? ''}\n${user.email_key}`, 'utf8')
+    .digest('hex');
 }
 
 /** The account's fingerprint as it is now in the caller's transaction; null when the account is gone. */
 export async function currentFingerprint(trx: Transaction<Schema>, userId: string): Promise<string | null> {
-  const user = await trx.selectFrom('users').select(['password_hash', 'email_key']).where('id', '=', userId).executeTakeFirst();
+  const user = await trx
+    .selectFrom('users')
+    .select(['password_hash', 'email_key'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return user ? credentialsFingerprint(user) : null;
 }

@@ -23,7 +23,14 @@ export async function usableLinkOwner(
   const query = db
     .selectFrom(table)
     .innerJoin('users', 'users.id', `${table}.user_id`)
-    .select([`${table}.user_id as userId`, `${table}.issued_for as issuedFor`, `${table}.used_at as usedAt`, `${table}.expires_at as expiresAt`, 'users.password_hash', 'users.email_key'])
+    .select([
+      `${table}.user_id as userId`,
+      `${table}.issued_for as issuedFor`,
+      `${table}.used_at as usedAt`,
+      `${table}.expires_at as expiresAt`,
+      'users.password_hash',
+      'users.email_key',
+    ])
     .where(`${table}.token_hash`, '=', hashToken(token));
   const row = await (lock ? lock.lockedRead(query) : query).executeTakeFirst();
   if (!row || row.usedAt !== null || row.expiresAt <= now || row.issuedFor !== credentialsFingerprint(row)) return null;

@@ -37,7 +37,12 @@ async function inScryptSlot<T>(work: () => Promise<T>): Promise<T> {
     running += 1;
   } else {
     if (waiting.length >= MAX_WAITING) {
-      throw new AppError('rate_limited', 'The server is busy checking other sign-ins. Try again in a few seconds.', [], { retryAfterSeconds: 5 });
+      throw new AppError(
+        'rate_limited',
+        'The server is busy checking other sign-ins. Try again in a few seconds.',
+        [],
+        { retryAfterSeconds: 5 },
+      );
     }
     // The slot is handed over by the one finishing, so `running` stays as it is.
     await new Promise<void>((resolve) => waiting.push(resolve));
@@ -89,14 +94,21 @@ export function dummyPasswordHash(): Promise<string> {
 export function checkNewPassword(password: string, field = 'password'): string {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
-    throw new AppError('invalid_fields', `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`, [
-      {
-        field,
-        code: length < MIN_PASSWORD_LENGTH ? 'invalid' : 'too_long',
-        message: length < MIN_PASSWORD_LENGTH ? `Use at least ${MIN_PASSWORD_LENGTH} characters` : `Use at most ${MAX_PASSWORD_LENGTH} characters`,
-        ...(length > MAX_PASSWORD_LENGTH ? { max: MAX_PASSWORD_LENGTH } : {}),
-      },
-    ]);
+    throw new AppError(
+      'invalid_fields',
+      `The password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+      [
+        {
+          field,
+          code: length < MIN_PASSWORD_LENGTH ? 'invalid' : 'too_long',
+          message:
+            length < MIN_PASSWORD_LENGTH
+              ? `Use at least ${MIN_PASSWORD_LENGTH} characters`
+              : `Use at most ${MAX_PASSWORD_LENGTH} characters`,
+          ...(length > MAX_PASSWORD_LENGTH ? { max: MAX_PASSWORD_LENGTH } : {}),
+        },
+      ],
+    );
   }
   return password;
 }

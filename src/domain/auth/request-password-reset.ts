@@ -20,7 +20,10 @@ export const RESET_PER_IP: AttemptLimit = SIGN_IN_LIMIT;
  */
 export async function requestPasswordReset({ ctx, input }: VerbArgs<{ email: string; ip: string }>): Promise<void> {
   if (!ctx.mail) {
-    throw new AppError('email_not_configured', 'Email is not set up on this server: ask an owner, or the person who runs it, for a new link');
+    throw new AppError(
+      'email_not_configured',
+      'Email is not set up on this server: ask an owner, or the person who runs it, for a new link',
+    );
   }
   const email = checkEmail(input.email);
   try {
@@ -39,7 +42,11 @@ export async function requestPasswordReset({ ctx, input }: VerbArgs<{ email: str
   }
   const base = await linkBaseUrl(ctx);
   await ctx.store.writer.write(async (trx) => {
-    const user = await trx.selectFrom('users').select(['id', 'email']).where('email_key', '=', emailKey(email)).executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email_key', '=', emailKey(email))
+      .executeTakeFirst();
     if (!user) return;
     const link = await issueSetupLink(trx, ctx, user.id, 'email', base);
     await enqueueEmail(trx, ctx, {

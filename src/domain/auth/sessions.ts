@@ -38,7 +38,11 @@ export async function createSession({
     // A sign-in is recorded with its session: the person is the actor (no page context exists yet).
     if (input.signIn) {
       const actor = userActor({ userId: input.userId, displayName: input.signIn.displayName });
-      await recordAudit(trx, { ...ctx, actor }, { action: 'sign_in.succeeded', workspaceId: null, targetIds: [input.userId] });
+      await recordAudit(
+        trx,
+        { ...ctx, actor },
+        { action: 'sign_in.succeeded', workspaceId: null, targetIds: [input.userId] },
+      );
     }
   });
   return { sessionId };
@@ -75,7 +79,9 @@ export async function resolveSession({ ctx, input }: VerbArgs<{ sessionId: strin
 /** Sign-out: the session row goes, so the cookie is worthless everywhere at once. */
 export async function endSession({ ctx, input }: VerbArgs<{ sessionId: string }>): Promise<void> {
   if (!looksLikeToken(input.sessionId)) return;
-  await ctx.store.writer.write((trx) => trx.deleteFrom('sessions').where('id_hash', '=', hashToken(input.sessionId)).execute());
+  await ctx.store.writer.write((trx) =>
+    trx.deleteFrom('sessions').where('id_hash', '=', hashToken(input.sessionId)).execute(),
+  );
 }
 
 /** Expired rows are dropped when someone signs in, so the table does not grow without bound. */

@@ -85,7 +85,11 @@ export async function openSetupLink({ ctx, input }: VerbArgs<{ token: string }>)
   if (!looksLikeToken(input.token)) throw unusable();
   const userId = await usableLinkOwner(ctx.store.db, 'setup_links', input.token, nowIso(ctx));
   if (userId === null) throw unusable();
-  const { email } = await ctx.store.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+  const { email } = await ctx.store.db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   return { userId, email, firstOwner: emailKey(email) === FIRST_OWNER_EMAIL };
 }
 
@@ -102,7 +106,13 @@ function checkBusinessName(name: string): string {
     return checkName('workspace', name);
   } catch (error) {
     if (!isAppError(error)) throw error;
-    throw new AppError('invalid_fields', error.detail, [{ field: 'businessName', code: 'invalid', message: 'Give the name of your business (1 to 120 characters, one line)' }]);
+    throw new AppError('invalid_fields', error.detail, [
+      {
+        field: 'businessName',
+        code: 'invalid',
+        message: 'Give the name of your business (1 to 120 characters, one line)',
+      },
+    ]);
   }
 }
 
@@ -114,7 +124,12 @@ function checkBusinessName(name: string): string {
 export async function setPasswordWithLink({
   ctx,
   input,
-}: VerbArgs<{ token: string; password: string; repeat?: string; profile?: FirstOwnerProfile }>): Promise<OpenedSetupLink> {
+}: VerbArgs<{
+  token: string;
+  password: string;
+  repeat?: string;
+  profile?: FirstOwnerProfile;
+}>): Promise<OpenedSetupLink> {
   const link = await openSetupLink({ ctx, input });
   // Only the placeholder account takes a new email here: any other account changes it through a confirmation link.
   const given = link.firstOwner ? input.profile : undefined;
@@ -133,7 +148,9 @@ export async function setPasswordWithLink({
     () => given?.businessName !== undefined && checkBusinessName(given.businessName),
   ]);
   const password = input.password;
-  const profile = given ? { email: checkEmail(given.email), display_name: checkDisplayName(given.displayName) } : undefined;
+  const profile = given
+    ? { email: checkEmail(given.email), display_name: checkDisplayName(given.displayName) }
+    : undefined;
   const businessName = given?.businessName !== undefined ? checkBusinessName(given.businessName) : undefined;
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
@@ -146,7 +163,9 @@ export async function setPasswordWithLink({
       .executeTakeFirstOrThrow();
     // A link only the person (or the operator) saw proves the email is theirs; one an inviter saw proves nothing
     // beyond that workspace, since the inviter could have used it themselves.
-    const proof = shownIn ? { email_proven_at: null, link_workspace_id: shownIn } : { email_proven_at: now, link_workspace_id: null };
+    const proof = shownIn
+      ? { email_proven_at: null, link_workspace_id: shownIn }
+      : { email_proven_at: now, link_workspace_id: null };
     if (profile) {
       const taken = await trx
         .selectFrom('users')
@@ -160,14 +179,20 @@ export async function setPasswordWithLink({
         ]);
       }
     }
-    const before = await trx.selectFrom('users').select(['password_hash', 'display_name']).where('id', '=', link.userId).executeTakeFirstOrThrow();
+    const before = await trx
+      .selectFrom('users')
+      .select(['password_hash', 'display_name'])
+      .where('id', '=', link.userId)
+      .executeTakeFirstOrThrow();
     await trx
       .updateTable('users')
       .set({
         password_hash: passwordHash,
         password_changed_at: now,
         ...proof,
-        ...(profile ? { email: profile.email, email_key: emailKey(profile.email), display_name: profile.display_name } : {}),
+        ...(profile
+          ? { email: profile.email, email_key: emailKey(profile.email), display_name: profile.display_name }
+          : {}),
       })
       .where('id', '=', link.userId)
       .execute();
@@ -186,16 +211,25 @@ export async function setPasswordWithLink({
       }
     }
     // An invitation belongs to the address it was sent to: those waiting for admin@localhost are not the new one's.
-    if (profile && emailKey(profile.email) !== emailKey(link.email)) await trx.deleteFrom('invitations').where('user_id', '=', link.userId).execute();
+    if (profile && emailKey(profile.email) !== emailKey(link.email))
+      await trx.deleteFrom('invitations').where('user_id', '=', link.userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', link.userId).execute();
     // Recorded as the person themself (nobody is signed in on the link's page): an account's first password, or a
     // reset link used (emailed by Forgot password, printed by the CLI, or shown to an owner on the Members screen).
-    const actor = { kind: 'user' as const, userId: link.userId, displayName: profile?.display_name ?? before.display_name };
-    await recordAudit(trx, { ...ctx, actor }, {
-      action: before.password_hash === null ? 'account.set_up' : 'account.password_set_by_link',
-      workspaceId: shownIn ?? null,
-      targetIds: [link.userId],
-    });
+    const actor = {
+      kind: 'user' as const,
+      userId: link.userId,
+      displayName: profile?.display_name ?? before.display_name,
+    };
+    await recordAudit(
+      trx,
+      { ...ctx, actor },
+      {
+        action: before.password_hash === null ? 'account.set_up' : 'account.password_set_by_link',
+        workspaceId: shownIn ?? null,
+        targetIds: [link.userId],
+      },
+    );
   });
   return profile ? { ...link, email: profile.email } : link;
 }

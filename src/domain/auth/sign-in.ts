@@ -41,9 +41,18 @@ export async function signIn({
   // first refusal of a throttled email or address within its window, so hammering cannot fill the audit log.
   const recordThrottled = async (trx: Transaction<Schema>) => {
     const tried = await findUser(trx);
-    await recordAudit(trx, { ...ctx, actor: SYSTEM_ACTOR }, { action: 'sign_in.throttled', workspaceId: null, targetIds: tried ? [tried.id] : [] });
+    await recordAudit(
+      trx,
+      { ...ctx, actor: SYSTEM_ACTOR },
+      { action: 'sign_in.throttled', workspaceId: null, targetIds: tried ? [tried.id] : [] },
+    );
   };
-  const claim = await claimAttempt(ctx, [`email:${emailKey(input.email)}`, `ip:${input.ip}`], THROTTLED, recordThrottled);
+  const claim = await claimAttempt(
+    ctx,
+    [`email:${emailKey(input.email)}`, `ip:${input.ip}`],
+    THROTTLED,
+    recordThrottled,
+  );
   const user = await findUser(ctx.store.db);
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !user.password_hash || !ok) {
@@ -51,6 +60,9 @@ export async function signIn({
   }
   await claim.release();
   await pruneSessions(ctx);
-  const { sessionId } = await createSession({ ctx, input: { userId: user.id, signIn: { displayName: user.display_name } } });
+  const { sessionId } = await createSession({
+    ctx,
+    input: { userId: user.id, signIn: { displayName: user.display_name } },
+  });
   return { sessionId, userId: user.id };
 }

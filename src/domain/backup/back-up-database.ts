@@ -48,17 +48,23 @@ export async function backUpDatabase(
     const dir = path.resolve(input.dir);
     // Backups hold personal data and the secret of the upload keys: the folder is the owner's alone.
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stamp = ctx.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '');
+    const stamp = ctx.clock
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replaceAll(':', '');
     file = path.join(dir, `leadscan-${stamp}.sqlite`);
   } else {
     file = path.resolve(input.to!);
-    if (!fs.existsSync(path.dirname(file))) throw new AppError('invalid_arguments', `The folder ${path.dirname(file)} does not exist`);
+    if (!fs.existsSync(path.dirname(file)))
+      throw new AppError('invalid_arguments', `The folder ${path.dirname(file)} does not exist`);
   }
   if (fs.existsSync(file)) throw new AppError('invalid_arguments', `${file} already exists; give a new file name`);
 
   const copy = await copySqliteDatabase(ctx.store, file);
   const appSecret = keepSecretWith(ctx, file);
-  const removed = input.dir !== undefined && input.keep !== undefined ? pruneBackups(path.dirname(file), input.keep) : [];
+  const removed =
+    input.dir !== undefined && input.keep !== undefined ? pruneBackups(path.dirname(file), input.keep) : [];
   return { ...copy, appSecret, removed };
 }
 

@@ -42,7 +42,10 @@ function answerOf(field: FormFieldDefinition, value: unknown): { text: string | 
   });
   if (given.length === 0) {
     if (!field.required) return { text: null };
-    return fail('required', field.kind === 'consent' ? ANSWER_MESSAGES.consent(field.label) : ANSWER_MESSAGES.required(field.label));
+    return fail(
+      'required',
+      field.kind === 'consent' ? ANSWER_MESSAGES.consent(field.label) : ANSWER_MESSAGES.required(field.label),
+    );
   }
   switch (field.kind) {
     case 'short_text':
@@ -52,9 +55,12 @@ function answerOf(field: FormFieldDefinition, value: unknown): { text: string | 
       return [...text].length > max ? fail('too_long', ANSWER_MESSAGES.tooLong(field.label, max), max) : { text };
     }
     case 'choice':
-      return field.options.includes(given[0]!) && given.length === 1 ? { text: given[0]! } : fail('invalid', ANSWER_MESSAGES.notAnOption(field.label));
+      return field.options.includes(given[0]!) && given.length === 1
+        ? { text: given[0]! }
+        : fail('invalid', ANSWER_MESSAGES.notAnOption(field.label));
     case 'checkboxes': {
-      if (given.some((v) => !field.options.includes(v))) return fail('invalid', ANSWER_MESSAGES.notAnOption(field.label));
+      if (given.some((v) => !field.options.includes(v)))
+        return fail('invalid', ANSWER_MESSAGES.notAnOption(field.label));
       // In the list's order, each once, whatever order the browser sent them in.
       return { text: field.options.filter((o) => given.includes(o)).join(', ') };
     }
@@ -98,7 +104,8 @@ export function readFormAnswers(
   return { body: Object.fromEntries(out), errors };
 }
 
-const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const blank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** The built-in fields the owner made required that the post leaves empty (notes also by its alias, message). */
 function missingBuiltIns(builtIns: readonly BuiltInField[], body: Record<string, unknown>): FieldError[] {

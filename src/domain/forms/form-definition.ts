@@ -89,21 +89,44 @@ export function checkNewField(input: NewFormField, existing: readonly FormFieldD
     errors.push({ field: 'kind', code: 'invalid', message: `Choose a kind of field: ${FORM_FIELD_KINDS.join(', ')}` });
   }
   if (existing.length >= FORM_LIMITS.fields) {
-    errors.push({ field: 'label', code: 'too_many', max: FORM_LIMITS.fields, message: `A form has at most ${FORM_LIMITS.fields} fields of its own; remove one first` });
+    errors.push({
+      field: 'label',
+      code: 'too_many',
+      max: FORM_LIMITS.fields,
+      message: `A form has at most ${FORM_LIMITS.fields} fields of its own; remove one first`,
+    });
   }
   const label = oneLine(input.label);
   const lower = label.toLowerCase();
   if (label === '') errors.push({ field: 'label', code: 'required', message: 'Give the field a label' });
   else if ([...label].length > FORM_LIMITS.label) {
-    errors.push({ field: 'label', code: 'too_long', max: FORM_LIMITS.label, message: `Use at most ${FORM_LIMITS.label} characters` });
+    errors.push({
+      field: 'label',
+      code: 'too_long',
+      max: FORM_LIMITS.label,
+      message: `Use at most ${FORM_LIMITS.label} characters`,
+    });
   } else if (hasControlCharacters(label) || [...KNOWN_FIELDS, 'formStamp'].some((k) => k.toLowerCase() === lower)) {
-    errors.push({ field: 'label', code: 'invalid', message: 'This label is taken by a built-in field; choose another' });
+    errors.push({
+      field: 'label',
+      code: 'invalid',
+      message: 'This label is taken by a built-in field; choose another',
+    });
   } else if (existing.some((f) => f.label.toLowerCase() === lower)) {
-    errors.push({ field: 'label', code: 'invalid', message: 'Another field has this label; answers are stored under it, so choose another' });
+    errors.push({
+      field: 'label',
+      code: 'invalid',
+      message: 'Another field has this label; answers are stored under it, so choose another',
+    });
   }
   const help = (input.help ?? '').replace(/\r\n/g, '\n').trim();
   if ([...help].length > FORM_LIMITS.help) {
-    errors.push({ field: 'help', code: 'too_long', max: FORM_LIMITS.help, message: `Use at most ${FORM_LIMITS.help} characters` });
+    errors.push({
+      field: 'help',
+      code: 'too_long',
+      max: FORM_LIMITS.help,
+      message: `Use at most ${FORM_LIMITS.help} characters`,
+    });
   } else if (hasControlCharacters(help, true)) {
     errors.push({ field: 'help', code: 'invalid', message: 'The help text contains a control character; remove it' });
   }
@@ -111,11 +134,22 @@ export function checkNewField(input: NewFormField, existing: readonly FormFieldD
   const options = listed ? optionsOf(input.options) : [];
   if (listed) {
     const unique = new Set(options.map((o) => o.toLowerCase()));
-    if (options.length < 2) errors.push({ field: 'options', code: 'required', message: 'Give at least two options, one per line' });
+    if (options.length < 2)
+      errors.push({ field: 'options', code: 'required', message: 'Give at least two options, one per line' });
     else if (options.length > FORM_LIMITS.options) {
-      errors.push({ field: 'options', code: 'too_many', max: FORM_LIMITS.options, message: `Give at most ${FORM_LIMITS.options} options` });
+      errors.push({
+        field: 'options',
+        code: 'too_many',
+        max: FORM_LIMITS.options,
+        message: `Give at most ${FORM_LIMITS.options} options`,
+      });
     } else if (options.some((o) => [...o].length > FORM_LIMITS.option)) {
-      errors.push({ field: 'options', code: 'too_long', max: FORM_LIMITS.option, message: `Each option may have at most ${FORM_LIMITS.option} characters` });
+      errors.push({
+        field: 'options',
+        code: 'too_long',
+        max: FORM_LIMITS.option,
+        message: `Each option may have at most ${FORM_LIMITS.option} characters`,
+      });
     } else if (unique.size !== options.length) {
       errors.push({ field: 'options', code: 'invalid', message: 'Each option may appear once' });
     } else if (options.some((o) => hasControlCharacters(o))) {
@@ -124,11 +158,21 @@ export function checkNewField(input: NewFormField, existing: readonly FormFieldD
   }
   const consentText = kind === 'consent' ? (input.consentText ?? '').replace(/\r\n/g, '\n').trim() : '';
   if (kind === 'consent') {
-    if (consentText === '') errors.push({ field: 'consentText', code: 'required', message: 'Write what the person agrees to' });
+    if (consentText === '')
+      errors.push({ field: 'consentText', code: 'required', message: 'Write what the person agrees to' });
     else if ([...consentText].length > FORM_LIMITS.consentText) {
-      errors.push({ field: 'consentText', code: 'too_long', max: FORM_LIMITS.consentText, message: `Use at most ${FORM_LIMITS.consentText} characters` });
+      errors.push({
+        field: 'consentText',
+        code: 'too_long',
+        max: FORM_LIMITS.consentText,
+        message: `Use at most ${FORM_LIMITS.consentText} characters`,
+      });
     } else if (hasControlCharacters(consentText, true)) {
-      errors.push({ field: 'consentText', code: 'invalid', message: 'The text contains a control character; remove it' });
+      errors.push({
+        field: 'consentText',
+        code: 'invalid',
+        message: 'The text contains a control character; remove it',
+      });
     }
   }
   if (errors.length) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);

@@ -70,10 +70,19 @@ export function completeOrder(order: readonly string[], fields: readonly FormFie
 
 /** The stored layout, as written by this module (null: the default); anything else in the column is a bug. */
 export function parseFormLayout(json: string | null | undefined, fields: readonly FormFieldDefinition[]): FormLayout {
-  const stored = json ? (JSON.parse(json) as { builtIns?: Partial<Record<string, Partial<BuiltInField>>>; order?: string[] }) : {};
+  const stored = json
+    ? (JSON.parse(json) as { builtIns?: Partial<Record<string, Partial<BuiltInField>>>; order?: string[] })
+    : {};
   const builtIns = BUILT_IN_NAMES.map((name) => {
     const s = stored.builtIns?.[name];
-    return s ? { name, label: typeof s.label === 'string' ? s.label : null, shown: s.shown !== false, required: s.required === true && s.shown !== false } : DEFAULT_BUILT_IN(name);
+    return s
+      ? {
+          name,
+          label: typeof s.label === 'string' ? s.label : null,
+          shown: s.shown !== false,
+          required: s.required === true && s.shown !== false,
+        }
+      : DEFAULT_BUILT_IN(name);
   });
   return { builtIns, order: completeOrder(Array.isArray(stored.order) ? stored.order : [], fields) };
 }
@@ -83,7 +92,9 @@ export function storedFormLayout(layout: FormLayout, fields: readonly FormFieldD
   const changed = layout.builtIns.filter((b) => b.label !== null || !b.shown || b.required);
   const order = completeOrder(layout.order, fields);
   if (changed.length === 0 && order.join(' ') === defaultOrder(fields).join(' ')) return null;
-  const builtIns = Object.fromEntries(changed.map(({ label, shown, required, name }) => [name, { label, shown, required }]));
+  const builtIns = Object.fromEntries(
+    changed.map(({ label, shown, required, name }) => [name, { label, shown, required }]),
+  );
   return JSON.stringify({ builtIns, order });
 }
 
@@ -121,18 +132,31 @@ export const LAYOUT_MESSAGES = {
  * (not quietly made optional), so the owner sees the form they asked for; so is hiding the last contact field.
  * A label equal to the default is kept as the default (null).
  */
-export function checkBuiltInChange(name: string, change: BuiltInChange, builtIns: readonly BuiltInField[]): BuiltInField {
+export function checkBuiltInChange(
+  name: string,
+  change: BuiltInChange,
+  builtIns: readonly BuiltInField[],
+): BuiltInField {
   if (!isBuiltInName(name)) {
-    throw new AppError('form_field_not_found', `The form has no built-in field ${name}; they are ${BUILT_IN_NAMES.join(', ')}`);
+    throw new AppError(
+      'form_field_not_found',
+      `The form has no built-in field ${name}; they are ${BUILT_IN_NAMES.join(', ')}`,
+    );
   }
   const errors: FieldError[] = [];
   const label = (change.label ?? '').replace(/\s+/g, ' ').trim();
   if ([...label].length > FORM_LIMITS.label) {
-    errors.push({ field: 'label', code: 'too_long', max: FORM_LIMITS.label, message: `Use at most ${FORM_LIMITS.label} characters` });
+    errors.push({
+      field: 'label',
+      code: 'too_long',
+      max: FORM_LIMITS.label,
+      message: `Use at most ${FORM_LIMITS.label} characters`,
+    });
   } else if (hasControlCharacters(label)) {
     errors.push({ field: 'label', code: 'invalid', message: 'The label contains a control character; remove it' });
   }
-  if (!change.shown && change.required) errors.push({ field: 'required', code: 'invalid', message: LAYOUT_MESSAGES.hiddenRequired });
+  if (!change.shown && change.required)
+    errors.push({ field: 'required', code: 'invalid', message: LAYOUT_MESSAGES.hiddenRequired });
   const contactShown = builtIns.some((b) => b.name !== name && CONTACT_NAMES.includes(b.name) && b.shown);
   if (!change.shown && CONTACT_NAMES.includes(name) && !contactShown) {
     errors.push({ field: 'shown', code: 'invalid', message: LAYOUT_MESSAGES.noContact });

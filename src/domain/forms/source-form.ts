@@ -72,7 +72,11 @@ export async function changeSourceForm<T>(
   change: (form: SourceForm) => { form: SourceForm | null; result: T },
 ): Promise<T> {
   return ctx.store.writer.write(async (trx: Transaction<Schema>) => {
-    const source = await trx.selectFrom('lead_sources').select('workspace_id').where('id', '=', sourceId).executeTakeFirst();
+    const source = await trx
+      .selectFrom('lead_sources')
+      .select('workspace_id')
+      .where('id', '=', sourceId)
+      .executeTakeFirst();
     if (!source) throw new AppError('source_not_found', `No lead source has the id ${sourceId}`);
     const row = await trx
       .selectFrom('lead_source_texts')
@@ -93,10 +97,21 @@ export async function changeSourceForm<T>(
     else {
       await trx
         .insertInto('lead_source_texts')
-        .values({ source_id: sourceId, heading: NO_TEXTS.heading, introduction: NO_TEXTS.introduction, thank_you: NO_TEXTS.thankYou, ...values })
+        .values({
+          source_id: sourceId,
+          heading: NO_TEXTS.heading,
+          introduction: NO_TEXTS.introduction,
+          thank_you: NO_TEXTS.thankYou,
+          ...values,
+        })
         .execute();
     }
-    await recordAudit(trx, ctx, { action, workspaceId: source.workspace_id, targetIds: [sourceId], details: { fields: form.fields.length } });
+    await recordAudit(trx, ctx, {
+      action,
+      workspaceId: source.workspace_id,
+      targetIds: [sourceId],
+      details: { fields: form.fields.length },
+    });
     return result;
   });
 }

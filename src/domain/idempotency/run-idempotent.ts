@@ -3,7 +3,14 @@ import type { Schema } from '../../storage/schema.js';
 import type { Database } from '../../storage/database.js';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { abandonClaim, claimKey, deleteExpiredKeys, recordResult, type KeyRef, type KeyResult } from './idempotency-store.js';
+import {
+  abandonClaim,
+  claimKey,
+  deleteExpiredKeys,
+  recordResult,
+  type KeyRef,
+  type KeyResult,
+} from './idempotency-store.js';
 
 export type { KeyRef, KeyResult, LeadKeyResult, ScanKeyResult } from './idempotency-store.js';
 
@@ -86,7 +93,8 @@ export async function runIdempotent<R extends KeyResult>({
     switch (claim.kind) {
       case 'replay':
         // Scopes keep kinds apart (src: for leads, ws: for scans); this only guards against a bug.
-        if (claim.result.kind !== input.kind) throw new Error(`Idempotency key in ${scope} holds a ${claim.result.kind} result`);
+        if (claim.result.kind !== input.kind)
+          throw new Error(`Idempotency key in ${scope} holds a ${claim.result.kind} result`);
         return { result: claim.result as R, replayed: true };
       case 'mismatch':
         throw new AppError(

@@ -109,7 +109,11 @@ export class IntakeLog implements IntakeRecorder {
     const byToken = new Map<string, string>();
     // Unknown tokens resolve to nothing here and are never stored: only a real source's counts reach the table.
     for (const chunk of chunks(tokens, FLUSH_CHUNK)) {
-      const rows = await this.ctx.store.db.selectFrom('lead_sources').select(['id', 'token']).where('token', 'in', chunk).execute();
+      const rows = await this.ctx.store.db
+        .selectFrom('lead_sources')
+        .select(['id', 'token'])
+        .where('token', 'in', chunk)
+        .execute();
       for (const row of rows) byToken.set(row.token, row.id);
     }
     const rows = new Map<string, { source_id: string; day: string; outcome: string; code: string; count: number }>();

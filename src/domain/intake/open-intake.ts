@@ -23,7 +23,10 @@ export function parseIntakeToken(raw: string): IntakeToken {
  * The lead source an intake token opens. Unknown and deactivated tokens get the very same error, so the answer
  * does not tell a prober which tokens exist.
  */
-export async function openIntake({ ctx, input }: VerbArgs<{ token: IntakeToken; cached?: boolean }>): Promise<LeadSource> {
+export async function openIntake({
+  ctx,
+  input,
+}: VerbArgs<{ token: IntakeToken; cached?: boolean }>): Promise<LeadSource> {
   // `cached`: the intake post, whose insert re-checks the source in SQL (see source-cache.ts).
   const source = input.cached
     ? await findActiveSourceCached(ctx, input.token)

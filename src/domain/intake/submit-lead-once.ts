@@ -36,7 +36,8 @@ export async function submitLeadOnce({
       requestHash: idempotencyKey === null ? '' : leadPayloadHash(body),
       kind: 'lead',
       // A first submission's result is the verb's own (a SubmitLeadResult), a replay's the stored LeadKeyResult.
-      run: ({ ref }): Promise<SubmitLeadResult> => submitLead({ ctx, input: { source, body, meta, log, idempotency: ref } }),
+      run: ({ ref }): Promise<SubmitLeadResult> =>
+        submitLead({ ctx, input: { source, body, meta, log, idempotency: ref } }),
     },
   });
 }

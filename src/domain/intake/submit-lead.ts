@@ -115,7 +115,10 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   const form = isHostedFormPost(body) ? await sourceFormCached(ctx, source) : null;
   const formFields = form?.fields ?? null;
   // What a catch keeps: the answers under their labels and without the stamp, so Restore makes the lead it would be.
-  const kept: SubmitLeadInput = { ...input, body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body };
+  const kept: SubmitLeadInput = {
+    ...input,
+    body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body,
+  };
 
   // A filled honeypot or a missing, forged or too-young form stamp is checked before validation: a bot is answered
   // like a person (same shape, an id of the real format) and learns nothing from error messages. The submission is
@@ -125,7 +128,9 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
 
   const fields = form ? normalizeHostedFormBody(form, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
-  const caught = source.spamRules ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta), formFields ? fields.pageUrl : null) : null;
+  const caught = source.spamRules
+    ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta), formFields ? fields.pageUrl : null)
+    : null;
   if (caught) return quarantine(ctx, kept, now, caught);
 
   // Network I/O to the provider happens here, never inside the write transaction.
@@ -155,7 +160,10 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   // failure here is logged (without the address) and the post still gets its 200, so it is not sent again.
   if (source.confirmSender) {
     await queueSenderConfirmation(ctx, { source, email: fields.email, receivedAt }).catch((error: unknown) =>
-      input.log?.warn({ sourceId: source.id, err: error instanceof Error ? error.message : String(error) }, 'the confirmation to the sender could not be queued'),
+      input.log?.warn(
+        { sourceId: source.id, err: error instanceof Error ? error.message : String(error) },
+        'the confirmation to the sender could not be queued',
+      ),
     );
   }
   return result;

@@ -74,7 +74,10 @@ export async function verifyBotCheck({
   }
   const secret = await readBotCheckSecret({ ctx, input: { sourceId: input.source.id } });
   if (!secret) {
-    input.log?.warn({ provider, sourceId: input.source.id }, 'bot check on but no provider secret is stored; lead kept as unverified');
+    input.log?.warn(
+      { provider, sourceId: input.source.id },
+      'bot check on but no provider secret is stored; lead kept as unverified',
+    );
     return 'unverified';
   }
 
@@ -89,7 +92,10 @@ export async function verifyBotCheck({
       return 'passed';
     case 'unverified':
       // Never the secret or the token: only which provider failed and how.
-      input.log?.warn({ provider, sourceId: input.source.id, reason: verdict.reason }, 'bot-check provider unavailable; lead kept as unverified');
+      input.log?.warn(
+        { provider, sourceId: input.source.id, reason: verdict.reason },
+        'bot-check provider unavailable; lead kept as unverified',
+      );
       return 'unverified';
     case 'refused':
       throw new AppError(
@@ -142,8 +148,10 @@ async function askProvider(args: {
   // reCAPTCHA v3 scores from 0.0 (bot) to 1.0 (person). With a minimum configured, an answer must carry a score
   // (a v2 answer has none: a v2 token, or a v2 secret, cannot pass a v3 check) and name the form's action.
   if (args.minScore !== null) {
-    if (typeof answer.score !== 'number') return { kind: 'refused', reason: 'the answer has no score; a reCAPTCHA v3 token is needed' };
-    if (answer.score < args.minScore) return { kind: 'refused', reason: `score ${answer.score} is below ${args.minScore}` };
+    if (typeof answer.score !== 'number')
+      return { kind: 'refused', reason: 'the answer has no score; a reCAPTCHA v3 token is needed' };
+    if (answer.score < args.minScore)
+      return { kind: 'refused', reason: `score ${answer.score} is below ${args.minScore}` };
     if (answer.action !== RECAPTCHA_V3_ACTION) {
       const action = typeof answer.action === 'string' ? `"${answer.action.slice(0, 40)}"` : 'missing';
       return { kind: 'refused', reason: `the token's action is ${action}, not "${RECAPTCHA_V3_ACTION}"` };

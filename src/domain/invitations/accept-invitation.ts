@@ -3,7 +3,8 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { mayJoin } from './list-invitations.js';
 
-const notFound = () => new AppError('invitation_not_found', 'This invitation was withdrawn, has expired or is not for you');
+const notFound = () =>
+  new AppError('invitation_not_found', 'This invitation was withdrawn, has expired or is not for you');
 
 export const NOT_PROVEN_DETAIL =
   'Your password was set through a link someone else was shown, so this account cannot join another workspace yet. ' +
@@ -43,11 +44,20 @@ export async function acceptInvitation({
     if (!member) {
       await trx
         .insertInto('memberships')
-        .values({ workspace_id: invitation.workspace_id, user_id: input.userId, role: invitation.role, created_at: now })
+        .values({
+          workspace_id: invitation.workspace_id,
+          user_id: input.userId,
+          role: invitation.role,
+          created_at: now,
+        })
         .execute();
     }
     await trx.deleteFrom('invitations').where('id', '=', input.invitationId).execute();
-    await recordAudit(trx, ctx, { action: 'member.invitation_accepted', workspaceId: invitation.workspace_id, targetIds: [input.userId] });
+    await recordAudit(trx, ctx, {
+      action: 'member.invitation_accepted',
+      workspaceId: invitation.workspace_id,
+      targetIds: [input.userId],
+    });
     return { workspaceId: invitation.workspace_id };
   });
 }

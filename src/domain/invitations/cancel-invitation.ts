@@ -3,13 +3,25 @@ import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** An owner withdraws an invitation of their workspace that has not been accepted yet. */
-export async function cancelInvitation({ ctx, input }: VerbArgs<{ workspaceId: string; invitationId: string }>): Promise<void> {
+export async function cancelInvitation({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; invitationId: string }>): Promise<void> {
   const deleted = await ctx.store.writer.write(async (trx) => {
-    const result = await trx.deleteFrom('invitations').where('id', '=', input.invitationId).where('workspace_id', '=', input.workspaceId).executeTakeFirst();
+    const result = await trx
+      .deleteFrom('invitations')
+      .where('id', '=', input.invitationId)
+      .where('workspace_id', '=', input.workspaceId)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 1) {
-      await recordAudit(trx, ctx, { action: 'member.invitation_cancelled', workspaceId: input.workspaceId, targetIds: [input.invitationId] });
+      await recordAudit(trx, ctx, {
+        action: 'member.invitation_cancelled',
+        workspaceId: input.workspaceId,
+        targetIds: [input.invitationId],
+      });
     }
     return result;
   });
-  if (Number(deleted.numDeletedRows) !== 1) throw new AppError('invitation_not_found', 'No such invitation in this workspace');
+  if (Number(deleted.numDeletedRows) !== 1)
+    throw new AppError('invitation_not_found', 'No such invitation in this workspace');
 }

@@ -32,7 +32,14 @@ export async function listInvitationsFor({ ctx, input }: VerbArgs<{ userId: stri
   const rows = await ctx.store.db
     .selectFrom('invitations')
     .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
-    .select(['invitations.id', 'invitations.workspace_id', 'workspaces.name', 'invitations.role', 'invitations.invited_by', 'invitations.expires_at'])
+    .select([
+      'invitations.id',
+      'invitations.workspace_id',
+      'workspaces.name',
+      'invitations.role',
+      'invitations.invited_by',
+      'invitations.expires_at',
+    ])
     .where('invitations.user_id', '=', input.userId)
     .where('invitations.expires_at', '>', nowIso(ctx))
     .orderBy('invitations.created_at')
@@ -49,11 +56,21 @@ export async function listInvitationsFor({ ctx, input }: VerbArgs<{ userId: stri
 }
 
 /** The Members screen: who was invited and has not accepted yet. */
-export async function listPendingInvitations({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<PendingInvitation[]> {
+export async function listPendingInvitations({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string }>): Promise<PendingInvitation[]> {
   const rows = await ctx.store.db
     .selectFrom('invitations')
     .innerJoin('users', 'users.id', 'invitations.user_id')
-    .select(['invitations.id', 'users.email', 'invitations.role', 'invitations.invited_by', 'invitations.created_at', 'invitations.expires_at'])
+    .select([
+      'invitations.id',
+      'users.email',
+      'invitations.role',
+      'invitations.invited_by',
+      'invitations.created_at',
+      'invitations.expires_at',
+    ])
     .where('invitations.workspace_id', '=', input.workspaceId)
     .where('invitations.expires_at', '>', nowIso(ctx))
     .orderBy('invitations.created_at')
@@ -72,6 +89,9 @@ export async function listPendingInvitations({ ctx, input }: VerbArgs<{ workspac
  * Whether an account may join a workspace by invitation: it proved its email (a link only the person or the
  * operator saw), or the invitation comes from the workspace that was shown the account's link anyway.
  */
-export function mayJoin(user: { email_proven_at?: string | null; link_workspace_id?: string | null }, workspaceId: string): boolean {
+export function mayJoin(
+  user: { email_proven_at?: string | null; link_workspace_id?: string | null },
+  workspaceId: string,
+): boolean {
   return Boolean(user.email_proven_at) || user.link_workspace_id === workspaceId;
 }

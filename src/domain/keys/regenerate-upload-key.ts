@@ -25,7 +25,8 @@ export async function regenerateUploadKey({
       })
       .where('workspace_id', '=', input.workspaceId)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) await recordAudit(trx, ctx, { action: 'key.regenerated', workspaceId: input.workspaceId });
+    if (Number(result.numUpdatedRows) === 1)
+      await recordAudit(trx, ctx, { action: 'key.regenerated', workspaceId: input.workspaceId });
     return result;
   });
   // Every workspace has its key row from creation on, so no row means no such workspace.

@@ -2,10 +2,11 @@ import type { VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** What the Scans screen says about the key besides the key itself: when it was made and last connected. */
-export async function uploadKeyStatus({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string }>): Promise<{ createdAt: string; lastConnectedAt: string | null; lastUsedAt: string | null }> {
+export async function uploadKeyStatus({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<{
+  createdAt: string;
+  lastConnectedAt: string | null;
+  lastUsedAt: string | null;
+}> {
   const row = await ctx.store.db
     .selectFrom('upload_keys')
     .select(['created_at', 'last_connected_at', 'last_used_at'])

@@ -18,7 +18,9 @@ export async function addNote({
 }: VerbArgs<{ workspaceId?: string; leadId: string; text: string; by: MovedBy }>): Promise<LeadNote> {
   const text = checkText(input.text, 'text', 'The note', { multiline: true }).trim();
   if (text === '') {
-    throw new AppError('invalid_fields', 'The note is empty', [{ field: 'text', code: 'required', message: 'Write the note first' }]);
+    throw new AppError('invalid_fields', 'The note is empty', [
+      { field: 'text', code: 'required', message: 'Write the note first' },
+    ]);
   }
   if ([...text].length > NOTE_MAX) {
     throw new AppError('invalid_fields', `A note holds at most ${NOTE_MAX} characters`, [
@@ -46,7 +48,11 @@ export async function addNote({
         created_at: note.createdAt,
       })
       .execute();
-    await recordAudit(trx, ctx, { action: 'lead.note_added', workspaceId: lead.workspace_id, targetIds: [lead.id, note.id] });
+    await recordAudit(trx, ctx, {
+      action: 'lead.note_added',
+      workspaceId: lead.workspace_id,
+      targetIds: [lead.id, note.id],
+    });
     return note;
   });
 }

@@ -43,9 +43,22 @@ export async function assignLead({
     }
     const before = lead.assignee_user_id ?? null;
     if (before === (assignee?.userId ?? null)) return { leadId: lead.id, assignee, changed: false };
-    await trx.updateTable('leads').set({ assignee_user_id: assignee?.userId ?? null }).where('id', '=', lead.id).execute();
-    await recordLeadEvent(trx, lead.id, { kind: 'assigned', value: assignee?.label ?? null, at: nowIso(ctx) }, input.by);
-    await recordAudit(trx, ctx, { action: 'lead.assigned', workspaceId: lead.workspace_id, targetIds: [lead.id, ...(assignee ? [assignee.userId] : [])] });
+    await trx
+      .updateTable('leads')
+      .set({ assignee_user_id: assignee?.userId ?? null })
+      .where('id', '=', lead.id)
+      .execute();
+    await recordLeadEvent(
+      trx,
+      lead.id,
+      { kind: 'assigned', value: assignee?.label ?? null, at: nowIso(ctx) },
+      input.by,
+    );
+    await recordAudit(trx, ctx, {
+      action: 'lead.assigned',
+      workspaceId: lead.workspace_id,
+      targetIds: [lead.id, ...(assignee ? [assignee.userId] : [])],
+    });
     return { leadId: lead.id, assignee, changed: true };
   });
 }

@@ -14,7 +14,10 @@ export async function deleteLeadRows(trx: Transaction<Schema>, leadId: string): 
 }
 
 /** Removes a lead for good (owner), with its history, in one transaction. */
-export async function deleteLead({ ctx, input }: VerbArgs<{ workspaceId?: string; id: string }>): Promise<{ deleted: string }> {
+export async function deleteLead({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; id: string }>): Promise<{ deleted: string }> {
   return ctx.store.writer.write(async (trx) => {
     const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
     await deleteLeadRows(trx, row.id);

@@ -10,7 +10,10 @@ import type { Role } from '../roles.js';
 export async function deleteNote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; leadId: string; noteId: string; userId: string; role: Role }>): Promise<{ deleted: string; leadId: string }> {
+}: VerbArgs<{ workspaceId: string; leadId: string; noteId: string; userId: string; role: Role }>): Promise<{
+  deleted: string;
+  leadId: string;
+}> {
   return ctx.store.writer.write(async (trx) => {
     const note = await trx
       .selectFrom('lead_notes')
@@ -25,7 +28,11 @@ export async function deleteNote({
       throw new AppError('owner_only', 'Only its author or an owner can delete a note');
     }
     await trx.deleteFrom('lead_notes').where('id', '=', note.id).execute();
-    await recordAudit(trx, ctx, { action: 'lead.note_deleted', workspaceId: input.workspaceId, targetIds: [note.lead_id, note.id] });
+    await recordAudit(trx, ctx, {
+      action: 'lead.note_deleted',
+      workspaceId: input.workspaceId,
+      targetIds: [note.lead_id, note.id],
+    });
     return { deleted: note.id, leadId: note.lead_id };
   });
 }

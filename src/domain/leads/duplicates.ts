@@ -57,7 +57,10 @@ export async function earlierLeadsOf(
           .execute();
   const [byEmail, byPhone] = await Promise.all([by('email_key', lead.emailKey), by('phone_key', lead.phoneKey)]);
   const found = new Map<string, EarlierLead>();
-  for (const [rows, what] of [[byEmail, 'email'], [byPhone, 'phone']] as const) {
+  for (const [rows, what] of [
+    [byEmail, 'email'],
+    [byPhone, 'phone'],
+  ] as const) {
     for (const r of rows) {
       const entry = found.get(r.id) ?? { id: r.id, name: r.name, receivedAt: r.received_at, matchedBy: [] };
       entry.matchedBy.push(what);

@@ -6,7 +6,14 @@ import { csvCellOf, sheetTime, xlsxStream, type SheetCell } from '../xlsx-sheet.
 import type { DomainContext, VerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
-import { afterCursor, filterCondition, resolveLeadFilters, type LeadCursor, type LeadFilterInput, type LeadFilters } from './lead-filters.js';
+import {
+  afterCursor,
+  filterCondition,
+  resolveLeadFilters,
+  type LeadCursor,
+  type LeadFilterInput,
+  type LeadFilters,
+} from './lead-filters.js';
 import { leadPageQuery, type LeadPageRow } from './inbox-query.js';
 
 /** Rows read per query: the export's memory is one page, whatever the number of leads. */
@@ -62,7 +69,10 @@ function atOrBefore(top: LeadCursor) {
  * lead's keys in its own order), reading only `extra` a page at a time. Memory is the keys (at most
  * MAX_EXTRA_COLUMNS), not the leads. Also returns the newest row, where the second pass starts.
  */
-async function extraKeys(ctx: DomainContext, filters: LeadFilters): Promise<{ keys: string[]; overflow: boolean; top?: LeadCursor }> {
+async function extraKeys(
+  ctx: DomainContext,
+  filters: LeadFilters,
+): Promise<{ keys: string[]; overflow: boolean; top?: LeadCursor }> {
   const keys = new Set<string>();
   let overflow = false;
   let top: LeadCursor | undefined;
@@ -98,7 +108,17 @@ function extraHeader(key: string): string {
 }
 
 /** Column widths of the .xlsx (characters), by header; an extra field's column gets the default. */
-const XLSX_WIDTHS: Record<string, number> = { id: 30, received_at: 20, name: 24, email: 28, phone: 18, address: 30, notes: 40, user_agent: 30, page_url: 30 };
+const XLSX_WIDTHS: Record<string, number> = {
+  id: 30,
+  received_at: 20,
+  name: 24,
+  email: 28,
+  phone: 18,
+  address: 30,
+  notes: 40,
+  user_agent: 30,
+  page_url: 30,
+};
 
 export type ExportFormat = 'csv' | 'xlsx';
 
@@ -137,7 +157,9 @@ async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: Ex
     workspaceId: filters.workspaceId,
     targetIds: input.pipelineId ? [input.pipelineId] : [],
     details: {
-      filtered: Object.entries(input).some(([k, v]) => k !== 'workspaceId' && k !== 'pipelineId' && v !== undefined && v !== ''),
+      filtered: Object.entries(input).some(
+        ([k, v]) => k !== 'workspaceId' && k !== 'pipelineId' && v !== undefined && v !== '',
+      ),
       ...(format === 'xlsx' ? { excel: true } : {}),
     },
   });
@@ -154,7 +176,8 @@ async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: Ex
 
   function record(row: ExportRow): SheetCell[] {
     const extra = JSON.parse(row.extra) as Record<string, unknown>;
-    const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+    const text = (value: unknown) =>
+      value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
     const cells: SheetCell[] = [...COLUMNS.map(([, cell]) => cell(row, time)), ...keys.map((key) => text(extra[key]))];
     if (overflow) {
       const rest = Object.fromEntries(Object.entries(extra).filter(([key]) => !known.has(key)));
@@ -170,7 +193,11 @@ async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: Ex
     for (;;) {
       const page = (await leadPageQuery(ctx, filters, cursor, EXPORT_PAGE)
         .select((eb) =>
-          eb.selectFrom('lead_notes').select((n) => n.fn.countAll().as('n')).whereRef('lead_notes.lead_id', '=', 'leads.id').as('internal_notes'),
+          eb
+            .selectFrom('lead_notes')
+            .select((n) => n.fn.countAll().as('n'))
+            .whereRef('lead_notes.lead_id', '=', 'leads.id')
+            .as('internal_notes'),
         )
         .where(atOrBefore(top))
         .execute()) as ExportRow[];
@@ -180,7 +207,12 @@ async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: Ex
       cursor = { receivedAt: last.received_at, id: last.id };
     }
   }
-  if (format === 'xlsx') return xlsxStream('Leads', rows(), headers.map((h) => XLSX_WIDTHS[h] ?? 16));
+  if (format === 'xlsx')
+    return xlsxStream(
+      'Leads',
+      rows(),
+      headers.map((h) => XLSX_WIDTHS[h] ?? 16),
+    );
   return csvStream(csvRows(rows()));
 }
 

@@ -16,6 +16,10 @@ export async function findLeadRow(
     .where('id', '=', id)
     .$if(workspaceId !== undefined, (q) => q.where('workspace_id', '=', workspaceId!))
     .executeTakeFirst();
-  if (!row) throw new AppError('lead_not_found', `No lead ${id}${workspaceId ? ' in this workspace' : ''}; see \`leadscan leads list\``);
+  if (!row)
+    throw new AppError(
+      'lead_not_found',
+      `No lead ${id}${workspaceId ? ' in this workspace' : ''}; see \`leadscan leads list\``,
+    );
   return row;
 }

@@ -80,7 +80,16 @@ const blank = (value: string | undefined) => value === undefined || value.trim()
 
 export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
   // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
-  for (const [field, label] of [['assignee', 'The assignee'], ['search', 'The search'], ['source', 'The source'], ['utmSource', 'The campaign source'], ['stage', 'The stage'], ['since', 'From'], ['until', 'To'], ['botCheck', 'The bot check']] as const) {
+  for (const [field, label] of [
+    ['assignee', 'The assignee'],
+    ['search', 'The search'],
+    ['source', 'The source'],
+    ['utmSource', 'The campaign source'],
+    ['stage', 'The stage'],
+    ['since', 'From'],
+    ['until', 'To'],
+    ['botCheck', 'The bot check'],
+  ] as const) {
     const value = input[field];
     if (value !== undefined) checkText(value, field, label);
   }
@@ -99,8 +108,14 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
       .where('pipelines.workspace_id', '=', workspaceId);
     if (filters.pipelineId) query = query.where('stages.pipeline_id', '=', filters.pipelineId);
     const stages = await query.execute();
-    const keys = new Set(stages.filter((s) => s.key === ref || s.name.toLowerCase() === ref.toLowerCase()).map((s) => s.key));
-    if (keys.size === 0) throw new AppError('stage_not_found', `No stage "${ref}" in ${filters.pipelineId ? 'this pipeline' : 'this workspace'}`);
+    const keys = new Set(
+      stages.filter((s) => s.key === ref || s.name.toLowerCase() === ref.toLowerCase()).map((s) => s.key),
+    );
+    if (keys.size === 0)
+      throw new AppError(
+        'stage_not_found',
+        `No stage "${ref}" in ${filters.pipelineId ? 'this pipeline' : 'this workspace'}`,
+      );
     filters.stageKeys = [...keys];
   }
   if (!blank(input.source)) {
@@ -124,7 +139,8 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
   }
   if (!blank(input.search)) {
     const search = input.search!.trim();
-    if ([...search].length > SEARCH_MAX) throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
+    if ([...search].length > SEARCH_MAX)
+      throw new AppError('invalid_request', `Search for at most ${SEARCH_MAX} characters`);
     filters.search = searchQuery(search);
     // Where the backend has a search index file that answers it (SQLite), its ids replace the condition.
     const ids = await ctx.store.ops.indexedLeadIds(ctx.store.db, workspaceId, filters.search);
@@ -180,7 +196,8 @@ export function filterCondition(
   if (filters.before) parts.push(eb('leads.received_at', '<', filters.before));
   if (filters.duplicates) parts.push(possibleDuplicate(ops));
   if (filters.search) parts.push(ops.leadSearchMatches(filters.search));
-  if (filters.searchIds) parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
+  if (filters.searchIds)
+    parts.push(filters.searchIds.length > 0 ? eb('leads.id', 'in', filters.searchIds) : sql<SqlBool>`1 = 0`);
   return eb.and(parts);
 }
 
@@ -196,8 +213,17 @@ export function encodeCursor(cursor: LeadCursor): string {
 
 export function decodeCursor(text: string): LeadCursor {
   const [receivedAt, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (!receivedAt || !id || rest.length > 0 || Number.isNaN(Date.parse(receivedAt)) || !/^lead_[0-9a-f]{32}$/.test(id)) {
-    throw new AppError('invalid_request', 'That page cursor is not one this server gave out; start again from the first page');
+  if (
+    !receivedAt ||
+    !id ||
+    rest.length > 0 ||
+    Number.isNaN(Date.parse(receivedAt)) ||
+    !/^lead_[0-9a-f]{32}$/.test(id)
+  ) {
+    throw new AppError(
+      'invalid_request',
+      'That page cursor is not one this server gave out; start again from the first page',
+    );
   }
   return { receivedAt, id };
 }

@@ -33,7 +33,15 @@ export async function recordLeadEvent(
 ): Promise<void> {
   await trx
     .insertInto('lead_events')
-    .values({ id: newId('lev'), lead_id: leadId, kind: event.kind, value: event.value, by_user_id: by.userId, by_label: by.label, at: event.at })
+    .values({
+      id: newId('lev'),
+      lead_id: leadId,
+      kind: event.kind,
+      value: event.value,
+      by_user_id: by.userId,
+      by_label: by.label,
+      at: event.at,
+    })
     .execute();
 }
 
@@ -58,7 +66,13 @@ export async function notesOfLead(db: Kysely<Schema>, leadId: string): Promise<L
 
 /** A lead's assignment and follow-up changes, oldest first like its stage moves. */
 export async function eventsOfLead(db: Kysely<Schema>, leadId: string): Promise<LeadEvent[]> {
-  const rows = await db.selectFrom('lead_events').selectAll().where('lead_id', '=', leadId).orderBy('at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('lead_events')
+    .selectAll()
+    .where('lead_id', '=', leadId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({
     kind: r.kind === 'assigned' ? 'assigned' : 'follow_up',
     value: r.value,

@@ -11,7 +11,10 @@ import { findLeadRow } from './find-lead.js';
 export async function moveLead({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; id: string; stage: string; by: MovedBy }>): Promise<{ id: string; moved: StageMove | null }> {
+}: VerbArgs<{ workspaceId?: string; id: string; stage: string; by: MovedBy }>): Promise<{
+  id: string;
+  moved: StageMove | null;
+}> {
   return ctx.store.writer.write(async (trx) => {
     const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
     const stages = await loadStages(trx, row.pipeline_id);

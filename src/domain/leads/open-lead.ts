@@ -47,10 +47,20 @@ export async function openLead({
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),
     loadStages(db, row.pipeline_id),
-    db.selectFrom('stage_history').selectAll().where('lead_id', '=', row.id).orderBy('moved_at').orderBy('id').execute(),
+    db
+      .selectFrom('stage_history')
+      .selectAll()
+      .where('lead_id', '=', row.id)
+      .orderBy('moved_at')
+      .orderBy('id')
+      .execute(),
     db.selectFrom('lead_unread').select('lead_id').where('lead_id', '=', row.id).executeTakeFirst(),
     row.assignee_user_id
-      ? db.selectFrom('users').select(['id', 'email', 'display_name']).where('id', '=', row.assignee_user_id).executeTakeFirst()
+      ? db
+          .selectFrom('users')
+          .select(['id', 'email', 'display_name'])
+          .where('id', '=', row.assignee_user_id)
+          .executeTakeFirst()
       : Promise.resolve(undefined),
     notesOfLead(db, row.id),
     eventsOfLead(db, row.id),

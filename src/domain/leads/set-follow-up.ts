@@ -27,14 +27,23 @@ export function checkDay(value: string, field = 'followUp'): string {
 export async function setFollowUp({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; leadId: string; day: string | null; by: MovedBy }>): Promise<{ leadId: string; followUpOn: string | null; changed: boolean }> {
+}: VerbArgs<{ workspaceId?: string; leadId: string; day: string | null; by: MovedBy }>): Promise<{
+  leadId: string;
+  followUpOn: string | null;
+  changed: boolean;
+}> {
   const day = input.day === null ? null : checkDay(input.day);
   return ctx.store.writer.write(async (trx) => {
     const lead = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.leadId });
     if ((lead.follow_up_on ?? null) === day) return { leadId: lead.id, followUpOn: day, changed: false };
     await trx.updateTable('leads').set({ follow_up_on: day }).where('id', '=', lead.id).execute();
     await recordLeadEvent(trx, lead.id, { kind: 'follow_up', value: day, at: nowIso(ctx) }, input.by);
-    await recordAudit(trx, ctx, { action: 'lead.follow_up_set', workspaceId: lead.workspace_id, targetIds: [lead.id], details: { cleared: day === null } });
+    await recordAudit(trx, ctx, {
+      action: 'lead.follow_up_set',
+      workspaceId: lead.workspace_id,
+      targetIds: [lead.id],
+      details: { cleared: day === null },
+    });
     return { leadId: lead.id, followUpOn: day, changed: true };
   });
 }

@@ -2,6 +2,10 @@ import type { VerbArgs } from '../context.js';
 
 /** The workspace's lead source names by id (the Quarantine screen names each catch's source). */
 export async function sourceNames({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<Map<string, string>> {
-  const rows = await ctx.store.db.selectFrom('lead_sources').select(['id', 'name']).where('workspace_id', '=', input.workspaceId).execute();
+  const rows = await ctx.store.db
+    .selectFrom('lead_sources')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', input.workspaceId)
+    .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }

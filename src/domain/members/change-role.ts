@@ -18,8 +18,14 @@ export async function changeMemberRole({
       .where('workspace_id', '=', input.workspaceId)
       .where('user_id', '=', input.userId)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
-    await recordAudit(trx, ctx, { action: 'member.role_changed', workspaceId: input.workspaceId, targetIds: [input.userId], details: { owner: role === 'owner' } });
+    if (Number(updated.numUpdatedRows) !== 1)
+      throw new AppError('member_not_found', 'No such member in this workspace');
+    await recordAudit(trx, ctx, {
+      action: 'member.role_changed',
+      workspaceId: input.workspaceId,
+      targetIds: [input.userId],
+      details: { owner: role === 'owner' },
+    });
   });
   return { userId: input.userId, role };
 }

@@ -19,6 +19,9 @@ export async function keepAnOwner(
     .where('role', '=', 'owner');
   const owners = await ops.lockedRead(query).execute();
   if (owners.length === 1 && owners[0]!.user_id === input.userId) {
-    throw new AppError('last_owner', `The last owner of a workspace cannot be ${input.action}; make someone else owner first`);
+    throw new AppError(
+      'last_owner',
+      `The last owner of a workspace cannot be ${input.action}; make someone else owner first`,
+    );
   }
 }

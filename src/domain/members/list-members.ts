@@ -16,7 +16,14 @@ export async function listMembers({ ctx, input }: VerbArgs<{ workspaceId: string
   const rows = await ctx.store.db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.email', 'users.display_name', 'users.password_hash', 'memberships.role', 'memberships.created_at'])
+    .select([
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.password_hash',
+      'memberships.role',
+      'memberships.created_at',
+    ])
     .where('memberships.workspace_id', '=', input.workspaceId)
     .orderBy('memberships.role', 'desc')
     .orderBy('users.email_key')

@@ -16,7 +16,11 @@ import { unassignMember } from '../leads/unassign-member.js';
 export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
   await ctx.store.writer.write(async (trx) => {
     await deleteMembership(trx, ctx.store.ops, { ...input, at: nowIso(ctx) });
-    await recordAudit(trx, ctx, { action: 'member.removed', workspaceId: input.workspaceId, targetIds: [input.userId] });
+    await recordAudit(trx, ctx, {
+      action: 'member.removed',
+      workspaceId: input.workspaceId,
+      targetIds: [input.userId],
+    });
   });
 }
 
@@ -33,5 +37,9 @@ export async function deleteMembership(
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new AppError('member_not_found', 'No such member in this workspace');
   await forgetMemberNotifications(trx, input);
-  await unassignMember(trx, { workspaceId: input.workspaceId, userId: input.userId, at: input.at ?? new Date().toISOString() });
+  await unassignMember(trx, {
+    workspaceId: input.workspaceId,
+    userId: input.userId,
+    at: input.at ?? new Date().toISOString(),
+  });
 }

@@ -42,7 +42,10 @@ export async function getNotificationChoices({
     .where('memberships.user_id', '=', input.userId)
     .executeTakeFirst();
   if (!row) throw new AppError('workspace_not_found', 'You are not a member of this workspace');
-  return choicesOf(row.role, row.leads === null || row.scans === null ? undefined : { leads: row.leads, scans: row.scans });
+  return choicesOf(
+    row.role,
+    row.leads === null || row.scans === null ? undefined : { leads: row.leads, scans: row.scans },
+  );
 }
 
 function checkChoice<T extends string>(field: string, value: string, allowed: readonly T[], message: string): T {
@@ -85,7 +88,9 @@ export async function setNotificationChoices({
     await trx
       .insertInto('notification_choices')
       .values({ workspace_id: input.workspaceId, user_id: input.userId, leads, scans, updated_at: now, ...digest })
-      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ leads, scans, updated_at: now, ...digest }))
+      .onConflict((oc) =>
+        oc.columns(['workspace_id', 'user_id']).doUpdateSet({ leads, scans, updated_at: now, ...digest }),
+      )
       .execute();
     // What was waiting for an email the person no longer wants is dropped with the choice.
     const dropped = [...(leads === 'each' ? [] : ['lead']), ...(scans === 'each' ? [] : ['scan'])];

@@ -18,7 +18,9 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
     if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const waiting = await trx
       .selectFrom('notification_pending as p')
-      .leftJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'p.workspace_id').onRef('m.user_id', '=', 'p.user_id'))
+      .leftJoin('memberships as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'p.workspace_id').onRef('m.user_id', '=', 'p.user_id'),
+      )
       .leftJoin('users as u', 'u.id', 'p.user_id')
       .leftJoin('notification_choices as c', (join) =>
         join.onRef('c.workspace_id', '=', 'p.workspace_id').onRef('c.user_id', '=', 'p.user_id'),
@@ -28,7 +30,10 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
       .execute();
     let composed = 0;
     for (const person of waiting) {
-      const forget = trx.deleteFrom('notification_pending').where('workspace_id', '=', person.workspace_id).where('user_id', '=', person.user_id);
+      const forget = trx
+        .deleteFrom('notification_pending')
+        .where('workspace_id', '=', person.workspace_id)
+        .where('user_id', '=', person.user_id);
       if (person.role === null || person.email === null) {
         await forget.execute();
         continue;
@@ -43,7 +48,10 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
         .limit(1)
         .executeTakeFirst();
       if (recent) continue;
-      const choices = choicesOf(person.role, person.leads === null || person.scans === null ? undefined : { leads: person.leads, scans: person.scans });
+      const choices = choicesOf(
+        person.role,
+        person.leads === null || person.scans === null ? undefined : { leads: person.leads, scans: person.scans },
+      );
       const pending = trx
         .selectFrom('notification_pending as p')
         .where('p.workspace_id', '=', person.workspace_id)
@@ -75,14 +83,27 @@ export async function composeArrivalEmails(ctx: DomainContext): Promise<number> 
       }
       const scanIds =
         choices.scans === 'each'
-          ? (await pending.where('p.kind', '=', 'scan').select('p.subject_id').orderBy('p.noticed_at').orderBy('p.subject_id').limit(MOST_PER_EMAIL).execute()).map(
-              (row) => row.subject_id,
-            )
+          ? (
+              await pending
+                .where('p.kind', '=', 'scan')
+                .select('p.subject_id')
+                .orderBy('p.noticed_at')
+                .orderBy('p.subject_id')
+                .limit(MOST_PER_EMAIL)
+                .execute()
+            ).map((row) => row.subject_id)
           : [];
       const scanTotal =
         scanIds.length < MOST_PER_EMAIL
           ? scanIds.length
-          : Number((await pending.where('p.kind', '=', 'scan').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+          : Number(
+              (
+                await pending
+                  .where('p.kind', '=', 'scan')
+                  .select((eb) => eb.fn.countAll<number>().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            );
       await forget.execute();
       if (leadIds.length === 0 && scanIds.length === 0) continue;
       await enqueueEmail(trx, ctx, {
@@ -115,7 +136,9 @@ export async function composeDigests(ctx: DomainContext): Promise<number> {
     if (!(await holdsNotifierLock(trx, ctx.store.ops))) return 0;
     const people = await trx
       .selectFrom('notification_choices as c')
-      .innerJoin('memberships as m', (join) => join.onRef('m.workspace_id', '=', 'c.workspace_id').onRef('m.user_id', '=', 'c.user_id'))
+      .innerJoin('memberships as m', (join) =>
+        join.onRef('m.workspace_id', '=', 'c.workspace_id').onRef('m.user_id', '=', 'c.user_id'),
+      )
       .innerJoin('users as u', 'u.id', 'c.user_id')
       .innerJoin('workspaces as w', 'w.id', 'c.workspace_id')
       .select(['c.workspace_id', 'c.user_id', 'c.digest_day', 'c.digest_through', 'u.email', 'w.time_zone'])

@@ -48,7 +48,17 @@ export type EmailContent =
       scansUrl: string;
       settingsUrl: string;
     }
-  | { kind: 'digest'; workspaceName: string; timeZone: string; leads: EmailLead[]; total: number; from: string; to: string; inboxUrl: string; settingsUrl: string }
+  | {
+      kind: 'digest';
+      workspaceName: string;
+      timeZone: string;
+      leads: EmailLead[];
+      total: number;
+      from: string;
+      to: string;
+      inboxUrl: string;
+      settingsUrl: string;
+    }
   | { kind: 'test'; requestedBy: string; baseUrl: string }
   | QuoteEmailContent
   | AccountEmailContent
@@ -65,7 +75,11 @@ const isAccountEmail = (payload: OutboxPayload): payload is Extract<OutboxPayloa
  */
 async function accountTimeZone(ctx: DomainContext, email: ClaimedEmail): Promise<string> {
   const row = email.workspaceId
-    ? await ctx.store.db.selectFrom('workspaces').select('time_zone').where('id', '=', email.workspaceId).executeTakeFirst()
+    ? await ctx.store.db
+        .selectFrom('workspaces')
+        .select('time_zone')
+        .where('id', '=', email.workspaceId)
+        .executeTakeFirst()
     : email.userId
       ? await ctx.store.db
           .selectFrom('memberships')
@@ -88,7 +102,8 @@ const path = (base: string, ...parts: string[]) => `${base}/${parts.map(encodeUR
  */
 export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Promise<EmailContent | undefined> {
   const { payload } = email;
-  if (payload.kind === 'test') return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
+  if (payload.kind === 'test')
+    return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
   if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
   if (payload.kind === 'confirmation') return confirmationContent(ctx, email.workspaceId);
   if (isAccountEmail(payload)) return { ...payload, timeZone: await accountTimeZone(ctx, email) };
@@ -133,9 +148,22 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
     extra.length === 0
       ? new Map<string, string>()
       : new Map(
-          (await ctx.store.db.selectFrom('lead_sources').select(['id', 'name']).where('id', 'in', extra.map((s) => s.sourceId)).execute()).map((s) => [s.id, s.name]),
+          (
+            await ctx.store.db
+              .selectFrom('lead_sources')
+              .select(['id', 'name'])
+              .where(
+                'id',
+                'in',
+                extra.map((s) => s.sourceId),
+              )
+              .execute()
+          ).map((s) => [s.id, s.name]),
         );
-  const unnamed = extra.map((s) => ({ sourceName: sourceNames.get(s.sourceId) ?? 'a deleted source', count: s.count - (named.get(s.sourceId) ?? 0) }));
+  const unnamed = extra.map((s) => ({
+    sourceName: sourceNames.get(s.sourceId) ?? 'a deleted source',
+    count: s.count - (named.get(s.sourceId) ?? 0),
+  }));
   const leadTotal = Math.max(leads.length, counted.reduce((n, s) => n + s.count, 0) - goneLeads);
   const scanTotal = Math.max(scans.length, (payload.scanTotal ?? 0) - (payload.scanIds.length - scans.length));
   return {
@@ -145,7 +173,12 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
     leadTotal,
     scanTotal,
     unnamed,
-    scans: scans.map((s) => ({ id: s.id, roomCount: s.room_count, receivedAt: s.received_at, url: `${base}/scans/${encodeURIComponent(s.id)}` })),
+    scans: scans.map((s) => ({
+      id: s.id,
+      roomCount: s.room_count,
+      receivedAt: s.received_at,
+      url: `${base}/scans/${encodeURIComponent(s.id)}`,
+    })),
     scansUrl: `${base}/scans`,
   };
 }

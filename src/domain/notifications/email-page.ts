@@ -23,7 +23,12 @@ export function button(label: string, url: string): SafeHtml {
  * The one page every email's HTML part is laid out in: a narrow column, inline styles only (mail apps drop
  * stylesheets), no remote images, every value escaped by `html`.
  */
-export function page(title: string, body: SafeHtml, action: { label: string; url: string } | undefined, settingsUrl?: string): string {
+export function page(
+  title: string,
+  body: SafeHtml,
+  action: { label: string; url: string } | undefined,
+  settingsUrl?: string,
+): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f6f7f9">
 <div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827;${WRAP}">

@@ -6,9 +6,20 @@ import type { Schema } from '../../storage/schema.js';
  * not yet sent), removed with their membership: a removed member is mailed nothing more, not even what was already
  * waiting. Sent emails stay as history until the outbox prunes them.
  */
-export async function forgetMemberNotifications(trx: Transaction<Schema>, input: { workspaceId: string; userId: string }): Promise<void> {
-  await trx.deleteFrom('notification_choices').where('workspace_id', '=', input.workspaceId).where('user_id', '=', input.userId).execute();
-  await trx.deleteFrom('notification_pending').where('workspace_id', '=', input.workspaceId).where('user_id', '=', input.userId).execute();
+export async function forgetMemberNotifications(
+  trx: Transaction<Schema>,
+  input: { workspaceId: string; userId: string },
+): Promise<void> {
+  await trx
+    .deleteFrom('notification_choices')
+    .where('workspace_id', '=', input.workspaceId)
+    .where('user_id', '=', input.userId)
+    .execute();
+  await trx
+    .deleteFrom('notification_pending')
+    .where('workspace_id', '=', input.workspaceId)
+    .where('user_id', '=', input.userId)
+    .execute();
   await trx
     .deleteFrom('outbox')
     .where('workspace_id', '=', input.workspaceId)

@@ -53,7 +53,10 @@ export async function noticeArrivals(ctx: DomainContext): Promise<number> {
         noticed += await noticeKind(trx, ctx.store.ops, readAt, { workspaceId, kind, userIds: wants[kind], now });
       }
     }
-    await trx.deleteFrom('noticed').where('noticed_at', '<', new Date(now.getTime() - KEEP_NOTICED_MS).toISOString()).execute();
+    await trx
+      .deleteFrom('noticed')
+      .where('noticed_at', '<', new Date(now.getTime() - KEEP_NOTICED_MS).toISOString())
+      .execute();
     return noticed;
   });
 }
@@ -71,7 +74,10 @@ async function recipientsByWorkspace(trx: Transaction<Schema>): Promise<Map<stri
   for (const row of rows) {
     const wants = byWorkspace.get(row.workspace_id) ?? { lead: [], scan: [] };
     byWorkspace.set(row.workspace_id, wants);
-    const choices = choicesOf(row.role, row.leads === null || row.scans === null ? undefined : { leads: row.leads, scans: row.scans });
+    const choices = choicesOf(
+      row.role,
+      row.leads === null || row.scans === null ? undefined : { leads: row.leads, scans: row.scans },
+    );
     if (choices.leads === 'each') wants.lead.push(row.user_id);
     if (choices.scans === 'each') wants.scan.push(row.user_id);
   }
@@ -102,7 +108,10 @@ async function noticeKind(
   if (!cursor || lastLate === undefined || now.getTime() - lastLate >= LATE_EVERY_MS || now.getTime() < lastLate) {
     readAt.set(key, now.getTime());
     const since = new Date(Math.max(Date.parse(seenThrough) - OVERLAP_MS, Date.parse(oldest))).toISOString();
-    if (since < seenThrough) noticed += (await ops.noticeArrivals(trx, { workspaceId, kind, table, userIds, nowIso, from: since, below: seenThrough })).count;
+    if (since < seenThrough)
+      noticed += (
+        await ops.noticeArrivals(trx, { workspaceId, kind, table, userIds, nowIso, from: since, below: seenThrough })
+      ).count;
   }
   // At and after the mark, up to MOST_PER_LOOK (with every lead of the last time taken, so the mark never splits one).
   const from = seenThrough > oldest ? seenThrough : oldest;
@@ -115,7 +124,15 @@ async function noticeKind(
     .limit(1)
     .offset(MOST_PER_LOOK - 1)
     .executeTakeFirst();
-  const fresh = await ops.noticeArrivals(trx, { workspaceId, kind, table, userIds, nowIso, from, ...(boundary ? { through: boundary.received_at } : {}) });
+  const fresh = await ops.noticeArrivals(trx, {
+    workspaceId,
+    kind,
+    table,
+    userIds,
+    nowIso,
+    from,
+    ...(boundary ? { through: boundary.received_at } : {}),
+  });
   noticed += fresh.count;
   const newest = fresh.newest !== null && fresh.newest > seenThrough ? fresh.newest : seenThrough;
   if (!cursor) {

@@ -5,7 +5,8 @@ import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import type { QuoteEmailPayload } from './quote-email.js';
 
-export type OutboxPurpose = 'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent' | 'confirmation';
+export type OutboxPurpose =
+  'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent' | 'confirmation';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -23,7 +24,14 @@ export type OutboxPayload =
     }
   | { kind: 'digest'; leadIds: string[]; total: number; from: string; to: string }
   | { kind: 'test'; requestedBy: string }
-  | { kind: 'invite'; workspaceName: string; invitedBy: string; link: string; expiresAt: string; existingAccount: boolean }
+  | {
+      kind: 'invite';
+      workspaceName: string;
+      invitedBy: string;
+      link: string;
+      expiresAt: string;
+      existingAccount: boolean;
+    }
   | { kind: 'password_reset'; link: string; expiresAt: string }
   | { kind: 'email_change'; link: string; expiresAt: string; newEmail: string }
   /** Instead of `email_change` when another account already uses the address: no link, a note to its owner. */
@@ -166,7 +174,8 @@ function toClaimed(ctx: DomainContext, row: OutboxTable): ClaimedEmail {
  * when it is not to be tried again (a test email answers whether email works now; a retry an hour later would
  * only confuse).
  */
-export type Settlement = { state: 'sent' } | { state: 'dropped' } | { state: 'retry'; error: string } | { state: 'failed'; error: string };
+export type Settlement =
+  { state: 'sent' } | { state: 'dropped' } | { state: 'retry'; error: string } | { state: 'failed'; error: string };
 
 /** Records an attempt's outcome under the sender's claim; returns the email's new state. */
 export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outcome: Settlement): Promise<string> {
@@ -176,12 +185,17 @@ export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outco
     outcome.state === 'retry'
       ? now.getTime() - Date.parse(email.createdAt) + retryDelayMs(attempts) > GIVE_UP_AFTER_MS
         ? { state: 'failed', last_error: outcome.error }
-        : { state: 'pending', last_error: outcome.error, next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString() }
+        : {
+            state: 'pending',
+            last_error: outcome.error,
+            next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+          }
       : outcome.state === 'failed'
         ? { state: 'failed', last_error: outcome.error }
         : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
   // A visitor's address is kept no longer than it takes to send to it.
-  const settled = set.state !== 'pending' && email.purpose === 'confirmation' ? { to_address: CONFIRMATION_RECIPIENT } : {};
+  const settled =
+    set.state !== 'pending' && email.purpose === 'confirmation' ? { to_address: CONFIRMATION_RECIPIENT } : {};
   await ctx.store.writer.write((trx) =>
     trx
       .updateTable('outbox')
@@ -199,7 +213,11 @@ const KEEP_SETTLED_MS = 30 * 24 * 60 * 60_000;
 export async function pruneOutbox(ctx: DomainContext): Promise<void> {
   const cutoff = new Date(ctx.clock.now().getTime() - KEEP_SETTLED_MS).toISOString();
   await ctx.store.writer.write(async (trx) => {
-    await trx.deleteFrom('outbox').where('state', 'in', ['sent', 'failed', 'dropped']).where('created_at', '<', cutoff).execute();
+    await trx
+      .deleteFrom('outbox')
+      .where('state', 'in', ['sent', 'failed', 'dropped'])
+      .where('created_at', '<', cutoff)
+      .execute();
     // The confirmations' counts (sender-confirmation.ts) matter for the day they count: rows before yesterday go.
     const yesterday = new Date(ctx.clock.now().getTime() - 24 * 60 * 60_000).toISOString().slice(0, 10);
     await trx.deleteFrom('confirmation_sends').where('day', '<', yesterday).execute();

@@ -25,7 +25,15 @@ export interface EmailQuote {
   title: string | null;
   terms: string | null;
   customer: { name: string | null; email: string | null };
-  lines: Array<{ description: string; quantity: number; unit: string; unitPrice: number; amount: number; optional: boolean; chosen: boolean }>;
+  lines: Array<{
+    description: string;
+    quantity: number;
+    unit: string;
+    unitPrice: number;
+    amount: number;
+    optional: boolean;
+    chosen: boolean;
+  }>;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
@@ -58,7 +66,13 @@ export interface QuoteEmailContent {
 export async function queueQuoteEmails(
   trx: Transaction<Schema>,
   ctx: DomainContext,
-  input: { event: 'viewed' | 'accepted' | 'declined'; quoteId: string; workspaceId: string; sentByUserId: string | null; customerEmail: string | null },
+  input: {
+    event: 'viewed' | 'accepted' | 'declined';
+    quoteId: string;
+    workspaceId: string;
+    sentByUserId: string | null;
+    customerEmail: string | null;
+  },
 ): Promise<void> {
   if (!ctx.mail) return;
   const sender = input.sentByUserId
@@ -85,9 +99,20 @@ export async function queueQuoteEmails(
 
 /** The quote an email is about, from the tables as they are now; `undefined` when it is gone (erased, deleted). */
 async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: string): Promise<EmailQuote | undefined> {
-  const row = await ctx.store.db.selectFrom('quotes').selectAll().where('id', '=', quoteId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const row = await ctx.store.db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('id', '=', quoteId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   if (!row) return undefined;
-  const rows = await ctx.store.db.selectFrom('quote_lines').selectAll().where('quote_id', '=', row.id).orderBy('position').orderBy('id').execute();
+  const rows = await ctx.store.db
+    .selectFrom('quote_lines')
+    .selectAll()
+    .where('quote_id', '=', row.id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   const lines = rows.map((l) => ({
     description: l.description,
     quantity: Number(l.quantity),
@@ -123,11 +148,19 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
 }
 
 /** What a queued quote email says, read now; `undefined` (dropped) when the quote is gone. */
-export async function quoteEmailContent(ctx: DomainContext, payload: QuotePayload, workspaceId: string | null): Promise<QuoteEmailContent | undefined> {
+export async function quoteEmailContent(
+  ctx: DomainContext,
+  payload: QuotePayload,
+  workspaceId: string | null,
+): Promise<QuoteEmailContent | undefined> {
   if (workspaceId === null) return undefined;
   const quote = await emailQuote(ctx, workspaceId, payload.quoteId);
   if (!quote) return undefined;
-  const workspace = await ctx.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'locale']).where('id', '=', workspaceId).executeTakeFirst();
+  const workspace = await ctx.store.db
+    .selectFrom('workspaces')
+    .select(['name', 'time_zone', 'locale'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
   if (!workspace) return undefined;
   const staffUrl = `${await linkBaseUrl(ctx)}/w/${encodeURIComponent(workspaceId)}/quotes/${encodeURIComponent(quote.id)}`;
   const url = payload.event === 'customer_copy' ? quote.customerUrl : staffUrl;
@@ -165,7 +198,10 @@ function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
   const money = (minor: number) => formatMoney(minor, c.quote.currency, c.locale);
   const counted = c.quote.lines.filter((l) => !l.optional || l.chosen);
   const text = [
-    ...counted.map((l) => `${oneLine(l.description)}: ${formatQuantity(l.quantity, c.locale)} ${l.unit} × ${money(l.unitPrice)} = ${money(l.amount)}`),
+    ...counted.map(
+      (l) =>
+        `${oneLine(l.description)}: ${formatQuantity(l.quantity, c.locale)} ${l.unit} × ${money(l.unitPrice)} = ${money(l.amount)}`,
+    ),
     `Subtotal: ${money(c.quote.subtotal)}`,
     ...c.quote.taxes.map((t) => `${t.name}: ${money(t.amount)}`),
     `Total: ${money(c.quote.total)}`,
@@ -195,7 +231,9 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
     case 'viewed':
       subject = `${customer} opened quote ${number}`;
       heading = `${customer} opened quote ${number}`;
-      paragraphs.push(`${customer} opened quote ${number} (${total}) for the first time${q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone)}` : ''}.`);
+      paragraphs.push(
+        `${customer} opened quote ${number} (${total}) for the first time${q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone)}` : ''}.`,
+      );
       break;
     case 'accepted':
       subject = `${customer} accepted quote ${number}`;
@@ -209,7 +247,9 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
     case 'declined':
       subject = `${customer} declined quote ${number}`;
       heading = `Quote ${number} was declined`;
-      paragraphs.push(`${customer} declined quote ${number} (${total})${q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone)}` : ''}.`);
+      paragraphs.push(
+        `${customer} declined quote ${number} (${total})${q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone)}` : ''}.`,
+      );
       paragraphs.push(q.declineReason ? `Their reason: ${q.declineReason}` : 'They gave no reason.');
       break;
     case 'customer_copy':
@@ -228,7 +268,13 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
   const body = html`${paragraphs.map((p) => html`<p style="margin:0 0 16px;white-space:pre-wrap;overflow-wrap:anywhere">${p}</p>`)}${table?.html ?? ''}`;
   return {
     subject: oneLine(subject),
-    text: [heading, '', ...paragraphs.flatMap((p) => [p, '']), ...(table ? [...table.text, ''] : []), `${label}: ${c.url}`].join('\n'),
+    text: [
+      heading,
+      '',
+      ...paragraphs.flatMap((p) => [p, '']),
+      ...(table ? [...table.text, ''] : []),
+      `${label}: ${c.url}`,
+    ].join('\n'),
     html: page(heading, body, { label, url: c.url }),
   };
 }

@@ -6,7 +6,6 @@ import { quoteEmail } from './quote-email.js';
 import { renderConfirmation } from './sender-confirmation.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
-
 /**
  * An email's subject, plain-text part and HTML part. The HTML is one narrow column with inline styles (mail apps
  * drop stylesheets), no remote images, and every value escaped by `html`; the text part says the same for mail
@@ -28,7 +27,9 @@ export function renderEmail(content: EmailContent): RenderedEmail {
       return layout({
         subject: 'Leadscan test email',
         heading: 'Email from Leadscan works',
-        paragraphs: [`This test was sent by ${content.requestedBy}. Notifications of new leads and scans will arrive like this.`],
+        paragraphs: [
+          `This test was sent by ${content.requestedBy}. Notifications of new leads and scans will arrive like this.`,
+        ],
         button: { label: 'Open Leadscan', url: content.baseUrl },
       });
     case 'invite':
@@ -122,8 +123,13 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 function unnamedLines(content: Extract<EmailContent, { kind: 'arrivals' }>): string[] {
   const scansLeft = content.scanTotal - content.scans.length;
   return [
-    ...content.unnamed.map((s) => `${count(s.count)} more lead${s.count === 1 ? '' : 's'} from ${s.sourceName}, not listed here: see the Leads inbox.`),
-    ...(scansLeft > 0 ? [`${count(scansLeft)} more scan${scansLeft === 1 ? '' : 's'}, not listed here: see Scans.`] : []),
+    ...content.unnamed.map(
+      (s) =>
+        `${count(s.count)} more lead${s.count === 1 ? '' : 's'} from ${s.sourceName}, not listed here: see the Leads inbox.`,
+    ),
+    ...(scansLeft > 0
+      ? [`${count(scansLeft)} more scan${scansLeft === 1 ? '' : 's'}, not listed here: see Scans.`]
+      : []),
   ];
 }
 
@@ -134,7 +140,11 @@ function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): Re
   const more = unnamedLines(content);
   const text = [
     ...content.leads.flatMap((lead) => [...leadText(lead, when), '']),
-    ...content.scans.flatMap((scan) => [`Scan with ${rooms(scan.roomCount)}, received ${when(scan.receivedAt)}`, scan.url, '']),
+    ...content.scans.flatMap((scan) => [
+      `Scan with ${rooms(scan.roomCount)}, received ${when(scan.receivedAt)}`,
+      scan.url,
+      '',
+    ]),
     ...(more.length > 0 ? [...more, ''] : []),
     single ? '' : `Leads inbox: ${content.inboxUrl}`,
     `Choose which emails you get: ${content.settingsUrl}`,
@@ -149,28 +159,43 @@ function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): Re
   return {
     subject,
     text: text.join('\n'),
-    html: page(subject, body, single ? undefined : { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl),
+    html: page(
+      subject,
+      body,
+      single ? undefined : { label: 'Open the Leads inbox', url: content.inboxUrl },
+      content.settingsUrl,
+    ),
     ...(replyTo ? { replyTo } : {}),
   };
 }
 
 function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): RenderedEmail {
   const when = timeIn(content.timeZone);
-  const subject = oneLine(`Daily summary: ${content.total} new lead${content.total === 1 ? '' : 's'} in ${content.workspaceName}`);
+  const subject = oneLine(
+    `Daily summary: ${content.total} new lead${content.total === 1 ? '' : 's'} in ${content.workspaceName}`,
+  );
   const more = content.total - content.leads.length;
   const text = [
     `${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.`,
     '',
-    ...content.leads.flatMap((lead) => [`- ${leadTitle(lead)} (${lead.sourceName}), ${when(lead.receivedAt)}`, `  ${lead.url}`]),
+    ...content.leads.flatMap((lead) => [
+      `- ${leadTitle(lead)} (${lead.sourceName}), ${when(lead.receivedAt)}`,
+      `  ${lead.url}`,
+    ]),
     ...(more > 0 ? [`…and ${more} more in the Leads inbox: ${content.inboxUrl}`] : []),
     '',
     `Choose which emails you get: ${content.settingsUrl}`,
   ];
   const body = html`<p style="margin:0 0 16px">${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.</p>
 <ul style="margin:0 0 16px;padding:0;list-style:none">${content.leads.map(
-    (lead) => html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb"><a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
+    (lead) =>
+      html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb"><a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
   )}</ul>${more > 0 ? html`<p style="margin:0 0 16px">…and ${more} more.</p>` : ''}`;
-  return { subject, text: text.join('\n'), html: page(subject, body, { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl) };
+  return {
+    subject,
+    text: text.join('\n'),
+    html: page(subject, body, { label: 'Open the Leads inbox', url: content.inboxUrl }, content.settingsUrl),
+  };
 }
 
 const leadTitle = (lead: EmailLead) => lead.name ?? lead.email ?? lead.phone ?? 'A lead with no name';
@@ -235,10 +260,11 @@ function leadHtml(lead: EmailLead, when: (iso: string) => string): SafeHtml {
   return html`<div style="${CARD}">
 <p style="margin:0 0 12px;color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</p>
 ${leadRows(lead).map(
-    ({ label, value, href }) => html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div><div style="${WRAP};white-space:pre-wrap">${
+  ({ label, value, href }) =>
+    html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div><div style="${WRAP};white-space:pre-wrap">${
       href ? html`<a href="${href}" style="color:#1d4ed8">${value}</a>` : value
     }</div></div>`,
-  )}
+)}
 ${button('Open the lead', lead.url)}
 </div>`;
 }
@@ -254,7 +280,12 @@ function layout(input: EmailLayout): RenderedEmail {
   const body = html`${input.paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
   return {
     subject: oneLine(input.subject),
-    text: [input.heading, '', ...input.paragraphs.flatMap((p) => [p, '']), `${input.button.label}: ${input.button.url}`].join('\n'),
+    text: [
+      input.heading,
+      '',
+      ...input.paragraphs.flatMap((p) => [p, '']),
+      `${input.button.label}: ${input.button.url}`,
+    ].join('\n'),
     html: page(input.heading, body, input.button),
   };
 }
@@ -273,4 +304,3 @@ function timeIn(timeZone: string): (iso: string) => string {
   });
   return (iso) => format.format(new Date(iso));
 }
-

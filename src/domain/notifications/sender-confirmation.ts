@@ -25,7 +25,8 @@ export interface ConfirmationContent {
 }
 
 /** The keyed hash an address is counted under: the visitor's address is never kept in clear for the limit. */
-const addressHash = (ctx: DomainContext, address: string) => ctx.secrets.fingerprint(`confirmation:${emailKey(address)}`);
+const addressHash = (ctx: DomainContext, address: string) =>
+  ctx.secrets.fingerprint(`confirmation:${emailKey(address)}`);
 
 /**
  * Queues the confirmation for an accepted lead, in a write of its own right after the lead's commit (the lead's
@@ -35,7 +36,11 @@ const addressHash = (ctx: DomainContext, address: string) => ctx.secrets.fingerp
  */
 export async function queueSenderConfirmation(
   ctx: DomainContext,
-  input: { source: { id: string; workspaceId: string; confirmSender: boolean }; email: string | null; receivedAt: string },
+  input: {
+    source: { id: string; workspaceId: string; confirmSender: boolean };
+    email: string | null;
+    receivedAt: string;
+  },
 ): Promise<boolean> {
   const { source } = input;
   if (!source.confirmSender || !ctx.mail) return false;
@@ -65,13 +70,21 @@ export async function queueSenderConfirmation(
       .where('sent', '<', CONFIRMATIONS_PER_SOURCE_PER_DAY)
       .executeTakeFirst();
     if (Number(counted.numUpdatedRows) !== 1) return false;
-    await enqueueEmail(trx, ctx, { purpose: 'confirmation', to, workspaceId: source.workspaceId, payload: { kind: 'confirmation' } });
+    await enqueueEmail(trx, ctx, {
+      purpose: 'confirmation',
+      to,
+      workspaceId: source.workspaceId,
+      payload: { kind: 'confirmation' },
+    });
     return true;
   });
 }
 
 /** The business as the confirmation names it; undefined (the email is dropped) once the business email is gone. */
-export async function confirmationContent(ctx: DomainContext, workspaceId: string | null): Promise<ConfirmationContent | undefined> {
+export async function confirmationContent(
+  ctx: DomainContext,
+  workspaceId: string | null,
+): Promise<ConfirmationContent | undefined> {
   if (workspaceId === null) return undefined;
   const workspace = await ctx.store.db
     .selectFrom('workspaces')
@@ -99,7 +112,9 @@ export function renderConfirmation(content: ConfirmationContent): RenderedEmail 
     'To add anything, reply to this email.',
     `If you did not send a request to ${name}, someone else typed your address; ignore this email, nothing more will follow.`,
   ];
-  const contact = [name, content.businessPhone, content.businessEmail, content.businessAddress].filter((line): line is string => Boolean(line));
+  const contact = [name, content.businessPhone, content.businessEmail, content.businessAddress].filter(
+    (line): line is string => Boolean(line),
+  );
   const tel = content.businessPhone ? `tel:${content.businessPhone.replace(/[^\d+]/g, '')}` : null;
   const body = html`${paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}
 <p style="margin:0 0 16px;color:#374151">${name}${
@@ -119,11 +134,20 @@ export function renderConfirmation(content: ConfirmationContent): RenderedEmail 
  * Erasing a person (domain/persons/erase-person.ts): their confirmation records go, by their addresses' hashes;
  * their waiting confirmations go with the outbox rows to their addresses.
  */
-export async function forgetConfirmations(trx: Transaction<Schema>, ctx: DomainContext, workspaceId: string, addresses: string[]): Promise<void> {
+export async function forgetConfirmations(
+  trx: Transaction<Schema>,
+  ctx: DomainContext,
+  workspaceId: string,
+  addresses: string[],
+): Promise<void> {
   if (addresses.length === 0) return;
   await trx
     .deleteFrom('confirmation_sends')
     .where('workspace_id', '=', workspaceId)
-    .where('address_hash', 'in', addresses.map((a) => addressHash(ctx, a)))
+    .where(
+      'address_hash',
+      'in',
+      addresses.map((a) => addressHash(ctx, a)),
+    )
     .execute();
 }

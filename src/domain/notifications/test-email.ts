@@ -12,7 +12,10 @@ export async function queueTestEmail({
   input,
 }: VerbArgs<{ to: string; requestedBy: string; workspaceId?: string; userId?: string }>): Promise<string> {
   if (!ctx.mail) {
-    throw new AppError('email_not_configured', 'Email is off on this server: set SMTP_URL and MAIL_FROM and restart it (docs/notifications.md)');
+    throw new AppError(
+      'email_not_configured',
+      'Email is off on this server: set SMTP_URL and MAIL_FROM and restart it (docs/notifications.md)',
+    );
   }
   return enqueueTestEmail({ ctx, input });
 }

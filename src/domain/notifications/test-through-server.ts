@@ -41,10 +41,17 @@ export async function testEmailThroughServer(
   const smtp = server.email.server ?? 'its SMTP server';
   const deadline = Date.now() + input.timeoutMs;
   for (;;) {
-    const row = await ctx.store.db.selectFrom('outbox').select(['state', 'last_error']).where('id', '=', outboxId).executeTakeFirst();
+    const row = await ctx.store.db
+      .selectFrom('outbox')
+      .select(['state', 'last_error'])
+      .where('id', '=', outboxId)
+      .executeTakeFirst();
     if (row?.state === 'sent') return { to: input.to, server: smtp, outboxId };
     if (row && row.state !== 'pending' && row.state !== 'sending') {
-      throw new AppError('email_not_sent', `The test email to ${input.to} could not be sent through ${smtp}: ${row.last_error ?? row.state}`);
+      throw new AppError(
+        'email_not_sent',
+        `The test email to ${input.to} could not be sent through ${smtp}: ${row.last_error ?? row.state}`,
+      );
     }
     if (Date.now() >= deadline) {
       throw new AppError(

@@ -63,13 +63,20 @@ export async function erasePerson({
     // their address in plain text beside the sealed payload: they go too, whether sent yet or not.
     const quoteAddresses =
       leads.length > 0
-        ? (await trx.selectFrom('quotes').select('customer_email').where('lead_id', 'in', leads).where('customer_email', 'is not', null).execute()).map(
-            (r) => r.customer_email!.toLowerCase(),
-          )
+        ? (
+            await trx
+              .selectFrom('quotes')
+              .select('customer_email')
+              .where('lead_id', 'in', leads)
+              .where('customer_email', 'is not', null)
+              .execute()
+          ).map((r) => r.customer_email!.toLowerCase())
         : [];
     // A person found by phone may have given an email too: a confirmation went to that one.
     const leadAddresses = rows.leads.flatMap((r) => (r.email ? [r.email.trim().toLowerCase()] : []));
-    const addresses = [...new Set([...quoteAddresses, ...leadAddresses, ...('email' in match ? [match.email.toLowerCase()] : [])])];
+    const addresses = [
+      ...new Set([...quoteAddresses, ...leadAddresses, ...('email' in match ? [match.email.toLowerCase()] : [])]),
+    ];
     if (addresses.length > 0) {
       await trx
         .deleteFrom('outbox')
@@ -80,12 +87,20 @@ export async function erasePerson({
     }
     if (leads.length > 0) {
       // A catch restored into an erased lead no longer points at it.
-      await trx.updateTable('quarantine').set({ restored_lead_id: null }).where('restored_lead_id', 'in', leads).execute();
+      await trx
+        .updateTable('quarantine')
+        .set({ restored_lead_id: null })
+        .where('restored_lead_id', 'in', leads)
+        .execute();
       await removeLeads(trx, 'id', leads);
     }
     if (quarantine.length > 0) await trx.deleteFrom('quarantine').where('id', 'in', quarantine).execute();
     for (const record of rows.idempotency) {
-      await trx.deleteFrom('idempotency_keys').where('scope', '=', record.scope).where('key', '=', record.key).execute();
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', record.scope)
+        .where('key', '=', record.key)
+        .execute();
     }
     // Counts only: the record must not say whom (the point of an erasure is that nothing does).
     await recordAudit(trx, ctx, {

@@ -21,7 +21,12 @@ export interface PersonExport {
 export async function exportPerson({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined; lookupOnly?: boolean }>): Promise<PersonExport> {
+}: VerbArgs<{
+  workspaceId: string;
+  email?: string | undefined;
+  phone?: string | undefined;
+  lookupOnly?: boolean;
+}>): Promise<PersonExport> {
   const match = personMatch(input);
   const rows = await findPersonRows(ctx.store.db, { workspaceId: input.workspaceId, match });
   // The export handed out is recorded with its counts (never whom); the People screen's lookup before it is not.
@@ -37,7 +42,10 @@ export async function exportPerson({
     match,
     // The team's notes and history about the person are data about them too (the erasure deletes them with the lead).
     leads: await Promise.all(rows.leads.map(async (row) => toExportedLead(await readLeadRecords(ctx.store.db, row)))),
-    quotes: await quotesOf(ctx, rows.leads.map((l) => l.id)),
+    quotes: await quotesOf(
+      ctx,
+      rows.leads.map((l) => l.id),
+    ),
     quarantine: rows.quarantine.map((row) => ({
       ...toQuarantineView(row),
       ...requestMeta(row),
@@ -49,7 +57,13 @@ export async function exportPerson({
 
 async function quotesOf(ctx: VerbArgs<unknown>['ctx'], leadIds: string[]): Promise<PersonExport['quotes']> {
   if (leadIds.length === 0) return [];
-  const rows = await ctx.store.db.selectFrom('quotes').selectAll().where('lead_id', 'in', leadIds).orderBy('created_at').orderBy('id').execute();
+  const rows = await ctx.store.db
+    .selectFrom('quotes')
+    .selectAll()
+    .where('lead_id', 'in', leadIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return Promise.all(
     rows.map(async (row) => {
       const { customerUrl: _link, ...quote } = await loadQuoteView(ctx, ctx.store.db, row);

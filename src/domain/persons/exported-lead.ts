@@ -61,7 +61,14 @@ export function toExportedLead(records: LeadRecords): ExportedLead {
     idempotencyKey: lead.idempotency_key,
     internalNotes: byTime(records.notes, (n) => n.created_at)
       .reverse()
-      .map((n) => ({ id: n.id, leadId: n.lead_id, authorUserId: n.author_user_id, authorLabel: n.author_label, text: n.body, createdAt: n.created_at })),
+      .map((n) => ({
+        id: n.id,
+        leadId: n.lead_id,
+        authorUserId: n.author_user_id,
+        authorLabel: n.author_label,
+        text: n.body,
+        createdAt: n.created_at,
+      })),
     history: byTime(records.stageHistory, (h) => h.moved_at).map(stageMoveOf),
     events: byTime(records.events, (e) => e.at).map((e) => ({
       kind: e.kind === 'assigned' ? 'assigned' : 'follow_up',

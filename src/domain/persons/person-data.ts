@@ -11,13 +11,13 @@ export type PersonMatch = { email: string } | { phone: string };
 export function personMatch(input: { email?: string | undefined; phone?: string | undefined }): PersonMatch {
   const email = input.email === undefined ? undefined : checkText(input.email, 'email', 'The email').trim();
   const phone = input.phone === undefined ? undefined : checkText(input.phone, 'phone', 'The phone number').trim();
-  if (email && phone) throw new AppError('invalid_arguments', 'Give the person\'s email or their phone, not both');
+  if (email && phone) throw new AppError('invalid_arguments', "Give the person's email or their phone, not both");
   if (email) return { email };
   if (phone) {
     if (digits(phone).length < 4) throw new AppError('invalid_arguments', 'A phone number needs at least 4 digits');
     return { phone };
   }
-  throw new AppError('invalid_arguments', 'Give the person\'s email or phone');
+  throw new AppError('invalid_arguments', "Give the person's email or phone");
 }
 
 /** The contact a match is for, as given (an email or a phone number). */
@@ -93,7 +93,9 @@ export async function findPersonRows(
     if ('email' in match) {
       return typeof fields.email === 'string' && fields.email.trim().toLowerCase() === match.email.toLowerCase();
     }
-    return typeof fields.phone === 'string' && digits(fields.phone) === digits(match.phone) && digits(fields.phone) !== '';
+    return (
+      typeof fields.phone === 'string' && digits(fields.phone) === digits(match.phone) && digits(fields.phone) !== ''
+    );
   });
 
   const refs = [...leads, ...quarantine]

@@ -11,9 +11,20 @@ export const DEFAULT_STAGES: ReadonlyArray<{ key: string; name: string }> = [
 ];
 
 /** Gives a new pipeline its default stages, inside the transaction that creates it. */
-export async function insertDefaultStages(trx: Transaction<Schema>, { pipelineId, now }: { pipelineId: string; now: string }) {
+export async function insertDefaultStages(
+  trx: Transaction<Schema>,
+  { pipelineId, now }: { pipelineId: string; now: string },
+) {
   await trx
     .insertInto('stages')
-    .values(DEFAULT_STAGES.map((s, position) => ({ pipeline_id: pipelineId, key: s.key, name: s.name, position, created_at: now })))
+    .values(
+      DEFAULT_STAGES.map((s, position) => ({
+        pipeline_id: pipelineId,
+        key: s.key,
+        name: s.name,
+        position,
+        created_at: now,
+      })),
+    )
     .execute();
 }

@@ -1,7 +1,13 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
-import { countLeads, refuseUnlessEmpty, removeLeads, removeSources, removeStages } from '../workspaces/remove-contents.js';
+import {
+  countLeads,
+  refuseUnlessEmpty,
+  removeLeads,
+  removeSources,
+  removeStages,
+} from '../workspaces/remove-contents.js';
 import { getPipeline } from './find-pipeline.js';
 
 /** Deletes a pipeline with its lead sources and, with `force`, their leads (docs/cli.md), in one transaction. */
@@ -21,7 +27,12 @@ export async function deletePipeline({
     const removed = await removeSources(trx, sourceIds);
     await removeStages(trx, [pipeline.id]);
     await trx.deleteFrom('pipelines').where('id', '=', pipeline.id).execute();
-    await recordAudit(trx, ctx, { action: 'pipeline.deleted', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id], details: { ...removed, leads } });
+    await recordAudit(trx, ctx, {
+      action: 'pipeline.deleted',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [pipeline.id],
+      details: { ...removed, leads },
+    });
     return { ...removed, leads, pipelines: 1 };
   });
   return { id: pipeline.id, name: pipeline.name, deleted };

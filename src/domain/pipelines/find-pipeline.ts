@@ -18,7 +18,9 @@ export async function findPipeline({
     .selectFrom('pipelines')
     .selectAll()
     .where('workspace_id', '=', input.workspaceId)
-    .where((eb) => eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]))
+    .where((eb) =>
+      eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]),
+    )
     .orderBy(sql`case when id = ${input.ref} then 0 else 1 end`)
     .limit(1)
     .executeTakeFirst();

@@ -13,7 +13,11 @@ export async function renamePipeline({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'pipelines', { name, workspaceId: pipeline.workspaceId, exceptId: pipeline.id });
     await trx.updateTable('pipelines').set({ name }).where('id', '=', pipeline.id).execute();
-    await recordAudit(trx, ctx, { action: 'pipeline.renamed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
+    await recordAudit(trx, ctx, {
+      action: 'pipeline.renamed',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [pipeline.id],
+    });
   });
   return { ...pipeline, name };
 }

@@ -7,7 +7,10 @@ import { checkItemFields, itemRow, type ItemFields } from './item-fields.js';
 import { itemOf, requireOwnerRole, type PriceListItem } from './price-list-item.js';
 
 /** Adds an item to a workspace's price list (owners). */
-export async function addPriceListItem({ ctx, input }: VerbArgs<{ workspaceId: string; role: Role; item: ItemFields }>): Promise<PriceListItem> {
+export async function addPriceListItem({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; role: Role; item: ItemFields }>): Promise<PriceListItem> {
   requireOwnerRole(input.role);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } });
   const values = checkItemFields(input.item, settings);
@@ -16,7 +19,12 @@ export async function addPriceListItem({ ctx, input }: VerbArgs<{ workspaceId: s
   return ctx.store.writer.write(async (trx) => {
     const row = { id, workspace_id: input.workspaceId, ...itemRow(values), created_at: at, updated_at: at };
     await trx.insertInto('price_list_items').values(row).execute();
-    await recordAudit(trx, ctx, { action: 'price_list.item_added', workspaceId: input.workspaceId, targetIds: [id], details: { unitPrice: values.unitPrice } });
+    await recordAudit(trx, ctx, {
+      action: 'price_list.item_added',
+      workspaceId: input.workspaceId,
+      targetIds: [id],
+      details: { unitPrice: values.unitPrice },
+    });
     return itemOf(row);
   });
 }

@@ -14,7 +14,8 @@ export const MAX_IMPORT_ROWS = 5_000;
 /** The most bad rows one refusal names. */
 export const MAX_ROW_ERRORS = 20;
 
-const refuse = (detail: string) => new AppError('invalid_fields', detail, [{ field: 'file', code: 'invalid', message: detail }]);
+const refuse = (detail: string) =>
+  new AppError('invalid_fields', detail, [{ field: 'file', code: 'invalid', message: detail }]);
 
 /**
  * Imports a price list CSV (owners): the header row names the columns (`name`, `unit` and `price` required, the
@@ -26,7 +27,8 @@ export async function importPriceList({
   ctx,
   input,
 }: VerbArgs<{ workspaceId: string; role: Role; csv: string }>): Promise<{ added: number; updated: number }> {
-  if (input.role !== 'owner') throw new AppError('owner_only', 'Only an owner of the workspace can change the price list; ask an owner');
+  if (input.role !== 'owner')
+    throw new AppError('owner_only', 'Only an owner of the workspace can change the price list; ask an owner');
   let records: string[][];
   try {
     records = parse(input.csv, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
@@ -37,11 +39,16 @@ export async function importPriceList({
   if (!header) throw refuse('The file is empty; it needs a header row: ' + PRICE_LIST_HEADERS.join(','));
   const columns = header.map((h) => h.trim().toLowerCase());
   for (const required of ['name', 'unit', 'price']) {
-    if (!columns.includes(required)) throw refuse(`The header row has no "${required}" column (columns: ${PRICE_LIST_HEADERS.join(', ')})`);
+    if (!columns.includes(required))
+      throw refuse(`The header row has no "${required}" column (columns: ${PRICE_LIST_HEADERS.join(', ')})`);
   }
   const unknown = columns.find((c) => !(PRICE_LIST_HEADERS as readonly string[]).includes(c));
-  if (unknown !== undefined) throw refuse(`The header row has a column "${unknown.slice(0, 40)}" that is not one of ${PRICE_LIST_HEADERS.join(', ')}`);
-  if (rows.length > MAX_IMPORT_ROWS) throw refuse(`The file has ${rows.length} rows; one import takes at most ${MAX_IMPORT_ROWS}`);
+  if (unknown !== undefined)
+    throw refuse(
+      `The header row has a column "${unknown.slice(0, 40)}" that is not one of ${PRICE_LIST_HEADERS.join(', ')}`,
+    );
+  if (rows.length > MAX_IMPORT_ROWS)
+    throw refuse(`The file has ${rows.length} rows; one import takes at most ${MAX_IMPORT_ROWS}`);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } });
   const bad: string[] = [];
   const values = rows.map((cells, i): ItemValues | null => {
@@ -60,7 +67,13 @@ export async function importPriceList({
           waste: cell('waste'),
           coats: cell('coats'),
           pack: cell('pack'),
-          taxes: taxes === undefined ? undefined : taxes.split(/[,;]/).map((t) => t.trim()).filter(Boolean),
+          taxes:
+            taxes === undefined
+              ? undefined
+              : taxes
+                  .split(/[,;]/)
+                  .map((t) => t.trim())
+                  .filter(Boolean),
         },
         settings,
         `Row ${i + 2}: `,
@@ -75,27 +88,46 @@ export async function importPriceList({
     // Every bad row is named (up to MAX_ROW_ERRORS), so a file is fixed in one go; still nothing changes.
     const shown = bad.slice(0, MAX_ROW_ERRORS);
     if (bad.length > shown.length) shown.push(`… and ${bad.length - shown.length} more bad rows`);
-    throw new AppError('invalid_fields', shown.join('; '), shown.map((message) => ({ field: 'file', code: 'invalid', message })));
+    throw new AppError(
+      'invalid_fields',
+      shown.join('; '),
+      shown.map((message) => ({ field: 'file', code: 'invalid', message })),
+    );
   }
   const at = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
-    const existing = await trx.selectFrom('price_list_items').select(['id', 'name']).where('workspace_id', '=', input.workspaceId).execute();
+    const existing = await trx
+      .selectFrom('price_list_items')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', input.workspaceId)
+      .execute();
     const byName = new Map(existing.map((r) => [r.name.toLowerCase(), r.id]));
     let added = 0;
     let updated = 0;
     for (const value of values as ItemValues[]) {
       const id = byName.get(value.name.toLowerCase());
       if (id !== undefined) {
-        await trx.updateTable('price_list_items').set({ ...itemRow(value), updated_at: at }).where('id', '=', id).execute();
+        await trx
+          .updateTable('price_list_items')
+          .set({ ...itemRow(value), updated_at: at })
+          .where('id', '=', id)
+          .execute();
         updated += 1;
       } else {
         const newItem = newId('pli');
-        await trx.insertInto('price_list_items').values({ id: newItem, workspace_id: input.workspaceId, ...itemRow(value), created_at: at, updated_at: at }).execute();
+        await trx
+          .insertInto('price_list_items')
+          .values({ id: newItem, workspace_id: input.workspaceId, ...itemRow(value), created_at: at, updated_at: at })
+          .execute();
         byName.set(value.name.toLowerCase(), newItem);
         added += 1;
       }
     }
-    await recordAudit(trx, ctx, { action: 'price_list.imported', workspaceId: input.workspaceId, details: { added, updated } });
+    await recordAudit(trx, ctx, {
+      action: 'price_list.imported',
+      workspaceId: input.workspaceId,
+      details: { added, updated },
+    });
     return { added, updated };
   });
 }

@@ -46,7 +46,9 @@ function checked<T>(errors: FieldError[], field: string, check: () => T): T {
     return check();
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    errors.push(...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]));
+    errors.push(
+      ...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]),
+    );
     return undefined as T;
   }
 }
@@ -59,10 +61,16 @@ export function checkItemFields(fields: ItemFields, settings: WorkspaceSettings,
   const unitPrice = checked(errors, 'price', () => parseAmount(fields.price, settings.currency));
   const measure = checked(errors, 'measure', () => checkMeasure(fields.measure ?? ''));
   const waste = checked(errors, 'waste', () => checkWaste(fields.waste ?? ''));
-  const coats = checked(errors, 'coats', () => (fields.coats === undefined || fields.coats.trim() === '' ? 100 : checkHundredths(fields.coats, 'coats', 'Coats')));
-  const pack = checked(errors, 'pack', () => (fields.pack === undefined || fields.pack.trim() === '' ? null : checkHundredths(fields.pack, 'pack', 'A pack')));
+  const coats = checked(errors, 'coats', () =>
+    fields.coats === undefined || fields.coats.trim() === '' ? 100 : checkHundredths(fields.coats, 'coats', 'Coats'),
+  );
+  const pack = checked(errors, 'pack', () =>
+    fields.pack === undefined || fields.pack.trim() === '' ? null : checkHundredths(fields.pack, 'pack', 'A pack'),
+  );
   const taxes = checked(errors, 'taxes', () =>
-    fields.taxes === undefined ? settings.taxes.filter((t) => t.onByDefault).map((t) => t.name) : checkTaxNames(fields.taxes, settings.taxes),
+    fields.taxes === undefined
+      ? settings.taxes.filter((t) => t.onByDefault).map((t) => t.name)
+      : checkTaxNames(fields.taxes, settings.taxes),
   );
   if (errors.length === 0) checked(errors, 'unit', () => checkMeasureFitsUnit(measure, unit));
   if (errors.length > 0) {

@@ -11,7 +11,17 @@ export const UNITS = ['m2', 'ft2', 'm', 'ft', 'm3', 'ft3', 'each', 'hour', 'fixe
 export type Unit = (typeof UNITS)[number];
 
 /** Which of a room's figures a measured item is priced by. */
-export const MEASURES = ['floor_area', 'ceiling_area', 'wall_area_net', 'wall_area_gross', 'perimeter', 'skirting', 'volume', 'doors', 'windows'] as const;
+export const MEASURES = [
+  'floor_area',
+  'ceiling_area',
+  'wall_area_net',
+  'wall_area_gross',
+  'perimeter',
+  'skirting',
+  'volume',
+  'doors',
+  'windows',
+] as const;
 export type Measure = (typeof MEASURES)[number];
 
 export type MeasureKind = 'area' | 'length' | 'volume' | 'count';
@@ -28,10 +38,28 @@ export const KIND_OF_MEASURE: Record<Measure, MeasureKind> = {
   windows: 'count',
 };
 
-export const KIND_OF_UNIT: Partial<Record<Unit, MeasureKind>> = { m2: 'area', ft2: 'area', m: 'length', ft: 'length', m3: 'volume', ft3: 'volume', each: 'count' };
+export const KIND_OF_UNIT: Partial<Record<Unit, MeasureKind>> = {
+  m2: 'area',
+  ft2: 'area',
+  m: 'length',
+  ft: 'length',
+  m3: 'volume',
+  ft3: 'volume',
+  each: 'count',
+};
 
 /** How a unit is shown: m², ft², m³… */
-export const UNIT_LABELS: Record<Unit, string> = { m2: 'm²', ft2: 'ft²', m: 'm', ft: 'ft', m3: 'm³', ft3: 'ft³', each: 'each', hour: 'hour', fixed: 'fixed' };
+export const UNIT_LABELS: Record<Unit, string> = {
+  m2: 'm²',
+  ft2: 'ft²',
+  m: 'm',
+  ft: 'ft',
+  m3: 'm³',
+  ft3: 'ft³',
+  each: 'each',
+  hour: 'hour',
+  fixed: 'fixed',
+};
 
 export interface PriceListItem {
   id: string;
@@ -71,15 +99,23 @@ export function itemOf(row: Selectable<PriceListItemTable>): PriceListItem {
 
 /** The price list is the owners' to change; members read it (docs/security.md). */
 export function requireOwnerRole(role: Role): void {
-  if (role !== 'owner') throw new AppError('owner_only', 'Only an owner of the workspace can change the price list; ask an owner');
+  if (role !== 'owner')
+    throw new AppError('owner_only', 'Only an owner of the workspace can change the price list; ask an owner');
 }
 
-const invalid = (field: string, message: string) => new AppError('invalid_fields', message, [{ field, code: 'invalid', message }]);
+const invalid = (field: string, message: string) =>
+  new AppError('invalid_fields', message, [{ field, code: 'invalid', message }]);
 
 export function checkItemName(value: string): string {
   const name = checkText(value, 'name', 'The name').trim();
-  if (name === '') throw new AppError('invalid_fields', 'The name is empty', [{ field: 'name', code: 'required', message: 'Give the item a name' }]);
-  if (name.length > 200) throw new AppError('invalid_fields', 'The name is longer than 200 characters', [{ field: 'name', code: 'too_long', message: 'At most 200 characters', max: 200 }]);
+  if (name === '')
+    throw new AppError('invalid_fields', 'The name is empty', [
+      { field: 'name', code: 'required', message: 'Give the item a name' },
+    ]);
+  if (name.length > 200)
+    throw new AppError('invalid_fields', 'The name is longer than 200 characters', [
+      { field: 'name', code: 'too_long', message: 'At most 200 characters', max: 200 },
+    ]);
   return name;
 }
 
@@ -92,7 +128,8 @@ export function checkUnit(value: string, field = 'unit'): Unit {
 export function checkMeasure(value: string): Measure | null {
   const measure = value.trim().toLowerCase();
   if (measure === '' || measure === 'none') return null;
-  if (!(MEASURES as readonly string[]).includes(measure)) throw invalid('measure', `The measure is one of ${MEASURES.join(', ')}, or empty`);
+  if (!(MEASURES as readonly string[]).includes(measure))
+    throw invalid('measure', `The measure is one of ${MEASURES.join(', ')}, or empty`);
   return measure as Measure;
 }
 
@@ -104,7 +141,8 @@ export function checkWaste(value: string): number {
 /** A positive decimal with up to two decimals, as hundredths (coats, pack coverage). */
 export function checkHundredths(value: string, field: string, label: string): number {
   const units = parseDecimal(value, 2, false);
-  if (units === undefined || units <= 0n || units > 100_000_000n) throw invalid(field, `${label} is a number above 0 with at most 2 decimals`);
+  if (units === undefined || units <= 0n || units > 100_000_000n)
+    throw invalid(field, `${label} is a number above 0 with at most 2 decimals`);
   return Number(units);
 }
 
@@ -116,7 +154,10 @@ export function checkTaxNames(names: readonly string[], workspaceTaxes: readonly
     if (name === '') continue;
     const tax = workspaceTaxes.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (!tax) {
-      throw invalid('taxes', `"${name.slice(0, 40)}" is not one of this workspace's taxes (${workspaceTaxes.map((t) => t.name).join(', ') || 'none; add them in Settings'})`);
+      throw invalid(
+        'taxes',
+        `"${name.slice(0, 40)}" is not one of this workspace's taxes (${workspaceTaxes.map((t) => t.name).join(', ') || 'none; add them in Settings'})`,
+      );
     }
     if (!out.includes(tax.name)) out.push(tax.name);
   }

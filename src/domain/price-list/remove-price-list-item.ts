@@ -8,7 +8,10 @@ import { itemOf, requireOwnerRole, type PriceListItem } from './price-list-item.
  * Removes an item (owners). With no workspace given (the CLI's `price-list remove ITEM`), the item's own workspace;
  * quotes priced from it keep their lines.
  */
-export async function removePriceListItem({ ctx, input }: VerbArgs<{ workspaceId?: string; role: Role; itemId: string }>): Promise<PriceListItem> {
+export async function removePriceListItem({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; role: Role; itemId: string }>): Promise<PriceListItem> {
   requireOwnerRole(input.role);
   return ctx.store.writer.write(async (trx) => {
     let query = trx.selectFrom('price_list_items').selectAll().where('id', '=', input.itemId);
@@ -16,7 +19,11 @@ export async function removePriceListItem({ ctx, input }: VerbArgs<{ workspaceId
     const row = await query.executeTakeFirst();
     if (!row) throw new AppError('price_list_item_not_found', `No price-list item has the id ${input.itemId}`);
     await trx.deleteFrom('price_list_items').where('id', '=', row.id).execute();
-    await recordAudit(trx, ctx, { action: 'price_list.item_removed', workspaceId: row.workspace_id, targetIds: [row.id] });
+    await recordAudit(trx, ctx, {
+      action: 'price_list.item_removed',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id],
+    });
     return itemOf(row);
   });
 }

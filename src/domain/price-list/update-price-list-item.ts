@@ -24,7 +24,12 @@ export async function updatePriceListItem({
       .returningAll()
       .executeTakeFirst();
     if (!updated) throw new AppError('price_list_item_not_found', `No price-list item has the id ${input.itemId}`);
-    await recordAudit(trx, ctx, { action: 'price_list.item_changed', workspaceId: input.workspaceId, targetIds: [input.itemId], details: { unitPrice: values.unitPrice } });
+    await recordAudit(trx, ctx, {
+      action: 'price_list.item_changed',
+      workspaceId: input.workspaceId,
+      targetIds: [input.itemId],
+      details: { unitPrice: values.unitPrice },
+    });
     return itemOf(updated);
   });
 }

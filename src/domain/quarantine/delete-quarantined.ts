@@ -3,11 +3,22 @@ import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 
 /** Drops a quarantined submission for good (it was a bot after all). Another workspace's item is "not found". */
-export async function deleteQuarantined({ ctx, input }: VerbArgs<{ workspaceId: string; id: string }>): Promise<{ deleted: string }> {
+export async function deleteQuarantined({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; id: string }>): Promise<{ deleted: string }> {
   const result = await ctx.store.writer.write(async (trx) => {
-    const deleted = await trx.deleteFrom('quarantine').where('id', '=', input.id).where('workspace_id', '=', input.workspaceId).executeTakeFirst();
+    const deleted = await trx
+      .deleteFrom('quarantine')
+      .where('id', '=', input.id)
+      .where('workspace_id', '=', input.workspaceId)
+      .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 1) {
-      await recordAudit(trx, ctx, { action: 'quarantine.deleted', workspaceId: input.workspaceId, targetIds: [input.id] });
+      await recordAudit(trx, ctx, {
+        action: 'quarantine.deleted',
+        workspaceId: input.workspaceId,
+        targetIds: [input.id],
+      });
     }
     return deleted;
   });

@@ -76,7 +76,11 @@ export async function markAsSpam({
       })
       .execute();
     await deleteLeadRows(trx, row.id);
-    await recordAudit(trx, ctx, { action: 'lead.marked_spam', workspaceId: row.workspace_id, targetIds: [row.id, quarantineId] });
+    await recordAudit(trx, ctx, {
+      action: 'lead.marked_spam',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id, quarantineId],
+    });
     return { quarantineId, leadId: row.id };
   });
 }

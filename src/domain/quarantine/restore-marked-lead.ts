@@ -68,7 +68,12 @@ export async function restoreMarkedLead(
   if (state.stageHistory.length > 0) await trx.insertInto('stage_history').values(state.stageHistory).execute();
   if (state.events.length > 0) await trx.insertInto('lead_events').values(state.events).execute();
   if (state.scanIds.length > 0) {
-    await trx.updateTable('scans').set({ lead_id: lead.id }).where('id', 'in', state.scanIds).where('lead_id', 'is', null).execute();
+    await trx
+      .updateTable('scans')
+      .set({ lead_id: lead.id })
+      .where('id', 'in', state.scanIds)
+      .where('lead_id', 'is', null)
+      .execute();
   }
   return lead.id;
 }

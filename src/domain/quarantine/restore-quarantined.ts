@@ -12,7 +12,11 @@ import type { DialectOps } from '../../storage/dialect-ops.js';
 import type { QuarantineTable, Schema } from '../../storage/schema.js';
 
 /** A caught post becomes a new lead: the same field rules as intake, minus the honeypot. */
-async function restoreCatch(trx: Transaction<Schema>, ops: DialectOps, row: Selectable<QuarantineTable>): Promise<string> {
+async function restoreCatch(
+  trx: Transaction<Schema>,
+  ops: DialectOps,
+  row: Selectable<QuarantineTable>,
+): Promise<string> {
   const { [HONEYPOT_FIELD]: _honeypot, ...body } = JSON.parse(row.fields) as Record<string, unknown>;
   const fields = normalizeLeadBody(body);
   const leadId = newId('lead');
@@ -70,7 +74,11 @@ export async function restoreQuarantined({
     if (Number(marked.numUpdatedRows) !== 1) {
       throw new AppError('already_restored', `${input.id} was already restored`);
     }
-    await recordAudit(trx, ctx, { action: 'quarantine.restored', workspaceId: row.workspace_id, targetIds: [row.id, leadId] });
+    await recordAudit(trx, ctx, {
+      action: 'quarantine.restored',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id, leadId],
+    });
     return { leadId };
   });
 }

@@ -1,7 +1,10 @@
 import type { VerbArgs } from '../context.js';
 
 /** The lead a quarantined submission of the workspace was restored as, if any (a double-clicked Restore lands there). */
-export async function restoredLeadOf({ ctx, input }: VerbArgs<{ workspaceId: string; id: string }>): Promise<string | null> {
+export async function restoredLeadOf({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; id: string }>): Promise<string | null> {
   const row = await ctx.store.db
     .selectFrom('quarantine')
     .select('restored_lead_id')

@@ -33,13 +33,19 @@ export async function acceptQuote({
   const name = checkText(input.name, 'name', 'Your name').trim();
   if (name === '') errors.push({ field: 'name', code: 'required', message: 'Type your full name to accept' });
   if (name.length > 200) errors.push({ field: 'name', code: 'too_long', message: 'At most 200 characters', max: 200 });
-  if (!input.agreed) errors.push({ field: 'agreed', code: 'required', message: 'Tick "I accept this quote and its terms"' });
+  if (!input.agreed)
+    errors.push({ field: 'agreed', code: 'required', message: 'Tick "I accept this quote and its terms"' });
   if (errors.length > 0) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);
   return ctx.store.writer.write(async (trx) => {
     const row = await shownRevision(trx, input.token);
     requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
     const at = nowIso(ctx);
-    const optional = await trx.selectFrom('quote_lines').select(['id', 'chosen']).where('quote_id', '=', row.id).where('optional', '=', 1).execute();
+    const optional = await trx
+      .selectFrom('quote_lines')
+      .select(['id', 'chosen'])
+      .where('quote_id', '=', row.id)
+      .where('optional', '=', 1)
+      .execute();
     let priced: QuoteView;
     if (input.chosenLineIds !== undefined) {
       const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
@@ -53,13 +59,31 @@ export async function acceptQuote({
     const chosen = priced.lines.filter((l) => l.optional && l.chosen).map((l) => l.id);
     const done = await trx
       .updateTable('quotes')
-      .set({ status: 'accepted', accepted_at: at, accepted_name: name, acceptance_hash: hash, chosen_lines: JSON.stringify(chosen), updated_at: at })
+      .set({
+        status: 'accepted',
+        accepted_at: at,
+        accepted_name: name,
+        acceptance_hash: hash,
+        chosen_lines: JSON.stringify(chosen),
+        updated_at: at,
+      })
       .where('id', '=', row.id)
       .where('status', 'in', ['sent', 'viewed'])
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
-    await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'won', onlyForward: false, by: { userId: null, label: 'customer' }, at });
-    await recordAudit(trx, ctx, { action: 'quote.accepted', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: priced.total } });
+    await moveLeadForQuote(trx, {
+      leadId: row.lead_id,
+      key: 'won',
+      onlyForward: false,
+      by: { userId: null, label: 'customer' },
+      at,
+    });
+    await recordAudit(trx, ctx, {
+      action: 'quote.accepted',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id, row.lead_id],
+      details: { revision: Number(row.revision), total: priced.total },
+    });
     const quote = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
     await queueQuoteEmails(trx, ctx, {
       event: 'accepted',

@@ -19,7 +19,12 @@ export function canonicalJson(value: Json): string {
  * What an acceptance signs (docs/quotes.md, "The acceptance hash"): the revision's content as the customer saw it,
  * with the optional lines as they ticked them. Money as integers in the smallest unit, quantities in hundredths.
  */
-export function acceptanceContent(quote: Pick<QuoteView, 'number' | 'revision' | 'currency' | 'lines' | 'taxes' | 'subtotal' | 'total' | 'note' | 'terms' | 'validUntil'>): Json {
+export function acceptanceContent(
+  quote: Pick<
+    QuoteView,
+    'number' | 'revision' | 'currency' | 'lines' | 'taxes' | 'subtotal' | 'total' | 'note' | 'terms' | 'validUntil'
+  >,
+): Json {
   return {
     number: quote.number,
     revision: quote.revision,
@@ -45,5 +50,8 @@ export function acceptanceContent(quote: Pick<QuoteView, 'number' | 'revision' |
 
 /** SHA-256 (hex) of the canonical JSON of `acceptanceContent`. */
 export function acceptanceHash(quote: Parameters<typeof acceptanceContent>[0]): string {
-  return crypto.createHash('sha256').update(canonicalJson(acceptanceContent(quote)), 'utf8').digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(canonicalJson(acceptanceContent(quote)), 'utf8')
+    .digest('hex');
 }

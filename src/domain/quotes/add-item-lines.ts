@@ -14,11 +14,19 @@ import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote
 export async function addItemLines({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; itemIds: string[]; scanIds?: string[]; rooms?: number[] }>): Promise<QuoteView> {
+}: VerbArgs<{
+  workspaceId?: string;
+  quoteId: string;
+  itemIds: string[];
+  scanIds?: string[];
+  rooms?: number[];
+}>): Promise<QuoteView> {
   const quote = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   requireDraft(quote);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: quote.workspace_id } });
-  const items = await Promise.all(input.itemIds.map((itemId) => getPriceListItem({ ctx, input: { workspaceId: quote.workspace_id, itemId } })));
+  const items = await Promise.all(
+    input.itemIds.map((itemId) => getPriceListItem({ ctx, input: { workspaceId: quote.workspace_id, itemId } })),
+  );
   const lines = await measuredLines(ctx, {
     workspaceId: quote.workspace_id,
     leadId: quote.lead_id,

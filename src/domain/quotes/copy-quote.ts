@@ -10,7 +10,10 @@ import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from '.
  * the same lead; the way on from an accepted or declined quote, which is final. It keeps the original's currency and
  * taxes, so its prices mean what they meant; valid-until starts again from today.
  */
-export async function copyQuote({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
+export async function copyQuote({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
   const source = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: source.workspace_id } });
   const id = newId('quo');
@@ -31,7 +34,12 @@ export async function copyQuote({ ctx, input }: VerbArgs<{ workspaceId?: string;
       })
       .execute();
     await copyLines(trx, row.id, id);
-    await recordAudit(trx, ctx, { action: 'quote.created', workspaceId: row.workspace_id, targetIds: [id, row.lead_id, row.id], details: { copy: true, total: Number(row.total) } });
+    await recordAudit(trx, ctx, {
+      action: 'quote.created',
+      workspaceId: row.workspace_id,
+      targetIds: [id, row.lead_id, row.id],
+      details: { copy: true, total: Number(row.total) },
+    });
     return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: id }));
   });
 }

@@ -37,9 +37,14 @@ export async function createQuote({
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId } });
   const scanIds = input.scanIds ?? [];
   const rooms = input.rooms ?? [];
-  if (rooms.length > 0 && scanIds.length === 0) throw new AppError('invalid_fields', 'Rooms are picked from a scan: give the scan too', [{ field: 'rooms', code: 'invalid', message: 'Pick a scan first' }]);
+  if (rooms.length > 0 && scanIds.length === 0)
+    throw new AppError('invalid_fields', 'Rooms are picked from a scan: give the scan too', [
+      { field: 'rooms', code: 'invalid', message: 'Pick a scan first' },
+    ]);
   const picks = input.picks ?? sameRooms(scanIds, rooms);
-  let items = await Promise.all((input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { workspaceId, itemId } })));
+  let items = await Promise.all(
+    (input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { workspaceId, itemId } })),
+  );
   // The CLI's `quotes create --scan S` without `--item` prices every measured item; the builder's picker names its items.
   if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
@@ -83,7 +88,12 @@ export async function createQuote({
       .execute();
     await insertLines(trx, id, lines);
     const quote = await storeTotals(ctx, trx, id, at);
-    await recordAudit(trx, ctx, { action: 'quote.created', workspaceId, targetIds: [id, lead.id], details: { lines: lines.length, total: quote.total } });
+    await recordAudit(trx, ctx, {
+      action: 'quote.created',
+      workspaceId,
+      targetIds: [id, lead.id],
+      details: { lines: lines.length, total: quote.total },
+    });
     return quote;
   });
 }

@@ -17,7 +17,13 @@ export interface CustomerQuote {
   state: 'open' | 'accepted' | 'declined' | 'withdrawn' | 'expired';
   /** Whether this revision replaced an earlier one sent on the same link (the page says so). */
   replacesEarlier: boolean;
-  business: { name: string; address: string | null; phone: string | null; email: string | null; taxNumbers: TaxNumber[] };
+  business: {
+    name: string;
+    address: string | null;
+    phone: string | null;
+    email: string | null;
+    taxNumbers: TaxNumber[];
+  };
   locale: string;
   timeZone: string;
   /** The priced rooms' floor plans as frozen at the revision's send; null for one sent before plans were frozen. */
@@ -37,7 +43,11 @@ export async function shownRevision(db: Db, token: string): Promise<Selectable<Q
         .orderBy('revision', 'desc')
         .executeTakeFirst()
     : undefined;
-  if (!row) throw new AppError('quote_not_found', 'This link leads to no quote: it may have been mistyped, or the quote was deleted');
+  if (!row)
+    throw new AppError(
+      'quote_not_found',
+      'This link leads to no quote: it may have been mistyped, or the quote was deleted',
+    );
   return row;
 }
 
@@ -50,7 +60,13 @@ export function stateOf(quote: QuoteView): CustomerQuote['state'] {
  * The customer's page's data for a link's token. Reading it changes nothing: a view is recorded only when the page's
  * script reports it (`recordQuoteView`), so mail scanners that fetch links do not count.
  */
-export async function openQuoteByToken({ ctx, input }: { ctx: DomainContext; input: { token: string } }): Promise<CustomerQuote> {
+export async function openQuoteByToken({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { token: string };
+}): Promise<CustomerQuote> {
   const row = await shownRevision(ctx.store.db, input.token);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: row.workspace_id } });
   const quote = viewOf(ctx, row, await loadLines(ctx.store.db, row.id), settings.timeZone);
@@ -65,7 +81,13 @@ export async function openQuoteByToken({ ctx, input }: { ctx: DomainContext; inp
     quote,
     state: stateOf(quote),
     replacesEarlier: firstSent !== undefined && Number(firstSent.revision) < quote.revision,
-    business: { name: settings.name, address: settings.businessAddress, phone: settings.businessPhone, email: settings.businessEmail, taxNumbers: settings.taxNumbers },
+    business: {
+      name: settings.name,
+      address: settings.businessAddress,
+      phone: settings.businessPhone,
+      email: settings.businessEmail,
+      taxNumbers: settings.taxNumbers,
+    },
     locale: settings.locale,
     timeZone: settings.timeZone,
     plans: frozenPlansOf(row.plans),

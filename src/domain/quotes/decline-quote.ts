@@ -16,8 +16,12 @@ import { findQuoteRow, loadQuoteView, timeZoneOf, type QuoteView } from './quote
 export async function declineQuote({
   ctx,
   input,
-}: VerbArgs<{ token: string; revision: number; reason?: string }>): Promise<{ quote: QuoteView; sentByUserId: string | null }> {
-  const reason = input.reason === undefined ? null : checkOptionalText(input.reason, 'reason', 'The reason', 2000, true);
+}: VerbArgs<{ token: string; revision: number; reason?: string }>): Promise<{
+  quote: QuoteView;
+  sentByUserId: string | null;
+}> {
+  const reason =
+    input.reason === undefined ? null : checkOptionalText(input.reason, 'reason', 'The reason', 2000, true);
   return ctx.store.writer.write(async (trx) => {
     const row = await shownRevision(trx, input.token);
     requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
@@ -29,9 +33,29 @@ export async function declineQuote({
       .where('status', 'in', ['sent', 'viewed'])
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
-    await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'lost', onlyForward: false, by: { userId: null, label: 'customer' }, at });
-    await queueQuoteEmails(trx, ctx, { event: 'declined', quoteId: row.id, workspaceId: row.workspace_id, sentByUserId: row.sent_by_user_id, customerEmail: null });
-    await recordAudit(trx, ctx, { action: 'quote.declined', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(row.total) } });
-    return { quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })), sentByUserId: row.sent_by_user_id };
+    await moveLeadForQuote(trx, {
+      leadId: row.lead_id,
+      key: 'lost',
+      onlyForward: false,
+      by: { userId: null, label: 'customer' },
+      at,
+    });
+    await queueQuoteEmails(trx, ctx, {
+      event: 'declined',
+      quoteId: row.id,
+      workspaceId: row.workspace_id,
+      sentByUserId: row.sent_by_user_id,
+      customerEmail: null,
+    });
+    await recordAudit(trx, ctx, {
+      action: 'quote.declined',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id, row.lead_id],
+      details: { revision: Number(row.revision), total: Number(row.total) },
+    });
+    return {
+      quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })),
+      sentByUserId: row.sent_by_user_id,
+    };
   });
 }

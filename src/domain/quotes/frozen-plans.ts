@@ -16,7 +16,9 @@ export interface FrozenPlans {
 }
 
 /** The rooms the lines were measured from (their `source`), in line order, each once, at most MAX_QUOTE_PLANS. */
-export function pricedRooms(lines: ReadonlyArray<{ source: LineSource | null }>): Array<{ scanId: string; room: number }> {
+export function pricedRooms(
+  lines: ReadonlyArray<{ source: LineSource | null }>,
+): Array<{ scanId: string; room: number }> {
   const rooms: Array<{ scanId: string; room: number }> = [];
   for (const { source } of lines) {
     if (!source || rooms.some((r) => r.scanId === source.scanId && r.room === source.room)) continue;
@@ -29,8 +31,17 @@ export function pricedRooms(lines: ReadonlyArray<{ source: LineSource | null }>)
  * The figures of the scans a draft's lines were measured from, read before the send's transaction: measuring a scan
  * the sweep has not reached writes its figures in a transaction of its own, which must not nest in the send's.
  */
-export async function figuresForSend(ctx: DomainContext, workspaceId: string, quoteId: string): Promise<Map<string, ScanFigures>> {
-  const sources = await ctx.store.db.selectFrom('quote_lines').select('source').where('quote_id', '=', quoteId).where('source', 'is not', null).execute();
+export async function figuresForSend(
+  ctx: DomainContext,
+  workspaceId: string,
+  quoteId: string,
+): Promise<Map<string, ScanFigures>> {
+  const sources = await ctx.store.db
+    .selectFrom('quote_lines')
+    .select('source')
+    .where('quote_id', '=', quoteId)
+    .where('source', 'is not', null)
+    .execute();
   const rooms = pricedRooms(sources.map((s) => ({ source: JSON.parse(s.source!) as LineSource })));
   const figures = new Map<string, ScanFigures>();
   for (const scanId of new Set(rooms.map((r) => r.scanId))) {
@@ -47,13 +58,28 @@ export async function figuresForSend(ctx: DomainContext, workspaceId: string, qu
  */
 export async function freezePlans(
   trx: Transaction<Schema>,
-  input: { workspaceId: string; lines: ReadonlyArray<{ source: LineSource | null }>; units: Units; figures: Map<string, ScanFigures> },
+  input: {
+    workspaceId: string;
+    lines: ReadonlyArray<{ source: LineSource | null }>;
+    units: Units;
+    figures: Map<string, ScanFigures>;
+  },
 ): Promise<FrozenPlans> {
   const rooms = pricedRooms(input.lines);
   const scanIds = [...new Set(rooms.map((r) => r.scanId))];
-  const present = scanIds.length === 0
-    ? new Set<string>()
-    : new Set((await trx.selectFrom('scans').select('id').where('workspace_id', '=', input.workspaceId).where('id', 'in', scanIds).execute()).map((s) => s.id));
+  const present =
+    scanIds.length === 0
+      ? new Set<string>()
+      : new Set(
+          (
+            await trx
+              .selectFrom('scans')
+              .select('id')
+              .where('workspace_id', '=', input.workspaceId)
+              .where('id', 'in', scanIds)
+              .execute()
+          ).map((s) => s.id),
+        );
   const frozen: FrozenPlans = { units: input.units, rooms: [] };
   for (const { scanId, room } of rooms) {
     if (!present.has(scanId)) continue;

@@ -23,7 +23,15 @@ export async function findQuoteByRef(ctx: VerbArgs<unknown>['ctx'], input: { wor
     .orderBy('revision', 'desc')
     .execute();
   const workspaces = new Set(rows.map((r) => r.workspace_id));
-  if (rows.length === 0) throw new AppError('quote_not_found', `No quote ${parsed.number}${parsed.revision ? ` rev ${parsed.revision}` : ''}`);
-  if (workspaces.size > 1) throw new AppError('quote_not_found', `Several workspaces have a ${parsed.number}: give the quote's id (see \`leadscan quotes list --workspace W\`)`);
+  if (rows.length === 0)
+    throw new AppError(
+      'quote_not_found',
+      `No quote ${parsed.number}${parsed.revision ? ` rev ${parsed.revision}` : ''}`,
+    );
+  if (workspaces.size > 1)
+    throw new AppError(
+      'quote_not_found',
+      `Several workspaces have a ${parsed.number}: give the quote's id (see \`leadscan quotes list --workspace W\`)`,
+    );
   return rows[0]!;
 }

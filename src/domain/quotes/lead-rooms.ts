@@ -8,7 +8,10 @@ export interface ScanRooms {
 }
 
 /** The rooms of the scans attached to a lead, newest scan first: what the builder offers to price from. */
-export async function roomsOfLeadScans({ ctx, input }: VerbArgs<{ workspaceId: string; leadId: string }>): Promise<ScanRooms[]> {
+export async function roomsOfLeadScans({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; leadId: string }>): Promise<ScanRooms[]> {
   const scans = await ctx.store.db
     .selectFrom('scans')
     .select(['id', 'received_at'])

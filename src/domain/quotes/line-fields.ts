@@ -33,7 +33,9 @@ function checked<T>(errors: FieldError[], field: string, check: () => T): T {
     return check();
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    errors.push(...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]));
+    errors.push(
+      ...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]),
+    );
     return undefined as T;
   }
 }
@@ -43,8 +45,14 @@ export function checkLineFields(fields: LineFields, currency: string, rates: rea
   const errors: FieldError[] = [];
   const description = checked(errors, 'description', () => {
     const text = checkText(fields.description, 'description', 'The description', { multiline: true }).trim();
-    if (text === '') throw new AppError('invalid_fields', 'The description is empty', [{ field: 'description', code: 'required', message: 'Describe the line' }]);
-    if (text.length > 1000) throw new AppError('invalid_fields', 'The description is longer than 1000 characters', [{ field: 'description', code: 'too_long', message: 'At most 1000 characters', max: 1000 }]);
+    if (text === '')
+      throw new AppError('invalid_fields', 'The description is empty', [
+        { field: 'description', code: 'required', message: 'Describe the line' },
+      ]);
+    if (text.length > 1000)
+      throw new AppError('invalid_fields', 'The description is longer than 1000 characters', [
+        { field: 'description', code: 'too_long', message: 'At most 1000 characters', max: 1000 },
+      ]);
     return text;
   });
   const quantity = checked(errors, 'quantity', () => parseQuantity(fields.quantity));

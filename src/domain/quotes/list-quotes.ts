@@ -26,12 +26,21 @@ export type ListStatus = (typeof LIST_STATUSES)[number];
 export function checkListStatus(value: string): ListStatus {
   const status = value.trim().toLowerCase();
   if (!(LIST_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError('invalid_fields', `The status is one of ${LIST_STATUSES.join(', ')}`, [{ field: 'status', code: 'invalid', message: `Choose ${LIST_STATUSES.join(', ')}` }]);
+    throw new AppError('invalid_fields', `The status is one of ${LIST_STATUSES.join(', ')}`, [
+      { field: 'status', code: 'invalid', message: `Choose ${LIST_STATUSES.join(', ')}` },
+    ]);
   }
   return status as ListStatus;
 }
 
-type ListInput = { workspaceId: string; status?: ListStatus; leadId?: string; scanId?: string; limit?: number; offset?: number };
+type ListInput = {
+  workspaceId: string;
+  status?: ListStatus;
+  leadId?: string;
+  scanId?: string;
+  limit?: number;
+  offset?: number;
+};
 
 /**
  * The list's query for `today` (the workspace's date), kept apart so a test can pin its plan (each filter is read
@@ -58,20 +67,36 @@ export function quoteListQuery(ctx: DomainContext, input: ListInput, today: stri
       'q.declined_at',
     ])
     .where('q.workspace_id', '=', input.workspaceId)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('quotes as later').select('later.id').whereRef('later.chain_id', '=', 'q.chain_id').whereRef('later.revision', '>', 'q.revision'))));
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('quotes as later')
+            .select('later.id')
+            .whereRef('later.chain_id', '=', 'q.chain_id')
+            .whereRef('later.revision', '>', 'q.revision'),
+        ),
+      ),
+    );
   if (input.leadId !== undefined) query = query.where('q.lead_id', '=', input.leadId);
   if (input.scanId !== undefined) {
     // Ids hold only [a-z0-9_]; `_` is escaped so it matches itself.
     const pattern = `%"scanId":"${input.scanId.replaceAll('\\', '\\\\').replaceAll('_', '\\_').replaceAll('%', '\\%')}"%`;
     query = query.where(({ exists, selectFrom }) =>
-      exists(selectFrom('quote_lines as l').select('l.id').whereRef('l.quote_id', '=', 'q.id').where(sql<boolean>`l.source like ${pattern} escape '\\'`)),
+      exists(
+        selectFrom('quote_lines as l')
+          .select('l.id')
+          .whereRef('l.quote_id', '=', 'q.id')
+          .where(sql<boolean>`l.source like ${pattern} escape '\\'`),
+      ),
     );
   }
   const status = input.status;
   // Written as the partial index's own condition (migration 0041): a planner uses that index only for a query that
   // states it, and SQLite only when it is spelled out rather than bound.
-  if (status === 'expired') query = query.where(sql<boolean>`q.status in ('sent', 'viewed')`).where('q.valid_until', '<', today);
-  else if (status === 'sent' || status === 'viewed') query = query.where('q.status', '=', status).where('q.valid_until', '>=', today);
+  if (status === 'expired')
+    query = query.where(sql<boolean>`q.status in ('sent', 'viewed')`).where('q.valid_until', '<', today);
+  else if (status === 'sent' || status === 'viewed')
+    query = query.where('q.status', '=', status).where('q.valid_until', '>=', today);
   else if (status !== undefined) query = query.where('q.status', '=', status);
   return query
     .orderBy('q.created_at', 'desc')

@@ -1,6 +1,13 @@
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { KIND_OF_MEASURE, UNIT_LABELS, hundredthsText, type Measure, type PriceListItem, type Unit } from '../price-list/price-list-item.js';
+import {
+  KIND_OF_MEASURE,
+  UNIT_LABELS,
+  hundredthsText,
+  type Measure,
+  type PriceListItem,
+  type Unit,
+} from '../price-list/price-list-item.js';
 import type { RoomMeasurement } from '../scans/measure/index.js';
 import { scanFigures } from '../scans/measure-scan.js';
 import { METRES_PER_FOOT, toFeet, toSquareFeet } from '../units.js';
@@ -14,7 +21,8 @@ export interface RoomPick {
 }
 
 /** The same rooms picked from each scan (the CLI's `--scan`… `--room`…). */
-export const sameRooms = (scanIds: readonly string[], rooms: readonly number[]): RoomPick[] => scanIds.map((scanId) => ({ scanId, rooms }));
+export const sameRooms = (scanIds: readonly string[], rooms: readonly number[]): RoomPick[] =>
+  scanIds.map((scanId) => ({ scanId, rooms }));
 
 /** A line to insert: money already in the smallest unit, quantity in hundredths. */
 export interface NewLine {
@@ -71,7 +79,10 @@ export function inUnit(value: number, unit: Unit): number {
  * it: ceil(figure × (1 + waste) × coats ÷ coverage). The product is read to 12 significant digits first, so a float
  * a hair above a whole number of packs (3.0000000000000004) is 3 packs, not 4.
  */
-export function measuredQuantity(measured: number, item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>): { quantity: number; packs: number | null } {
+export function measuredQuantity(
+  measured: number,
+  item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>,
+): { quantity: number; packs: number | null } {
   const needed = (measured * (100_000 + item.waste) * item.coats) / 10_000_000;
   if (item.pack === null) return { quantity: hundredthsOf(needed), packs: null };
   const packs = Math.ceil(Number(((needed * 100) / item.pack).toPrecision(12)));
@@ -79,13 +90,22 @@ export function measuredQuantity(measured: number, item: Pick<PriceListItem, 'wa
 }
 
 /** "Kitchen: floor 23.16 m² + 10 % waste × 2 coats = 5 packs of 10 m²". */
-export function sourceText(roomName: string, measure: Measure, measured: number, unit: Unit, item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>, packs: number | null, locale: string): string {
+export function sourceText(
+  roomName: string,
+  measure: Measure,
+  measured: number,
+  unit: Unit,
+  item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>,
+  packs: number | null,
+  locale: string,
+): string {
   const count = KIND_OF_MEASURE[measure] === 'count';
   const figure = count ? String(measured) : `${formatQuantity(hundredthsOf(measured), locale)} ${UNIT_LABELS[unit]}`;
   const parts = [`${roomName}: ${MEASURE_WORDS[measure]} ${figure}`];
   if (item.waste > 0) parts.push(`+ ${rateText(item.waste)} % waste`);
   if (item.coats !== 100) parts.push(`× ${hundredthsText(item.coats)} coats`);
-  if (packs !== null) parts.push(`= ${packs} ${packs === 1 ? 'pack' : 'packs'} of ${hundredthsText(item.pack!)} ${UNIT_LABELS[unit]}`);
+  if (packs !== null)
+    parts.push(`= ${packs} ${packs === 1 ? 'pack' : 'packs'} of ${hundredthsText(item.pack!)} ${UNIT_LABELS[unit]}`);
   return parts.join(' ');
 }
 
@@ -98,17 +118,37 @@ export function sourceText(roomName: string, measure: Measure, measured: number,
  */
 export async function measuredLines(
   ctx: DomainContext,
-  input: { workspaceId: string; leadId: string; picks: readonly RoomPick[]; items: readonly PriceListItem[]; taxNames: readonly string[]; locale: string },
+  input: {
+    workspaceId: string;
+    leadId: string;
+    picks: readonly RoomPick[];
+    items: readonly PriceListItem[];
+    taxNames: readonly string[];
+    locale: string;
+  },
 ): Promise<NewLine[]> {
   const lines: NewLine[] = [];
   const carried = (item: PriceListItem) => item.taxes.filter((t) => input.taxNames.includes(t));
   const measuredItems = input.items.filter((i) => i.measure !== null);
   for (const { scanId, rooms: picked } of input.picks) {
-    const scan = await ctx.store.db.selectFrom('scans').select(['id', 'lead_id']).where('id', '=', scanId).where('workspace_id', '=', input.workspaceId).executeTakeFirst();
-    if (!scan || scan.lead_id !== input.leadId) throw new AppError('scan_not_found', `No scan ${scanId} attached to this lead; attach it first (\`leadscan scans attach\`)`);
+    const scan = await ctx.store.db
+      .selectFrom('scans')
+      .select(['id', 'lead_id'])
+      .where('id', '=', scanId)
+      .where('workspace_id', '=', input.workspaceId)
+      .executeTakeFirst();
+    if (!scan || scan.lead_id !== input.leadId)
+      throw new AppError(
+        'scan_not_found',
+        `No scan ${scanId} attached to this lead; attach it first (\`leadscan scans attach\`)`,
+      );
     const figures = await scanFigures({ ctx, input: { workspaceId: input.workspaceId, scanId } });
     for (const wanted of picked) {
-      if (!figures.rooms.some((r) => r.index + 1 === wanted)) throw new AppError('room_not_found', `Scan ${scanId} has no room ${wanted} (rooms count from 1; it has ${figures.rooms.length})`);
+      if (!figures.rooms.some((r) => r.index + 1 === wanted))
+        throw new AppError(
+          'room_not_found',
+          `Scan ${scanId} has no room ${wanted} (rooms count from 1; it has ${figures.rooms.length})`,
+        );
     }
     const rooms = figures.rooms.filter((r) => picked.length === 0 || picked.includes(r.index + 1));
     for (const room of rooms) {
@@ -140,7 +180,16 @@ export async function measuredLines(
     }
   }
   for (const item of input.items.filter((i) => i.measure === null)) {
-    lines.push({ description: item.name, quantity: 100, unit: item.unit, unitPrice: item.unitPrice, taxes: carried(item), optional: false, chosen: true, source: null });
+    lines.push({
+      description: item.name,
+      quantity: 100,
+      unit: item.unit,
+      unitPrice: item.unitPrice,
+      taxes: carried(item),
+      optional: false,
+      chosen: true,
+      source: null,
+    });
   }
   return lines;
 }

@@ -10,7 +10,9 @@ export async function nextQuoteNumber(trx: Transaction<Schema>, workspaceId: str
   const row = await trx
     .insertInto('quote_counters')
     .values({ workspace_id: workspaceId, last_number: 1 })
-    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ last_number: sql<number>`quote_counters.last_number + 1` }))
+    .onConflict((oc) =>
+      oc.column('workspace_id').doUpdateSet({ last_number: sql<number>`quote_counters.last_number + 1` }),
+    )
     .returning('last_number')
     .executeTakeFirstOrThrow();
   return formatQuoteNumber(Number(row.last_number));

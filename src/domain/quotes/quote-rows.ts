@@ -35,8 +35,16 @@ export function freshDraft(at: string, userId: string | null | undefined) {
 }
 
 /** Appends lines to a revision after its last position, in one statement (amounts computed here; totals by `storeTotals`). */
-export async function insertLines(trx: Transaction<Schema>, quoteId: string, lines: readonly NewLine[]): Promise<string[]> {
-  const last = await trx.selectFrom('quote_lines').select((eb) => eb.fn.max('position').as('max')).where('quote_id', '=', quoteId).executeTakeFirst();
+export async function insertLines(
+  trx: Transaction<Schema>,
+  quoteId: string,
+  lines: readonly NewLine[],
+): Promise<string[]> {
+  const last = await trx
+    .selectFrom('quote_lines')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('quote_id', '=', quoteId)
+    .executeTakeFirst();
   const first = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
   const rows = lines.map((line, i) => ({
     id: newId('qln'),
@@ -58,7 +66,13 @@ export async function insertLines(trx: Transaction<Schema>, quoteId: string, lin
 
 /** Copies a revision's lines (a new revision, a copy) with new ids, in order, in one statement. */
 export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, toQuoteId: string): Promise<void> {
-  const rows = await trx.selectFrom('quote_lines').selectAll().where('quote_id', '=', fromQuoteId).orderBy('position').orderBy('id').execute();
+  const rows = await trx
+    .selectFrom('quote_lines')
+    .selectAll()
+    .where('quote_id', '=', fromQuoteId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   await insertQuoteLines(
     trx,
     rows.map((row, position) => ({ ...row, id: newId('qln'), quote_id: toQuoteId, position })),
@@ -71,9 +85,19 @@ export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, t
  */
 export async function moveLeadForQuote(
   trx: Transaction<Schema>,
-  input: { leadId: string; key: string; onlyForward: boolean; by: { userId: string | null; label: string }; at: string },
+  input: {
+    leadId: string;
+    key: string;
+    onlyForward: boolean;
+    by: { userId: string | null; label: string };
+    at: string;
+  },
 ): Promise<boolean> {
-  const lead = await trx.selectFrom('leads').select(['id', 'pipeline_id', 'stage']).where('id', '=', input.leadId).executeTakeFirst();
+  const lead = await trx
+    .selectFrom('leads')
+    .select(['id', 'pipeline_id', 'stage'])
+    .where('id', '=', input.leadId)
+    .executeTakeFirst();
   if (!lead) return false;
   const stages = await loadStages(trx, lead.pipeline_id);
   const to = stages.find((s) => s.key === input.key);

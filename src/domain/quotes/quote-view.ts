@@ -126,7 +126,13 @@ export function customerUrlOf(ctx: DomainContext, tokenEnc: string | null): stri
 }
 
 export async function loadLines(db: Db, quoteId: string): Promise<QuoteLineView[]> {
-  const rows = await db.selectFrom('quote_lines').selectAll().where('quote_id', '=', quoteId).orderBy('position').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('quote_lines')
+    .selectAll()
+    .where('quote_id', '=', quoteId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return rows.map(lineOf);
 }
 
@@ -135,7 +141,12 @@ export async function timeZoneOf(db: Db, workspaceId: string): Promise<string> {
   return row?.time_zone ?? 'UTC';
 }
 
-export function viewOf(ctx: DomainContext, row: Selectable<QuoteTable>, lines: QuoteLineView[], timeZone: string): QuoteView {
+export function viewOf(
+  ctx: DomainContext,
+  row: Selectable<QuoteTable>,
+  lines: QuoteLineView[],
+  timeZone: string,
+): QuoteView {
   const rates = JSON.parse(row.tax_rates) as TaxRate[];
   const totals = computeTotals(lines, rates);
   return {
@@ -146,7 +157,12 @@ export function viewOf(ctx: DomainContext, row: Selectable<QuoteTable>, lines: Q
     leadId: row.lead_id,
     workspaceId: row.workspace_id,
     currency: row.currency,
-    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone, address: row.customer_address },
+    customer: {
+      name: row.customer_name,
+      email: row.customer_email,
+      phone: row.customer_phone,
+      address: row.customer_address,
+    },
     title: row.title,
     note: row.note,
     terms: row.terms,
@@ -170,7 +186,10 @@ export function viewOf(ctx: DomainContext, row: Selectable<QuoteTable>, lines: Q
 }
 
 /** A quote row of the workspace by id (any workspace when none is given: the CLI), or `quote_not_found`. */
-export async function findQuoteRow(db: Db, { workspaceId, quoteId }: { workspaceId?: string; quoteId: string }): Promise<Selectable<QuoteTable>> {
+export async function findQuoteRow(
+  db: Db,
+  { workspaceId, quoteId }: { workspaceId?: string; quoteId: string },
+): Promise<Selectable<QuoteTable>> {
   const row = await db
     .selectFrom('quotes')
     .selectAll()
@@ -200,12 +219,23 @@ export function requireDraft(row: Pick<QuoteTable, 'status' | 'number' | 'revisi
  * answers the revision as saved. The lines are read once, for the totals and the answer alike, and amounts that
  * changed are written in one statement (docs/performance.md, "Quotes at scale").
  */
-export async function storeTotals(ctx: DomainContext, trx: Transaction<Schema>, quoteId: string, updatedAt: string): Promise<QuoteView> {
-  const quote = await trx.selectFrom('quotes').select(['tax_rates']).where('id', '=', quoteId).executeTakeFirstOrThrow();
+export async function storeTotals(
+  ctx: DomainContext,
+  trx: Transaction<Schema>,
+  quoteId: string,
+  updatedAt: string,
+): Promise<QuoteView> {
+  const quote = await trx
+    .selectFrom('quotes')
+    .select(['tax_rates'])
+    .where('id', '=', quoteId)
+    .executeTakeFirstOrThrow();
   const stored = await loadLines(trx, quoteId);
   const totals = computeTotals(stored, JSON.parse(quote.tax_rates) as TaxRate[]);
   const lines = stored.map((line, i) => ({ ...line, amount: totals.amounts[i]! }));
-  const changed = lines.filter((line, i) => line.amount !== stored[i]!.amount).map((line) => ({ id: line.id, value: line.amount }));
+  const changed = lines
+    .filter((line, i) => line.amount !== stored[i]!.amount)
+    .map((line) => ({ id: line.id, value: line.amount }));
   if (changed.length > 0) await setQuoteLineIntegers(trx, quoteId, 'amount', changed);
   const row = await trx
     .updateTable('quotes')

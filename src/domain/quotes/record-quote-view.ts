@@ -8,14 +8,23 @@ import { shownRevision } from './customer-quote.js';
  * for a signed-in member of the workspace. The first view marks a sent quote viewed and queues the sender's "viewed"
  * email in the same transaction (`queueQuoteEmails`); each view adds to the count. Answers whether this was the first.
  */
-export async function recordQuoteView({
-  ctx,
-  input,
-}: VerbArgs<{ token: string }>): Promise<{ quoteId: string; number: string | null; first: boolean; sentByUserId: string | null; workspaceId: string }> {
+export async function recordQuoteView({ ctx, input }: VerbArgs<{ token: string }>): Promise<{
+  quoteId: string;
+  number: string | null;
+  first: boolean;
+  sentByUserId: string | null;
+  workspaceId: string;
+}> {
   return ctx.store.writer.write(async (trx) => {
     const row = await shownRevision(trx, input.token);
     if (row.status !== 'sent' && row.status !== 'viewed') {
-      return { quoteId: row.id, number: row.number, first: false, sentByUserId: row.sent_by_user_id, workspaceId: row.workspace_id };
+      return {
+        quoteId: row.id,
+        number: row.number,
+        first: false,
+        sentByUserId: row.sent_by_user_id,
+        workspaceId: row.workspace_id,
+      };
     }
     const at = nowIso(ctx);
     const first = row.viewed_at === null;
@@ -25,9 +34,25 @@ export async function recordQuoteView({
       .where('id', '=', row.id)
       .execute();
     if (first) {
-      await recordAudit(trx, ctx, { action: 'quote.viewed', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id] });
-      await queueQuoteEmails(trx, ctx, { event: 'viewed', quoteId: row.id, workspaceId: row.workspace_id, sentByUserId: row.sent_by_user_id, customerEmail: null });
+      await recordAudit(trx, ctx, {
+        action: 'quote.viewed',
+        workspaceId: row.workspace_id,
+        targetIds: [row.id, row.lead_id],
+      });
+      await queueQuoteEmails(trx, ctx, {
+        event: 'viewed',
+        quoteId: row.id,
+        workspaceId: row.workspace_id,
+        sentByUserId: row.sent_by_user_id,
+        customerEmail: null,
+      });
     }
-    return { quoteId: row.id, number: row.number, first, sentByUserId: row.sent_by_user_id, workspaceId: row.workspace_id };
+    return {
+      quoteId: row.id,
+      number: row.number,
+      first,
+      sentByUserId: row.sent_by_user_id,
+      workspaceId: row.workspace_id,
+    };
   });
 }

@@ -3,12 +3,20 @@ import { AppError } from '../errors.js';
 import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
 
 /** Removes a draft's line; answers the quote with its new totals. */
-export async function removeQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string }>): Promise<QuoteView> {
+export async function removeQuoteLine({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
-    const deleted = await trx.deleteFrom('quote_lines').where('id', '=', input.lineId).where('quote_id', '=', row.id).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
+    const deleted = await trx
+      .deleteFrom('quote_lines')
+      .where('id', '=', input.lineId)
+      .where('quote_id', '=', row.id)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0)
+      throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
     return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

@@ -7,24 +7,50 @@ import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote
  * Puts a draft's lines in the given order: `lineIds` names every line once (the builder sends its whole list, so
  * two people reordering at once cannot interleave into an order neither chose).
  */
-export async function reorderQuoteLines({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
+export async function reorderQuoteLines({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
-    const current = (await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute()).map((l) => l.id);
-    const same = input.lineIds.length === current.length && new Set(input.lineIds).size === current.length && input.lineIds.every((id) => current.includes(id));
+    const current = (await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute()).map(
+      (l) => l.id,
+    );
+    const same =
+      input.lineIds.length === current.length &&
+      new Set(input.lineIds).size === current.length &&
+      input.lineIds.every((id) => current.includes(id));
     if (!same) {
-      throw new AppError('invalid_fields', 'Give every line of the quote once, in the new order', [{ field: 'lineIds', code: 'invalid', message: 'The lines changed meanwhile; reload and try again' }]);
+      throw new AppError('invalid_fields', 'Give every line of the quote once, in the new order', [
+        { field: 'lineIds', code: 'invalid', message: 'The lines changed meanwhile; reload and try again' },
+      ]);
     }
-    await setQuoteLineIntegers(trx, row.id, 'position', input.lineIds.map((id, position) => ({ id, value: position })));
+    await setQuoteLineIntegers(
+      trx,
+      row.id,
+      'position',
+      input.lineIds.map((id, position) => ({ id, value: position })),
+    );
     return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }
 
 /** Moves one line up or down by one place (the builder's arrow buttons, which work without scripts). */
-export async function moveQuoteLine({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
+export async function moveQuoteLine({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
   const row = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
-  const ids = (await ctx.store.db.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).orderBy('position').orderBy('id').execute()).map((l) => l.id);
+  const ids = (
+    await ctx.store.db
+      .selectFrom('quote_lines')
+      .select('id')
+      .where('quote_id', '=', row.id)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+  ).map((l) => l.id);
   const at = ids.indexOf(input.lineId);
   if (at < 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
   const to = input.direction === 'up' ? at - 1 : at + 1;

@@ -12,16 +12,26 @@ import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from '.
  * has a draft revision answers that draft (Revise pressed twice makes one). Accepted and declined quotes are final:
  * copy them instead. A valid-until that has passed starts again from today.
  */
-export async function reviseQuote({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
+export async function reviseQuote({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
   const first = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: first.workspace_id } });
   return ctx.store.writer.write(async (trx) => {
-    const latest = await trx.selectFrom('quotes').selectAll().where('chain_id', '=', first.chain_id).orderBy('revision', 'desc').executeTakeFirstOrThrow();
+    const latest = await trx
+      .selectFrom('quotes')
+      .selectAll()
+      .where('chain_id', '=', first.chain_id)
+      .orderBy('revision', 'desc')
+      .executeTakeFirstOrThrow();
     if (latest.status === 'draft' && latest.number !== null) return loadQuoteView(ctx, trx, latest);
     if (!['sent', 'viewed', 'withdrawn'].includes(latest.status)) {
       throw new AppError(
         latest.status === 'draft' ? 'quote_not_editable' : 'quote_final',
-        latest.status === 'draft' ? 'A draft is edited as it is; revise a quote once it was sent' : `${latest.number} was ${latest.status}, which is final: copy it to start a new quote`,
+        latest.status === 'draft'
+          ? 'A draft is edited as it is; revise a quote once it was sent'
+          : `${latest.number} was ${latest.status}, which is final: copy it to start a new quote`,
       );
     }
     const at = nowIso(ctx);
@@ -39,7 +49,12 @@ export async function reviseQuote({ ctx, input }: VerbArgs<{ workspaceId?: strin
       })
       .execute();
     await copyLines(trx, latest.id, id);
-    await recordAudit(trx, ctx, { action: 'quote.revised', workspaceId: latest.workspace_id, targetIds: [id, latest.id], details: { revision: Number(latest.revision) + 1 } });
+    await recordAudit(trx, ctx, {
+      action: 'quote.revised',
+      workspaceId: latest.workspace_id,
+      targetIds: [id, latest.id],
+      details: { revision: Number(latest.revision) + 1 },
+    });
     return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: id }));
   });
 }

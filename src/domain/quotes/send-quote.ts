@@ -46,17 +46,31 @@ export async function sendQuote({
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
     const lines = await loadLines(trx, row.id);
-    if (lines.length === 0) throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [{ field: 'lines', code: 'required', message: 'Add a line first' }]);
+    if (lines.length === 0)
+      throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [
+        { field: 'lines', code: 'required', message: 'Add a line first' },
+      ]);
     // The workspace's zone, units and email wording, read once for the whole send.
-    const workspace = await trx.selectFrom('workspaces').select(['time_zone', 'units', 'name', 'locale']).where('id', '=', row.workspace_id).executeTakeFirstOrThrow();
+    const workspace = await trx
+      .selectFrom('workspaces')
+      .select(['time_zone', 'units', 'name', 'locale'])
+      .where('id', '=', row.workspace_id)
+      .executeTakeFirstOrThrow();
     const timeZone = workspace.time_zone ?? 'UTC';
     const today = todayIn(timeZone, ctx.clock.now());
     if (row.valid_until < today) {
-      throw new AppError('invalid_fields', `Valid until (${row.valid_until}) has passed; choose a later date`, [{ field: 'validUntil', code: 'invalid', message: 'Choose today or a later date' }]);
+      throw new AppError('invalid_fields', `Valid until (${row.valid_until}) has passed; choose a later date`, [
+        { field: 'validUntil', code: 'invalid', message: 'Choose today or a later date' },
+      ]);
     }
     const at = nowIso(ctx);
     // Claim the draft first: of two sends of one draft, the second changes nothing and takes no number.
-    const claimed = await trx.updateTable('quotes').set({ status: 'sent' }).where('id', '=', row.id).where('status', '=', 'draft').executeTakeFirst();
+    const claimed = await trx
+      .updateTable('quotes')
+      .set({ status: 'sent' })
+      .where('id', '=', row.id)
+      .where('status', '=', 'draft')
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) throw new AppError('quote_not_editable', 'This quote was sent meanwhile');
     const earlier = await trx
       .selectFrom('quotes')
@@ -68,10 +82,23 @@ export async function sendQuote({
       .executeTakeFirst();
     const token = earlier?.token_enc ? ctx.secrets.open(earlier.token_enc) : mintQuoteToken();
     const number = row.number ?? (await nextQuoteNumber(trx, row.workspace_id));
-    const plans = await freezePlans(trx, { workspaceId: row.workspace_id, lines, units: (workspace.units ?? 'metric') as Units, figures });
+    const plans = await freezePlans(trx, {
+      workspaceId: row.workspace_id,
+      lines,
+      units: (workspace.units ?? 'metric') as Units,
+      figures,
+    });
     const sent = await trx
       .updateTable('quotes')
-      .set({ number, plans: JSON.stringify(plans), sent_at: at, sent_by_user_id: input.by.userId, token_hash: hashQuoteToken(token), token_enc: earlier?.token_enc ?? ctx.secrets.seal(token), updated_at: at })
+      .set({
+        number,
+        plans: JSON.stringify(plans),
+        sent_at: at,
+        sent_by_user_id: input.by.userId,
+        token_hash: hashQuoteToken(token),
+        token_enc: earlier?.token_enc ?? ctx.secrets.seal(token),
+        updated_at: at,
+      })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -84,11 +111,29 @@ export async function sendQuote({
       .returning('revision')
       .execute();
     await moveLeadForQuote(trx, { leadId: row.lead_id, key: 'quoted', onlyForward: true, by: input.by, at });
-    await recordAudit(trx, ctx, { action: 'quote.sent', workspaceId: row.workspace_id, targetIds: [row.id, row.lead_id], details: { revision: Number(row.revision), total: Number(sent.total) } });
+    await recordAudit(trx, ctx, {
+      action: 'quote.sent',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id, row.lead_id],
+      details: { revision: Number(row.revision), total: Number(sent.total) },
+    });
     // The lines read above are the revision's as sent: a sent revision's lines never change.
     const quote = viewOf(ctx, sent, lines, timeZone);
-    if (input.email && ctx.mail && quote.customer.email) await queueQuoteEmail(trx, ctx, quote, { name: workspace.name, locale: workspace.locale }, input.email, replaced.length > 0);
-    return { quote, token, customerUrl: quote.customerUrl!, replacedRevision: replaced.length > 0 ? Math.max(...replaced.map((r) => Number(r.revision))) : null };
+    if (input.email && ctx.mail && quote.customer.email)
+      await queueQuoteEmail(
+        trx,
+        ctx,
+        quote,
+        { name: workspace.name, locale: workspace.locale },
+        input.email,
+        replaced.length > 0,
+      );
+    return {
+      quote,
+      token,
+      customerUrl: quote.customerUrl!,
+      replacedRevision: replaced.length > 0 ? Math.max(...replaced.map((r) => Number(r.revision))) : null,
+    };
   });
 }
 
@@ -102,7 +147,9 @@ async function queueQuoteEmail(
   replaces: boolean,
 ): Promise<void> {
   const locale = settings.locale ?? 'en-US';
-  const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${quote.validUntil}T12:00:00Z`));
+  const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${quote.validUntil}T12:00:00Z`),
+  );
   await enqueueEmail(trx, ctx, {
     purpose: 'quote_sent',
     to: quote.customer.email!,

@@ -33,7 +33,8 @@ export async function updateQuoteLine({
       .where('id', '=', input.lineId)
       .where('quote_id', '=', row.id)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
+    if (Number(updated.numUpdatedRows) === 0)
+      throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
     return storeTotals(ctx, trx, row.id, nowIso(ctx));
   });
 }

@@ -18,7 +18,10 @@ export interface QuoteDetails {
 }
 
 /** Saves a draft's title, note, terms, valid-until and customer details; every refusal at once, next to its field. */
-export async function updateQuote({ ctx, input }: VerbArgs<{ workspaceId?: string; quoteId: string; details: QuoteDetails }>): Promise<QuoteView> {
+export async function updateQuote({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; quoteId: string; details: QuoteDetails }>): Promise<QuoteView> {
   const quote = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   requireDraft(quote);
   const d = input.details;
@@ -40,7 +43,11 @@ export async function updateQuote({ ctx, input }: VerbArgs<{ workspaceId?: strin
     terms: text(d.terms, 'terms', 'The terms', 5000, true),
     customer_name: text(d.customerName, 'customerName', "The customer's name", 200, false),
     customer_email:
-      d.customerEmail === undefined ? undefined : check('customerEmail', () => (d.customerEmail!.trim() === '' ? null : checkEmail(d.customerEmail!, 'customerEmail'))),
+      d.customerEmail === undefined
+        ? undefined
+        : check('customerEmail', () =>
+            d.customerEmail!.trim() === '' ? null : checkEmail(d.customerEmail!, 'customerEmail'),
+          ),
     customer_phone: text(d.customerPhone, 'customerPhone', "The customer's phone", 40, false),
     customer_address: text(d.customerAddress, 'customerAddress', "The customer's address", 500, true),
     valid_until:
@@ -49,22 +56,33 @@ export async function updateQuote({ ctx, input }: VerbArgs<{ workspaceId?: strin
         : check('validUntil', () => {
             const day = d.validUntil!.trim();
             const parsed = new Date(`${day}T00:00:00Z`);
-            if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
-              throw new AppError('invalid_fields', 'Valid until is a date, YYYY-MM-DD', [{ field: 'validUntil', code: 'invalid', message: 'Give a date such as 2026-12-31' }]);
+            if (
+              !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
+              Number.isNaN(parsed.getTime()) ||
+              parsed.toISOString().slice(0, 10) !== day
+            ) {
+              throw new AppError('invalid_fields', 'Valid until is a date, YYYY-MM-DD', [
+                { field: 'validUntil', code: 'invalid', message: 'Give a date such as 2026-12-31' },
+              ]);
             }
             return day;
           }),
   };
   if (changes.valid_until) {
     const today = todayIn(await timeZoneOf(ctx.store.db, quote.workspace_id), ctx.clock.now());
-    if (changes.valid_until < today) errors.push({ field: 'validUntil', code: 'invalid', message: `Valid until is today (${today}) or later` });
+    if (changes.valid_until < today)
+      errors.push({ field: 'validUntil', code: 'invalid', message: `Valid until is today (${today}) or later` });
   }
   if (errors.length > 0) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);
   const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { quoteId: quote.id });
     requireDraft(row);
-    await trx.updateTable('quotes').set({ ...set, updated_at: nowIso(ctx) }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('quotes')
+      .set({ ...set, updated_at: nowIso(ctx) })
+      .where('id', '=', row.id)
+      .execute();
     return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
   });
 }

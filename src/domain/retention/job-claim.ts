@@ -10,7 +10,11 @@ export async function claimDailyJob(ctx: DomainContext, job: string, owner: stri
   const now = ctx.clock.now();
   const today = now.toISOString().slice(0, 10);
   return ctx.store.writer.write(async (trx) => {
-    await trx.insertInto('job_claims').values({ job, claimed_by: null, claimed_until: null, done_on: null }).onConflict((oc) => oc.column('job').doNothing()).execute();
+    await trx
+      .insertInto('job_claims')
+      .values({ job, claimed_by: null, claimed_until: null, done_on: null })
+      .onConflict((oc) => oc.column('job').doNothing())
+      .execute();
     const claimed = await trx
       .updateTable('job_claims')
       .set({ claimed_by: owner, claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
@@ -26,7 +30,12 @@ export async function claimDailyJob(ctx: DomainContext, job: string, owner: stri
 export async function renewJobClaim(ctx: DomainContext, job: string, owner: string, leaseMs: number): Promise<void> {
   const until = new Date(ctx.clock.now().getTime() + leaseMs).toISOString();
   await ctx.store.writer.write((trx) =>
-    trx.updateTable('job_claims').set({ claimed_until: until }).where('job', '=', job).where('claimed_by', '=', owner).execute(),
+    trx
+      .updateTable('job_claims')
+      .set({ claimed_until: until })
+      .where('job', '=', job)
+      .where('claimed_by', '=', owner)
+      .execute(),
   );
 }
 
@@ -34,6 +43,11 @@ export async function renewJobClaim(ctx: DomainContext, job: string, owner: stri
 export async function finishDailyJob(ctx: DomainContext, job: string, owner: string): Promise<void> {
   const today = ctx.clock.now().toISOString().slice(0, 10);
   await ctx.store.writer.write((trx) =>
-    trx.updateTable('job_claims').set({ claimed_until: null, done_on: today }).where('job', '=', job).where('claimed_by', '=', owner).execute(),
+    trx
+      .updateTable('job_claims')
+      .set({ claimed_until: null, done_on: today })
+      .where('job', '=', job)
+      .where('claimed_by', '=', owner)
+      .execute(),
   );
 }

@@ -76,11 +76,24 @@ async function purgeInBatches(
 function leadsPurge(workspaceId: string, cutoff: string): Purge {
   return {
     next: async (trx, limit) =>
-      (await trx.selectFrom('leads').select('id').where('workspace_id', '=', workspaceId).where('received_at', '<', cutoff).orderBy('received_at').limit(limit).execute()).map((r) => r.id),
+      (
+        await trx
+          .selectFrom('leads')
+          .select('id')
+          .where('workspace_id', '=', workspaceId)
+          .where('received_at', '<', cutoff)
+          .orderBy('received_at')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.id),
     // As erasure does: a catch restored into a deleted lead no longer points at it; removeLeads takes the history,
     // and triggers take the unread marks and the search index entries (docs/architecture.md, "Inbox search").
     remove: async (trx, ids) => {
-      await trx.updateTable('quarantine').set({ restored_lead_id: null }).where('restored_lead_id', 'in', ids).execute();
+      await trx
+        .updateTable('quarantine')
+        .set({ restored_lead_id: null })
+        .where('restored_lead_id', 'in', ids)
+        .execute();
       await removeLeads(trx, 'id', ids);
     },
   };
@@ -89,7 +102,16 @@ function leadsPurge(workspaceId: string, cutoff: string): Purge {
 function scansPurge(workspaceId: string, cutoff: string): Purge {
   return {
     next: async (trx, limit) =>
-      (await trx.selectFrom('scans').select('id').where('workspace_id', '=', workspaceId).where('received_at', '<', cutoff).orderBy('received_at').limit(limit).execute()).map((r) => r.id),
+      (
+        await trx
+          .selectFrom('scans')
+          .select('id')
+          .where('workspace_id', '=', workspaceId)
+          .where('received_at', '<', cutoff)
+          .orderBy('received_at')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.id),
     // As the Scans screen's Delete: the rooms, then the scans (their "new" marks and measurements follow).
     remove: async (trx, ids) => {
       await trx.deleteFrom('scan_rooms').where('scan_id', 'in', ids).execute();
@@ -101,7 +123,16 @@ function scansPurge(workspaceId: string, cutoff: string): Purge {
 function quarantinePurge(workspaceId: string, cutoff: string): Purge {
   return {
     next: async (trx, limit) =>
-      (await trx.selectFrom('quarantine').select('id').where('workspace_id', '=', workspaceId).where('received_at', '<', cutoff).orderBy('received_at').limit(limit).execute()).map((r) => r.id),
+      (
+        await trx
+          .selectFrom('quarantine')
+          .select('id')
+          .where('workspace_id', '=', workspaceId)
+          .where('received_at', '<', cutoff)
+          .orderBy('received_at')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.id),
     remove: async (trx, ids) => {
       await trx.deleteFrom('quarantine').where('id', 'in', ids).execute();
     },
@@ -120,7 +151,8 @@ const nothing: Purge = { next: async () => [], remove: async () => {} };
  */
 export async function runRetention(ctx: DomainContext, options: { owner?: string } = {}): Promise<RetentionRun> {
   const owner = options.owner ?? crypto.randomUUID();
-  if (!(await claimDailyJob(ctx, JOB, owner, LEASE_MS))) return { ran: false, workspaces: [], auditPruned: 0, searchChangesPruned: 0 };
+  if (!(await claimDailyJob(ctx, JOB, owner, LEASE_MS)))
+    return { ran: false, workspaces: [], auditPruned: 0, searchChangesPruned: 0 };
   const renew = () => renewJobClaim(ctx, JOB, owner, LEASE_MS);
   const now = ctx.clock.now();
   const workspaces = await ctx.store.db
@@ -132,31 +164,52 @@ export async function runRetention(ctx: DomainContext, options: { owner?: string
   for (const ws of workspaces) {
     const leadMonths = ws.lead_retention_months ?? null;
     const scanMonths = ws.scan_retention_months ?? null;
-    const leads = await purgeInBatches(ctx, leadMonths ? leadsPurge(ws.id, monthsBefore(now, leadMonths)) : nothing, renew);
-    const scans = await purgeInBatches(ctx, scanMonths ? scansPurge(ws.id, monthsBefore(now, scanMonths)) : nothing, renew);
-    const quarantine = await purgeInBatches(ctx, quarantinePurge(ws.id, quarantineCutoff(now)), renew, async (trx, total) => {
-      if (leadMonths === null && scanMonths === null && leads + scans + total === 0) return;
-      await recordAudit(trx, ctx, {
-        action: 'retention.ran',
-        workspaceId: ws.id,
-        details: { leads, scans, quarantine: total, leadMonths: leadMonths ?? 0, scanMonths: scanMonths ?? 0 },
-      });
-    });
+    const leads = await purgeInBatches(
+      ctx,
+      leadMonths ? leadsPurge(ws.id, monthsBefore(now, leadMonths)) : nothing,
+      renew,
+    );
+    const scans = await purgeInBatches(
+      ctx,
+      scanMonths ? scansPurge(ws.id, monthsBefore(now, scanMonths)) : nothing,
+      renew,
+    );
+    const quarantine = await purgeInBatches(
+      ctx,
+      quarantinePurge(ws.id, quarantineCutoff(now)),
+      renew,
+      async (trx, total) => {
+        if (leadMonths === null && scanMonths === null && leads + scans + total === 0) return;
+        await recordAudit(trx, ctx, {
+          action: 'retention.ran',
+          workspaceId: ws.id,
+          details: { leads, scans, quarantine: total, leadMonths: leadMonths ?? 0, scanMonths: scanMonths ?? 0 },
+        });
+      },
+    );
     done.push({ workspaceId: ws.id, leads, scans, quarantine });
   }
   const auditCutoff = new Date(now.getTime() - AUDIT_KEEP_DAYS * DAY_MS).toISOString();
   const auditPruned = await purgeInBatches(
     ctx,
     {
-      next: async (trx, limit) => (await trx.selectFrom('audit_log').select('id').where('at', '<', auditCutoff).orderBy('at').limit(limit).execute()).map((r) => r.id),
+      next: async (trx, limit) =>
+        (
+          await trx
+            .selectFrom('audit_log')
+            .select('id')
+            .where('at', '<', auditCutoff)
+            .orderBy('at')
+            .limit(limit)
+            .execute()
+        ).map((r) => r.id),
       remove: async (trx, ids) => {
         await trx.deleteFrom('audit_log').where('id', 'in', ids).execute();
       },
     },
     renew,
   );
-  const searchChangesPruned =
-    await ctx.store.ops.pruneSearchLog(ctx.store.db, (run) => ctx.store.writer.write(run));
+  const searchChangesPruned = await ctx.store.ops.pruneSearchLog(ctx.store.db, (run) => ctx.store.writer.write(run));
   await finishDailyJob(ctx, JOB, owner);
   return { ran: true, workspaces: done, auditPruned, searchChangesPruned };
 }

@@ -23,7 +23,11 @@ export async function attachScan({
       .executeTakeFirst();
     if (!lead) throw new AppError('lead_not_found', `No lead has the id ${input.leadId} in the scan's workspace`);
     await trx.updateTable('scans').set({ lead_id: lead.id }).where('id', '=', scan.id).execute();
-    await recordAudit(trx, ctx, { action: 'scan.attached', workspaceId: scan.workspaceId, targetIds: [scan.id, lead.id] });
+    await recordAudit(trx, ctx, {
+      action: 'scan.attached',
+      workspaceId: scan.workspaceId,
+      targetIds: [scan.id, lead.id],
+    });
   });
   return { scanId: input.scanId, leadId: input.leadId };
 }

@@ -3,7 +3,10 @@ import type { VerbArgs } from '../context.js';
 import { scanInWorkspace } from './scan-in-workspace.js';
 
 /** The Scans screen's Delete (owner): the scan and its rooms' bytes, in one transaction. */
-export async function deleteScan({ ctx, input }: VerbArgs<{ workspaceId: string; scanId: string }>): Promise<{ id: string }> {
+export async function deleteScan({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; scanId: string }>): Promise<{ id: string }> {
   await ctx.store.writer.write(async (trx) => {
     const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId, trx);
     await trx.deleteFrom('scan_rooms').where('scan_id', '=', scan.id).execute();

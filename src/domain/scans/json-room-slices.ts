@@ -169,7 +169,14 @@ export function scanRooms(body: Buffer, keep: number): RoomsScan {
           }
           p += 6;
         } else if (
-          e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74
+          e === QUOTE ||
+          e === BACKSLASH ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
         ) {
           p += 2;
         } else {
@@ -241,7 +248,9 @@ export function scanRooms(body: Buffer, keep: number): RoomsScan {
       // The last "name" wins, as in JSON.parse; a non-string name means the room has no name.
       room.name =
         body[start] === QUOTE
-          ? (hasEscape ? (JSON.parse(body.toString('utf8', start, end)) as string) : body.toString('utf8', start + 1, end - 1))
+          ? hasEscape
+            ? (JSON.parse(body.toString('utf8', start, end)) as string)
+            : body.toString('utf8', start + 1, end - 1)
           : undefined;
     }
   };

@@ -82,7 +82,11 @@ export function scanSummaries(db: Kysely<Schema>) {
 
 type ScanSummaryRow = Awaited<ReturnType<ReturnType<typeof scanSummaries>['executeTakeFirstOrThrow']>>;
 
-export function toScanView(row: ScanSummaryRow, rooms: Array<{ index: number; name: string }>, leads: Map<string, ScanLead>): ScanView {
+export function toScanView(
+  row: ScanSummaryRow,
+  rooms: Array<{ index: number; name: string }>,
+  leads: Map<string, ScanLead>,
+): ScanView {
   return {
     id: row.id,
     count: Number(row.room_count),

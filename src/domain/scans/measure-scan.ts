@@ -87,12 +87,22 @@ function measureOnce(ctx: DomainContext, scanId: string): Promise<ScanFigures> {
  * The kept figures of a scan of the workspace, computed now when missing or made by an older reader. Without
  * `workspaceId` (the operator's CLI) the scan's own workspace is the one.
  */
-export async function scanFigures({ ctx, input }: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
+export async function scanFigures({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
   const workspaceId = input.workspaceId ?? (await workspaceOfScan(ctx, input.scanId));
   const row = await ctx.store.db
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
-    .select(['scans.id', 'scan_measurements.version', 'scan_measurements.computed_at', 'scan_measurements.floor_area', 'scan_measurements.rooms_recognized', 'scan_measurements.rooms'])
+    .select([
+      'scans.id',
+      'scan_measurements.version',
+      'scan_measurements.computed_at',
+      'scan_measurements.floor_area',
+      'scan_measurements.rooms_recognized',
+      'scan_measurements.rooms',
+    ])
     .where('scans.id', '=', input.scanId)
     .where('scans.workspace_id', '=', workspaceId)
     .executeTakeFirst();
@@ -119,7 +129,9 @@ export async function scansToMeasure(ctx: DomainContext, limit: number, since?: 
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
     .select('scans.id')
-    .where((eb) => eb.or([eb('scan_measurements.version', 'is', null), eb('scan_measurements.version', '<', MEASURE_VERSION)]));
+    .where((eb) =>
+      eb.or([eb('scan_measurements.version', 'is', null), eb('scan_measurements.version', '<', MEASURE_VERSION)]),
+    );
   if (since !== undefined) query = query.where('scans.received_at', '>=', since);
   const rows = await query.orderBy('scans.received_at', 'desc').limit(limit).execute();
   return rows.map((r) => r.id);

@@ -20,11 +20,19 @@ export type MeasurementKey = (typeof MEASUREMENT_COLUMNS)[number][0];
 /** A figure as a person reads it, in the workspace's units; a dash when there is none. */
 export function figureText(figure: Figure | null, kind: 'area' | 'length' | 'volume', units: Units): string {
   if (!figure) return '—';
-  return kind === 'area' ? formatArea(figure.value, units) : kind === 'length' ? formatLength(figure.value, units) : formatVolume(figure.value, units);
+  return kind === 'area'
+    ? formatArea(figure.value, units)
+    : kind === 'length'
+      ? formatLength(figure.value, units)
+      : formatVolume(figure.value, units);
 }
 
 /** A figure as a number for a spreadsheet, in the workspace's units, rounded as the page rounds it. */
-export function figureNumber(figure: Figure | null, kind: 'area' | 'length' | 'volume', units: Units): CsvNumber | null {
+export function figureNumber(
+  figure: Figure | null,
+  kind: 'area' | 'length' | 'volume',
+  units: Units,
+): CsvNumber | null {
   if (!figure) return null;
   const v = figure.value;
   if (units === 'metric') return kind === 'volume' ? csvNumber(v, 1) : csvNumber(v, 2);
@@ -33,18 +41,32 @@ export function figureNumber(figure: Figure | null, kind: 'area' | 'length' | 'v
   return csvNumber(toFeet(v), 2);
 }
 
-const UNIT_OF = { metric: { area: 'm2', length: 'm', volume: 'm3' }, imperial: { area: 'ft2', length: 'ft', volume: 'ft3' } } as const;
+const UNIT_OF = {
+  metric: { area: 'm2', length: 'm', volume: 'm3' },
+  imperial: { area: 'ft2', length: 'ft', volume: 'ft3' },
+} as const;
 
 /** The header row of the measurements CSV: each column names its unit. */
 export function measurementHeaders(units: Units): string[] {
-  return ['room', 'name', 'recognized', ...MEASUREMENT_COLUMNS.map(([key, , kind]) => `${key}_${UNIT_OF[units][kind]}`), 'doors', 'windows', 'openings', 'note'];
+  return [
+    'room',
+    'name',
+    'recognized',
+    ...MEASUREMENT_COLUMNS.map(([key, , kind]) => `${key}_${UNIT_OF[units][kind]}`),
+    'doors',
+    'windows',
+    'openings',
+    'note',
+  ];
 }
 
 /** What a person should know about a room's figures: not recognized, or walls that do not close. */
 export function roomNote(m: RoomMeasurement): string {
   if (!m.recognized) return m.reason ?? 'No measurements recognized';
-  if (m.wallsClose === false) return "The scan's walls do not close around the floor (a room scanned with its neighbour): wall area is perimeter × height.";
-  if (m.floorArea?.source.startsWith('floor bounding box')) return 'Floor area from the bounding box: the room may be smaller.';
+  if (m.wallsClose === false)
+    return "The scan's walls do not close around the floor (a room scanned with its neighbour): wall area is perimeter × height.";
+  if (m.floorArea?.source.startsWith('floor bounding box'))
+    return 'Floor area from the bounding box: the room may be smaller.';
   return '';
 }
 

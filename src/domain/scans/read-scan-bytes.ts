@@ -11,7 +11,10 @@ export async function readScanRaw({ ctx, input }: VerbArgs<{ workspaceId: string
 }
 
 /** One room's own byte slice of the stored body of a scan of the workspace. */
-export async function readScanRoom({ ctx, input }: VerbArgs<{ workspaceId: string; scanId: string; index: number }>): Promise<Buffer> {
+export async function readScanRoom({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; scanId: string; index: number }>): Promise<Buffer> {
   const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
   const row = await ctx.store.db
     .selectFrom('scan_rooms')
@@ -20,7 +23,11 @@ export async function readScanRoom({ ctx, input }: VerbArgs<{ workspaceId: strin
     .where('idx', '=', input.index)
     .executeTakeFirst();
   if (!row) {
-    const { room_count } = await ctx.store.db.selectFrom('scans').select('room_count').where('id', '=', scan.id).executeTakeFirstOrThrow();
+    const { room_count } = await ctx.store.db
+      .selectFrom('scans')
+      .select('room_count')
+      .where('id', '=', scan.id)
+      .executeTakeFirstOrThrow();
     throw new AppError(
       'room_not_found',
       `Scan ${input.scanId} has ${Number(room_count)} room(s); index ${input.index} is out of range (rooms count from 0)`,

@@ -18,7 +18,12 @@ export async function scanInWorkspace(
   scanId: string,
   db: Kysely<Schema> | Transaction<Schema> = ctx.store.db,
 ): Promise<{ id: string; workspaceId: string }> {
-  const row = await db.selectFrom('scans').select('id').where('id', '=', scanId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('scans')
+    .select('id')
+    .where('id', '=', scanId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   if (!row) throw scanNotFound(scanId);
   return { id: row.id, workspaceId };
 }
@@ -34,7 +39,10 @@ export async function workspaceOfScan(ctx: DomainContext, scanId: string): Promi
  * Where a room's bytes are: since migration 0005 a room is a byte range of the scan's body; older rows keep their
  * own copy in `raw` (then this is null).
  */
-export function roomRange(room: { raw_start?: number | null; raw_end?: number | null }): { start: number; end: number } | null {
+export function roomRange(room: {
+  raw_start?: number | null;
+  raw_end?: number | null;
+}): { start: number; end: number } | null {
   if (room.raw_start === null || room.raw_start === undefined) return null;
   return { start: Number(room.raw_start), end: Number(room.raw_end) };
 }

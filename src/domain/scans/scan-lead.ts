@@ -10,10 +10,17 @@ export interface ScanLead {
 }
 
 /** Leads by id, for the scans that name them (one query for a page of scans). */
-export async function leadsById(db: Kysely<Schema>, ids: Array<string | null | undefined>): Promise<Map<string, ScanLead>> {
+export async function leadsById(
+  db: Kysely<Schema>,
+  ids: Array<string | null | undefined>,
+): Promise<Map<string, ScanLead>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('leads').select(['id', 'name', 'email', 'phone']).where('id', 'in', wanted).execute();
+  const rows = await db
+    .selectFrom('leads')
+    .select(['id', 'name', 'email', 'phone'])
+    .where('id', 'in', wanted)
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 

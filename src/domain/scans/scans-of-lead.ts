@@ -8,7 +8,10 @@ export interface LeadScan {
 }
 
 /** The scans attached to a lead, newest first: the lead's page lists them with their totals. */
-export async function scansOfLead({ ctx, input }: VerbArgs<{ workspaceId: string; leadId: string }>): Promise<LeadScan[]> {
+export async function scansOfLead({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string; leadId: string }>): Promise<LeadScan[]> {
   const rows = await ctx.store.db
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')

@@ -33,7 +33,8 @@ export async function storeUploadOnce({
       // Hashing a body of up to 32 MiB costs the event loop milliseconds: only a keyed upload needs it.
       requestHash: idempotencyKey === null ? '' : requestHash({ contentType: input.contentType, body }),
       kind: 'scan',
-      run: (slot): Promise<StoreUploadResult> => storeUpload({ ctx, input: { workspaceId, body, userAgent, idempotency: slot } }),
+      run: (slot): Promise<StoreUploadResult> =>
+        storeUpload({ ctx, input: { workspaceId, body, userAgent, idempotency: slot } }),
     },
   });
 }

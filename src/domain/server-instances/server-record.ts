@@ -51,16 +51,33 @@ export async function recordServerStart(ctx: DomainContext, migrations: number):
 }
 
 export async function recordHeartbeat(ctx: DomainContext, id: string): Promise<void> {
-  await ctx.store.writer.write((trx) => trx.updateTable('server_instances').set({ heartbeat_at: nowIso(ctx) }).where('id', '=', id).execute());
+  await ctx.store.writer.write((trx) =>
+    trx
+      .updateTable('server_instances')
+      .set({ heartbeat_at: nowIso(ctx) })
+      .where('id', '=', id)
+      .execute(),
+  );
 }
 
 /** A graceful stop: from now on no server is running (until another's heartbeat). */
 export async function recordServerStop(ctx: DomainContext, id: string): Promise<void> {
-  await ctx.store.writer.write((trx) => trx.updateTable('server_instances').set({ stopped_at: nowIso(ctx) }).where('id', '=', id).execute());
+  await ctx.store.writer.write((trx) =>
+    trx
+      .updateTable('server_instances')
+      .set({ stopped_at: nowIso(ctx) })
+      .where('id', '=', id)
+      .execute(),
+  );
 }
 
 /** The outcome of the server's latest email attempt (the error is the mailer's redacted reason). */
-export async function recordSend(ctx: DomainContext, id: string, state: string, error: string | undefined): Promise<void> {
+export async function recordSend(
+  ctx: DomainContext,
+  id: string,
+  state: string,
+  error: string | undefined,
+): Promise<void> {
   await ctx.store.writer.write((trx) =>
     trx
       .updateTable('server_instances')
@@ -72,7 +89,12 @@ export async function recordSend(ctx: DomainContext, id: string, state: string, 
 
 /** The most recently heard-from server, or null when none ever started against this database. */
 export async function latestServer(ctx: Pick<DomainContext, 'store' | 'clock'>): Promise<ServerRecord | null> {
-  const row = await ctx.store.db.selectFrom('server_instances').selectAll().orderBy('heartbeat_at', 'desc').limit(1).executeTakeFirst();
+  const row = await ctx.store.db
+    .selectFrom('server_instances')
+    .selectAll()
+    .orderBy('heartbeat_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -83,6 +105,8 @@ export async function latestServer(ctx: Pick<DomainContext, 'store' | 'clock'>):
     email: { on: row.email_on === 1, server: row.smtp_server, from: row.mail_from },
     trustProxy: JSON.parse(row.trust_proxy) as unknown,
     migrations: Number(row.migrations),
-    lastSend: row.last_send_at ? { at: row.last_send_at, state: row.last_send_state!, error: row.last_send_error } : null,
+    lastSend: row.last_send_at
+      ? { at: row.last_send_at, state: row.last_send_state!, error: row.last_send_error }
+      : null,
   };
 }

@@ -18,12 +18,16 @@ export interface TaxNumberChange {
   value: string;
 }
 
-const invalid = (field: string, message: string, detail = message) => new AppError('invalid_fields', detail, [{ field, code: 'invalid', message }]);
+const invalid = (field: string, message: string, detail = message) =>
+  new AppError('invalid_fields', detail, [{ field, code: 'invalid', message }]);
 
 function checkShort(value: string, field: string, label: string, max: number): string {
   const text = checkText(value, field, label).trim();
   if (text === '') throw invalid(field, `${label} is empty`);
-  if (text.length > max) throw new AppError('invalid_fields', `${label} is longer than ${max} characters`, [{ field, code: 'too_long', message: `At most ${max} characters`, max }]);
+  if (text.length > max)
+    throw new AppError('invalid_fields', `${label} is longer than ${max} characters`, [
+      { field, code: 'too_long', message: `At most ${max} characters`, max },
+    ]);
   return text;
 }
 
@@ -44,7 +48,12 @@ export function applyTaxChanges(current: readonly WorkspaceTax[], changes: reado
   }
   if (taxes.length > MAX_TAXES) {
     throw new AppError('invalid_fields', `A workspace has at most ${MAX_TAXES} taxes`, [
-      { field: 'taxes', code: 'too_many', message: `At most ${MAX_TAXES} taxes; remove one first (NAME=off)`, max: MAX_TAXES },
+      {
+        field: 'taxes',
+        code: 'too_many',
+        message: `At most ${MAX_TAXES} taxes; remove one first (NAME=off)`,
+        max: MAX_TAXES,
+      },
     ]);
   }
   return taxes;
@@ -53,7 +62,7 @@ export function applyTaxChanges(current: readonly WorkspaceTax[], changes: reado
 export function applyTaxNumberChanges(current: readonly TaxNumber[], changes: readonly TaxNumberChange[]): TaxNumber[] {
   const numbers = current.map((n) => ({ ...n }));
   for (const change of changes) {
-    const name = checkShort(change.name, 'taxNumbers', 'A tax number\'s name', 40);
+    const name = checkShort(change.name, 'taxNumbers', "A tax number's name", 40);
     const at = numbers.findIndex((n) => n.name.toLowerCase() === name.toLowerCase());
     const value = checkText(change.value, 'taxNumbers', 'A tax number').trim();
     if (value === '') {
@@ -71,15 +80,25 @@ export function applyTaxNumberChanges(current: readonly TaxNumber[], changes: re
 export function checkQuoteValidDays(value: string | number): number {
   const text = String(value).trim();
   const days = Number(text);
-  if (!/^\d+$/.test(text) || days < 1 || days > 365) throw invalid('quoteValidDays', 'Give a number of days from 1 to 365');
+  if (!/^\d+$/.test(text) || days < 1 || days > 365)
+    throw invalid('quoteValidDays', 'Give a number of days from 1 to 365');
   return days;
 }
 
 /** Optional text: empty clears it (null). */
-export function checkOptionalText(value: string, field: string, label: string, max: number, multiline: boolean): string | null {
+export function checkOptionalText(
+  value: string,
+  field: string,
+  label: string,
+  max: number,
+  multiline: boolean,
+): string | null {
   const text = checkText(value, field, label, { multiline }).trim();
   if (text === '') return null;
-  if (text.length > max) throw new AppError('invalid_fields', `${label} is longer than ${max} characters`, [{ field, code: 'too_long', message: `At most ${max} characters`, max }]);
+  if (text.length > max)
+    throw new AppError('invalid_fields', `${label} is longer than ${max} characters`, [
+      { field, code: 'too_long', message: `At most ${max} characters`, max },
+    ]);
   return text;
 }
 

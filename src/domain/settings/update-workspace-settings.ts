@@ -12,7 +12,13 @@ import {
   type TaxChange,
   type TaxNumberChange,
 } from './quote-settings.js';
-import { checkRetention, checkTimeZone, checkUnits, getWorkspaceSettings, type WorkspaceSettings } from './workspace-settings.js';
+import {
+  checkRetention,
+  checkTimeZone,
+  checkUnits,
+  getWorkspaceSettings,
+  type WorkspaceSettings,
+} from './workspace-settings.js';
 
 /** Runs a check; a refusal becomes field errors of `field` (so a page shows each next to its field). */
 function checked<T>(fieldErrors: FieldError[], field: string, check: () => T): T | undefined {
@@ -20,14 +26,20 @@ function checked<T>(fieldErrors: FieldError[], field: string, check: () => T): T
     return check();
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    fieldErrors.push(...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]));
+    fieldErrors.push(
+      ...(error.fieldErrors?.length ? error.fieldErrors : [{ field, code: 'invalid' as const, message: error.detail }]),
+    );
     return undefined;
   }
 }
 
 /** Which settings a save changed, for its audit record (flags, never the values: a name is free text). */
 function changedFlags(before: Record<string, unknown>, changes: Record<string, unknown>): Record<string, boolean> {
-  return Object.fromEntries(Object.entries(changes).filter(([column, value]) => (before[column] ?? null) !== value).map(([column]) => [column, true]));
+  return Object.fromEntries(
+    Object.entries(changes)
+      .filter(([column, value]) => (before[column] ?? null) !== value)
+      .map(([column]) => [column, true]),
+  );
 }
 
 /**
@@ -61,27 +73,50 @@ export async function updateWorkspaceSettings({
   taxNumbers?: TaxNumberChange[];
 }>): Promise<WorkspaceSettings> {
   const fieldErrors: FieldError[] = [];
-  const current = input.taxes || input.taxNumbers ? await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } }) : undefined;
-  const name = input.name === undefined ? undefined : checked(fieldErrors, 'name', () => checkName('workspace', input.name!));
-  const timeZone = input.timeZone === undefined ? undefined : checked(fieldErrors, 'timeZone', () => checkTimeZone(input.timeZone!));
+  const current =
+    input.taxes || input.taxNumbers
+      ? await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } })
+      : undefined;
+  const name =
+    input.name === undefined ? undefined : checked(fieldErrors, 'name', () => checkName('workspace', input.name!));
+  const timeZone =
+    input.timeZone === undefined ? undefined : checked(fieldErrors, 'timeZone', () => checkTimeZone(input.timeZone!));
   const units = input.units === undefined ? undefined : checked(fieldErrors, 'units', () => checkUnits(input.units!));
   const leadRetention =
-    input.leadRetention === undefined ? undefined : checked(fieldErrors, 'leadRetention', () => checkRetention('leadRetention', input.leadRetention!));
+    input.leadRetention === undefined
+      ? undefined
+      : checked(fieldErrors, 'leadRetention', () => checkRetention('leadRetention', input.leadRetention!));
   const scanRetention =
-    input.scanRetention === undefined ? undefined : checked(fieldErrors, 'scanRetention', () => checkRetention('scanRetention', input.scanRetention!));
-  const currency = input.currency === undefined ? undefined : checked(fieldErrors, 'currency', () => checkCurrency(input.currency!));
-  const locale = input.locale === undefined ? undefined : checked(fieldErrors, 'locale', () => checkLocale(input.locale!));
-  const taxes = input.taxes === undefined ? undefined : checked(fieldErrors, 'taxes', () => applyTaxChanges(current!.taxes, input.taxes!));
+    input.scanRetention === undefined
+      ? undefined
+      : checked(fieldErrors, 'scanRetention', () => checkRetention('scanRetention', input.scanRetention!));
+  const currency =
+    input.currency === undefined ? undefined : checked(fieldErrors, 'currency', () => checkCurrency(input.currency!));
+  const locale =
+    input.locale === undefined ? undefined : checked(fieldErrors, 'locale', () => checkLocale(input.locale!));
+  const taxes =
+    input.taxes === undefined
+      ? undefined
+      : checked(fieldErrors, 'taxes', () => applyTaxChanges(current!.taxes, input.taxes!));
   const taxNumbers =
-    input.taxNumbers === undefined ? undefined : checked(fieldErrors, 'taxNumbers', () => applyTaxNumberChanges(current!.taxNumbers, input.taxNumbers!));
+    input.taxNumbers === undefined
+      ? undefined
+      : checked(fieldErrors, 'taxNumbers', () => applyTaxNumberChanges(current!.taxNumbers, input.taxNumbers!));
   const quoteValidDays =
-    input.quoteValidDays === undefined ? undefined : checked(fieldErrors, 'quoteValidDays', () => checkQuoteValidDays(input.quoteValidDays!));
+    input.quoteValidDays === undefined
+      ? undefined
+      : checked(fieldErrors, 'quoteValidDays', () => checkQuoteValidDays(input.quoteValidDays!));
   const optional = (value: string | undefined, field: string, label: string, max: number, multiline: boolean) =>
-    value === undefined ? undefined : checked(fieldErrors, field, () => checkOptionalText(value, field, label, max, multiline));
+    value === undefined
+      ? undefined
+      : checked(fieldErrors, field, () => checkOptionalText(value, field, label, max, multiline));
   const quoteTerms = optional(input.quoteTerms, 'quoteTerms', 'The terms', 5000, true);
   const businessAddress = optional(input.businessAddress, 'businessAddress', 'The address', 500, true);
   const businessPhone = optional(input.businessPhone, 'businessPhone', 'The phone', 40, false);
-  const businessEmail = input.businessEmail === undefined ? undefined : checked(fieldErrors, 'businessEmail', () => checkBusinessEmail(input.businessEmail!));
+  const businessEmail =
+    input.businessEmail === undefined
+      ? undefined
+      : checked(fieldErrors, 'businessEmail', () => checkBusinessEmail(input.businessEmail!));
   if (fieldErrors.length > 0) {
     throw new AppError('invalid_fields', fieldErrors.map((e) => e.message).join('; '), fieldErrors);
   }
@@ -111,12 +146,17 @@ export async function updateWorkspaceSettings({
           throw new AppError(error.code, error.detail, [{ field: 'name', code: 'invalid', message: error.detail }]);
         }
       }
-      const before = await trx.selectFrom('workspaces').selectAll().where('id', '=', input.workspaceId).executeTakeFirst();
+      const before = await trx
+        .selectFrom('workspaces')
+        .selectAll()
+        .where('id', '=', input.workspaceId)
+        .executeTakeFirst();
       if (!before) throw new AppError('workspace_not_found', 'No such workspace');
       await trx.updateTable('workspaces').set(changes).where('id', '=', input.workspaceId).execute();
       // A save that changed nothing is no change to record.
       const changed = changedFlags(before, changes);
-      if (Object.keys(changed).length > 0) await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: changed });
+      if (Object.keys(changed).length > 0)
+        await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: changed });
     });
   }
   return getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } });

@@ -70,7 +70,11 @@ export function checkTimeZone(value: string): string {
   const zone = value.trim();
   if (!TIME_ZONES.has(zone)) {
     throw new AppError('invalid_fields', `"${zone.slice(0, 60)}" is not a time zone this server knows`, [
-      { field: 'timeZone', code: 'invalid', message: 'Choose a time zone from the list, e.g. America/Toronto or Europe/Paris' },
+      {
+        field: 'timeZone',
+        code: 'invalid',
+        message: 'Choose a time zone from the list, e.g. America/Toronto or Europe/Paris',
+      },
     ]);
   }
   return zone;
@@ -86,7 +90,10 @@ export function checkUnits(value: string): Units {
 }
 
 /** A workspace's settings by id (the workspace exists: callers have resolved it). */
-export async function getWorkspaceSettings({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<WorkspaceSettings> {
+export async function getWorkspaceSettings({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string }>): Promise<WorkspaceSettings> {
   const row = await ctx.store.db
     .selectFrom('workspaces')
     .select([

@@ -8,8 +8,7 @@ import { getSource } from './find-source.js';
 export const BOT_CHECK_PROVIDERS: readonly BotCheckProvider[] = ['turnstile', 'hcaptcha', 'recaptcha'];
 
 export type BotCheckInput =
-  | { off: true }
-  | { off?: false; provider: string; secret: string; siteKey?: string; minScore?: number };
+  { off: true } | { off?: false; provider: string; secret: string; siteKey?: string; minScore?: number };
 
 export interface BotCheckView {
   id: string;
@@ -49,7 +48,12 @@ export async function configureBotCheck({
         })
         .where('id', '=', source.id)
         .execute();
-      await recordAudit(trx, ctx, { action: 'source.bot_check_changed', workspaceId: source.workspaceId, targetIds: [source.id], details: { on: false } });
+      await recordAudit(trx, ctx, {
+        action: 'source.bot_check_changed',
+        workspaceId: source.workspaceId,
+        targetIds: [source.id],
+        details: { on: false },
+      });
     });
     return { id: source.id, token: source.token, botCheck: 'off' };
   }
@@ -77,7 +81,12 @@ export async function configureBotCheck({
       })
       .where('id', '=', source.id)
       .execute();
-    await recordAudit(trx, ctx, { action: 'source.bot_check_changed', workspaceId: source.workspaceId, targetIds: [source.id], details: { on: true } });
+    await recordAudit(trx, ctx, {
+      action: 'source.bot_check_changed',
+      workspaceId: source.workspaceId,
+      targetIds: [source.id],
+      details: { on: true },
+    });
   });
   return { id: source.id, token: source.token, botCheck: { provider, siteKey, minScore } };
 }

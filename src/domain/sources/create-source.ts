@@ -21,7 +21,11 @@ export async function createSource({
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'lead_sources', { name, workspaceId: pipeline.workspaceId });
     await insertSource(trx, { id, workspaceId: pipeline.workspaceId, pipelineId: pipeline.id, name, token, now });
-    await recordAudit(trx, ctx, { action: 'source.created', workspaceId: pipeline.workspaceId, targetIds: [id, pipeline.id] });
+    await recordAudit(trx, ctx, {
+      action: 'source.created',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [id, pipeline.id],
+    });
   });
   return toSourceView(ctx.config.publicBaseUrl, {
     id,

@@ -8,7 +8,10 @@ import { getSource } from './find-source.js';
  * Deletes a lead source: its intake link and hosted form answer 404 from then on, like a deactivated one. With
  * leads it needs `force` (they go with it); deactivating keeps them and is usually what is wanted.
  */
-export async function deleteSource({ ctx, input }: VerbArgs<{ sourceId: string; force: boolean }>): Promise<DeletedView> {
+export async function deleteSource({
+  ctx,
+  input,
+}: VerbArgs<{ sourceId: string; force: boolean }>): Promise<DeletedView> {
   const source = await getSource({ ctx, input });
   const deleted = await ctx.store.writer.write(async (trx) => {
     const leads = await countLeads(trx, { sourceIds: [source.id] });

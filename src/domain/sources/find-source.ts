@@ -24,7 +24,13 @@ export async function findSourceByToken({
  * A source by its id (`src_…`, as `leads list` shows) or its intake token (docs/cli.md), as the CLI's management
  * commands take it; anything else, or no such source, is an error naming it.
  */
-export async function requireSource({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<LeadSource> {
+export async function requireSource({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { ref: string };
+}): Promise<LeadSource> {
   const ref = input.ref.trim();
   if (looksLikeId('src', ref)) return getSource({ ctx, input: { sourceId: ref } });
   if (!isWellFormedToken(ref)) {
@@ -39,8 +45,18 @@ export async function requireSource({ ctx, input }: { ctx: DomainContext; input:
 }
 
 /** A source by its id, active or not; no such source is "not found". */
-export async function getSource({ ctx, input }: { ctx: DomainContext; input: { sourceId: string } }): Promise<LeadSource> {
-  const row = await ctx.store.db.selectFrom('lead_sources').selectAll().where('id', '=', input.sourceId).executeTakeFirst();
+export async function getSource({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { sourceId: string };
+}): Promise<LeadSource> {
+  const row = await ctx.store.db
+    .selectFrom('lead_sources')
+    .selectAll()
+    .where('id', '=', input.sourceId)
+    .executeTakeFirst();
   if (!row) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   return toLeadSource(row);
 }

@@ -65,7 +65,10 @@ export async function findWorkspaceSource({
 }
 
 /** The pipelines a new source can feed, by name. */
-export async function pipelineChoices({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<Array<{ id: string; name: string }>> {
+export async function pipelineChoices({
+  ctx,
+  input,
+}: VerbArgs<{ workspaceId: string }>): Promise<Array<{ id: string; name: string }>> {
   return ctx.store.db
     .selectFrom('pipelines')
     .select(['id', 'name'])

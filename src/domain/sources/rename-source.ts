@@ -12,7 +12,11 @@ export async function renameSource({
   const source = await getSource({ ctx, input });
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'lead_sources', { name, workspaceId: source.workspaceId, exceptId: source.id });
-    await trx.updateTable('lead_sources').set({ name, updated_at: nowIso(ctx) }).where('id', '=', source.id).execute();
+    await trx
+      .updateTable('lead_sources')
+      .set({ name, updated_at: nowIso(ctx) })
+      .where('id', '=', source.id)
+      .execute();
     await recordAudit(trx, ctx, { action: 'source.renamed', workspaceId: source.workspaceId, targetIds: [source.id] });
   });
   return { id: source.id, token: source.token, name };

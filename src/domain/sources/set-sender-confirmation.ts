@@ -14,10 +14,15 @@ export async function setSenderConfirmation({
   input,
 }: VerbArgs<{ workspaceId: string; sourceId: string; on: boolean }>): Promise<{ id: string; confirmSender: boolean }> {
   const source = await getSource({ ctx, input });
-  if (source.workspaceId !== input.workspaceId) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
+  if (source.workspaceId !== input.workspaceId)
+    throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   await ctx.store.writer.write(async (trx) => {
     if (input.on) {
-      const workspace = await trx.selectFrom('workspaces').select('business_email').where('id', '=', source.workspaceId).executeTakeFirst();
+      const workspace = await trx
+        .selectFrom('workspaces')
+        .select('business_email')
+        .where('id', '=', source.workspaceId)
+        .executeTakeFirst();
       if (!mailableAddress(workspace?.business_email)) {
         const message = 'Add a business email in Settings first: replies to the confirmation go there';
         throw new AppError('invalid_fields', message, [{ field: 'confirmSender', code: 'invalid', message }]);

@@ -14,7 +14,11 @@ export async function setSourceActive({
       .set({ active: input.active ? 1 : 0, updated_at: nowIso(ctx) })
       .where('id', '=', source.id)
       .execute();
-    await recordAudit(trx, ctx, { action: input.active ? 'source.activated' : 'source.deactivated', workspaceId: source.workspaceId, targetIds: [source.id] });
+    await recordAudit(trx, ctx, {
+      action: input.active ? 'source.activated' : 'source.deactivated',
+      workspaceId: source.workspaceId,
+      targetIds: [source.id],
+    });
   });
   return { id: source.id, token: source.token, active: input.active };
 }

@@ -16,7 +16,12 @@ export interface SpamRules {
 }
 
 export type SpamRuleList = keyof SpamRules;
-export const SPAM_RULE_LISTS: readonly SpamRuleList[] = ['blockedEmails', 'blockedDomains', 'blockedWords', 'allowedSites'];
+export const SPAM_RULE_LISTS: readonly SpamRuleList[] = [
+  'blockedEmails',
+  'blockedDomains',
+  'blockedWords',
+  'allowedSites',
+];
 
 /** Each list's bound and each entry's, in code points. */
 export const SPAM_RULE_LIMITS = { entries: 500, length: 200 } as const;
@@ -39,7 +44,12 @@ export interface CompiledSpamRules {
   sites: readonly string[];
 }
 
-export const EMPTY_SPAM_RULES: SpamRules = { blockedEmails: [], blockedDomains: [], blockedWords: [], allowedSites: [] };
+export const EMPTY_SPAM_RULES: SpamRules = {
+  blockedEmails: [],
+  blockedDomains: [],
+  blockedWords: [],
+  allowedSites: [],
+};
 
 const LABELS: Record<SpamRuleList, string> = {
   blockedEmails: 'Blocked emails',
@@ -53,11 +63,16 @@ function canonical(list: SpamRuleList, entry: string): string {
   const text = entry.trim().toLowerCase();
   if (list === 'blockedDomains') return text.replace(/^@/, '');
   // A pasted URL is cut to its host, and its port when it names one (`example.com:8080`).
-  if (list === 'allowedSites') return text.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '').replace(/:$/, '');
+  if (list === 'allowedSites')
+    return text
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+      .replace(/[/?#].*$/, '')
+      .replace(/:$/, '');
   return text;
 }
 
-const HOST = /^(\*\.)?[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?(\.[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?)*$/u;
+const HOST =
+  /^(\*\.)?[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?(\.[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?)*$/u;
 
 /** An allowed site: a host or `*.suffix`, with a port (1–65535) or without one (any port). */
 function isSite(entry: string): boolean {
@@ -88,7 +103,8 @@ function entryProblem(list: SpamRuleList, entry: string): string | null {
   if (hasControlCharacters(entry)) return 'no control characters';
   if (list === 'blockedEmails' && !/^[^\s@]+@[^\s@]+$/.test(entry)) return `"${entry}" is not an email address`;
   if (list === 'blockedDomains' && !HOST.test(entry)) return `"${entry}" is not a domain (example.com)`;
-  if (list === 'allowedSites' && !isSite(entry)) return `"${entry}" is not a site (www.example.com, *.example.com or example.com:8080)`;
+  if (list === 'allowedSites' && !isSite(entry))
+    return `"${entry}" is not a site (www.example.com, *.example.com or example.com:8080)`;
   return null;
 }
 
@@ -120,8 +136,14 @@ export function parseSpamRules(text: string | null | undefined): SpamRules {
   if (!text) return EMPTY_SPAM_RULES;
   try {
     const parsed = JSON.parse(text) as Partial<SpamRules>;
-    const list = (l: SpamRuleList) => (Array.isArray(parsed[l]) ? parsed[l].filter((e): e is string => typeof e === 'string') : []);
-    return { blockedEmails: list('blockedEmails'), blockedDomains: list('blockedDomains'), blockedWords: list('blockedWords'), allowedSites: list('allowedSites') };
+    const list = (l: SpamRuleList) =>
+      Array.isArray(parsed[l]) ? parsed[l].filter((e): e is string => typeof e === 'string') : [];
+    return {
+      blockedEmails: list('blockedEmails'),
+      blockedDomains: list('blockedDomains'),
+      blockedWords: list('blockedWords'),
+      allowedSites: list('allowedSites'),
+    };
   } catch {
     return EMPTY_SPAM_RULES;
   }
@@ -149,7 +171,10 @@ export function compileSpamRules(rules: SpamRules): CompiledSpamRules | null {
     emails: new Set(rules.blockedEmails),
     domains: rules.blockedDomains,
     // Whole words: not preceded or followed by a letter, digit or underscore of any script.
-    words: words.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'iu') : null,
+    words:
+      words.length > 0
+        ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'iu')
+        : null,
     sites: rules.allowedSites,
   };
 }

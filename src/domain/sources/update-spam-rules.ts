@@ -1,7 +1,14 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { checkSpamRules, parseSpamRules, SPAM_RULE_LISTS, spamRulesText, type SpamRuleList, type SpamRules } from './spam-rules.js';
+import {
+  checkSpamRules,
+  parseSpamRules,
+  SPAM_RULE_LISTS,
+  spamRulesText,
+  type SpamRuleList,
+  type SpamRules,
+} from './spam-rules.js';
 
 export type SpamRuleEdits = Partial<Record<SpamRuleList, readonly string[]>>;
 
@@ -12,7 +19,10 @@ export interface SpamRulesView {
 }
 
 /** A source's spam rules; with a workspace (the admin pages), another workspace's source is "not found". */
-export async function getSpamRules({ ctx, input }: VerbArgs<{ sourceId: string; workspaceId?: string }>): Promise<SpamRulesView> {
+export async function getSpamRules({
+  ctx,
+  input,
+}: VerbArgs<{ sourceId: string; workspaceId?: string }>): Promise<SpamRulesView> {
   const row = await ctx.store.db
     .selectFrom('lead_sources')
     .select(['id', 'name', 'spam_rules'])
@@ -32,7 +42,13 @@ export async function getSpamRules({ ctx, input }: VerbArgs<{ sourceId: string; 
 export async function updateSpamRules({
   ctx,
   input,
-}: VerbArgs<{ sourceId: string; workspaceId?: string; set?: SpamRuleEdits; add?: SpamRuleEdits; remove?: SpamRuleEdits }>): Promise<SpamRulesView> {
+}: VerbArgs<{
+  sourceId: string;
+  workspaceId?: string;
+  set?: SpamRuleEdits;
+  add?: SpamRuleEdits;
+  remove?: SpamRuleEdits;
+}>): Promise<SpamRulesView> {
   return ctx.store.writer.write(async (trx) => {
     const row = await trx
       .selectFrom('lead_sources')
@@ -47,7 +63,9 @@ export async function updateSpamRules({
       const removed = new Set(checkSpamRules({ [list]: input.remove?.[list] ?? [] })[list]);
       const base = input.set?.[list] ?? current[list];
       // Tidied as the check writes entries (lower case, no `@` before a domain), so a removal names them as typed.
-      next[list] = checkSpamRules({ [list]: [...base, ...(input.add?.[list] ?? [])] })[list].filter((e) => !removed.has(e));
+      next[list] = checkSpamRules({ [list]: [...base, ...(input.add?.[list] ?? [])] })[list].filter(
+        (e) => !removed.has(e),
+      );
     }
     const rules = checkSpamRules(next);
     await trx
@@ -56,7 +74,12 @@ export async function updateSpamRules({
       .where('id', '=', row.id)
       .execute();
     const details = Object.fromEntries(SPAM_RULE_LISTS.map((list) => [list, rules[list].length]));
-    await recordAudit(trx, ctx, { action: 'source.spam_rules_changed', workspaceId: row.workspace_id, targetIds: [row.id], details });
+    await recordAudit(trx, ctx, {
+      action: 'source.spam_rules_changed',
+      workspaceId: row.workspace_id,
+      targetIds: [row.id],
+      details,
+    });
     return { sourceId: row.id, name: row.name, rules };
   });
 }

@@ -26,7 +26,10 @@ export async function removeStage({
     const stages = await loadStages(trx, pipeline.id);
     const stage = pickStage(stages, input.stage);
     if (stages.length === 1) {
-      throw new AppError('last_stage', `"${stage.name}" is the only stage of this pipeline; add another before removing it`);
+      throw new AppError(
+        'last_stage',
+        `"${stage.name}" is the only stage of this pipeline; add another before removing it`,
+      );
     }
     const held = await trx
       .selectFrom('leads')
@@ -38,7 +41,8 @@ export async function removeStage({
     let target: Stage | undefined;
     if (input.moveTo !== undefined) {
       target = pickStage(stages, input.moveTo);
-      if (target.key === stage.key) throw new AppError('invalid_request', 'Move the leads to a different stage than the one removed');
+      if (target.key === stage.key)
+        throw new AppError('invalid_request', 'Move the leads to a different stage than the one removed');
     }
     if (count > 0 && !target) {
       throw new AppError(
@@ -51,7 +55,17 @@ export async function removeStage({
       const prefix = `${newHistoryId()}_`;
       await trx
         .insertInto('stage_history')
-        .columns(['id', 'lead_id', 'from_stage', 'from_name', 'to_stage', 'to_name', 'by_user_id', 'by_label', 'moved_at'])
+        .columns([
+          'id',
+          'lead_id',
+          'from_stage',
+          'from_name',
+          'to_stage',
+          'to_name',
+          'by_user_id',
+          'by_label',
+          'moved_at',
+        ])
         .expression((eb) =>
           eb
             .selectFrom('leads')
@@ -81,10 +95,20 @@ export async function removeStage({
     // Close the gap so positions stay 0..n-1.
     for (const [position, s] of stages.filter((s) => s.key !== stage.key).entries()) {
       if (s.position !== position) {
-        await trx.updateTable('stages').set({ position }).where('pipeline_id', '=', pipeline.id).where('key', '=', s.key).execute();
+        await trx
+          .updateTable('stages')
+          .set({ position })
+          .where('pipeline_id', '=', pipeline.id)
+          .where('key', '=', s.key)
+          .execute();
       }
     }
-    await recordAudit(trx, ctx, { action: 'stage.removed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id], details: { leadsMoved: count } });
+    await recordAudit(trx, ctx, {
+      action: 'stage.removed',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [pipeline.id],
+      details: { leadsMoved: count },
+    });
     return { removed: stage, moved: count };
   });
 }

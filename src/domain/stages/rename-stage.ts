@@ -22,7 +22,11 @@ export async function renameStage({
       .where('pipeline_id', '=', pipeline.id)
       .where('key', '=', stage.key)
       .execute();
-    await recordAudit(trx, ctx, { action: 'stage.renamed', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
+    await recordAudit(trx, ctx, {
+      action: 'stage.renamed',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [pipeline.id],
+    });
     return { ...stage, name };
   });
 }

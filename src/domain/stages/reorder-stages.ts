@@ -40,7 +40,11 @@ export async function reorderStages({
         .where('key', '=', stage.key)
         .execute();
     }
-    await recordAudit(trx, ctx, { action: 'stage.reordered', workspaceId: pipeline.workspaceId, targetIds: [pipeline.id] });
+    await recordAudit(trx, ctx, {
+      action: 'stage.reordered',
+      workspaceId: pipeline.workspaceId,
+      targetIds: [pipeline.id],
+    });
     return order.map((s, position) => ({ ...s, position }));
   });
 }

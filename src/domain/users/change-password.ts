@@ -13,8 +13,16 @@ export async function changePassword({
   input,
 }: VerbArgs<{ userId: string; currentPassword: string; newPassword: string; keepSessionHash: string }>): Promise<void> {
   // Guessing the current password from a signed-in session is throttled like sign-in, per person.
-  const claim = await claimAttempt(ctx, [`user:${input.userId}`], 'Too many wrong current passwords. Wait 15 minutes and try again.');
-  const row = await ctx.store.db.selectFrom('users').select('password_hash').where('id', '=', input.userId).executeTakeFirst();
+  const claim = await claimAttempt(
+    ctx,
+    [`user:${input.userId}`],
+    'Too many wrong current passwords. Wait 15 minutes and try again.',
+  );
+  const row = await ctx.store.db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', input.userId)
+    .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(input.currentPassword, row.password_hash))) {
     throw new AppError('invalid_fields', 'The current password is not right', [
       { field: 'currentPassword', code: 'invalid', message: 'This is not your current password' },
@@ -24,7 +32,11 @@ export async function changePassword({
   const passwordHash = await hashPassword(checkNewPassword(input.newPassword, 'newPassword'));
   const now = nowIso(ctx);
   await ctx.store.writer.write(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: now }).where('id', '=', input.userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, password_changed_at: now })
+      .where('id', '=', input.userId)
+      .execute();
     await trx
       .deleteFrom('sessions')
       .where('user_id', '=', input.userId)

@@ -16,7 +16,10 @@ const unusable = () =>
  * The change a usable confirmation link stands for (the page shows both addresses); refused when used, expired,
  * unknown, replaced, or asked for before the account's password or email last changed.
  */
-export async function openEmailChange({ ctx, input }: VerbArgs<{ token: string }>): Promise<{ userId: string; email: string; newEmail: string }> {
+export async function openEmailChange({
+  ctx,
+  input,
+}: VerbArgs<{ token: string }>): Promise<{ userId: string; email: string; newEmail: string }> {
   if (!looksLikeToken(input.token)) throw unusable();
   const userId = await usableLinkOwner(ctx.store.db, 'email_changes', input.token, nowIso(ctx));
   if (userId === null) throw unusable();
@@ -47,18 +50,30 @@ export async function confirmEmailChange({
   const now = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
     if (!(await useOneTimeLink(trx, ctx.store.ops, 'email_changes', input.token, now))) throw unusable();
-    const user = await trx.selectFrom('users').select(['id', 'email', 'email_proven_at']).where('id', '=', change.userId).executeTakeFirstOrThrow();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'email', 'email_proven_at'])
+      .where('id', '=', change.userId)
+      .executeTakeFirstOrThrow();
     const taken = await trx
       .selectFrom('users')
       .select('id')
       .where('email_key', '=', emailKey(change.newEmail))
       .where('id', '!=', user.id)
       .executeTakeFirst();
-    if (taken) throw new AppError('email_taken', `${change.newEmail} became the email of another account meanwhile; the change was not made`);
+    if (taken)
+      throw new AppError(
+        'email_taken',
+        `${change.newEmail} became the email of another account meanwhile; the change was not made`,
+      );
     await trx
       .updateTable('users')
       // A proven account has proven the new address too; an unproven one stays exactly as unproven as it was.
-      .set({ email: change.newEmail, email_key: emailKey(change.newEmail), ...(user.email_proven_at ? { email_proven_at: now } : {}) })
+      .set({
+        email: change.newEmail,
+        email_key: emailKey(change.newEmail),
+        ...(user.email_proven_at ? { email_proven_at: now } : {}),
+      })
       .where('id', '=', user.id)
       .execute();
     await trx.deleteFrom('invitations').where('user_id', '=', user.id).execute();
@@ -66,7 +81,13 @@ export async function confirmEmailChange({
       purpose: 'email_change',
       to: user.email,
       userId: user.id,
-      payload: { kind: 'email_changed', oldEmail: user.email, newEmail: change.newEmail, changedAt: now, signInUrl: `${base}/login` },
+      payload: {
+        kind: 'email_changed',
+        oldEmail: user.email,
+        newEmail: change.newEmail,
+        changedAt: now,
+        signInUrl: `${base}/login`,
+      },
     });
     return { userId: user.id, oldEmail: user.email, newEmail: change.newEmail };
   });

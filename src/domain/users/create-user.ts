@@ -37,7 +37,11 @@ export interface CreatedUser {
 }
 
 async function inviterName(ctx: VerbArgs<unknown>['ctx'], inviter: { userId: string; email: string }): Promise<string> {
-  const row = await ctx.store.db.selectFrom('users').select('display_name').where('id', '=', inviter.userId).executeTakeFirst();
+  const row = await ctx.store.db
+    .selectFrom('users')
+    .select('display_name')
+    .where('id', '=', inviter.userId)
+    .executeTakeFirst();
   return row?.display_name.trim() || inviter.email;
 }
 
@@ -49,10 +53,18 @@ async function inviterName(ctx: VerbArgs<unknown>['ctx'], inviter: { userId: str
 export async function createUser({
   ctx,
   input,
-}: VerbArgs<{ email: string; workspaceId: string; role?: string; displayName?: string; invitedBy?: Inviter }>): Promise<CreatedUser> {
+}: VerbArgs<{
+  email: string;
+  workspaceId: string;
+  role?: string;
+  displayName?: string;
+  invitedBy?: Inviter;
+}>): Promise<CreatedUser> {
   const email = checkEmail(input.email);
   const role = checkRole(input.role ?? 'member');
-  const displayName = input.displayName?.trim() ? checkDisplayName(input.displayName, 'name') : defaultDisplayName(email);
+  const displayName = input.displayName?.trim()
+    ? checkDisplayName(input.displayName, 'name')
+    : defaultDisplayName(email);
   const inviter = input.invitedBy ?? 'operator';
   // The invitation names the inviter as people know them: their name, else their email.
   const invitedBy = inviter === 'operator' ? 'the server operator' : await inviterName(ctx, inviter);
@@ -60,7 +72,11 @@ export async function createUser({
   const now = nowIso(ctx);
   const mailBase = ctx.mail ? await linkBaseUrl(ctx) : undefined;
   const result = await ctx.store.writer.write(async (trx) => {
-    const existing = await trx.selectFrom('users').select(['id', 'email']).where('email_key', '=', emailKey(email)).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email_key', '=', emailKey(email))
+      .executeTakeFirst();
     if (existing) {
       const member = await trx
         .selectFrom('memberships')
@@ -69,9 +85,11 @@ export async function createUser({
         .where('user_id', '=', existing.id)
         .executeTakeFirst();
       if (member) {
-        throw new AppError('already_member', `${existing.email} is already a member of ${workspace.name} (${member.role})`, [
-          { field: 'email', code: 'invalid', message: `Already a member (${member.role})` },
-        ]);
+        throw new AppError(
+          'already_member',
+          `${existing.email} is already a member of ${workspace.name} (${member.role})`,
+          [{ field: 'email', code: 'invalid', message: `Already a member (${member.role})` }],
+        );
       }
       // One invitation per person and workspace: inviting again renews it with the role chosen now.
       const invitation = {
@@ -99,10 +117,22 @@ export async function createUser({
           to: existing.email,
           workspaceId: workspace.id,
           userId: existing.id,
-          payload: { kind: 'invite', workspaceName: workspace.name, invitedBy, link: `${mailBase}/login`, expiresAt: invitation.expires_at, existingAccount: true },
+          payload: {
+            kind: 'invite',
+            workspaceName: workspace.name,
+            invitedBy,
+            link: `${mailBase}/login`,
+            expiresAt: invitation.expires_at,
+            existingAccount: true,
+          },
         });
       }
-      await recordAudit(trx, ctx, { action: 'member.invited', workspaceId: workspace.id, targetIds: [existing.id], details: { newAccount: false, owner: role === 'owner' } });
+      await recordAudit(trx, ctx, {
+        action: 'member.invited',
+        workspaceId: workspace.id,
+        targetIds: [existing.id],
+        details: { newAccount: false, owner: role === 'owner' },
+      });
       return { userId: existing.id, link: null };
     }
     const userId = newId('usr');
@@ -120,8 +150,16 @@ export async function createUser({
         link_workspace_id: null,
       })
       .execute();
-    await trx.insertInto('memberships').values({ workspace_id: workspace.id, user_id: userId, role, created_at: now }).execute();
-    await recordAudit(trx, ctx, { action: 'member.invited', workspaceId: workspace.id, targetIds: [userId], details: { newAccount: true, owner: role === 'owner' } });
+    await trx
+      .insertInto('memberships')
+      .values({ workspace_id: workspace.id, user_id: userId, role, created_at: now })
+      .execute();
+    await recordAudit(trx, ctx, {
+      action: 'member.invited',
+      workspaceId: workspace.id,
+      targetIds: [userId],
+      details: { newAccount: true, owner: role === 'owner' },
+    });
     if (mailBase !== undefined) {
       // Emailed, the link is seen by the person only, so setting the password through it proves the address.
       const link = await issueSetupLink(trx, ctx, userId, 'email', mailBase);
@@ -130,7 +168,14 @@ export async function createUser({
         to: email,
         workspaceId: workspace.id,
         userId,
-        payload: { kind: 'invite', workspaceName: workspace.name, invitedBy, link: link.setupUrl, expiresAt: link.expiresAt, existingAccount: false },
+        payload: {
+          kind: 'invite',
+          workspaceName: workspace.name,
+          invitedBy,
+          link: link.setupUrl,
+          expiresAt: link.expiresAt,
+          existingAccount: false,
+        },
       });
       return { userId, link: null, added: true };
     }

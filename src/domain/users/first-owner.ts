@@ -31,7 +31,10 @@ export async function insertFirstOwner(
       link_workspace_id: null,
     })
     .execute();
-  await trx.insertInto('memberships').values({ workspace_id: input.workspaceId, user_id: userId, role: 'owner', created_at: input.now }).execute();
+  await trx
+    .insertInto('memberships')
+    .values({ workspace_id: input.workspaceId, user_id: userId, role: 'owner', created_at: input.now })
+    .execute();
   // Printed once in the server's banner: only the operator sees it, so it proves the account.
   return issueSetupLink(trx, ctx, userId, 'operator');
 }

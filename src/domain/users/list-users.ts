@@ -15,7 +15,11 @@ export async function listUsers({ ctx, input }: VerbArgs<{ workspaceId?: string 
   const { db } = ctx.store;
   let users = db.selectFrom('users').select(['id', 'email', 'display_name', 'password_hash']).orderBy('email_key');
   if (workspaceId) {
-    users = users.where('id', 'in', db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId));
+    users = users.where(
+      'id',
+      'in',
+      db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId),
+    );
   }
   const rows = await users.execute();
   if (rows.length === 0) return [];

@@ -7,10 +7,11 @@ import { findUserByEmail } from './find-user.js';
  * `leadscan user remove --email E [--workspace W]`: with a workspace, the membership only; without, the person
  * entirely (memberships, sessions, links), unless they are the last owner somewhere.
  */
-export async function removeUser({
-  ctx,
-  input,
-}: VerbArgs<{ email: string; workspaceId?: string }>): Promise<{ userId: string; email: string; removedFrom: string[] | 'everywhere' }> {
+export async function removeUser({ ctx, input }: VerbArgs<{ email: string; workspaceId?: string }>): Promise<{
+  userId: string;
+  email: string;
+  removedFrom: string[] | 'everywhere';
+}> {
   const user = await findUserByEmail({ ctx, input });
   const { workspaceId } = input;
   if (workspaceId) {
@@ -21,7 +22,11 @@ export async function removeUser({
     return { userId: user.id, email: user.email, removedFrom: [workspaceId] };
   }
   await ctx.store.writer.write(async (trx) => {
-    const memberships = await trx.selectFrom('memberships').select('workspace_id').where('user_id', '=', user.id).execute();
+    const memberships = await trx
+      .selectFrom('memberships')
+      .select('workspace_id')
+      .where('user_id', '=', user.id)
+      .execute();
     for (const m of memberships) {
       await deleteMembership(trx, ctx.store.ops, { workspaceId: m.workspace_id, userId: user.id });
     }
@@ -30,9 +35,18 @@ export async function removeUser({
     await trx.deleteFrom('email_changes').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('invitations').where('user_id', '=', user.id).execute();
     // Emails not yet sent to them outside any workspace (a password reset, an email change) go too.
-    await trx.deleteFrom('outbox').where('user_id', '=', user.id).where('state', 'in', ['pending', 'sending']).execute();
+    await trx
+      .deleteFrom('outbox')
+      .where('user_id', '=', user.id)
+      .where('state', 'in', ['pending', 'sending'])
+      .execute();
     await trx.deleteFrom('users').where('id', '=', user.id).execute();
-    await recordAudit(trx, ctx, { action: 'user.removed', workspaceId: null, targetIds: [user.id], details: { memberships: memberships.length } });
+    await recordAudit(trx, ctx, {
+      action: 'user.removed',
+      workspaceId: null,
+      targetIds: [user.id],
+      details: { memberships: memberships.length },
+    });
   });
   return { userId: user.id, email: user.email, removedFrom: 'everywhere' };
 }

@@ -32,11 +32,23 @@ export const EMAIL_CHANGE_LIMIT: AttemptLimit = SIGN_IN_LIMIT;
 export async function requestEmailChange({
   ctx,
   input,
-}: VerbArgs<{ userId: string; newEmail: string; currentPassword: string; ip: string }>): Promise<{ newEmail: string; expiresAt: string }> {
+}: VerbArgs<{ userId: string; newEmail: string; currentPassword: string; ip: string }>): Promise<{
+  newEmail: string;
+  expiresAt: string;
+}> {
   if (!ctx.mail) {
-    throw new AppError('email_not_configured', 'Email is not set up on this server, so a new address cannot be confirmed', [
-      { field: 'newEmail', code: 'invalid', message: 'Email is not set up on this server, so a new address cannot be confirmed. Ask the person who runs Leadscan.' },
-    ]);
+    throw new AppError(
+      'email_not_configured',
+      'Email is not set up on this server, so a new address cannot be confirmed',
+      [
+        {
+          field: 'newEmail',
+          code: 'invalid',
+          message:
+            'Email is not set up on this server, so a new address cannot be confirmed. Ask the person who runs Leadscan.',
+        },
+      ],
+    );
   }
   const newEmail = checkEmail(input.newEmail, 'newEmail');
   await claimAttempt(
@@ -47,8 +59,16 @@ export async function requestEmailChange({
     ],
     'Too many email changes asked for. Wait 15 minutes and try again.',
   );
-  const claim = await claimAttempt(ctx, [`user:${input.userId}`], 'Too many wrong current passwords. Wait 15 minutes and try again.');
-  const row = await ctx.store.db.selectFrom('users').select(['password_hash', 'email_key']).where('id', '=', input.userId).executeTakeFirst();
+  const claim = await claimAttempt(
+    ctx,
+    [`user:${input.userId}`],
+    'Too many wrong current passwords. Wait 15 minutes and try again.',
+  );
+  const row = await ctx.store.db
+    .selectFrom('users')
+    .select(['password_hash', 'email_key'])
+    .where('id', '=', input.userId)
+    .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(input.currentPassword, row.password_hash))) {
     throw new AppError('invalid_fields', 'The current password is not right', [
       { field: 'emailPassword', code: 'invalid', message: 'This is not your current password' },
@@ -62,17 +82,35 @@ export async function requestEmailChange({
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + EMAIL_CHANGE_TTL_MS).toISOString();
   await ctx.store.writer.write(async (trx) => {
-    const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', input.userId).executeTakeFirstOrThrow();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('id', '=', input.userId)
+      .executeTakeFirstOrThrow();
     if (emailKey(user.email) === emailKey(newEmail)) {
-      throw new AppError('invalid_fields', 'This is already your email', [{ field: 'newEmail', code: 'invalid', message: 'This is already your email' }]);
+      throw new AppError('invalid_fields', 'This is already your email', [
+        { field: 'newEmail', code: 'invalid', message: 'This is already your email' },
+      ]);
     }
-    const taken = await trx.selectFrom('users').select('id').where('email_key', '=', emailKey(newEmail)).executeTakeFirst();
+    const taken = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('email_key', '=', emailKey(newEmail))
+      .executeTakeFirst();
     await trx.deleteFrom('email_changes').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
     // Recorded either way, so the Account page shows the same waiting change; for a taken address nobody ever sees
     // the token (and the confirmation refuses a taken address anyway).
     await trx
       .insertInto('email_changes')
-      .values({ token_hash: hashToken(token), user_id: user.id, new_email: newEmail, created_at: nowIso(ctx), expires_at: expiresAt, used_at: null, issued_for: issuedFor })
+      .values({
+        token_hash: hashToken(token),
+        user_id: user.id,
+        new_email: newEmail,
+        created_at: nowIso(ctx),
+        expires_at: expiresAt,
+        used_at: null,
+        issued_for: issuedFor,
+      })
       .execute();
     await recordAudit(trx, ctx, { action: 'account.email_change_requested', workspaceId: null, targetIds: [user.id] });
     await enqueueEmail(trx, ctx, {
@@ -88,15 +126,26 @@ export async function requestEmailChange({
 }
 
 /** The change waiting for its link, for the Account screen; null when none is usable (a password change ends it). */
-export async function pendingEmailChange({ ctx, input }: VerbArgs<{ userId: string }>): Promise<{ newEmail: string; expiresAt: string } | null> {
+export async function pendingEmailChange({
+  ctx,
+  input,
+}: VerbArgs<{ userId: string }>): Promise<{ newEmail: string; expiresAt: string } | null> {
   const row = await ctx.store.db
     .selectFrom('email_changes')
     .innerJoin('users', 'users.id', 'email_changes.user_id')
-    .select(['email_changes.new_email', 'email_changes.expires_at', 'email_changes.issued_for', 'users.password_hash', 'users.email_key'])
+    .select([
+      'email_changes.new_email',
+      'email_changes.expires_at',
+      'email_changes.issued_for',
+      'users.password_hash',
+      'users.email_key',
+    ])
     .where('email_changes.user_id', '=', input.userId)
     .where('email_changes.used_at', 'is', null)
     .where('email_changes.expires_at', '>', nowIso(ctx))
     .orderBy('email_changes.created_at', 'desc')
     .executeTakeFirst();
-  return row && row.issued_for === credentialsFingerprint(row) ? { newEmail: row.new_email, expiresAt: row.expires_at } : null;
+  return row && row.issued_for === credentialsFingerprint(row)
+    ? { newEmail: row.new_email, expiresAt: row.expires_at }
+    : null;
 }

@@ -1,7 +1,15 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { getWorkspace } from './find-workspace.js';
-import { countLeads, countScans, refuseUnlessEmpty, removeScans, removeSources, removeStages, type RemovedCounts } from './remove-contents.js';
+import {
+  countLeads,
+  countScans,
+  refuseUnlessEmpty,
+  removeScans,
+  removeSources,
+  removeStages,
+  type RemovedCounts,
+} from './remove-contents.js';
 import { forgetWorkspaceNotifications } from '../notifications/forget-notifications.js';
 
 export interface DeletedView {
@@ -31,7 +39,9 @@ export async function deleteWorkspace({
     });
     const removed = await removeSources(trx, sourceIds);
     removed.scans = await removeScans(trx, workspace.id);
-    const pipelineIds = (await trx.selectFrom('pipelines').select('id').where('workspace_id', '=', workspace.id).execute()).map((r) => r.id);
+    const pipelineIds = (
+      await trx.selectFrom('pipelines').select('id').where('workspace_id', '=', workspace.id).execute()
+    ).map((r) => r.id);
     await removeStages(trx, pipelineIds);
     await trx.deleteFrom('memberships').where('workspace_id', '=', workspace.id).execute();
     await trx.deleteFrom('invitations').where('workspace_id', '=', workspace.id).execute();
@@ -40,7 +50,12 @@ export async function deleteWorkspace({
     removed.pipelines = Number(pipelines.numDeletedRows);
     await trx.deleteFrom('upload_keys').where('workspace_id', '=', workspace.id).execute();
     await trx.deleteFrom('workspaces').where('id', '=', workspace.id).execute();
-    await recordAudit(trx, ctx, { action: 'workspace.deleted', workspaceId: workspace.id, targetIds: [workspace.id], details: { ...removed } });
+    await recordAudit(trx, ctx, {
+      action: 'workspace.deleted',
+      workspaceId: workspace.id,
+      targetIds: [workspace.id],
+      details: { ...removed },
+    });
     return removed;
   });
   return { id: workspace.id, name: workspace.name, deleted };

@@ -9,11 +9,19 @@ export interface Workspace {
 }
 
 /** A workspace by id, or by name, as a person types it (the CLI's `--workspace`), case-insensitively (names are unique, migration 0002). */
-export async function findWorkspace({ ctx, input }: { ctx: DomainContext; input: { ref: string } }): Promise<Workspace> {
+export async function findWorkspace({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { ref: string };
+}): Promise<Workspace> {
   const row = await ctx.store.db
     .selectFrom('workspaces')
     .selectAll()
-    .where((eb) => eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]))
+    .where((eb) =>
+      eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]),
+    )
     .orderBy(sql`case when id = ${input.ref} then 0 else 1 end`)
     .limit(1)
     .executeTakeFirst();
@@ -27,12 +35,25 @@ export async function findWorkspace({ ctx, input }: { ctx: DomainContext; input:
 }
 
 /** A workspace by its id, for the verbs that need its row (its name); no such workspace is "not found". */
-export async function getWorkspace({ ctx, input }: { ctx: DomainContext; input: { workspaceId: string } }): Promise<Workspace> {
-  const row = await ctx.store.db.selectFrom('workspaces').selectAll().where('id', '=', input.workspaceId).executeTakeFirst();
+export async function getWorkspace({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { workspaceId: string };
+}): Promise<Workspace> {
+  const row = await ctx.store.db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', input.workspaceId)
+    .executeTakeFirst();
   if (!row) throw noWorkspaceWithId(input.workspaceId);
   return { id: row.id, name: row.name, createdAt: row.created_at };
 }
 
 export function noWorkspaceWithId(workspaceId: string): AppError {
-  return new AppError('workspace_not_found', `No workspace has the id "${workspaceId}"; \`leadscan workspace list\` shows them`);
+  return new AppError(
+    'workspace_not_found',
+    `No workspace has the id "${workspaceId}"; \`leadscan workspace list\` shows them`,
+  );
 }

@@ -20,15 +20,27 @@ const count = (result: { numDeletedRows: bigint } | undefined) => Number(result?
  * docs/cli.md: deleting something that holds leads or scans needs --force. Called inside the deleting
  * transaction with counts taken there, so a lead that arrives between a look and the delete is not removed unasked.
  */
-export function refuseUnlessEmpty(input: { what: string; leads: number; scans: number; force: boolean; hint?: string }): void {
+export function refuseUnlessEmpty(input: {
+  what: string;
+  leads: number;
+  scans: number;
+  force: boolean;
+  hint?: string;
+}): void {
   if (input.force || input.leads + input.scans === 0) return;
   const holds = [input.leads ? `${input.leads} lead(s)` : '', input.scans ? `${input.scans} scan(s)` : '']
     .filter(Boolean)
     .join(' and ');
-  throw new AppError('not_empty', `${input.what} holds ${holds}; add --force to delete them with it${input.hint ?? ''}`);
+  throw new AppError(
+    'not_empty',
+    `${input.what} holds ${holds}; add --force to delete them with it${input.hint ?? ''}`,
+  );
 }
 
-export async function countLeads(trx: Transaction<Schema>, by: { sourceIds: string[]; pipelineId?: string }): Promise<number> {
+export async function countLeads(
+  trx: Transaction<Schema>,
+  by: { sourceIds: string[]; pipelineId?: string },
+): Promise<number> {
   if (by.sourceIds.length === 0 && !by.pipelineId) return 0;
   const row = await trx
     .selectFrom('leads')

@@ -10,9 +10,17 @@ export async function renameWorkspace({
   const name = checkName('workspace', input.name);
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'workspaces', { name, exceptId: input.workspaceId });
-    const renamed = await trx.updateTable('workspaces').set({ name }).where('id', '=', input.workspaceId).executeTakeFirst();
+    const renamed = await trx
+      .updateTable('workspaces')
+      .set({ name })
+      .where('id', '=', input.workspaceId)
+      .executeTakeFirst();
     if (Number(renamed.numUpdatedRows) === 0) throw noWorkspaceWithId(input.workspaceId);
-    await recordAudit(trx, ctx, { action: 'settings.changed', workspaceId: input.workspaceId, details: { name: true } });
+    await recordAudit(trx, ctx, {
+      action: 'settings.changed',
+      workspaceId: input.workspaceId,
+      details: { name: true },
+    });
   });
   return { id: input.workspaceId, name };
 }

@@ -16,13 +16,25 @@ const NotReady = problemResponse(
 );
 const OkResponse = okResponse(Ok, REQUEST_ID_HEADER);
 /** The one refusal a probe can meet: the HTTP layer's, for a URL over 8 KiB, before any route runs. */
-const UriTooLong = problemResponse('uri_too_long', 'The URL is longer than 8 KiB', '`uri_too_long`: the URL is over 8 KiB (refused before any route)');
+const UriTooLong = problemResponse(
+  'uri_too_long',
+  'The URL is longer than 8 KiB',
+  '`uri_too_long`: the URL is over 8 KiB (refused before any route)',
+);
 
 /** Liveness (the process answers) and readiness (the database answers within 2 s). */
 export const healthRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['Operations'], summary: 'The process is up', operationId: 'getHealth', security: [], response: { 200: OkResponse, 414: UriTooLong } } },
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'The process is up',
+        operationId: 'getHealth',
+        security: [],
+        response: { 200: OkResponse, 414: UriTooLong },
+      },
+    },
     async () => ({ ok: true as const }),
   );
 

@@ -52,14 +52,17 @@ function preflightAllowedHeaders(requested: string | string[] | undefined): stri
 /** A text field: a string, or a number or boolean taken as its text; null or "" count as absent. */
 const text = (description: string, maxLength?: number) =>
   Type.Optional(
-    Type.Union([Type.String(maxLength === undefined ? {} : { maxLength }), Type.Number(), Type.Boolean(), Type.Null()], {
-      description,
-    }),
+    Type.Union(
+      [Type.String(maxLength === undefined ? {} : { maxLength }), Type.Number(), Type.Boolean(), Type.Null()],
+      {
+        description,
+      },
+    ),
   );
 
 const LeadInput = Type.Object(
   {
-    name: text('The lead\'s name. One of name, phone or email is required', LEAD_FIELD_BOUNDS.name),
+    name: text("The lead's name. One of name, phone or email is required", LEAD_FIELD_BOUNDS.name),
     phone: text('Any format; numbers are taken as text', LEAD_FIELD_BOUNDS.phone),
     email: text('No format check', LEAD_FIELD_BOUNDS.email),
     address: text('Postal address', LEAD_FIELD_BOUNDS.address),
@@ -72,7 +75,7 @@ const LeadInput = Type.Object(
     ),
     formStamp: text(
       'Sent by the hosted form only: its signed render time. A post that carries it is checked as a hosted-form post ' +
-        '(the source\'s own fields validated; a stamp under 2 seconds old, missing or forged is quarantined)',
+        "(the source's own fields validated; a stamp under 2 seconds old, missing or forged is quarantined)",
     ),
   },
   {
@@ -87,11 +90,14 @@ const LeadInput = Type.Object(
 
 const IntakeOk = Type.Object(
   { ok: Type.Literal(true), id: Type.String({ description: 'The lead id (lead_ + 32 hex digits)' }) },
-  { description: 'The lead is stored (or, for a honeypot hit, quarantined)', examples: [{ ok: true, id: 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d' }] },
+  {
+    description: 'The lead is stored (or, for a honeypot hit, quarantined)',
+    examples: [{ ok: true, id: 'lead_0193a4c2e8f07c3b9a1d2e4f5a6b7c8d' }],
+  },
 );
 
 const TokenParams = Type.Object({
-  token: Type.String({ format: 'uuid', description: 'The lead source\'s intake token (a UUID)' }),
+  token: Type.String({ format: 'uuid', description: "The lead source's intake token (a UUID)" }),
 });
 
 /** Headers on every intake answer: request id, CORS, and the rate-limit state when the limit is on. */
@@ -133,7 +139,13 @@ const intakeSchema = {
       { errors: [{ field: 'name', code: 'too_long', max: 120, message: 'name must be at most 120 characters' }] },
       answerHeaders(),
     ),
-    404: problemResponse('intake_unavailable', 'This intake link does not exist or has been closed', undefined, {}, answerHeaders()),
+    404: problemResponse(
+      'intake_unavailable',
+      'This intake link does not exist or has been closed',
+      undefined,
+      {},
+      answerHeaders(),
+    ),
     405: problemResponse('method_not_allowed', 'Post leads with POST', undefined, {}, answerHeaders()),
     409: problemResponse(
       'idempotency_in_flight',
@@ -163,7 +175,13 @@ const intakeSchema = {
       {},
       answerHeaders(),
     ),
-    429: problemResponse('rate_limited', 'Too many requests; wait and try again', undefined, {}, answerHeaders(RETRY_AFTER_HEADER)),
+    429: problemResponse(
+      'rate_limited',
+      'Too many requests; wait and try again',
+      undefined,
+      {},
+      answerHeaders(RETRY_AFTER_HEADER),
+    ),
     503: problemResponse(
       'service_unavailable',
       'The database is not answering; nothing was stored. Try again shortly',
@@ -242,7 +260,9 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     url: INTAKE_PATH,
     schema: { hide: true },
     handler: async () => {
-      throw new AppError('method_not_allowed', 'Post leads to this URL with POST', undefined, { accepted: ['POST', 'OPTIONS'] });
+      throw new AppError('method_not_allowed', 'Post leads to this URL with POST', undefined, {
+        accepted: ['POST', 'OPTIONS'],
+      });
     },
   });
 
@@ -252,7 +272,10 @@ export const intakeRoutes: FastifyPluginAsync<IntakeRoutesOptions> = async (app,
     url: '/api/intake/*',
     schema: { hide: true },
     handler: async (request) => {
-      throw new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}; post to /api/intake/{token}`);
+      throw new AppError(
+        'route_not_found',
+        `No route ${request.method} ${request.url.split('?')[0]}; post to /api/intake/{token}`,
+      );
     },
   });
 };

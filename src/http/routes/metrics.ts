@@ -14,7 +14,10 @@ function sameToken(given: string, expected: string): boolean {
  * `GET /metrics` (docs/operations.md): Prometheus text, only with `Authorization: Bearer $METRICS_TOKEN`. Without
  * METRICS_TOKEN the route does not exist (404), so an instance does not advertise it.
  */
-export const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string }> = async (app, { metrics, token }) => {
+export const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string }> = async (
+  app,
+  { metrics, token },
+) => {
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const header = request.headers.authorization ?? '';
     const given = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();

@@ -18,20 +18,25 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   quote_link_unusable: 'The sender withdrew this quote; ask them for a new one.',
   quote_final: 'The quote was already accepted or declined; that answer stands. Copy it to start a new quote.',
   quote_not_editable: 'A sent quote is never changed: revise it to make a new draft revision, and send that.',
-  owner_only: 'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
+  owner_only:
+    'Only an owner of the workspace can do this; ask an owner (Members screen) to do it or to make you owner.',
   invalid_credentials: 'The email or password is wrong. After 10 failures in 15 minutes, sign-in waits (429).',
-  setup_link_unusable: 'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',
+  setup_link_unusable:
+    'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',
   email_not_proven:
-    'This account\'s password was set through a link someone else was shown, so it cannot join another workspace yet. Ask whoever runs the server for `npx leadscan user reset-password --email E`; setting the password through that link proves the address.',
+    "This account's password was set through a link someone else was shown, so it cannot join another workspace yet. Ask whoever runs the server for `npx leadscan user reset-password --email E`; setting the password through that link proves the address.",
   last_owner: 'A workspace always keeps an owner: make someone else owner before removing or demoting the last one.',
-  body_too_large: 'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
+  body_too_large:
+    'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
   rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',
   unsupported_encoding:
     'The body is compressed with a Content-Encoding that is not read here. Send it uncompressed, or as gzip, deflate or br (Accept-Encoding lists them).',
   client_aborted: 'The connection closed before the whole request arrived; nothing was stored. Send the request again.',
-  request_timeout: 'The request did not arrive in time (headers within 20 s, the whole request within 10 min by default); send it again.',
+  request_timeout:
+    'The request did not arrive in time (headers within 20 s, the whole request within 10 min by default); send it again.',
   uri_too_long: 'The URL is longer than this server reads (8 KiB); the intake and scan URLs need no query string.',
-  headers_too_large: 'The request headers are larger than this server reads (16 KiB in all); send fewer or shorter headers.',
+  headers_too_large:
+    'The request headers are larger than this server reads (16 KiB in all); send fewer or shorter headers.',
 };
 
 function escape(text: string): string {

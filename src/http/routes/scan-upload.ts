@@ -44,7 +44,10 @@ export const ScanUploadOkSchema = Type.Object(
     ok: Type.Literal(true),
     count: Type.Integer({ minimum: 0, description: 'Rooms stored; 0 for a connection test' }),
   },
-  { description: 'The upload is stored; for `rooms: []` the key is checked and nothing is stored', examples: [{ ok: true, count: 2 }] },
+  {
+    description: 'The upload is stored; for `rooms: []` the key is checked and nothing is stored',
+    examples: [{ ok: true, count: 2 }],
+  },
 );
 
 /** Documentation of the body; the domain reads the bytes itself (any content type is tried as JSON). */
@@ -135,7 +138,7 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
         summary: 'Upload measured rooms',
         operationId: 'uploadScan',
         description:
-          'Stores the body byte for byte, and each room\'s own byte slice, in the Scans inbox of the workspace the ' +
+          "Stores the body byte for byte, and each room's own byte slice, in the Scans inbox of the workspace the " +
           '`x-scan-key` belongs to. Answers only after the upload is durably committed. Any content type is read ' +
           'as UTF-8 JSON; a gzip, deflate or br body is decoded first and the decoded JSON is what is stored. ' +
           '`{"rooms":[]}` is a connection test: nothing is stored.',
@@ -144,11 +147,20 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
         body: {
           content: {
             'application/json': { schema: ScanUploadBodySchema },
-            '*/*': { schema: { ...ScanUploadBodySchema, description: 'Any other content type, or none, is read as UTF-8 JSON too' } },
+            '*/*': {
+              schema: {
+                ...ScanUploadBodySchema,
+                description: 'Any other content type, or none, is read as UTF-8 JSON too',
+              },
+            },
           },
         },
         response: {
-          200: okResponse(ScanUploadOkSchema, { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...IDEMPOTENT_REPLAYED_HEADER }),
+          200: okResponse(ScanUploadOkSchema, {
+            ...REQUEST_ID_HEADER,
+            ...RATE_LIMIT_HEADERS,
+            ...IDEMPOTENT_REPLAYED_HEADER,
+          }),
           400: problemResponse(
             'invalid_rooms',
             'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',

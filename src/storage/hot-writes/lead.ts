@@ -130,7 +130,11 @@ export function leadInsertParams(dialect: Dialect, rows: readonly LeadInsertValu
  * Inserts one lead inside a generic write (restoring a quarantined submission) with the very INSERT the hot path
  * uses, unguarded: into the source's current pipeline, active or not. How many rows it stored (0: no such source).
  */
-export async function insertLeadInWrite(trx: Transaction<Schema>, dialect: Dialect, values: LeadInsertValues): Promise<number> {
+export async function insertLeadInWrite(
+  trx: Transaction<Schema>,
+  dialect: Dialect,
+  values: LeadInsertValues,
+): Promise<number> {
   const insert = leadInsert(new Markers(dialect), { guarded: false });
   const inserted = await trx.executeQuery(CompiledQuery.raw(insert, leadInsertParams(dialect, [values])));
   return inserted.rows.length;

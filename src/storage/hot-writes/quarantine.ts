@@ -55,6 +55,9 @@ export function quarantinePruneBeyond(m: Markers): string {
   return `delete from quarantine where source_id = ${source} and (received_at < ${receivedAt} or (received_at = ${sameReceivedAt} and id < ${id}))`;
 }
 
-export function quarantinePruneBeyondParams(sourceId: string, oldestKept: { received_at: string; id: string }): unknown[] {
+export function quarantinePruneBeyondParams(
+  sourceId: string,
+  oldestKept: { received_at: string; id: string },
+): unknown[] {
   return [sourceId, oldestKept.received_at, oldestKept.received_at, oldestKept.id];
 }

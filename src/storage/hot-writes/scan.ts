@@ -67,7 +67,14 @@ const ROOM_FIELDS = [
  */
 export function roomInsert(m: Markers): string {
   const [scanId, idx, name, rawStart, rawEnd] = ROOM_FIELDS;
-  return insertRows(m, 'scan_rooms', [scanId, idx, name, ['raw', { constant: emptyBytes(m.dialect) }], rawStart, rawEnd]);
+  return insertRows(m, 'scan_rooms', [
+    scanId,
+    idx,
+    name,
+    ['raw', { constant: emptyBytes(m.dialect) }],
+    rawStart,
+    rawEnd,
+  ]);
 }
 
 /** One room's parameters, in ROOM_FIELDS order: the scan it belongs to, its place in the scan's list, its range. */

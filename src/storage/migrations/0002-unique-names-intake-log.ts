@@ -54,7 +54,8 @@ export function uniqueNamesAndIntakeLog(report: (renamed: Renamed) => void = rep
         { table: 'lead_sources', scope: sql<string>`workspace_id` },
       ] as const;
       for (const { table, scope } of scopes) {
-        const { rows } = await sql<Named>`select id, ${scope} as scope, name, created_at from ${sql.table(table)}`.execute(db);
+        const { rows } =
+          await sql<Named>`select id, ${scope} as scope, name, created_at from ${sql.table(table)}`.execute(db);
         for (const rename of dedupeNames(rows)) {
           await sql`update ${sql.table(table)} set name = ${rename.to} where id = ${rename.id}`.execute(db);
           report({ table, ...rename });
@@ -77,7 +78,11 @@ export function uniqueNamesAndIntakeLog(report: (renamed: Renamed) => void = rep
         .execute();
 
       await db.schema.alterTable('quarantine').addColumn('idempotency_key', 'text').execute();
-      await db.schema.createIndex('leads_email').on('leads').expression(sql`lower(email)`).execute();
+      await db.schema
+        .createIndex('leads_email')
+        .on('leads')
+        .expression(sql`lower(email)`)
+        .execute();
       await db.schema.createIndex('leads_phone').on('leads').column('phone').execute();
     },
   };

@@ -7,8 +7,14 @@ import type { Kysely, Migration } from 'kysely';
 export function workspaceSettings(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('workspaces').addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC')).execute();
-      await db.schema.alterTable('workspaces').addColumn('units', 'text', (c) => c.notNull().defaultTo('metric')).execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC'))
+        .execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('units', 'text', (c) => c.notNull().defaultTo('metric'))
+        .execute();
     },
   };
 }

@@ -74,7 +74,11 @@ export function notifications(): Migration {
         .addColumn('last_error', 'text')
         .execute();
       await db.schema.createIndex('outbox_due').on('outbox').columns(['state', 'next_attempt_at']).execute();
-      await db.schema.createIndex('outbox_person').on('outbox').columns(['workspace_id', 'user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('outbox_person')
+        .on('outbox')
+        .columns(['workspace_id', 'user_id', 'created_at'])
+        .execute();
     },
   };
 }

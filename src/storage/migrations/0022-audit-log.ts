@@ -25,7 +25,11 @@ export function auditLog(): Migration {
         .addColumn('target_ids', 'text', (c) => c.notNull())
         .addColumn('details', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('audit_log_workspace_at').on('audit_log').columns(['workspace_id', 'at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_log_workspace_at')
+        .on('audit_log')
+        .columns(['workspace_id', 'at', 'id'])
+        .execute();
       await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
     },
   };

@@ -34,7 +34,8 @@ export function unreadCounts(dialect: Dialect): Migration {
 }
 
 async function sqliteTriggers(db: Kysely<unknown>) {
-  const add = (pipeline: string, n: string) => sql.raw(`insert into lead_unread_counts (pipeline_id, slot, unread) values (${pipeline}, 0, ${n})
+  const add = (pipeline: string, n: string) =>
+    sql.raw(`insert into lead_unread_counts (pipeline_id, slot, unread) values (${pipeline}, 0, ${n})
       on conflict (pipeline_id, slot) do update set unread = unread + excluded.unread;`);
   await sql`create trigger lead_unread_counts_insert after insert on lead_unread begin
       ${add('new.pipeline_id', '1')}
@@ -56,8 +57,18 @@ async function postgresTriggers(db: Kysely<unknown>) {
       group by pipeline_id having sum(n) <> 0 order by pipeline_id
       on conflict (pipeline_id, slot) do update set unread = lead_unread_counts.unread + excluded.unread`;
   const triggers = [
-    { name: 'lead_unread_counts_insert', on: 'insert', tables: 'new table as added', changes: 'select pipeline_id, 1 as n from added' },
-    { name: 'lead_unread_counts_delete', on: 'delete', tables: 'old table as removed', changes: 'select pipeline_id, -1 as n from removed' },
+    {
+      name: 'lead_unread_counts_insert',
+      on: 'insert',
+      tables: 'new table as added',
+      changes: 'select pipeline_id, 1 as n from added',
+    },
+    {
+      name: 'lead_unread_counts_delete',
+      on: 'delete',
+      tables: 'old table as removed',
+      changes: 'select pipeline_id, -1 as n from removed',
+    },
     {
       name: 'lead_unread_counts_update',
       on: 'update',
@@ -67,15 +78,19 @@ async function postgresTriggers(db: Kysely<unknown>) {
   ];
   for (const t of triggers) {
     await sql
-      .raw(`create function ${t.name}() returns trigger language plpgsql as $$
+      .raw(
+        `create function ${t.name}() returns trigger language plpgsql as $$
         begin
           ${add(t.changes)};
           return null;
-        end $$`)
+        end $$`,
+      )
       .execute(db);
     await sql
-      .raw(`create trigger ${t.name} after ${t.on} on lead_unread referencing ${t.tables}
-        for each statement execute function ${t.name}()`)
+      .raw(
+        `create trigger ${t.name} after ${t.on} on lead_unread referencing ${t.tables}
+        for each statement execute function ${t.name}()`,
+      )
       .execute(db);
   }
 }

@@ -12,15 +12,30 @@ import type { Kysely, Migration } from 'kysely';
 export function quoteSettingsAndPriceList(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('workspaces').addColumn('currency', 'text', (c) => c.notNull().defaultTo('USD')).execute();
-      await db.schema.alterTable('workspaces').addColumn('locale', 'text', (c) => c.notNull().defaultTo('en-US')).execute();
-      await db.schema.alterTable('workspaces').addColumn('taxes', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-      await db.schema.alterTable('workspaces').addColumn('quote_valid_days', 'integer', (c) => c.notNull().defaultTo(30)).execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('currency', 'text', (c) => c.notNull().defaultTo('USD'))
+        .execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('locale', 'text', (c) => c.notNull().defaultTo('en-US'))
+        .execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('taxes', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('quote_valid_days', 'integer', (c) => c.notNull().defaultTo(30))
+        .execute();
       await db.schema.alterTable('workspaces').addColumn('quote_terms', 'text').execute();
       await db.schema.alterTable('workspaces').addColumn('business_address', 'text').execute();
       await db.schema.alterTable('workspaces').addColumn('business_phone', 'text').execute();
       await db.schema.alterTable('workspaces').addColumn('business_email', 'text').execute();
-      await db.schema.alterTable('workspaces').addColumn('tax_numbers', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('tax_numbers', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
       await db.schema
         .createTable('price_list_items')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -36,7 +51,11 @@ export function quoteSettingsAndPriceList(): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('price_list_items_workspace').on('price_list_items').columns(['workspace_id', 'name']).execute();
+      await db.schema
+        .createIndex('price_list_items_workspace')
+        .on('price_list_items')
+        .columns(['workspace_id', 'name'])
+        .execute();
     },
   };
 }

@@ -52,11 +52,20 @@ export function quotes(): Migration {
         .addColumn('decline_reason', 'text')
         .addColumn('withdrawn_at', 'text')
         .execute();
-      await db.schema.createIndex('quotes_workspace_created').on('quotes').columns(['workspace_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('quotes_workspace_created')
+        .on('quotes')
+        .columns(['workspace_id', 'created_at', 'id'])
+        .execute();
       await db.schema.createIndex('quotes_lead').on('quotes').column('lead_id').execute();
       await db.schema.createIndex('quotes_chain').on('quotes').columns(['chain_id', 'revision']).execute();
       await db.schema.createIndex('quotes_token').on('quotes').column('token_hash').execute();
-      await db.schema.createIndex('quotes_number').on('quotes').columns(['workspace_id', 'number', 'revision']).unique().execute();
+      await db.schema
+        .createIndex('quotes_number')
+        .on('quotes')
+        .columns(['workspace_id', 'number', 'revision'])
+        .unique()
+        .execute();
       await db.schema
         .createTable('quote_lines')
         .addColumn('id', 'text', (c) => c.primaryKey())

@@ -22,7 +22,12 @@ export function linksTiedToCredentials(): Migration {
           .update(`leadscan credentials v1\n${user.password_hash ?? ''}\n${user.email_key}`, 'utf8')
           .digest('hex');
         for (const table of ['setup_links', 'email_changes'] as const) {
-          await store.updateTable(table).set({ issued_for: fingerprint }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+          await store
+            .updateTable(table)
+            .set({ issued_for: fingerprint })
+            .where('user_id', '=', user.id)
+            .where('used_at', 'is', null)
+            .execute();
         }
       }
     },

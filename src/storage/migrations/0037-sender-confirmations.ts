@@ -13,7 +13,10 @@ import type { Kysely, Migration } from 'kysely';
 export function senderConfirmations(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('lead_sources').addColumn('confirm_sender', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('lead_sources')
+        .addColumn('confirm_sender', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema
         .createTable('confirmation_sends')
         .addColumn('workspace_id', 'text', (c) => c.notNull())

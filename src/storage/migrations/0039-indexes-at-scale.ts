@@ -9,7 +9,11 @@ import type { Kysely, Migration } from 'kysely';
 export function indexesAtScale(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createIndex('quotes_workspace_status_created').on('quotes').columns(['workspace_id', 'status', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('quotes_workspace_status_created')
+        .on('quotes')
+        .columns(['workspace_id', 'status', 'created_at', 'id'])
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('quotes_workspace_status_created').execute();

@@ -38,7 +38,9 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
       await sql`alter table pipelines add constraint pipelines_id_workspace unique (id, workspace_id)`.execute(db);
       await sql`alter table leads add constraint leads_pipeline_workspace_fkey foreign key (pipeline_id, workspace_id)
         references pipelines (id, workspace_id)`.execute(db);
-      await sql`alter table leads drop constraint leads_workspace_id_fkey, drop constraint leads_pipeline_id_fkey`.execute(db);
+      await sql`alter table leads drop constraint leads_workspace_id_fkey, drop constraint leads_pipeline_id_fkey`.execute(
+        db,
+      );
 
       await sql`alter table lead_search_pending drop constraint lead_search_pending_lead_id_fkey`.execute(db);
       await sql`alter table lead_search drop constraint lead_search_lead_id_fkey`.execute(db);
@@ -55,8 +57,12 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
       if (dialect === 'postgres') {
         await sql`drop trigger leads_search_delete on leads`.execute(db);
         await sql`drop function leads_search_delete()`.execute(db);
-        await sql`delete from lead_search_pending p where not exists (select 1 from leads l where l.id = p.lead_id)`.execute(db);
-        await sql`delete from lead_search s where not exists (select 1 from leads l where l.id = s.lead_id)`.execute(db);
+        await sql`delete from lead_search_pending p where not exists (select 1 from leads l where l.id = p.lead_id)`.execute(
+          db,
+        );
+        await sql`delete from lead_search s where not exists (select 1 from leads l where l.id = s.lead_id)`.execute(
+          db,
+        );
         await sql`alter table lead_search_pending add constraint lead_search_pending_lead_id_fkey foreign key (lead_id)
           references leads (id) on delete cascade`.execute(db);
         await sql`alter table lead_search add constraint lead_search_lead_id_fkey foreign key (lead_id)
@@ -68,8 +74,16 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
       }
       await db.schema.createIndex('lead_unread_pipeline').on('lead_unread').column('pipeline_id').execute();
       await db.schema.dropIndex('leads_pipeline_assignee_received').execute();
-      await db.schema.createIndex('leads_pipeline_assignee_received').on('leads').columns(['pipeline_id', 'assignee_user_id', 'received_at', 'id']).execute();
-      await db.schema.createIndex('leads_email').on('leads').expression(sql`lower(email)`).execute();
+      await db.schema
+        .createIndex('leads_pipeline_assignee_received')
+        .on('leads')
+        .columns(['pipeline_id', 'assignee_user_id', 'received_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('leads_email')
+        .on('leads')
+        .expression(sql`lower(email)`)
+        .execute();
     },
   };
 }

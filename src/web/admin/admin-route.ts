@@ -78,10 +78,29 @@ type RouteUpload = { upload?: { maxBytes: number } };
  * through `call.render` (behind a session), `call.send`, `call.redirect` or `call.reply`.
  */
 export type AdminRoute =
-  | ({ method: 'GET' | 'POST'; path: string; access: 'owner' | 'member'; handler(call: WorkspaceCall): Promise<unknown>; form?: PageForm<WorkspaceCall> } & RouteUpload)
-  | ({ method: 'GET' | 'POST'; path: string; access: 'signed-in'; handler(call: AdminCall): Promise<unknown>; form?: PageForm<AdminCall> } & RouteUpload)
+  | ({
+      method: 'GET' | 'POST';
+      path: string;
+      access: 'owner' | 'member';
+      handler(call: WorkspaceCall): Promise<unknown>;
+      form?: PageForm<WorkspaceCall>;
+    } & RouteUpload)
+  | ({
+      method: 'GET' | 'POST';
+      path: string;
+      access: 'signed-in';
+      handler(call: AdminCall): Promise<unknown>;
+      form?: PageForm<AdminCall>;
+    } & RouteUpload)
   // A public handler has no person: its call has no `user`, `workspace` or session token to reach for.
-  | { method: 'GET' | 'POST'; path: string; access: 'public'; handler(call: PublicCall): Promise<unknown>; form?: PageForm<PublicCall>; upload?: never };
+  | {
+      method: 'GET' | 'POST';
+      path: string;
+      access: 'public';
+      handler(call: PublicCall): Promise<unknown>;
+      form?: PageForm<PublicCall>;
+      upload?: never;
+    };
 
 /** A refusal of a form, as the gate hands it to the route's `rerender`. */
 export interface FormRefusal {

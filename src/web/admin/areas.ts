@@ -19,4 +19,19 @@ import { quotesArea } from './quotes/quotes-area.js';
  * an AdminArea, put it here, and add its routes to test/helpers/admin-security.ts (the security suite fails
  * until every route has a case).
  */
-export const ADMIN_AREAS: AdminArea[] = [leadsArea, quotesArea, scansArea, sourcesArea, quarantineArea, membersArea, settingsArea, auditArea, notificationsArea, accountArea, stagesArea, peopleArea, spamRulesArea, priceListArea];
+export const ADMIN_AREAS: AdminArea[] = [
+  leadsArea,
+  quotesArea,
+  scansArea,
+  sourcesArea,
+  quarantineArea,
+  membersArea,
+  settingsArea,
+  auditArea,
+  notificationsArea,
+  accountArea,
+  stagesArea,
+  peopleArea,
+  spamRulesArea,
+  priceListArea,
+];

@@ -22,14 +22,22 @@ export function errorPage(error: AppError, input: ErrorPageInput): string {
         return ['The form expired', 'Nothing was changed. Go back, reload the page and try again.'];
       case 'owner_only':
         return reading
-          ? ['Only owners can open this page', 'You do not have access to this page: it is for the owners of this workspace. Ask an owner if you need something from it.']
+          ? [
+              'Only owners can open this page',
+              'You do not have access to this page: it is for the owners of this workspace. Ask an owner if you need something from it.',
+            ]
           : ['Only an owner can do this', 'Nothing was changed. Ask an owner of this workspace.'];
       case 'rate_limited':
         return ['Please wait a moment', error.detail];
       default:
         if (status === 404) return ['Not found', 'This page does not exist, or it is not in a workspace of yours.'];
         if (status < 500) return ['That did not work', error.detail];
-        return ['Something went wrong', reading ? 'The page could not be shown. Please try again in a moment.' : 'Nothing was changed. Please try again in a moment.'];
+        return [
+          'Something went wrong',
+          reading
+            ? 'The page could not be shown. Please try again in a moment.'
+            : 'Nothing was changed. Please try again in a moment.',
+        ];
     }
   })();
   const home = input.chrome ? (input.chrome.workspace ?? input.chrome.workspaces[0]) : undefined;

@@ -59,11 +59,20 @@ ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
 }
 
 export function isFormError(error: unknown): error is AppError {
-  return error instanceof AppError && httpStatusOf(error) < 500 && httpStatusOf(error) !== 404 && httpStatusOf(error) !== 403;
+  return (
+    error instanceof AppError && httpStatusOf(error) < 500 && httpStatusOf(error) !== 404 && httpStatusOf(error) !== 403
+  );
 }
 
 /** A labelled <select> with its hint and the field's error beside it, as every form field here. */
-export function selectField(name: string, label: string, options: Array<[string, string]>, selected: string, errors: FormErrors, hint?: string): SafeHtml {
+export function selectField(
+  name: string,
+  label: string,
+  options: Array<[string, string]>,
+  selected: string,
+  errors: FormErrors,
+  hint?: string,
+): SafeHtml {
   const id = `f-${name}`;
   const error = errors[name];
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');

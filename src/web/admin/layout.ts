@@ -22,7 +22,8 @@ export interface ShellInput {
 
 /** Screens a switch of workspace keeps: the same screen, except owner-only ones for a member and Account. */
 function switchTarget(w: WorkspaceAccess, area: string): string {
-  if (area === 'sources' || area === 'members' || area === 'settings') return workspacePath(w.workspaceId, w.role === 'owner' ? area : 'leads');
+  if (area === 'sources' || area === 'members' || area === 'settings')
+    return workspacePath(w.workspaceId, w.role === 'owner' ? area : 'leads');
   return workspacePath(w.workspaceId, area === '' || area === 'account' ? 'leads' : area);
 }
 
@@ -39,12 +40,19 @@ function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], 
 /** Up to two letters standing for the person in the top bar (the email stays the link's name and its title). */
 function initialsOf(user: SignedInUser): string {
   const words = (user.displayName || user.email.split('@')[0] || '?').split(/[\s._-]+/).filter(Boolean);
-  return words.slice(0, 2).map((word) => [...word][0]!.toUpperCase()).join('') || '?';
+  return (
+    words
+      .slice(0, 2)
+      .map((word) => [...word][0]!.toUpperCase())
+      .join('') || '?'
+  );
 }
 
 /** Quarantine's badge: catches of the last 7 days, not restored (domain/quarantine/count-recent-catches.ts). */
 function catchesBadge(count: number): SafeHtml | string {
-  return count > 0 ? html` <span class="count quiet" aria-label="${count} caught in the last 7 days" title="Caught in the last 7 days">${count}</span>` : '';
+  return count > 0
+    ? html` <span class="count quiet" aria-label="${count} caught in the last 7 days" title="Caught in the last 7 days">${count}</span>`
+    : '';
 }
 
 function countBadge(count: number): SafeHtml | string {
@@ -62,16 +70,18 @@ export function shell(input: ShellInput): string {
     ? html`<header class="topbar"><div class="topbar-inner">
 <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Leadscan</span></a>
 ${switcher(home, chrome.workspaces, chrome.area)}
-${home
-  ? html`<details class="menu unfold"><summary><span class="menu-icon" aria-hidden="true"></span><span class="menu-label">Menu</span></summary>
+${
+  home
+    ? html`<details class="menu unfold"><summary><span class="menu-icon" aria-hidden="true"></span><span class="menu-label">Menu</span></summary>
 <nav aria-label="Screens" class="screens"><ul class="nav">${chrome.nav
-      .filter((item) => item.access === 'member' || home.role === 'owner')
-      .map(
-        (item) =>
-          html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'quarantine' ? catchesBadge(chrome.unread.quarantine ?? 0) : countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
-      )}</ul></nav>
+        .filter((item) => item.access === 'member' || home.role === 'owner')
+        .map(
+          (item) =>
+            html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'quarantine' ? catchesBadge(chrome.unread.quarantine ?? 0) : countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
+        )}</ul></nav>
 </details>`
-  : ''}
+    : ''
+}
 <div class="topbar-end">
 <a class="who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}><span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span><span class="who-email">${chrome.user.email}</span></a>
 <form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button type="submit" class="secondary">Sign out</button></form>

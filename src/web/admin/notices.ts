@@ -2,13 +2,15 @@ import { html, type SafeHtml } from '../html.js';
 
 /** Notices after a redirect: a fixed set of codes, so no text from the URL is ever shown. */
 export const NOTICES: Record<string, string> = {
-  'key-regenerated': 'A new upload key was made. The old key is refused from now on; put the new one into the scanning app.',
+  'key-regenerated':
+    'A new upload key was made. The old key is refused from now on; put the new one into the scanning app.',
   'scan-deleted': 'The scan was deleted.',
   'scan-attached': 'The scan is attached to the lead. It is listed on the lead’s page.',
   'scan-detached': 'The scan is no longer attached to a lead.',
   'source-created': 'The lead source was created.',
   'source-activated': 'The intake link and hosted form are active again.',
-  'source-deactivated': 'The intake link and hosted form are switched off. Posts to them are refused until you activate them.',
+  'source-deactivated':
+    'The intake link and hosted form are switched off. Posts to them are refused until you activate them.',
   'bot-check-saved': 'Bot-check settings saved.',
   'bot-check-off': 'The bot check is off.',
   'texts-saved': 'Hosted-form texts saved.',

@@ -23,7 +23,12 @@ export function numberedPager(input: { base: string; page: number; hasOlder: boo
  * page with its filters; Older adds `param` set to the cursor the list handed back for the next page. `cursor` is the
  * one this page was opened with: without it this is already the newest page. Nothing when everything fits on one page.
  */
-export function cursorPager(input: { base: string; param: string; cursor: string | undefined; next: string | null | undefined }): SafeHtml | string {
+export function cursorPager(input: {
+  base: string;
+  param: string;
+  cursor: string | undefined;
+  next: string | null | undefined;
+}): SafeHtml | string {
   const { base, param, cursor, next } = input;
   if (!cursor && !next) return '';
   const join = base.includes('?') ? '&' : '?';

@@ -9,7 +9,12 @@ import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js
 import { userActor } from '../../domain/audit/actor.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
-import { requireOwner, workspaceAccess, workspacesOf, type WorkspaceAccess } from '../../domain/members/workspace-access.js';
+import {
+  requireOwner,
+  workspaceAccess,
+  workspacesOf,
+  type WorkspaceAccess,
+} from '../../domain/members/workspace-access.js';
 import { toAppError } from '../../http/problem.js';
 import { hasControlCharacters } from '../../domain/text-input.js';
 import { ADMIN_AREAS } from './areas.js';
@@ -17,7 +22,17 @@ import { ADMIN_ASSETS } from './assets/index.js';
 import { FAVICON_ICO } from './assets/favicon.js';
 import { shell, type ShellInput } from './layout.js';
 import { errorPage } from './error-page.js';
-import type { AdminArea, AdminCall, AdminRoute, NavItem, PageContent, PageForm, PublicCall, SignedInCheck, UploadedFile } from './admin-route.js';
+import type {
+  AdminArea,
+  AdminCall,
+  AdminRoute,
+  NavItem,
+  PageContent,
+  PageForm,
+  PublicCall,
+  SignedInCheck,
+  UploadedFile,
+} from './admin-route.js';
 import { formErrorsOf, isFormError } from './form-controls.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, secureCookies, sessionIdOf } from './session-cookie.js';
@@ -51,7 +66,11 @@ function stringRecord(value: unknown): Record<string, string> {
 }
 
 /** Runs a handler; a refusal its form declares is answered by the form's `rerender`, anything else is thrown on. */
-export async function answerForm<C extends PublicCall>(form: PageForm<C> | undefined, call: C, handler: () => Promise<unknown>): Promise<unknown> {
+export async function answerForm<C extends PublicCall>(
+  form: PageForm<C> | undefined,
+  call: C,
+  handler: () => Promise<unknown>,
+): Promise<unknown> {
   try {
     return await handler();
   } catch (error) {
@@ -59,7 +78,11 @@ export async function answerForm<C extends PublicCall>(form: PageForm<C> | undef
     const declared = form.fields?.[error.code] !== undefined;
     if (!(declared || (form.only ? form.only.includes(error.code) : isFormError(error)))) throw error;
     call.reply.headers(httpHeadersOf(error));
-    return form.rerender(call, { status: httpStatusOf(error), errors: formErrorsOf(error, form.fields?.[error.code] ?? form.field), error });
+    return form.rerender(call, {
+      status: httpStatusOf(error),
+      errors: formErrorsOf(error, form.fields?.[error.code] ?? form.field),
+      error,
+    });
   }
 }
 
@@ -137,7 +160,9 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     if (!asset) throw new AppError('route_not_found', 'No such asset');
     const query = request.query as { v?: string };
     return reply
-      .headers({ 'cache-control': query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300' })
+      .headers({
+        'cache-control': query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      })
       .type(asset.contentType)
       .send(asset.body);
   });
@@ -161,7 +186,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   const checkCsrf = (request: FastifyRequest, sessionId: string, body: Record<string, string>) => {
     if (!fromOurOrigin(request, ctx.config.publicBaseUrl) || !csrf.matches(sessionId, body._csrf)) {
-      throw new AppError('csrf_failed', 'The form was not sent from this site or has expired; reload the page and try again');
+      throw new AppError(
+        'csrf_failed',
+        'The form was not sent from this site or has expired; reload the page and try again',
+      );
     }
   };
 
@@ -169,7 +197,8 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   const publicCall = (request: FastifyRequest, reply: FastifyReply): PublicCall => {
     const params = stringRecord(request.params);
     // Ids and keys in a path never hold a control character: such a path names nothing, like any unknown id.
-    if (Object.values(params).some((value) => hasControlCharacters(value))) throw new AppError('route_not_found', 'No such page');
+    if (Object.values(params).some((value) => hasControlCharacters(value)))
+      throw new AppError('route_not_found', 'No such page');
     return {
       request,
       reply,
@@ -179,7 +208,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       body: stringRecord(request.body),
       send: (status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(page),
       redirect: (path: string, notice?: string) =>
-        reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303),
+        reply.redirect(
+          notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path,
+          303,
+        ),
     };
   };
 
@@ -200,7 +232,10 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     const base = publicCall(request, reply);
     let workspace: WorkspaceAccess | undefined;
     if (route.access !== 'signed-in') {
-      workspace = await workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: base.params.workspaceId ?? '' } });
+      workspace = await workspaceAccess({
+        ctx,
+        input: { userId: session.user.userId, workspaceId: base.params.workspaceId ?? '' },
+      });
       request.adminViewer = { ...session, workspace };
       if (route.access === 'owner') requireOwner(workspace);
     }
@@ -232,8 +267,16 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   for (const area of areas) {
     for (const route of area.routes) {
-      const upload = route.upload ? { multipartOptions: { limits: { files: 1, fileSize: route.upload.maxBytes } } } : {};
-      app.route({ method: route.method, url: route.path, schema: { hide: true }, config: upload, handler: gate(route) });
+      const upload = route.upload
+        ? { multipartOptions: { limits: { files: 1, fileSize: route.upload.maxBytes } } }
+        : {};
+      app.route({
+        method: route.method,
+        url: route.path,
+        schema: { hide: true },
+        config: upload,
+        handler: gate(route),
+      });
     }
   }
 };

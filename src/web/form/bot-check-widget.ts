@@ -18,7 +18,12 @@ export const BOT_CHECK_WIDGETS: Record<BotCheckProvider, BotCheckWidget> = {
     scriptUrl: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
     className: 'cf-turnstile',
     responseField: 'cf-turnstile-response',
-    csp: { script: ['https://challenges.cloudflare.com'], frame: ['https://challenges.cloudflare.com'], style: [], connect: [] },
+    csp: {
+      script: ['https://challenges.cloudflare.com'],
+      frame: ['https://challenges.cloudflare.com'],
+      style: [],
+      connect: [],
+    },
   },
   hcaptcha: {
     scriptUrl: 'https://js.hcaptcha.com/1/api.js',
@@ -73,7 +78,12 @@ export function formBotCheck(settings: BotCheckSettings | null): FormBotCheck | 
   const widget = BOT_CHECK_WIDGETS[provider];
   // LeadSource.botCheck.minScore is set for reCAPTCHA v3 only (configureBotCheck refuses it elsewhere).
   if (provider === 'recaptcha' && settings.minScore !== null) {
-    return { kind: 'recaptcha-v3', provider, siteKey, scriptUrl: `${widget.scriptUrl}?render=${encodeURIComponent(siteKey)}` };
+    return {
+      kind: 'recaptcha-v3',
+      provider,
+      siteKey,
+      scriptUrl: `${widget.scriptUrl}?render=${encodeURIComponent(siteKey)}`,
+    };
   }
   return { kind: 'widget', provider, siteKey, widget };
 }

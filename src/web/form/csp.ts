@@ -40,7 +40,10 @@ export function formPageCsp(provider: BotCheckProvider | null, allowedSites: rea
 }
 
 /** Headers every hosted-form page carries. */
-export function formPageHeaders(provider: BotCheckProvider | null, allowedSites: readonly string[] = []): Record<string, string> {
+export function formPageHeaders(
+  provider: BotCheckProvider | null,
+  allowedSites: readonly string[] = [],
+): Record<string, string> {
   return {
     'content-security-policy': formPageCsp(provider, allowedSites),
     'x-content-type-options': 'nosniff',

@@ -137,7 +137,9 @@ export function formClient(doc: FormDocument, win: FormWindow, config: FormClien
   const loadPending = (): Pending | null => {
     try {
       const kept = JSON.parse(win.localStorage.getItem(pendingKey) ?? 'null') as Partial<Pending> | null;
-      return kept && typeof kept.key === 'string' && kept.payload && typeof kept.payload === 'object' ? (kept as Pending) : null;
+      return kept && typeof kept.key === 'string' && kept.payload && typeof kept.payload === 'object'
+        ? (kept as Pending)
+        : null;
     } catch {
       return null;
     }
@@ -315,7 +317,8 @@ export function formClient(doc: FormDocument, win: FormWindow, config: FormClien
                 return;
               }
               // Our side failed, or the first attempt is still being stored, or too many at once: the same post again.
-              if (response.status >= 500 || response.status === 409 || response.status === 429) return retryLater(pending);
+              if (response.status >= 500 || response.status === 409 || response.status === 429)
+                return retryLater(pending);
               // Refused outright (400/404/422): nothing was stored; the corrected form is a new submission.
               clearPending();
               if (response.status === 400 || response.status === 422) idempotencyKey = uuid();
@@ -400,7 +403,9 @@ export function formClient(doc: FormDocument, win: FormWindow, config: FormClien
   const refill = (payload: Payload) => {
     Array.prototype.forEach.call(form.elements, (el: FormControl) => {
       if (!isVisitorControl(el)) return;
-      const sent = Object.prototype.hasOwnProperty.call(payload, el.name) ? ([] as unknown[]).concat(payload[el.name]).map(String) : null;
+      const sent = Object.prototype.hasOwnProperty.call(payload, el.name)
+        ? ([] as unknown[]).concat(payload[el.name]).map(String)
+        : null;
       if (el.type === 'checkbox' || el.type === 'radio') el.checked = sent !== null && sent.indexOf(el.value) >= 0;
       else if (sent !== null) el.value = sent[0] === undefined ? '' : sent[0];
     });
@@ -428,7 +433,12 @@ export interface FormControl {
   disabled: boolean;
   hidden: boolean;
   textContent: string | null;
-  classList: { add(name: string): void; remove(name: string): void; toggle(name: string, on: boolean): void; contains(name: string): boolean };
+  classList: {
+    add(name: string): void;
+    remove(name: string): void;
+    toggle(name: string, on: boolean): void;
+    contains(name: string): boolean;
+  };
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
@@ -472,7 +482,11 @@ export interface FormWindow {
     init: { method: 'POST'; headers: Record<string, string>; body: string; signal: unknown },
   ): Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
   crypto: { randomUUID?(): string; getRandomValues(array: Uint8Array): Uint8Array };
-  localStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void };
+  localStorage: {
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+    removeItem(key: string): void;
+  };
   setTimeout(run: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
   turnstile?: Widget;

@@ -15,7 +15,14 @@ export interface FormField {
 
 function field(name: LeadFieldName, control: FormField['control'], autocomplete: string): FormField {
   const contact = name === 'name' || name === 'phone' || name === 'email';
-  return { name, label: DEFAULT_BUILT_IN_LABELS[name], contact, control, autocomplete, maxlength: LEAD_FIELD_BOUNDS[name] };
+  return {
+    name,
+    label: DEFAULT_BUILT_IN_LABELS[name],
+    contact,
+    control,
+    autocomplete,
+    maxlength: LEAD_FIELD_BOUNDS[name],
+  };
 }
 
 /** The lead fields as a person sees them (until the owner relabels, hides or moves them: form-page.ts). */

@@ -58,8 +58,10 @@ function botCheckMarkup(botCheck: FormBotCheck | null): SafeHtml {
   if (!botCheck || botCheck.kind === 'unconfigured') return html``;
   // reCAPTCHA v3 has no widget (Google shows its own badge); without scripts it cannot make a token at all.
   const widget =
-    botCheck.kind === 'widget' ? html`<div class="${botCheck.widget.className}" data-sitekey="${botCheck.siteKey}"></div>
-` : '';
+    botCheck.kind === 'widget'
+      ? html`<div class="${botCheck.widget.className}" data-sitekey="${botCheck.siteKey}"></div>
+`
+      : '';
   return html`<div class="bot-check">
 ${widget}<noscript><p class="field-error">${FORM_MESSAGES.botCheckNoScript}</p></noscript>
 </div>
@@ -71,7 +73,8 @@ function botCheckAttributes(botCheck: FormBotCheck | null): SafeHtml | '' {
   if (botCheck?.kind === 'widget') {
     return html` data-bot-check="${botCheck.provider}" data-bot-check-field="${botCheck.widget.responseField}"`;
   }
-  if (botCheck?.kind === 'recaptcha-v3') return html` data-bot-check="${RECAPTCHA_V3}" data-site-key="${botCheck.siteKey}"`;
+  if (botCheck?.kind === 'recaptcha-v3')
+    return html` data-bot-check="${RECAPTCHA_V3}" data-site-key="${botCheck.siteKey}"`;
   return '';
 }
 
@@ -101,11 +104,18 @@ export const PLAIN_FORM = (source: LeadSource): HostedForm => ({
  * one of them required (the visitor must fill that one in anyway). Its words differ from the default ones only on
  * a form whose contact fields were hidden or relabelled, and then travel with it for the script.
  */
-function contactHint(builtIns: readonly BuiltInField[], state: FormPageState): { markup: SafeHtml | ''; hinted: boolean } {
+function contactHint(
+  builtIns: readonly BuiltInField[],
+  state: FormPageState,
+): { markup: SafeHtml | ''; hinted: boolean } {
   const contact = builtIns.filter((b) => FORM_FIELDS.some((f) => f.contact && f.name === b.name) && b.shown);
   if (contact.some((b) => b.required)) return { markup: '', hinted: false };
-  const words = contactMessages(contact.map(builtInLabel), contact.some((b) => b.label !== null));
-  const own = words.hint === FORM_MESSAGES.contactHint ? '' : html` data-hint="${words.hint}" data-missing="${words.missing}"`;
+  const words = contactMessages(
+    contact.map(builtInLabel),
+    contact.some((b) => b.label !== null),
+  );
+  const own =
+    words.hint === FORM_MESSAGES.contactHint ? '' : html` data-hint="${words.hint}" data-missing="${words.missing}"`;
   return {
     markup: html`<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}"${own}>${state.contactMissing ? words.missing : words.hint}</p>
 `,
@@ -116,7 +126,12 @@ function contactHint(builtIns: readonly BuiltInField[], state: FormPageState): {
 /** The form's fields in the owner's order: the built-in ones shown (as set) and the source's own. */
 function fieldsMarkup(form: HostedForm, hinted: boolean, state: FormPageState): SafeHtml[] {
   return formItems(form.layout, form.fields).map((item) => {
-    if (item.kind === 'own') return customFieldMarkup(item.field, state.values[answerName(item.field)], state.fieldErrors[answerName(item.field)]);
+    if (item.kind === 'own')
+      return customFieldMarkup(
+        item.field,
+        state.values[answerName(item.field)],
+        state.fieldErrors[answerName(item.field)],
+      );
     const field = FORM_FIELDS.find((f) => f.name === item.field.name)!;
     return item.field.shown ? fieldMarkup(field, item.field, hinted, state) : html``;
   });
@@ -165,7 +180,12 @@ ${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="
     title: hasErrors ? `Please correct the form · ${heading}` : heading,
     body,
     script: true,
-    botCheckScript: botCheck?.kind === 'widget' ? botCheck.widget.scriptUrl : botCheck?.kind === 'recaptcha-v3' ? botCheck.scriptUrl : null,
+    botCheckScript:
+      botCheck?.kind === 'widget'
+        ? botCheck.widget.scriptUrl
+        : botCheck?.kind === 'recaptcha-v3'
+          ? botCheck.scriptUrl
+          : null,
     accent: form.accent,
     embedded: input.embedded ?? false,
   });

@@ -11,7 +11,8 @@ export function keptValues(body: Record<string, unknown>): FormPageState['values
     const kept = LEAD_FIELD_NAMES.includes(name as LeadFieldName) || name === PAGE_URL_FIELD || name.startsWith('cf_');
     if (!kept) continue;
     if (typeof value === 'string') values[name] = value;
-    else if (Array.isArray(value) && name.startsWith('cf_')) values[name] = value.filter((v): v is string => typeof v === 'string');
+    else if (Array.isArray(value) && name.startsWith('cf_'))
+      values[name] = value.filter((v): v is string => typeof v === 'string');
   }
   return values;
 }

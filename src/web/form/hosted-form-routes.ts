@@ -38,7 +38,13 @@ const stampNow = (ctx: DomainContext, source: LeadSource) => ctx.formStamps.make
 const isFramed = (request: FastifyRequest) => request.headers['sec-fetch-dest'] === 'iframe';
 
 /** A page of the form; `source` (when there is one) names the sites that may frame it. */
-function sendPage(reply: FastifyReply, status: number, page: string, provider: BotCheckProvider | null = null, source: LeadSource | null = null) {
+function sendPage(
+  reply: FastifyReply,
+  status: number,
+  page: string,
+  provider: BotCheckProvider | null = null,
+  source: LeadSource | null = null,
+) {
   const sites = source?.spamRules?.sites ?? [];
   return reply.code(status).headers(formPageHeaders(provider, sites)).type('text/html; charset=utf-8').send(page);
 }
@@ -91,8 +97,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         : accentAsset(request.params.name);
       if (!asset) throw new AppError('route_not_found', 'No such asset');
       // Pages link assets with their content hash, so that URL never changes content and can be kept a year.
-      const cache =
-        request.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+      const cache = request.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
       return reply
         .headers({ 'cache-control': cache, 'x-content-type-options': 'nosniff', etag: `"${asset.version}"` })
         .type(asset.contentType)
@@ -104,7 +109,13 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
     const source = await openIntake({ ctx, input: { token: parseIntakeToken(request.params.token) } });
     // Each rendering carries its own key: pressing Send twice without scripts is still one lead.
     const form = await readHostedForm(ctx, source);
-    const page = formPage({ source, idempotencyKey: crypto.randomUUID(), stamp: stampNow(ctx, source), form, embedded: isFramed(request) });
+    const page = formPage({
+      source,
+      idempotencyKey: crypto.randomUUID(),
+      stamp: stampNow(ctx, source),
+      form,
+      embedded: isFramed(request),
+    });
     return sendPage(reply, 200, page, cspProviderOf(formBotCheck(source.botCheck)), source);
   });
 
@@ -143,8 +154,18 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         const state = formStateFromError(error, sent, botCheck);
         const form = await readHostedForm(ctx, source);
         // The corrected form keeps its first render time: the person has been at it for a while already.
-        const stamp = typeof sent[FORM_STAMP_FIELD] === 'string' && sent[FORM_STAMP_FIELD] !== '' ? sent[FORM_STAMP_FIELD] : stampNow(ctx, source);
-        const page = formPage({ source, idempotencyKey: idempotencyKey ?? crypto.randomUUID(), stamp, state, form, embedded: isFramed(request) });
+        const stamp =
+          typeof sent[FORM_STAMP_FIELD] === 'string' && sent[FORM_STAMP_FIELD] !== ''
+            ? sent[FORM_STAMP_FIELD]
+            : stampNow(ctx, source);
+        const page = formPage({
+          source,
+          idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
+          stamp,
+          state,
+          form,
+          embedded: isFramed(request),
+        });
         return sendPage(reply, httpStatusOf(error), page, cspProviderOf(botCheck), source);
       }
       // A honeypot catch gets the same page as a person: a bot learns nothing.
@@ -152,7 +173,13 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
       return sendPage(
         reply,
         200,
-        thankYouPage({ sourceName: source.name, heading: form.heading, text: form.texts.thankYou, accent: form.accent, embedded: isFramed(request) }),
+        thankYouPage({
+          sourceName: source.name,
+          heading: form.heading,
+          text: form.texts.thankYou,
+          accent: form.accent,
+          embedded: isFramed(request),
+        }),
         null,
         source,
       );

@@ -11,7 +11,8 @@ export const FORM_MESSAGES = {
   botCheckScoreFailed: 'Our automatic spam check did not let this message through. Please send it again.',
   botCheckUnconfigured: 'This form is not set up completely; please contact us another way.',
   sending: 'Sending…',
-  retrying: 'Not sent yet — retrying. Keep this page open; your message is kept and will be sent when the connection is back.',
+  retrying:
+    'Not sent yet — retrying. Keep this page open; your message is kept and will be sent when the connection is back.',
   thanks: 'Your message was sent. We will be in touch soon.',
 } as const;
 
@@ -20,11 +21,16 @@ export const FORM_MESSAGES = {
  * they name the contact fields the form shows, by their labels. A form as it always was says FORM_MESSAGES' words.
  */
 export function contactMessages(labels: readonly string[], relabelled: boolean): { hint: string; missing: string } {
-  if (labels.length === 3 && !relabelled) return { hint: FORM_MESSAGES.contactHint, missing: FORM_MESSAGES.missingContact };
+  if (labels.length === 3 && !relabelled)
+    return { hint: FORM_MESSAGES.contactHint, missing: FORM_MESSAGES.missingContact };
   const quoted = labels.map((label) => `“${label}”`);
-  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}` : (quoted[0] ?? '');
+  const list =
+    quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}` : (quoted[0] ?? '');
   return {
-    hint: quoted.length > 1 ? `Please give at least one way to reach you: ${list}.` : `Please give a way to reach you: ${list}.`,
+    hint:
+      quoted.length > 1
+        ? `Please give at least one way to reach you: ${list}.`
+        : `Please give a way to reach you: ${list}.`,
     missing: `Please fill in ${list} so we can get back to you.`,
   };
 }
@@ -56,7 +62,10 @@ const UNREADABLE: FormProblem = { heading: 'The form could not be read', text: '
 export const FORM_PROBLEMS: Readonly<Record<string, FormProblem>> = {
   missing_contact: FIX,
   invalid_fields: FIX,
-  bot_check_failed: { heading: 'Please correct the form', text: 'Please complete the “I am human” check and send again.' },
+  bot_check_failed: {
+    heading: 'Please correct the form',
+    text: 'Please complete the “I am human” check and send again.',
+  },
   malformed_token: {
     heading: 'This form link is not valid',
     text: 'The link seems to be incomplete or mistyped. Please check that you copied the whole address.',

@@ -77,12 +77,16 @@ function dateText(day: string, locale: string): string {
 
 /** A moment in the workspace's zone and locale, with the zone named. */
 function momentText(iso: string, locale: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso)) +
-    ` (${new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? timeZone})`;
+  return (
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso)) +
+    ` (${new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? timeZone})`
+  );
 }
 
 function dayOf(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
 }
 
 function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): SafeHtml {
@@ -186,13 +190,15 @@ ${quote.sentAt ? html`<dt>Date</dt><dd>${dateText(dayOf(quote.sentAt, timeZone),
 </dl>
 </div>
 </header>
-${customer.name || customer.address || customer.email || customer.phone
-  ? html`<section class="for"><p class="small muted">Prepared for</p>
+${
+  customer.name || customer.address || customer.email || customer.phone
+    ? html`<section class="for"><p class="small muted">Prepared for</p>
 ${customer.name ? html`<p class="strong">${customer.name}</p>` : ''}
 ${customer.address ? html`<p class="pre">${customer.address}</p>` : ''}
 ${customer.email ? html`<p>${customer.email}</p>` : ''}
 ${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
-  : ''}
+    : ''
+}
 ${quote.title ? html`<h2 class="title">${quote.title}</h2>` : ''}
 <table class="lines">
 <thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th><th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
@@ -205,9 +211,11 @@ ${quote.lines.map((line) => lineRow(line, input, open))}
 ${quote.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}" data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`)}
 <tr class="total"><td>Total</td><td data-total>${money(quote.total)}</td></tr>
 </table>
-${input.plans && input.plans.length > 0
-  ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map((p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`)}</div></section>`
-  : ''}
+${
+  input.plans && input.plans.length > 0
+    ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map((p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`)}</div></section>`
+    : ''
+}
 ${quote.note ? html`<h2>Note</h2><p class="pre">${quote.note}</p>` : ''}
 ${quote.terms ? html`<h2>Terms</h2><p class="pre">${quote.terms}</p>` : ''}
 ${open ? acceptForm(input) : ''}

@@ -73,13 +73,25 @@ function fromOurPage(request: FastifyRequest, publicBaseUrl: string): boolean {
 function refusalOf(error: AppError): { heading: string; text: string } | undefined {
   switch (error.code) {
     case 'quote_updated':
-      return { heading: 'This quote was updated', text: 'The business sent a newer version of this quote while you had it open. Please read the version below before answering it.' };
+      return {
+        heading: 'This quote was updated',
+        text: 'The business sent a newer version of this quote while you had it open. Please read the version below before answering it.',
+      };
     case 'quote_final':
-      return { heading: 'This quote was already answered', text: 'An answer to this quote was already recorded; it cannot be changed here.' };
+      return {
+        heading: 'This quote was already answered',
+        text: 'An answer to this quote was already recorded; it cannot be changed here.',
+      };
     case 'quote_link_unusable':
-      return { heading: 'This quote was withdrawn', text: 'The business withdrew this quote, so it can no longer be accepted or declined.' };
+      return {
+        heading: 'This quote was withdrawn',
+        text: 'The business withdrew this quote, so it can no longer be accepted or declined.',
+      };
     case 'quote_expired':
-      return { heading: 'This quote has expired', text: 'It is past its valid-until date and can no longer be accepted or declined.' };
+      return {
+        heading: 'This quote has expired',
+        text: 'It is past its valid-until date and can no longer be accepted or declined.',
+      };
     default:
       return undefined;
   }
@@ -103,22 +115,56 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     const status = httpStatusOf(appError);
     logRequestError(request, error, appError, 'quote page');
     reply.headers(httpHeadersOf(appError));
-    if (appError.code === 'quote_not_found' || appError.code === 'route_not_found') return send(reply, 404, quoteNotFoundPage());
-    if (appError.code === 'csrf_failed') return send(reply, 403, quoteMessagePage('The answer was not sent from this page', 'Please open the quote from its link and answer it there.'));
-    if (appError.code === 'rate_limited') return send(reply, 429, quoteMessagePage('Please wait a moment', 'Too many attempts came from your connection. Please wait a few minutes and try again.'));
-    if (status < 500) return send(reply, status, quoteMessagePage('The answer could not be read', 'Please go back to the quote and try again.'));
-    return send(reply, status, quoteMessagePage('Something went wrong', 'Because of a problem on our side, the page could not be shown. Please try again in a moment.', request.id));
+    if (appError.code === 'quote_not_found' || appError.code === 'route_not_found')
+      return send(reply, 404, quoteNotFoundPage());
+    if (appError.code === 'csrf_failed')
+      return send(
+        reply,
+        403,
+        quoteMessagePage(
+          'The answer was not sent from this page',
+          'Please open the quote from its link and answer it there.',
+        ),
+      );
+    if (appError.code === 'rate_limited')
+      return send(
+        reply,
+        429,
+        quoteMessagePage(
+          'Please wait a moment',
+          'Too many attempts came from your connection. Please wait a few minutes and try again.',
+        ),
+      );
+    if (status < 500)
+      return send(
+        reply,
+        status,
+        quoteMessagePage('The answer could not be read', 'Please go back to the quote and try again.'),
+      );
+    return send(
+      reply,
+      status,
+      quoteMessagePage(
+        'Something went wrong',
+        'Because of a problem on our side, the page could not be shown. Please try again in a moment.',
+        request.id,
+      ),
+    );
   });
 
-  app.get<{ Params: { name: string }; Querystring: { v?: string } }>('/q/assets/:name', { schema: { hide: true } }, async (request, reply) => {
-    const asset = Object.hasOwn(QUOTE_ASSETS, request.params.name) ? QUOTE_ASSETS[request.params.name] : undefined;
-    if (!asset) throw new AppError('route_not_found', 'No such asset');
-    const cache = request.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
-    return reply
-      .headers({ 'cache-control': cache, 'x-content-type-options': 'nosniff', etag: `"${asset.version}"` })
-      .type(asset.contentType)
-      .send(asset.body);
-  });
+  app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
+    '/q/assets/:name',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = Object.hasOwn(QUOTE_ASSETS, request.params.name) ? QUOTE_ASSETS[request.params.name] : undefined;
+      if (!asset) throw new AppError('route_not_found', 'No such asset');
+      const cache = request.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+      return reply
+        .headers({ 'cache-control': cache, 'x-content-type-options': 'nosniff', etag: `"${asset.version}"` })
+        .type(asset.contentType)
+        .send(asset.body);
+    },
+  );
 
   /** Whether the request comes from a signed-in member of the quote's workspace: their look is not the customer's. */
   const isMember = async (request: FastifyRequest, workspaceId: string): Promise<boolean> => {
@@ -132,26 +178,41 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     );
   };
 
-  const render = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, status: number, answer?: AnswerState) => {
+  const render = async (
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    status: number,
+    answer?: AnswerState,
+  ) => {
     const token = request.params.token;
     const customer = await openQuoteByToken({ ctx, input: { token } });
     const beacon = customer.state === 'open' && !(await isMember(request, customer.quote.workspaceId));
     const plans = frozenRoomPlans(customer.plans);
-    return send(reply, status, quotePage({ customer, formToken: quoteFormToken(ctx, token), beacon, plans, ...(answer ? { answer } : {}) }));
+    return send(
+      reply,
+      status,
+      quotePage({ customer, formToken: quoteFormToken(ctx, token), beacon, plans, ...(answer ? { answer } : {}) }),
+    );
   };
 
-  app.get<{ Params: Params }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) => render(request, reply, 200));
+  app.get<{ Params: Params }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) =>
+    render(request, reply, 200),
+  );
 
   app.post<{ Params: Params; Body: Body }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const token = request.params.token;
     const body = request.body && typeof request.body === 'object' ? request.body : undefined;
-    if (!fromOurPage(request, ctx.config.publicBaseUrl) || !ctx.csrf.matches(`quote-link:${token}`, field(body, 'formToken'))) {
-      throw new AppError('csrf_failed', 'The answer was not sent from this quote\'s page');
+    if (
+      !fromOurPage(request, ctx.config.publicBaseUrl) ||
+      !ctx.csrf.matches(`quote-link:${token}`, field(body, 'formToken'))
+    ) {
+      throw new AppError('csrf_failed', "The answer was not sent from this quote's page");
     }
     const action = field(body, 'do');
     if (action === 'view') {
       const shown = await openQuoteByToken({ ctx, input: { token } });
-      if (shown.state !== 'open' || (await isMember(request, shown.quote.workspaceId))) return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
+      if (shown.state !== 'open' || (await isMember(request, shown.quote.workspaceId)))
+        return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
       // The first view queues the sender's email in the view's own transaction.
       await recordQuoteView({ ctx, input: { token } });
       return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
@@ -167,7 +228,11 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
       'Too many answers from this address or to this quote; wait a few minutes',
     );
     const revision = Number(field(body, 'revision'));
-    const answer: AnswerState = { name: field(body, 'name'), agreed: field(body, 'agreed') !== '', reason: field(body, 'reason') };
+    const answer: AnswerState = {
+      name: field(body, 'name'),
+      agreed: field(body, 'agreed') !== '',
+      reason: field(body, 'reason'),
+    };
     if (action === 'accept') answer.chosen = fieldList(body, 'line');
     try {
       // Each verb queues its emails (the sender's notice, the customer's copy) in its own transaction.

@@ -90,10 +90,15 @@ describe('money', () => {
       ],
       [{ name: 'GST', rate: 5000 }],
     );
-    expect(totals).toEqual({ amounts: [10_000, -2_500], subtotal: 7_500, taxes: [{ name: 'GST', rate: 5000, amount: 375 }], total: 7_875 });
+    expect(totals).toEqual({
+      amounts: [10_000, -2_500],
+      subtotal: 7_500,
+      taxes: [{ name: 'GST', rate: 5000, amount: 375 }],
+      total: 7_875,
+    });
   });
 
-  it('parses decimal amounts exactly in each currency\'s smallest unit (USD 2, JPY 0, KWD 3)', () => {
+  it("parses decimal amounts exactly in each currency's smallest unit (USD 2, JPY 0, KWD 3)", () => {
     expect(minorDigits('USD')).toBe(2);
     expect(minorDigits('JPY')).toBe(0);
     expect(minorDigits('KWD')).toBe(3);
@@ -107,26 +112,34 @@ describe('money', () => {
     expect(() => parseAmount('1e3', 'USD')).toThrow(/not an amount/);
     expect(parseAmount('1.000', 'USD')).toBe(100);
     fc.assert(
-      fc.property(fc.constantFrom('USD', 'JPY', 'KWD'), fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }), (currency, minor) => {
-        const digits = minorDigits(currency);
-        const negative = minor < 0n;
-        const abs = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-        const text = `${negative ? '-' : ''}${digits === 0 ? abs : `${abs.slice(0, -digits)}.${abs.slice(-digits)}`}`;
-        expect(parseAmount(text, currency)).toBe(Number(minor));
-      }),
+      fc.property(
+        fc.constantFrom('USD', 'JPY', 'KWD'),
+        fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }),
+        (currency, minor) => {
+          const digits = minorDigits(currency);
+          const negative = minor < 0n;
+          const abs = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+          const text = `${negative ? '-' : ''}${digits === 0 ? abs : `${abs.slice(0, -digits)}.${abs.slice(-digits)}`}`;
+          expect(parseAmount(text, currency)).toBe(Number(minor));
+        },
+      ),
     );
   });
 
   it('rounds a quantity to two decimals half away from zero, from its decimal text', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: 0, max: 4 }), (units, extra) => {
-        // units at scale 2 + extra decimals
-        const scale = 2 + extra;
-        const negative = units < 0n;
-        const abs = (negative ? -units : units).toString().padStart(scale + 1, '0');
-        const text = `${negative ? '-' : ''}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;
-        expect(parseQuantity(text)).toBe(Number(refRound(units, 10n ** BigInt(extra))));
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 4 }),
+        (units, extra) => {
+          // units at scale 2 + extra decimals
+          const scale = 2 + extra;
+          const negative = units < 0n;
+          const abs = (negative ? -units : units).toString().padStart(scale + 1, '0');
+          const text = `${negative ? '-' : ''}${abs.slice(0, -scale)}.${abs.slice(-scale)}`;
+          expect(parseQuantity(text)).toBe(Number(refRound(units, 10n ** BigInt(extra))));
+        },
+      ),
     );
     expect(parseQuantity('2.345')).toBe(235);
     expect(parseQuantity('-2.345')).toBe(-235);

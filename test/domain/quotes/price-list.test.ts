@@ -23,7 +23,15 @@ describeEachBackend('the price list', (backend) => {
     const { workspaceId } = await world.seed(name);
     await updateWorkspaceSettings({
       ctx: world.ctx,
-      input: { workspaceId, currency, taxes: [{ name: 'GST', rate: '5' }, { name: 'QST', rate: '9.975' }, { name: 'Eco', rate: '1', onByDefault: false }] },
+      input: {
+        workspaceId,
+        currency,
+        taxes: [
+          { name: 'GST', rate: '5' },
+          { name: 'QST', rate: '9.975' },
+          { name: 'Eco', rate: '1', onByDefault: false },
+        ],
+      },
     });
     return workspaceId;
   };
@@ -33,38 +41,111 @@ describeEachBackend('the price list', (backend) => {
     const ctx = world.ctx;
     const paint = await addPriceListItem({
       ctx,
-      input: { workspaceId, role: 'owner', item: { name: 'Paint walls', unit: 'm2', price: '12.40', measure: 'wall_area_net', waste: '10', coats: '2', pack: '' } },
+      input: {
+        workspaceId,
+        role: 'owner',
+        item: {
+          name: 'Paint walls',
+          unit: 'm2',
+          price: '12.40',
+          measure: 'wall_area_net',
+          waste: '10',
+          coats: '2',
+          pack: '',
+        },
+      },
     });
-    expect(paint).toMatchObject({ unit: 'm2', unitPrice: 1240, taxes: ['GST', 'QST'], measure: 'wall_area_net', waste: 10_000, coats: 200, pack: null });
+    expect(paint).toMatchObject({
+      unit: 'm2',
+      unitPrice: 1240,
+      taxes: ['GST', 'QST'],
+      measure: 'wall_area_net',
+      waste: 10_000,
+      coats: 200,
+      pack: null,
+    });
     const tiles = await addPriceListItem({
       ctx,
-      input: { workspaceId, role: 'owner', item: { name: 'Tiles', unit: 'm2', price: '35', measure: 'floor_area', waste: '7.5', pack: '1.44', taxes: ['gst', 'ECO'] } },
+      input: {
+        workspaceId,
+        role: 'owner',
+        item: {
+          name: 'Tiles',
+          unit: 'm2',
+          price: '35',
+          measure: 'floor_area',
+          waste: '7.5',
+          pack: '1.44',
+          taxes: ['gst', 'ECO'],
+        },
+      },
     });
     expect(tiles).toMatchObject({ unitPrice: 3500, taxes: ['GST', 'Eco'], waste: 7500, coats: 100, pack: 144 });
-    await expect(addPriceListItem({ ctx, input: { workspaceId, role: 'member', item: { name: 'X', unit: 'each', price: '1' } } })).rejects.toMatchObject({ code: 'owner_only' });
-    await expect(updatePriceListItem({ ctx, input: { workspaceId, role: 'member', itemId: paint.id, item: { name: 'X', unit: 'each', price: '1' } } })).rejects.toMatchObject({ code: 'owner_only' });
-    await expect(removePriceListItem({ ctx, input: { workspaceId, role: 'member', itemId: paint.id } })).rejects.toMatchObject({ code: 'owner_only' });
-    await expect(importPriceList({ ctx, input: { workspaceId, role: 'member', csv: 'name,unit,price\nA,each,1\n' } })).rejects.toMatchObject({ code: 'owner_only' });
+    await expect(
+      addPriceListItem({ ctx, input: { workspaceId, role: 'member', item: { name: 'X', unit: 'each', price: '1' } } }),
+    ).rejects.toMatchObject({ code: 'owner_only' });
+    await expect(
+      updatePriceListItem({
+        ctx,
+        input: { workspaceId, role: 'member', itemId: paint.id, item: { name: 'X', unit: 'each', price: '1' } },
+      }),
+    ).rejects.toMatchObject({ code: 'owner_only' });
+    await expect(
+      removePriceListItem({ ctx, input: { workspaceId, role: 'member', itemId: paint.id } }),
+    ).rejects.toMatchObject({ code: 'owner_only' });
+    await expect(
+      importPriceList({ ctx, input: { workspaceId, role: 'member', csv: 'name,unit,price\nA,each,1\n' } }),
+    ).rejects.toMatchObject({ code: 'owner_only' });
 
     const refused = await addPriceListItem({
       ctx,
-      input: { workspaceId, role: 'owner', item: { name: '', unit: 'yards', price: '1.234', waste: '-1', taxes: ['PST'] } },
+      input: {
+        workspaceId,
+        role: 'owner',
+        item: { name: '', unit: 'yards', price: '1.234', waste: '-1', taxes: ['PST'] },
+      },
     }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'invalid_fields' });
-    expect((refused as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((f) => f.field).sort()).toEqual(['name', 'price', 'taxes', 'unit', 'waste']);
-    await expect(addPriceListItem({ ctx, input: { workspaceId, role: 'owner', item: { name: 'Skirting', unit: 'm2', price: '3', measure: 'skirting' } } })).rejects.toMatchObject({
+    expect((refused as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((f) => f.field).sort()).toEqual([
+      'name',
+      'price',
+      'taxes',
+      'unit',
+      'waste',
+    ]);
+    await expect(
+      addPriceListItem({
+        ctx,
+        input: { workspaceId, role: 'owner', item: { name: 'Skirting', unit: 'm2', price: '3', measure: 'skirting' } },
+      }),
+    ).rejects.toMatchObject({
       code: 'invalid_fields',
       fieldErrors: [{ field: 'unit' }],
     });
 
-    const changed = await updatePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: paint.id, item: { name: 'Paint walls', unit: 'm2', price: '13', measure: 'wall_area_net' } } });
+    const changed = await updatePriceListItem({
+      ctx,
+      input: {
+        workspaceId,
+        role: 'owner',
+        itemId: paint.id,
+        item: { name: 'Paint walls', unit: 'm2', price: '13', measure: 'wall_area_net' },
+      },
+    });
     expect(changed.unitPrice).toBe(1300);
     expect((await listPriceList({ ctx, input: { workspaceId } })).map((i) => i.name)).toEqual(['Paint walls', 'Tiles']);
     await removePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: tiles.id } });
     expect((await listPriceList({ ctx, input: { workspaceId } })).map((i) => i.name)).toEqual(['Paint walls']);
-    await expect(removePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: tiles.id } })).rejects.toMatchObject({ code: 'price_list_item_not_found' });
+    await expect(
+      removePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: tiles.id } }),
+    ).rejects.toMatchObject({ code: 'price_list_item_not_found' });
     const other = await workspace('Other');
-    await expect(updatePriceListItem({ ctx, input: { workspaceId: other, role: 'owner', itemId: paint.id, item: { name: 'P', unit: 'm2', price: '1' } } })).rejects.toMatchObject({
+    await expect(
+      updatePriceListItem({
+        ctx,
+        input: { workspaceId: other, role: 'owner', itemId: paint.id, item: { name: 'P', unit: 'm2', price: '1' } },
+      }),
+    ).rejects.toMatchObject({
       code: 'price_list_item_not_found',
     });
   });
@@ -75,7 +156,16 @@ describeEachBackend('the price list', (backend) => {
     const items = [
       { name: '=HYPERLINK("http://evil.example","x")', unit: 'each', price: '1.250', taxes: [] },
       { name: 'Discount, loyal customer', unit: 'fixed', price: '-5.500', taxes: ['GST', 'QST'] },
-      { name: 'Primer', unit: 'm2', price: '0.375', measure: 'ceiling_area', waste: '12.5', coats: '1.5', pack: '10', taxes: ['QST'] },
+      {
+        name: 'Primer',
+        unit: 'm2',
+        price: '0.375',
+        measure: 'ceiling_area',
+        waste: '12.5',
+        coats: '1.5',
+        pack: '10',
+        taxes: ['QST'],
+      },
       { name: 'Doors', unit: 'each', price: '40', measure: 'doors', taxes: ['Eco'] },
     ];
     for (const item of items) await addPriceListItem({ ctx, input: { workspaceId: source, role: 'owner', item } });
@@ -89,24 +179,47 @@ describeEachBackend('the price list', (backend) => {
     expect(byName.get('Primer')).toEqual(['Primer', 'm2', '0.375', 'QST', 'ceiling_area', '12.5', '1.5', '10']);
 
     const target = await workspace('Import', 'KWD');
-    expect(await importPriceList({ ctx, input: { workspaceId: target, role: 'owner', csv } })).toEqual({ added: 4, updated: 0 });
-    const strip = (list: Awaited<ReturnType<typeof listPriceList>>) => list.map(({ id: _id, workspaceId: _w, createdAt: _c, updatedAt: _u, ...rest }) => rest);
-    expect(strip(await listPriceList({ ctx, input: { workspaceId: target } }))).toEqual(strip(await listPriceList({ ctx, input: { workspaceId: source } })));
+    expect(await importPriceList({ ctx, input: { workspaceId: target, role: 'owner', csv } })).toEqual({
+      added: 4,
+      updated: 0,
+    });
+    const strip = (list: Awaited<ReturnType<typeof listPriceList>>) =>
+      list.map(({ id: _id, workspaceId: _w, createdAt: _c, updatedAt: _u, ...rest }) => rest);
+    expect(strip(await listPriceList({ ctx, input: { workspaceId: target } }))).toEqual(
+      strip(await listPriceList({ ctx, input: { workspaceId: source } })),
+    );
     // Importing again replaces by name: nothing is added twice.
-    expect(await importPriceList({ ctx, input: { workspaceId: target, role: 'owner', csv } })).toEqual({ added: 0, updated: 4 });
+    expect(await importPriceList({ ctx, input: { workspaceId: target, role: 'owner', csv } })).toEqual({
+      added: 0,
+      updated: 4,
+    });
   });
 
   it('refuses a whole file for one bad row, naming the row, and changes nothing', async () => {
     const workspaceId = await workspace('Bad import');
     const ctx = world.ctx;
     const csv = 'name,unit,price\nGood,each,10\nBad,each,ten\n';
-    await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv } })).rejects.toMatchObject({ code: 'invalid_fields', detail: expect.stringMatching(/^Row 3: /) });
+    await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv } })).rejects.toMatchObject({
+      code: 'invalid_fields',
+      detail: expect.stringMatching(/^Row 3: /),
+    });
     expect(await listPriceList({ ctx, input: { workspaceId } })).toEqual([]);
     // Every bad row is named, each a field error of the file.
-    const many = await importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit,price\nA,each,x\nB,each,1\nC,yard,1\n' } }).catch((e: unknown) => e);
+    const many = await importPriceList({
+      ctx,
+      input: { workspaceId, role: 'owner', csv: 'name,unit,price\nA,each,x\nB,each,1\nC,yard,1\n' },
+    }).catch((e: unknown) => e);
     expect(many).toMatchObject({ code: 'invalid_fields', detail: expect.stringMatching(/^Row 2: .*; Row 4: /) });
-    expect((many as { fieldErrors: Array<{ field: string; message: string }> }).fieldErrors.map((e) => e.message.slice(0, 6))).toEqual(['Row 2:', 'Row 4:']);
-    await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit\nA,each\n' } })).rejects.toMatchObject({ detail: expect.stringMatching(/no "price" column/) });
-    await expect(importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit,price,colour\nA,each,1,red\n' } })).rejects.toMatchObject({ detail: expect.stringMatching(/colour/) });
+    expect(
+      (many as { fieldErrors: Array<{ field: string; message: string }> }).fieldErrors.map((e) =>
+        e.message.slice(0, 6),
+      ),
+    ).toEqual(['Row 2:', 'Row 4:']);
+    await expect(
+      importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit\nA,each\n' } }),
+    ).rejects.toMatchObject({ detail: expect.stringMatching(/no "price" column/) });
+    await expect(
+      importPriceList({ ctx, input: { workspaceId, role: 'owner', csv: 'name,unit,price,colour\nA,each,1,red\n' } }),
+    ).rejects.toMatchObject({ detail: expect.stringMatching(/colour/) });
   });
 });

@@ -5,7 +5,11 @@ import { rectangularRoom } from '../../fixtures/roomplan.js';
 import type { Seeded, TestWorld } from '../../helpers/test-app.js';
 
 /** A workspace with GST 5 % and QST 9.975 % (on by default) and an Eco tax (off by default). */
-export async function quoteWorkspace(world: TestWorld, name: string, settings: { units?: 'metric' | 'imperial'; currency?: string; timeZone?: string } = {}): Promise<Seeded> {
+export async function quoteWorkspace(
+  world: TestWorld,
+  name: string,
+  settings: { units?: 'metric' | 'imperial'; currency?: string; timeZone?: string } = {},
+): Promise<Seeded> {
   const seeded = await world.seed(name);
   await updateWorkspaceSettings({
     ctx: world.ctx,
@@ -14,7 +18,11 @@ export async function quoteWorkspace(world: TestWorld, name: string, settings: {
       units: settings.units ?? 'metric',
       currency: settings.currency ?? 'CAD',
       ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
-      taxes: [{ name: 'GST', rate: '5' }, { name: 'QST', rate: '9.975' }, { name: 'Eco', rate: '1', onByDefault: false }],
+      taxes: [
+        { name: 'GST', rate: '5' },
+        { name: 'QST', rate: '9.975' },
+        { name: 'Eco', rate: '1', onByDefault: false },
+      ],
       quoteTerms: 'Half up front.',
     },
   });
@@ -27,7 +35,12 @@ export async function leadOf(world: TestWorld, seeded: Seeded, name = 'Ada Lovel
   const res = await app.inject({
     method: 'POST',
     url: `/api/intake/${seeded.source.token}`,
-    payload: { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com`, phone: '+1 514 555 0199', address: '12 Elm St' },
+    payload: {
+      name,
+      email: `${name.split(' ')[0]!.toLowerCase()}@example.com`,
+      phone: '+1 514 555 0199',
+      address: '12 Elm St',
+    },
   });
   expect(res.statusCode).toBe(200);
   return res.json<{ id: string }>().id;
@@ -39,13 +52,32 @@ export async function leadOf(world: TestWorld, seeded: Seeded, name = 'Ada Lovel
  */
 export async function scanOf(world: TestWorld, seeded: Seeded, leadId: string): Promise<string> {
   const rooms = [
-    { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1, width: 1.2, height: 1.1 }] }) },
+    {
+      name: 'Kitchen',
+      ...rectangularRoom({
+        width: 4.2,
+        length: 3.1,
+        height: 2.45,
+        doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }],
+        windows: [{ wall: 1, offset: 1, width: 1.2, height: 1.1 }],
+      }),
+    },
     { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45, at: [6, 0] }) },
   ];
   const app = await world.app();
-  const res = await app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': seeded.uploadKey, 'content-type': 'application/json' }, payload: JSON.stringify({ rooms }) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/scan/upload',
+    headers: { 'x-scan-key': seeded.uploadKey, 'content-type': 'application/json' },
+    payload: JSON.stringify({ rooms }),
+  });
   expect(res.statusCode).toBe(200);
-  const { id } = await world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', seeded.workspaceId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const { id } = await world.store.db
+    .selectFrom('scans')
+    .select('id')
+    .where('workspace_id', '=', seeded.workspaceId)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   await attachScan({ ctx: world.ctx, input: { scanId: id, leadId } });
   return id;
 }

@@ -16,7 +16,10 @@ async function drafts(world: TestWorld, lead: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < SENDS; i += 1) {
     const q = await createQuote({ ctx: world.ctx, input: { leadId: lead } });
-    await addQuoteLine({ ctx: world.ctx, input: { quoteId: q.id, line: { description: `Job ${i}`, quantity: '1', unit: 'fixed', price: '10' } } });
+    await addQuoteLine({
+      ctx: world.ctx,
+      input: { quoteId: q.id, line: { description: `Job ${i}`, quantity: '1', unit: 'fixed', price: '10' } },
+    });
     ids.push(q.id);
   }
   return ids;
@@ -37,7 +40,6 @@ describeEachBackend('quote numbers under concurrent sends', (backend) => {
     const sent = await Promise.all(ids.map((quoteId) => sendQuote({ ctx: world.ctx, input: { quoteId, by: BY } })));
     expect(sent.map((s) => s.quote.number).sort()).toEqual(expected);
   });
-
 });
 
 /** Two app instances (each its own pool and commit batcher) on one PostgreSQL database, as with `serve --workers`. */
@@ -58,7 +60,9 @@ describe.skipIf(!postgresAdminUrl)('quote numbers with two app instances on one 
     const lead = await leadOf(world, ws);
     const ids = await drafts(world, lead);
     const other = createDomainContext({ config: world.config, store: second, appSecret: world.appSecret });
-    const sent = await Promise.all(ids.map((quoteId, i) => sendQuote({ ctx: i % 2 === 0 ? world.ctx : other, input: { quoteId, by: BY } })));
+    const sent = await Promise.all(
+      ids.map((quoteId, i) => sendQuote({ ctx: i % 2 === 0 ? world.ctx : other, input: { quoteId, by: BY } })),
+    );
     expect(sent.map((s) => s.quote.number).sort()).toEqual(expected);
   });
 });

@@ -16,7 +16,14 @@ describeEachBackend('workspace settings for quotes', (backend) => {
   it('defaults to USD, en-US, no taxes, 30 days', async () => {
     const { workspaceId } = await world.seed('Defaults');
     const s = await getWorkspaceSettings({ ctx: world.ctx, input: { workspaceId } });
-    expect(s).toMatchObject({ currency: 'USD', locale: 'en-US', taxes: [], quoteValidDays: 30, quoteTerms: null, taxNumbers: [] });
+    expect(s).toMatchObject({
+      currency: 'USD',
+      locale: 'en-US',
+      taxes: [],
+      quoteValidDays: 30,
+      quoteTerms: null,
+      taxNumbers: [],
+    });
   });
 
   it('sets currency, locale, taxes (three at most, NAME=off removes), validity, terms and business details', async () => {
@@ -54,11 +61,23 @@ describeEachBackend('workspace settings for quotes', (backend) => {
       businessEmail: 'office@example.com',
       taxNumbers: [{ name: 'GST/HST', value: '123456789 RT0001' }],
     });
-    await expect(updateWorkspaceSettings({ ctx, input: { workspaceId, taxes: [{ name: 'PST', rate: '7' }] } })).rejects.toMatchObject({
+    await expect(
+      updateWorkspaceSettings({ ctx, input: { workspaceId, taxes: [{ name: 'PST', rate: '7' }] } }),
+    ).rejects.toMatchObject({
       code: 'invalid_fields',
       fieldErrors: [{ field: 'taxes', code: 'too_many' }],
     });
-    const after = await updateWorkspaceSettings({ ctx, input: { workspaceId, taxes: [{ name: 'eco', rate: 'off' }, { name: 'PST', rate: '7' }], taxNumbers: [{ name: 'gst/hst', value: '' }] } });
+    const after = await updateWorkspaceSettings({
+      ctx,
+      input: {
+        workspaceId,
+        taxes: [
+          { name: 'eco', rate: 'off' },
+          { name: 'PST', rate: '7' },
+        ],
+        taxNumbers: [{ name: 'gst/hst', value: '' }],
+      },
+    });
     expect(after.taxes.map((t) => t.name)).toEqual(['GST', 'QST', 'PST']);
     expect(after.taxNumbers).toEqual([]);
     const cleared = await updateWorkspaceSettings({ ctx, input: { workspaceId, quoteTerms: '', businessEmail: '' } });
@@ -82,6 +101,9 @@ describeEachBackend('workspace settings for quotes', (backend) => {
     expect(error).toMatchObject({ code: 'invalid_fields' });
     const fields = (error as { fieldErrors: Array<{ field: string }> }).fieldErrors.map((f) => f.field).sort();
     expect(fields).toEqual(['businessEmail', 'currency', 'locale', 'quoteValidDays', 'taxes']);
-    expect(await getWorkspaceSettings({ ctx: world.ctx, input: { workspaceId } })).toMatchObject({ currency: 'USD', taxes: [] });
+    expect(await getWorkspaceSettings({ ctx: world.ctx, input: { workspaceId } })).toMatchObject({
+      currency: 'USD',
+      taxes: [],
+    });
   });
 });

@@ -23,13 +23,41 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const ws = await quoteWorkspace(world, 'Metric');
     const leadId = await leadOf(world, ws);
     const scanId = await scanOf(world, ws, leadId);
-    const tiles = await item(ws.workspaceId, { name: 'Tiles', unit: 'm2', price: '35.00', measure: 'floor_area', waste: '10' });
-    const paint = await item(ws.workspaceId, { name: 'Paint', unit: 'm2', price: '48.00', measure: 'wall_area_net', coats: '2', pack: '10', taxes: ['GST'] });
-    const skirting = await item(ws.workspaceId, { name: 'Skirting', unit: 'm', price: '7.25', measure: 'skirting', taxes: [] });
+    const tiles = await item(ws.workspaceId, {
+      name: 'Tiles',
+      unit: 'm2',
+      price: '35.00',
+      measure: 'floor_area',
+      waste: '10',
+    });
+    const paint = await item(ws.workspaceId, {
+      name: 'Paint',
+      unit: 'm2',
+      price: '48.00',
+      measure: 'wall_area_net',
+      coats: '2',
+      pack: '10',
+      taxes: ['GST'],
+    });
+    const skirting = await item(ws.workspaceId, {
+      name: 'Skirting',
+      unit: 'm',
+      price: '7.25',
+      measure: 'skirting',
+      taxes: [],
+    });
     const doors = await item(ws.workspaceId, { name: 'Door paint', unit: 'each', price: '40', measure: 'doors' });
     const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75', taxes: ['GST', 'QST'] });
 
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], rooms: [1], itemIds: [tiles.id, paint.id, skirting.id, doors.id, callout.id] } });
+    const quote = await createQuote({
+      ctx: world.ctx,
+      input: {
+        leadId,
+        scanIds: [scanId],
+        rooms: [1],
+        itemIds: [tiles.id, paint.id, skirting.id, doors.id, callout.id],
+      },
+    });
     expect(quote).toMatchObject({
       status: 'draft',
       number: null,
@@ -41,16 +69,45 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const [tileLine, paintLine, skirtingLine, doorLine, calloutLine] = quote.lines;
     expect(quote.lines).toHaveLength(5);
     // 13.02 m² × 1.10 = 14.322 → 14.32 m² × $35.00 = $501.20
-    expect(tileLine).toMatchObject({ description: 'Tiles — Kitchen: floor 13.02 m² + 10 % waste', quantity: 1432, unit: 'm2', unitPrice: 3500, amount: 50120, taxes: ['GST', 'QST'] });
+    expect(tileLine).toMatchObject({
+      description: 'Tiles — Kitchen: floor 13.02 m² + 10 % waste',
+      quantity: 1432,
+      unit: 'm2',
+      unitPrice: 3500,
+      amount: 50120,
+      taxes: ['GST', 'QST'],
+    });
     expect(tileLine!.source).toMatchObject({ scanId, room: 1, measure: 'floor_area', waste: 10, coats: 1, pack: null });
     expect(tileLine!.source!.measured).toBeCloseTo(13.02, 9);
     // 32.7772 m² × 2 coats = 65.5544 m² ÷ 10 m² a pack → 7 packs × $48
-    expect(paintLine).toMatchObject({ description: 'Paint — Kitchen: walls (net) 32.78 m² × 2 coats = 7 packs of 10 m²', quantity: 700, unit: 'each', amount: 33600, taxes: ['GST'] });
+    expect(paintLine).toMatchObject({
+      description: 'Paint — Kitchen: walls (net) 32.78 m² × 2 coats = 7 packs of 10 m²',
+      quantity: 700,
+      unit: 'each',
+      amount: 33600,
+      taxes: ['GST'],
+    });
     expect(paintLine!.source).toMatchObject({ measure: 'wall_area_net', coats: 2, pack: 10 });
     // Skirting: the perimeter less the door's width, 14.6 − 0.82 = 13.78 m × $7.25 = $99.905 → $99.91 (half away from zero)
-    expect(skirtingLine).toMatchObject({ description: 'Skirting — Kitchen: skirting 13.78 m', quantity: 1378, amount: 9991, taxes: [] });
-    expect(doorLine).toMatchObject({ description: 'Door paint — Kitchen: doors 1', quantity: 100, unit: 'each', amount: 4000 });
-    expect(calloutLine).toMatchObject({ description: 'Call-out', quantity: 100, unit: 'fixed', amount: 7500, source: null });
+    expect(skirtingLine).toMatchObject({
+      description: 'Skirting — Kitchen: skirting 13.78 m',
+      quantity: 1378,
+      amount: 9991,
+      taxes: [],
+    });
+    expect(doorLine).toMatchObject({
+      description: 'Door paint — Kitchen: doors 1',
+      quantity: 100,
+      unit: 'each',
+      amount: 4000,
+    });
+    expect(calloutLine).toMatchObject({
+      description: 'Call-out',
+      quantity: 100,
+      unit: 'fixed',
+      amount: 7500,
+      source: null,
+    });
     const gstBase = 50120 + 33600 + 4000 + 7500;
     const qstBase = 50120 + 4000 + 7500;
     expect(gstBase).toBe(95220);
@@ -65,24 +122,65 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     expect(quote.total).toBe(quote.subtotal + quote.taxes.reduce((s, t) => s + t.amount, 0));
   });
 
-  it('imperial: an item priced per ft² converts the room\'s m² at full precision', async () => {
+  it("imperial: an item priced per ft² converts the room's m² at full precision", async () => {
     const ws = await quoteWorkspace(world, 'Imperial', { units: 'imperial', currency: 'USD' });
     const leadId = await leadOf(world, ws);
     const scanId = await scanOf(world, ws, leadId);
-    const carpet = await item(ws.workspaceId, { name: 'Carpet', unit: 'ft2', price: '3.25', measure: 'floor_area', waste: '10', taxes: [] });
-    const paint = await item(ws.workspaceId, { name: 'Paint', unit: 'ft2', price: '39.99', measure: 'wall_area_net', coats: '2', pack: '400', taxes: [] });
-    const base = await item(ws.workspaceId, { name: 'Baseboard', unit: 'ft', price: '2.10', measure: 'perimeter', taxes: [] });
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds: [carpet.id, paint.id, base.id] } });
+    const carpet = await item(ws.workspaceId, {
+      name: 'Carpet',
+      unit: 'ft2',
+      price: '3.25',
+      measure: 'floor_area',
+      waste: '10',
+      taxes: [],
+    });
+    const paint = await item(ws.workspaceId, {
+      name: 'Paint',
+      unit: 'ft2',
+      price: '39.99',
+      measure: 'wall_area_net',
+      coats: '2',
+      pack: '400',
+      taxes: [],
+    });
+    const base = await item(ws.workspaceId, {
+      name: 'Baseboard',
+      unit: 'ft',
+      price: '2.10',
+      measure: 'perimeter',
+      taxes: [],
+    });
+    const quote = await createQuote({
+      ctx: world.ctx,
+      input: { leadId, scanIds: [scanId], itemIds: [carpet.id, paint.id, base.id] },
+    });
     // Both rooms, each with the three items.
-    expect(quote.lines.map((l) => l.description.split(' — ')[0])).toEqual(['Carpet', 'Paint', 'Baseboard', 'Carpet', 'Paint', 'Baseboard']);
+    expect(quote.lines.map((l) => l.description.split(' — ')[0])).toEqual([
+      'Carpet',
+      'Paint',
+      'Baseboard',
+      'Carpet',
+      'Paint',
+      'Baseboard',
+    ]);
     const [carpetLine, paintLine, baseLine] = quote.lines;
     // 13.02 m² = 140.1461… ft² × 1.10 = 154.1607… → 154.16 ft² × $3.25 = $501.02
-    expect(carpetLine).toMatchObject({ description: 'Carpet — Kitchen: floor 140.15 ft² + 10 % waste', quantity: 15416, unit: 'ft2', amount: 50102 });
+    expect(carpetLine).toMatchObject({
+      description: 'Carpet — Kitchen: floor 140.15 ft² + 10 % waste',
+      quantity: 15416,
+      unit: 'ft2',
+      amount: 50102,
+    });
     expect(carpetLine!.source!.measured).toBeCloseTo(13.02 / 0.3048 ** 2, 9);
     // 32.7772 m² = 352.81 ft² × 2 = 705.6 ft² ÷ 400 → 2 gallons
     expect(paintLine).toMatchObject({ quantity: 200, unit: 'each', amount: 7998 });
     // 14.6 m = 47.9002… ft → 47.90 ft × $2.10 = $100.59
-    expect(baseLine).toMatchObject({ description: 'Baseboard — Kitchen: perimeter 47.9 ft', quantity: 4790, unit: 'ft', amount: 10059 });
+    expect(baseLine).toMatchObject({
+      description: 'Baseboard — Kitchen: perimeter 47.9 ft',
+      quantity: 4790,
+      unit: 'ft',
+      amount: 10059,
+    });
     expect(quote.taxes.every((t) => t.amount === 0)).toBe(true);
   });
 
@@ -91,21 +189,36 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const leadId = await leadOf(world, ws);
     const other = await leadOf(world, ws, 'Grace Hopper');
     const scanId = await scanOf(world, ws, other);
-    await expect(createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId] } })).rejects.toMatchObject({ code: 'scan_not_found' });
-    await expect(createQuote({ ctx: world.ctx, input: { leadId: other, scanIds: [scanId], rooms: [3] } })).rejects.toMatchObject({ code: 'room_not_found' });
+    await expect(createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId] } })).rejects.toMatchObject({
+      code: 'scan_not_found',
+    });
+    await expect(
+      createQuote({ ctx: world.ctx, input: { leadId: other, scanIds: [scanId], rooms: [3] } }),
+    ).rejects.toMatchObject({ code: 'room_not_found' });
     const elsewhere = await quoteWorkspace(world, 'Elsewhere');
-    await expect(createQuote({ ctx: world.ctx, input: { workspaceId: elsewhere.workspaceId, leadId } })).rejects.toMatchObject({ code: 'lead_not_found' });
+    await expect(
+      createQuote({ ctx: world.ctx, input: { workspaceId: elsewhere.workspaceId, leadId } }),
+    ).rejects.toMatchObject({ code: 'lead_not_found' });
   });
 
   it('adds price-list items to a draft: measured ones per picked room, others once; a sent quote refuses', async () => {
     const ws = await quoteWorkspace(world, 'Add items');
     const leadId = await leadOf(world, ws);
     const scanId = await scanOf(world, ws, leadId);
-    const tiles = await item(ws.workspaceId, { name: 'Tiles', unit: 'm2', price: '35.00', measure: 'floor_area', waste: '10' });
+    const tiles = await item(ws.workspaceId, {
+      name: 'Tiles',
+      unit: 'm2',
+      price: '35.00',
+      measure: 'floor_area',
+      waste: '10',
+    });
     const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75', taxes: ['GST'] });
     const draft = await createQuote({ ctx: world.ctx, input: { leadId } });
     expect(draft.lines).toEqual([]);
-    const q = await addItemLines({ ctx: world.ctx, input: { quoteId: draft.id, itemIds: [tiles.id, callout.id], scanIds: [scanId], rooms: [2] } });
+    const q = await addItemLines({
+      ctx: world.ctx,
+      input: { quoteId: draft.id, itemIds: [tiles.id, callout.id], scanIds: [scanId], rooms: [2] },
+    });
     // The hall: 1.5 × 5 = 7.5 m² × 1.1 = 8.25 m².
     expect(q.lines.map((l) => [l.description, l.quantity, l.amount])).toEqual([
       ['Tiles — Hall: floor 7.5 m² + 10 % waste', 825, 28875],
@@ -113,6 +226,8 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     ]);
     expect(q.subtotal).toBe(28875 + 7500);
     await sendQuote({ ctx: world.ctx, input: { quoteId: q.id, by: { userId: null, label: 'test' } } });
-    await expect(addItemLines({ ctx: world.ctx, input: { quoteId: q.id, itemIds: [callout.id] } })).rejects.toMatchObject({ code: 'quote_not_editable' });
+    await expect(
+      addItemLines({ ctx: world.ctx, input: { quoteId: q.id, itemIds: [callout.id] } }),
+    ).rejects.toMatchObject({ code: 'quote_not_editable' });
   });
 });

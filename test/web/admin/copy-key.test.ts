@@ -7,7 +7,8 @@ describeEachBackend('Scans: Copy of the upload key is a POST', (backend) => {
   const f = useAdminFixture(backend);
   const url = () => `/w/${f.home.workspaceId}/scans/key`;
   const copied = async () =>
-    (await f.world.store.db.selectFrom('audit_log').select('action').where('action', '=', 'key.copied').execute()).length;
+    (await f.world.store.db.selectFrom('audit_log').select('action').where('action', '=', 'key.copied').execute())
+      .length;
   const post = (fields: Record<string, string>) =>
     f.app.inject({
       method: 'POST',
@@ -33,7 +34,11 @@ describeEachBackend('Scans: Copy of the upload key is a POST', (backend) => {
   });
 
   it('the Copy button carries the CSRF token the POST needs', async () => {
-    const page = await f.app.inject({ method: 'GET', url: `/w/${f.home.workspaceId}/scans`, headers: { cookie: f.member.cookie } });
+    const page = await f.app.inject({
+      method: 'GET',
+      url: `/w/${f.home.workspaceId}/scans`,
+      headers: { cookie: f.member.cookie },
+    });
     expect(page.body).toContain(`data-copy-url="${url()}" data-csrf="${f.member.csrf}"`);
   });
 });

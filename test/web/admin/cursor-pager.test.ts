@@ -10,7 +10,9 @@ describe('cursorPager (Leads inbox, Audit log)', () => {
   });
 
   it('on the newest page: only Older, keyed by the next cursor after the filters', () => {
-    expect(render({ base: '/w/ws_1/audit?action=key.regenerated', param: 'after', cursor: undefined, next: 'MjAyNi0x+/=' })).toBe(
+    expect(
+      render({ base: '/w/ws_1/audit?action=key.regenerated', param: 'after', cursor: undefined, next: 'MjAyNi0x+/=' }),
+    ).toBe(
       `<nav class="pager" aria-label="Pages">
 <span></span>
 <span><a href="/w/ws_1/audit?action=key.regenerated&amp;after=MjAyNi0x%2B%2F%3D" rel="next">Older →</a></span>

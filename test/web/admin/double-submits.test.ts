@@ -30,17 +30,27 @@ describeEachBackend('the same admin form sent several times at once', (backend) 
   it('Restore of one lead marked as spam: every press lands on the lead, which exists once', async () => {
     for (let round = 1; round <= 3; round += 1) {
       const ws = f.home.workspaceId;
-      const [lead] = await insertLeads(f.world, { workspaceId: ws, pipelineId: f.home.pipelineId, sourceId: f.home.source.id }, [
-        { name: `Marked ${round}`, received_at: minute(round) },
-      ]);
-      const { quarantineId } = await markAsSpam({ ctx: f.world.ctx, input: { workspaceId: ws, id: lead!.id, by: CLI_ACTOR } });
+      const [lead] = await insertLeads(
+        f.world,
+        { workspaceId: ws, pipelineId: f.home.pipelineId, sourceId: f.home.source.id },
+        [{ name: `Marked ${round}`, received_at: minute(round) }],
+      );
+      const { quarantineId } = await markAsSpam({
+        ctx: f.world.ctx,
+        input: { workspaceId: ws, id: lead!.id, by: CLI_ACTOR },
+      });
       const replies = await postAll(`/w/${ws}/quarantine/${quarantineId}/restore`, {});
       expect(statuses(replies)).toEqual(Array(AT_ONCE).fill(303));
-      for (const reply of replies) expect(reply.headers.location).toMatch(new RegExp(`^/w/${ws}/leads/${lead!.id}\\?notice=(already-)?restored$`));
+      for (const reply of replies)
+        expect(reply.headers.location).toMatch(new RegExp(`^/w/${ws}/leads/${lead!.id}\\?notice=(already-)?restored$`));
       expect(replies.filter((r) => r.headers.location?.endsWith('notice=restored'))).toHaveLength(1);
       const stored = await f.world.store.db.selectFrom('leads').select('id').where('id', '=', lead!.id).execute();
       expect(stored).toHaveLength(1);
-      const entry = await f.world.store.db.selectFrom('quarantine').select('restored_lead_id').where('id', '=', quarantineId).executeTakeFirstOrThrow();
+      const entry = await f.world.store.db
+        .selectFrom('quarantine')
+        .select('restored_lead_id')
+        .where('id', '=', quarantineId)
+        .executeTakeFirstOrThrow();
       expect(entry.restored_lead_id).toBe(lead!.id);
     }
   });
@@ -51,10 +61,17 @@ describeEachBackend('the same admin form sent several times at once', (backend) 
       const replies = await postAll(base, { name });
       expect(statuses(replies)).toEqual([303, ...Array(AT_ONCE - 1).fill(409)]);
       for (const taken of replies.filter((r) => r.statusCode === 409)) {
-        expect(taken.body).toMatch(new RegExp(`id="f-new-stage-error">This pipeline already has a stage named &quot;${name}&quot;`));
+        expect(taken.body).toMatch(
+          new RegExp(`id="f-new-stage-error">This pipeline already has a stage named &quot;${name}&quot;`),
+        );
         expect(taken.body).toMatch(new RegExp(`id="f-new-stage"[^>]*aria-invalid="true"[^>]*value="${name}"`));
       }
-      const stages = await f.world.store.db.selectFrom('stages').select('key').where('pipeline_id', '=', f.home.pipelineId).where('name', '=', name).execute();
+      const stages = await f.world.store.db
+        .selectFrom('stages')
+        .select('key')
+        .where('pipeline_id', '=', f.home.pipelineId)
+        .where('name', '=', name)
+        .execute();
       expect(stages).toHaveLength(1);
     }
   });
@@ -65,9 +82,16 @@ describeEachBackend('the same admin form sent several times at once', (backend) 
       const replies = await postAll(`/w/${ws}/sources`, { name, pipeline: f.home.pipelineId });
       expect(statuses(replies)).toEqual([303, ...Array(AT_ONCE - 1).fill(409)]);
       for (const taken of replies.filter((r) => r.statusCode === 409)) {
-        expect(taken.body).toMatch(new RegExp(`id="f-name-error">A lead source named &quot;${name}&quot; already exists in this workspace`));
+        expect(taken.body).toMatch(
+          new RegExp(`id="f-name-error">A lead source named &quot;${name}&quot; already exists in this workspace`),
+        );
       }
-      const sources = await f.world.store.db.selectFrom('lead_sources').select('id').where('workspace_id', '=', ws).where('name', '=', name).execute();
+      const sources = await f.world.store.db
+        .selectFrom('lead_sources')
+        .select('id')
+        .where('workspace_id', '=', ws)
+        .where('name', '=', name)
+        .execute();
       expect(sources).toHaveLength(1);
     }
   });

@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, Point } from '../../../src/domain/scans/measure/index.js';
-import { floorPlanSvg, insidePolygon, levelPlan, scaleBar, wallLabels } from '../../../src/web/admin/scans/floor-plan.js';
+import {
+  floorPlanSvg,
+  insidePolygon,
+  levelPlan,
+  scaleBar,
+  wallLabels,
+} from '../../../src/web/admin/scans/floor-plan.js';
 
 /** An L-shaped room, 6 m by 4 m, scanned turned 30° (the phone's start, not the room, set the axes). */
 function turnedRoom(degrees: number): Plan {
-  const corners: Point[] = [[0, 0], [6, 0], [6, 2], [3, 2], [3, 4], [0, 4]];
+  const corners: Point[] = [
+    [0, 0],
+    [6, 0],
+    [6, 2],
+    [3, 2],
+    [3, 4],
+    [0, 4],
+  ];
   const t = (degrees * Math.PI) / 180;
-  const turn = ([x, y]: Point): Point => [x * Math.cos(t) - y * Math.sin(t) + 10, x * Math.sin(t) + y * Math.cos(t) - 5];
+  const turn = ([x, y]: Point): Point => [
+    x * Math.cos(t) - y * Math.sin(t) + 10,
+    x * Math.sin(t) + y * Math.cos(t) - 5,
+  ];
   const outline = corners.map(turn);
   const walls = outline.map((a, i) => {
     const b = outline[(i + 1) % outline.length]!;
@@ -24,7 +40,8 @@ describe('a floor plan as drawn', () => {
     const level = levelPlan(scanned);
     const longest = level.walls.reduce((a, b) => (b.length > a.length ? b : a));
     expect(angleOf(longest)).toBeCloseTo(0, 9);
-    for (const [i, w] of level.walls.entries()) expect(Math.hypot(w.b[0] - w.a[0], w.b[1] - w.a[1])).toBeCloseTo(scanned.walls[i]!.length, 9);
+    for (const [i, w] of level.walls.entries())
+      expect(Math.hypot(w.b[0] - w.a[0], w.b[1] - w.a[1])).toBeCloseTo(scanned.walls[i]!.length, 9);
     // The drawing itself is the turned plan: its first wall (the longest) runs level.
     const svg = floorPlanSvg(scanned, 'metric', 'L').toString();
     const first = /<line class="plan-wall" x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"/.exec(svg)!;

@@ -18,7 +18,8 @@ it('the preview is the first non-blank line, capped at 160 characters', () => {
 describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (backend) => {
   const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
   const intake = async (payload: Record<string, string>) => {
     const res = await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload });
@@ -32,11 +33,16 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
   };
 
   it('a row shows the first line of the message as text, never as markup, and no bot-check column', async () => {
-    const id = await intake({ name: 'Paula', notes: '\n<script>alert(1)</script> <b>leak</b> in the roof\nsecond line stays on the lead page' });
+    const id = await intake({
+      name: 'Paula',
+      notes: '\n<script>alert(1)</script> <b>leak</b> in the roof\nsecond line stays on the lead page',
+    });
     const page = await get(ws('/leads'));
     expect(page.statusCode).toBe(200);
     const row = rowOf(page.body, id);
-    expect(row).toContain('<span class="preview">&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;leak&lt;/b&gt; in the roof</span>');
+    expect(row).toContain(
+      '<span class="preview">&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;leak&lt;/b&gt; in the roof</span>',
+    );
     expect(row).not.toContain('second line');
     expect(page.body).not.toContain('<script>alert(1)');
     expect(page.body).not.toContain('<b>leak');
@@ -65,7 +71,10 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect((await get(home.headers.location!, f.member)).body).toContain('<h1>Leads inbox</h1>');
 
     const bare = await createWorkspace({ ctx: f.world.ctx, input: { name: 'Bare' } });
-    const created = await createUser({ ctx: f.world.ctx, input: { email: 'solo@bare.example', workspaceId: bare.id, role: 'owner' } });
+    const created = await createUser({
+      ctx: f.world.ctx,
+      input: { email: 'solo@bare.example', workspaceId: bare.id, role: 'owner' },
+    });
     const solo = await signInAs(f, created.userId, created.email);
     const landing = await get('/', solo);
     expect(landing.headers.location).toBe(`/w/${bare.id}/leads`);
@@ -95,7 +104,12 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(posted.body).toContain('Nothing was changed');
     expect(posted.body).toContain('<nav aria-label="Screens"');
 
-    const noToken = await f.app.inject({ method: 'POST', url: ws('/settings'), headers: { ...FORM, cookie: f.owner.cookie }, payload: 'name=x' });
+    const noToken = await f.app.inject({
+      method: 'POST',
+      url: ws('/settings'),
+      headers: { ...FORM, cookie: f.owner.cookie },
+      payload: 'name=x',
+    });
     expect(noToken.statusCode).toBe(403);
     expect(noToken.body).toContain('Nothing was changed');
 
@@ -105,7 +119,9 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(foreign.body).toContain('<nav aria-label="Screens"');
     expect(foreign.body).not.toContain(f.away.workspaceId);
     const missing = await get('/w/ws_00000000000000000000000000000000/leads', f.member);
-    expect(missing.body.replace('ws_00000000000000000000000000000000', '')).toBe(foreign.body.replace(f.away.workspaceId, ''));
+    expect(missing.body.replace('ws_00000000000000000000000000000000', '')).toBe(
+      foreign.body.replace(f.away.workspaceId, ''),
+    );
   });
 
   it('/favicon.ico answers with an icon, cached; pages link the SVG icon, which is served', async () => {
@@ -126,7 +142,9 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     // Assets keep their own cache (a versioned URL for a year); pages stay uncached.
     expect(svg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const css = /<link rel="stylesheet" href="([^"]+)">/.exec(page.body)?.[1];
-    expect((await f.app.inject({ method: 'GET', url: css! })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await f.app.inject({ method: 'GET', url: css! })).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect(page.headers['cache-control']).toBe('no-store');
   });
 
@@ -137,6 +155,8 @@ describeEachBackend('the inbox rows, the top bar, refusals and the favicon', (ba
     expect(page.body).not.toContain('Workspaces');
     expect(page.body).toContain('class="switcher workspace-name" title="Workspace">Home</span>');
     // The person's initials stand for them in the bar; the email is still the link's name.
-    expect(page.body).toMatch(/<a class="who" href="\/account" title="owner@home\.example" aria-current="page"><span class="who-initials" aria-hidden="true">O<\/span><span class="who-email">owner@home\.example<\/span><\/a>/);
+    expect(page.body).toMatch(
+      /<a class="who" href="\/account" title="owner@home\.example" aria-current="page"><span class="who-initials" aria-hidden="true">O<\/span><span class="who-email">owner@home\.example<\/span><\/a>/,
+    );
   });
 });

@@ -25,7 +25,12 @@ describeEachBackend('invitations through the Members and Account pages', (backen
   let ownerB: string;
 
   const setPassword = (setupUrl: string, password = PASSWORD) =>
-    app.inject({ method: 'POST', url: new URL(setupUrl).pathname, headers: FORM, payload: form({ password, repeat: password }) });
+    app.inject({
+      method: 'POST',
+      url: new URL(setupUrl).pathname,
+      headers: FORM,
+      payload: form({ password, repeat: password }),
+    });
   const signIn = async (email: string, password = PASSWORD) => {
     const res = await app.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email, password }) });
     expect(res.statusCode).toBe(303);
@@ -35,7 +40,12 @@ describeEachBackend('invitations through the Members and Account pages', (backen
   /** A POST from a page: the session's CSRF token is read off the page first, as a browser's form would carry it. */
   const post = async (cookie: string, url: string, fields: Record<string, string> = {}) => {
     const page = await get(cookie, '/account');
-    return app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: form({ _csrf: csrfOf(page.body), ...fields }) });
+    return app.inject({
+      method: 'POST',
+      url,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrfOf(page.body), ...fields }),
+    });
   };
   const invite = (cookie: string, workspace: Seeded | string, email: string, role = 'owner') =>
     post(cookie, `/w/${typeof workspace === 'string' ? workspace : workspace.workspaceId}/members`, { email, role });
@@ -46,7 +56,10 @@ describeEachBackend('invitations through the Members and Account pages', (backen
     return match![0].replaceAll(email, 'EMAIL');
   };
   const ownerOf = async (workspace: Seeded, email: string) => {
-    const created = await createUser({ ctx: world.ctx, input: { email, workspaceId: workspace.workspaceId, role: 'owner' } });
+    const created = await createUser({
+      ctx: world.ctx,
+      input: { email, workspaceId: workspace.workspaceId, role: 'owner' },
+    });
     expect((await setPassword(created.setupUrl!)).statusCode).toBe(303);
     return signIn(email);
   };
@@ -77,7 +90,13 @@ describeEachBackend('invitations through the Members and Account pages', (backen
     // Carol is not in B until she says so.
     const members = await get(ownerB, `/w/${b.workspaceId}/members`);
     expect(members.body).toContain('Waiting to accept');
-    expect(await world.store.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', b.workspaceId).execute()).toHaveLength(1);
+    expect(
+      await world.store.db
+        .selectFrom('memberships')
+        .select('user_id')
+        .where('workspace_id', '=', b.workspaceId)
+        .execute(),
+    ).toHaveLength(1);
 
     // The real invitee's link still works: B's invite did not replace it.
     expect((await app.inject({ method: 'GET', url: new URL(carolLink).pathname })).statusCode).toBe(200);
@@ -112,10 +131,23 @@ describeEachBackend('invitations through the Members and Account pages', (backen
       if (!first.created || !first.adminSetup) throw new Error('expected a first start');
       const other = await fresh.seed('Other');
       const freshApp = await fresh.app();
-      const otherOwner = await createUser({ ctx: fresh.ctx, input: { email: 'oscar@o.test', workspaceId: other.workspaceId, role: 'owner' } });
+      const otherOwner = await createUser({
+        ctx: fresh.ctx,
+        input: { email: 'oscar@o.test', workspaceId: other.workspaceId, role: 'owner' },
+      });
       const pathOf = (url: string) => new URL(url).pathname;
-      await freshApp.inject({ method: 'POST', url: pathOf(otherOwner.setupUrl!), headers: FORM, payload: form({ password: PASSWORD, repeat: PASSWORD }) });
-      const login = await freshApp.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'oscar@o.test', password: PASSWORD }) });
+      await freshApp.inject({
+        method: 'POST',
+        url: pathOf(otherOwner.setupUrl!),
+        headers: FORM,
+        payload: form({ password: PASSWORD, repeat: PASSWORD }),
+      });
+      const login = await freshApp.inject({
+        method: 'POST',
+        url: '/login',
+        headers: FORM,
+        payload: form({ email: 'oscar@o.test', password: PASSWORD }),
+      });
       const cookie = String(login.headers['set-cookie']).split(';')[0]!;
       const page = await freshApp.inject({ method: 'GET', url: '/account', headers: { cookie } });
       const answer = await freshApp.inject({
@@ -144,7 +176,13 @@ describeEachBackend('invitations through the Members and Account pages', (backen
     expect(answer.statusCode).toBe(200);
     expect(answer.body).not.toMatch(/\/setup\//);
     expect((await get(heldByB, `/w/${a.workspaceId}/leads`)).statusCode).toBe(404);
-    const invitationId = (await world.store.db.selectFrom('invitations').select('id').where('workspace_id', '=', a.workspaceId).executeTakeFirstOrThrow()).id;
+    const invitationId = (
+      await world.store.db
+        .selectFrom('invitations')
+        .select('id')
+        .where('workspace_id', '=', a.workspaceId)
+        .executeTakeFirstOrThrow()
+    ).id;
     const refused = await post(heldByB, `/account/invitations/${invitationId}/accept`);
     expect(refused.statusCode).toBe(403);
     expect((await get(heldByB, `/w/${a.workspaceId}/leads`)).statusCode).toBe(404);

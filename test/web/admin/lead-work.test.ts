@@ -9,7 +9,8 @@ const XSS = '<script>alert(1)</script>';
 describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend) => {
   const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -18,7 +19,8 @@ describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend)
       payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
     });
   const lead = (rest = '') => `/w/${f.home.workspaceId}/leads/${f.extra.homeLeadId}${rest}`;
-  const inbox = (query: string, as: Person = f.owner) => get(`/w/${f.home.workspaceId}/pipelines/${f.home.pipelineId}/leads${query}`, as);
+  const inbox = (query: string, as: Person = f.owner) =>
+    get(`/w/${f.home.workspaceId}/pipelines/${f.home.pipelineId}/leads${query}`, as);
 
   it('adds a note as the signed-in member, escaped, and keeps a refused note’s text next to its error', async () => {
     const added = await post(lead('/notes'), { text: `Called ${XSS}\nback Tuesday` }, f.member);
@@ -34,7 +36,10 @@ describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend)
   });
 
   it('lets a member delete their own note but not another’s; an owner deletes any', async () => {
-    const own = await addNote({ ctx: f.world.ctx, input: { leadId: f.extra.homeLeadId!, text: 'mine', by: { userId: f.member.userId, label: 'Mia' } } });
+    const own = await addNote({
+      ctx: f.world.ctx,
+      input: { leadId: f.extra.homeLeadId!, text: 'mine', by: { userId: f.member.userId, label: 'Mia' } },
+    });
     const before = await snapshot(f);
     const refused = await post(lead(`/notes/${f.extra.homeNoteId}/delete`), {}, f.member);
     expect(refused.statusCode).toBe(403);
@@ -55,7 +60,15 @@ describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend)
     expect(foreign.statusCode).toBe(404);
     expect(await snapshot(f)).toEqual(before);
     // The stranger, for their part, cannot assign home's lead to themselves through their workspace or home's.
-    expect((await post(`/w/${f.away.workspaceId}/leads/${f.extra.homeLeadId}/assign`, { assignee: f.stranger.userId }, f.stranger)).statusCode).toBe(404);
+    expect(
+      (
+        await post(
+          `/w/${f.away.workspaceId}/leads/${f.extra.homeLeadId}/assign`,
+          { assignee: f.stranger.userId },
+          f.stranger,
+        )
+      ).statusCode,
+    ).toBe(404);
     expect((await post(lead('/assign'), { assignee: f.stranger.userId }, f.stranger)).statusCode).toBe(404);
     expect(await snapshot(f)).toEqual(before);
 

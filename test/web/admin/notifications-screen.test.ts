@@ -21,7 +21,8 @@ describeEachBackend('the Notifications screen', (backend) => {
     sink = undefined;
   });
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -81,7 +82,9 @@ describeEachBackend('the Notifications screen', (backend) => {
     await sink.stop();
     const failed = await post(url('/test'), {});
     expect(failed.statusCode).toBe(200);
-    expect(failed.body).toContain(`The test email to ${f.owner.email} could not be sent through 127.0.0.1:${sink.port}`);
+    expect(failed.body).toContain(
+      `The test email to ${f.owner.email} could not be sent through 127.0.0.1:${sink.port}`,
+    );
     expect(failed.body).toContain('check SMTP_URL');
     expect(failed.body).toContain('(a test is tried once)');
     // Not retried: with the server back, nothing more arrives and nothing waits.

@@ -32,7 +32,10 @@ describeEachBackend('email for people', (backend) => {
   beforeEach(async () => {
     sink = await startSmtpSink();
     clock = new TestClock(Date.parse('2026-03-02T12:00:00.000Z'));
-    world = await createWorld(backend, { clock, env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <people@leadscan.test>' } });
+    world = await createWorld(backend, {
+      clock,
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Leadscan <people@leadscan.test>' },
+    });
     app = await world.app();
     home = await world.seed('Home');
     away = await world.seed('Away');
@@ -65,7 +68,15 @@ describeEachBackend('email for people', (backend) => {
   }
   /** Emails queued and not sent yet. */
   const outboxCount = async () =>
-    Number((await world.store.db.selectFrom('outbox').select((eb) => eb.fn.countAll().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await world.store.db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('state', '=', 'pending')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const to = (mail: ParsedMail) => (mail.to as { text: string }).text;
 
   async function login(email: string, password = PASSWORD) {
@@ -79,7 +90,12 @@ describeEachBackend('email for people', (backend) => {
   const get = (cookie: string, url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
   async function post(cookie: string, url: string, fields: Record<string, string>, pageUrl = '/account') {
     const page = await get(cookie, pageUrl);
-    return app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: form({ _csrf: csrfOf(page.body), ...fields }) });
+    return app.inject({
+      method: 'POST',
+      url,
+      headers: { ...FORM, cookie },
+      payload: form({ _csrf: csrfOf(page.body), ...fields }),
+    });
   }
   const invite = (email: string, name = '') =>
     post(owner, `/w/${home.workspaceId}/members`, { email, name, role: 'member' }, `/w/${home.workspaceId}/members`);
@@ -87,14 +103,32 @@ describeEachBackend('email for people', (backend) => {
   const forgot = (email: string, remoteAddress = '203.0.113.7') =>
     app.inject({ method: 'POST', url: '/forgot-password', headers: FORM, payload: form({ email }), remoteAddress });
   const userRow = (id: string) =>
-    world.store.db.selectFrom('users').select(['email', 'display_name', 'email_proven_at', 'link_workspace_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    world.store.db
+      .selectFrom('users')
+      .select(['email', 'display_name', 'email_proven_at', 'link_workspace_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   const userIdOf = async (email: string) =>
-    (await world.store.db.selectFrom('users').select('id').where('email_key', '=', email.toLowerCase()).executeTakeFirstOrThrow()).id;
+    (
+      await world.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_key', '=', email.toLowerCase())
+        .executeTakeFirstOrThrow()
+    ).id;
 
   it('Invite emails the link, never shows it; the link sets the password once and proves the email; Name shows in Members', async () => {
     // The email names the inviter by their name, and says until when the link works in the workspace's zone.
-    await world.store.db.updateTable('users').set({ display_name: 'Olga Ortiz' }).where('email_key', '=', 'olga@home.test').execute();
-    await world.store.db.updateTable('workspaces').set({ time_zone: 'America/Toronto' }).where('id', '=', home.workspaceId).execute();
+    await world.store.db
+      .updateTable('users')
+      .set({ display_name: 'Olga Ortiz' })
+      .where('email_key', '=', 'olga@home.test')
+      .execute();
+    await world.store.db
+      .updateTable('workspaces')
+      .set({ time_zone: 'America/Toronto' })
+      .where('id', '=', home.workspaceId)
+      .execute();
     const answer = await invite('nina@new.test', 'Nina Newcomb');
     expect(answer.statusCode).toBe(200);
     expect(notice(answer.body)).toContain('We emailed an invitation to nina@new.test');
@@ -113,16 +147,29 @@ describeEachBackend('email for people', (backend) => {
     expect(members.body).toContain('Nina Newcomb');
 
     expect((await app.inject({ method: 'GET', url: pathOf(link) })).statusCode).toBe(200);
-    const set = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: form({ password: PASSWORD, repeat: PASSWORD }) });
+    const set = await app.inject({
+      method: 'POST',
+      url: pathOf(link),
+      headers: FORM,
+      payload: form({ password: PASSWORD, repeat: PASSWORD }),
+    });
     expect(set.statusCode).toBe(303);
-    const again = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: form({ password: 'another password', repeat: 'another password' }) });
+    const again = await app.inject({
+      method: 'POST',
+      url: pathOf(link),
+      headers: FORM,
+      payload: form({ password: 'another password', repeat: 'another password' }),
+    });
     expect(again.statusCode).toBe(410);
     const nina = await userRow(await userIdOf('nina@new.test'));
     expect(nina.email_proven_at).not.toBeNull();
     expect(nina.link_workspace_id).toBeNull();
     await signIn('nina@new.test');
     // `leadscan user create` goes through the same verb: with email on, it hands out no link either.
-    const byOperator = await createUser({ ctx: world.ctx, input: { email: 'cli@new.test', workspaceId: home.workspaceId } });
+    const byOperator = await createUser({
+      ctx: world.ctx,
+      input: { email: 'cli@new.test', workspaceId: home.workspaceId },
+    });
     expect(byOperator).toMatchObject({ outcome: 'added', emailed: true, setupUrl: null });
   });
 
@@ -130,7 +177,9 @@ describeEachBackend('email for people', (backend) => {
     const fresh = await invite('nina@new.test');
     const existing = await invite('oscar@away.test');
     expect(existing.statusCode).toBe(fresh.statusCode);
-    expect(notice(existing.body)!.replace('oscar@away.test', 'X')).toBe(notice(fresh.body)!.replace('nina@new.test', 'X'));
+    expect(notice(existing.body)!.replace('oscar@away.test', 'X')).toBe(
+      notice(fresh.body)!.replace('nina@new.test', 'X'),
+    );
     expect(existing.body).not.toMatch(/\/setup\//);
     const sent = await mails(2);
     const toOscar = sent.find((m) => to(m) === 'oscar@away.test')!;
@@ -147,7 +196,11 @@ describeEachBackend('email for people', (backend) => {
     expect(page.body).toContain('name="email"');
 
     // A reset belongs to no workspace: its time is in the zone of the person's first workspace.
-    await world.store.db.updateTable('workspaces').set({ time_zone: 'Europe/Paris' }).where('id', '=', home.workspaceId).execute();
+    await world.store.db
+      .updateTable('workspaces')
+      .set({ time_zone: 'Europe/Paris' })
+      .where('id', '=', home.workspaceId)
+      .execute();
     const known = await forgot('OLGA@home.test');
     const unknown = await forgot('nobody@home.test');
     expect(known.statusCode).toBe(200);
@@ -162,9 +215,19 @@ describeEachBackend('email for people', (backend) => {
     expect(sent[0]!.subject).toBe('Reset your Leadscan password');
     expect(sent[0]!.text).toMatch(/until .* GMT\+1\./);
     const link = SETUP_LINK.exec(sent[0]!.text ?? '')![0];
-    const set = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: form({ password: 'a new long password', repeat: 'a new long password' }) });
+    const set = await app.inject({
+      method: 'POST',
+      url: pathOf(link),
+      headers: FORM,
+      payload: form({ password: 'a new long password', repeat: 'a new long password' }),
+    });
     expect(set.statusCode).toBe(303);
-    const reuse = await app.inject({ method: 'POST', url: pathOf(link), headers: FORM, payload: form({ password: 'yet another one', repeat: 'yet another one' }) });
+    const reuse = await app.inject({
+      method: 'POST',
+      url: pathOf(link),
+      headers: FORM,
+      payload: form({ password: 'yet another one', repeat: 'yet another one' }),
+    });
     expect(reuse.statusCode).toBe(410);
     expect((await login('olga@home.test')).statusCode).toBe(401);
     await signIn('olga@home.test', 'a new long password');
@@ -202,7 +265,10 @@ describeEachBackend('email for people', (backend) => {
   it('Account: a new email changes only when the link sent to it is opened; then sign-in uses it; the link works once', async () => {
     const olga = await userIdOf('olga@home.test');
     await world.store.db.updateTable('users').set({ email_proven_at: null }).where('id', '=', olga).execute();
-    const wrong = await post(owner, '/account/email', { newEmail: 'olga@moved.test', emailPassword: 'not my password' });
+    const wrong = await post(owner, '/account/email', {
+      newEmail: 'olga@moved.test',
+      emailPassword: 'not my password',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.body).toMatch(/id="f-emailPassword-error">This is not your current password/);
     expect(await outboxCount()).toBe(0);
@@ -265,17 +331,32 @@ describeEachBackend('email for people', (backend) => {
   });
 
   it('a reset or a confirmation from another site is refused, and nothing is sent or changed', async () => {
-    const foreign = await app.inject({ method: 'POST', url: '/forgot-password', headers: { ...FORM, origin: 'https://evil.example' }, payload: form({ email: 'olga@home.test' }) });
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/forgot-password',
+      headers: { ...FORM, origin: 'https://evil.example' },
+      payload: form({ email: 'olga@home.test' }),
+    });
     expect(foreign.statusCode).toBe(403);
     expect(await outboxCount()).toBe(0);
     await post(owner, '/account/email', { newEmail: 'olga@moved.test', emailPassword: PASSWORD });
     const [mail] = await mails(1);
     const link = CONFIRM_LINK.exec(mail!.text ?? '')![0];
-    const crossSite = await app.inject({ method: 'POST', url: pathOf(link), headers: { ...FORM, 'sec-fetch-site': 'cross-site' }, payload: '' });
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: pathOf(link),
+      headers: { ...FORM, 'sec-fetch-site': 'cross-site' },
+      payload: '',
+    });
     expect(crossSite.statusCode).toBe(403);
     expect((await userRow(await userIdOf('olga@home.test'))).email).toBe('olga@home.test');
     // A made-up token is refused like a used one.
-    const madeUp = await app.inject({ method: 'POST', url: `/confirm-email/${'A'.repeat(43)}`, headers: FORM, payload: '' });
+    const madeUp = await app.inject({
+      method: 'POST',
+      url: `/confirm-email/${'A'.repeat(43)}`,
+      headers: FORM,
+      payload: '',
+    });
     expect(madeUp.statusCode).toBe(410);
   });
 });
@@ -290,9 +371,20 @@ describeEachBackend('email for people, with email off', (backend) => {
     world = await createWorld(backend);
     app = await world.app();
     home = await world.seed('Home');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@home.test', workspaceId: home.workspaceId, role: 'owner' } });
-    await setPasswordWithLink({ ctx: world.ctx, input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD } });
-    const res = await app.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'olga@home.test', password: PASSWORD }) });
+    const created = await createUser({
+      ctx: world.ctx,
+      input: { email: 'olga@home.test', workspaceId: home.workspaceId, role: 'owner' },
+    });
+    await setPasswordWithLink({
+      ctx: world.ctx,
+      input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD },
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: FORM,
+      payload: form({ email: 'olga@home.test', password: PASSWORD }),
+    });
     owner = String(res.headers['set-cookie']).split(';')[0]!;
   });
   afterEach(async () => {
@@ -301,7 +393,12 @@ describeEachBackend('email for people, with email off', (backend) => {
 
   const post = async (url: string, fields: Record<string, string>, pageUrl: string) => {
     const page = await app.inject({ method: 'GET', url: pageUrl, headers: { cookie: owner } });
-    return app.inject({ method: 'POST', url, headers: { ...FORM, cookie: owner }, payload: form({ _csrf: csrfOf(page.body), ...fields }) });
+    return app.inject({
+      method: 'POST',
+      url,
+      headers: { ...FORM, cookie: owner },
+      payload: form({ _csrf: csrfOf(page.body), ...fields }),
+    });
   };
 
   it('Invite still shows the one-time link, with the Name saved', async () => {
@@ -318,9 +415,16 @@ describeEachBackend('email for people, with email off', (backend) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('leadscan user reset-password');
     expect(page.body).not.toContain('name="email"');
-    const posted = await app.inject({ method: 'POST', url: '/forgot-password', headers: FORM, payload: form({ email: 'olga@home.test' }) });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/forgot-password',
+      headers: FORM,
+      payload: form({ email: 'olga@home.test' }),
+    });
     expect(posted.body).toContain('leadscan user reset-password');
-    expect(await world.store.db.selectFrom('setup_links').selectAll().where('used_at', 'is', null).execute()).toEqual([]);
+    expect(await world.store.db.selectFrom('setup_links').selectAll().where('used_at', 'is', null).execute()).toEqual(
+      [],
+    );
   });
 
   it('Account: changing the email is refused with a clear message; the name still changes', async () => {
@@ -344,21 +448,51 @@ describeEachBackend('email for people, with email off', (backend) => {
       const page = await freshApp.inject({ method: 'GET', url: path });
       expect(page.body).toContain('name="email"');
       expect(page.body).toContain('name="displayName"');
-      const missing = await freshApp.inject({ method: 'POST', url: path, headers: FORM, payload: form({ password: PASSWORD, repeat: PASSWORD }) });
+      const missing = await freshApp.inject({
+        method: 'POST',
+        url: path,
+        headers: FORM,
+        payload: form({ password: PASSWORD, repeat: PASSWORD }),
+      });
       expect(missing.statusCode).toBe(400);
       expect(missing.body).toMatch(/id="f-email-error"/);
       const set = await freshApp.inject({
         method: 'POST',
         url: path,
         headers: FORM,
-        payload: form({ email: 'Ada@Renovations.test', displayName: 'Ada Lovelace', password: PASSWORD, repeat: PASSWORD }),
+        payload: form({
+          email: 'Ada@Renovations.test',
+          displayName: 'Ada Lovelace',
+          password: PASSWORD,
+          repeat: PASSWORD,
+        }),
       });
       expect(set.statusCode).toBe(303);
-      const users = await fresh.store.db.selectFrom('users').select(['email', 'email_key', 'display_name', 'email_proven_at']).execute();
-      expect(users).toEqual([{ email: 'Ada@Renovations.test', email_key: 'ada@renovations.test', display_name: 'Ada Lovelace', email_proven_at: expect.any(String) }]);
-      const signedIn = await freshApp.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'ada@renovations.test', password: PASSWORD }) });
+      const users = await fresh.store.db
+        .selectFrom('users')
+        .select(['email', 'email_key', 'display_name', 'email_proven_at'])
+        .execute();
+      expect(users).toEqual([
+        {
+          email: 'Ada@Renovations.test',
+          email_key: 'ada@renovations.test',
+          display_name: 'Ada Lovelace',
+          email_proven_at: expect.any(String),
+        },
+      ]);
+      const signedIn = await freshApp.inject({
+        method: 'POST',
+        url: '/login',
+        headers: FORM,
+        payload: form({ email: 'ada@renovations.test', password: PASSWORD }),
+      });
       expect(signedIn.statusCode).toBe(303);
-      const old = await freshApp.inject({ method: 'POST', url: '/login', headers: FORM, payload: form({ email: 'admin@localhost', password: PASSWORD }) });
+      const old = await freshApp.inject({
+        method: 'POST',
+        url: '/login',
+        headers: FORM,
+        payload: form({ email: 'admin@localhost', password: PASSWORD }),
+      });
       expect(old.statusCode).toBe(401);
     } finally {
       await fresh.close();
@@ -366,11 +500,27 @@ describeEachBackend('email for people, with email off', (backend) => {
   });
 
   it('an ordinary setup link asks for no email: only the first owner’s does', async () => {
-    const created = await createUser({ ctx: world.ctx, input: { email: 'sam@home.test', workspaceId: home.workspaceId } });
+    const created = await createUser({
+      ctx: world.ctx,
+      input: { email: 'sam@home.test', workspaceId: home.workspaceId },
+    });
     const path = new URL(created.setupUrl!).pathname;
     expect((await app.inject({ method: 'GET', url: path })).body).not.toContain('name="email"');
-    const set = await app.inject({ method: 'POST', url: path, headers: FORM, payload: form({ email: 'sam@elsewhere.test', displayName: 'X', password: PASSWORD, repeat: PASSWORD }) });
+    const set = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: FORM,
+      payload: form({ email: 'sam@elsewhere.test', displayName: 'X', password: PASSWORD, repeat: PASSWORD }),
+    });
     expect(set.statusCode).toBe(303);
-    expect((await world.store.db.selectFrom('users').select('email').where('email_key', '=', 'sam@home.test').executeTakeFirst())?.email).toBe('sam@home.test');
+    expect(
+      (
+        await world.store.db
+          .selectFrom('users')
+          .select('email')
+          .where('email_key', '=', 'sam@home.test')
+          .executeTakeFirst()
+      )?.email,
+    ).toBe('sam@home.test');
   });
 });

@@ -13,11 +13,17 @@ import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 type Fixture = Pick<AdminFixture, 'app' | 'owner' | 'member' | 'home' | 'extra' | 'world'>;
 
 function client(f: () => Fixture) {
-  const get = (url: string, as: Person = f().owner) => f().app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f().owner) =>
+    f().app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string | string[]>, as: Person = f().owner) => {
     const form = new URLSearchParams({ _csrf: as.csrf });
     for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) form.append(k, one);
-    return f().app.inject({ method: 'POST', url, headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
+    return f().app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    });
   };
   return { get, post };
 }
@@ -35,7 +41,14 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
     return location.split('/quotes/')[1]!.split('?')[0]!;
   }
   const linesOf = async (quoteId: string) =>
-    (await f.world.store.db.selectFrom('quote_lines').select(['id', 'description', 'quantity', 'unit_price']).where('quote_id', '=', quoteId).orderBy('position').execute()).map((l) => ({
+    (
+      await f.world.store.db
+        .selectFrom('quote_lines')
+        .select(['id', 'description', 'quantity', 'unit_price'])
+        .where('quote_id', '=', quoteId)
+        .orderBy('position')
+        .execute()
+    ).map((l) => ({
       ...l,
       quantity: Number(l.quantity),
       unit_price: Number(l.unit_price),
@@ -47,16 +60,35 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
     const picker = await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member);
     expect(picker.statusCode).toBe(200);
     expect(picker.body).toContain(`action="${ws()}/leads/${f.extra.homeLeadId}/quotes"`);
-    const count = async () => Number((await f.world.store.db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await f.world.store.db
+            .selectFrom('quotes')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
-    await attachScan({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, scanId: f.homeScanId, leadId: f.extra.homeLeadId! } });
-    expect((await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member)).body).toContain(`name="room" value="${f.homeScanId}:1" checked`);
-    const room = await post(`${ws()}/leads/${f.extra.homeLeadId}/quotes`, { room: 'scan_gone:1', item: f.extra.homeItemId! }, f.member);
+    await attachScan({
+      ctx: f.world.ctx,
+      input: { workspaceId: f.home.workspaceId, scanId: f.homeScanId, leadId: f.extra.homeLeadId! },
+    });
+    expect((await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member)).body).toContain(
+      `name="room" value="${f.homeScanId}:1" checked`,
+    );
+    const room = await post(
+      `${ws()}/leads/${f.extra.homeLeadId}/quotes`,
+      { room: 'scan_gone:1', item: f.extra.homeItemId! },
+      f.member,
+    );
     expect(room.statusCode).toBe(400);
     expect(room.body).toMatch(/<p class="field-error" id="f-room-error">A scan was detached or changed meanwhile/);
     const item = await post(`${ws()}/leads/${f.extra.homeLeadId}/quotes`, { item: 'pli_gone' }, f.member);
     expect(item.statusCode).toBe(400);
-    expect(item.body).toMatch(/<p class="field-error" id="f-item-error">An item was removed from the price list meanwhile/);
+    expect(item.body).toMatch(
+      /<p class="field-error" id="f-item-error">An item was removed from the price list meanwhile/,
+    );
     expect(await count()).toBe(before);
   });
 
@@ -182,13 +214,25 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
   it('20 Sends posted at once through the page give 20 consecutive numbers', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const q = await createQuote({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, leadId: f.extra.homeLeadId! } });
-      await addQuoteLine({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, quoteId: q.id, line: { description: `Job ${i}`, quantity: '1', unit: 'each', price: '10' } } });
+      const q = await createQuote({
+        ctx: f.world.ctx,
+        input: { workspaceId: f.home.workspaceId, leadId: f.extra.homeLeadId! },
+      });
+      await addQuoteLine({
+        ctx: f.world.ctx,
+        input: {
+          workspaceId: f.home.workspaceId,
+          quoteId: q.id,
+          line: { description: `Job ${i}`, quantity: '1', unit: 'each', price: '10' },
+        },
+      });
       ids.push(q.id);
     }
     const answers = await Promise.all(ids.map((id) => post(`${ws()}/quotes/${id}/send`, {}, f.member)));
     expect(answers.map((a) => a.statusCode)).toEqual(ids.map(() => 303));
-    const numbers = (await f.world.store.db.selectFrom('quotes').select('number').where('id', 'in', ids).execute()).map((r) => r.number!).sort();
+    const numbers = (await f.world.store.db.selectFrom('quotes').select('number').where('id', 'in', ids).execute())
+      .map((r) => r.number!)
+      .sort();
     // Q-0001 is the fixture's sent quote.
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => `Q-${String(i + 2).padStart(4, '0')}`));
   });
@@ -212,12 +256,28 @@ describeEachBackend('the quote email through a real SMTP conversation', (backend
   it('Send emails the customer: subject, plain text and HTML with the link, Reply-To the sender, every value escaped', async () => {
     const f = fixture;
     const ws = `/w/${f.home.workspaceId}`;
-    await world.store.db.updateTable('workspaces').set({ name: 'Home <Renovations>' }).where('id', '=', f.home.workspaceId).execute();
-    const item = await addPriceListItem({ ctx: world.ctx, input: { workspaceId: f.home.workspaceId, role: 'owner', item: { name: 'Tiles', unit: 'm2', price: '30' } } });
+    await world.store.db
+      .updateTable('workspaces')
+      .set({ name: 'Home <Renovations>' })
+      .where('id', '=', f.home.workspaceId)
+      .execute();
+    const item = await addPriceListItem({
+      ctx: world.ctx,
+      input: { workspaceId: f.home.workspaceId, role: 'owner', item: { name: 'Tiles', unit: 'm2', price: '30' } },
+    });
     const made = await post(`${ws}/leads/${f.extra.homeLeadId}/quotes`, {});
     const id = (made.headers.location as string).split('/quotes/')[1]!.split('?')[0]!;
     await post(`${ws}/quotes/${id}/items`, { item: item.id });
-    const sent = await post(`${ws}/quotes/${id}/send`, { title: 'Floor', customerName: 'Ann <b>', customerEmail: 'ann@customer.test', customerPhone: '', customerAddress: '', validUntil: '2099-12-31', note: '', terms: '' });
+    const sent = await post(`${ws}/quotes/${id}/send`, {
+      title: 'Floor',
+      customerName: 'Ann <b>',
+      customerEmail: 'ann@customer.test',
+      customerPhone: '',
+      customerAddress: '',
+      validUntil: '2099-12-31',
+      note: '',
+      terms: '',
+    });
     expect(sent.headers.location).toBe(`${ws}/quotes/${id}?notice=quote-sent-email`);
     const page = await get(sent.headers.location as string);
     const link = /id="customer-link">([^<]+)</.exec(page.body)![1]!;
@@ -236,4 +296,3 @@ describeEachBackend('the quote email through a real SMTP conversation', (backend
     expect(mail!.html).not.toContain('Ann <b>');
   });
 });
-

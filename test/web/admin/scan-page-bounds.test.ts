@@ -20,12 +20,26 @@ describeEachBackend("a scan's page is bounded: rooms paged, plans simplified", (
   it('500 rooms × 600 walls: each page under 5 MB with 50 rooms and simplified plans; the totals and the CSV count every room', async () => {
     const body = bigUpload();
     expect(body.length).toBeGreaterThan(20_000_000);
-    const up = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' }, payload: body });
+    const up = await f.app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': f.home.uploadKey, 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(up.statusCode).toBe(200);
-    const scanId = (await f.world.store.db.selectFrom('scan_rooms').select('scan_id').where('name', '=', 'Room 500').executeTakeFirstOrThrow()).scan_id;
+    const scanId = (
+      await f.world.store.db
+        .selectFrom('scan_rooms')
+        .select('scan_id')
+        .where('name', '=', 'Room 500')
+        .executeTakeFirstOrThrow()
+    ).scan_id;
 
     // Two pages opened at once before the sweep got there share one measurement.
-    const [a, b] = await Promise.all([scanFigures({ ctx: f.world.ctx, input: { scanId } }), scanFigures({ ctx: f.world.ctx, input: { scanId } })]);
+    const [a, b] = await Promise.all([
+      scanFigures({ ctx: f.world.ctx, input: { scanId } }),
+      scanFigures({ ctx: f.world.ctx, input: { scanId } }),
+    ]);
     expect(a).toBe(b);
     expect(a.rooms).toHaveLength(500);
     expect(a.roomsRecognized).toBe(500);

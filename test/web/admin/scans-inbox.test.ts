@@ -9,7 +9,8 @@ import { cliJson, runCli } from '../../helpers/cli.js';
 describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attached to leads', (backend) => {
   const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string> = {}, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -19,11 +20,19 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
     });
   const ws = (rest = '') => `/w/${f.home.workspaceId}${rest}`;
   const scanLead = async () =>
-    (await f.world.store.db.selectFrom('scans').select('lead_id').where('id', '=', f.homeScanId).executeTakeFirstOrThrow()).lead_id ?? null;
+    (
+      await f.world.store.db
+        .selectFrom('scans')
+        .select('lead_id')
+        .where('id', '=', f.homeScanId)
+        .executeTakeFirstOrThrow()
+    ).lead_id ?? null;
 
   it('a new scan is New for the whole workspace until someone opens it, and the top bar counts it', async () => {
     const list = await get(ws('/scans'));
-    expect(list.body).toMatch(/<a href="\/w\/ws_[0-9a-f]+\/scans"[^>]*>Scans <span class="count" aria-label="1 new">1<\/span>/);
+    expect(list.body).toMatch(
+      /<a href="\/w\/ws_[0-9a-f]+\/scans"[^>]*>Scans <span class="count" aria-label="1 new">1<\/span>/,
+    );
     expect(list.body).toContain('<span class="badge new">New</span>');
     // A member opens it: it is opened for the owner too.
     expect((await get(ws(`/scans/${f.homeScanId}`), f.member)).statusCode).toBe(200);
@@ -31,7 +40,9 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
     expect(after.body).not.toContain('<span class="badge new">New</span>');
     expect(after.body).not.toMatch(/Scans <span class="count"/);
     // Downloading the bytes does not count as opening; the other workspace's mark is its own.
-    expect(await f.world.store.db.selectFrom('scan_unread').select('scan_id').execute()).toEqual([{ scan_id: f.awayScanId }]);
+    expect(await f.world.store.db.selectFrom('scan_unread').select('scan_id').execute()).toEqual([
+      { scan_id: f.awayScanId },
+    ]);
   });
 
   it('a member attaches a scan to a lead found by phone; it leaves Not attached, shows on the lead, and detaches', async () => {
@@ -63,12 +74,18 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
     await post(ws(`/scans/${f.homeScanId}/attach`), { leadId: f.extra.homeLeadId! });
     await deleteLead({ ctx: f.world.ctx, input: { id: f.extra.homeLeadId! } });
     expect(await scanLead()).toBeNull();
-    expect(await f.world.store.db.selectFrom('scans').select('id').where('id', '=', f.homeScanId).execute()).toHaveLength(1);
+    expect(
+      await f.world.store.db.selectFrom('scans').select('id').where('id', '=', f.homeScanId).execute(),
+    ).toHaveLength(1);
 
     const away = f.awayScanId;
     await f.world.store.db.updateTable('scans').set({ lead_id: f.extra.awayLeadId! }).where('id', '=', away).execute();
     await erasePerson({ ctx: f.world.ctx, input: { workspaceId: f.away.workspaceId, phone: '555 0199' } });
-    const row = await f.world.store.db.selectFrom('scans').select('lead_id').where('id', '=', away).executeTakeFirstOrThrow();
+    const row = await f.world.store.db
+      .selectFrom('scans')
+      .select('lead_id')
+      .where('id', '=', away)
+      .executeTakeFirstOrThrow();
     expect(row.lead_id ?? null).toBeNull();
   });
 
@@ -78,9 +95,15 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
       scanId: f.homeScanId,
       leadId: f.extra.homeLeadId,
     });
-    const unattached = await cliJson<Array<{ id: string }>>(['scans', 'list', '--workspace', f.home.workspaceId, '--unattached'], env);
+    const unattached = await cliJson<Array<{ id: string }>>(
+      ['scans', 'list', '--workspace', f.home.workspaceId, '--unattached'],
+      env,
+    );
     expect(unattached).toEqual([]);
-    const every = await cliJson<Array<{ id: string; lead: { id: string } | null }>>(['scans', 'list', '--workspace', f.home.workspaceId], env);
+    const every = await cliJson<Array<{ id: string; lead: { id: string } | null }>>(
+      ['scans', 'list', '--workspace', f.home.workspaceId],
+      env,
+    );
     expect(every.map((s) => [s.id, s.lead?.id])).toEqual([[f.homeScanId, f.extra.homeLeadId]]);
     // A lead of another workspace is refused like a missing one.
     const refused = await runCli(['scans', 'attach', f.homeScanId, '--lead', f.extra.awayLeadId!, '--json'], env);

@@ -13,7 +13,8 @@ const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
 describeEachBackend('admin screens over HTTP', (backend) => {
   const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -24,7 +25,10 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   const ws = (rest: string) => `/w/${f.home.workspaceId}${rest}`;
 
   it('markup in a source name, form texts and room names renders as text on every page that shows it', async () => {
-    const source = await createSource({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS } });
+    const source = await createSource({
+      ctx: f.world.ctx,
+      input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS },
+    });
     const up = await f.app.inject({
       method: 'POST',
       url: '/api/scan/upload',
@@ -32,9 +36,19 @@ describeEachBackend('admin screens over HTTP', (backend) => {
       payload: JSON.stringify({ rooms: [{ name: XSS }, { name: '"><img src=x onerror=alert(1)>' }] }),
     });
     expect(up.statusCode).toBe(200);
-    const scanId = (await f.world.store.db.selectFrom('scans').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
-    expect((await post(ws(`/sources/${source.id}/texts`), { heading: XSS, introduction: XSS, thankYou: XSS })).statusCode).toBe(303);
-    const pages = [ws('/sources'), ws(`/sources/${source.id}`), ws('/scans'), ws(`/scans/${scanId}`), `/f/${source.token}`];
+    const scanId = (
+      await f.world.store.db.selectFrom('scans').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()
+    ).id;
+    expect(
+      (await post(ws(`/sources/${source.id}/texts`), { heading: XSS, introduction: XSS, thankYou: XSS })).statusCode,
+    ).toBe(303);
+    const pages = [
+      ws('/sources'),
+      ws(`/sources/${source.id}`),
+      ws('/scans'),
+      ws(`/scans/${scanId}`),
+      `/f/${source.token}`,
+    ];
     for (const url of pages) {
       const res = url.startsWith('/f/') ? await f.app.inject({ method: 'GET', url }) : await get(url);
       expect(res.statusCode, url).toBe(200);
@@ -63,7 +77,9 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const page = await get(path);
     const token = /\/f\/([0-9a-f-]{36})/.exec(page.body)![1]!;
     expect(page.body).toContain(`http://leadscan.test/api/intake/${token}`);
-    expect(page.body).toMatch(/&lt;iframe id=&quot;leadscan-form-[0-9a-f]{8}&quot; src=&quot;http:\/\/leadscan.test\/f\//);
+    expect(page.body).toMatch(
+      /&lt;iframe id=&quot;leadscan-form-[0-9a-f]{8}&quot; src=&quot;http:\/\/leadscan.test\/f\//,
+    );
     const intake = () => f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload: { name: 'Ada' } });
     expect((await intake()).statusCode).toBe(200);
 
@@ -73,12 +89,16 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await intake()).statusCode).toBe(200);
 
     const list = await get(ws('/sources'));
-    expect(list.body).toMatch(/Landing page<\/a><\/td>\s*<td[^>]*>Sales<\/td>\s*<td[^>]*><span class="badge on">Active<\/span><\/td>\s*<td[^>]*>2<\/td>/);
+    expect(list.body).toMatch(
+      /Landing page<\/a><\/td>\s*<td[^>]*>Sales<\/td>\s*<td[^>]*><span class="badge on">Active<\/span><\/td>\s*<td[^>]*>2<\/td>/,
+    );
 
     const noSecret = await post(`${path}/bot-check`, { provider: 'turnstile', secret: '', siteKey: 'site' });
     expect(noSecret.statusCode).toBe(400);
     const secret = 'very-secret-provider-key';
-    expect((await post(`${path}/bot-check`, { provider: 'turnstile', secret, siteKey: 'the-site-key' })).statusCode).toBe(303);
+    expect(
+      (await post(`${path}/bot-check`, { provider: 'turnstile', secret, siteKey: 'the-site-key' })).statusCode,
+    ).toBe(303);
     const after = await get(path);
     expect(after.body).toContain('the-site-key');
     expect(after.body).not.toContain(secret);
@@ -88,7 +108,15 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('hosted-form texts: shown on the form and the thank-you page; empty means the default; bounds are field errors', async () => {
     const path = ws(`/sources/${f.home.source.id}`);
-    expect((await post(`${path}/texts`, { heading: 'Get a quote', introduction: 'Line one\nLine two', thankYou: 'We call you back today.' })).statusCode).toBe(303);
+    expect(
+      (
+        await post(`${path}/texts`, {
+          heading: 'Get a quote',
+          introduction: 'Line one\nLine two',
+          thankYou: 'We call you back today.',
+        })
+      ).statusCode,
+    ).toBe(303);
     const form = await f.app.inject({ method: 'GET', url: `/f/${f.home.source.token}` });
     expect(form.body).toContain('<h1>Get a quote</h1>');
     expect(form.body).toContain('Line one\nLine two');
@@ -108,8 +136,14 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(page.body).toContain('<strong id="confirmation-state">off</strong>');
     const refused = await post(`${path}/confirmation`, { confirmSender: '1' });
     expect(refused.statusCode).toBe(400);
-    expect(refused.body).toMatch(/<p class="field-error" id="f-confirmSender-error" role="alert">Add a business email in Settings first/);
-    await f.world.store.db.updateTable('workspaces').set({ business_email: 'office@home.test' }).where('id', '=', f.home.workspaceId).execute();
+    expect(refused.body).toMatch(
+      /<p class="field-error" id="f-confirmSender-error" role="alert">Add a business email in Settings first/,
+    );
+    await f.world.store.db
+      .updateTable('workspaces')
+      .set({ business_email: 'office@home.test' })
+      .where('id', '=', f.home.workspaceId)
+      .execute();
     const on = await post(`${path}/confirmation`, { confirmSender: '1' });
     expect(on.statusCode).toBe(303);
     const after = await get(on.headers.location!);
@@ -122,7 +156,8 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('a source page shows its intake log: accepted, quarantined and refused by code, per day', async () => {
     const token = f.home.source.token;
-    const intake = (payload: Record<string, string>) => f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });
+    const intake = (payload: Record<string, string>) =>
+      f.app.inject({ method: 'POST', url: `/api/intake/${token}`, payload });
     expect((await intake({ name: 'Ada', email: 'ada@home.example' })).statusCode).toBe(200);
     expect((await intake({ name: 'Bot', email: 'bot@home.example', website: 'spam' })).statusCode).toBe(200);
     expect((await intake({ notes: 'no way to reach me' })).statusCode).toBe(400);
@@ -131,7 +166,11 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(page.statusCode).toBe(200);
     const log = /<table class="list wide-labels" id="intake-log">([\s\S]*?)<\/table>/.exec(page.body)?.[1] ?? '';
     const today = new Date().toISOString().slice(0, 10);
-    expect(log).toMatch(new RegExp(`<td data-label="Day \\(UTC\\)">${today}</td><td data-label="Accepted">\\d+</td><td data-label="Quarantined">[1-9]\\d*</td><td data-label="Refused">[1-9]\\d*`));
+    expect(log).toMatch(
+      new RegExp(
+        `<td data-label="Day \\(UTC\\)">${today}</td><td data-label="Accepted">\\d+</td><td data-label="Quarantined">[1-9]\\d*</td><td data-label="Refused">[1-9]\\d*`,
+      ),
+    );
     expect(log).toContain('missing_contact');
   });
 
@@ -194,12 +233,18 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
     expect((await post(ws(`/scans/${f.homeScanId}/delete`), {})).statusCode).toBe(303);
     expect((await get(ws(`/scans/${f.homeScanId}`))).statusCode).toBe(404);
-    expect(await f.world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute()).toEqual([]);
+    expect(
+      await f.world.store.db.selectFrom('scan_rooms').select('idx').where('scan_id', '=', f.homeScanId).execute(),
+    ).toEqual([]);
   });
 
   it('Quarantine: pages of 50, newest first, with Newer and Older links', async () => {
     for (let i = 0; i < 51; i += 1) {
-      const res = await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name: `Trapped ${i}`, website: 'filled' } });
+      const res = await f.app.inject({
+        method: 'POST',
+        url: `/api/intake/${f.home.source.token}`,
+        payload: { name: `Trapped ${i}`, website: 'filled' },
+      });
       expect(res.statusCode).toBe(200);
     }
     const { n: total } = await f.world.store.db
@@ -233,11 +278,18 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('Personal data: an owner finds, exports and erases a person by email; nothing of it stays, other people stay', async () => {
     const intake = (payload: Record<string, string>) =>
-      f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload, headers: { 'idempotency-key': `k-${payload.name}` } });
+      f.app.inject({
+        method: 'POST',
+        url: `/api/intake/${f.home.source.token}`,
+        payload,
+        headers: { 'idempotency-key': `k-${payload.name}` },
+      });
     expect((await intake({ name: XSS, email: 'Ada@Example.com', phone: '555 0111' })).statusCode).toBe(200);
     expect((await intake({ name: 'Ada again', email: 'ada@example.com', website: 'autofill' })).statusCode).toBe(200);
     expect((await intake({ name: 'Someone else', email: 'grace@example.com' })).statusCode).toBe(200);
-    const leadId = (await f.world.store.db.selectFrom('leads').select('id').where('name', '=', XSS).executeTakeFirstOrThrow()).id;
+    const leadId = (
+      await f.world.store.db.selectFrom('leads').select('id').where('name', '=', XSS).executeTakeFirstOrThrow()
+    ).id;
 
     // Reached from the lead's page (owners only), as a POST: the email is never put in a URL.
     const leadPage = await get(ws(`/leads/${leadId}`));
@@ -256,13 +308,19 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect(found.body).not.toContain('Someone else');
     // Export and Erase post the same person on (hidden fields), not whatever the form now holds.
     for (const action of ['export', 'erase']) {
-      const form = new RegExp(`<form[^>]*action="${ws(`/people/${action}`)}"[^>]*>(.*?)</form>`, 's').exec(found.body)?.[1];
+      const form = new RegExp(`<form[^>]*action="${ws(`/people/${action}`)}"[^>]*>(.*?)</form>`, 's').exec(
+        found.body,
+      )?.[1];
       expect(form, action).toContain('<input type="hidden" name="email" value="ADA@example.com">');
     }
 
     const exported = await post(ws('/people/export'), { email: 'ada@example.com' });
     expect(exported.headers['content-disposition']).toBe('attachment; filename="personal-data.json"');
-    const document = exported.json<{ leads: Array<{ id: string }>; quarantine: unknown[]; idempotencyRecords: unknown[] }>();
+    const document = exported.json<{
+      leads: Array<{ id: string }>;
+      quarantine: unknown[];
+      idempotencyRecords: unknown[];
+    }>();
     expect(document.leads.map((l) => l.id)).toEqual([leadId]);
     expect(document.quarantine).toHaveLength(1);
     expect(document.idempotencyRecords).toHaveLength(2);
@@ -272,22 +330,35 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     const after = await get(erased.headers.location!);
     expect(after.body).toContain('Erased 1 lead, 1 quarantined submission and 2 retry records.');
     expect(await f.world.store.db.selectFrom('leads').select('id').where('id', '=', leadId).execute()).toEqual([]);
-    expect((await post(ws('/people'), { email: 'ada@example.com' })).body).toContain('Nothing stored matches ada@example.com');
-    expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain('1 lead and 0 quarantined submissions match');
+    expect((await post(ws('/people'), { email: 'ada@example.com' })).body).toContain(
+      'Nothing stored matches ada@example.com',
+    );
+    expect((await post(ws('/people'), { email: 'grace@example.com' })).body).toContain(
+      '1 lead and 0 quarantined submissions match',
+    );
 
     // A contact with more records than the page lists: the page says so; Erase still takes all of them.
-    await insertLeads(f.world, { ...f.home, sourceId: f.home.source.id }, Array.from({ length: 103 }, (_, i) => ({ id: `lead_many${i}`, name: `Many ${i}`, email: 'many@example.com' })));
+    await insertLeads(
+      f.world,
+      { ...f.home, sourceId: f.home.source.id },
+      Array.from({ length: 103 }, (_, i) => ({ id: `lead_many${i}`, name: `Many ${i}`, email: 'many@example.com' })),
+    );
     const many = await post(ws('/people'), { email: 'many@example.com' });
     expect(many.body).toContain('103 leads and 0 quarantined submissions match');
     expect(many.body.match(/<td data-label="What">/g)).toHaveLength(100);
     expect(many.body).toContain('…and 3 more, not listed here.');
     const erasedMany = await post(ws('/people/erase'), { email: 'many@example.com' });
-    expect((await get(erasedMany.headers.location!)).body).toContain('Erased 103 leads, 0 quarantined submissions and 0 retry records.');
+    expect((await get(erasedMany.headers.location!)).body).toContain(
+      'Erased 103 leads, 0 quarantined submissions and 0 retry records.',
+    );
   });
 
   it("the nav's Leads badge counts the workspace's unopened leads on every screen, and drops when one is opened", async () => {
     for (const name of ['Badge one', 'Badge two']) {
-      expect((await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name } })).statusCode).toBe(200);
+      expect(
+        (await f.app.inject({ method: 'POST', url: `/api/intake/${f.home.source.token}`, payload: { name } }))
+          .statusCode,
+      ).toBe(200);
     }
     const unread = async (workspaceId = f.home.workspaceId) =>
       Number(
@@ -306,7 +377,9 @@ describeEachBackend('admin screens over HTTP', (backend) => {
     expect((await get(ws('/scans'))).body).toContain(badge(before));
     expect((await get(ws('/quarantine'), f.member)).body).toContain(badge(before));
 
-    const leadId = (await f.world.store.db.selectFrom('leads').select('id').where('name', '=', 'Badge one').executeTakeFirstOrThrow()).id;
+    const leadId = (
+      await f.world.store.db.selectFrom('leads').select('id').where('name', '=', 'Badge one').executeTakeFirstOrThrow()
+    ).id;
     expect((await get(ws(`/leads/${leadId}`))).statusCode).toBe(200);
     expect((await get(ws('/sources'))).body).toContain(badge(before - 1));
     // Each workspace counts its own.
@@ -316,7 +389,12 @@ describeEachBackend('admin screens over HTTP', (backend) => {
   });
 
   it('a refused upload key points at the real Scans screen, which exists', async () => {
-    const res = await f.app.inject({ method: 'POST', url: '/api/scan/upload', headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` }, payload: '{"rooms":[]}' });
+    const res = await f.app.inject({
+      method: 'POST',
+      url: '/api/scan/upload',
+      headers: { 'x-scan-key': `lsk_${'x'.repeat(43)}` },
+      payload: '{"rooms":[]}',
+    });
     expect(res.statusCode).toBe(401);
     const detail = (res.json() as { detail: string }).detail;
     // A usable address (the key was refused, so the workspace is unknown): sign-in leads on to the Scans screen.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_AREAS } from '../../../src/web/admin/areas.js';
-import { ADMIN_ROUTE_CASES, createAdminFixture, declareAccess, describeSecurityCases, send } from '../../helpers/admin-security.js';
+import {
+  ADMIN_ROUTE_CASES,
+  createAdminFixture,
+  declareAccess,
+  describeSecurityCases,
+  send,
+} from '../../helpers/admin-security.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createWorld } from '../../helpers/test-app.js';
 

@@ -7,7 +7,8 @@ import { cliJson, runCli } from '../../helpers/cli.js';
 describeEachBackend('workspace settings: the Settings screen and `leadscan workspace settings`', (backend) => {
   const f = useAdminFixture(backend);
 
-  const get = (url: string, as: Person = f.owner) => f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
+  const get = (url: string, as: Person = f.owner) =>
+    f.app.inject({ method: 'GET', url, headers: { cookie: as.cookie } });
   const post = (url: string, fields: Record<string, string>, as: Person = f.owner) =>
     f.app.inject({
       method: 'POST',
@@ -16,7 +17,11 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
     });
   const settingsRow = () =>
-    f.world.store.db.selectFrom('workspaces').select(['name', 'time_zone', 'units']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    f.world.store.db
+      .selectFrom('workspaces')
+      .select(['name', 'time_zone', 'units'])
+      .where('id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
   const url = () => `/w/${f.home.workspaceId}/settings`;
 
   it('starts as UTC and metric; an owner changes name, time zone and units in one save', async () => {
@@ -65,7 +70,10 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       businessEmail: null,
       taxNumbers: [],
     });
-    const changed = await runCli(['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'], env);
+    const changed = await runCli(
+      ['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'],
+      env,
+    );
     expect(changed.code).toBe(0);
     expect(changed.stdout).toBe(
       `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n` +
@@ -89,7 +97,13 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     const page = await get(url());
     expect(page.body).toContain('<legend>Retention</legend>');
     expect(page.body).toMatch(/id="f-leadRetention"[^>]*>\s*<option value="off" selected>/);
-    const saved = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '12', scanRetention: '24' });
+    const saved = await post(url(), {
+      name: 'Home',
+      timeZone: 'UTC',
+      units: 'metric',
+      leadRetention: '12',
+      scanRetention: '24',
+    });
     expect(saved.statusCode).toBe(303);
     const row = await f.world.store.db
       .selectFrom('workspaces')
@@ -98,11 +112,26 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ lead_retention_months: 12, scan_retention_months: 24 });
     expect((await get(url())).body).toContain('<option value="12" selected>12 months</option>');
-    const bad = await post(url(), { name: 'Home', timeZone: 'UTC', units: 'metric', leadRetention: '7', scanRetention: 'off' });
+    const bad = await post(url(), {
+      name: 'Home',
+      timeZone: 'UTC',
+      units: 'metric',
+      leadRetention: '7',
+      scanRetention: 'off',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(/id="f-leadRetention-error">Choose off or 3, 6, 12, 24, 36 months/);
-    const records = await f.world.store.db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'settings.changed').execute();
-    expect(records).toEqual([{ action: 'settings.changed', details: JSON.stringify({ lead_retention_months: true, scan_retention_months: true }) }]);
+    const records = await f.world.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'details'])
+      .where('action', '=', 'settings.changed')
+      .execute();
+    expect(records).toEqual([
+      {
+        action: 'settings.changed',
+        details: JSON.stringify({ lead_retention_months: true, scan_retention_months: true }),
+      },
+    ]);
   });
 
   it('an owner sets what quotes use on the screen: currency, locale, taxes (the form replaces them), terms and business details', async () => {
@@ -131,7 +160,11 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     };
     const saved = await post(url(), { ...base, ...quoteForm });
     expect(saved.statusCode).toBe(303);
-    const row = await f.world.store.db.selectFrom('workspaces').select(['currency', 'locale', 'taxes', 'quote_valid_days', 'tax_numbers']).where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    const row = await f.world.store.db
+      .selectFrom('workspaces')
+      .select(['currency', 'locale', 'taxes', 'quote_valid_days', 'tax_numbers'])
+      .where('id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ currency: 'CAD', locale: 'fr-CA', quote_valid_days: 21 });
     expect(JSON.parse(row.taxes as string)).toEqual([
       { name: 'GST', rate: 5000, onByDefault: true },
@@ -143,9 +176,19 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     // A row left empty removes its tax.
     const { taxName3: _n, taxRate3: _r, ...withoutEco } = quoteForm;
     expect((await post(url(), { ...base, ...withoutEco })).statusCode).toBe(303);
-    const after = await f.world.store.db.selectFrom('workspaces').select('taxes').where('id', '=', f.home.workspaceId).executeTakeFirstOrThrow();
+    const after = await f.world.store.db
+      .selectFrom('workspaces')
+      .select('taxes')
+      .where('id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
     expect((JSON.parse(after.taxes as string) as Array<{ name: string }>).map((t) => t.name)).toEqual(['GST', 'QST']);
-    const bad = await post(url(), { ...base, ...quoteForm, currency: 'ZZZ', taxRate1: 'five', businessEmail: 'nobody' });
+    const bad = await post(url(), {
+      ...base,
+      ...quoteForm,
+      currency: 'ZZZ',
+      taxRate1: 'five',
+      businessEmail: 'nobody',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(/id="f-currency-error">Give a three-letter currency code/);
     expect(bad.body).toMatch(/id="f-taxes-error">Give a percentage/);

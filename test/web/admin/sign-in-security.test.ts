@@ -12,7 +12,10 @@ describe('sign-in route table', () => {
   });
 
   it('leaves only `/` and `/logout` behind a session', () => {
-    expect(signInArea.routes.filter((r) => r.access !== 'public').map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', 'POST /logout']);
+    expect(signInArea.routes.filter((r) => r.access !== 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /',
+      'POST /logout',
+    ]);
   });
 });
 

@@ -19,8 +19,14 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
     world = await createWorld(backend);
     app = await world.app();
     const acme = await world.seed('Acme');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' } });
-    await setPasswordWithLink({ ctx: world.ctx, input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD } });
+    const created = await createUser({
+      ctx: world.ctx,
+      input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' },
+    });
+    await setPasswordWithLink({
+      ctx: world.ctx,
+      input: { token: new URL(created.setupUrl!).pathname.split('/').pop()!, password: PASSWORD },
+    });
   });
   afterEach(async () => {
     await world.close();
@@ -31,7 +37,9 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
 
   it('50 parallel wrong passwords from one address: at most 10 password checks, the rest 429', async () => {
     const before = passwordWork.checks;
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => login('olga@example.com', `wrong guess ${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => login('olga@example.com', `wrong guess ${i}`)),
+    );
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(40);
@@ -40,7 +48,11 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
     // The right password is refused too until the window passes: the limit is on attempts, not on wrong ones.
     expect((await login('olga@example.com', PASSWORD)).statusCode).toBe(429);
     // Some forty refusals, racing each other, and one audit record: the first refusal of the window.
-    const throttled = await world.store.db.selectFrom('audit_log').select('id').where('action', '=', 'sign_in.throttled').execute();
+    const throttled = await world.store.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'sign_in.throttled')
+      .execute();
     expect(throttled).toHaveLength(1);
   });
 
@@ -71,12 +83,14 @@ describeEachBackend('sign-in and password-change throttling under parallel guess
         payload: form({ _csrf: csrfOf(page.body), currentPassword, newPassword: 'a brand new password' }),
       });
     };
-    const hashBefore = (await world.store.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow()).password_hash;
+    const hashBefore = (await world.store.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow())
+      .password_hash;
     for (let i = 0; i < 10; i += 1) expect((await change(`not it ${i}`)).statusCode).toBe(400);
     const eleventh = await change(PASSWORD);
     expect(eleventh.statusCode).toBe(429);
     expect(eleventh.body).toMatch(/id="f-currentPassword-error">Too many wrong current passwords/);
-    const hashAfter = (await world.store.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow()).password_hash;
+    const hashAfter = (await world.store.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow())
+      .password_hash;
     expect(hashAfter).toBe(hashBefore);
   });
 });

@@ -9,7 +9,6 @@ const PASSWORD = 'correct horse battery';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-
 describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backend) => {
   let world: TestWorld;
   let app: App;
@@ -19,7 +18,10 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     world = await createWorld(backend, { env: { PUBLIC_BASE_URL: 'https://leads.example.com' } });
     app = await world.app();
     acme = await world.seed('Acme');
-    const created = await createUser({ ctx: world.ctx, input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' } });
+    const created = await createUser({
+      ctx: world.ctx,
+      input: { email: 'olga@example.com', workspaceId: acme.workspaceId, role: 'owner' },
+    });
     setupPath = new URL(created.setupUrl!).pathname;
   });
   afterEach(async () => {
@@ -64,14 +66,29 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     // After sign-in the person lands where they were sent from, but never on another site.
     const deep = await app.inject({ method: 'GET', url: `/w/${acme.workspaceId}/sources` });
     expect(deep.headers.location).toBe(`/login?next=${encodeURIComponent(`/w/${acme.workspaceId}/sources`)}`);
-    const back = await app.inject({ method: 'POST', url: deep.headers.location!, headers: FORM, payload: form({ email: 'olga@example.com', password: PASSWORD }) });
+    const back = await app.inject({
+      method: 'POST',
+      url: deep.headers.location!,
+      headers: FORM,
+      payload: form({ email: 'olga@example.com', password: PASSWORD }),
+    });
     expect(back.headers.location).toBe(`/w/${acme.workspaceId}/sources`);
-    const evil = await app.inject({ method: 'POST', url: '/login?next=//evil.example/w/', headers: FORM, payload: form({ email: 'olga@example.com', password: PASSWORD }) });
+    const evil = await app.inject({
+      method: 'POST',
+      url: '/login?next=//evil.example/w/',
+      headers: FORM,
+      payload: form({ email: 'olga@example.com', password: PASSWORD }),
+    });
     expect(evil.headers.location).toBe('/');
   });
 
   it('the setup page checks every rule of the password at once and shows each beside its field', async () => {
-    const both = await app.inject({ method: 'POST', url: setupPath, headers: FORM, payload: form({ password: 'short', repeat: 'shorter' }) });
+    const both = await app.inject({
+      method: 'POST',
+      url: setupPath,
+      headers: FORM,
+      payload: form({ password: 'short', repeat: 'shorter' }),
+    });
     expect(both.statusCode).toBe(400);
     expect(both.body).toContain('Use at least 10 characters');
     expect(both.body).toContain('This is not the same as the password above');
@@ -117,13 +134,22 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     });
     expect(changed.statusCode).toBe(303);
     expect((await app.inject({ method: 'GET', url: '/account', headers: { cookie: a } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/account', headers: { cookie: b } })).headers.location).toMatch(/^\/login/);
+    expect((await app.inject({ method: 'GET', url: '/account', headers: { cookie: b } })).headers.location).toMatch(
+      /^\/login/,
+    );
 
     const page = await app.inject({ method: 'GET', url: '/account', headers: { cookie: a } });
-    const out = await app.inject({ method: 'POST', url: '/logout', headers: { ...FORM, cookie: a }, payload: form({ _csrf: csrfOf(page.body) }) });
+    const out = await app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { ...FORM, cookie: a },
+      payload: form({ _csrf: csrfOf(page.body) }),
+    });
     expect(out.statusCode).toBe(303);
     expect(String(out.headers['set-cookie'])).toMatch(/^leadscan_session=;/);
-    expect((await app.inject({ method: 'GET', url: '/account', headers: { cookie: a } })).headers.location).toMatch(/^\/login/);
+    expect((await app.inject({ method: 'GET', url: '/account', headers: { cookie: a } })).headers.location).toMatch(
+      /^\/login/,
+    );
     expect(await world.store.db.selectFrom('sessions').selectAll().execute()).toEqual([]);
   });
 

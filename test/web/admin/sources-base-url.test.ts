@@ -13,10 +13,14 @@ describeEachBackend('Sources: the PUBLIC_BASE_URL warning and the embed snippet'
   async function pages(env: Record<string, string>) {
     world = await createWorld(backend, { env });
     const seeded = await world.seed('Harbor Renovations');
-    const owner = await createUser({ ctx: world.ctx, input: { email: 'o@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'O' } });
+    const owner = await createUser({
+      ctx: world.ctx,
+      input: { email: 'o@harbor.example', workspaceId: seeded.workspaceId, role: 'owner', displayName: 'O' },
+    });
     const { sessionId } = await createSession({ ctx: world.ctx, input: { userId: owner.userId } });
     const app = await world.app();
-    const get = async (url: string) => (await app.inject({ method: 'GET', url, headers: { cookie: `leadscan_session=${sessionId}` } })).body;
+    const get = async (url: string) =>
+      (await app.inject({ method: 'GET', url, headers: { cookie: `leadscan_session=${sessionId}` } })).body;
     return {
       list: await get(`/w/${seeded.workspaceId}/sources`),
       source: await get(`/w/${seeded.workspaceId}/sources/${seeded.source.id}`),

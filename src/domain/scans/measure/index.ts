@@ -23,7 +23,9 @@ export function measureRoom(value: unknown): RoomMeasurement {
     const fromRoomPlan = captured ? measureRoomPlan(captured) : undefined;
     const measured = fromRoomPlan?.recognized
       ? fromRoomPlan
-      : (measureFields(value) ?? fromRoomPlan ?? NOT_RECOGNIZED('No measurements recognized: neither RoomPlan surfaces nor area, dimensions or an outline'));
+      : (measureFields(value) ??
+        fromRoomPlan ??
+        NOT_RECOGNIZED('No measurements recognized: neither RoomPlan surfaces nor area, dimensions or an outline'));
     // The figures come from every surface; the plan kept for drawing is bounded.
     return { ...measured, plan: boundedPlan(measured.plan) };
   } catch {

@@ -38,13 +38,31 @@ function thinned(points: Point[], keep: number): Point[] {
 /** The plan within the bounds, coordinates to the millimetre; `simplified` holds the counts before, when it was cut. */
 export function boundedPlan(plan: Plan | null): Plan | null {
   if (!plan) return null;
-  const cut = plan.walls.length > MAX_PLAN_WALLS || plan.openings.length > MAX_PLAN_OPENINGS || plan.outline.length > MAX_PLAN_CORNERS;
+  const cut =
+    plan.walls.length > MAX_PLAN_WALLS ||
+    plan.openings.length > MAX_PLAN_OPENINGS ||
+    plan.outline.length > MAX_PLAN_CORNERS;
   return {
     outline: thinned(plan.outline, MAX_PLAN_CORNERS).map(point),
-    walls: largest(plan.walls, MAX_PLAN_WALLS, (w) => w.length).map((w) => ({ a: point(w.a), b: point(w.b), length: w.length })),
-    openings: largest(plan.openings, MAX_PLAN_OPENINGS, (o) => o.width).map((o) => ({ kind: o.kind, a: point(o.a), b: point(o.b), width: o.width })),
+    walls: largest(plan.walls, MAX_PLAN_WALLS, (w) => w.length).map((w) => ({
+      a: point(w.a),
+      b: point(w.b),
+      length: w.length,
+    })),
+    openings: largest(plan.openings, MAX_PLAN_OPENINGS, (o) => o.width).map((o) => ({
+      kind: o.kind,
+      a: point(o.a),
+      b: point(o.b),
+      width: o.width,
+    })),
     ...(cut
-      ? { simplified: plan.simplified ?? { walls: plan.walls.length, openings: plan.openings.length, corners: plan.outline.length } }
+      ? {
+          simplified: plan.simplified ?? {
+            walls: plan.walls.length,
+            openings: plan.openings.length,
+            corners: plan.outline.length,
+          },
+        }
       : plan.simplified
         ? { simplified: plan.simplified }
         : {}),

@@ -1,4 +1,15 @@
-import { apply, length, MAX_CORNERS, MAX_SURFACES, num, onFloor, openRing, polygonArea, polygonPerimeter, transformOf } from './geometry.js';
+import {
+  apply,
+  length,
+  MAX_CORNERS,
+  MAX_SURFACES,
+  num,
+  onFloor,
+  openRing,
+  polygonArea,
+  polygonPerimeter,
+  transformOf,
+} from './geometry.js';
 import type { Figure, Plan, Point, RoomMeasurement } from './types.js';
 
 /**
@@ -10,13 +21,16 @@ import type { Figure, Plan, Point, RoomMeasurement } from './types.js';
  */
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const SURFACE_KEYS = ['walls', 'doors', 'windows', 'openings', 'floors'] as const;
 
 /** The CapturedRoom in a room object: the object itself, or one level down under any key. */
 export function findCapturedRoom(value: unknown): Json | undefined {
   const looksLike = (v: unknown): v is Json =>
-    isObject(v) && (Array.isArray(v.walls) || Array.isArray(v.floors)) && SURFACE_KEYS.some((k) => Array.isArray(v[k]) && (v[k] as unknown[]).length > 0);
+    isObject(v) &&
+    (Array.isArray(v.walls) || Array.isArray(v.floors)) &&
+    SURFACE_KEYS.some((k) => Array.isArray(v[k]) && (v[k] as unknown[]).length > 0);
   if (looksLike(value)) return value;
   if (!isObject(value)) return undefined;
   let looked = 0;
@@ -35,7 +49,11 @@ interface Surface {
   corners: Array<[number, number, number]>;
 }
 
-function surfacesOf(room: Json, key: (typeof SURFACE_KEYS)[number], budget: { surfaces: number; corners: number }): Surface[] {
+function surfacesOf(
+  room: Json,
+  key: (typeof SURFACE_KEYS)[number],
+  budget: { surfaces: number; corners: number },
+): Surface[] {
   const list = room[key];
   if (!Array.isArray(list)) return [];
   const out: Surface[] = [];
@@ -43,14 +61,16 @@ function surfacesOf(room: Json, key: (typeof SURFACE_KEYS)[number], budget: { su
     if (budget.surfaces-- <= 0) break;
     if (!isObject(item)) continue;
     const d = item.dimensions;
-    const dims = Array.isArray(d) && d.length >= 2 && d.slice(0, 3).every((v) => num(v) !== undefined)
-      ? ([num(d[0])!, num(d[1])!, num(d[2]) ?? 0] as [number, number, number])
-      : undefined;
+    const dims =
+      Array.isArray(d) && d.length >= 2 && d.slice(0, 3).every((v) => num(v) !== undefined)
+        ? ([num(d[0])!, num(d[1])!, num(d[2]) ?? 0] as [number, number, number])
+        : undefined;
     const corners: Array<[number, number, number]> = [];
     if (Array.isArray(item.polygonCorners)) {
       for (const c of item.polygonCorners) {
         if (budget.corners-- <= 0) break;
-        if (Array.isArray(c) && c.length >= 2 && num(c[0]) !== undefined && num(c[1]) !== undefined) corners.push([c[0] as number, c[1] as number, num(c[2]) ?? 0]);
+        if (Array.isArray(c) && c.length >= 2 && num(c[0]) !== undefined && num(c[1]) !== undefined)
+          corners.push([c[0] as number, c[1] as number, num(c[2]) ?? 0]);
       }
     }
     out.push({
@@ -88,13 +108,18 @@ export function measureRoomPlan(room: Json): RoomMeasurement | undefined {
   const budget = { surfaces: MAX_SURFACES, corners: MAX_CORNERS };
   const walls = surfacesOf(room, 'walls', budget).filter((w) => w.dims && length(w.dims[0]) && length(w.dims[1]));
   const floors = surfacesOf(room, 'floors', budget);
-  const kinds = { door: surfacesOf(room, 'doors', budget), window: surfacesOf(room, 'windows', budget), opening: surfacesOf(room, 'openings', budget) };
+  const kinds = {
+    door: surfacesOf(room, 'doors', budget),
+    window: surfacesOf(room, 'windows', budget),
+    opening: surfacesOf(room, 'openings', budget),
+  };
   if (walls.length === 0 && floors.length === 0) return undefined;
 
   const plan: Plan = { outline: [], walls: [], openings: [] };
   let floorArea: Figure | null = null;
   let perimeter: Figure | null = null;
-  const floor = floors.find((f) => f.corners.length >= 3) ?? floors.find((f) => f.dims && length(f.dims[0]) && length(f.dims[1]));
+  const floor =
+    floors.find((f) => f.corners.length >= 3) ?? floors.find((f) => f.dims && length(f.dims[0]) && length(f.dims[1]));
   if (floor && floor.corners.length >= 3) {
     const outline = openRing(flatten(floor.corners.map((c) => (floor.transform ? apply(floor.transform, c) : c))));
     const area = polygonArea(outline);
@@ -108,7 +133,13 @@ export function measureRoomPlan(room: Json): RoomMeasurement | undefined {
     const [x, y] = floor.dims;
     floorArea = figure(x * y, 'floor bounding box (dimensions): the room may be smaller');
     perimeter = figure(2 * (x + y), 'floor bounding box (dimensions)');
-    if (floor.transform) plan.outline = [[-x / 2, -y / 2], [x / 2, -y / 2], [x / 2, y / 2], [-x / 2, y / 2]].map(([a, b]) => onFloor(apply(floor.transform!, [a!, b!, 0])));
+    if (floor.transform)
+      plan.outline = [
+        [-x / 2, -y / 2],
+        [x / 2, -y / 2],
+        [x / 2, y / 2],
+        [-x / 2, y / 2],
+      ].map(([a, b]) => onFloor(apply(floor.transform!, [a!, b!, 0])));
   }
 
   const wallLength = walls.reduce((sum, w) => sum + w.dims![0], 0);
@@ -120,11 +151,20 @@ export function measureRoomPlan(room: Json): RoomMeasurement | undefined {
   const height = walls.length > 0 ? median(walls.map((w) => w.dims![1])) : undefined;
   const ceilingHeight = height ? figure(height, 'wall height') : null;
   // The walls go round the floor when their lengths add up to its perimeter (corners overlap a little either way).
-  const wallsClose = perimeter && walls.length > 0 ? wallLength >= perimeter.value * 0.95 : walls.length > 0 ? true : null;
+  const wallsClose =
+    perimeter && walls.length > 0 ? wallLength >= perimeter.value * 0.95 : walls.length > 0 ? true : null;
 
   let wallAreaGross: Figure | null = null;
-  if (walls.length > 0 && wallsClose) wallAreaGross = figure(walls.reduce((sum, w) => sum + w.dims![0] * w.dims![1], 0), 'walls (length × height)');
-  else if (perimeter && height) wallAreaGross = figure(perimeter.value * height, "perimeter × ceiling height (the scan's walls do not close around the floor)");
+  if (walls.length > 0 && wallsClose)
+    wallAreaGross = figure(
+      walls.reduce((sum, w) => sum + w.dims![0] * w.dims![1], 0),
+      'walls (length × height)',
+    );
+  else if (perimeter && height)
+    wallAreaGross = figure(
+      perimeter.value * height,
+      "perimeter × ceiling height (the scan's walls do not close around the floor)",
+    );
 
   const wallIds = new Set(walls.map((w) => w.id).filter(Boolean));
   let openingsArea = 0;
@@ -144,8 +184,15 @@ export function measureRoomPlan(room: Json): RoomMeasurement | undefined {
     }
   }
   const openingsFigure = figure(openingsArea, 'doors, windows and openings on the walls (width × height)');
-  const wallAreaNet = wallAreaGross ? figure(Math.max(0, wallAreaGross.value - openingsArea), `${wallAreaGross.source}, less doors, windows and openings`) : null;
-  const skirting = perimeter ? figure(Math.max(0, perimeter.value - skirtingGaps), 'perimeter less the widths of doors and openings') : null;
+  const wallAreaNet = wallAreaGross
+    ? figure(
+        Math.max(0, wallAreaGross.value - openingsArea),
+        `${wallAreaGross.source}, less doors, windows and openings`,
+      )
+    : null;
+  const skirting = perimeter
+    ? figure(Math.max(0, perimeter.value - skirtingGaps), 'perimeter less the widths of doors and openings')
+    : null;
   const volume = floorArea && height ? figure(floorArea.value * height, 'floor area × ceiling height') : null;
   const recognized = Boolean(floorArea || perimeter || ceilingHeight);
   return {
@@ -167,4 +214,3 @@ export function measureRoomPlan(room: Json): RoomMeasurement | undefined {
     plan: plan.outline.length > 0 || plan.walls.length > 0 ? plan : null,
   };
 }
-

@@ -27,16 +27,30 @@ function invitationsSection(call: AdminCall, invitations: InvitationForMe[], pro
 <h2 id="inv-heading">Invitations</h2>
 ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
 <ul class="plain">${invitations.map(
-    (i) => html`<li class="invitation"><p><strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
-${i.canAccept
-  ? actionButton({ action: `/account/invitations/${i.invitationId}/accept`, csrf: call.csrf, label: 'Accept', kind: 'primary' })
-  : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this Leadscan server for a new password link and set your password through it.</p>`}
+    (
+      i,
+    ) => html`<li class="invitation"><p><strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
+${
+  i.canAccept
+    ? actionButton({
+        action: `/account/invitations/${i.invitationId}/accept`,
+        csrf: call.csrf,
+        label: 'Accept',
+        kind: 'primary',
+      })
+    : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this Leadscan server for a new password link and set your password through it.</p>`
+}
 ${actionButton({ action: `/account/invitations/${i.invitationId}/decline`, csrf: call.csrf, label: 'Decline', kind: 'secondary' })}</li>`,
   )}</ul>
 </section>`;
 }
 
-function profileSection(call: AdminCall, errors: FormErrors, values: AccountPageInput['values'] = {}, pending: { newEmail: string; expiresAt: string } | null): SafeHtml {
+function profileSection(
+  call: AdminCall,
+  errors: FormErrors,
+  values: AccountPageInput['values'] = {},
+  pending: { newEmail: string; expiresAt: string } | null,
+): SafeHtml {
   const emailOn = call.ctx.mail !== undefined;
   return html`<section class="card" aria-labelledby="name-heading">
 <h2 id="name-heading">Name</h2>
@@ -50,15 +64,17 @@ ${field({ name: 'displayName', label: 'Name', value: values.displayName ?? call.
 <h2 id="email-heading">Email</h2>
 <p>You sign in with <strong>${call.user.email}</strong>.</p>
 ${pending ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link to <strong>${pending.newEmail}</strong>. Your email changes when you open it (until ${when(pending.expiresAt)}).</p>` : ''}
-${emailOn
-  ? html`<form method="post" action="/account/email" novalidate>
+${
+  emailOn
+    ? html`<form method="post" action="/account/email" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'newEmail', label: 'New email', type: 'email', value: values.newEmail ?? '', autocomplete: 'email', required: true, errors, hint: 'We send a link to the new address; your email changes when you open it.' })}
 ${field({ name: 'emailPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true, errors })}
 <button type="submit">Send confirmation link</button>
 </form>`
-  : html`${errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''}
-<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server. Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`}
+    : html`${errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''}
+<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server. Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`
+}
 </section>`;
 }
 
@@ -87,9 +103,11 @@ ${field({ name: 'newPassword', label: 'New password', type: 'password', autocomp
 </section>
 <section class="card" aria-labelledby="ws-heading">
 <h2 id="ws-heading">Your workspaces</h2>
-${call.workspaces.length
-  ? html`<ul>${call.workspaces.map((w) => html`<li><a href="${workspacePath(w.workspaceId, 'leads')}">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`)}</ul>`
-  : html`<p class="muted">You are not a member of any workspace yet. Ask an owner to invite you.</p>`}
+${
+  call.workspaces.length
+    ? html`<ul>${call.workspaces.map((w) => html`<li><a href="${workspacePath(w.workspaceId, 'leads')}">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`)}</ul>`
+    : html`<p class="muted">You are not a member of any workspace yet. Ask an owner to invite you.</p>`
+}
 </section>
 </div>`,
   });
@@ -107,12 +125,16 @@ export const accountArea: AdminArea = {
       path: '/account/name',
       access: 'signed-in',
       handler: async (call) => {
-        await changeDisplayName({ ctx: call.ctx, input: { userId: call.user.userId, displayName: call.body.displayName ?? '' } });
+        await changeDisplayName({
+          ctx: call.ctx,
+          input: { userId: call.user.userId, displayName: call.body.displayName ?? '' },
+        });
         return call.redirect('/account', 'name-saved');
       },
       form: {
         field: 'displayName',
-        rerender: (call, { errors }) => accountPage(call, { errors, values: { displayName: call.body.displayName ?? '' } }),
+        rerender: (call, { errors }) =>
+          accountPage(call, { errors, values: { displayName: call.body.displayName ?? '' } }),
       },
     },
     {
@@ -122,7 +144,12 @@ export const accountArea: AdminArea = {
       handler: async (call) => {
         await requestEmailChange({
           ctx: call.ctx,
-          input: { userId: call.user.userId, newEmail: call.body.newEmail ?? '', currentPassword: call.body.emailPassword ?? '', ip: call.request.ip },
+          input: {
+            userId: call.user.userId,
+            newEmail: call.body.newEmail ?? '',
+            currentPassword: call.body.emailPassword ?? '',
+            ip: call.request.ip,
+          },
         });
         return call.redirect('/account', 'email-change-sent');
       },
@@ -130,7 +157,8 @@ export const accountArea: AdminArea = {
         field: 'newEmail',
         // A throttled check is said next to the password, where the guesses were typed.
         fields: { rate_limited: 'emailPassword' },
-        rerender: (call, { status, errors }) => accountPage(call, { status, errors, values: { newEmail: call.body.newEmail ?? '' } }),
+        rerender: (call, { status, errors }) =>
+          accountPage(call, { status, errors, values: { newEmail: call.body.newEmail ?? '' } }),
       },
     },
     {
@@ -168,14 +196,21 @@ export const accountArea: AdminArea = {
         return call.redirect(workspacePath(workspaceId, 'leads'));
       },
       // Not proven yet: said above the invitations, with the page's 403.
-      form: { field: 'invitation', only: ['email_not_proven'], rerender: (call, { error }) => accountPage(call, { problem: error.detail }) },
+      form: {
+        field: 'invitation',
+        only: ['email_not_proven'],
+        rerender: (call, { error }) => accountPage(call, { problem: error.detail }),
+      },
     },
     {
       method: 'POST',
       path: '/account/invitations/:invitationId/decline',
       access: 'signed-in',
       handler: async (call) => {
-        await declineInvitation({ ctx: call.ctx, input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' } });
+        await declineInvitation({
+          ctx: call.ctx,
+          input: { userId: call.user.userId, invitationId: call.params.invitationId ?? '' },
+        });
         return call.redirect('/account', 'invitation-declined');
       },
     },

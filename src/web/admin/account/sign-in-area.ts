@@ -59,7 +59,8 @@ export const signInArea: AdminArea = {
         const next = safeNext(call.query.next);
         // Already signed in (a bookmark, the back button): straight on.
         const sessionId = sessionIdOf(call.request);
-        if (sessionId && (await resolveSession({ ctx: call.ctx, input: { sessionId } }))) return call.redirect(next ?? '/');
+        if (sessionId && (await resolveSession({ ctx: call.ctx, input: { sessionId } })))
+          return call.redirect(next ?? '/');
         // Just after a password was set through a link: the email the person set it for (sign-in-flash.ts).
         const email = takeSignInEmail(call.request, call.reply, call.ctx.csrf, call.ctx.clock.now(), secure(call));
         return call.send(200, loginPage({ notice: call.query.notice, next, email }));
@@ -70,7 +71,10 @@ export const signInArea: AdminArea = {
       path: '/login',
       access: 'public',
       handler: async (call) => {
-        const { sessionId } = await signIn({ ctx: call.ctx, input: { email: call.body.email ?? '', password: call.body.password ?? '', ip: call.request.ip } });
+        const { sessionId } = await signIn({
+          ctx: call.ctx,
+          input: { email: call.body.email ?? '', password: call.body.password ?? '', ip: call.request.ip },
+        });
         setSessionCookie(call.reply, sessionId, secure(call));
         return call.redirect(safeNext(call.query.next) ?? '/');
       },
@@ -79,7 +83,14 @@ export const signInArea: AdminArea = {
         only: ['invalid_credentials', 'rate_limited'],
         // Said above the form, not beside the password: which of the two was wrong is not told.
         rerender: async (call, { status, error }) =>
-          call.send(status, loginPage({ email: call.body.email ?? '', next: safeNext(call.query.next), errors: { form: error.detail } })),
+          call.send(
+            status,
+            loginPage({
+              email: call.body.email ?? '',
+              next: safeNext(call.query.next),
+              errors: { form: error.detail },
+            }),
+          ),
       },
     },
     {
@@ -101,15 +112,24 @@ export const signInArea: AdminArea = {
       form: {
         field: 'email',
         only: ['invalid_fields'],
-        rerender: async (call, { status, errors }) => call.send(status, forgotPasswordPage({ emailOn: true, email: call.body.email ?? '', errors })),
+        rerender: async (call, { status, errors }) =>
+          call.send(status, forgotPasswordPage({ emailOn: true, email: call.body.email ?? '', errors })),
       },
     },
     {
       method: 'GET',
       path: '/confirm-email/:token',
       access: 'public',
-      handler: async (call) => call.send(200, confirmEmailPage(await openEmailChange({ ctx: call.ctx, input: { token: call.params.token ?? '' } }))),
-      form: { field: 'form', only: ['email_link_unusable'], rerender: async (call, { status }) => call.send(status, emailLinkUnusablePage()) },
+      handler: async (call) =>
+        call.send(
+          200,
+          confirmEmailPage(await openEmailChange({ ctx: call.ctx, input: { token: call.params.token ?? '' } })),
+        ),
+      form: {
+        field: 'form',
+        only: ['email_link_unusable'],
+        rerender: async (call, { status }) => call.send(status, emailLinkUnusablePage()),
+      },
     },
     {
       method: 'POST',
@@ -136,8 +156,13 @@ export const signInArea: AdminArea = {
       method: 'GET',
       path: '/setup/:token',
       access: 'public',
-      handler: async (call) => call.send(200, setupPage(await openSetupLink({ ctx: call.ctx, input: { token: call.params.token ?? '' } }))),
-      form: { field: 'password', only: ['setup_link_unusable'], rerender: async (call, { status }) => call.send(status, setupUnusablePage()) },
+      handler: async (call) =>
+        call.send(200, setupPage(await openSetupLink({ ctx: call.ctx, input: { token: call.params.token ?? '' } }))),
+      form: {
+        field: 'password',
+        only: ['setup_link_unusable'],
+        rerender: async (call, { status }) => call.send(status, setupUnusablePage()),
+      },
     },
     {
       method: 'POST',
@@ -147,7 +172,10 @@ export const signInArea: AdminArea = {
         const token = call.params.token ?? '';
         const link = await openSetupLink({ ctx: call.ctx, input: { token } });
         const { password = '', repeat = '' } = call.body;
-        const done = await setPasswordWithLink({ ctx: call.ctx, input: { token, password, repeat, ...(link.firstOwner ? { profile: setupProfile(call) } : {}) } });
+        const done = await setPasswordWithLink({
+          ctx: call.ctx,
+          input: { token, password, repeat, ...(link.firstOwner ? { profile: setupProfile(call) } : {}) },
+        });
         setSignInEmail(call.reply, call.ctx.csrf, done.email, call.ctx.clock.now(), secure(call));
         return call.redirect('/login', 'password-set');
       },

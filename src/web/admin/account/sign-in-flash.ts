@@ -11,7 +11,13 @@ const LIFETIME_MS = 5 * 60 * 1000;
  * cookie only /login reads: HttpOnly, SameSite=Lax, five minutes, tagged under APP_SECRET so that no other site or
  * sibling host can plant an address of its choosing in our sign-in form.
  */
-export function setSignInEmail(reply: FastifyReply, tokens: CsrfTokens, email: string, now: Date, secure: boolean): void {
+export function setSignInEmail(
+  reply: FastifyReply,
+  tokens: CsrfTokens,
+  email: string,
+  now: Date,
+  secure: boolean,
+): void {
   const payload = `${Buffer.from(email, 'utf8').toString('base64url')}.${now.getTime() + LIFETIME_MS}`;
   reply.setCookie(COOKIE, `${payload}.${tokens.flashTag(payload)}`, {
     httpOnly: true,
@@ -23,7 +29,13 @@ export function setSignInEmail(reply: FastifyReply, tokens: CsrfTokens, email: s
 }
 
 /** The email of a fresh, untampered cookie; the cookie is cleared once read (a reload shows an empty form). */
-export function takeSignInEmail(request: FastifyRequest, reply: FastifyReply, tokens: CsrfTokens, now: Date, secure: boolean): string | undefined {
+export function takeSignInEmail(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tokens: CsrfTokens,
+  now: Date,
+  secure: boolean,
+): string | undefined {
   const value = request.cookies[COOKIE];
   if (typeof value !== 'string' || value === '') return undefined;
   reply.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', path: '/login', secure });

@@ -32,7 +32,12 @@ link, or whoever runs the server to run <code>npx leadscan user reset-password -
  * `/forgot-password`: with email on, a form asking for the email; `sent` is the one answer to every request, for
  * an address with an account or without one, throttled or not. With email off, where a new link comes from.
  */
-export function forgotPasswordPage(input: { emailOn: boolean; sent?: boolean; email?: string; errors?: FormErrors }): string {
+export function forgotPasswordPage(input: {
+  emailOn: boolean;
+  sent?: boolean;
+  email?: string;
+  errors?: FormErrors;
+}): string {
   const errors = input.errors ?? {};
   const body = !input.emailOn
     ? RESET_ELSEWHERE
@@ -110,15 +115,19 @@ export function setupPage(input: {
 <p class="brand"><span class="brand-mark" aria-hidden="true"></span>Leadscan</p>
 <div class="card">
 <h1>Set your password</h1>
-${input.firstOwner
-  ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign in with this email from now on. This link works once.</p>`
-  : html`<p>For <strong>${input.email}</strong>. This link works once.</p>`}
+${
+  input.firstOwner
+    ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign in with this email from now on. This link works once.</p>`
+    : html`<p>For <strong>${input.email}</strong>. This link works once.</p>`
+}
 <form method="post" novalidate>
-${input.firstOwner
-  ? html`${field({ name: 'businessName', label: 'Business name', value: input.values?.businessName ?? '', autocomplete: 'organization', maxlength: 120, required: true, errors, hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.' })}
+${
+  input.firstOwner
+    ? html`${field({ name: 'businessName', label: 'Business name', value: input.values?.businessName ?? '', autocomplete: 'organization', maxlength: 120, required: true, errors, hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.' })}
 ${field({ name: 'email', label: 'Email', type: 'email', value: input.values?.email ?? '', autocomplete: 'username', required: true, errors })}
 ${field({ name: 'displayName', label: 'Name', value: input.values?.displayName ?? '', autocomplete: 'name', maxlength: 100, required: true, errors })}`
-  : html`<input type="text" name="username" value="${input.email}" autocomplete="username" hidden>`}
+    : html`<input type="text" name="username" value="${input.email}" autocomplete="username" hidden>`
+}
 ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true, errors, hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.' })}
 ${field({ name: 'repeat', label: 'Repeat the password', type: 'password', autocomplete: 'new-password', required: true, errors })}
 <button type="submit">Set password</button>

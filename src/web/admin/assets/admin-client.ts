@@ -99,7 +99,8 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
       currency: totals.getAttribute('data-currency') ?? 'USD',
     });
     // Intl reads a decimal string exactly (no float ever holds the amount).
-    const money = (units: bigint | undefined) => (units === undefined ? '—' : format.format(decimal(units, minor) as unknown as number));
+    const money = (units: bigint | undefined) =>
+      units === undefined ? '—' : format.format(decimal(units, minor) as unknown as number);
     const decimal = (units: bigint, scale: number) => {
       const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
       const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
@@ -127,7 +128,11 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
       line.querySelector(`[name="${line.getAttribute('data-line') ?? ''}-${name}"]`) as ClientInput | null;
     const taxes: Array<{ index: string; rate: bigint; cell: ClientElement }> = [];
     totals.querySelectorAll('[data-tax]').forEach((cell) => {
-      taxes.push({ index: cell.getAttribute('data-tax') ?? '', rate: BigInt(cell.getAttribute('data-rate') ?? '0'), cell });
+      taxes.push({
+        index: cell.getAttribute('data-tax') ?? '',
+        rate: BigInt(cell.getAttribute('data-rate') ?? '0'),
+        cell,
+      });
     });
     const recompute = () => {
       let subtotal: bigint | undefined = 0n;
@@ -135,7 +140,11 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
       builder.querySelectorAll('fieldset[data-line]').forEach((line) => {
         // The free line counts once a description or a price is typed in it, as Save then adds it (quantity 1 if empty).
         const fresh = line.getAttribute('data-new-line') !== null;
-        if (fresh && (field(line, 'description')?.value ?? '').trim() === '' && (field(line, 'price')?.value ?? '').trim() === '') {
+        if (
+          fresh &&
+          (field(line, 'description')?.value ?? '').trim() === '' &&
+          (field(line, 'price')?.value ?? '').trim() === ''
+        ) {
           const cell = line.querySelector('[data-line-amount]');
           if (cell) cell.textContent = '';
           return;
@@ -153,7 +162,8 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
         subtotal = amount === undefined || subtotal === undefined ? undefined : subtotal + amount;
         taxes.forEach((tax, i) => {
           const base = bases[i];
-          if (field(line, `tax${tax.index}`)?.checked) bases[i] = amount === undefined || base === undefined ? undefined : base + amount;
+          if (field(line, `tax${tax.index}`)?.checked)
+            bases[i] = amount === undefined || base === undefined ? undefined : base + amount;
         });
       });
       let total: bigint | undefined = subtotal;
@@ -182,7 +192,9 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
       if (!/^#[0-9a-f]{6}$/.test(hex)) return;
       const ratio = shared.contrastWithWhite(hex);
       const ok = ratio >= min;
-      hint.textContent = (hint.getAttribute(ok ? 'data-pass' : 'data-fail') ?? '').replace('{colour}', hex).replace('{ratio}', ratio.toFixed(2));
+      hint.textContent = (hint.getAttribute(ok ? 'data-pass' : 'data-fail') ?? '')
+        .replace('{colour}', hex)
+        .replace('{ratio}', ratio.toFixed(2));
       hint.className = `small contrast-hint ${ok ? 'ok' : 'bad'}`;
     };
     picker.addEventListener('input', update);

@@ -23,14 +23,19 @@ function asset(body: string, contentType: string): AdminAsset {
  * rule of the form editor's colour (domain/forms/accent-colour.ts).
  */
 const SHARED_FUNCTIONS: AdminShared = { contrastWithWhite };
-const SHARED = `{ ${Object.entries(SHARED_FUNCTIONS).map(([name, fn]) => `${name}: (${fn.toString()})`).join(', ')} }`;
+const SHARED = `{ ${Object.entries(SHARED_FUNCTIONS)
+  .map(([name, fn]) => `${name}: (${fn.toString()})`)
+  .join(', ')} }`;
 
 /**
  * Served under /admin/assets/ from our own origin (the CSP allows nothing else). The script is a type-checked
  * TypeScript function; its compiled source is served as an immediately invoked function.
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
-  'admin.css': asset(`${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}.offscreen { position: absolute; left: -9999px; }\n`, 'text/css; charset=utf-8'),
+  'admin.css': asset(
+    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
+    'text/css; charset=utf-8',
+  ),
   // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.
   'admin.js': asset(
     `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, window, ${SHARED});\n`,

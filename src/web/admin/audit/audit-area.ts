@@ -75,8 +75,18 @@ function auditPage(
 <section class="card" aria-labelledby="filter-heading">
 <h2 id="filter-heading" class="offscreen">Filters</h2>
 <form method="get" action="${here}" class="filters" role="search">
-${select('person', 'Person', query.person, input.members.map((m) => [m.userId, m.displayName]))}
-${select('action', 'Action', query.action, AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]]))}
+${select(
+  'person',
+  'Person',
+  query.person,
+  input.members.map((m) => [m.userId, m.displayName]),
+)}
+${select(
+  'action',
+  'Action',
+  query.action,
+  AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]]),
+)}
 <div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
@@ -85,20 +95,22 @@ ${input.error ? html`<p class="field-error" role="alert">${input.error}</p>` : '
 </section>
 <section class="card table-card" aria-labelledby="list-heading">
 <h2 id="list-heading" class="offscreen">Records</h2>
-${input.page.records.length === 0
-  ? html`<p class="empty">${filtered ? 'No records match these filters.' : query.after ? 'No older records.' : 'Nothing recorded yet.'}</p>`
-  : html`<table class="list audit" id="audit">
+${
+  input.page.records.length === 0
+    ? html`<p class="empty">${filtered ? 'No records match these filters.' : query.after ? 'No older records.' : 'Nothing recorded yet.'}</p>`
+    : html`<table class="list audit" id="audit">
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Details</th></tr></thead>
 <tbody>${input.page.records.map(
-      (r) => html`<tr>
+        (r) => html`<tr>
 <td class="num" data-label="When"><time datetime="${r.at}">${time(r.at)}</time></td>
 <td data-label="Who">${actorText(r)}</td>
 <td data-label="Action" data-action="${r.action}">${AUDIT_ACTION_LABELS[r.action]}</td>
 <td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id, input.names)} `) : html`<span class="muted">—</span>`}</td>
 <td data-label="Details">${detailsText(r.details) || html`<span class="muted">—</span>`}</td>
 </tr>`,
-    )}</tbody>
-</table>`}
+      )}</tbody>
+</table>`
+}
 ${cursorPager({ base: `${here}${queryString({ ...query, after: undefined })}`, param: 'after', cursor: query.after, next: input.page.next })}
 </section>`;
 }
@@ -118,11 +130,21 @@ async function auditScreen(call: WorkspaceCall, status: number, page: AuditPage,
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
   ]);
   // Every target's current name in one read per kind of id, for the whole page.
-  const names = await auditTargetNames({ ctx: call.ctx, input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) } });
+  const names = await auditTargetNames({
+    ctx: call.ctx,
+    input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) },
+  });
   return call.render(status, {
     title: 'Audit log',
     area: 'audit',
-    body: auditPage(call, { page, names, members, timeZone: settings.timeZone, query: queryOf(call), ...(error ? { error } : {}) }),
+    body: auditPage(call, {
+      page,
+      names,
+      members,
+      timeZone: settings.timeZone,
+      query: queryOf(call),
+      ...(error ? { error } : {}),
+    }),
   });
 }
 
@@ -151,7 +173,8 @@ export const auditArea: AdminArea = {
       form: {
         field: 'from',
         only: ['invalid_fields', 'invalid_arguments'],
-        rerender: async (call, { status, error }) => auditScreen(call, status, { records: [], next: null }, error.fieldErrors?.[0]?.message ?? error.detail),
+        rerender: async (call, { status, error }) =>
+          auditScreen(call, status, { records: [], next: null }, error.fieldErrors?.[0]?.message ?? error.detail),
       },
     },
   ],

@@ -72,7 +72,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */
 function words(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, '$1 $2').replaceAll('_', ' ').toLowerCase();
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replaceAll('_', ' ')
+    .toLowerCase();
 }
 
 /**

@@ -37,7 +37,8 @@ export function leadWorkCard(call: WorkspaceCall, lead: LeadDetail, input: LeadW
 <form method="post" action="${base}/assign" class="work-row">${csrfField(call.csrf)}
 <label for="f-assignee">Assigned to</label>
 <select id="f-assignee" name="assignee"><option value="">Nobody</option>${input.members.map(
-    (m) => html`<option value="${m.userId}"${m.userId === lead.assignee?.userId ? html` selected` : ''}>${m.displayName || m.email}${m.userId === call.user.userId ? ' (me)' : ''}</option>`,
+    (m) =>
+      html`<option value="${m.userId}"${m.userId === lead.assignee?.userId ? html` selected` : ''}>${m.displayName || m.email}${m.userId === call.user.userId ? ' (me)' : ''}</option>`,
   )}</select>
 <button type="submit">Assign</button>
 </form>
@@ -48,18 +49,23 @@ export function leadWorkCard(call: WorkspaceCall, lead: LeadDetail, input: LeadW
 <button type="submit">Set date</button>${lead.followUpOn ? html`<button type="submit" name="clear" value="1" class="secondary">Clear</button>` : ''}
 </form>
 ${fieldError(input.errors, 'followUp')}
-<p class="muted small" id="follow-up">${lead.followUpOn
-    ? html`Follow up on <strong>${lead.followUpOn}</strong>${due ? html` <span class="badge due">Due</span>` : ''}`
-    : 'No follow-up date.'}</p>
+<p class="muted small" id="follow-up">${
+    lead.followUpOn
+      ? html`Follow up on <strong>${lead.followUpOn}</strong>${due ? html` <span class="badge due">Due</span>` : ''}`
+      : 'No follow-up date.'
+  }</p>
 </section>`;
 }
 
 function noteItem(call: WorkspaceCall, base: string, note: LeadNote): SafeHtml {
-  const mayDelete = call.workspace.role === 'owner' || (note.authorUserId !== null && note.authorUserId === call.user.userId);
+  const mayDelete =
+    call.workspace.role === 'owner' || (note.authorUserId !== null && note.authorUserId === call.user.userId);
   return html`<li class="note"><p class="note-text">${note.text}</p>
-<p class="muted small">${note.authorLabel} · ${when(note.createdAt)}${mayDelete
-    ? html` ${actionButton({ action: `${base}/notes/${note.id}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this note?' })}`
-    : ''}</p></li>`;
+<p class="muted small">${note.authorLabel} · ${when(note.createdAt)}${
+    mayDelete
+      ? html` ${actionButton({ action: `${base}/notes/${note.id}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this note?' })}`
+      : ''
+  }</p></li>`;
 }
 
 /** Internal notes, newest first, with the form to add one above them. */
@@ -74,9 +80,11 @@ ${fieldError(input.errors, 'text')}
 <p class="hint">Seen by the workspace's members only, never by the lead.</p></div>
 <button type="submit">Add note</button>
 </form>
-${lead.internalNotes.length === 0
-  ? html`<p class="muted small" id="notes">No notes yet.</p>`
-  : html`<ul class="plain notes" id="notes">${lead.internalNotes.map((note) => noteItem(call, base, note))}</ul>`}
+${
+  lead.internalNotes.length === 0
+    ? html`<p class="muted small" id="notes">No notes yet.</p>`
+    : html`<ul class="plain notes" id="notes">${lead.internalNotes.map((note) => noteItem(call, base, note))}</ul>`
+}
 </section>`;
 }
 

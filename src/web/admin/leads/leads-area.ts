@@ -89,25 +89,41 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
   return call.render(status, {
     title: lead.name ?? 'Lead',
     area: 'leads',
-    body: leadPage(call, lead, { scans, units: settings.units, quotes: leadQuotesCard(call, lead.id, quotes, settings) }, { members, today, ...form }),
+    body: leadPage(
+      call,
+      lead,
+      { scans, units: settings.units, quotes: leadQuotesCard(call, lead.id, quotes, settings) },
+      { members, today, ...form },
+    ),
   });
 }
 
 /** A lead page form: a refused field comes back on the lead's page next to it, with what was typed. */
 function leadForm(field: string, valuesOf: (call: WorkspaceCall) => LeadWorkInput['values']): PageForm<WorkspaceCall> {
-  return { field, rerender: (call, { status, errors }) => renderLead(call, status, { errors, values: valuesOf(call) }) };
+  return {
+    field,
+    rerender: (call, { status, errors }) => renderLead(call, status, { errors, values: valuesOf(call) }),
+  };
 }
 
-const toLead = (call: WorkspaceCall, leadId: string, notice: string) => call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
+const toLead = (call: WorkspaceCall, leadId: string, notice: string) =>
+  call.redirect(workspacePath(call.workspace.workspaceId, `leads/${leadId}`), notice);
 
 /** Export CSV and Export Excel: the inbox's filtered set as a download named after the pipeline and the day. */
 async function exportLeadsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
   const workspaceId = call.workspace.workspaceId;
   const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
   const input = filtersOf(call, workspaceId, pipeline.id, inboxQuery(call));
-  const body = format === 'xlsx' ? await exportLeadsXlsx({ ctx: call.ctx, input }) : await exportLeadsCsv({ ctx: call.ctx, input });
+  const body =
+    format === 'xlsx'
+      ? await exportLeadsXlsx({ ctx: call.ctx, input })
+      : await exportLeadsCsv({ ctx: call.ctx, input });
   const day = call.ctx.clock.now().toISOString().slice(0, 10);
-  const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
+  const slug =
+    pipeline.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'pipeline';
   const contentType = format === 'xlsx' ? XLSX_CONTENT_TYPE : 'text/csv; charset=utf-8';
   return sendAttachment(call.reply, { contentType, filename: `leads-${slug}-${day}.${format}`, body });
 }
@@ -156,7 +172,12 @@ export const leadsArea: AdminArea = {
       handler: async (call) => {
         const { leadId } = await addNote({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', text: call.body.text ?? '', by: actorOf(call) },
+          input: {
+            workspaceId: call.workspace.workspaceId,
+            leadId: call.params.leadId ?? '',
+            text: call.body.text ?? '',
+            by: actorOf(call),
+          },
         });
         return toLead(call, leadId, 'note-added');
       },
@@ -171,7 +192,13 @@ export const leadsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const { leadId } = await deleteNote({
           ctx: call.ctx,
-          input: { workspaceId, leadId: call.params.leadId ?? '', noteId: call.params.noteId ?? '', userId: call.user.userId, role: call.workspace.role },
+          input: {
+            workspaceId,
+            leadId: call.params.leadId ?? '',
+            noteId: call.params.noteId ?? '',
+            userId: call.user.userId,
+            role: call.workspace.role,
+          },
         });
         return call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'note-deleted');
       },
@@ -184,7 +211,12 @@ export const leadsArea: AdminArea = {
         const userId = (call.body.assignee ?? '').trim();
         const { leadId } = await assignLead({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', assignee: userId ? { userId } : null, by: actorOf(call) },
+          input: {
+            workspaceId: call.workspace.workspaceId,
+            leadId: call.params.leadId ?? '',
+            assignee: userId ? { userId } : null,
+            by: actorOf(call),
+          },
         });
         return toLead(call, leadId, 'lead-assigned');
       },
@@ -196,7 +228,10 @@ export const leadsArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const day = call.body.clear === '1' || !(call.body.followUp ?? '').trim() ? null : (call.body.followUp ?? '');
-        const { leadId } = await setFollowUp({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) } });
+        const { leadId } = await setFollowUp({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) },
+        });
         return toLead(call, leadId, 'follow-up-saved');
       },
       form: leadForm('followUp', (call) => ({ followUp: call.body.followUp ?? '' })),
@@ -231,7 +266,10 @@ export const leadsArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '', markOpened: false } });
+        const lead = await openLead({
+          ctx: call.ctx,
+          input: { workspaceId, id: call.params.leadId ?? '', markOpened: false },
+        });
         await deleteLead({ ctx: call.ctx, input: { workspaceId, id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');
       },

@@ -12,7 +12,7 @@ const LEADS_NOTICES: Record<string, string> = {
   'stage-renamed': 'Stage renamed.',
   'stage-moved': 'Stage order changed. New leads arrive in the first stage.',
   'stage-removed': 'Stage removed.',
-  'restored': 'Restored: the submission is now a lead in the Leads inbox.',
+  restored: 'Restored: the submission is now a lead in the Leads inbox.',
   'already-restored': 'This submission was already restored; here is its lead.',
   'quarantine-deleted': 'The quarantined submission was deleted.',
   'marked-spam': 'The lead was moved to Quarantine as spam. Restore brings it back as it was.',

@@ -59,7 +59,8 @@ function botBadge(state: string): SafeHtml {
 
 export function pipelineTabs(workspaceId: string, counts: PipelineUnread[], currentId: string): SafeHtml {
   return html`<nav aria-label="Pipelines"><ul class="tabs">${counts.map(
-    (p) => html`<li><a href="${workspacePath(workspaceId, `pipelines/${p.pipelineId}/leads`)}"${p.pipelineId === currentId ? html` aria-current="page"` : ''}>${p.name}${p.unread > 0 ? html` <span class="count" aria-label="${p.unread} new">${p.unread}</span>` : ''}</a></li>`,
+    (p) =>
+      html`<li><a href="${workspacePath(workspaceId, `pipelines/${p.pipelineId}/leads`)}"${p.pipelineId === currentId ? html` aria-current="page"` : ''}>${p.name}${p.unread > 0 ? html` <span class="count" aria-label="${p.unread} new">${p.unread}</span>` : ''}</a></li>`,
   )}</ul></nav>`;
 }
 
@@ -81,14 +82,19 @@ export interface InboxInput {
 
 /** The first non-blank line of a lead's message, capped (the row shows one line; CSS ends it with an ellipsis). */
 export function messagePreview(notes: string | null): string {
-  const line = (notes ?? '').split(/\r\n|\r|\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    (notes ?? '')
+      .split(/\r\n|\r|\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   const points = [...line];
   return points.length > 160 ? `${points.slice(0, 160).join('')}…` : line;
 }
 
 /** The bot check as a small mark beside the name; nothing when the source has no bot check (the usual case). */
 function botMark(state: string): SafeHtml | string {
-  if (state === 'passed') return html`<span class="mark ok" title="Bot check passed"><span aria-hidden="true">✓</span> Verified</span>`;
+  if (state === 'passed')
+    return html`<span class="mark ok" title="Bot check passed"><span aria-hidden="true">✓</span> Verified</span>`;
   if (state === 'unverified') {
     return html`<span class="mark warn" title="The bot check could not be completed (its provider did not answer); the lead was kept">Unverified</span>`;
   }
@@ -128,8 +134,18 @@ ${pipelineTabs(workspace.workspaceId, input.counts, input.pipelineId)}
 <div class="field wide"><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${query.q ?? ''}" placeholder="Name, email, phone, notes or answers" maxlength="200"></div>
 <details class="filter-fold unfold"${set > 0 ? html` open` : ''}><summary>Filters${set > 0 ? html` <span class="count" aria-label="${set} set">${set}</span>` : ''}</summary>
 <div class="filter-fields">
-${select('stage', 'Stage', query.stage, input.stages.map((s) => [s.key, s.name]))}
-${select('source', 'Source', query.source, sources.map((s) => [s.id, s.name]))}
+${select(
+  'stage',
+  'Stage',
+  query.stage,
+  input.stages.map((s) => [s.key, s.name]),
+)}
+${select(
+  'source',
+  'Source',
+  query.source,
+  sources.map((s) => [s.id, s.name]),
+)}
 <div class="field"><label for="f-utm">Campaign source</label><input type="text" id="f-utm" name="utm" value="${query.utm ?? ''}" placeholder="utm_source, e.g. google" maxlength="200"></div>
 ${select('bot', 'Bot check', query.bot, Object.entries(BOT_LABELS))}
 ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS))}
@@ -144,12 +160,14 @@ ${select('assigned', 'Assigned', query.assigned, Object.entries(ASSIGNED_LABELS)
 </section>
 <section class="card table-card" aria-labelledby="list-heading">
 <h2 id="list-heading" class="offscreen">Leads</h2>
-${input.page.leads.length === 0
-  ? html`<p class="empty">${filtered ? 'No leads match these filters.' : query.cursor ? 'No older leads.' : 'No leads yet. Leads posted to this pipeline’s sources arrive here.'}</p>`
-  : html`<table class="list leads" id="leads">
+${
+  input.page.leads.length === 0
+    ? html`<p class="empty">${filtered ? 'No leads match these filters.' : query.cursor ? 'No older leads.' : 'No leads yet. Leads posted to this pipeline’s sources arrive here.'}</p>`
+    : html`<table class="list leads" id="leads">
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Phone</th><th scope="col">Source</th><th scope="col">Stage</th><th scope="col">Received</th></tr></thead>
 <tbody>${input.page.leads.map((lead) => leadRow(ws, lead))}</tbody>
-</table>`}
+</table>`
+}
 ${cursorPager({ base: `${here}${queryString(query)}`, param: 'cursor', cursor: query.cursor, next: input.page.nextCursor })}
 </section>`;
 }
@@ -168,7 +186,8 @@ function duplicateCard(ws: string, lead: LeadDetail): SafeHtml | string {
 <h2 id="duplicate-heading">Possible duplicate</h2>
 <p class="muted small">Earlier leads of this workspace in the 365 days before this one have the same ${lead.earlier.some((e) => e.matchedBy.includes('email')) && lead.earlier.some((e) => e.matchedBy.includes('phone')) ? 'email or phone' : lead.earlier[0]!.matchedBy[0]}. Nothing was merged.</p>
 <ul class="plain">${lead.earlier.map(
-    (e) => html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} · same ${e.matchedBy.join(' and ')}</span></li>`,
+    (e) =>
+      html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} · same ${e.matchedBy.join(' and ')}</span></li>`,
   )}</ul>
 </section>`;
 }
@@ -183,22 +202,32 @@ function marketingFacts(ws: string, lead: LeadDetail): SafeHtml[] {
     const value = lead.marketing[name];
     if (value === null) return [];
     // The source links to this pipeline's leads from the same source (the inbox's Campaign source filter).
-    const shown = name === 'utm_source' ? html`<a href="${ws}/pipelines/${lead.pipelineId}/leads${queryString({ utm: value })}" id="lead-utm-source">${value}</a>` : value;
+    const shown =
+      name === 'utm_source'
+        ? html`<a href="${ws}/pipelines/${lead.pipelineId}/leads${queryString({ utm: value })}" id="lead-utm-source">${value}</a>`
+        : value;
     return [fact(name, shown)];
   });
 }
 
 /** A lead's page: every field, where it came from, its history, Move to, assignee, follow-up, notes, and Delete for owners. */
-export function leadPage(call: WorkspaceCall, lead: LeadDetail, attached: { scans: LeadScan[]; units: Units; quotes?: SafeHtml }, work: LeadWorkInput): SafeHtml {
+export function leadPage(
+  call: WorkspaceCall,
+  lead: LeadDetail,
+  attached: { scans: LeadScan[]; units: Units; quotes?: SafeHtml },
+  work: LeadWorkInput,
+): SafeHtml {
   const workspace = call.workspace;
   const ws = workspacePath(workspace.workspaceId);
   const base = `${ws}/leads/${lead.id}`;
   const extra = Object.entries(lead.extra);
   return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
 <div class="page-head"><div><h1>${lead.name ?? lead.email ?? lead.phone ?? 'Lead'}</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> · received ${when(lead.receivedAt)}</p></div>
-<div class="actions">${actionButton({ action: `${base}/spam`, csrf: call.csrf, label: 'Mark as spam', kind: 'secondary', confirm: 'Move this lead to Quarantine as spam? Restore there brings it back.' })}${workspace.role === 'owner'
-    ? html`${lead.email || lead.phone ? actionButton({ action: `${ws}/people`, csrf: call.csrf, label: 'Personal data', fields: lead.email ? { email: lead.email } : { phone: lead.phone! } }) : ''}${actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })}`
-    : ''}</div></div>
+<div class="actions">${actionButton({ action: `${base}/spam`, csrf: call.csrf, label: 'Mark as spam', kind: 'secondary', confirm: 'Move this lead to Quarantine as spam? Restore there brings it back.' })}${
+    workspace.role === 'owner'
+      ? html`${lead.email || lead.phone ? actionButton({ action: `${ws}/people`, csrf: call.csrf, label: 'Personal data', fields: lead.email ? { email: lead.email } : { phone: lead.phone! } }) : ''}${actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this lead for good? This cannot be undone.' })}`
+      : ''
+  }</div></div>
 ${leadsNotice(call.query.notice)}
 ${duplicateCard(ws, lead)}
 <div class="grid-2">
@@ -231,11 +260,14 @@ ${notesCard(call, lead, work)}
 ${attached.quotes ?? ''}
 <section class="card" aria-labelledby="lead-scans-heading">
 <h2 id="lead-scans-heading">Scans</h2>
-${attached.scans.length === 0
-  ? html`<p class="muted small" id="lead-scans">No scan is attached. Attach one from its page on the Scans screen.</p>`
-  : html`<ul class="plain" id="lead-scans">${attached.scans.map(
-      (scan) => html`<li><a href="${ws}/scans/${scan.id}">Scan of ${when(scan.receivedAt)}</a> <span class="muted small">${scan.roomCount} ${scan.roomCount === 1 ? 'room' : 'rooms'} · ${areaText(scan.floorArea, attached.units)}</span></li>`,
-    )}</ul>`}
+${
+  attached.scans.length === 0
+    ? html`<p class="muted small" id="lead-scans">No scan is attached. Attach one from its page on the Scans screen.</p>`
+    : html`<ul class="plain" id="lead-scans">${attached.scans.map(
+        (scan) =>
+          html`<li><a href="${ws}/scans/${scan.id}">Scan of ${when(scan.receivedAt)}</a> <span class="muted small">${scan.roomCount} ${scan.roomCount === 1 ? 'room' : 'rooms'} · ${areaText(scan.floorArea, attached.units)}</span></li>`,
+      )}</ul>`
+}
 </section>
 <section class="card" aria-labelledby="origin-heading">
 <h2 id="origin-heading">Where it came from</h2>

@@ -13,11 +13,19 @@ async function render(call: WorkspaceCall, status: number, input: Omit<MembersPa
   const members = await listMembers({ ctx: call.ctx, input: { workspaceId } });
   const pending = await listPendingInvitations({ ctx: call.ctx, input: { workspaceId } });
   const emailOn = call.ctx.mail !== undefined;
-  return call.render(status, { title: 'Members', area: 'members', body: membersPage(call, { members, pending, emailOn, ...input }) });
+  return call.render(status, {
+    title: 'Members',
+    area: 'members',
+    body: membersPage(call, { members, pending, emailOn, ...input }),
+  });
 }
 
 /** A refusal about a member row (the last owner, a vanished member) is shown on the list, not as an error page. */
-const inviteValues = (call: WorkspaceCall) => ({ email: call.body.email ?? '', name: call.body.name ?? '', role: call.body.role ?? 'member' });
+const inviteValues = (call: WorkspaceCall) => ({
+  email: call.body.email ?? '',
+  name: call.body.name ?? '',
+  role: call.body.role ?? 'member',
+});
 
 /** A refusal about a member's row (the last owner stays, an unknown role): said above the list. */
 const rowProblem: PageForm<WorkspaceCall> = {
@@ -42,13 +50,20 @@ export const membersArea: AdminArea = {
         const invitedBy = { userId: call.user.userId, email: call.user.email };
         const invited = await createUser({
           ctx: call.ctx,
-          input: { email: values.email, displayName: values.name, role: values.role, workspaceId: call.workspace.workspaceId, invitedBy },
+          input: {
+            email: values.email,
+            displayName: values.name,
+            role: values.role,
+            workspaceId: call.workspace.workspaceId,
+            invitedBy,
+          },
         });
         return render(call, 200, { invited });
       },
       form: {
         field: 'email',
-        rerender: (call, { status, errors }) => render(call, status, { inviteErrors: errors, inviteValues: inviteValues(call) }),
+        rerender: (call, { status, errors }) =>
+          render(call, status, { inviteErrors: errors, inviteValues: inviteValues(call) }),
       },
     },
     {
@@ -66,7 +81,11 @@ export const membersArea: AdminArea = {
       path: '/w/:workspaceId/members/:userId/role',
       access: 'owner',
       handler: async (call) => {
-        const input = { workspaceId: call.workspace.workspaceId, userId: call.params.userId ?? '', role: call.body.role ?? '' };
+        const input = {
+          workspaceId: call.workspace.workspaceId,
+          userId: call.params.userId ?? '',
+          role: call.body.role ?? '',
+        };
         await changeMemberRole({ ctx: call.ctx, input });
         return call.redirect(workspacePath(input.workspaceId, 'members'), 'role-changed');
       },

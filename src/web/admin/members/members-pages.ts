@@ -45,26 +45,30 @@ ${input.invited ? invitedNotice(input.invited) : ''}
 </tr>`,
   )}</tbody></table>
 </section>
-${input.pending.length
-  ? html`<section class="card table-card" aria-labelledby="pending-heading">
+${
+  input.pending.length
+    ? html`<section class="card table-card" aria-labelledby="pending-heading">
 <h2 id="pending-heading">Waiting to accept</h2>
 <table class="list" id="pending">
 <thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Invited</th><th scope="col"><span class="offscreen">Actions</span></th></tr></thead>
 <tbody>${input.pending.map(
-    (p) => html`<tr>
+        (p) => html`<tr>
 <td data-label="Person"><strong>${p.email}</strong><br><span class="muted small">by ${p.invitedBy}</span></td>
 <td data-label="Role">${p.role === 'owner' ? 'Owner' : 'Member'}</td>
 <td data-label="Invited">${when(p.createdAt)}</td>
 <td>${actionButton({ action: `${base}/invitations/${p.invitationId}/cancel`, csrf: call.csrf, label: 'Withdraw', kind: 'secondary', confirm: `Withdraw the invitation for ${p.email}?` })}</td>
 </tr>`,
-  )}</tbody></table>
+      )}</tbody></table>
 </section>`
-  : ''}
+    : ''
+}
 <section class="card" aria-labelledby="invite-heading">
 <h2 id="invite-heading">Invite</h2>
-<p class="muted small">${input.emailOn
-    ? 'We email them: someone new gets a one-time link to choose their own password; someone who already has an account here gets an invitation they accept after signing in.'
-    : 'Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.'}</p>
+<p class="muted small">${
+    input.emailOn
+      ? 'We email them: someone new gets a one-time link to choose their own password; someone who already has an account here gets an invitation they accept after signing in.'
+      : 'Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.'
+  }</p>
 <form method="post" action="${base}" novalidate>
 ${csrfField(call.csrf)}
 ${field({ name: 'email', label: 'Email', type: 'email', value: input.inviteValues?.email ?? '', errors, autocomplete: 'off' })}

@@ -23,12 +23,19 @@ const SCAN_OPTIONS: Array<[string, string, string]> = [
   ['never', 'Never', ''],
 ];
 
-function radios(name: string, legend: string, options: Array<[string, string, string]>, selected: string, errors: FormErrors): SafeHtml {
+function radios(
+  name: string,
+  legend: string,
+  options: Array<[string, string, string]>,
+  selected: string,
+  errors: FormErrors,
+): SafeHtml {
   const error = errors[name];
   return html`<fieldset class="field"${error ? html` aria-describedby="f-${name}-error"` : ''}>
 <legend>${legend}</legend>
 ${options.map(
-  ([value, label, hint]) => html`<label class="radio"><input type="radio" name="${name}" value="${value}"${value === selected ? html` checked` : ''}> <span>${label}${hint ? html`<span class="hint">${hint}</span>` : ''}</span></label>`,
+  ([value, label, hint]) =>
+    html`<label class="radio"><input type="radio" name="${name}" value="${value}"${value === selected ? html` checked` : ''}> <span>${label}${hint ? html`<span class="hint">${hint}</span>` : ''}</span></label>`,
 )}
 ${error ? html`<p class="field-error" id="f-${name}-error">${error}</p>` : ''}
 </fieldset>`;
@@ -54,7 +61,12 @@ function statusRows(status: OutboxStatus, whose: string): SafeHtml {
 <dt>Waiting to be sent</dt><dd>${status.waiting === 0 ? 'nothing' : html`${status.waiting}, the oldest since ${when(status.oldestWaitingAt)}`}</dd>`;
 }
 
-async function page(call: WorkspaceCall, choices: NotificationChoices, errors: FormErrors = {}, testOutcome?: SafeHtml) {
+async function page(
+  call: WorkspaceCall,
+  choices: NotificationChoices,
+  errors: FormErrors = {},
+  testOutcome?: SafeHtml,
+) {
   const { workspaceId } = call.workspace;
   const isOwner = call.workspace.role === 'owner';
   const [mine, workspace] = await Promise.all([
@@ -93,7 +105,10 @@ export const notificationsArea: AdminArea = {
       path: '/w/:workspaceId/notifications',
       access: 'member',
       handler: async (call) => {
-        const choices = await getNotificationChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId } });
+        const choices = await getNotificationChoices({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+        });
         return call.render(200, { title: 'Notifications', area: 'notifications', body: await page(call, choices) });
       },
     },
@@ -110,8 +125,15 @@ export const notificationsArea: AdminArea = {
       form: {
         field: 'leads',
         rerender: async (call, { status, errors }) => {
-          const current = await getNotificationChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId } });
-          return call.render(status, { title: 'Notifications', area: 'notifications', body: await page(call, current, errors) });
+          const current = await getNotificationChoices({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+          });
+          return call.render(status, {
+            title: 'Notifications',
+            area: 'notifications',
+            body: await page(call, current, errors),
+          });
         },
       },
     },
@@ -121,17 +143,33 @@ export const notificationsArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const { workspaceId } = call.workspace;
-        const choices = await getNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId } });
+        const choices = await getNotificationChoices({
+          ctx: call.ctx,
+          input: { workspaceId, userId: call.user.userId },
+        });
         let outcome: SafeHtml;
         try {
-          const sent = await sendTestEmail(call.ctx, { to: call.user.email, requestedBy: call.user.email, workspaceId, userId: call.user.userId });
+          const sent = await sendTestEmail(call.ctx, {
+            to: call.user.email,
+            requestedBy: call.user.email,
+            workspaceId,
+            userId: call.user.userId,
+          });
           outcome = html`<p class="notice ok" role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a minute, look in the spam folder.</p>`;
         } catch (error) {
           // Both refusals are for this page to say: email is off, or the mail server's own reason it did not take it.
-          if (!(error instanceof AppError) || (error.code !== 'email_not_sent' && error.code !== 'email_not_configured')) throw error;
+          if (
+            !(error instanceof AppError) ||
+            (error.code !== 'email_not_sent' && error.code !== 'email_not_configured')
+          )
+            throw error;
           outcome = html`<p class="notice error" role="alert">${error.detail}.</p>`;
         }
-        return call.render(200, { title: 'Notifications', area: 'notifications', body: await page(call, choices, {}, outcome) });
+        return call.render(200, {
+          title: 'Notifications',
+          area: 'notifications',
+          body: await page(call, choices, {}, outcome),
+        });
       },
     },
   ],

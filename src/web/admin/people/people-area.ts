@@ -36,7 +36,11 @@ export const PERSON_ROWS_SHOWN = 100;
 
 function erasedNotice(call: WorkspaceCall): SafeHtml | string {
   if (call.query.notice !== 'person-erased') return '';
-  const [leads, quarantine, records] = [count(call.query.leads), count(call.query.quarantine), count(call.query.records)];
+  const [leads, quarantine, records] = [
+    count(call.query.leads),
+    count(call.query.quarantine),
+    count(call.query.records),
+  ];
   const what =
     leads === null || quarantine === null || records === null
       ? 'everything that matched'
@@ -68,33 +72,41 @@ ${field({ name: 'phone', label: 'Phone', type: 'tel', value: wanted.phone, error
 <div class="actions"><button type="submit">Find</button></div>
 </form>
 </section>
-${found
-  ? html`<section class="card" aria-labelledby="found-heading">
+${
+  found
+    ? html`<section class="card" aria-labelledby="found-heading">
 <div class="page-head"><div><h2 id="found-heading">${total === 0 ? html`Nothing stored matches ${who}` : html`${plural(found.leads.length, 'lead', 'leads')} and ${plural(found.quarantine.length, 'quarantined submission', 'quarantined submissions')} match ${who}`}</h2>
 <p class="muted small">The export holds every field and request detail (IP address, user agent, origin), as JSON.</p></div>
-<div class="actions">${actionButton({ action: `${ws}/people/export`, csrf: call.csrf, label: 'Download export', fields: hidden })}${total > 0
-      ? actionButton({
-          action: `${ws}/people/erase`,
-          csrf: call.csrf,
-          label: 'Erase all of it',
-          kind: 'danger',
-          fields: hidden,
-          confirm: `Erase ${total} record(s) of ${who} for good? This cannot be undone.`,
-        })
-      : ''}</div></div>
-${total > 0
-  ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th><th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
+<div class="actions">${actionButton({ action: `${ws}/people/export`, csrf: call.csrf, label: 'Download export', fields: hidden })}${
+        total > 0
+          ? actionButton({
+              action: `${ws}/people/erase`,
+              csrf: call.csrf,
+              label: 'Erase all of it',
+              kind: 'danger',
+              fields: hidden,
+              confirm: `Erase ${total} record(s) of ${who} for good? This cannot be undone.`,
+            })
+          : ''
+      }</div></div>
+${
+  total > 0
+    ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th><th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
 ${leadsShown.map(
-  (lead) => html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${lead.name ?? lead.email ?? lead.phone ?? '—'}</td><td data-label="Source">${names?.get(lead.sourceId) ?? lead.sourceId}</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
+  (lead) =>
+    html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${lead.name ?? lead.email ?? lead.phone ?? '—'}</td><td data-label="Source">${names?.get(lead.sourceId) ?? lead.sourceId}</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
 )}
 ${quarantineShown.map(
-  (item) => html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'}</td><td data-label="Source">${names?.get(item.sourceId) ?? item.sourceId}</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
+  (item) =>
+    html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'}</td><td data-label="Source">${names?.get(item.sourceId) ?? item.sourceId}</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
 )}
 </tbody></table>
 ${notListed > 0 ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes every one.</p>` : ''}`
-  : ''}
+    : ''
+}
 </section>`
-  : ''}`;
+    : ''
+}`;
 }
 
 /** The field a refusal of the lookup (neither or both given, too few digits) is shown beside: the one typed in. */
@@ -109,7 +121,11 @@ export const peopleArea: AdminArea = {
       path: '/w/:workspaceId/people',
       access: 'owner',
       handler: async (call) =>
-        call.render(200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted: { email: '', phone: '' } }) }),
+        call.render(200, {
+          title: 'Personal data',
+          area: 'leads',
+          body: peoplePage(call, { wanted: { email: '', phone: '' } }),
+        }),
     },
     {
       method: 'POST',
@@ -122,7 +138,11 @@ export const peopleArea: AdminArea = {
           exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted, lookupOnly: true } }),
           sourceNames({ ctx: call.ctx, input: { workspaceId } }),
         ]);
-        return call.render(200, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, found, names }) });
+        return call.render(200, {
+          title: 'Personal data',
+          area: 'leads',
+          body: peoplePage(call, { wanted, found, names }),
+        });
       },
       form: {
         field: 'email',
@@ -131,7 +151,11 @@ export const peopleArea: AdminArea = {
           const wanted = wantedOf(call);
           // Beside the field that was typed in: the phone's when only a phone was given.
           const errors = formErrorsOf(error, askedField(wanted));
-          return call.render(status, { title: 'Personal data', area: 'leads', body: peoplePage(call, { wanted, errors }) });
+          return call.render(status, {
+            title: 'Personal data',
+            area: 'leads',
+            body: peoplePage(call, { wanted, errors }),
+          });
         },
       },
     },
@@ -140,7 +164,10 @@ export const peopleArea: AdminArea = {
       path: '/w/:workspaceId/people/export',
       access: 'owner',
       handler: async (call) => {
-        const found = await exportPerson({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ...wantedOf(call) } });
+        const found = await exportPerson({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, ...wantedOf(call) },
+        });
         return sendAttachment(call.reply, {
           contentType: 'application/json; charset=utf-8',
           filename: 'personal-data.json',

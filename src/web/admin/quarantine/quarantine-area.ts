@@ -37,27 +37,38 @@ function quarantinePage(
   const isOwner = call.workspace.role === 'owner';
   return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam back as it was.</p></div></div>
 ${leadsNotice(call.query.notice)}
-${items.length === 0
-  ? html`<section class="card"><p class="empty">${input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'}</p></section>`
-  : items.map(
-      (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
+${
+  items.length === 0
+    ? html`<section class="card"><p class="empty">${input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'}</p></section>`
+    : items.map(
+        (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
 <div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · <span class="reason">${reasonText(item.reason, item.detail)}</span></p></div>
-<div class="actions">${item.restoredLeadId
-        ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
-        : actionButton({ action: `${ws}/quarantine/${item.id}/restore`, csrf: call.csrf, label: 'Restore', kind: 'primary' })}${isOwner
-        ? actionButton({
-            action: `${ws}/quarantine/${item.id}/delete`,
-            csrf: call.csrf,
-            label: 'Delete',
-            kind: 'danger',
-            confirm: 'Delete this submission for good?',
-            // Back to the page the owner was on, not the first.
-            fields: input.page > 1 ? { page: String(input.page) } : {},
-          })
-        : ''}</div></div>
+<div class="actions">${
+          item.restoredLeadId
+            ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
+            : actionButton({
+                action: `${ws}/quarantine/${item.id}/restore`,
+                csrf: call.csrf,
+                label: 'Restore',
+                kind: 'primary',
+              })
+        }${
+          isOwner
+            ? actionButton({
+                action: `${ws}/quarantine/${item.id}/delete`,
+                csrf: call.csrf,
+                label: 'Delete',
+                kind: 'danger',
+                confirm: 'Delete this submission for good?',
+                // Back to the page the owner was on, not the first.
+                fields: input.page > 1 ? { page: String(input.page) } : {},
+              })
+            : ''
+        }</div></div>
 <dl class="facts">${Object.entries(item.fields).map(([key, value]) => html`<dt>${key}</dt><dd>${value}</dd>`)}</dl>
 </section>`,
-    )}
+      )
+}
 ${numberedPager({ base: `${ws}/quarantine`, page: input.page, hasOlder: input.hasOlder })}`;
 }
 
@@ -116,7 +127,10 @@ export const quarantineArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         await deleteQuarantined({ ctx: call.ctx, input: { workspaceId, id: call.params.itemId ?? '' } });
         const page = pageNumber(call.body.page);
-        return call.redirect(workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'), 'quarantine-deleted');
+        return call.redirect(
+          workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'),
+          'quarantine-deleted',
+        );
       },
     },
   ],

@@ -51,7 +51,8 @@ const PRICE_LIST_NOTICES: Record<string, string> = {
 function priceListNotice(call: WorkspaceCall): SafeHtml | string {
   const code = call.query.notice ?? '';
   const imported = /^imported-(\d{1,5})-(\d{1,5})$/.exec(code);
-  if (imported) return html`<p class="notice ok" role="status">Imported: ${imported[1]} added, ${imported[2]} updated.</p>`;
+  if (imported)
+    return html`<p class="notice ok" role="status">Imported: ${imported[1]} added, ${imported[2]} updated.</p>`;
   const text = PRICE_LIST_NOTICES[code];
   return text ? html`<p class="notice ok" role="status">${text}</p>` : '';
 }
@@ -91,26 +92,45 @@ function postedValues(body: Record<string, string | undefined>, settings: Worksp
   };
 }
 
-const fieldsOf = (values: ItemValues): ItemFields => ({ ...values, waste: values.waste || '0', coats: values.coats || '1' });
+const fieldsOf = (values: ItemValues): ItemFields => ({
+  ...values,
+  waste: values.waste || '0',
+  coats: values.coats || '1',
+});
 
-
-function itemForm(call: WorkspaceCall, settings: WorkspaceSettings, action: string, button: string, values: ItemValues, errors: FormErrors): SafeHtml {
+function itemForm(
+  call: WorkspaceCall,
+  settings: WorkspaceSettings,
+  action: string,
+  button: string,
+  values: ItemValues,
+  errors: FormErrors,
+): SafeHtml {
   return html`<form method="post" action="${action}" novalidate class="item-form">
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
 <div class="grid-3">
-${selectField('unit', 'Unit', UNITS.map((u) => [u, UNIT_LABELS[u]]), values.unit, errors)}
+${selectField(
+  'unit',
+  'Unit',
+  UNITS.map((u) => [u, UNIT_LABELS[u]]),
+  values.unit,
+  errors,
+)}
 ${field({ name: 'price', label: `Unit price (${settings.currency})`, value: values.price, errors, maxlength: 20 })}
 ${selectField('measure', 'Measured by', [['', 'Not measured (typed on the quote)'], ...MEASURES.map((m): [string, string] => [m, MEASURE_LABELS[m] ?? m])], values.measure, errors)}
 ${field({ name: 'waste', label: 'Waste (%)', value: values.waste, errors, maxlength: 8 })}
 ${field({ name: 'coats', label: 'Multiplier (coats)', value: values.coats, errors, maxlength: 8 })}
 ${field({ name: 'pack', label: 'One pack covers', value: values.pack, errors, maxlength: 12, hint: 'In the item’s unit; empty when sold by the unit.' })}
 </div>
-${settings.taxes.length === 0
-  ? html`<p class="hint">No taxes are set up (Settings).</p>`
-  : html`<fieldset class="field"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}><legend>Taxes</legend>${settings.taxes.map(
-      (t, i) => html`<label class="radio"><input type="checkbox" name="tax${i + 1}" value="on"${values.taxes.some((n) => n.toLowerCase() === t.name.toLowerCase()) ? html` checked` : ''}> ${t.name} (${rateText(t.rate)} %)</label>`,
-    )}${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}</fieldset>`}
+${
+  settings.taxes.length === 0
+    ? html`<p class="hint">No taxes are set up (Settings).</p>`
+    : html`<fieldset class="field"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}><legend>Taxes</legend>${settings.taxes.map(
+        (t, i) =>
+          html`<label class="radio"><input type="checkbox" name="tax${i + 1}" value="on"${values.taxes.some((n) => n.toLowerCase() === t.name.toLowerCase()) ? html` checked` : ''}> ${t.name} (${rateText(t.rate)} %)</label>`,
+      )}${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}</fieldset>`
+}
 <button type="submit">${button}</button>
 </form>`;
 }
@@ -127,9 +147,11 @@ function itemRow(call: WorkspaceCall, settings: WorkspaceSettings, item: PriceLi
 <td data-label="Price" class="num">${formatMoney(item.unitPrice, settings.currency, settings.locale)} / ${UNIT_LABELS[item.unit]}</td>
 <td data-label="Measured by" class="meta">${item.measure ? MEASURE_LABELS[item.measure] : '—'}${extras.length ? html`<span class="muted small"> · ${extras.join(' · ')}</span>` : ''}</td>
 <td data-label="Taxes" class="meta">${item.taxes.join(', ') || '—'}</td>
-${call.workspace.role === 'owner'
-  ? html`<td class="actions"><a class="button secondary" href="${base}">Edit</a>${actionButton({ action: `${base}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${item.name} from the price list?` })}</td>`
-  : ''}
+${
+  call.workspace.role === 'owner'
+    ? html`<td class="actions"><a class="button secondary" href="${base}">Edit</a>${actionButton({ action: `${base}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${item.name} from the price list?` })}</td>`
+    : ''
+}
 </tr>`;
 }
 
@@ -150,7 +172,12 @@ ${problems.length ? html`<ul class="field-error" id="f-file-error">${problems.ma
 <div class="field"><label for="f-csv">Or paste the CSV</label><textarea id="f-csv" name="csv" rows="4" maxlength="60000">${posted?.csv ?? ''}</textarea><p class="hint">Used when no file is chosen.</p></div>`;
 }
 
-function priceListPage(call: WorkspaceCall, settings: WorkspaceSettings, items: PriceListItem[], forms: ListForms = {}): SafeHtml {
+function priceListPage(
+  call: WorkspaceCall,
+  settings: WorkspaceSettings,
+  items: PriceListItem[],
+  forms: ListForms = {},
+): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   const owner = call.workspace.role === 'owner';
   return html`${owner ? html`<p class="small"><a href="${ws}/settings">← Settings</a></p>` : ''}
@@ -159,15 +186,18 @@ function priceListPage(call: WorkspaceCall, settings: WorkspaceSettings, items: 
 ${priceListNotice(call)}
 <section class="card table-card" aria-labelledby="items-heading">
 <h2 id="items-heading">Items</h2>
-${items.length === 0
-  ? html`<p class="empty">No items yet.${owner ? ' Add one below, or import a CSV.' : ''}</p>`
-  : html`<table class="list" id="price-list">
+${
+  items.length === 0
+    ? html`<p class="empty">No items yet.${owner ? ' Add one below, or import a CSV.' : ''}</p>`
+    : html`<table class="list" id="price-list">
 <thead><tr><th scope="col">Name</th><th scope="col">Unit price</th><th scope="col">Measured by</th><th scope="col">Taxes</th>${owner ? html`<th scope="col"><span class="offscreen">Actions</span></th>` : ''}</tr></thead>
 <tbody>${items.map((item) => itemRow(call, settings, item))}</tbody>
-</table>`}
+</table>`
+}
 </section>
-${owner
-  ? html`<section class="card" aria-labelledby="add-heading" id="add-item">
+${
+  owner
+    ? html`<section class="card" aria-labelledby="add-heading" id="add-item">
 <h2 id="add-heading">Add an item</h2>
 ${itemForm(call, settings, `${ws}/settings/price-list`, 'Add item', forms.add?.values ?? emptyValues(settings), forms.add?.errors ?? {})}
 </section>
@@ -180,22 +210,37 @@ ${importFields(forms.import)}
 <button type="submit">Import</button>
 </form>
 </section>`
-  : ''}`;
+    : ''
+}`;
 }
 
-function editPage(call: WorkspaceCall, settings: WorkspaceSettings, item: PriceListItem, values: ItemValues, errors: FormErrors = {}): SafeHtml {
+function editPage(
+  call: WorkspaceCall,
+  settings: WorkspaceSettings,
+  item: PriceListItem,
+  values: ItemValues,
+  errors: FormErrors = {},
+): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<p class="small"><a href="${ws}/settings/price-list">← Price list</a></p>
 <div class="page-head"><div><h1>${item.name}</h1><p class="muted">A change prices new lines; quotes already made keep theirs.</p></div></div>
 <section class="card">${itemForm(call, settings, `${ws}/settings/price-list/${item.id}`, 'Save item', values, errors)}</section>`;
 }
 
-const settingsOf = (call: WorkspaceCall) => getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+const settingsOf = (call: WorkspaceCall) =>
+  getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
 
 async function renderList(call: WorkspaceCall, status: number, forms: ListForms = {}) {
   const workspaceId = call.workspace.workspaceId;
-  const [settings, items] = await Promise.all([settingsOf(call), listPriceList({ ctx: call.ctx, input: { workspaceId } })]);
-  return call.render(status, { title: 'Price list', area: 'settings', body: priceListPage(call, settings, items, forms) });
+  const [settings, items] = await Promise.all([
+    settingsOf(call),
+    listPriceList({ ctx: call.ctx, input: { workspaceId } }),
+  ]);
+  return call.render(status, {
+    title: 'Price list',
+    area: 'settings',
+    body: priceListPage(call, settings, items, forms),
+  });
 }
 
 /** Settings → Price list (docs/admin-app.md): members read it, owners add, edit, remove, import; anyone exports. */
@@ -213,7 +258,11 @@ export const priceListArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const csv = await exportPriceList({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
-        return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename: 'price-list.csv', body: csv });
+        return sendAttachment(call.reply, {
+          contentType: 'text/csv; charset=utf-8',
+          filename: 'price-list.csv',
+          body: csv,
+        });
       },
     },
     {
@@ -224,12 +273,16 @@ export const priceListArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const settings = await settingsOf(call);
         const values = postedValues(call.body, settings);
-        await addPriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, item: fieldsOf(values) } });
+        await addPriceListItem({
+          ctx: call.ctx,
+          input: { workspaceId, role: call.workspace.role, item: fieldsOf(values) },
+        });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-added');
       },
       form: {
         field: 'name',
-        rerender: async (call, { status, errors }) => renderList(call, status, { add: { values: postedValues(call.body, await settingsOf(call)), errors } }),
+        rerender: async (call, { status, errors }) =>
+          renderList(call, status, { add: { values: postedValues(call.body, await settingsOf(call)), errors } }),
       },
     },
     {
@@ -240,10 +293,20 @@ export const priceListArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const file = fileOf(call, 'file');
-        if (file?.truncated) throw new AppError('invalid_fields', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, [{ field: 'file', code: 'too_long', message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it` }]);
+        if (file?.truncated)
+          throw new AppError('invalid_fields', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, [
+            {
+              field: 'file',
+              code: 'too_long',
+              message: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it`,
+            },
+          ]);
         const csv = file ? file.data.toString('utf8') : (call.body.csv ?? '');
         const counts = await importPriceList({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, csv } });
-        return call.redirect(workspacePath(workspaceId, 'settings/price-list'), `imported-${counts.added}-${counts.updated}`);
+        return call.redirect(
+          workspacePath(workspaceId, 'settings/price-list'),
+          `imported-${counts.added}-${counts.updated}`,
+        );
       },
       form: {
         field: 'file',
@@ -260,8 +323,15 @@ export const priceListArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const [settings, item] = await Promise.all([settingsOf(call), getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } })]);
-        return call.render(200, { title: item.name, area: 'settings', body: editPage(call, settings, item, valuesOf(item, settings.currency)) });
+        const [settings, item] = await Promise.all([
+          settingsOf(call),
+          getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+        ]);
+        return call.render(200, {
+          title: item.name,
+          area: 'settings',
+          body: editPage(call, settings, item, valuesOf(item, settings.currency)),
+        });
       },
     },
     {
@@ -270,16 +340,34 @@ export const priceListArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const [settings, item] = await Promise.all([settingsOf(call), getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } })]);
-        await updatePriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, itemId: item.id, item: fieldsOf(postedValues(call.body, settings)) } });
+        const [settings, item] = await Promise.all([
+          settingsOf(call),
+          getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+        ]);
+        await updatePriceListItem({
+          ctx: call.ctx,
+          input: {
+            workspaceId,
+            role: call.workspace.role,
+            itemId: item.id,
+            item: fieldsOf(postedValues(call.body, settings)),
+          },
+        });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-saved');
       },
       form: {
         field: 'name',
         rerender: async (call, { status, errors }) => {
           const workspaceId = call.workspace.workspaceId;
-          const [settings, item] = await Promise.all([settingsOf(call), getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } })]);
-          return call.render(status, { title: item.name, area: 'settings', body: editPage(call, settings, item, postedValues(call.body, settings), errors) });
+          const [settings, item] = await Promise.all([
+            settingsOf(call),
+            getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+          ]);
+          return call.render(status, {
+            title: item.name,
+            area: 'settings',
+            body: editPage(call, settings, item, postedValues(call.body, settings), errors),
+          });
         },
       },
     },
@@ -289,7 +377,10 @@ export const priceListArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        await removePriceListItem({ ctx: call.ctx, input: { workspaceId, role: call.workspace.role, itemId: call.params.itemId ?? '' } });
+        await removePriceListItem({
+          ctx: call.ctx,
+          input: { workspaceId, role: call.workspace.role, itemId: call.params.itemId ?? '' },
+        });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-removed');
       },
     },

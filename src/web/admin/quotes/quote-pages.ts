@@ -26,7 +26,8 @@ export const STATUS_LABELS: Record<QuoteStatus, string> = {
 export const FILTERS = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired'] as const;
 
 const QUOTE_NOTICES: Record<string, string> = {
-  'quote-created': 'A draft quote was made from the rooms and items you picked. Nothing reaches the customer until you press Send.',
+  'quote-created':
+    'A draft quote was made from the rooms and items you picked. Nothing reaches the customer until you press Send.',
   'quote-saved': 'Saved. The totals are recalculated.',
   'lines-added': 'The lines were added.',
   'quote-sent-email': 'Sent. The quote is on its way to the customer by email; the link below is the one in it.',
@@ -53,7 +54,12 @@ export function quoteName(q: { number: string | null; revision: number }): strin
 const unitLabel = (unit: string) => UNIT_LABELS[unit as Unit] ?? unit;
 
 /** The quotes of a lead or a scan, or the Quotes screen's rows. */
-export function quotesTable(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings, id = 'quotes'): SafeHtml {
+export function quotesTable(
+  call: WorkspaceCall,
+  quotes: QuoteSummary[],
+  settings: WorkspaceSettings,
+  id = 'quotes',
+): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<table class="list quotes wide-labels" id="${id}">
 <thead><tr><th scope="col">Quote</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="amount">Total</th><th scope="col">Created</th><th scope="col">Sent</th><th scope="col">Valid until</th></tr></thead>
@@ -71,7 +77,10 @@ export function quotesTable(call: WorkspaceCall, quotes: QuoteSummary[], setting
 </table>`;
 }
 
-export function quotesScreen(call: WorkspaceCall, input: { quotes: QuoteSummary[]; status: string | undefined; settings: WorkspaceSettings }): SafeHtml {
+export function quotesScreen(
+  call: WorkspaceCall,
+  input: { quotes: QuoteSummary[]; status: string | undefined; settings: WorkspaceSettings },
+): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<div class="page-head"><div><h1>Quotes</h1><p class="muted">Newest first. Start a quote from a lead’s page (New quote).</p></div>
 <div class="actions"><a class="button secondary" href="${ws}/settings/price-list">Price list</a></div></div>
@@ -112,12 +121,19 @@ function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, c
   const ticked = (name: string, fallback: boolean) => (posted ? posted[`${p}-${name}`] === 'on' : fallback);
   const unit = value('unit', line.unit);
   const err = (name: string) => errors[`${p}-${name}`];
-  const input1 = (name: string, label: string, v: string, extra: { textarea?: boolean; maxlength: number; inputmode?: string }) => {
+  const input1 = (
+    name: string,
+    label: string,
+    v: string,
+    extra: { textarea?: boolean; maxlength: number; inputmode?: string },
+  ) => {
     const id = `f-${p}-${name}`;
     const error = err(name);
-    return html`<div class="field ${name}-cell"><label for="${id}">${label}</label>${extra.textarea
-      ? html`<textarea id="${id}" name="${p}-${name}" rows="2" maxlength="${extra.maxlength}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${v}</textarea>`
-      : html`<input type="text" id="${id}" name="${p}-${name}" value="${v}" maxlength="${extra.maxlength}"${extra.inputmode ? html` inputmode="${extra.inputmode}"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`}${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}</div>`;
+    return html`<div class="field ${name}-cell"><label for="${id}">${label}</label>${
+      extra.textarea
+        ? html`<textarea id="${id}" name="${p}-${name}" rows="2" maxlength="${extra.maxlength}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${v}</textarea>`
+        : html`<input type="text" id="${id}" name="${p}-${name}" value="${v}" maxlength="${extra.maxlength}"${extra.inputmode ? html` inputmode="${extra.inputmode}"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>`
+    }${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}</div>`;
   };
   const source = line.source;
   return html`<fieldset class="quote-line" id="${p}" data-line="${p}"><legend class="offscreen">Line ${position + 1}</legend>
@@ -127,9 +143,14 @@ ${source ? html`<p class="source">From the scan, room ${source.room}: ${formatQu
 ${input1('quantity', 'Quantity', value('quantity', formatDecimal(line.quantity, 2)), { maxlength: 14, inputmode: 'decimal' })}
 <div class="field"><label for="f-${p}-unit">Unit</label><select id="f-${p}-unit" name="${p}-unit">${UNITS.map((u) => html`<option value="${u}"${u === unit ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`)}</select>${err('unit') ? html`<p class="field-error">${err('unit')}</p>` : ''}</div>
 ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(line.unitPrice, quote.currency)), { maxlength: 20, inputmode: 'decimal' })}
-<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${quote.taxes.length === 0
-    ? html`<span class="muted small">none</span>`
-    : quote.taxes.map((t, i) => html`<label class="radio"><input type="checkbox" name="${p}-tax${i + 1}" value="on"${ticked(`tax${i + 1}`, line.taxes.includes(t.name)) ? html` checked` : ''}> ${t.name}</label>`)}${err('taxes') ? html`<p class="field-error">${err('taxes')}</p>` : ''}</div></div>
+<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${
+    quote.taxes.length === 0
+      ? html`<span class="muted small">none</span>`
+      : quote.taxes.map(
+          (t, i) =>
+            html`<label class="radio"><input type="checkbox" name="${p}-tax${i + 1}" value="on"${ticked(`tax${i + 1}`, line.taxes.includes(t.name)) ? html` checked` : ''}> ${t.name}</label>`,
+        )
+  }${err('taxes') ? html`<p class="field-error">${err('taxes')}</p>` : ''}</div></div>
 </div>
 <input type="hidden" name="${p}-present" value="1">
 <div class="line-foot">
@@ -160,24 +181,31 @@ function pickCard(call: WorkspaceCall, input: BuilderInput, base: string): SafeH
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card" aria-labelledby="pick-heading" id="add-from-list">
 <h2 id="pick-heading">Add from the price list</h2>
-${input.items.length === 0
-  ? html`<p class="muted small">The price list is empty. <a href="${ws}/settings/price-list">Add items to it</a>${call.workspace.role === 'owner' ? '' : ' (owners)'}.</p>`
-  : html`<form method="post" action="${base}/items">${csrfField(call.csrf)}
+${
+  input.items.length === 0
+    ? html`<p class="muted small">The price list is empty. <a href="${ws}/settings/price-list">Add items to it</a>${call.workspace.role === 'owner' ? '' : ' (owners)'}.</p>`
+    : html`<form method="post" action="${base}/items">${csrfField(call.csrf)}
 <div class="grid-2">
-<fieldset class="field pick-rooms"><legend>Rooms</legend>${input.scans.length === 0
-      ? html`<p class="muted small">No scan is attached to the lead: measured items are added with quantity 1.</p>`
-      : input.scans.map(
-          (scan) => html`<p class="muted small">Scan of ${when(scan.receivedAt)}</p>${scan.rooms.map(
-            (room) => html`<label><input type="checkbox" name="room" value="${scan.scanId}:${room.index}" checked> ${room.name || `Room ${room.index}`}</label>`,
-          )}`,
-        )}</fieldset>
+<fieldset class="field pick-rooms"><legend>Rooms</legend>${
+        input.scans.length === 0
+          ? html`<p class="muted small">No scan is attached to the lead: measured items are added with quantity 1.</p>`
+          : input.scans.map(
+              (scan) =>
+                html`<p class="muted small">Scan of ${when(scan.receivedAt)}</p>${scan.rooms.map(
+                  (room) =>
+                    html`<label><input type="checkbox" name="room" value="${scan.scanId}:${room.index}" checked> ${room.name || `Room ${room.index}`}</label>`,
+                )}`,
+            )
+      }</fieldset>
 <fieldset class="field pick-items"><legend>Items</legend>${input.items.map(
-      (item) => html`<label><input type="checkbox" name="item" value="${item.id}"> ${item.name} <span class="muted small">${formatMoney(item.unitPrice, input.settings.currency, input.settings.locale)} / ${unitLabel(item.unit)}${item.measure ? ' · measured' : ''}</span></label>`,
-    )}${input.form.errors?.item ? html`<p class="field-error">${input.form.errors.item}</p>` : ''}</fieldset>
+        (item) =>
+          html`<label><input type="checkbox" name="item" value="${item.id}"> ${item.name} <span class="muted small">${formatMoney(item.unitPrice, input.settings.currency, input.settings.locale)} / ${unitLabel(item.unit)}${item.measure ? ' · measured' : ''}</span></label>`,
+      )}${input.form.errors?.item ? html`<p class="field-error">${input.form.errors.item}</p>` : ''}</fieldset>
 </div>
 <p class="hint">A measured item becomes one line per ticked room, its quantity from that room; the others one line each.</p>
 <button type="submit" class="secondary">Add lines</button>
-</form>`}
+</form>`
+}
 </section>`;
 }
 
@@ -186,9 +214,14 @@ function newLineTaxes(input: BuilderInput): SafeHtml {
   const { quote, settings, form } = input;
   const ticked = (name: string, i: number) =>
     form.body ? form.body[`new-tax${i + 1}`] === 'on' : settings.taxes.some((t) => t.name === name && t.onByDefault);
-  return html`<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${quote.taxes.length === 0
-    ? html`<span class="muted small">none</span>`
-    : quote.taxes.map((t, i) => html`<label class="radio"><input type="checkbox" name="new-tax${i + 1}" value="on"${ticked(t.name, i) ? html` checked` : ''}> ${t.name}</label>`)}</div></div>`;
+  return html`<div class="field taxes-cell"><span class="muted small">Taxes</span><div>${
+    quote.taxes.length === 0
+      ? html`<span class="muted small">none</span>`
+      : quote.taxes.map(
+          (t, i) =>
+            html`<label class="radio"><input type="checkbox" name="new-tax${i + 1}" value="on"${ticked(t.name, i) ? html` checked` : ''}> ${t.name}</label>`,
+        )
+  }</div></div>`;
 }
 
 function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): SafeHtml {
@@ -245,7 +278,9 @@ function sentView(input: BuilderInput): SafeHtml {
 <table class="list read-only-lines" id="quote-lines">
 <thead><tr><th scope="col">Description</th><th scope="col" class="amount">Quantity</th><th scope="col" class="amount">Unit price</th><th scope="col" class="amount">Amount</th></tr></thead>
 <tbody>${quote.lines.map(
-    (line) => html`<tr><td>${line.description}${line.optional ? html` <span class="status">${line.chosen ? 'Optional, ticked' : 'Optional'}</span>` : ''}${line.taxes.length ? html`<span class="muted small"> · ${line.taxes.join(', ')}</span>` : ''}</td>
+    (
+      line,
+    ) => html`<tr><td>${line.description}${line.optional ? html` <span class="status">${line.chosen ? 'Optional, ticked' : 'Optional'}</span>` : ''}${line.taxes.length ? html`<span class="muted small"> · ${line.taxes.join(', ')}</span>` : ''}</td>
 <td class="amount">${formatQuantity(line.quantity, settings.locale)} ${unitLabel(line.unit)}</td><td class="amount">${formatMoney(line.unitPrice, quote.currency, settings.locale)}</td><td class="amount">${formatMoney(line.amount, quote.currency, settings.locale)}</td></tr>`,
   )}</tbody>
 </table>
@@ -270,9 +305,11 @@ ${quote.declinedAt ? html`<dt>Declined</dt><dd>${when(quote.declinedAt)}${quote.
 ${quote.withdrawnAt ? html`<dt>Withdrawn</dt><dd>${when(quote.withdrawnAt)}</dd>` : ''}
 </dl></section>
 </div>
-${quote.title || quote.note || quote.terms
-  ? html`<section class="card"><h2>Title, note and terms</h2><dl class="facts"><dt>Title</dt><dd>${quote.title ?? '—'}</dd><dt>Note</dt><dd>${quote.note ?? '—'}</dd><dt>Terms</dt><dd>${quote.terms ?? '—'}</dd></dl></section>`
-  : ''}`;
+${
+  quote.title || quote.note || quote.terms
+    ? html`<section class="card"><h2>Title, note and terms</h2><dl class="facts"><dt>Title</dt><dd>${quote.title ?? '—'}</dd><dt>Note</dt><dd>${quote.note ?? '—'}</dd><dt>Terms</dt><dd>${quote.terms ?? '—'}</dd></dl></section>`
+    : ''
+}`;
 }
 
 /** The builder of a draft, or a sent quote read-only with what can be done with it (Revise, Withdraw, Copy). */
@@ -283,7 +320,15 @@ export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
   const live = quote.status === 'sent' || quote.status === 'viewed' || quote.status === 'expired';
   const actions = [
     live ? actionButton({ action: `${base}/revise`, csrf: call.csrf, label: 'Revise' }) : '',
-    live ? actionButton({ action: `${base}/withdraw`, csrf: call.csrf, label: 'Withdraw', kind: 'danger', confirm: 'Withdraw this quote? Its link will say it was withdrawn.' }) : '',
+    live
+      ? actionButton({
+          action: `${base}/withdraw`,
+          csrf: call.csrf,
+          label: 'Withdraw',
+          kind: 'danger',
+          confirm: 'Withdraw this quote? Its link will say it was withdrawn.',
+        })
+      : '',
     quote.status !== 'draft' ? actionButton({ action: `${base}/copy`, csrf: call.csrf, label: 'Copy' }) : '',
   ];
   return html`<p class="small"><a href="${ws}/leads/${quote.leadId}">← ${input.leadName}</a> · <a href="${ws}/quotes">Quotes</a></p>
@@ -291,17 +336,24 @@ export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
 <div class="actions">${actions}</div></div>
 ${quoteNotice(call.query.notice)}
 ${input.form.problem ? html`<p class="notice error" role="alert">${input.form.problem}</p>` : ''}
-${quote.customerUrl && quote.status !== 'draft'
-  ? html`<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">The customer’s link</h2>
+${
+  quote.customerUrl && quote.status !== 'draft'
+    ? html`<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">The customer’s link</h2>
 <p class="muted small">Anyone with this link can read the quote and accept or decline it; it is never listed anywhere.</p>
 <div class="copy-row"><code class="copy-value" id="customer-link">${quote.customerUrl}</code><button type="button" class="secondary" data-copy-target="#customer-link" data-status="#copy-status" hidden>Copy</button></div>
 <p class="status-line" id="copy-status" role="status"></p></section>`
-  : ''}
+    : ''
+}
 ${quote.status === 'draft' ? draftBuilder(call, input, base) : sentView(input)}`;
 }
 
 /** The lead page's Quotes block: its quotes and New quote (a page to pick the attached scans' rooms and the items). */
-export function leadQuotesCard(call: WorkspaceCall, leadId: string, quotes: QuoteSummary[], settings: WorkspaceSettings): SafeHtml {
+export function leadQuotesCard(
+  call: WorkspaceCall,
+  leadId: string,
+  quotes: QuoteSummary[],
+  settings: WorkspaceSettings,
+): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card${quotes.length ? ' table-card' : ''}" aria-labelledby="lead-quotes-heading" id="lead-quotes">
 <div class="page-head" style="margin:0;padding:${quotes.length ? '.9rem .75rem .6rem' : '0 0 .75rem'}"><h2 id="lead-quotes-heading" style="margin:0">Quotes</h2>
@@ -311,7 +363,11 @@ ${quotes.length === 0 ? html`<p class="muted small">No quote yet. New quote star
 }
 
 /** The scan page's small block: the quotes with a line priced from this scan. */
-export function scanQuotesCard(call: WorkspaceCall, quotes: QuoteSummary[], settings: WorkspaceSettings): SafeHtml | string {
+export function scanQuotesCard(
+  call: WorkspaceCall,
+  quotes: QuoteSummary[],
+  settings: WorkspaceSettings,
+): SafeHtml | string {
   if (quotes.length === 0) return '';
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card" aria-labelledby="scan-quotes-heading" id="scan-quotes">

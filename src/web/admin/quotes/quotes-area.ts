@@ -25,7 +25,8 @@ import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js'
 import { newQuotePage } from './new-quote-page.js';
 import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
 
-const quotePath = (call: WorkspaceCall, quoteId: string) => workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
+const quotePath = (call: WorkspaceCall, quoteId: string) =>
+  workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
 
 async function loadQuote(call: WorkspaceCall): Promise<QuoteView> {
   const ref = call.params.quoteId ?? '';
@@ -56,13 +57,18 @@ async function refused(call: WorkspaceCall, error: unknown, errors: FormErrors =
   const quote = await loadQuote(call);
   const fieldErrors = { ...errors, ...(error.fieldErrors?.length ? formErrorsOf(error, 'title') : {}) };
   const problem = error.fieldErrors?.length ? undefined : error.detail;
-  return renderQuote(call, httpStatusOf(error), quote, { body: quote.status === 'draft' ? call.body : undefined, errors: fieldErrors, problem });
+  return renderQuote(call, httpStatusOf(error), quote, {
+    body: quote.status === 'draft' ? call.body : undefined,
+    errors: fieldErrors,
+    problem,
+  });
 }
 
 /** The builder's form: a refusal the gate catches comes back on the builder (see `refused`). */
 const builderForm: PageForm<WorkspaceCall> = { field: 'title', rerender: (call, { error }) => refused(call, error) };
 
-const taxNames = (quote: QuoteView, body: Record<string, string>, prefix: string) => quote.taxes.filter((_t, i) => body[`${prefix}-tax${i + 1}`] === 'on').map((t) => t.name);
+const taxNames = (quote: QuoteView, body: Record<string, string>, prefix: string) =>
+  quote.taxes.filter((_t, i) => body[`${prefix}-tax${i + 1}`] === 'on').map((t) => t.name);
 
 /**
  * Applies the builder's form to a draft: its details, then every line shown, then a free line when one was typed.
@@ -118,7 +124,9 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
       optional: body[`${p}-optional`] === 'on',
       chosen: body[`${p}-chosen`] === 'on',
     };
-    await attempt(`${p}-`, () => updateQuoteLine({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, lineId: line.id, line: fields } }));
+    await attempt(`${p}-`, () =>
+      updateQuoteLine({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, lineId: line.id, line: fields } }),
+    );
   }
   const typed = (body['new-description'] ?? '').trim() !== '' || (body['new-price'] ?? '').trim() !== '';
   if (typed || body.do === 'add-line') {
@@ -158,7 +166,12 @@ function many(call: WorkspaceCall, name: string): string[] {
 }
 
 /** New quote's picker (docs/admin-app.md): the lead's scans' rooms and the measured price-list items. */
-async function renderNewQuote(call: WorkspaceCall, status: number, picked?: { rooms: string[]; items: string[] }, errors?: FormErrors) {
+async function renderNewQuote(
+  call: WorkspaceCall,
+  status: number,
+  picked?: { rooms: string[]; items: string[] },
+  errors?: FormErrors,
+) {
   const workspaceId = call.workspace.workspaceId;
   const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
   const [settings, items, scans] = await Promise.all([
@@ -168,10 +181,17 @@ async function renderNewQuote(call: WorkspaceCall, status: number, picked?: { ro
   ]);
   const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
   const measured = items.filter((i) => i.measure !== null);
-  return call.render(status, { title: 'New quote', area: 'quotes', body: newQuotePage(call, { leadId: lead.id, leadName, scans, items: measured, settings, picked, errors }) });
+  return call.render(status, {
+    title: 'New quote',
+    area: 'quotes',
+    body: newQuotePage(call, { leadId: lead.id, leadName, scans, items: measured, settings, picked, errors }),
+  });
 }
 
-const senderOf = (call: WorkspaceCall) => ({ userId: call.user.userId, label: call.user.displayName || call.user.email });
+const senderOf = (call: WorkspaceCall) => ({
+  userId: call.user.userId,
+  label: call.user.displayName || call.user.email,
+});
 
 /** A one-button action on a quote (Revise, Withdraw, Copy): to the quote it answers, or the refusal on the page. */
 function quoteAction(path: string, notice: string, verb: (call: WorkspaceCall, quoteId: string) => Promise<QuoteView>) {
@@ -199,12 +219,22 @@ export const quotesArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const raw = call.query.status;
-        const status = raw && (['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'withdrawn'] as const).includes(raw as 'draft') ? checkListStatus(raw) : undefined;
+        const status =
+          raw &&
+          (['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'withdrawn'] as const).includes(
+            raw as 'draft',
+          )
+            ? checkListStatus(raw)
+            : undefined;
         const [settings, quotes] = await Promise.all([
           getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
           listQuotes({ ctx: call.ctx, input: { workspaceId, status, limit: 200 } }),
         ]);
-        return call.render(200, { title: 'Quotes', area: 'quotes', body: quotesScreen(call, { quotes, status, settings }) });
+        return call.render(200, {
+          title: 'Quotes',
+          area: 'quotes',
+          body: quotesScreen(call, { quotes, status, settings }),
+        });
       },
     },
     {
@@ -226,21 +256,44 @@ export const quotesArea: AdminArea = {
         const itemIds = scans.length > 0 ? many(call, 'item') : [];
         // One line per ticked room × ticked item; the rooms grouped by scan, in the lead's scan order.
         const picks = scans
-          .map((s) => ({ scanId: s.scanId, rooms: rooms.filter((r) => r.startsWith(`${s.scanId}:`)).map((r) => Number(r.slice(s.scanId.length + 1))) }))
+          .map((s) => ({
+            scanId: s.scanId,
+            rooms: rooms.filter((r) => r.startsWith(`${s.scanId}:`)).map((r) => Number(r.slice(s.scanId.length + 1))),
+          }))
           .filter((p) => p.rooms.length > 0);
         let quote: QuoteView;
         try {
-          if (picks.reduce((n, p) => n + p.rooms.length, 0) !== rooms.length || picks.some((p) => p.rooms.some((r) => !Number.isInteger(r) || r < 1))) {
-            throw new AppError('invalid_fields', 'A ticked room is no longer in a scan of this lead', [{ field: 'room', code: 'invalid', message: 'A scan was detached or changed meanwhile: tick the rooms again' }]);
+          if (
+            picks.reduce((n, p) => n + p.rooms.length, 0) !== rooms.length ||
+            picks.some((p) => p.rooms.some((r) => !Number.isInteger(r) || r < 1))
+          ) {
+            throw new AppError('invalid_fields', 'A ticked room is no longer in a scan of this lead', [
+              {
+                field: 'room',
+                code: 'invalid',
+                message: 'A scan was detached or changed meanwhile: tick the rooms again',
+              },
+            ]);
           }
           const known = new Set((await listPriceList({ ctx: call.ctx, input: { workspaceId } })).map((i) => i.id));
           if (itemIds.some((id) => !known.has(id))) {
-            throw new AppError('invalid_fields', 'A ticked item is no longer in the price list', [{ field: 'item', code: 'invalid', message: 'An item was removed from the price list meanwhile: tick the items again' }]);
+            throw new AppError('invalid_fields', 'A ticked item is no longer in the price list', [
+              {
+                field: 'item',
+                code: 'invalid',
+                message: 'An item was removed from the price list meanwhile: tick the items again',
+              },
+            ]);
           }
           if (itemIds.length > 0 && picks.length === 0 && scans.length > 0) {
-            throw new AppError('invalid_fields', 'Tick at least one room', [{ field: 'room', code: 'required', message: 'Tick the rooms to price the items in' }]);
+            throw new AppError('invalid_fields', 'Tick at least one room', [
+              { field: 'room', code: 'required', message: 'Tick the rooms to price the items in' },
+            ]);
           }
-          quote = await createQuote({ ctx: call.ctx, input: { workspaceId, leadId: lead.id, picks, itemIds, userId: call.user.userId } });
+          quote = await createQuote({
+            ctx: call.ctx,
+            input: { workspaceId, leadId: lead.id, picks, itemIds, userId: call.user.userId },
+          });
         } catch (error) {
           if (!isFormError(error)) throw error;
           const errors = error.fieldErrors?.length ? formErrorsOf(error, 'form') : { form: error.detail };
@@ -262,11 +315,18 @@ export const quotesArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const quote = await loadQuote(call);
-        if (quote.status !== 'draft') return refused(call, new AppError('quote_not_editable', 'A sent quote is never changed; revise it to make a new draft'));
+        if (quote.status !== 'draft')
+          return refused(
+            call,
+            new AppError('quote_not_editable', 'A sent quote is never changed; revise it to make a new draft'),
+          );
         const { errors, first } = await applyForm(call, quote);
         if (first) return refused(call, first, errors);
         await lineAction(call, quote);
-        return call.redirect(`${quotePath(call, quote.id)}${call.body.do?.includes(':') ? `#lines-heading` : ''}`, 'quote-saved');
+        return call.redirect(
+          `${quotePath(call, quote.id)}${call.body.do?.includes(':') ? `#lines-heading` : ''}`,
+          'quote-saved',
+        );
       },
       form: builderForm,
     },
@@ -279,7 +339,10 @@ export const quotesArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const itemIds = many(call, 'item');
         const picked = many(call, 'room');
-        if (itemIds.length === 0) throw new AppError('invalid_fields', 'Tick at least one item', [{ field: 'item', code: 'required', message: 'Tick at least one item' }]);
+        if (itemIds.length === 0)
+          throw new AppError('invalid_fields', 'Tick at least one item', [
+            { field: 'item', code: 'required', message: 'Tick at least one item' },
+          ]);
         const byScan = new Map<string, number[]>();
         for (const value of picked) {
           const [scanId = '', index = ''] = value.split(':');
@@ -290,9 +353,14 @@ export const quotesArea: AdminArea = {
         const plain = itemIds.filter((id) => !measured.includes(id));
         if (measured.length > 0 && byScan.size === 0) plain.push(...measured);
         for (const [scanId, rooms] of byScan) {
-          if (measured.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms } });
+          if (measured.length > 0)
+            await addItemLines({
+              ctx: call.ctx,
+              input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms },
+            });
         }
-        if (plain.length > 0) await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
+        if (plain.length > 0)
+          await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
         return call.redirect(quotePath(call, quote.id), 'lines-added');
       },
       form: builderForm,
@@ -310,15 +378,32 @@ export const quotesArea: AdminArea = {
         }
         const sent = await sendQuote({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, quoteId: quote.id, by: senderOf(call), email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email } },
+          input: {
+            workspaceId: call.workspace.workspaceId,
+            quoteId: quote.id,
+            by: senderOf(call),
+            email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email },
+          },
         });
         const emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
         return call.redirect(quotePath(call, quote.id), emailed ? 'quote-sent-email' : 'quote-sent');
       },
       form: builderForm,
     },
-    quoteAction('revise', 'quote-revised', (call, quoteId) => reviseQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId } })),
-    quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) => withdrawQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId } })),
-    quoteAction('copy', 'quote-copied', (call, quoteId) => copyQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId } })),
+    quoteAction('revise', 'quote-revised', (call, quoteId) =>
+      reviseQuote({
+        ctx: call.ctx,
+        input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId },
+      }),
+    ),
+    quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) =>
+      withdrawQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId } }),
+    ),
+    quoteAction('copy', 'quote-copied', (call, quoteId) =>
+      copyQuote({
+        ctx: call.ctx,
+        input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId },
+      }),
+    ),
   ],
 };

@@ -19,7 +19,9 @@ export function scaleBar(planWidthMetres: number, units: Units): { metres: numbe
   const unit = units === 'metric' ? 1 : METRES_PER_FOOT;
   const target = planWidthMetres / 4 / unit;
   const power = 10 ** Math.floor(Math.log10(target));
-  const length = [1, 2, 5, 10].map((f) => f * power).reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best));
+  const length = [1, 2, 5, 10]
+    .map((f) => f * power)
+    .reduce((best, v) => (Math.abs(v - target) < Math.abs(best - target) ? v : best));
   const figure = Number(length.toPrecision(1)).toString();
   return { metres: length * unit, label: units === 'metric' ? `${figure} m` : `${figure} ft` };
 }
@@ -31,7 +33,10 @@ const rotate = (p: Point, cos: number, sin: number): Point => [p[0] * cos - p[1]
  * scanned often sits askew). Turning keeps every length; a plan without walls is drawn as it is.
  */
 export function levelPlan(plan: Plan): Plan {
-  const longest = plan.walls.reduce<Plan['walls'][number] | null>((best, w) => (!best || w.length > best.length ? w : best), null);
+  const longest = plan.walls.reduce<Plan['walls'][number] | null>(
+    (best, w) => (!best || w.length > best.length ? w : best),
+    null,
+  );
   if (!longest) return plan;
   const angle = Math.atan2(longest.b[1] - longest.a[1], longest.b[0] - longest.a[0]);
   if (angle === 0) return plan;
@@ -84,7 +89,8 @@ export function wallLabels(plan: Plan, font: number): WallLabel[] {
     const pointsIn =
       plan.outline.length >= 3
         ? insidePolygon(ahead, plan.outline)
-        : (ahead[0] - centre[0]) ** 2 + (ahead[1] - centre[1]) ** 2 < (mid[0] - centre[0]) ** 2 + (mid[1] - centre[1]) ** 2;
+        : (ahead[0] - centre[0]) ** 2 + (ahead[1] - centre[1]) ** 2 <
+          (mid[0] - centre[0]) ** 2 + (mid[1] - centre[1]) ** 2;
     if (pointsIn) normal = [-normal[0], -normal[1]];
     const upright = Math.abs(normal[0]) > Math.abs(normal[1]);
     const gap = upright ? font * 0.6 : font * 0.9;
@@ -98,9 +104,14 @@ export function wallLabels(plan: Plan, font: number): WallLabel[] {
 }
 
 export function floorPlanSvg(scanned: Plan | null, units: Units, title: string): SafeHtml {
-  if (!scanned) return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to draw.</p>`;
+  if (!scanned)
+    return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to draw.</p>`;
   const plan = levelPlan(scanned);
-  const points: Point[] = [...plan.outline, ...plan.walls.flatMap((w) => [w.a, w.b]), ...plan.openings.flatMap((o) => [o.a, o.b])];
+  const points: Point[] = [
+    ...plan.outline,
+    ...plan.walls.flatMap((w) => [w.a, w.b]),
+    ...plan.openings.flatMap((o) => [o.a, o.b]),
+  ];
   const box = bounds(points);
   const width = Math.max(box.maxX - box.minX, 0.5);
   const height = Math.max(box.maxY - box.minY, 0.5);
@@ -108,14 +119,17 @@ export function floorPlanSvg(scanned: Plan | null, units: Units, title: string):
   const bar = scaleBar(Math.max(width, height), units);
   const font = Math.max(width, height) / 16;
   const stroke = Math.max(width, height) / 150;
-  const viewBox = [box.minX - margin, box.minY - margin, width + 2 * margin, height + 2 * margin + font * 2.5].map(n).join(' ');
+  const viewBox = [box.minX - margin, box.minY - margin, width + 2 * margin, height + 2 * margin + font * 2.5]
+    .map(n)
+    .join(' ');
   const centre: Point = [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
   const barY = box.maxY + margin * 0.6 + font;
   return html`<svg class="floor-plan" role="img" viewBox="${viewBox}" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg" aria-label="${`Floor plan of ${title}`}">
 <title>${`Floor plan of ${title}`}</title>
 ${plan.outline.length >= 3 ? html`<polygon class="plan-floor" points="${plan.outline.map((p) => `${n(p[0])},${n(p[1])}`).join(' ')}" fill="#f3f5f8" stroke="#9aa3af" stroke-width="${n(stroke)}" stroke-dasharray="${n(stroke * 3)} ${n(stroke * 2)}"/>` : ''}
 ${plan.walls.map(
-  (w) => html`<line class="plan-wall" x1="${n(w.a[0])}" y1="${n(w.a[1])}" x2="${n(w.b[0])}" y2="${n(w.b[1])}" stroke="#111827" stroke-width="${n(stroke * 4)}" stroke-linecap="square"/>`,
+  (w) =>
+    html`<line class="plan-wall" x1="${n(w.a[0])}" y1="${n(w.a[1])}" x2="${n(w.b[0])}" y2="${n(w.b[1])}" stroke="#111827" stroke-width="${n(stroke * 4)}" stroke-linecap="square"/>`,
 )}
 ${plan.openings.map((o) => {
   if (o.kind === 'window') {

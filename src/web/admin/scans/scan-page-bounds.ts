@@ -1,5 +1,11 @@
 import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
-import { boundedPlan, MAX_PLAN_CORNERS, MAX_PLAN_OPENINGS, MAX_PLAN_WALLS, planSurfaces } from '../../../domain/scans/measure/index.js';
+import {
+  boundedPlan,
+  MAX_PLAN_CORNERS,
+  MAX_PLAN_OPENINGS,
+  MAX_PLAN_WALLS,
+  planSurfaces,
+} from '../../../domain/scans/measure/index.js';
 
 /**
  * A scan's page is bounded whatever the upload holds (docs/admin-app.md, "A scan's page"): its rooms come 50 a page
@@ -35,6 +41,10 @@ export function scanPageRooms(figures: ScanFigures, page: number): ScanPageRooms
     rooms,
     page: current,
     pages,
-    work: { roomsShown: rooms.length, plansDrawn: drawn.length, surfacesDrawn: drawn.reduce((n, r) => n + planSurfaces(r.measurement.plan), 0) },
+    work: {
+      roomsShown: rooms.length,
+      plansDrawn: drawn.length,
+      surfacesDrawn: drawn.reduce((n, r) => n + planSurfaces(r.measurement.plan), 0),
+    },
   };
 }

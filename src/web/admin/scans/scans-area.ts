@@ -41,21 +41,33 @@ function prettyJson(bytes: Buffer): string {
 
 /** The scan of the URL, in the URL's workspace (another workspace's scan is "not found"). */
 const scanOf = (call: WorkspaceCall, markOpened = false) =>
-  getScan({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '', markOpened } });
+  getScan({
+    ctx: call.ctx,
+    input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '', markOpened },
+  });
 
-const unitsOf = async (call: WorkspaceCall) => (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } })).units;
+const unitsOf = async (call: WorkspaceCall) =>
+  (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } })).units;
 
 /** Download measurements (CSV) and (Excel): the page's numbers, one row a room, in the workspace's units. */
 async function measurementsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
   const workspaceId = call.workspace.workspaceId;
   const scan = await scanOf(call);
-  const [figures, units] = await Promise.all([scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }), unitsOf(call)]);
+  const [figures, units] = await Promise.all([
+    scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }),
+    unitsOf(call),
+  ]);
   const headers = measurementHeaders(units);
   const rows = [headers, ...measurementRows(figures, units)];
   const filename = `${scan.id}-measurements.${format}`;
-  if (format === 'csv') return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename, body: csvText(rows) });
+  if (format === 'csv')
+    return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename, body: csvText(rows) });
   const widths = headers.map((h) => (h === 'note' ? 50 : h === 'name' ? 24 : 14));
-  return sendAttachment(call.reply, { contentType: XLSX_CONTENT_TYPE, filename, body: xlsxStream('Measurements', rows, widths) });
+  return sendAttachment(call.reply, {
+    contentType: XLSX_CONTENT_TYPE,
+    filename,
+    body: xlsxStream('Measurements', rows, widths),
+  });
 }
 
 /** Scans (docs/admin-app.md). */
@@ -72,10 +84,16 @@ export const scansArea: AdminArea = {
         // Scans still waiting for a job first; `?scans=all` lists every one.
         const filter = call.query.scans === 'all' ? 'all' : 'unattached';
         const [{ uploadKey }, status, scans, units] = await Promise.all([
-          showUploadKey({ ctx: call.ctx, input: { workspaceId, ...(call.query.show === 'key' ? { audit: 'key.shown' as const } : {}) } }),
+          showUploadKey({
+            ctx: call.ctx,
+            input: { workspaceId, ...(call.query.show === 'key' ? { audit: 'key.shown' as const } : {}) },
+          }),
           uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
           // One more than a page tells whether an older page exists.
-          listScans({ ctx: call.ctx, input: { workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE } }),
+          listScans({
+            ctx: call.ctx,
+            input: { workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE },
+          }),
           unitsOf(call),
         ]);
         return call.render(200, {
@@ -102,7 +120,10 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key',
       access: 'member',
       handler: async (call) => {
-        const { uploadKey } = await showUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, audit: 'key.copied' } });
+        const { uploadKey } = await showUploadKey({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, audit: 'key.copied' },
+        });
         return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
       },
     },
@@ -124,7 +145,9 @@ export const scansArea: AdminArea = {
         const find = (call.query.find ?? '').trim().slice(0, 200);
         const [units, found, figures] = await Promise.all([
           unitsOf(call),
-          find ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } }) : null,
+          find
+            ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } })
+            : null,
           // Kept figures; a scan the background sweep has not reached yet is measured now, once.
           scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
         ]);
@@ -132,7 +155,10 @@ export const scansArea: AdminArea = {
         const shown = scanPageRooms(figures, pageNumber(call.query.rooms));
         const unrecognized = new Map<number, string>();
         for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
-          const bytes = await readScanRoom({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index } });
+          const bytes = await readScanRoom({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index },
+          });
           unrecognized.set(room.index, prettyJson(bytes));
         }
         const workspaceId = call.workspace.workspaceId;
@@ -175,7 +201,10 @@ export const scansArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const scan = await scanOf(call);
-        const bytes = await readScanRaw({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } });
+        const bytes = await readScanRaw({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, scanId: scan.id },
+        });
         return download(call, bytes, `${scan.id}.json`);
       },
     },
@@ -201,7 +230,10 @@ export const scansArea: AdminArea = {
         const scan = await scanOf(call);
         const index = call.params.index ?? '';
         if (!/^\d{1,4}$/.test(index)) throw new AppError('room_not_found', `Room ${index} does not exist`);
-        const bytes = await readScanRoom({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: Number(index) } });
+        const bytes = await readScanRoom({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: Number(index) },
+        });
         return download(call, bytes, `${scan.id}-room-${Number(index) + 1}.json`);
       },
     },
@@ -210,7 +242,10 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/:scanId/delete',
       access: 'owner',
       handler: async (call) => {
-        await deleteScan({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '' } });
+        await deleteScan({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '' },
+        });
         return call.redirect(workspacePath(call.workspace.workspaceId, 'scans'), 'scan-deleted');
       },
     },

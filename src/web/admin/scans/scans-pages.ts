@@ -13,7 +13,12 @@ import { areaText } from './scan-area-text.js';
 import { floorPlanSvg } from './floor-plan.js';
 import { ROOMS_PER_PAGE, type ScanPageRooms } from './scan-page-bounds.js';
 import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
-import { figureText, MEASUREMENT_COLUMNS, roomNote, type MeasurementKey } from '../../../domain/scans/measurement-table.js';
+import {
+  figureText,
+  MEASUREMENT_COLUMNS,
+  roomNote,
+  type MeasurementKey,
+} from '../../../domain/scans/measurement-table.js';
 import type { Figure, Plan } from '../../../domain/scans/measure/index.js';
 import { formatArea } from '../../../domain/units.js';
 
@@ -66,9 +71,11 @@ ${notice(call.query.notice)}
 <p class="muted small">Put this key into the scanning app. Anyone with it can upload scans to this workspace.</p>
 <div class="secret">
 <code id="upload-key"${input.shown ? html` data-shown="true"` : ''}>${keyText}</code>
-${input.shown
-  ? html`<a class="button secondary" href="${base}">Hide</a>`
-  : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`}
+${
+  input.shown
+    ? html`<a class="button secondary" href="${base}">Hide</a>`
+    : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`
+}
 <button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-csrf="${call.csrf}" data-status="#key-status" hidden>Copy</button>
 </div>
 <p class="status-line" id="key-status" role="status" aria-live="polite"></p>
@@ -76,15 +83,17 @@ ${input.shown
 <dt>Last connected</dt><dd id="last-connected">${when(input.lastConnectedAt, 'not yet')}</dd>
 <dt>Made</dt><dd>${when(input.createdAt)}</dd>
 </dl>
-${isOwner
-  ? html`<div class="actions">${actionButton({
-      action: `${base}/key/regenerate`,
-      csrf: call.csrf,
-      label: 'Regenerate',
-      kind: 'danger',
-      confirm: 'Make a new upload key? The current key stops working at once; the scanning app needs the new one.',
-    })}<span class="muted small">After a lost phone or a leaked key. The old key is refused at once.</span></div>`
-  : html`<p class="muted small">Only an owner can regenerate the key.</p>`}
+${
+  isOwner
+    ? html`<div class="actions">${actionButton({
+        action: `${base}/key/regenerate`,
+        csrf: call.csrf,
+        label: 'Regenerate',
+        kind: 'danger',
+        confirm: 'Make a new upload key? The current key stops working at once; the scanning app needs the new one.',
+      })}<span class="muted small">After a lost phone or a leaked key. The old key is refused at once.</span></div>`
+    : html`<p class="muted small">Only an owner can regenerate the key.</p>`
+}
 </section>
 <section class="card" aria-labelledby="test-heading">
 <h2 id="test-heading">Test the connection</h2>
@@ -98,9 +107,10 @@ ${isOwner
 <section class="card table-card" aria-labelledby="list-heading">
 <h2 id="list-heading" class="offscreen">Arrived scans</h2>
 ${filterTabs(base, input.filter)}
-${input.scans.length === 0
-  ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : input.filter === 'unattached' ? html`No scans waiting for a lead. New uploads from the scanning app show up here. <a href="${base}?scans=all">List all scans</a>.` : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
-  : html`<table class="list" id="scans">
+${
+  input.scans.length === 0
+    ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : input.filter === 'unattached' ? html`No scans waiting for a lead. New uploads from the scanning app show up here. <a href="${base}?scans=all">List all scans</a>.` : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
+    : html`<table class="list" id="scans">
 <thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Floor area</th><th scope="col">Lead</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
 <tbody>
 ${input.scans.map(
@@ -114,7 +124,8 @@ ${input.scans.map(
 </tr>`,
 )}
 </tbody>
-</table>`}
+</table>`
+}
 ${numberedPager({ base: input.filter === 'all' ? `${base}?scans=all` : base, page: input.page, hasOlder: input.hasOlder })}
 </section>`;
 }
@@ -137,24 +148,30 @@ function attachSection(call: WorkspaceCall, base: string, input: ScanPageInput):
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<section class="card" aria-labelledby="lead-heading">
 <h2 id="lead-heading">Lead</h2>
-${scan.lead
-  ? html`<p id="attached-lead">Attached to <a href="${ws}/leads/${scan.lead.id}">${leadLabel(scan.lead)}</a>${scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''}</p>
+${
+  scan.lead
+    ? html`<p id="attached-lead">Attached to <a href="${ws}/leads/${scan.lead.id}">${leadLabel(scan.lead)}</a>${scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''}</p>
 ${actionButton({ action: `${base}/detach`, csrf: call.csrf, label: 'Detach', kind: 'secondary' })}`
-  : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by name, email or phone.</p>`}
+    : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by name, email or phone.</p>`
+}
 <form method="get" action="${base}" class="search-row" role="search">
 <label for="f-find">Find a lead</label>
 <input type="search" id="f-find" name="find" value="${find}" maxlength="200" placeholder="Name, email or phone">
 <button type="submit" class="secondary">Find</button>
 </form>
-${found === null
-  ? ''
-  : found.length === 0
-    ? html`<p class="muted small" id="found-leads">No lead matches “${find}”.</p>`
-    : html`<ul class="plain" id="found-leads">${found.map(
-        (lead) => html`<li><form class="inline attach" method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden" name="leadId" value="${lead.id}">
+${
+  found === null
+    ? ''
+    : found.length === 0
+      ? html`<p class="muted small" id="found-leads">No lead matches “${find}”.</p>`
+      : html`<ul class="plain" id="found-leads">${found.map(
+          (
+            lead,
+          ) => html`<li><form class="inline attach" method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden" name="leadId" value="${lead.id}">
 <span><strong>${lead.name ?? lead.email ?? lead.phone ?? lead.id}</strong> <span class="muted small">${[lead.email, lead.phone].filter(Boolean).join(' · ')} · ${lead.sourceName}, ${when(lead.receivedAt)}</span></span>
 <button type="submit" class="secondary">Attach</button></form></li>`,
-      )}</ul>`}
+        )}</ul>`
+}
 </section>`;
 }
 
@@ -166,9 +183,17 @@ export function scanPage(call: WorkspaceCall, input: ScanPageInput): SafeHtml {
   return html`<p class="small"><a href="${workspacePath(workspace.workspaceId, 'scans')}">← Scans</a></p>
 <div class="page-head"><div><h1>Scan of ${when(scan.receivedAt)}</h1><p class="muted mono small">${scan.id}</p></div>
 <div class="actions"><a class="button" href="${base}/body" download id="download-body">Download</a>
-${workspace.role === 'owner'
-  ? actionButton({ action: `${base}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this scan and its rooms? This cannot be undone.' })
-  : ''}</div></div>
+${
+  workspace.role === 'owner'
+    ? actionButton({
+        action: `${base}/delete`,
+        csrf: call.csrf,
+        label: 'Delete',
+        kind: 'danger',
+        confirm: 'Delete this scan and its rooms? This cannot be undone.',
+      })
+    : ''
+}</div></div>
 ${notice(call.query.notice)}
 <div class="grid-2">
 <section class="card">
@@ -192,7 +217,13 @@ const sum = (values: Array<number | null | undefined>) => {
 };
 
 /** The columns whose room figures add up to a total for the scan (a height or a perimeter does not). */
-const TOTALLED: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'wallAreaGross', 'wallAreaNet', 'skirting', 'volume']);
+const TOTALLED: ReadonlySet<MeasurementKey> = new Set([
+  'floorArea',
+  'wallAreaGross',
+  'wallAreaNet',
+  'skirting',
+  'volume',
+]);
 
 /** The figures the table shows as columns; the rest open under each room's "More" (so the table fits 1280 px). */
 const SHOWN_KEYS: ReadonlySet<MeasurementKey> = new Set(['floorArea', 'perimeter', 'ceilingHeight', 'wallAreaNet']);
@@ -202,7 +233,8 @@ const DETAIL_COLUMNS = MEASUREMENT_COLUMNS.filter(([key]) => !SHOWN_KEYS.has(key
 /** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
 function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
   const { scan, figures, units, shown } = input;
-  if (scan.rooms.length === 0) return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
+  if (scan.rooms.length === 0)
+    return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
   // The totals add up every room of the scan; the table lists this page's.
   const rooms = figures.rooms;
   // A column's total for the scan, said like a room's figure (the floor area's is the one the scan keeps).
@@ -220,7 +252,8 @@ ${roomsPager(base, shown, rooms.length)}
 <tbody>${shown.rooms.map((room) => {
     const m = room.measurement;
     const note = roomNote(m);
-    const cell = (key: MeasurementKey, kind: 'area' | 'length' | 'volume') => html`${m[key] ? html`<span title="${m[key]!.source}">${figureText(m[key], kind, units)}</span>` : '—'}`;
+    const cell = (key: MeasurementKey, kind: 'area' | 'length' | 'volume') =>
+      html`${m[key] ? html`<span title="${m[key]!.source}">${figureText(m[key], kind, units)}</span>` : '—'}`;
     return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
 <td data-label="Room" class="rooms"><strong>${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}</td>
 ${SHOWN_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num">${cell(key, kind)}</td>`)}
@@ -231,10 +264,10 @@ ${DETAIL_COLUMNS.map(([key, label, kind]) => html`<dt>${label}</dt><dd>${cell(ke
   })}</tbody>
 <tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
 ${SHOWN_COLUMNS.map(([key, label, kind]) =>
-    TOTALLED.has(key)
-      ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(totalOf(key), kind, units)}</td>`
-      : html`<td class="empty-cell"></td>`,
-  )}
+  TOTALLED.has(key)
+    ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(totalOf(key), kind, units)}</td>`
+    : html`<td class="empty-cell"></td>`,
+)}
 <td data-label="Details" class="room-details"><details><summary>More totals</summary><dl class="facts">
 ${DETAIL_COLUMNS.filter(([key]) => TOTALLED.has(key)).map(([key, label, kind]) => html`<dt>${label}</dt><dd>${figureText(totalOf(key), kind, units)}</dd>`)}
 <dt>Doors · windows</dt><dd>${count('doors') ?? '—'} · ${count('windows') ?? 0}</dd>
@@ -265,9 +298,11 @@ function plansSection(input: ScanPageInput): SafeHtml | string {
 <div class="plan-grid">${shown.rooms.map(
     (room) => html`<figure class="card plan">
 <figcaption><strong>${room.index + 1}. ${room.name}</strong>${room.measurement.floorArea ? html` <span class="muted small">${formatArea(room.measurement.floorArea.value, units)}</span>` : ''}</figcaption>
-${room.measurement.recognized
-  ? html`${floorPlanSvg(room.measurement.plan, units, room.name)}${simplifiedNote(room.measurement.plan)}`
-  : html`<p class="muted small">No measurements recognized in this room.</p>${unrecognized.has(room.index) ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>` : ''}`}
+${
+  room.measurement.recognized
+    ? html`${floorPlanSvg(room.measurement.plan, units, room.name)}${simplifiedNote(room.measurement.plan)}`
+    : html`<p class="muted small">No measurements recognized in this room.</p>${unrecognized.has(room.index) ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>` : ''}`
+}
 </figure>`,
   )}</div>
 </section>`;
@@ -279,7 +314,9 @@ function simplifiedNote(plan: Plan | null): SafeHtml | string {
   if (!cut) return '';
   const parts = [
     cut.walls > plan.walls.length ? `the ${plan.walls.length} longest of its ${cut.walls} walls` : '',
-    cut.openings > plan.openings.length ? `the ${plan.openings.length} widest of its ${cut.openings} doors, windows and openings` : '',
+    cut.openings > plan.openings.length
+      ? `the ${plan.openings.length} widest of its ${cut.openings} doors, windows and openings`
+      : '',
     cut.corners > plan.outline.length ? `its floor outline with ${plan.outline.length} of ${cut.corners} corners` : '',
   ].filter(Boolean);
   return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show, so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;

@@ -1,5 +1,11 @@
 import { updateWorkspaceSettings } from '../../../domain/settings/update-workspace-settings.js';
-import { getWorkspaceSettings, MAX_TAXES, RETENTION_MONTHS, timeZones, type WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
+import {
+  getWorkspaceSettings,
+  MAX_TAXES,
+  RETENTION_MONTHS,
+  timeZones,
+  type WorkspaceSettings,
+} from '../../../domain/settings/workspace-settings.js';
 import type { TaxChange, TaxNumberChange } from '../../../domain/settings/quote-settings.js';
 import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -72,13 +78,17 @@ ${errors.taxNumbers ? html`<p class="field-error" id="f-taxNumbers-error">${erro
 </fieldset>`;
 }
 
-const RETENTION_OPTIONS: Array<[string, string]> = [['off', 'Keep them (off)'], ...RETENTION_MONTHS.map((m): [string, string] => [String(m), `${m} months`])];
-
+const RETENTION_OPTIONS: Array<[string, string]> = [
+  ['off', 'Keep them (off)'],
+  ...RETENTION_MONTHS.map((m): [string, string] => [String(m), `${m} months`]),
+];
 
 function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = {}): SafeHtml {
   const zones = timeZones();
   // A zone the list lacks (sent by hand) is still shown as chosen, next to its error.
-  const zoneOptions: Array<[string, string]> = (zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]).map((z) => [z, z.replaceAll('_', ' ')]);
+  const zoneOptions: Array<[string, string]> = (
+    zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]
+  ).map((z) => [z, z.replaceAll('_', ' ')]);
   return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div>
 <div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/price-list')}" id="price-list-link">Price list</a></div></div>
 ${notice(call.query.notice)}
@@ -88,7 +98,17 @@ ${notice(call.query.notice)}
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).' })}
 ${selectField('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
-${selectField('units', 'Units', [['metric', 'Metric (m, m²)'], ['imperial', 'Imperial (ft-in, ft²)']], values.units, errors, 'Scan measurements are kept in metres and shown in these units.')}
+${selectField(
+  'units',
+  'Units',
+  [
+    ['metric', 'Metric (m, m²)'],
+    ['imperial', 'Imperial (ft-in, ft²)'],
+  ],
+  values.units,
+  errors,
+  'Scan measurements are kept in metres and shown in these units.',
+)}
 <fieldset class="retention" aria-describedby="retention-hint">
 <legend>Retention</legend>
 <p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good, and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
@@ -149,11 +169,15 @@ function postedQuoteValues(body: Record<string, string | undefined>): QuoteValue
  */
 function quoteInput(values: QuoteValues, current: WorkspaceSettings) {
   const taxes: TaxChange[] = [
-    ...current.taxes.filter((t) => !values.taxes.some((v) => v.name.toLowerCase() === t.name.toLowerCase())).map((t) => ({ name: t.name, rate: 'off' })),
+    ...current.taxes
+      .filter((t) => !values.taxes.some((v) => v.name.toLowerCase() === t.name.toLowerCase()))
+      .map((t) => ({ name: t.name, rate: 'off' })),
     ...values.taxes.map((t) => ({ name: t.name, rate: t.rate, onByDefault: t.onByDefault })),
   ];
   const taxNumbers: TaxNumberChange[] = [
-    ...current.taxNumbers.filter((n) => !values.taxNumbers.some((v) => v.name.toLowerCase() === n.name.toLowerCase())).map((n) => ({ name: n.name, value: '' })),
+    ...current.taxNumbers
+      .filter((n) => !values.taxNumbers.some((v) => v.name.toLowerCase() === n.name.toLowerCase()))
+      .map((n) => ({ name: n.name, value: '' })),
     ...values.taxNumbers,
   ];
   const { taxes: _t, taxNumbers: _n, ...rest } = values;
@@ -183,7 +207,10 @@ export const settingsArea: AdminArea = {
       path: '/w/:workspaceId/settings',
       access: 'owner',
       handler: async (call) => {
-        const settings = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+        const settings = await getWorkspaceSettings({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId },
+        });
         return call.render(200, { title: 'Settings', area: 'settings', body: settingsPage(call, valuesOf(settings)) });
       },
     },
@@ -195,13 +222,19 @@ export const settingsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const current = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } });
         const posted = postedQuoteValues(call.body);
-        await updateWorkspaceSettings({ ctx: call.ctx, input: { workspaceId, ...postedValues(call), ...(posted ? quoteInput(posted, current) : {}) } });
+        await updateWorkspaceSettings({
+          ctx: call.ctx,
+          input: { workspaceId, ...postedValues(call), ...(posted ? quoteInput(posted, current) : {}) },
+        });
         return call.redirect(workspacePath(workspaceId, 'settings'), 'settings-saved');
       },
       form: {
         field: 'name',
         rerender: async (call, { status, errors }) => {
-          const current = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+          const current = await getWorkspaceSettings({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId },
+          });
           const shown = { ...postedValues(call), quotes: postedQuoteValues(call.body) ?? valuesOf(current).quotes };
           return call.render(status, { title: 'Settings', area: 'settings', body: settingsPage(call, shown, errors) });
         },

@@ -1,6 +1,16 @@
 import { contrastWithWhite, DEFAULT_ACCENT, MIN_CONTRAST, normalizeHex } from '../../../domain/forms/accent-colour.js';
-import { builtInLabel, DEFAULT_BUILT_IN_LABELS, formItems, type BuiltInField } from '../../../domain/forms/form-layout.js';
-import { FORM_FIELD_KIND_LABELS, FORM_FIELD_KINDS, FORM_LIMITS, type FormFieldDefinition } from '../../../domain/forms/form-definition.js';
+import {
+  builtInLabel,
+  DEFAULT_BUILT_IN_LABELS,
+  formItems,
+  type BuiltInField,
+} from '../../../domain/forms/form-layout.js';
+import {
+  FORM_FIELD_KIND_LABELS,
+  FORM_FIELD_KINDS,
+  FORM_LIMITS,
+  type FormFieldDefinition,
+} from '../../../domain/forms/form-definition.js';
 import type { SourceForm } from '../../../domain/forms/source-form.js';
 import type { SourceListItem } from '../../../domain/sources/list-sources.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -21,7 +31,14 @@ export interface FormEditorInput {
 }
 
 /** One of the edit form's controls; ids carry the field's id, so every row's form has its own. */
-function editControl(f: FormFieldDefinition, name: string, label: string, value: string, errors: FormErrors, multiline: boolean): SafeHtml {
+function editControl(
+  f: FormFieldDefinition,
+  name: string,
+  label: string,
+  value: string,
+  errors: FormErrors,
+  multiline: boolean,
+): SafeHtml {
   const id = `edit-${f.id}-${name}`;
   const error = errors[name];
   const attrs = html`id="${id}" name="${name}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}`;
@@ -33,7 +50,12 @@ ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
 }
 
 /** A field's own edit form, folded under its row: everything but its kind (answers keep their meaning). */
-function editForm(call: WorkspaceCall, base: string, f: FormFieldDefinition, editing: FormEditorInput['editing']): SafeHtml {
+function editForm(
+  call: WorkspaceCall,
+  base: string,
+  f: FormFieldDefinition,
+  editing: FormEditorInput['editing'],
+): SafeHtml {
   const mine = editing?.fieldId === f.id ? editing : undefined;
   const errors = mine?.errors ?? {};
   const value = (name: string, current: string) => mine?.values[name] ?? current;
@@ -64,7 +86,14 @@ function moveButtons(call: WorkspaceCall, base: string, key: string, i: number, 
   return html`${i > 0 ? actionButton({ action, csrf: call.csrf, label: 'Move up', fields: { direction: 'up' } }) : ''}${i < count - 1 ? actionButton({ action, csrf: call.csrf, label: 'Move down', fields: { direction: 'down' } }) : ''}`;
 }
 
-function fieldRow(call: WorkspaceCall, base: string, f: FormFieldDefinition, i: number, count: number, editing: FormEditorInput['editing']): SafeHtml {
+function fieldRow(
+  call: WorkspaceCall,
+  base: string,
+  f: FormFieldDefinition,
+  i: number,
+  count: number,
+  editing: FormEditorInput['editing'],
+): SafeHtml {
   const action = (what: string) => `${base}/fields/${f.id}/${what}`;
   return html`<li class="form-field-row" id="field-${f.id}">
 <div class="form-field-text"><strong>${f.label}</strong><span class="muted small">${fieldSummary(f)}</span>${f.help ? html`<span class="small">${f.help}</span>` : ''}${f.consentText ? html`<span class="small">“${f.consentText}”</span>` : ''}</div>
@@ -74,7 +103,10 @@ ${editForm(call, base, f, editing)}
 }
 
 function builtInSummary(b: BuiltInField): string {
-  const parts = [b.label === null ? 'Built-in' : `Built-in (${DEFAULT_BUILT_IN_LABELS[b.name]})`, b.shown ? 'shown' : 'hidden'];
+  const parts = [
+    b.label === null ? 'Built-in' : `Built-in (${DEFAULT_BUILT_IN_LABELS[b.name]})`,
+    b.shown ? 'shown' : 'hidden',
+  ];
   if (b.shown) parts.push(b.required ? 'required' : 'optional');
   return parts.join(' — ');
 }
@@ -86,7 +118,12 @@ ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}`;
 }
 
 /** A built-in field's form, folded under its row: its label, shown or hidden, required or not. */
-function builtInForm(call: WorkspaceCall, base: string, b: BuiltInField, editing: FormEditorInput['editing']): SafeHtml {
+function builtInForm(
+  call: WorkspaceCall,
+  base: string,
+  b: BuiltInField,
+  editing: FormEditorInput['editing'],
+): SafeHtml {
   const mine = editing?.fieldId === b.name ? editing : undefined;
   const errors = mine?.errors ?? {};
   const id = `edit-${b.name}`;
@@ -109,7 +146,14 @@ ${builtInCheck(`${id}-required`, 'required', 'Required', required, errors.requir
 </details>`;
 }
 
-function builtInRow(call: WorkspaceCall, base: string, b: BuiltInField, i: number, count: number, editing: FormEditorInput['editing']): SafeHtml {
+function builtInRow(
+  call: WorkspaceCall,
+  base: string,
+  b: BuiltInField,
+  i: number,
+  count: number,
+  editing: FormEditorInput['editing'],
+): SafeHtml {
   return html`<li class="form-field-row${b.shown ? '' : ' hidden-field'}" id="field-${b.name}" data-built-in="${b.name}">
 <div class="form-field-text"><strong>${builtInLabel(b)}</strong><span class="muted small">${builtInSummary(b)}</span></div>
 <div class="actions">${moveButtons(call, base, b.name, i, count)}</div>
@@ -153,8 +197,10 @@ ${notice(call.query.notice)}
 <section class="card" aria-labelledby="fields-heading">
 <h2 id="fields-heading">Fields, in order</h2>
 <ol class="plain form-fields" id="form-fields">${items.map((item, i) =>
-  item.kind === 'built_in' ? builtInRow(call, base, item.field, i, items.length, input.editing) : fieldRow(call, base, item.field, i, items.length, input.editing),
-)}</ol>
+    item.kind === 'built_in'
+      ? builtInRow(call, base, item.field, i, items.length, input.editing)
+      : fieldRow(call, base, item.field, i, items.length, input.editing),
+  )}</ol>
 ${form.fields.length === 0 ? html`<p class="muted" id="no-fields">No fields of your own yet.</p>` : ''}
 <p class="muted small">At least one of name, phone and email stays on the form. Answers to your own fields are stored with the lead under the field’s label, and are columns of the CSV export. Posts to the intake URL from your own forms are not held to any of this: they need none of these fields and may send hidden ones.</p>
 </section>

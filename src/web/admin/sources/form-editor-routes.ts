@@ -11,14 +11,22 @@ import { workspacePath } from '../admin-route.js';
 import { formEditorPage, type FormEditorInput } from './form-editor-pages.js';
 
 const sourceOf = (call: WorkspaceCall) =>
-  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
+  findWorkspaceSource({
+    ctx: call.ctx,
+    input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' },
+  });
 
-const editorPath = (call: WorkspaceCall, sourceId: string) => workspacePath(call.workspace.workspaceId, `sources/${sourceId}/form`);
+const editorPath = (call: WorkspaceCall, sourceId: string) =>
+  workspacePath(call.workspace.workspaceId, `sources/${sourceId}/form`);
 
 async function renderEditor(call: WorkspaceCall, status: number, extra: Omit<FormEditorInput, 'source' | 'form'> = {}) {
   const source = await sourceOf(call);
   const form = await readSourceForm(call.ctx, source.id);
-  return call.render(status, { title: `Form · ${source.name}`, area: 'sources', body: formEditorPage(call, { source, form, ...extra }) });
+  return call.render(status, {
+    title: `Form · ${source.name}`,
+    area: 'sources',
+    body: formEditorPage(call, { source, form, ...extra }),
+  });
 }
 
 /** A custom field's edit form as typed (its kind stays). */
@@ -55,10 +63,17 @@ export const formEditorRoutes: AdminRoute[] = [
     handler: async (call) => {
       const source = await sourceOf(call);
       const values = fieldValuesOf(call);
-      await addFormField({ ctx: call.ctx, input: { sourceId: source.id, field: { ...values, required: values.required === '1' } } });
+      await addFormField({
+        ctx: call.ctx,
+        input: { sourceId: source.id, field: { ...values, required: values.required === '1' } },
+      });
       return call.redirect(editorPath(call, source.id), 'form-field-added');
     },
-    form: { field: 'label', rerender: (call, { status, errors }) => renderEditor(call, status, { fieldErrors: errors, fieldValues: fieldValuesOf(call) }) },
+    form: {
+      field: 'label',
+      rerender: (call, { status, errors }) =>
+        renderEditor(call, status, { fieldErrors: errors, fieldValues: fieldValuesOf(call) }),
+    },
   },
   {
     method: 'POST',
@@ -68,13 +83,19 @@ export const formEditorRoutes: AdminRoute[] = [
       const source = await sourceOf(call);
       const fieldId = call.params.fieldId ?? '';
       const values = editedValuesOf(call);
-      await editFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId, field: { ...values, required: values.required === '1' } } });
+      await editFormField({
+        ctx: call.ctx,
+        input: { sourceId: source.id, fieldId, field: { ...values, required: values.required === '1' } },
+      });
       return call.redirect(editorPath(call, source.id), 'form-field-saved');
     },
     // A refused edit comes back in that field's row, kept open, with what was typed.
     form: {
       field: 'label',
-      rerender: (call, { status, errors }) => renderEditor(call, status, { editing: { fieldId: call.params.fieldId ?? '', errors, values: editedValuesOf(call) } }),
+      rerender: (call, { status, errors }) =>
+        renderEditor(call, status, {
+          editing: { fieldId: call.params.fieldId ?? '', errors, values: editedValuesOf(call) },
+        }),
     },
   },
   {
@@ -91,7 +112,10 @@ export const formEditorRoutes: AdminRoute[] = [
     // A refused change comes back in that field's row, kept open, with what was typed.
     form: {
       field: 'label',
-      rerender: (call, { status, errors }) => renderEditor(call, status, { editing: { fieldId: call.params.name ?? '', errors, values: builtInValuesOf(call) } }),
+      rerender: (call, { status, errors }) =>
+        renderEditor(call, status, {
+          editing: { fieldId: call.params.name ?? '', errors, values: builtInValuesOf(call) },
+        }),
     },
   },
   {
@@ -101,7 +125,10 @@ export const formEditorRoutes: AdminRoute[] = [
     handler: async (call) => {
       const source = await sourceOf(call);
       const direction = call.body.direction === 'up' ? 'up' : 'down';
-      await moveFormField({ ctx: call.ctx, input: { sourceId: source.id, fieldId: call.params.fieldId ?? '', direction } });
+      await moveFormField({
+        ctx: call.ctx,
+        input: { sourceId: source.id, fieldId: call.params.fieldId ?? '', direction },
+      });
       return call.redirect(editorPath(call, source.id), 'form-field-moved');
     },
   },
@@ -124,6 +151,10 @@ export const formEditorRoutes: AdminRoute[] = [
       await setFormAccent({ ctx: call.ctx, input: { sourceId: source.id, accent: call.body.accent ?? '' } });
       return call.redirect(editorPath(call, source.id), 'form-look-saved');
     },
-    form: { field: 'accent', rerender: (call, { status, errors }) => renderEditor(call, status, { accentErrors: errors, accentValue: call.body.accent ?? '' }) },
+    form: {
+      field: 'accent',
+      rerender: (call, { status, errors }) =>
+        renderEditor(call, status, { accentErrors: errors, accentValue: call.body.accent ?? '' }),
+    },
   },
 ];

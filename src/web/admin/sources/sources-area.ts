@@ -16,14 +16,22 @@ import { newSourcePage, sourcePage, sourcesPage } from './sources-pages.js';
 import { formEditorRoutes } from './form-editor-routes.js';
 
 const sourceOf = (call: WorkspaceCall) =>
-  findWorkspaceSource({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' } });
+  findWorkspaceSource({
+    ctx: call.ctx,
+    input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' },
+  });
 
 const sourcePath = (call: WorkspaceCall, id: string) => workspacePath(call.workspace.workspaceId, `sources/${id}`);
 
 async function renderSource(
   call: WorkspaceCall,
   status: number,
-  extra: { botCheckErrors?: FormErrors; textErrors?: FormErrors; textValues?: Record<string, string>; confirmationErrors?: FormErrors } = {},
+  extra: {
+    botCheckErrors?: FormErrors;
+    textErrors?: FormErrors;
+    textValues?: Record<string, string>;
+    confirmationErrors?: FormErrors;
+  } = {},
 ) {
   const source = await sourceOf(call);
   const texts = await readSourceTexts(call.ctx, source.id);
@@ -32,7 +40,10 @@ async function renderSource(
   const { rules: spamRules } = await getSpamRules({ ctx: call.ctx, input: { sourceId: source.id } });
   const campaigns = await campaignCounts({ ctx: call.ctx, input: { sourceId: source.id } });
   const workspaceName = call.workspace.workspaceName;
-  const { businessEmail } = await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+  const { businessEmail } = await getWorkspaceSettings({
+    ctx: call.ctx,
+    input: { workspaceId: call.workspace.workspaceId },
+  });
   return call.render(status, {
     title: source.name,
     area: 'sources',
@@ -42,7 +53,11 @@ async function renderSource(
 
 /** The bot-check form as the verb's input; "None" turns it off. */
 /** The form's texts as typed. */
-const textsOf = (call: WorkspaceCall) => ({ heading: call.body.heading ?? '', introduction: call.body.introduction ?? '', thankYou: call.body.thankYou ?? '' });
+const textsOf = (call: WorkspaceCall) => ({
+  heading: call.body.heading ?? '',
+  introduction: call.body.introduction ?? '',
+  thankYou: call.body.thankYou ?? '',
+});
 
 function botCheckInput(body: Record<string, string>): BotCheckInput {
   const provider = body.provider ?? 'off';
@@ -95,7 +110,10 @@ export const sourcesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const created = await createSource({ ctx: call.ctx, input: { workspaceId, pipelineId: call.body.pipeline ?? '', name: call.body.name ?? '' } });
+        const created = await createSource({
+          ctx: call.ctx,
+          input: { workspaceId, pipelineId: call.body.pipeline ?? '', name: call.body.name ?? '' },
+        });
         return call.redirect(sourcePath(call, created.id), 'source-created');
       },
       form: {
@@ -103,10 +121,17 @@ export const sourcesArea: AdminArea = {
         fields: { pipeline_not_found: 'pipeline' },
         rerender: async (call, { status, errors, error }) => {
           const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
-          const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+          const pipelines = await pipelineChoices({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId },
+          });
           // A name taken answers 409 as the API does (a pipeline gone meanwhile is this form's own 400).
           const shownStatus = error.code === 'pipeline_not_found' ? 400 : status;
-          return call.render(shownStatus, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines, values, errors) });
+          return call.render(shownStatus, {
+            title: 'New source',
+            area: 'sources',
+            body: newSourcePage(call, pipelines, values, errors),
+          });
         },
       },
     },
@@ -137,7 +162,10 @@ export const sourcesArea: AdminArea = {
         await configureBotCheck({ ctx: call.ctx, input: { sourceId: source.id, settings } });
         return call.redirect(sourcePath(call, source.id), settings.off ? 'bot-check-off' : 'bot-check-saved');
       },
-      form: { field: 'secret', rerender: (call, { status, errors }) => renderSource(call, status, { botCheckErrors: errors }) },
+      form: {
+        field: 'secret',
+        rerender: (call, { status, errors }) => renderSource(call, status, { botCheckErrors: errors }),
+      },
     },
     {
       method: 'POST',
@@ -148,7 +176,11 @@ export const sourcesArea: AdminArea = {
         await updateSourceTexts({ ctx: call.ctx, input: { sourceId: source.id, texts: textsOf(call) } });
         return call.redirect(sourcePath(call, source.id), 'texts-saved');
       },
-      form: { field: 'heading', rerender: (call, { status, errors }) => renderSource(call, status, { textErrors: errors, textValues: textsOf(call) }) },
+      form: {
+        field: 'heading',
+        rerender: (call, { status, errors }) =>
+          renderSource(call, status, { textErrors: errors, textValues: textsOf(call) }),
+      },
     },
     {
       method: 'POST',
@@ -157,10 +189,16 @@ export const sourcesArea: AdminArea = {
       handler: async (call) => {
         const source = await sourceOf(call);
         const on = call.body.confirmSender === '1';
-        await setSenderConfirmation({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: source.id, on } });
+        await setSenderConfirmation({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, sourceId: source.id, on },
+        });
         return call.redirect(sourcePath(call, source.id), on ? 'confirmation-on' : 'confirmation-off');
       },
-      form: { field: 'confirmSender', rerender: (call, { status, errors }) => renderSource(call, status, { confirmationErrors: errors }) },
+      form: {
+        field: 'confirmSender',
+        rerender: (call, { status, errors }) => renderSource(call, status, { confirmationErrors: errors }),
+      },
     },
     ...formEditorRoutes,
   ],

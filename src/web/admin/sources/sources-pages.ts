@@ -43,12 +43,13 @@ ${notice(call.query.notice)}
 ${baseUrlWarning(call)}
 <section class="card table-card" aria-labelledby="sources-heading">
 <h2 id="sources-heading" class="offscreen">Lead sources</h2>
-${sources.length === 0
-  ? html`<p class="empty">No sources yet. Make one with <strong>New source</strong>.</p>`
-  : html`<table class="list" id="sources">
+${
+  sources.length === 0
+    ? html`<p class="empty">No sources yet. Make one with <strong>New source</strong>.</p>`
+    : html`<table class="list" id="sources">
 <thead><tr><th scope="col">Source</th><th scope="col">Pipeline</th><th scope="col">Status</th><th scope="col">Leads</th><th scope="col">Last lead</th><th scope="col">Bot check</th></tr></thead>
 <tbody>${sources.map(
-      (s) => html`<tr>
+        (s) => html`<tr>
 <td data-label="Source"><a href="${base}/${s.id}">${s.name}</a></td>
 <td data-label="Pipeline">${s.pipelineName}</td>
 <td data-label="Status">${status(s.active)}</td>
@@ -56,7 +57,8 @@ ${sources.length === 0
 <td data-label="Last lead">${when(s.lastLeadAt, 'none yet')}</td>
 <td data-label="Bot check" class="muted">${s.botCheck ? PROVIDERS.find((p) => p.value === s.botCheck!.provider)?.label.split(' (')[0] : 'None'}</td>
 </tr>`,
-    )}</tbody></table>`}
+      )}</tbody></table>`
+}
 </section>
 ${sources.length ? html`<p class="muted small">Open a source for its intake URL, hosted form, embed snippet, bot check and form texts.</p>` : ''}`;
 }
@@ -122,7 +124,9 @@ function confirmationSettings(call: WorkspaceCall, base: string, input: SourcePa
 <h2 id="confirmation-heading">Confirmation to the sender</h2>
 <p class="muted small">An email to the address the person typed: “We got your request”, with the business’s name (${input.workspaceName}) and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
 <p>Now: <strong id="confirmation-state">${on ? 'on' : 'off'}</strong>${
-    input.businessEmail ? html`; replies go to <code>${input.businessEmail}</code>.` : html`. No business email is set in <a href="${settings}">Settings</a>; the confirmation needs one.`
+    input.businessEmail
+      ? html`; replies go to <code>${input.businessEmail}</code>.`
+      : html`. No business email is set in <a href="${settings}">Settings</a>; the confirmation needs one.`
   }</p>
 ${error ? html`<p class="field-error" id="f-confirmSender-error" role="alert">${error}</p>` : ''}
 ${actionButton({ action: `${base}/confirmation`, csrf: call.csrf, label: on ? 'Turn off' : 'Turn on', kind: on ? 'secondary' : 'primary', fields: { confirmSender: on ? '0' : '1' } })}
@@ -132,38 +136,53 @@ ${actionButton({ action: `${base}/confirmation`, csrf: call.csrf, label: on ? 'T
 /** The intake log: requests per UTC day, accepted, caught by the honeypot, and refused by code. No personal data. */
 function intakeLog(stats: SourceStats): SafeHtml {
   const rows = stats.days.map(
-    (day) => html`<tr><td data-label="Day (UTC)">${day.day}</td><td data-label="Accepted">${day.accepted}</td><td data-label="Quarantined">${day.quarantined}</td><td data-label="Refused">${day.refused}${
-      day.refused > 0
-        ? html` <span class="muted small">(${Object.entries(day.refusedBy)
-            .map(([code, n]) => `${code} ${n}`)
-            .join(', ')})</span>`
-        : ''
-    }</td></tr>`,
+    (day) =>
+      html`<tr><td data-label="Day (UTC)">${day.day}</td><td data-label="Accepted">${day.accepted}</td><td data-label="Quarantined">${day.quarantined}</td><td data-label="Refused">${day.refused}${
+        day.refused > 0
+          ? html` <span class="muted small">(${Object.entries(day.refusedBy)
+              .map(([code, n]) => `${code} ${n}`)
+              .join(', ')})</span>`
+          : ''
+      }</td></tr>`,
   );
   return html`<section class="card" aria-labelledby="log-heading">
 <h2 id="log-heading">Intake log</h2>
 <p class="muted small">Requests to this source’s intake link and hosted form over the last 14 days (UTC), counted every few seconds. Refusals show their reason, e.g. <code>missing_contact</code> or <code>rate_limited</code>.</p>
-${rows.length === 0
-  ? html`<p class="muted">No requests in the last 14 days.</p>`
-  : html`<table class="list wide-labels" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`}
+${
+  rows.length === 0
+    ? html`<p class="muted">No requests in the last 14 days.</p>`
+    : html`<table class="list wide-labels" id="intake-log"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Accepted</th><th scope="col">Quarantined</th><th scope="col">Refused</th></tr></thead><tbody>${rows}</tbody></table>`
+}
 </section>`;
 }
 
 /** The source's recent leads per marketing source (`utm_source`), each a link to those leads in the inbox. */
-function campaignCard(call: WorkspaceCall, source: SourceListItem, campaigns: SourcePageInput['campaigns']): SafeHtml | string {
+function campaignCard(
+  call: WorkspaceCall,
+  source: SourceListItem,
+  campaigns: SourcePageInput['campaigns'],
+): SafeHtml | string {
   if (!campaigns) return '';
   const inbox = workspacePath(call.workspace.workspaceId, `pipelines/${source.pipelineId}/leads`);
   const rows = campaigns.counts.map((c) => {
-    const label = c.utmSource === null ? html`<span class="muted">none given</span>` : html`<a href="${inbox}?${new URLSearchParams({ source: source.id, utm: c.utmSource }).toString()}">${c.utmSource}</a>`;
+    const label =
+      c.utmSource === null
+        ? html`<span class="muted">none given</span>`
+        : html`<a href="${inbox}?${new URLSearchParams({ source: source.id, utm: c.utmSource }).toString()}">${c.utmSource}</a>`;
     return html`<tr><td data-label="utm_source">${label}</td><td data-label="Leads">${c.leads}</td></tr>`;
   });
-  if (campaigns.others > 0) rows.push(html`<tr><td data-label="utm_source"><span class="muted">others</span></td><td data-label="Leads">${campaigns.others}</td></tr>`);
+  if (campaigns.others > 0)
+    rows.push(
+      html`<tr><td data-label="utm_source"><span class="muted">others</span></td><td data-label="Leads">${campaigns.others}</td></tr>`,
+    );
   return html`<section class="card" aria-labelledby="campaigns-heading">
 <h2 id="campaigns-heading">Campaign sources</h2>
 <p class="muted small">This source’s leads of the last ${campaigns.days} days by the <code>utm_source</code> of the page they were sent from.</p>
-${rows.length === 0
-  ? html`<p class="muted">No leads in the last ${campaigns.days} days.</p>`
-  : html`<table class="list wide-labels" id="campaign-counts"><thead><tr><th scope="col">utm_source</th><th scope="col">Leads</th></tr></thead><tbody>${rows}</tbody></table>`}
+${
+  rows.length === 0
+    ? html`<p class="muted">No leads in the last ${campaigns.days} days.</p>`
+    : html`<table class="list wide-labels" id="campaign-counts"><thead><tr><th scope="col">utm_source</th><th scope="col">Leads</th></tr></thead><tbody>${rows}</tbody></table>`
+}
 </section>`;
 }
 
@@ -177,9 +196,25 @@ export function sourcePage(call: WorkspaceCall, input: SourcePageInput): SafeHtm
   const textValue = (key: keyof SourceTexts) => input.textValues?.[key] ?? texts[key] ?? '';
   return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, 'sources')}">← Sources</a></p>
 <div class="page-head"><div><h1>${source.name}</h1><p class="muted">Pipeline ${source.pipelineName} · ${status(source.active)} · ${source.leadCount} lead${source.leadCount === 1 ? '' : 's'}, last ${when(source.lastLeadAt, 'none yet')}</p></div>
-<div class="actions">${source.active
-  ? actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Deactivate', kind: 'danger', fields: { active: '0' }, confirm: 'Switch off this intake link and hosted form? Posts to them are refused until you activate them again.' })
-  : actionButton({ action: `${base}/active`, csrf: call.csrf, label: 'Activate', kind: 'primary', fields: { active: '1' } })}</div></div>
+<div class="actions">${
+    source.active
+      ? actionButton({
+          action: `${base}/active`,
+          csrf: call.csrf,
+          label: 'Deactivate',
+          kind: 'danger',
+          fields: { active: '0' },
+          confirm:
+            'Switch off this intake link and hosted form? Posts to them are refused until you activate them again.',
+        })
+      : actionButton({
+          action: `${base}/active`,
+          csrf: call.csrf,
+          label: 'Activate',
+          kind: 'primary',
+          fields: { active: '1' },
+        })
+  }</div></div>
 ${notice(call.query.notice)}
 ${source.active ? '' : html`<p class="notice error">This source is off: its intake link and hosted form answer “closed”.</p>`}
 ${baseUrlWarning(call)}

@@ -21,8 +21,15 @@ export const spamRulesArea: AdminArea = {
       path: '/w/:workspaceId/sources/:sourceId/spam',
       access: 'owner',
       handler: async (call) => {
-        const view = await getSpamRules({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) } });
-        return call.render(200, { title: `Spam rules · ${view.name}`, area: 'sources', body: spamRulesPage(call, { view }) });
+        const view = await getSpamRules({
+          ctx: call.ctx,
+          input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) },
+        });
+        return call.render(200, {
+          title: `Spam rules · ${view.name}`,
+          area: 'sources',
+          body: spamRulesPage(call, { view }),
+        });
       },
     },
     {
@@ -39,8 +46,15 @@ export const spamRulesArea: AdminArea = {
       form: {
         field: 'blockedEmails',
         rerender: async (call, { status, errors }) => {
-          const view = await getSpamRules({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) } });
-          return call.render(status, { title: `Spam rules · ${view.name}`, area: 'sources', body: spamRulesPage(call, { view, errors, values: postedLists(call) }) });
+          const view = await getSpamRules({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) },
+          });
+          return call.render(status, {
+            title: `Spam rules · ${view.name}`,
+            area: 'sources',
+            body: spamRulesPage(call, { view, errors, values: postedLists(call) }),
+          });
         },
       },
     },

@@ -8,8 +8,16 @@ import { notice } from '../notices.js';
 
 const FIELDS: Array<[list: SpamRuleList, label: string, hint: string]> = [
   ['blockedEmails', 'Blocked emails', 'One address a line, any case: a post from it goes to Quarantine.'],
-  ['blockedDomains', 'Blocked email domains', 'One a line, e.g. spam-agency.example: its addresses and its subdomains’ go to Quarantine.'],
-  ['blockedWords', 'Blocked words', 'One word or phrase a line, matched whole and in any case in the name, message and extra fields.'],
+  [
+    'blockedDomains',
+    'Blocked email domains',
+    'One a line, e.g. spam-agency.example: its addresses and its subdomains’ go to Quarantine.',
+  ],
+  [
+    'blockedWords',
+    'Blocked words',
+    'One word or phrase a line, matched whole and in any case in the name, message and extra fields.',
+  ],
   [
     'allowedSites',
     'Allowed sites',

@@ -11,11 +11,15 @@ import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { actionButton, csrfField } from '../form-controls.js';
 
-const stagesPath = (call: WorkspaceCall) => workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
+const stagesPath = (call: WorkspaceCall) =>
+  workspacePath(call.workspace.workspaceId, `pipelines/${call.params.pipelineId ?? ''}/stages`);
 
 /** The URL's pipeline (its id, or a name typed into the address), resolved once; another workspace's is "not found". */
 const pipelineOfUrl = (call: WorkspaceCall) =>
-  findPipeline({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' } });
+  findPipeline({
+    ctx: call.ctx,
+    input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' },
+  });
 
 async function refs(call: WorkspaceCall): Promise<{ workspaceId: string; pipelineId: string }> {
   const pipeline = await pipelineOfUrl(call);
@@ -28,7 +32,12 @@ interface AddStageRefused {
   error: string;
 }
 
-function stagesPage(call: WorkspaceCall, pipeline: { id: string; name: string }, stages: StageWithCount[], refused?: AddStageRefused): SafeHtml {
+function stagesPage(
+  call: WorkspaceCall,
+  pipeline: { id: string; name: string },
+  stages: StageWithCount[],
+  refused?: AddStageRefused,
+): SafeHtml {
   const base = stagesPath(call);
   return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
 <div class="page-head"><div><h1>Stages of ${pipeline.name}</h1><p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
@@ -42,11 +51,15 @@ ${leadsNotice(call.query.notice)}
 <td data-label="Stage"><form method="post" action="${base}/${s.key}/rename" class="stage-row">${csrfField(call.csrf)}<label class="offscreen" for="rename-${s.key}">Name of ${s.name}</label><input type="text" id="rename-${s.key}" name="name" value="${s.name}" maxlength="60" required><button type="submit" class="secondary">Rename</button></form></td>
 <td data-label="Leads" class="num">${s.leads}</td>
 <td data-label="Order"><div class="order">${i > 0 ? html`<span class="up">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Up', fields: { direction: 'up' } })}</span>` : ''}${i < stages.length - 1 ? html`<span class="down">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Down', fields: { direction: 'down' } })}</span>` : ''}</div></td>
-<td data-label="Remove">${stages.length > 1
-      ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row remove" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${s.leads > 0
-          ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}" name="moveTo">${stages.filter((o) => o.key !== s.key).map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
-          : ''}<button type="submit" class="danger">Remove</button></form>`
-      : html`<span class="muted small">The last stage stays</span>`}</td>
+<td data-label="Remove">${
+      stages.length > 1
+        ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row remove" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${
+            s.leads > 0
+              ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}" name="moveTo">${stages.filter((o) => o.key !== s.key).map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
+              : ''
+          }<button type="submit" class="danger">Remove</button></form>`
+        : html`<span class="muted small">The last stage stays</span>`
+    }</td>
 </tr>`,
   )}</tbody>
 </table>
@@ -66,8 +79,15 @@ export const stagesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const pipeline = await pipelineOfUrl(call);
-        const stages = await listStages({ ctx: call.ctx, input: { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id } });
-        return call.render(200, { title: `Stages · ${pipeline.name}`, area: 'leads', body: stagesPage(call, pipeline, stages) });
+        const stages = await listStages({
+          ctx: call.ctx,
+          input: { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id },
+        });
+        return call.render(200, {
+          title: `Stages · ${pipeline.name}`,
+          area: 'leads',
+          body: stagesPage(call, pipeline, stages),
+        });
       },
     },
     {
@@ -94,7 +114,10 @@ export const stagesArea: AdminArea = {
       path: '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/rename',
       access: 'owner',
       handler: async (call) => {
-        await renameStage({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', name: call.body.name ?? '' } });
+        await renameStage({
+          ctx: call.ctx,
+          input: { ...(await refs(call)), stage: call.params.stageKey ?? '', name: call.body.name ?? '' },
+        });
         return call.redirect(stagesPath(call), 'stage-renamed');
       },
     },
@@ -104,7 +127,10 @@ export const stagesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const direction = call.body.direction === 'up' ? 'up' : 'down';
-        await reorderStages({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', direction } });
+        await reorderStages({
+          ctx: call.ctx,
+          input: { ...(await refs(call)), stage: call.params.stageKey ?? '', direction },
+        });
         return call.redirect(stagesPath(call), 'stage-moved');
       },
     },
@@ -114,7 +140,10 @@ export const stagesArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const moveTo = call.body.moveTo?.trim() || undefined;
-        await removeStage({ ctx: call.ctx, input: { ...(await refs(call)), stage: call.params.stageKey ?? '', moveTo, by: actorOf(call) } });
+        await removeStage({
+          ctx: call.ctx,
+          input: { ...(await refs(call)), stage: call.params.stageKey ?? '', moveTo, by: actorOf(call) },
+        });
         return call.redirect(stagesPath(call), 'stage-removed');
       },
     },
