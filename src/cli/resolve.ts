@@ -1,4 +1,4 @@
-import type { DomainContext } from '../domain/context.js';
+import { inWorkspace, type DomainContext, type WorkspaceContext } from '../domain/context.js';
 import { findPipeline } from '../domain/pipelines/find-pipeline.js';
 import { requireSource } from '../domain/sources/find-source.js';
 import { findWorkspace } from '../domain/workspaces/find-workspace.js';
@@ -10,6 +10,11 @@ import { findWorkspace } from '../domain/workspaces/find-workspace.js';
  */
 export async function workspaceIdOf(ctx: DomainContext, ref: string): Promise<string> {
   return (await findWorkspace({ ctx, input: { ref } })).id;
+}
+
+/** The context of a workspace's verbs, from the workspace as typed (`--workspace`). */
+export async function workspaceContextOf(ctx: DomainContext, ref: string): Promise<WorkspaceContext> {
+  return inWorkspace(ctx, await workspaceIdOf(ctx, ref));
 }
 
 /** The ids of a workspace and of one of its pipelines, for the commands that take both. */

@@ -45,6 +45,27 @@ export interface VerbArgs<I> {
   input: I;
 }
 
+/**
+ * A DomainContext inside one workspace (docs/architecture.md, "The workspace is in the context"). A verb that acts
+ * inside a workspace takes this instead of a `workspaceId` input, so a read of another workspace's rows cannot be
+ * written by a caller that forgot to pass one. It is made once, at the edge that resolved the workspace: the admin
+ * gate (the URL's workspace, after the membership check), the CLI's resolver, the intake token's source and the
+ * upload key's workspace.
+ */
+export interface WorkspaceContext extends DomainContext {
+  readonly workspaceId: string;
+}
+
+export interface WorkspaceVerbArgs<I> {
+  ctx: WorkspaceContext;
+  input: I;
+}
+
+/** The context of a verb inside `workspaceId`; only the edges that resolved (and checked) the workspace call this. */
+export function inWorkspace(ctx: DomainContext, workspaceId: string): WorkspaceContext {
+  return { ...ctx, workspaceId };
+}
+
 export function nowIso(ctx: DomainContext): string {
   return ctx.clock.now().toISOString();
 }

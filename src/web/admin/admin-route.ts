@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DomainContext } from '../../domain/context.js';
+import type { DomainContext, WorkspaceContext } from '../../domain/context.js';
 import type { SignedInUser } from '../../domain/auth/sessions.js';
 import type { PipelineUnread } from '../../domain/leads/unread-counts.js';
 import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
@@ -53,6 +53,8 @@ export interface PageContent {
 /** A call to a route under `/w/:workspaceId/…`: the gate has checked the membership, so the workspace is there. */
 export interface WorkspaceCall extends AdminCall {
   workspace: WorkspaceAccess;
+  /** The signed-in person's context inside the URL's workspace: verbs that act in a workspace take it. */
+  ctx: WorkspaceContext;
 }
 
 /** A file posted as multipart/form-data to a route with `upload` (`fileOf`); `truncated` when it was over the size. */

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { DomainContext } from '../../domain/context.js';
+import { inWorkspace, type DomainContext } from '../../domain/context.js';
 import { dummyPasswordHash } from '../../domain/auth/password.js';
 import { resolveSession, type SignedInUser } from '../../domain/auth/sessions.js';
 import { userActor } from '../../domain/audit/actor.js';
@@ -32,6 +32,7 @@ import type {
   PublicCall,
   SignedInCheck,
   UploadedFile,
+  WorkspaceCall,
 } from './admin-route.js';
 import { formErrorsOf, isFormError } from './form-controls.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
@@ -261,7 +262,11 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     };
     if (route.access === 'signed-in') return answerForm(route.form, call, () => route.handler(call));
     // Set above for an owner or member route (or the request was refused there).
-    const workspaceCall = { ...call, workspace: workspace! };
+    const workspaceCall: WorkspaceCall = {
+      ...call,
+      workspace: workspace!,
+      ctx: inWorkspace(call.ctx, workspace!.workspaceId),
+    };
     return answerForm(route.form, workspaceCall, () => route.handler(workspaceCall));
   };
 
