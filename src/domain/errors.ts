@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   'quote_updated',
   'quote_link_unusable',
   'quote_expired',
+  'negative_total',
   'setup_link_unusable',
   'email_link_unusable',
   'body_too_large',

@@ -65,6 +65,7 @@ export const HTTP_ERRORS = {
   quote_updated: { status: 409, title: 'This quote was updated' },
   quote_link_unusable: { status: 410, title: 'This quote is no longer available' },
   quote_expired: { status: 410, title: 'This quote has expired' },
+  negative_total: { status: 422, title: 'The total is below zero' },
   setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
   email_link_unusable: { status: 410, title: 'Confirmation link used or expired' },
   body_too_large: { status: 413, title: 'Request body too large' },

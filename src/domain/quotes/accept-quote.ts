@@ -1,19 +1,21 @@
 import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
+import { changedExactly } from '../document-state.js';
 import { AppError, type FieldError } from '../errors.js';
 import { queueQuoteEmails } from '../notifications/quote-emails.js';
 import { checkText } from '../text-input.js';
 import { acceptanceHash } from './acceptance-hash.js';
 import { requireAnswerable } from './answer-rules.js';
-import { shownRevision } from './customer-quote.js';
 import { moveLeadForQuote } from './quote-rows.js';
+import { lockQuoteByToken, quoteStates } from './quote-states.js';
 import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } from './quote-view.js';
 
 /**
  * The customer accepts the revision their link shows: they typed their full name and ticked "I accept this quote and
  * its terms". Kept: the name, the time, which optional lines they ticked, and the SHA-256 of the revision's content
- * as accepted (docs/quotes.md). Final; the lead moves to `won` ("by customer") when its pipeline has that stage.
+ * as accepted (docs/quotes.md). Final; the lead moves to `won` ("by customer") when its pipeline has that stage and
+ * it sits in an earlier one (or in `lost`).
  * Queues, in the same transaction, the sender's notice and the customer's copy (`queueQuoteEmails`): a crash cannot
  * keep the answer and lose its emails. Answers the quote and its sender.
  */
@@ -37,8 +39,10 @@ export async function acceptQuote({
     errors.push({ field: 'agreed', code: 'required', message: 'Tick "I accept this quote and its terms"' });
   if (errors.length > 0) throw new AppError('invalid_fields', errors.map((e) => e.message).join('; '), errors);
   return ctx.store.writer.write(async (trx) => {
-    const row = await shownRevision(trx, input.token);
-    requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now());
+    // The quote's chain is locked first: a withdraw or a send of a later revision waits for this answer, or this
+    // answer for them, on every instance (quote-states.ts).
+    const row = await lockQuoteByToken(ctx, trx, input.token);
+    requireAnswerable(row, input.revision, await timeZoneOf(trx, row.workspace_id), ctx.clock.now(), 'accept');
     const at = nowIso(ctx);
     const optional = await trx
       .selectFrom('quote_lines')
@@ -51,7 +55,7 @@ export async function acceptQuote({
       const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
       const changed = ticks.filter((tick, i) => Number(optional[i]!.chosen) !== tick.value);
       if (changed.length > 0) await setQuoteLineIntegers(trx, row.id, 'chosen', changed);
-      priced = await storeTotals(ctx, trx, row.id, at);
+      priced = await storeTotals(ctx, trx, row.id, at, quoteStates.moveFrom('accept'));
     } else {
       priced = await loadQuoteView(ctx, trx, row);
     }
@@ -68,16 +72,10 @@ export async function acceptQuote({
         updated_at: at,
       })
       .where('id', '=', row.id)
-      .where('status', 'in', ['sent', 'viewed'])
+      .where('status', 'in', quoteStates.moveFrom('accept'))
       .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) throw new AppError('quote_final', 'This quote was already answered');
-    await moveLeadForQuote(trx, {
-      leadId: row.lead_id,
-      key: 'won',
-      onlyForward: false,
-      by: { userId: null, label: 'customer' },
-      at,
-    });
+    changedExactly(done, 1, () => new AppError('quote_final', 'This quote was already answered'));
+    await moveLeadForQuote(ctx, trx, { leadId: row.lead_id, to: 'won', by: { userId: null, label: 'customer' }, at });
     await recordAudit(trx, ctx, {
       action: 'quote.accepted',
       workspaceId: row.workspace_id,

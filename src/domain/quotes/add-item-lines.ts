@@ -4,7 +4,9 @@ import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms } from './measured-lines.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
+import { lockQuote, quoteStates } from './quote-states.js';
 import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { requireEditable } from './save-quote.js';
 
 /**
  * Adds price-list items to a draft, after its lines: measured items once per chosen room of the given scans (as
@@ -36,9 +38,9 @@ export async function addItemLines({
     locale: settings.locale,
   });
   return ctx.store.writer.write(async (trx) => {
-    const row = await findQuoteRow(trx, { quoteId: quote.id });
-    requireDraft(row);
+    const row = await lockQuote(ctx, trx, { quoteId: quote.id });
+    requireEditable(row);
     await insertLines(trx, row.id, lines);
-    return storeTotals(ctx, trx, row.id, nowIso(ctx));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));
   });
 }

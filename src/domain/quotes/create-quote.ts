@@ -7,6 +7,7 @@ import { getPriceListItem, listPriceList } from '../price-list/list-price-list.j
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
+import { quoteStates } from './quote-states.js';
 import { addDays, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -87,7 +88,7 @@ export async function createQuote({
       })
       .execute();
     await insertLines(trx, id, lines);
-    const quote = await storeTotals(ctx, trx, id, at);
+    const quote = await storeTotals(ctx, trx, id, at, quoteStates.moveFrom('edit'));
     await recordAudit(trx, ctx, {
       action: 'quote.created',
       workspaceId,

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
+import { isAppError } from '../errors.js';
 import { scanFigures, type ScanFigures } from '../scans/measure-scan.js';
 import { boundedPlan, type Plan } from '../scans/measure/index.js';
 import type { Units } from '../units.js';
@@ -29,25 +30,33 @@ export function pricedRooms(
 
 /**
  * The figures of the scans a draft's lines were measured from, read before the send's transaction: measuring a scan
- * the sweep has not reached writes its figures in a transaction of its own, which must not nest in the send's.
+ * the sweep has not reached writes its figures in a transaction of its own, which must not nest in the send's. A scan
+ * deleted since the line was made maps to null (its room gets no plan, and the quote does not depend on it); any other
+ * failure fails the send.
  */
 export async function figuresForSend(
   ctx: DomainContext,
-  workspaceId: string,
-  quoteId: string,
-): Promise<Map<string, ScanFigures>> {
+  ref: { workspaceId?: string; quoteId: string },
+): Promise<Map<string, ScanFigures | null>> {
   const sources = await ctx.store.db
     .selectFrom('quote_lines')
-    .select('source')
-    .where('quote_id', '=', quoteId)
-    .where('source', 'is not', null)
+    .innerJoin('quotes', 'quotes.id', 'quote_lines.quote_id')
+    .select(['quote_lines.source', 'quotes.workspace_id'])
+    .where('quote_lines.quote_id', '=', ref.quoteId)
+    .$if(ref.workspaceId !== undefined, (q) => q.where('quotes.workspace_id', '=', ref.workspaceId!))
+    .where('quote_lines.source', 'is not', null)
     .execute();
   const rooms = pricedRooms(sources.map((s) => ({ source: JSON.parse(s.source!) as LineSource })));
-  const figures = new Map<string, ScanFigures>();
+  const figures = new Map<string, ScanFigures | null>();
   for (const scanId of new Set(rooms.map((r) => r.scanId))) {
-    // A scan deleted since the line was made has no figures: its room gets no plan, and the quote does not depend on it.
-    const found = await scanFigures({ ctx, input: { workspaceId, scanId } }).catch(() => null);
-    if (found) figures.set(scanId, found);
+    const workspaceId = sources[0]!.workspace_id;
+    figures.set(
+      scanId,
+      await scanFigures({ ctx, input: { workspaceId, scanId } }).catch((error: unknown) => {
+        if (isAppError(error) && error.code === 'scan_not_found') return null;
+        throw error;
+      }),
+    );
   }
   return figures;
 }
@@ -62,7 +71,7 @@ export async function freezePlans(
     workspaceId: string;
     lines: ReadonlyArray<{ source: LineSource | null }>;
     units: Units;
-    figures: Map<string, ScanFigures>;
+    figures: Map<string, ScanFigures | null>;
   },
 ): Promise<FrozenPlans> {
   const rooms = pricedRooms(input.lines);

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import { insertQuoteLines } from '../../storage/quote-lines-sql.js';
 import type { Schema } from '../../storage/schema.js';
+import type { DomainContext } from '../context.js';
 import { newId } from '../ids.js';
 import { newHistoryId } from '../stages/stage-history.js';
 import { loadStages } from '../stages/stage.js';
@@ -79,31 +80,51 @@ export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, t
   );
 }
 
+/** What a quote's move does to its lead (docs/quotes.md, "Lead stages"). */
+export type LeadMove = 'quoted' | 'won' | 'lost';
+
 /**
- * Moves a quote's lead to the stage keyed `key` of its pipeline, when the pipeline has it and (with `onlyForward`)
- * the lead sits in an earlier stage, recording the move in its history as `by`. Inside the caller's transaction.
+ * Moves a quote's lead after a move of the quote, forward only, when its pipeline has the stage, recording the move in
+ * its history as `by` (inside the caller's transaction):
+ * - `quoted` (a send): from a stage before `quoted`;
+ * - `won` (an accept): from a stage before `won`, or from `lost` (the customer accepted after declining another
+ *   quote of the lead);
+ * - `lost` (a decline): from a stage before `won` (or before `lost` without a `won` stage), and only when no quote of
+ *   the lead is accepted: a customer's answer never moves a won job back.
+ * The lead's row is locked first, so an accept and a decline of two quotes of one lead, at once, see each other's
+ * answer (the quote's own move is written before, under its chain's lock).
  */
 export async function moveLeadForQuote(
+  ctx: DomainContext,
   trx: Transaction<Schema>,
   input: {
     leadId: string;
-    key: string;
-    onlyForward: boolean;
+    to: LeadMove;
     by: { userId: string | null; label: string };
     at: string;
   },
 ): Promise<boolean> {
-  const lead = await trx
-    .selectFrom('leads')
-    .select(['id', 'pipeline_id', 'stage'])
-    .where('id', '=', input.leadId)
+  const lead = await ctx.store.ops
+    .lockedRead(trx.selectFrom('leads').select(['id', 'pipeline_id', 'stage']).where('id', '=', input.leadId))
     .executeTakeFirst();
   if (!lead) return false;
   const stages = await loadStages(trx, lead.pipeline_id);
-  const to = stages.find((s) => s.key === input.key);
+  const to = stages.find((s) => s.key === input.to);
   const from = stages.find((s) => s.key === lead.stage);
   if (!to || lead.stage === to.key) return false;
-  if (input.onlyForward && from && from.position >= to.position) return false;
+  // The stage a move must start below: `quoted` and `won` their own; `lost` the won stage, when there is one.
+  const ceiling = input.to === 'lost' ? (stages.find((s) => s.key === 'won') ?? to) : to;
+  const fromLost = input.to === 'won' && lead.stage === 'lost';
+  if (from && from.position >= ceiling.position && !fromLost) return false;
+  if (input.to === 'lost') {
+    const accepted = await trx
+      .selectFrom('quotes')
+      .select('id')
+      .where('lead_id', '=', lead.id)
+      .where('status', '=', 'accepted')
+      .executeTakeFirst();
+    if (accepted) return false;
+  }
   await trx.updateTable('leads').set({ stage: to.key }).where('id', '=', lead.id).execute();
   await trx
     .insertInto('stage_history')

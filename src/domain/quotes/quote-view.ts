@@ -217,13 +217,16 @@ export function requireDraft(row: Pick<QuoteTable, 'status' | 'number' | 'revisi
 /**
  * Recomputes and stores a revision's line amounts and totals (every line edit ends with it, in its transaction), and
  * answers the revision as saved. The lines are read once, for the totals and the answer alike, and amounts that
- * changed are written in one statement (docs/performance.md, "Quotes at scale").
+ * changed are written in one statement (docs/performance.md, "Quotes at scale"). The totals are written only while
+ * the revision is in one of `inStates` (the caller's move, quote-states.ts): otherwise `quote_not_editable`, and the
+ * caller's transaction rolls back with every line it wrote.
  */
 export async function storeTotals(
   ctx: DomainContext,
   trx: Transaction<Schema>,
   quoteId: string,
   updatedAt: string,
+  inStates: readonly string[],
 ): Promise<QuoteView> {
   const quote = await trx
     .selectFrom('quotes')
@@ -241,7 +244,9 @@ export async function storeTotals(
     .updateTable('quotes')
     .set({ subtotal: totals.subtotal, total: totals.total, updated_at: updatedAt })
     .where('id', '=', quoteId)
+    .where('status', 'in', inStates)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) throw new AppError('quote_not_editable', 'This quote was sent or answered meanwhile; nothing was changed');
   return viewOf(ctx, row, lines, await timeZoneOf(trx, row.workspace_id));
 }

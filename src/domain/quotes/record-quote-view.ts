@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { queueQuoteEmails } from '../notifications/quote-emails.js';
-import { shownRevision } from './customer-quote.js';
+import { lockQuoteByToken, quoteStates } from './quote-states.js';
 
 /**
  * The customer's page reports that it was shown in a browser (its script posts this). The page must not call it
@@ -16,8 +16,8 @@ export async function recordQuoteView({ ctx, input }: VerbArgs<{ token: string }
   workspaceId: string;
 }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await shownRevision(trx, input.token);
-    if (row.status !== 'sent' && row.status !== 'viewed') {
+    const row = await lockQuoteByToken(ctx, trx, input.token);
+    if (!quoteStates.allows('view', row.status)) {
       return {
         quoteId: row.id,
         number: row.number,
@@ -32,6 +32,7 @@ export async function recordQuoteView({ ctx, input }: VerbArgs<{ token: string }
       .updateTable('quotes')
       .set((eb) => ({ status: 'viewed', view_count: eb('view_count', '+', 1), ...(first ? { viewed_at: at } : {}) }))
       .where('id', '=', row.id)
+      .where('status', 'in', quoteStates.moveFrom('view'))
       .execute();
     if (first) {
       await recordAudit(trx, ctx, {

@@ -1,6 +1,8 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { lockQuote, quoteStates } from './quote-states.js';
+import { storeTotals, type QuoteView } from './quote-view.js';
+import { requireEditable } from './save-quote.js';
 
 /** Removes a draft's line; answers the quote with its new totals. */
 export async function removeQuoteLine({
@@ -8,8 +10,8 @@ export async function removeQuoteLine({
   input,
 }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
-    requireDraft(row);
+    const row = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    requireEditable(row);
     const deleted = await trx
       .deleteFrom('quote_lines')
       .where('id', '=', input.lineId)
@@ -17,6 +19,6 @@ export async function removeQuoteLine({
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0)
       throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
-    return storeTotals(ctx, trx, row.id, nowIso(ctx));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));
   });
 }

@@ -1,7 +1,9 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
-import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote-view.js';
+import { lockQuote, quoteStates } from './quote-states.js';
+import { findQuoteRow, storeTotals, type QuoteView } from './quote-view.js';
+import { requireEditable } from './save-quote.js';
 
 /**
  * Puts a draft's lines in the given order: `lineIds` names every line once (the builder sends its whole list, so
@@ -12,8 +14,8 @@ export async function reorderQuoteLines({
   input,
 }: VerbArgs<{ workspaceId?: string; quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
-    requireDraft(row);
+    const row = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    requireEditable(row);
     const current = (await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute()).map(
       (l) => l.id,
     );
@@ -32,7 +34,7 @@ export async function reorderQuoteLines({
       'position',
       input.lineIds.map((id, position) => ({ id, value: position })),
     );
-    return storeTotals(ctx, trx, row.id, nowIso(ctx));
+    return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));
   });
 }
 

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { copyLines, freshDraft } from './quote-rows.js';
+import { answeredFirst, answerOf, lockQuote, quoteStates } from './quote-states.js';
 import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -19,6 +20,11 @@ export async function reviseQuote({
   const first = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: first.workspace_id } });
   return ctx.store.writer.write(async (trx) => {
+    // Under the quote's lock (quote-states.ts): an answer that got in first makes the quote final, and two Revise
+    // presses at once make one draft.
+    await lockQuote(ctx, trx, { quoteId: first.id });
+    const answer = await answerOf(trx, first.chain_id);
+    if (answer) throw answeredFirst(answer.status);
     const latest = await trx
       .selectFrom('quotes')
       .selectAll()
@@ -26,14 +32,11 @@ export async function reviseQuote({
       .orderBy('revision', 'desc')
       .executeTakeFirstOrThrow();
     if (latest.status === 'draft' && latest.number !== null) return loadQuoteView(ctx, trx, latest);
-    if (!['sent', 'viewed', 'withdrawn'].includes(latest.status)) {
-      throw new AppError(
-        latest.status === 'draft' ? 'quote_not_editable' : 'quote_final',
-        latest.status === 'draft'
-          ? 'A draft is edited as it is; revise a quote once it was sent'
-          : `${latest.number} was ${latest.status}, which is final: copy it to start a new quote`,
-      );
-    }
+    quoteStates.requireMove('revise', latest.status, (status) =>
+      status === 'draft'
+        ? new AppError('quote_not_editable', 'A draft is edited as it is; revise a quote once it was sent')
+        : new AppError('quote_final', `${latest.number} was ${status}, which is final: copy it to start a new quote`),
+    );
     const at = nowIso(ctx);
     const today = todayIn(settings.timeZone, ctx.clock.now());
     const id = newId('quo');

@@ -1,39 +1,44 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
+import { changedExactly } from '../document-state.js';
 import { AppError } from '../errors.js';
+import { answeredFirst, answerOf, lockQuote, quoteStates } from './quote-states.js';
 import { findQuoteRow, loadQuoteView, type QuoteView } from './quote-view.js';
 
 /**
  * Takes a sent quote back: its link then says it was withdrawn, and it can no longer be accepted. Given any revision
- * of the quote, withdraws the one the customer's link shows (a draft revision being prepared stays a draft).
+ * of the quote, withdraws the one the customer's link shows (a draft revision being prepared stays a draft). Under
+ * the quote's lock (quote-states.ts): a withdraw that loses the race to the customer's answer is told so
+ * (`quote_final`, "the customer accepted it first") and records nothing.
  */
 export async function withdrawQuote({
   ctx,
   input,
 }: VerbArgs<{ workspaceId?: string; quoteId: string }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const given = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const given = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const answer = await answerOf(trx, given.chain_id);
+    if (answer) throw answeredFirst(answer.status);
     const shown = await trx
       .selectFrom('quotes')
       .selectAll()
       .where('chain_id', '=', given.chain_id)
-      .where('status', 'in', ['sent', 'viewed'])
+      .where('status', 'in', quoteStates.moveFrom('withdraw'))
       .orderBy('revision', 'desc')
       .executeTakeFirst();
     if (!shown) {
       const why = given.status === 'draft' ? 'it was never sent' : `it is ${given.status}`;
-      throw new AppError(
-        given.status === 'accepted' || given.status === 'declined' ? 'quote_final' : 'quote_not_editable',
-        `Only a sent quote can be withdrawn, and ${why}`,
-      );
+      throw new AppError('quote_not_editable', `Only a sent quote can be withdrawn, and ${why}`);
     }
     const at = nowIso(ctx);
-    await trx
+    const done = await trx
       .updateTable('quotes')
       .set({ status: 'withdrawn', withdrawn_at: at, updated_at: at })
       .where('id', '=', shown.id)
-      .where('status', 'in', ['sent', 'viewed'])
-      .execute();
+      .where('status', 'in', quoteStates.moveFrom('withdraw'))
+      .executeTakeFirst();
+    // The count decides: under the lock it is one; a zero means the customer's answer got in, and nothing is recorded.
+    changedExactly(done, 1, () => answeredFirst('answered'));
     await recordAudit(trx, ctx, {
       action: 'quote.withdrawn',
       workspaceId: shown.workspace_id,

@@ -3,6 +3,7 @@ import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-
 import { addItemLines } from '../../../src/domain/quotes/add-item-lines.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
+import { deleteScan } from '../../../src/domain/scans/delete-scan.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 import { leadOf, quoteWorkspace, scanOf } from './quote-fixtures.js';
@@ -229,5 +230,48 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     await expect(
       addItemLines({ ctx: world.ctx, input: { quoteId: q.id, itemIds: [callout.id] } }),
     ).rejects.toMatchObject({ code: 'quote_not_editable' });
+  });
+
+  it('Send freezes the priced rooms: a scan deleted before it gives no plan; figures that cannot be read fail the send', async () => {
+    const ws = await quoteWorkspace(world, 'Frozen plans');
+    const leadId = await leadOf(world, ws);
+    const tiles = await item(ws.workspaceId, { name: 'Tiles', unit: 'm2', price: '35', measure: 'floor_area' });
+    const priced = async () => {
+      const scanId = await scanOf(world, ws, leadId);
+      const quote = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds: [tiles.id] } });
+      return { scanId, quote };
+    };
+    const send = (quoteId: string) =>
+      sendQuote({ ctx: world.ctx, input: { quoteId, by: { userId: null, label: 'test' } } });
+    const plansOf = async (quoteId: string) =>
+      JSON.parse(
+        (await world.store.db.selectFrom('quotes').select('plans').where('id', '=', quoteId).executeTakeFirstOrThrow())
+          .plans!,
+      ) as { rooms: Array<{ name: string }> };
+
+    // Figures that are there but unreadable are a fault, not a missing scan: the send fails and nothing is sent.
+    const broken = await priced();
+    await world.store.db
+      .updateTable('scan_measurements')
+      .set({ rooms: '{not json' })
+      .where('scan_id', '=', broken.scanId)
+      .execute();
+    await expect(send(broken.quote.id)).rejects.toThrow(SyntaxError);
+    const still = await world.store.db
+      .selectFrom('quotes')
+      .select(['status', 'number'])
+      .where('id', '=', broken.quote.id)
+      .executeTakeFirstOrThrow();
+    expect(still).toEqual({ status: 'draft', number: null });
+
+    // A scan deleted since its lines were priced: the quote goes out without that plan.
+    const gone = await priced();
+    await deleteScan({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: gone.scanId } });
+    expect((await send(gone.quote.id)).quote.status).toBe('sent');
+    expect((await plansOf(gone.quote.id)).rooms).toEqual([]);
+
+    const kept = await priced();
+    await send(kept.quote.id);
+    expect((await plansOf(kept.quote.id)).rooms.map((r) => r.name)).toEqual(['Kitchen', 'Hall']);
   });
 });

@@ -167,6 +167,50 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
     expect(bad.body).toContain('Labour &lt;i&gt;</textarea>');
   });
 
+  it('a Save is all or nothing: with one field refused, neither the title, the other line nor the free line is saved', async () => {
+    const quoteId = f.extra.homeDraftId!;
+    const line = f.extra.homeLineId!;
+    const before = await linesOf(quoteId);
+    const bad = await post(`${ws()}/quotes/${quoteId}`, {
+      title: 'Kept only if all is valid',
+      [`line-${line}-present`]: '1',
+      [`line-${line}-description`]: 'Labour',
+      [`line-${line}-quantity`]: '3',
+      [`line-${line}-unit`]: 'hour',
+      [`line-${line}-price`]: '40',
+      'new-description': 'Skip',
+      'new-price': 'free',
+      do: 'save',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/id="f-new-price"[^>]*>/);
+    expect(bad.body).toContain('value="Kept only if all is valid"');
+    expect(await linesOf(quoteId)).toEqual(before);
+    const row = await f.world.store.db
+      .selectFrom('quotes')
+      .select(['title', 'total'])
+      .where('id', '=', quoteId)
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBeNull();
+  });
+
+  it('Send of a quote whose total is below zero is refused on the builder with what to do, and nothing is sent', async () => {
+    const quoteId = f.extra.homeDraftId!;
+    const refused = await post(
+      `${ws()}/quotes/${quoteId}/send`,
+      { 'new-description': 'Goodwill', 'new-price': '-500', 'new-quantity': '1', 'new-unit': 'fixed' },
+      f.member,
+    );
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toMatch(/role="alert">The total is -\$[\d,.]+, below zero: a quote asks the customer to pay/);
+    const row = await f.world.store.db
+      .selectFrom('quotes')
+      .select(['status', 'number'])
+      .where('id', '=', quoteId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'draft', number: null });
+  });
+
   it('Send without email shows the customer’s link; the sent quote is read-only; Revise, Withdraw and Copy follow its state', async () => {
     const id = f.extra.homeDraftId!;
     const sent = await post(`${ws()}/quotes/${id}/send`, {}, f.member);

@@ -2,7 +2,6 @@ import { AppError, type FieldError } from '../../../domain/errors.js';
 import { openLead } from '../../../domain/leads/open-lead.js';
 import { listPriceList } from '../../../domain/price-list/list-price-list.js';
 import { addItemLines } from '../../../domain/quotes/add-item-lines.js';
-import { addQuoteLine } from '../../../domain/quotes/add-quote-line.js';
 import { copyQuote } from '../../../domain/quotes/copy-quote.js';
 import { createQuote } from '../../../domain/quotes/create-quote.js';
 import { getQuote } from '../../../domain/quotes/get-quote.js';
@@ -12,9 +11,8 @@ import { checkListStatus, listQuotes } from '../../../domain/quotes/list-quotes.
 import { removeQuoteLine } from '../../../domain/quotes/remove-quote-line.js';
 import { moveQuoteLine } from '../../../domain/quotes/reorder-quote-lines.js';
 import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
+import { saveQuote, type DraftChanges } from '../../../domain/quotes/save-quote.js';
 import { sendQuote } from '../../../domain/quotes/send-quote.js';
-import { updateQuote } from '../../../domain/quotes/update-quote.js';
-import { updateQuoteLine } from '../../../domain/quotes/update-quote-line.js';
 import { withdrawQuote } from '../../../domain/quotes/withdraw-quote.js';
 import type { QuoteView } from '../../../domain/quotes/quote-view.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
@@ -71,84 +69,61 @@ const taxNames = (quote: QuoteView, body: Record<string, string>, prefix: string
   quote.taxes.filter((_t, i) => body[`${prefix}-tax${i + 1}`] === 'on').map((t) => t.name);
 
 /**
- * Applies the builder's form to a draft: its details, then every line shown, then a free line when one was typed.
- * Every refusal is collected (a line's fields prefixed by `line-{id}-`), so all of them come back at once; what was
- * valid is saved.
+ * Applies the builder's form to a draft as one save (`saveQuote`): its details, every line shown, and a free line when
+ * one was typed. All or nothing: every refusal comes back at once (a line's fields prefixed by `line-{id}-`, the free
+ * line's by `new-`) and nothing is saved, while the page shows again what was typed.
  */
 async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ errors: FormErrors; first?: AppError }> {
   const body = call.body;
-  const workspaceId = call.workspace.workspaceId;
-  const errors: FormErrors = {};
-  let first: AppError | undefined;
-  const attempt = async (prefix: string, verb: () => Promise<unknown>) => {
-    try {
-      await verb();
-    } catch (error) {
-      if (!isFormError(error)) throw error;
-      first ??= error;
-      for (const fe of error.fieldErrors ?? ([] as FieldError[])) errors[`${prefix}${fe.field}`] ??= fe.message;
-      if (!error.fieldErrors?.length) errors[`${prefix}description`] ??= error.detail;
-    }
-  };
+  const changes: DraftChanges = {};
   // A field the form did not send stays as it is; a browser sends every field, an emptied one as ''.
   if (body.title !== undefined) {
-    await attempt('', () =>
-      updateQuote({
-        ctx: call.ctx,
-        input: {
-          workspaceId,
-          quoteId: quote.id,
-          details: {
-            title: body.title,
-            note: body.note,
-            terms: body.terms,
-            validUntil: body.validUntil,
-            customerName: body.customerName,
-            customerEmail: body.customerEmail,
-            customerPhone: body.customerPhone,
-            customerAddress: body.customerAddress,
-          },
-        },
-      }),
-    );
-  }
-  for (const line of quote.lines) {
-    const p = `line-${line.id}`;
-    if (body[`${p}-present`] !== '1') continue;
-    const fields: LineFields = {
-      description: body[`${p}-description`] ?? '',
-      quantity: body[`${p}-quantity`] ?? '',
-      unit: body[`${p}-unit`] ?? '',
-      price: body[`${p}-price`] ?? '',
-      taxes: taxNames(quote, body, p),
-      optional: body[`${p}-optional`] === 'on',
-      chosen: body[`${p}-chosen`] === 'on',
+    changes.details = {
+      title: body.title,
+      note: body.note,
+      terms: body.terms,
+      validUntil: body.validUntil,
+      customerName: body.customerName,
+      customerEmail: body.customerEmail,
+      customerPhone: body.customerPhone,
+      customerAddress: body.customerAddress,
     };
-    await attempt(`${p}-`, () =>
-      updateQuoteLine({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, lineId: line.id, line: fields } }),
-    );
   }
+  changes.lines = quote.lines
+    .filter((line) => body[`line-${line.id}-present`] === '1')
+    .map((line) => {
+      const p = `line-${line.id}`;
+      const fields: LineFields = {
+        description: body[`${p}-description`] ?? '',
+        quantity: body[`${p}-quantity`] ?? '',
+        unit: body[`${p}-unit`] ?? '',
+        price: body[`${p}-price`] ?? '',
+        taxes: taxNames(quote, body, p),
+        optional: body[`${p}-optional`] === 'on',
+        chosen: body[`${p}-chosen`] === 'on',
+      };
+      return { lineId: line.id, line: fields };
+    });
   const typed = (body['new-description'] ?? '').trim() !== '' || (body['new-price'] ?? '').trim() !== '';
   if (typed || body.do === 'add-line') {
-    await attempt('new-', () =>
-      addQuoteLine({
-        ctx: call.ctx,
-        input: {
-          workspaceId,
-          quoteId: quote.id,
-          line: {
-            description: body['new-description'] ?? '',
-            quantity: body['new-quantity'] || '1',
-            unit: body['new-unit'] || 'each',
-            price: body['new-price'] ?? '',
-            // The builder shows the free line's tax boxes (ticked as on by default); a form without them gets the defaults.
-            ...(body['new-taxes-shown'] === '1' ? { taxes: taxNames(quote, body, 'new') } : {}),
-          },
-        },
-      }),
-    );
+    changes.newLine = {
+      description: body['new-description'] ?? '',
+      quantity: body['new-quantity'] || '1',
+      unit: body['new-unit'] || 'each',
+      price: body['new-price'] ?? '',
+      // The builder shows the free line's tax boxes (ticked as on by default); a form without them gets the defaults.
+      ...(body['new-taxes-shown'] === '1' ? { taxes: taxNames(quote, body, 'new') } : {}),
+    };
   }
-  return { errors, first };
+  try {
+    await saveQuote({ ctx: call.ctx, input: { quoteId: quote.id, ...changes } });
+    return { errors: {} };
+  } catch (error) {
+    if (!isFormError(error)) throw error;
+    const errors: FormErrors = {};
+    for (const fe of error.fieldErrors ?? ([] as FieldError[])) errors[fe.field] ??= fe.message;
+    return { errors, first: error };
+  }
 }
 
 /** Move up/down and Remove, named by the button pressed (`do`), after the form's edits are saved. */
