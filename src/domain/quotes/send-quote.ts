@@ -9,7 +9,7 @@ import { moveLeadForQuote } from './quote-rows.js';
 import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
 import { figuresForSend, freezePlans } from './frozen-plans.js';
-import { findQuoteRow, loadLines, requireDraft, todayIn, viewOf, type QuoteView } from './quote-view.js';
+import { findQuoteRow, loadContent, requireDraft, todayIn, viewOf, type QuoteView } from './quote-view.js';
 import type { Units } from '../units.js';
 
 export interface SentQuote {
@@ -45,7 +45,8 @@ export async function sendQuote({
   return ctx.store.writer.write(async (trx) => {
     const row = await findQuoteRow(trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
     requireDraft(row);
-    const lines = await loadLines(trx, row.id);
+    const content = await loadContent(trx, row.id);
+    const lines = content.lines;
     if (lines.length === 0)
       throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [
         { field: 'lines', code: 'required', message: 'Add a line first' },
@@ -118,7 +119,7 @@ export async function sendQuote({
       details: { revision: Number(row.revision), total: Number(sent.total) },
     });
     // The lines read above are the revision's as sent: a sent revision's lines never change.
-    const quote = viewOf(ctx, sent, lines, timeZone);
+    const quote = viewOf(ctx, sent, content, timeZone);
     if (input.email && ctx.mail && quote.customer.email)
       await queueQuoteEmail(
         trx,
