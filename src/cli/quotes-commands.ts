@@ -21,6 +21,14 @@ export function quoteJson(q: QuoteView) {
     leadId: q.leadId,
     currency: q.currency,
     customer: q.customer,
+    sections: q.sections.map((s) => ({
+      id: s.id,
+      title: s.title,
+      subtotal: s.subtotal,
+      choice: s.choice,
+      recommended: s.recommended,
+      chosen: s.chosen,
+    })),
     lines: q.lines.map((l) => ({
       id: l.id,
       description: l.description,
@@ -32,10 +40,14 @@ export function quoteJson(q: QuoteView) {
       optional: l.optional,
       chosen: l.chosen,
       source: l.source,
+      sectionId: l.sectionId,
     })),
     subtotal: q.subtotal,
     taxes: q.taxes.map((t) => ({ name: t.name, rate: Number(rateText(t.rate)), amount: t.amount })),
     total: q.total,
+    deposit: q.deposit
+      ? { percent: q.deposit.percent === null ? null : Number(rateText(q.deposit.percent)), amount: q.deposit.amount }
+      : null,
     validUntil: q.validUntil,
     sentAt: q.sentAt,
     viewedAt: q.viewedAt,
@@ -55,19 +67,42 @@ const shown: Render = ((q: QuoteJson) => {
   const head =
     `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, valid until ${q.validUntil}\n` +
     `Customer: ${q.customer.name ?? '—'}\n`;
-  const lines = table(q.lines, [
-    ['DESCRIPTION', (l) => `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description}`],
-    ['QTY', (l) => `${l.quantity} ${l.unit}`],
-    ['PRICE', (l) => amountText(l.unitPrice, q.currency)],
-    ['AMOUNT', (l) => amountText(l.amount, q.currency)],
-    ['TAXES', (l) => l.taxes.join(', ')],
-  ]);
+  const lineTable = (lines: QuoteJson['lines']) =>
+    table(lines, [
+      ['ID', (l) => l.id],
+      ['DESCRIPTION', (l) => `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description.replace(/\s+/g, ' ')}`],
+      ['QTY', (l) => `${l.quantity} ${l.unit}`],
+      ['PRICE', (l) => amountText(l.unitPrice, q.currency)],
+      ['AMOUNT', (l) => amountText(l.amount, q.currency)],
+      ['TAXES', (l) => l.taxes.join(', ')],
+    ]);
+  // One section without a heading reads as the flat list it was before sections.
+  const plain = q.sections.length === 1 && q.sections[0]!.title === null;
+  const body = plain
+    ? lineTable(q.lines)
+    : q.sections
+        .map((s) => {
+          const marks = s.choice
+            ? ` [choice ${s.choice}${s.recommended ? ', recommended' : ''}${s.chosen ? ', chosen' : ''}]`
+            : '';
+          const lines = q.lines.filter((l) => l.sectionId === s.id);
+          return (
+            `== ${s.title ?? '(no heading)'} (${s.id})${marks}: ${money(s.subtotal, q.currency)}\n` +
+            (lines.length > 0 ? lineTable(lines) : '   (no lines)\n')
+          );
+        })
+        .join('');
   const totals = [
     `Subtotal: ${money(q.subtotal, q.currency)}`,
     ...q.taxes.map((t) => `${t.name} ${t.rate} %: ${money(t.amount, q.currency)}`),
     `Total: ${money(q.total, q.currency)}`,
+    ...(q.deposit
+      ? [
+          `Deposit due on acceptance${q.deposit.percent !== null ? ` (${q.deposit.percent} %)` : ''}: ${money(q.deposit.amount, q.currency)}`,
+        ]
+      : []),
   ];
-  return `${head}${lines}${totals.join('\n')}\n${q.customerUrl ? `Customer link: ${q.customerUrl}\n` : ''}`;
+  return `${head}${body}${totals.join('\n')}\n${q.customerUrl ? `Customer link: ${q.customerUrl}\n` : ''}`;
 }) as Render;
 
 const listed: Render = ((rows: QuoteSummary[]) =>

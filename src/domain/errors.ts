@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'price_list_item_not_found',
   'quote_not_found',
   'quote_line_not_found',
+  'quote_section_not_found',
   'method_not_allowed',
   'idempotency_in_flight',
   'already_restored',

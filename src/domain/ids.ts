@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'pli'
   | 'quo'
   | 'qln'
+  | 'qsc'
   | 'srv';
 
 /**

@@ -182,6 +182,16 @@ export interface PricedLine {
   taxes: readonly string[];
   optional: boolean;
   chosen: boolean;
+  /** The line's section (docs/quotes.md, "Sections and alternatives"); absent or null: a section that always counts. */
+  sectionId?: string | null;
+}
+
+/** What counting needs of a quote's section: whether it is an alternative (`choice`), and whether it is the one taken. */
+export interface PricedSection {
+  id: string;
+  /** The choice group's key, shared by alternatives of one another; null for a section that always counts. */
+  choice: string | null;
+  chosen: boolean;
 }
 
 export interface TaxRate {
@@ -191,37 +201,136 @@ export interface TaxRate {
 }
 
 export interface Totals {
-  /** Each line's amount, in the lines' order (an unchosen optional line has its amount too, it just does not count). */
+  /** Each line's amount, in the lines' order (a line that does not count has its amount too, it just does not count). */
   amounts: number[];
+  /**
+   * Each section's subtotal, in the sections' order: the amounts of its lines that count within it (not optional, or
+   * ticked), whether or not the section is the alternative taken, so alternatives can be compared.
+   */
+  sections: Array<{ id: string; subtotal: number }>;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
 }
 
-/** A line counts towards the totals unless it is optional and not chosen. */
-export function counts(line: Pick<PricedLine, 'optional' | 'chosen'>): boolean {
-  return !line.optional || line.chosen;
+/**
+ * THE rule of what a quote charges for (docs/quotes.md, "What counts"): a line counts unless it is optional and not
+ * ticked, or it sits in an alternative that is not the one taken. Totals, the deposit, the acceptance and invoices all
+ * count with this one function.
+ */
+export function counts(
+  line: Pick<PricedLine, 'optional' | 'chosen' | 'sectionId'>,
+  sections: readonly PricedSection[] = [],
+): boolean {
+  if (line.optional && !line.chosen) return false;
+  if (line.sectionId === undefined || line.sectionId === null) return true;
+  const section = sections.find((s) => s.id === line.sectionId);
+  return !section || section.choice === null || section.chosen;
+}
+
+/** The lines of a quote that count (`counts`), in their order. */
+export function countedLines<L extends PricedLine>(lines: readonly L[], sections: readonly PricedSection[] = []): L[] {
+  const taken = takenBySection(sections);
+  return lines.filter((l) => countsIn(l, taken));
+}
+
+/** Whether each section's lines count as far as the section goes (an alternative not taken does not). */
+function takenBySection(sections: readonly PricedSection[]): Map<string, boolean> {
+  return new Map(sections.map((s) => [s.id, s.choice === null || s.chosen]));
+}
+
+function countsIn(line: Pick<PricedLine, 'optional' | 'chosen' | 'sectionId'>, taken: Map<string, boolean>): boolean {
+  if (line.optional && !line.chosen) return false;
+  if (line.sectionId === undefined || line.sectionId === null) return true;
+  return taken.get(line.sectionId) ?? true;
 }
 
 /**
- * Subtotal, taxes and total of lines. Each tax is applied once to the sum of the amounts of the counted lines that
- * carry it (not line by line), so a quote's tax is what its rate says of what it applies to.
+ * Subtotal, taxes and total of lines (and each section's subtotal). Each tax is applied once to the sum of the amounts
+ * of the counted lines that carry it (not line by line), so a quote's tax is what its rate says of what it applies to.
  */
-export function computeTotals(lines: readonly PricedLine[], rates: readonly TaxRate[]): Totals {
+export function computeTotals(
+  lines: readonly PricedLine[],
+  rates: readonly TaxRate[],
+  sections: readonly PricedSection[] = [],
+): Totals {
+  const taken = takenBySection(sections);
   const amounts = lines.map((l) => lineAmount(l.quantity, l.unitPrice));
+  const bySection = new Map(sections.map((s) => [s.id, 0n]));
   let subtotal = 0n;
   lines.forEach((l, i) => {
-    if (counts(l)) subtotal += BigInt(amounts[i]!);
+    const amount = BigInt(amounts[i]!);
+    const id = l.sectionId ?? undefined;
+    if (id !== undefined && bySection.has(id) && !(l.optional && !l.chosen))
+      bySection.set(id, bySection.get(id)! + amount);
+    if (countsIn(l, taken)) subtotal += amount;
   });
   const taxes = rates.map((tax) => {
     let base = 0n;
     lines.forEach((l, i) => {
-      if (counts(l) && l.taxes.includes(tax.name)) base += BigInt(amounts[i]!);
+      if (countsIn(l, taken) && l.taxes.includes(tax.name)) base += BigInt(amounts[i]!);
     });
     return { name: tax.name, rate: tax.rate, amount: taxAmount(tax.rate, toSafe(base, 'amount')) };
   });
   const total = subtotal + taxes.reduce((sum, t) => sum + BigInt(t.amount), 0n);
-  return { amounts, subtotal: toSafe(subtotal, 'subtotal'), taxes, total: toSafe(total, 'total') };
+  return {
+    amounts,
+    sections: sections.map((s) => ({ id: s.id, subtotal: toSafe(bySection.get(s.id)!, 'subtotal') })),
+    subtotal: toSafe(subtotal, 'subtotal'),
+    taxes,
+    total: toSafe(total, 'total'),
+  };
+}
+
+/**
+ * A deposit a quote asks (docs/quotes.md, "The deposit"): a percentage of the total (thousandths of a percent, as rates
+ * are kept) or a fixed amount in the smallest unit, taxes included. At most one of the two is set.
+ */
+export interface DepositTerms {
+  percent: number | null;
+  fixed: number | null;
+}
+
+/**
+ * The deposit due on a total (taxes included), from the lines that count: a percentage rounded once, half away from
+ * zero; a fixed amount as asked, but never more than the total (the customer may take a cheaper alternative). Never
+ * below zero. Null when the quote asks none.
+ */
+export function depositAmount(terms: DepositTerms | null, total: number): number | null {
+  if (!terms || (terms.percent === null && terms.fixed === null)) return null;
+  const base = BigInt(Math.max(total, 0));
+  const due = terms.percent !== null ? divRound(base * BigInt(terms.percent), 100_000n) : BigInt(terms.fixed!);
+  return toSafe(due < base ? (due < 0n ? 0n : due) : base, 'deposit');
+}
+
+/**
+ * A deposit as a person types it: `30%` (0 to 100, up to 3 decimals), `500.00` (an amount in the currency, above 0) or
+ * `none` (also an empty text). Refusals name `field`.
+ */
+export function parseDeposit(text: string, currency: string, field = 'deposit'): DepositTerms | null {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === 'none' || value === 'off') return null;
+  const refuse = (): never => {
+    throw new AppError(
+      'invalid_fields',
+      `"${text.slice(0, 30)}" is not a deposit: give 30%, an amount such as 500.00, or none`,
+      [{ field, code: 'invalid', message: 'Give a percentage such as 30%, an amount such as 500.00, or none' }],
+    );
+  };
+  if (value.endsWith('%')) {
+    const units = parseDecimal(value.slice(0, -1).trim(), 3, false);
+    if (units === undefined || units <= 0n || units > 100_000n) return refuse();
+    return { percent: Number(units), fixed: null };
+  }
+  const units = parseDecimal(value, minorDigits(currency), false);
+  if (units === undefined || units <= 0n || units > BigInt(Number.MAX_SAFE_INTEGER)) return refuse();
+  return { percent: null, fixed: Number(units) };
+}
+
+/** A deposit as `parseDeposit` reads it back: `30%`, `500.00`, or `none`. */
+export function depositText(terms: DepositTerms | null, currency: string): string {
+  if (!terms || (terms.percent === null && terms.fixed === null)) return 'none';
+  return terms.percent !== null ? `${rateText(terms.percent)}%` : amountText(terms.fixed!, currency);
 }
 
 /** An amount as a person reads it, in the workspace's locale: `$1,234.50`, `1.234,50 €`, `¥1,200`. */

@@ -47,6 +47,7 @@ export const HTTP_ERRORS = {
   price_list_item_not_found: { status: 404, title: 'Price-list item not found' },
   quote_not_found: { status: 404, title: 'Quote not found' },
   quote_line_not_found: { status: 404, title: 'Quote line not found' },
+  quote_section_not_found: { status: 404, title: 'Quote section not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   // conflicts
   idempotency_in_flight: { status: 409, title: 'Request with this Idempotency-Key is in flight' },

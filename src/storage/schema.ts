@@ -29,6 +29,10 @@ export interface WorkspaceTable {
   business_email?: string | null;
   /** Since 0027: JSON `[{ name, value }]`, e.g. GST/HST and QST registration numbers. */
   tax_numbers?: string;
+  /** Since 0045: the deposit new quotes ask, in thousandths of a percent of the total; null for none or a fixed one. */
+  deposit_percent?: number | null;
+  /** Since 0045: the deposit new quotes ask, a fixed amount in the smallest unit; null for none or a percentage. */
+  deposit_amount?: number | null;
 }
 
 export interface PipelineTable {
@@ -485,6 +489,8 @@ export interface PriceListItemTable {
   coats: number;
   /** Hundredths of the item's unit one pack covers; null when sold by the unit. */
   pack: number | null;
+  /** Since 0045: what the customer reads after the item's name on a quote line; null for nothing. */
+  customer_description?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -538,6 +544,16 @@ export interface QuoteTable {
   withdrawn_at: string | null;
   /** JSON `{ units, rooms: [{ scanId, room, name, plan }] }`: the priced rooms' plans frozen at send; null for a draft. */
   plans: string | null;
+  /** Since 0045: the deposit asked, thousandths of a percent of the total (taxes included); null for none or fixed. */
+  deposit_percent?: number | null;
+  /** Since 0045: the deposit asked, a fixed amount in the smallest unit; null for none or a percentage. */
+  deposit_amount?: number | null;
+  /** Since 0045: 1 when the customer's page says how each quantity was measured. */
+  show_measurements?: number;
+  /** Since 0045: the canonical JSON's version the acceptance hash was made with (1 or 2); null before an acceptance. */
+  acceptance_version?: number | null;
+  /** Since 0045: JSON `{ lines: [ids], sections: [ids] }`, the optional lines ticked and alternatives chosen as sent, kept at acceptance. */
+  sent_choices?: string | null;
 }
 
 export interface QuoteLineTable {
@@ -554,8 +570,27 @@ export interface QuoteLineTable {
   taxes: string;
   optional: number;
   chosen: number;
-  /** JSON `{ scanId, room, measure, measured, waste, coats, pack }` for a measured line; null for a free one. */
+  /** JSON `{ scanId, room, measure, measured, waste, coats, pack, note, rooms? }` for a measured line; null for a free one. */
   source: string | null;
+  /** Since 0045: the line's section (`quote_sections.id`); every line has one. */
+  section_id?: string | null;
+}
+
+/**
+ * Since 0045: a revision's sections (docs/quotes.md, "Sections and alternatives"). Sections sharing `choice` are
+ * alternatives of one another: the customer takes one, the `recommended` one chosen at first.
+ */
+export interface QuoteSectionTable {
+  id: string;
+  quote_id: string;
+  position: number;
+  /** The heading; null for a section without one (a quote made before sections reads as one such section). */
+  title: string | null;
+  /** The choice group's key (`c1`, `c2`…) shared by the alternatives; null for a section that always counts. */
+  choice: string | null;
+  recommended: number;
+  /** For an alternative: 1 when it is the one taken (the sender's recommendation, then the customer's choice). */
+  chosen: number;
 }
 
 /** Since 0028: the last quote number a workspace gave; incremented in the transaction of a first send. */
@@ -623,5 +658,6 @@ export interface Schema {
   price_list_items: PriceListItemTable;
   quotes: QuoteTable;
   quote_lines: QuoteLineTable;
+  quote_sections: QuoteSectionTable;
   quote_counters: QuoteCounterTable;
 }

@@ -111,8 +111,8 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
     expect(listed.map((i) => i.name)).toEqual(['=cmd|x', 'Tiles']);
     const csv = await runCli(['price-list', 'export', '--workspace', 'Painters'], env);
     expect(csv.code).toBe(0);
-    expect(csv.stdout).toContain('"\'=cmd|x","each","1.00",,,"0","1",\r\n');
-    expect(csv.stdout).toContain('"Tiles","m2","35.00","GST, QST","floor_area","10","1",\r\n');
+    expect(csv.stdout).toContain('"\'=cmd|x","each","1.00",,,"0","1",,\r\n');
+    expect(csv.stdout).toContain('"Tiles","m2","35.00","GST, QST","floor_area","10","1",,\r\n');
     await cliJson(['price-list', 'remove', spare.id], env);
     const file = path.join(world.testDb.dir, 'prices.csv');
     fs.writeFileSync(file, 'name,unit,price,taxes\nCall-out,fixed,75,GST\n');
@@ -140,10 +140,12 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
       'leadId',
       'currency',
       'customer',
+      'sections',
       'lines',
       'subtotal',
       'taxes',
       'total',
+      'deposit',
       'validUntil',
       'sentAt',
       'viewedAt',

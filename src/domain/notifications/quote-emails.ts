@@ -113,7 +113,17 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     .orderBy('position')
     .orderBy('id')
     .execute();
+  const sections = (
+    await ctx.store.db
+      .selectFrom('quote_sections')
+      .selectAll()
+      .where('quote_id', '=', row.id)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+  ).map((s) => ({ id: s.id, choice: s.choice, chosen: s.choice === null || Boolean(Number(s.chosen)) }));
   const lines = rows.map((l) => ({
+    sectionId: l.section_id ?? null,
     description: l.description,
     quantity: Number(l.quantity),
     unit: l.unit,
@@ -123,7 +133,7 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     optional: Boolean(Number(l.optional)),
     chosen: Boolean(Number(l.chosen)),
   }));
-  const totals = computeTotals(lines, JSON.parse(row.tax_rates) as TaxRate[]);
+  const totals = computeTotals(lines, JSON.parse(row.tax_rates) as TaxRate[], sections);
   const base = ctx.config.publicBaseUrl.replace(/\/+$/, '');
   return {
     id: row.id,

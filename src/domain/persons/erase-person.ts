@@ -40,6 +40,7 @@ const ERASED_TABLES = [
   // A lead's quotes go with it (foreign key): the customer's name, address and the lines are theirs too.
   'quotes',
   'quote_lines',
+  'quote_sections',
   // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text there.
   'outbox',
   // The record that a confirmation went to their address today (a keyed hash of it).

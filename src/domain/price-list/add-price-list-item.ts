@@ -17,7 +17,14 @@ export async function addPriceListItem({
   const id = newId('pli');
   const at = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
-    const row = { id, workspace_id: input.workspaceId, ...itemRow(values), created_at: at, updated_at: at };
+    const row = {
+      id,
+      workspace_id: input.workspaceId,
+      customer_description: null,
+      ...itemRow(values),
+      created_at: at,
+      updated_at: at,
+    };
     await trx.insertInto('price_list_items').values(row).execute();
     await recordAudit(trx, ctx, {
       action: 'price_list.item_added',

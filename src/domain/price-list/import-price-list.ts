@@ -67,6 +67,7 @@ export async function importPriceList({
           waste: cell('waste'),
           coats: cell('coats'),
           pack: cell('pack'),
+          customerDescription: cell('description'),
           taxes:
             taxes === undefined
               ? undefined

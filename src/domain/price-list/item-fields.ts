@@ -2,6 +2,7 @@ import { AppError, type FieldError } from '../errors.js';
 import { parseAmount } from '../money.js';
 import type { WorkspaceSettings } from '../settings/workspace-settings.js';
 import {
+  checkCustomerDescription,
   checkHundredths,
   checkItemName,
   checkMeasure,
@@ -28,6 +29,8 @@ export interface ItemFields {
   pack?: string;
   /** Tax names; when not given, the workspace's taxes that are on by default. */
   taxes?: string[];
+  /** What the customer reads after the name on a quote line; empty for nothing. */
+  customerDescription?: string;
 }
 
 export interface ItemValues {
@@ -39,6 +42,8 @@ export interface ItemValues {
   coats: number;
   pack: number | null;
   taxes: string[];
+  /** Undefined when not given (a CSV without the column): an item it replaces keeps its own. */
+  customerDescription: string | null | undefined;
 }
 
 function checked<T>(errors: FieldError[], field: string, check: () => T): T {
@@ -72,6 +77,9 @@ export function checkItemFields(fields: ItemFields, settings: WorkspaceSettings,
       ? settings.taxes.filter((t) => t.onByDefault).map((t) => t.name)
       : checkTaxNames(fields.taxes, settings.taxes),
   );
+  const customerDescription = checked(errors, 'customerDescription', () =>
+    fields.customerDescription === undefined ? undefined : checkCustomerDescription(fields.customerDescription),
+  );
   if (errors.length === 0) checked(errors, 'unit', () => checkMeasureFitsUnit(measure, unit));
   if (errors.length > 0) {
     throw new AppError(
@@ -80,7 +88,7 @@ export function checkItemFields(fields: ItemFields, settings: WorkspaceSettings,
       errors.map((e) => ({ ...e, message: where + e.message })),
     );
   }
-  return { name, unit, unitPrice, measure, waste, coats, pack, taxes };
+  return { name, unit, unitPrice, measure, waste, coats, pack, taxes, customerDescription };
 }
 
 export function itemRow(values: ItemValues) {
@@ -93,5 +101,6 @@ export function itemRow(values: ItemValues) {
     waste: values.waste,
     coats: values.coats,
     pack: values.pack,
+    ...(values.customerDescription !== undefined ? { customer_description: values.customerDescription } : {}),
   };
 }

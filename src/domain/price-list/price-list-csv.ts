@@ -3,7 +3,17 @@ import { amountText, rateText } from '../money.js';
 import { hundredthsText, type PriceListItem } from './price-list-item.js';
 
 /** The price list's CSV columns, in order (docs/quotes.md, "The price list"). */
-export const PRICE_LIST_HEADERS = ['name', 'unit', 'price', 'taxes', 'measure', 'waste', 'coats', 'pack'] as const;
+export const PRICE_LIST_HEADERS = [
+  'name',
+  'unit',
+  'price',
+  'taxes',
+  'measure',
+  'waste',
+  'coats',
+  'pack',
+  'description',
+] as const;
 
 /**
  * One item as its CSV cells: text guarded by the one CSV cell rule (src/domain/csv-cells.ts), numbers as number
@@ -19,6 +29,7 @@ export function itemCells(item: PriceListItem, currency: string): CsvCell[] {
     { csvNumber: rateText(item.waste) },
     { csvNumber: hundredthsText(item.coats) },
     item.pack === null ? null : { csvNumber: hundredthsText(item.pack) },
+    item.customerDescription,
   ];
 }
 

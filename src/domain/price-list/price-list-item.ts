@@ -76,6 +76,8 @@ export interface PriceListItem {
   coats: number;
   /** Hundredths of the item's unit one pack covers; null when sold by the unit. */
   pack: number | null;
+  /** What the customer reads after the item's name on a quote line ("Washable matt, two coats"); null for nothing. */
+  customerDescription: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -92,6 +94,7 @@ export function itemOf(row: Selectable<PriceListItemTable>): PriceListItem {
     waste: Number(row.waste),
     coats: Number(row.coats),
     pack: row.pack === null ? null : Number(row.pack),
+    customerDescription: row.customer_description ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -162,6 +165,16 @@ export function checkTaxNames(names: readonly string[], workspaceTaxes: readonly
     if (!out.includes(tax.name)) out.push(tax.name);
   }
   return out;
+}
+
+/** An item's customer description: up to 1000 characters, several lines allowed; empty for none. */
+export function checkCustomerDescription(value: string): string | null {
+  const text = checkText(value, 'customerDescription', 'The customer description', { multiline: true }).trim();
+  if (text.length > 1000)
+    throw new AppError('invalid_fields', 'The customer description is longer than 1000 characters', [
+      { field: 'customerDescription', code: 'too_long', message: 'At most 1000 characters', max: 1000 },
+    ]);
+  return text === '' ? null : text;
 }
 
 /** A measured item must be counted in a unit its figure converts to: an area in m² or ft², doors in `each`. */

@@ -68,6 +68,7 @@ export async function acceptQuote({
         accepted_at: at,
         accepted_name: name,
         acceptance_hash: hash,
+        acceptance_version: 1,
         chosen_lines: JSON.stringify(chosen),
         updated_at: at,
       })

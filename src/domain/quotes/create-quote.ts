@@ -8,6 +8,7 @@ import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
 import { quoteStates } from './quote-states.js';
+import { insertSections } from './quote-sections.js';
 import { addDays, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -84,10 +85,14 @@ export async function createQuote({
         tax_rates: JSON.stringify(taxRates),
         subtotal: 0,
         total: 0,
+        deposit_percent: settings.deposit?.percent ?? null,
+        deposit_amount: settings.deposit?.fixed ?? null,
+        show_measurements: 0,
         ...freshDraft(at, input.userId),
       })
       .execute();
-    await insertLines(trx, id, lines);
+    const [sectionId] = await insertSections(trx, id, [{ title: null }]);
+    await insertLines(trx, id, lines, sectionId);
     const quote = await storeTotals(ctx, trx, id, at, quoteStates.moveFrom('edit'));
     await recordAudit(trx, ctx, {
       action: 'quote.created',

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { getWorkspaceSettings, type TaxNumber } from '../settings/workspace-settings.js';
 import { frozenPlansOf, type FrozenPlans } from './frozen-plans.js';
 import { hashQuoteToken, isQuoteToken } from './quote-token.js';
-import { loadLines, viewOf, type QuoteView } from './quote-view.js';
+import { loadContent, viewOf, type QuoteView } from './quote-view.js';
 
 /** What the customer's page `/q/{token}` shows (no sign-in). */
 export interface CustomerQuote {
@@ -69,7 +69,7 @@ export async function openQuoteByToken({
 }): Promise<CustomerQuote> {
   const row = await shownRevision(ctx.store.db, input.token);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: row.workspace_id } });
-  const quote = viewOf(ctx, row, await loadLines(ctx.store.db, row.id), settings.timeZone);
+  const quote = viewOf(ctx, row, await loadContent(ctx.store.db, row.id), settings.timeZone);
   const firstSent = await ctx.store.db
     .selectFrom('quotes')
     .select('revision')

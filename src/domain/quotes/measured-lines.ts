@@ -34,6 +34,8 @@ export interface NewLine {
   optional: boolean;
   chosen: boolean;
   source: LineSource | null;
+  /** The section it goes into, when the verb names one (else the caller's, or the last). */
+  sectionId?: string;
 }
 
 const FIGURE_OF: Record<Measure, (m: RoomMeasurement) => number | null> = {

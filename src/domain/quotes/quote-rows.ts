@@ -7,6 +7,7 @@ import { newHistoryId } from '../stages/stage-history.js';
 import { loadStages } from '../stages/stage.js';
 import { lineAmount } from '../money.js';
 import type { NewLine } from './measured-lines.js';
+import { lastSectionId } from './quote-sections.js';
 
 /**
  * The columns of a new draft revision that say nothing has happened to it yet: no link until its send, no view, no
@@ -27,6 +28,8 @@ export function freshDraft(at: string, userId: string | null | undefined) {
     accepted_at: null,
     accepted_name: null,
     acceptance_hash: null,
+    acceptance_version: null,
+    sent_choices: null,
     chosen_lines: null,
     declined_at: null,
     decline_reason: null,
@@ -35,12 +38,18 @@ export function freshDraft(at: string, userId: string | null | undefined) {
   } as const;
 }
 
-/** Appends lines to a revision after its last position, in one statement (amounts computed here; totals by `storeTotals`). */
+/**
+ * Appends lines to a revision after its last position, in one statement (amounts computed here; totals by
+ * `storeTotals`). Each goes into its own `sectionId`, else into `sectionId` given here, else into the last section.
+ */
 export async function insertLines(
   trx: Transaction<Schema>,
   quoteId: string,
   lines: readonly NewLine[],
+  sectionId?: string,
 ): Promise<string[]> {
+  if (lines.length === 0) return [];
+  const into = sectionId ?? (lines.every((l) => l.sectionId) ? '' : await lastSectionId(trx, quoteId));
   const last = await trx
     .selectFrom('quote_lines')
     .select((eb) => eb.fn.max('position').as('max'))
@@ -60,13 +69,45 @@ export async function insertLines(
     optional: line.optional ? 1 : 0,
     chosen: line.chosen ? 1 : 0,
     source: line.source === null ? null : JSON.stringify(line.source),
+    section_id: line.sectionId ?? into,
   }));
   await insertQuoteLines(trx, rows);
   return rows.map((r) => r.id);
 }
 
-/** Copies a revision's lines (a new revision, a copy) with new ids, in order, in one statement. */
+/**
+ * Copies a revision's sections and lines (a new revision, a copy) with new ids, in order: the sections keep their
+ * headings, choice groups, recommendation and choice, and each line its section.
+ */
 export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, toQuoteId: string): Promise<void> {
+  const sections = await trx
+    .selectFrom('quote_sections')
+    .selectAll()
+    .where('quote_id', '=', fromQuoteId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const newIds = new Map(sections.map((s) => [s.id, newId('qsc')]));
+  if (sections.length === 0) newIds.set('', newId('qsc'));
+  await trx
+    .insertInto('quote_sections')
+    .values(
+      sections.length === 0
+        ? [
+            {
+              id: newIds.get('')!,
+              quote_id: toQuoteId,
+              position: 0,
+              title: null,
+              choice: null,
+              recommended: 0,
+              chosen: 1,
+            },
+          ]
+        : sections.map((s, position) => ({ ...s, id: newIds.get(s.id)!, quote_id: toQuoteId, position })),
+    )
+    .execute();
+  const first = newIds.values().next().value!;
   const rows = await trx
     .selectFrom('quote_lines')
     .selectAll()
@@ -76,7 +117,13 @@ export async function copyLines(trx: Transaction<Schema>, fromQuoteId: string, t
     .execute();
   await insertQuoteLines(
     trx,
-    rows.map((row, position) => ({ ...row, id: newId('qln'), quote_id: toQuoteId, position })),
+    rows.map((row, position) => ({
+      ...row,
+      id: newId('qln'),
+      quote_id: toQuoteId,
+      position,
+      section_id: newIds.get(row.section_id ?? '') ?? first,
+    })),
   );
 }
 

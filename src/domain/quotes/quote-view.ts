@@ -1,9 +1,9 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { QuoteLineTable, QuoteTable, Schema } from '../../storage/schema.js';
+import type { QuoteLineTable, QuoteSectionTable, QuoteTable, Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
-import { computeTotals, type TaxRate } from '../money.js';
+import { computeTotals, depositAmount, type DepositTerms, type TaxRate } from '../money.js';
 
 /** Where a measured line came from (docs/quotes.md, "Lines from scans"). */
 export interface LineSource {
@@ -18,6 +18,17 @@ export interface LineSource {
   coats: number;
   /** What one pack covers, in the item's unit; null when sold by the unit. */
   pack: number | null;
+  /**
+   * How the quantity was measured, as the staff's view (and, when the quote says so, the customer's page) shows it:
+   * "Kitchen: walls (net) 59.42 m² × 2 coats = 2 packs of 100 m²". Absent on lines made before 0045, whose
+   * description said it.
+   */
+  note?: string;
+  /**
+   * A pack item priced over several rooms (one line, packs rounded once over the summed need): each room with its
+   * figure in the item's unit. `scanId`, `room` and `measured` are then the first room's and the sum.
+   */
+  rooms?: Array<{ scanId: string; room: number; name: string; measured: number }>;
 }
 
 export interface QuoteLineView {
@@ -33,6 +44,35 @@ export interface QuoteLineView {
   optional: boolean;
   chosen: boolean;
   source: LineSource | null;
+  /** The section the line sits in (`QuoteView.sections`). */
+  sectionId: string;
+}
+
+/** A section of a quote (docs/quotes.md, "Sections and alternatives"), as `quotes show --json` prints it. */
+export interface QuoteSectionView {
+  id: string;
+  /** Its heading; null for a section without one. */
+  title: string | null;
+  /** Its lines that count within it (not optional, or ticked), before taxes, whether or not it is the one taken. */
+  subtotal: number;
+  /** The choice group's key: sections sharing it are alternatives of one another ("choose one"); null otherwise. */
+  choice: string | null;
+  /** The alternative the sender recommends (chosen at first). */
+  recommended: boolean;
+  /** For an alternative, whether it is the one taken; a section that is no alternative is always taken. */
+  chosen: boolean;
+}
+
+/** The deposit a quote asks: its terms (a percentage in thousandths, or a fixed amount) and the amount due now. */
+export interface QuoteDeposit extends DepositTerms {
+  /** Due on acceptance, from the total of the lines that count (the customer's choices), taxes included. */
+  amount: number;
+}
+
+/** What the customer chose at acceptance against what was sent (the optional lines ticked, the alternatives taken). */
+export interface SentChoices {
+  lines: string[];
+  sections: string[];
 }
 
 /** A revision's state; `expired` is a sent or viewed quote past the end of its valid-until day. */
@@ -53,7 +93,14 @@ export interface QuoteView {
   title: string | null;
   note: string | null;
   terms: string | null;
+  /** In their order; every quote has at least one. */
+  sections: QuoteSectionView[];
+  /** In the order shown: by section, then within each section. */
   lines: QuoteLineView[];
+  /** Null when the quote asks no deposit. */
+  deposit: QuoteDeposit | null;
+  /** Whether the customer's page says how each quantity was measured (`source.note`). */
+  showMeasurements: boolean;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
@@ -65,6 +112,10 @@ export interface QuoteView {
   acceptedAt: string | null;
   acceptedName: string | null;
   acceptanceHash: string | null;
+  /** The canonical JSON's version the acceptance hash was made with (docs/quotes.md, "The acceptance hash"). */
+  acceptanceVersion: 1 | 2 | null;
+  /** At acceptance: the optional lines ticked and the alternatives chosen as the sender sent them. */
+  sentChoices: SentChoices | null;
   declinedAt: string | null;
   declineReason: string | null;
   withdrawnAt: string | null;
@@ -104,7 +155,7 @@ export function statusOf(row: Pick<QuoteTable, 'status' | 'valid_until'>, timeZo
   return row.status as QuoteStatus;
 }
 
-export function lineOf(row: Selectable<QuoteLineTable>): QuoteLineView {
+export function lineOf(row: Selectable<QuoteLineTable>, fallbackSection = ''): QuoteLineView {
   return {
     id: row.id,
     description: row.description,
@@ -116,7 +167,25 @@ export function lineOf(row: Selectable<QuoteLineTable>): QuoteLineView {
     optional: Boolean(Number(row.optional)),
     chosen: Boolean(Number(row.chosen)),
     source: row.source === null ? null : (JSON.parse(row.source) as LineSource),
+    sectionId: row.section_id ?? fallbackSection,
   };
+}
+
+export function sectionOf(row: Selectable<QuoteSectionTable>): Omit<QuoteSectionView, 'subtotal'> {
+  const choice = row.choice ?? null;
+  return {
+    id: row.id,
+    title: row.title,
+    choice,
+    recommended: choice !== null && Boolean(Number(row.recommended)),
+    chosen: choice === null || Boolean(Number(row.chosen)),
+  };
+}
+
+/** A revision's sections and lines, in the order shown. */
+export interface QuoteContent {
+  sections: Array<Omit<QuoteSectionView, 'subtotal'>>;
+  lines: QuoteLineView[];
 }
 
 export function customerUrlOf(ctx: DomainContext, tokenEnc: string | null): string | null {
@@ -125,15 +194,55 @@ export function customerUrlOf(ctx: DomainContext, tokenEnc: string | null): stri
   return `${base}/q/${ctx.secrets.open(tokenEnc)}`;
 }
 
+/**
+ * A revision's sections and its lines in the order shown: by section, then by position within it. A line whose
+ * section is missing (none should be) is shown in the first.
+ */
+export async function loadContent(db: Db, quoteId: string): Promise<QuoteContent> {
+  const [sectionRows, lineRows] = await Promise.all([
+    db
+      .selectFrom('quote_sections')
+      .selectAll()
+      .where('quote_id', '=', quoteId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('quote_lines')
+      .selectAll()
+      .where('quote_id', '=', quoteId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const sections = sectionRows.map(sectionOf);
+  const first = sections[0]?.id ?? '';
+  const order = new Map(sections.map((section, i) => [section.id, i]));
+  const lines = lineRows
+    .map((row) => lineOf(row, first))
+    .map((line) => (order.has(line.sectionId) ? line : { ...line, sectionId: first }));
+  // A stable sort keeps the position order within each section.
+  lines.sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)!);
+  return { sections, lines };
+}
+
+/** A revision's lines in the order shown. */
 export async function loadLines(db: Db, quoteId: string): Promise<QuoteLineView[]> {
-  const rows = await db
-    .selectFrom('quote_lines')
-    .selectAll()
-    .where('quote_id', '=', quoteId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  return rows.map(lineOf);
+  return (await loadContent(db, quoteId)).lines;
+}
+
+/** The deposit terms kept on a quote (or a workspace), or null for none. */
+export function depositTermsOf(row: {
+  deposit_percent?: number | null;
+  deposit_amount?: number | null;
+}): DepositTerms | null {
+  const percent = row.deposit_percent ?? null;
+  const fixed = row.deposit_amount ?? null;
+  if (percent === null && fixed === null) return null;
+  return {
+    percent: percent === null ? null : Number(percent),
+    fixed: percent !== null || fixed === null ? null : Number(fixed),
+  };
 }
 
 export async function timeZoneOf(db: Db, workspaceId: string): Promise<string> {
@@ -141,14 +250,21 @@ export async function timeZoneOf(db: Db, workspaceId: string): Promise<string> {
   return row?.time_zone ?? 'UTC';
 }
 
+/**
+ * A revision as the builder, the customer's page and `quotes show --json` read it: its totals, section subtotals and
+ * deposit computed from its lines by the one counting rule (`computeTotals`, `counts` in src/domain/money.ts).
+ */
 export function viewOf(
   ctx: DomainContext,
   row: Selectable<QuoteTable>,
-  lines: QuoteLineView[],
+  content: QuoteContent,
   timeZone: string,
 ): QuoteView {
   const rates = JSON.parse(row.tax_rates) as TaxRate[];
-  const totals = computeTotals(lines, rates);
+  const totals = computeTotals(content.lines, rates, content.sections);
+  const terms = depositTermsOf(row);
+  const version =
+    row.acceptance_version === null || row.acceptance_version === undefined ? null : Number(row.acceptance_version);
   return {
     id: row.id,
     number: row.number,
@@ -166,7 +282,10 @@ export function viewOf(
     title: row.title,
     note: row.note,
     terms: row.terms,
-    lines,
+    sections: content.sections.map((section, i) => ({ ...section, subtotal: totals.sections[i]!.subtotal })),
+    lines: content.lines,
+    deposit: terms ? { ...terms, amount: depositAmount(terms, totals.total)! } : null,
+    showMeasurements: Boolean(Number(row.show_measurements ?? 0)),
     subtotal: totals.subtotal,
     taxes: totals.taxes,
     total: totals.total,
@@ -178,6 +297,8 @@ export function viewOf(
     acceptedAt: row.accepted_at,
     acceptedName: row.accepted_name,
     acceptanceHash: row.acceptance_hash,
+    acceptanceVersion: version === 1 || version === 2 ? version : null,
+    sentChoices: row.sent_choices ? (JSON.parse(row.sent_choices) as SentChoices) : null,
     declinedAt: row.declined_at,
     declineReason: row.decline_reason,
     withdrawnAt: row.withdrawn_at,
@@ -201,7 +322,7 @@ export async function findQuoteRow(
 }
 
 export async function loadQuoteView(ctx: DomainContext, db: Db, row: Selectable<QuoteTable>): Promise<QuoteView> {
-  return viewOf(ctx, row, await loadLines(db, row.id), await timeZoneOf(db, row.workspace_id));
+  return viewOf(ctx, row, await loadContent(db, row.id), await timeZoneOf(db, row.workspace_id));
 }
 
 /** Line edits, title, terms…: only a draft changes (a sent quote is revised instead). */
@@ -233,8 +354,9 @@ export async function storeTotals(
     .select(['tax_rates'])
     .where('id', '=', quoteId)
     .executeTakeFirstOrThrow();
-  const stored = await loadLines(trx, quoteId);
-  const totals = computeTotals(stored, JSON.parse(quote.tax_rates) as TaxRate[]);
+  const content = await loadContent(trx, quoteId);
+  const stored = content.lines;
+  const totals = computeTotals(stored, JSON.parse(quote.tax_rates) as TaxRate[], content.sections);
   const lines = stored.map((line, i) => ({ ...line, amount: totals.amounts[i]! }));
   const changed = lines
     .filter((line, i) => line.amount !== stored[i]!.amount)
@@ -248,5 +370,5 @@ export async function storeTotals(
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new AppError('quote_not_editable', 'This quote was sent or answered meanwhile; nothing was changed');
-  return viewOf(ctx, row, lines, await timeZoneOf(trx, row.workspace_id));
+  return viewOf(ctx, row, { sections: content.sections, lines }, await timeZoneOf(trx, row.workspace_id));
 }

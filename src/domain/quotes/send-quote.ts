@@ -10,7 +10,7 @@ import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
 import { figuresForSend, freezePlans, pricedRooms } from './frozen-plans.js';
 import { answeredFirst, answerOf, lockQuote, notEditable, quoteStates } from './quote-states.js';
-import { loadLines, todayIn, viewOf, type QuoteView } from './quote-view.js';
+import { loadContent, todayIn, viewOf, type QuoteView } from './quote-view.js';
 import type { ScanFigures } from '../scans/measure-scan.js';
 import { changedExactly } from '../document-state.js';
 import type { Units } from '../units.js';
@@ -72,7 +72,8 @@ async function sendDraft(
   quoteStates.requireMove('send', row.status, (status) => notEditable(row, status));
   const answer = await answerOf(trx, row.chain_id);
   if (answer) throw answeredFirst(answer.status);
-  const lines = await loadLines(trx, row.id);
+  const content = await loadContent(trx, row.id);
+  const lines = content.lines;
   if (lines.length === 0)
     throw new AppError('invalid_fields', 'A quote needs at least one line before it is sent', [
       { field: 'lines', code: 'required', message: 'Add a line first' },
@@ -91,7 +92,7 @@ async function sendDraft(
       { field: 'validUntil', code: 'invalid', message: 'Choose today or a later date' },
     ]);
   }
-  const total = viewOf(ctx, row, lines, timeZone).total;
+  const total = viewOf(ctx, row, content, timeZone).total;
   if (total < 0) {
     const shown = formatMoney(total, row.currency, workspace.locale ?? 'en-US');
     throw new AppError(
@@ -154,7 +155,7 @@ async function sendDraft(
     details: { revision: Number(row.revision), total: Number(sent.total) },
   });
   // The lines read above are the revision's as sent: a sent revision's lines never change.
-  const quote = viewOf(ctx, sent, lines, timeZone);
+  const quote = viewOf(ctx, sent, content, timeZone);
   if (input.email && ctx.mail && quote.customer.email)
     await queueQuoteEmail(
       trx,

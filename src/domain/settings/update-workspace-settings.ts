@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { VerbArgs } from '../context.js';
 import { AppError, type FieldError } from '../errors.js';
 import { assertNameFree, checkName } from '../unique-name.js';
-import { checkCurrency, checkLocale } from '../money.js';
+import { checkCurrency, checkLocale, parseDeposit } from '../money.js';
 import {
   applyTaxChanges,
   applyTaxNumberChanges,
@@ -71,10 +71,12 @@ export async function updateWorkspaceSettings({
   businessEmail?: string;
   /** Applied in order; an empty value removes that name. */
   taxNumbers?: TaxNumberChange[];
+  /** The deposit new quotes ask: `30%`, `500.00` (in the currency, after any change of it above) or `none`. */
+  deposit?: string;
 }>): Promise<WorkspaceSettings> {
   const fieldErrors: FieldError[] = [];
   const current =
-    input.taxes || input.taxNumbers
+    input.taxes || input.taxNumbers || input.deposit !== undefined
       ? await getWorkspaceSettings({ ctx, input: { workspaceId: input.workspaceId } })
       : undefined;
   const name =
@@ -117,6 +119,10 @@ export async function updateWorkspaceSettings({
     input.businessEmail === undefined
       ? undefined
       : checked(fieldErrors, 'businessEmail', () => checkBusinessEmail(input.businessEmail!));
+  const deposit =
+    input.deposit === undefined
+      ? undefined
+      : checked(fieldErrors, 'deposit', () => parseDeposit(input.deposit!, currency ?? current!.currency));
   if (fieldErrors.length > 0) {
     throw new AppError('invalid_fields', fieldErrors.map((e) => e.message).join('; '), fieldErrors);
   }
@@ -135,6 +141,9 @@ export async function updateWorkspaceSettings({
     ...(businessAddress !== undefined ? { business_address: businessAddress } : {}),
     ...(businessPhone !== undefined ? { business_phone: businessPhone } : {}),
     ...(businessEmail !== undefined ? { business_email: businessEmail } : {}),
+    ...(deposit !== undefined
+      ? { deposit_percent: deposit?.percent ?? null, deposit_amount: deposit?.fixed ?? null }
+      : {}),
   };
   if (Object.keys(changes).length > 0) {
     await ctx.store.writer.write(async (trx) => {

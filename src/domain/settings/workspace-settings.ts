@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
+import type { DepositTerms } from '../money.js';
 import type { Units } from '../units.js';
 
 export type { Units } from '../units.js';
@@ -26,6 +27,8 @@ export interface WorkspaceSettings {
   businessEmail: string | null;
   /** Tax registration numbers printed on quotes, e.g. `{ name: 'GST/HST', value: '123456789 RT0001' }`. */
   taxNumbers: TaxNumber[];
+  /** The deposit a new quote asks (docs/quotes.md, "The deposit"); null for none, the default. */
+  deposit: DepositTerms | null;
 }
 
 export interface WorkspaceTax {
@@ -112,6 +115,8 @@ export async function getWorkspaceSettings({
       'business_phone',
       'business_email',
       'tax_numbers',
+      'deposit_percent',
+      'deposit_amount',
     ])
     .where('id', '=', input.workspaceId)
     .executeTakeFirst();
@@ -132,5 +137,11 @@ export async function getWorkspaceSettings({
     businessPhone: row.business_phone ?? null,
     businessEmail: row.business_email ?? null,
     taxNumbers: JSON.parse(row.tax_numbers ?? '[]') as TaxNumber[],
+    deposit:
+      row.deposit_percent !== null && row.deposit_percent !== undefined
+        ? { percent: Number(row.deposit_percent), fixed: null }
+        : row.deposit_amount !== null && row.deposit_amount !== undefined
+          ? { percent: null, fixed: Number(row.deposit_amount) }
+          : null,
   };
 }

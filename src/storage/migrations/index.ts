@@ -38,6 +38,7 @@ import { builtInFormFields } from './0040-built-in-form-fields.js';
 import { quotesExpiredIndex } from './0041-quotes-expired-index.js';
 import { lighterLeadWrites } from './0042-lighter-lead-writes.js';
 import { stageNamesUnique } from './0043-stage-names-unique.js';
+import { quoteSectionsAndDeposit } from './0045-quote-sections-deposit.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -86,6 +87,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0041_quotes_expired_index': quotesExpiredIndex(),
         '0042_lighter_lead_writes': lighterLeadWrites(dialect),
         '0043_stage_names_unique': stageNamesUnique(),
+        '0045_quote_sections_deposit': quoteSectionsAndDeposit(),
       }),
   };
 }

@@ -92,6 +92,7 @@ describe('money', () => {
     );
     expect(totals).toEqual({
       amounts: [10_000, -2_500],
+      sections: [],
       subtotal: 7_500,
       taxes: [{ name: 'GST', rate: 5000, amount: 375 }],
       total: 7_875,

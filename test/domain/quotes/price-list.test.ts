@@ -165,18 +165,31 @@ describeEachBackend('the price list', (backend) => {
         coats: '1.5',
         pack: '10',
         taxes: ['QST'],
+        customerDescription: 'Stain-blocking, "one coat"\n=on bare plaster',
       },
       { name: 'Doors', unit: 'each', price: '40', measure: 'doors', taxes: ['Eco'] },
     ];
     for (const item of items) await addPriceListItem({ ctx, input: { workspaceId: source, role: 'owner', item } });
     const csv = await exportPriceList({ ctx, input: { workspaceId: source } });
-    expect(csv.startsWith('\uFEFF"name","unit","price","taxes","measure","waste","coats","pack"\r\n')).toBe(true);
+    expect(
+      csv.startsWith('\uFEFF"name","unit","price","taxes","measure","waste","coats","pack","description"\r\n'),
+    ).toBe(true);
     const cells = parse(csv, { bom: true }) as string[][];
     const byName = new Map(cells.slice(1).map((r) => [r[0], r]));
     expect(byName.get('\'=HYPERLINK("http://evil.example","x")')).toBeDefined();
     // Numbers are number cells (the one CSV cell rule): a negative price keeps its plain "-".
     expect(byName.get('Discount, loyal customer')![2]).toBe('-5.500');
-    expect(byName.get('Primer')).toEqual(['Primer', 'm2', '0.375', 'QST', 'ceiling_area', '12.5', '1.5', '10']);
+    expect(byName.get('Primer')).toEqual([
+      'Primer',
+      'm2',
+      '0.375',
+      'QST',
+      'ceiling_area',
+      '12.5',
+      '1.5',
+      '10',
+      'Stain-blocking, "one coat"\n=on bare plaster',
+    ]);
 
     const target = await workspace('Import', 'KWD');
     expect(await importPriceList({ ctx, input: { workspaceId: target, role: 'owner', csv } })).toEqual({
