@@ -10,6 +10,8 @@ import { openDatabase, type Database } from './storage/database.js';
 import { redactedUrl } from './storage/redact-url.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
 import type { Mailer } from './domain/mailer.js';
+import type { DocumentRenderer } from './domain/document-renderer.js';
+import { renderPool } from './pdf/render-pool.js';
 
 export interface Runtime {
   ctx: DomainContext;
@@ -37,10 +39,13 @@ export function createDomainContext(input: {
   appSecret: string;
   clock?: Clock;
   mailer?: Mailer;
+  /** The PDF renderer; by default a pool of worker threads started on first use (tests pass one made to fail). */
+  renderer?: DocumentRenderer;
 }): DomainContext {
   const mail = input.mailer ?? (input.config.mail ? smtpMailer(input.config.mail) : undefined);
   return {
     ...(mail ? { mail } : {}),
+    pdf: input.renderer ?? renderPool(),
     store: input.store,
     secrets: new SecretBox(input.appSecret),
     csrf: new CsrfTokens(input.appSecret),

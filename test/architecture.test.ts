@@ -36,13 +36,14 @@ const layerOf = (file: string) => {
 };
 
 const FORBIDDEN: Record<string, string[]> = {
-  domain: ['http', 'web', 'cli', 'jobs', 'root'],
+  domain: ['http', 'web', 'cli', 'jobs', 'pdf', 'root'],
   storage: ['domain', 'http', 'web', 'cli', 'jobs', 'root'],
   http: ['web', 'cli', 'jobs'],
   web: ['jobs'],
   cli: ['jobs'],
   mail: ['jobs'],
-  jobs: ['http', 'web', 'cli', 'mail', 'root'],
+  pdf: ['http', 'web', 'cli', 'jobs', 'storage', 'root'],
+  jobs: ['http', 'web', 'cli', 'mail', 'pdf', 'root'],
 };
 
 /** The files outside `jobs/` that start the timers: the serving process's wiring, nothing else. */
@@ -76,6 +77,8 @@ const DOMAIN_ORDER = [
   'server-instances',
   'audit',
   'idempotency',
+  // a sent document's frozen model, its render job and its stored PDF (the emails attach it)
+  'documents',
   'notifications',
   'backup',
   'auth',

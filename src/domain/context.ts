@@ -5,6 +5,7 @@ import type { SecretBox } from './secret-box.js';
 import type { FormStamps } from './form-stamp-key.js';
 import type { IntakeRecorder } from './intake-recorder.js';
 import type { Mailer } from './mailer.js';
+import type { DocumentRenderer } from './document-renderer.js';
 
 /**
  * Who a verb acts for, carried on the DomainContext (`ctx.actor`, made in audit/actor.ts): the admin pages derive a context per request with
@@ -33,6 +34,8 @@ export interface DomainContext {
   intake?: IntakeRecorder;
   /** Outgoing email; absent when SMTP_URL is unset (then nothing is mailed and links are shown instead). */
   mail?: Mailer;
+  /** Turns document models into PDF files off the main thread (src/pdf/, docs/documents.md); made by the runtime. */
+  pdf?: DocumentRenderer;
   /**
    * Who the verbs act for, written into the audit log: set per request by the admin pages (the signed-in person)
    * and by the CLI (`cli` + the OS user); unset in jobs, which act as the system.

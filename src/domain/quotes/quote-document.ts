@@ -1,0 +1,140 @@
+import {
+  documentFileName,
+  documentLabel,
+  documentTitle,
+  type DocumentAcceptance,
+  type DocumentBusiness,
+  type DocumentModel,
+  type Paper,
+} from '../document-model.js';
+import { formatMoney, formatQuantity, rateText } from '../money.js';
+import { UNIT_LABELS } from '../price-list/price-list-item.js';
+import type { Units } from '../units.js';
+import { documentPlans } from './document-plans.js';
+import type { FrozenPlans } from './frozen-plans.js';
+import type { QuoteView } from './quote-view.js';
+
+/**
+ * What a quote's document is framed by, read from Settings at its send and frozen with it (docs/documents.md,
+ * "Frozen at send"): the business block and logo, the words' locale, the zone its times are shown in, the units of
+ * its plans' labels and the paper.
+ */
+export interface QuoteDocumentFrame {
+  business: DocumentBusiness;
+  locale: string;
+  timeZone: string;
+  units: Units;
+  paper: Paper;
+}
+
+/** A line's unit as the customer reads it beside a quantity, as on their page: `m²`, `h`, nothing for a fixed price. */
+const CUSTOMER_UNITS: Record<string, string> = { ...UNIT_LABELS, hour: 'h', fixed: '' };
+export const customerUnit = (unit: string) => CUSTOMER_UNITS[unit] ?? unit;
+
+/** A calendar date (`2026-12-26`) in the locale, as the customer's page writes it: "December 26, 2026". */
+export function documentDate(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+}
+
+/** The calendar day of a moment in a zone (`YYYY-MM-DD`). */
+function dayIn(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
+}
+
+/** A moment in a zone and locale with the zone named, as the customer's page writes it. */
+export function documentMoment(iso: string, locale: string, timeZone: string): string {
+  const zone =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+      .formatToParts(new Date(iso))
+      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso))} (${zone})`;
+}
+
+/** What an accepted copy's acceptance page says, from the accepted revision (the sent PDF's SHA-256 comes later). */
+export function quoteAcceptance(
+  quote: QuoteView,
+  frame: Pick<QuoteDocumentFrame, 'locale' | 'timeZone'>,
+): DocumentAcceptance {
+  return {
+    name: quote.acceptedName ?? '',
+    at: quote.acceptedAt ? documentMoment(quote.acceptedAt, frame.locale, frame.timeZone) : '',
+    atUtc: quote.acceptedAt ? documentMoment(quote.acceptedAt, frame.locale, 'UTC') : '',
+    options: quote.lines
+      .filter((l) => l.optional)
+      .map((l) => `${l.description.replace(/\s+/g, ' ').trim()}: ${l.chosen ? 'included' : 'not included'}`),
+    contentSha256: quote.acceptanceHash ?? '',
+    sentPdfSha256: null,
+  };
+}
+
+/**
+ * A sent quote revision as a document (docs/documents.md, "The document model"): what the customer's page shows,
+ * formatted the same way. With `accepted`, the accepted copy: the revision as accepted (the optional lines as the
+ * customer ticked them) and its acceptance page.
+ */
+export function quoteDocument(
+  quote: QuoteView,
+  frame: QuoteDocumentFrame,
+  plans: FrozenPlans | null,
+  options: { accepted?: boolean } = {},
+): DocumentModel {
+  if (!quote.number || !quote.sentAt) throw new Error('A draft has no document: it is made when the quote is sent');
+  const { locale } = frame;
+  const money = (minor: number) => formatMoney(minor, quote.currency, locale);
+  const label = documentLabel(quote.number, quote.revision);
+  const drawn = documentPlans(plans);
+  return {
+    v: 1,
+    kind: 'quote',
+    heading: 'Quote',
+    number: quote.number,
+    revision: quote.revision,
+    footerLabel: label,
+    fileName: documentFileName(quote.number, quote.revision, options.accepted === true),
+    meta: {
+      title: documentTitle('Quote', label, frame.business.name),
+      author: frame.business.name,
+      createdAt: quote.sentAt,
+    },
+    paper: frame.paper,
+    locale,
+    business: frame.business,
+    customer: { label: 'Prepared for', ...quote.customer },
+    dates: [
+      { label: 'Date', value: documentDate(dayIn(quote.sentAt, frame.timeZone), locale) },
+      { label: 'Valid until', value: documentDate(quote.validUntil, locale) },
+    ],
+    title: quote.title,
+    sections: [
+      {
+        heading: null,
+        choice: null,
+        subtotal: null,
+        lines: quote.lines.map((line) => ({
+          description: line.description,
+          quantity: formatQuantity(line.quantity, locale),
+          unit: customerUnit(line.unit),
+          unitPrice: money(line.unitPrice),
+          amount: money(line.amount),
+          optional: line.optional,
+          chosen: line.chosen,
+        })),
+      },
+    ],
+    totals: [
+      { label: 'Subtotal', value: money(quote.subtotal) },
+      ...quote.taxes.map((t) => ({ label: `${t.name} ${rateText(t.rate)} %`, value: money(t.amount) })),
+      { label: 'Total', value: money(quote.total), strong: true },
+    ],
+    texts: [
+      ...(quote.note ? [{ heading: 'Note', body: quote.note }] : []),
+      ...(quote.terms ? [{ heading: 'Terms', body: quote.terms }] : []),
+    ],
+    plans: drawn,
+    plansNote:
+      drawn.length === 0 ? null : frame.units === 'metric' ? 'Lengths in metres.' : 'Lengths in feet and inches.',
+    acceptance: options.accepted ? quoteAcceptance(quote, frame) : null,
+  };
+}
