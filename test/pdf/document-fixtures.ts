@@ -85,6 +85,7 @@ export function sentQuote(count: number, overrides: Partial<QuoteView> = {}): Qu
     optional: i % 7 === 6,
     chosen: i % 11 !== 10,
     source: null,
+    sectionId: 'qsc_1',
   }));
   const rates = [
     { name: 'GST', rate: 5000 },
@@ -110,6 +111,11 @@ export function sentQuote(count: number, overrides: Partial<QuoteView> = {}): Qu
     note: 'We start two weeks after you accept. The furniture is moved by us.',
     terms: 'Payment within 14 days of completion. Materials stay our property until paid in full.',
     lines,
+    sections: [{ id: 'qsc_1', title: null, subtotal: totals.subtotal, choice: null, recommended: false, chosen: true }],
+    deposit: null,
+    showMeasurements: false,
+    acceptanceVersion: null,
+    sentChoices: null,
     subtotal: totals.subtotal,
     taxes: totals.taxes,
     total: totals.total,
