@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'quote_updated',
   'quote_link_unusable',
   'quote_expired',
+  'not_sent',
+  'not_accepted',
   'setup_link_unusable',
   'email_link_unusable',
   'body_too_large',

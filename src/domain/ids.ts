@@ -18,7 +18,8 @@ export type IdPrefix =
   | 'pli'
   | 'quo'
   | 'qln'
-  | 'srv';
+  | 'srv'
+  | 'doc';
 
 /**
  * The generator's randomness from the operating system's CSPRNG, fetched 4 KiB at a time: the library's default

@@ -10,6 +10,7 @@ import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
 import { figuresForSend, freezePlans } from './frozen-plans.js';
 import { findQuoteRow, loadLines, requireDraft, todayIn, viewOf, type QuoteView } from './quote-view.js';
+import { freezeQuoteDocument } from './quote-documents.js';
 import type { Units } from '../units.js';
 
 export interface SentQuote {
@@ -119,6 +120,8 @@ export async function sendQuote({
     });
     // The lines read above are the revision's as sent: a sent revision's lines never change.
     const quote = viewOf(ctx, sent, lines, timeZone);
+    // Its PDF: the document frozen now, rendered by the document job (docs/documents.md, "Frozen at send").
+    const documentId = await freezeQuoteDocument(trx, ctx, quote, plans);
     if (input.email && ctx.mail && quote.customer.email)
       await queueQuoteEmail(
         trx,
@@ -127,6 +130,7 @@ export async function sendQuote({
         { name: workspace.name, locale: workspace.locale },
         input.email,
         replaced.length > 0,
+        documentId,
       );
     return {
       quote,
@@ -145,6 +149,7 @@ async function queueQuoteEmail(
   settings: { name: string; locale?: string | null },
   from: { replyTo: string; senderName: string },
   replaces: boolean,
+  documentId: string,
 ): Promise<void> {
   const locale = settings.locale ?? 'en-US';
   const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
@@ -166,6 +171,7 @@ async function queueQuoteEmail(
       total: formatMoney(quote.total, quote.currency, locale),
       validUntil,
       replaces,
+      documentId,
     },
   });
 }
