@@ -463,6 +463,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/settings/documents',
+    url: (f) => ws(f, '/settings/documents'),
+    form: () => ({ paper: 'A4' }),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/settings/price-list/import',
     url: (f) => ws(f, '/settings/price-list/import'),
     form: () => ({ csv: 'name,unit,price\r\nTiles,m2,30\r\n' }),
@@ -543,6 +549,24 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/quotes/:quoteId/copy',
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf/accepted',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/accepted`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/accepted`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf/retry',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/retry`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/retry`),
   },
   { method: 'GET', path: '/account', url: () => '/account' },
   {
