@@ -29,7 +29,7 @@ export interface WorkspaceTable {
   business_email?: string | null;
   /** Since 0027: JSON `[{ name, value }]`, e.g. GST/HST and QST registration numbers. */
   tax_numbers?: string;
-  /** Since 0046: the business's logo, PNG or JPEG bytes (docs/documents.md, "The logo"), its type and pixel size. */
+  /** Since 0046: the business's logo, PNG or JPEG bytes (docs/documents.md, "The logo and the paper"), its type and pixel size. */
   logo?: Buffer | null;
   logo_type?: string | null;
   logo_width?: number | null;

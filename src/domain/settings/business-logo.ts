@@ -3,7 +3,7 @@ import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import { PAPERS, type Paper } from '../document-model.js';
 import { AppError } from '../errors.js';
 
-/** The logo's limits (docs/documents.md, "The logo"). */
+/** The logo's limits (docs/documents.md, "The logo and the paper"). */
 export const MAX_LOGO_BYTES = 1024 * 1024;
 export const MAX_LOGO_PIXELS = 2000;
 
