@@ -555,12 +555,16 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/quotes/:quoteId/pdf',
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf`),
+    // No server renders in the fixture: the PDF is being made, and the gate's answer is back to the quote's page.
+    status: 303,
   },
   {
     method: 'GET',
     path: '/w/:workspaceId/quotes/:quoteId/pdf/accepted',
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/accepted`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/accepted`),
+    // The fixture's quote is sent, not accepted: past the gate, the verb answers `not_accepted`.
+    status: 409,
   },
   {
     method: 'POST',
