@@ -5,7 +5,7 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
- *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier|quotes (one part, or several with commas: sqlite,postgres)
+ *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier|quotes|pdf (one part, or several with commas: sqlite,postgres)
  *   BENCH_FLOOD_SECONDS=120                         (the notifier's flood, bench/notifier.ts)
  *   BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000   (quotes at scale, bench/quotes.ts)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
@@ -46,7 +46,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes') =>
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes' | 'pdf') =>
   ONLY === '' || ONLY.split(',').includes(part);
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
@@ -799,6 +799,11 @@ try {
     process.stdout.write(`\n== Quotes at scale\n${await benchQuotes('sqlite')}\n`);
     const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
     if (adminUrl) process.stdout.write(`${await benchQuotes('postgres', adminUrl)}\n`);
+  }
+  if (runs('pdf')) {
+    // PDFs (bench/pdf.ts): render times through the worker pool, and /healthz beside 20 renders at once.
+    const { benchPdf } = await import('./pdf.js');
+    process.stdout.write(`\n== PDFs\n${await benchPdf()}\n`);
   }
 } finally {
   fs.rmSync(TMP, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import {
 import { migrationProvider } from './storage/migrations/index.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startSearchMover } from './jobs/search-mover.js';
+import { startDocumentRenderer } from './jobs/document-renderer.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -131,6 +132,11 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     app.log.warn({ err: error }, 'moving search documents failed; retrying in a second'),
   );
 
+  // Sent documents' PDFs, rendered by worker threads off the request path (docs/documents.md).
+  const documents = startDocumentRenderer(runtime.ctx, (error) =>
+    app.log.warn({ err: error }, 'rendering documents failed a pass; retrying shortly'),
+  );
+
   let closing: Promise<void> | undefined;
   const close = () => {
     // Fastify's close stops accepting and waits for in-flight requests; each of those answers only after its
@@ -141,6 +147,8 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       await notifier?.stop();
       await retention.stop();
       await searchMover.stop();
+      await documents.stop();
+      await runtime.ctx.pdf?.close();
       await app.close();
       await recordServerStop(runtime.ctx, instanceId).catch((error: unknown) =>
         app.log.warn({ err: error }, 'recording the stop failed'),

@@ -10,6 +10,8 @@ import { openDatabase, type Database } from '../storage/database.js';
 import { migrationProvider } from '../storage/migrations/index.js';
 import { redactedUrl } from '../storage/redact-url.js';
 import { positiveInteger, type CliKit } from './kit.js';
+import { layoutDocument } from '../pdf/layout.js';
+import { sampleDocument } from '../pdf/sample.js';
 
 export interface DoctorCheck {
   check: string;
@@ -46,6 +48,7 @@ export async function runDoctor(
   if (options.backups !== undefined) checkBackups(options.backups, add);
   checkDisk(config, (options.minFreeGib ?? 1) * 1024 ** 3, add);
   checkAppSecret(config, add);
+  await checkRenderer(add);
   add(
     'metrics token',
     config.metricsToken !== undefined,
@@ -57,6 +60,18 @@ export async function runDoctor(
 }
 
 type Add = (check: string, ok: boolean, detail: string) => void;
+
+/** The PDF renderer (docs/documents.md): a test render of a small document (fonts and layout, as a thread runs them) and its time. */
+async function checkRenderer(add: Add): Promise<void> {
+  const started = performance.now();
+  try {
+    const pdf = await layoutDocument(sampleDocument());
+    const ms = Math.round(performance.now() - started);
+    add('pdf renderer', true, `a test document rendered in ${ms} ms (${pdf.byteLength} bytes, fonts loaded included)`);
+  } catch (error) {
+    add('pdf renderer', false, `a test render failed: ${reasonOf(error)}; sent documents' PDFs cannot be made`);
+  }
+}
 
 async function checkDatabase(config: Config, add: Add): Promise<void> {
   const where = config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : redactedUrl(config.database.url);

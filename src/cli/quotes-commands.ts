@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { findLeadRow } from '../domain/leads/find-lead.js';
 import { addQuoteLine } from '../domain/quotes/add-quote-line.js';
@@ -7,6 +8,7 @@ import { checkListStatus, listQuotes, type QuoteSummary } from '../domain/quotes
 import { amountText, rateText } from '../domain/money.js';
 import type { QuoteView } from '../domain/quotes/quote-view.js';
 import { withdrawQuote } from '../domain/quotes/withdraw-quote.js';
+import { quotePdfForCli } from '../domain/quotes/quote-pdf.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { table } from './render.js';
 import { workspaceIdOf } from './resolve.js';
@@ -105,6 +107,9 @@ const shown: Render = ((q: QuoteJson) => {
   return `${head}${body}${totals.join('\n')}\n${q.customerUrl ? `Customer link: ${q.customerUrl}\n` : ''}`;
 }) as Render;
 
+const pdfWritten: Render = ((r: { file: string; fileName: string; size: number; sha256: string }) =>
+  r.file === '-' ? '' : `${r.fileName} written to ${r.file} (${r.size} bytes, SHA-256 ${r.sha256})\n`) as Render;
+
 const listed: Render = ((rows: QuoteSummary[]) =>
   table(rows, [
     ['ID', (r) => r.id],
@@ -122,7 +127,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  * `leadscan quotes …`: drafts a person finishes in the builder. There is no `quotes send`: sending is a person's
  * sign-off on the quote's page (docs/quotes.md).
  */
-export function registerQuotesCommands(program: Command, { run, withJson }: CliKit) {
+export function registerQuotesCommands(program: Command, { run, withJson, io }: CliKit) {
   const quotes = program.command('quotes').description('quotes (drafts here; a person sends them from the admin app)');
   withJson(quotes.command('list'))
     .description("a workspace's quotes, newest first, one row per quote (its latest revision)")
@@ -206,6 +211,20 @@ export function registerQuotesCommands(program: Command, { run, withJson }: CliK
   withJson(quotes.command('show <quote>'))
     .description('a quote by id or number (Q-0007: its latest revision)')
     .action(run(async (ctx, ref: string) => quoteJson(await getQuote({ ctx, input: { ref } })), shown));
+  withJson(quotes.command('pdf <quote>'))
+    .description(
+      "write the latest sent revision's PDF (docs/documents.md), or with --accepted its accepted copy, to a file; a draft is refused",
+    )
+    .requiredOption('--out <file>', 'the file to write (`-` for standard output)')
+    .option('--accepted', 'the accepted copy (the same pages and the acceptance page)')
+    .action(
+      run(async (ctx, ref: string, opts: { out: string; accepted?: boolean }) => {
+        const doc = await quotePdfForCli({ ctx, input: { ref, accepted: opts.accepted === true } });
+        if (opts.out === '-') io.stdout.write(Buffer.from(doc.pdf!));
+        else fs.writeFileSync(opts.out, doc.pdf!);
+        return { file: opts.out, fileName: doc.fileName, size: doc.size, sha256: doc.sha256 };
+      }, pdfWritten),
+    );
   withJson(quotes.command('withdraw <quote>'))
     .description('take a sent quote back: its link then says it was withdrawn')
     .action(

@@ -16,7 +16,7 @@ export type DocumentKind = 'quote' | 'invoice' | 'credit_note';
 export type Paper = 'A4' | 'LETTER';
 export const PAPERS: readonly Paper[] = ['A4', 'LETTER'];
 
-/** Regions whose paper is Letter (docs/documents.md, "Paper"); every other region uses A4. */
+/** Regions whose paper is Letter (docs/documents.md, "The logo and the paper"); every other region uses A4. */
 const LETTER_REGIONS: ReadonlySet<string> = new Set(['US', 'CA', 'MX', 'PH']);
 
 /** The workspace's paper: its Settings choice, else Letter where its locale's region is US, CA, MX or PH, else A4. */
@@ -128,7 +128,7 @@ export interface PlanLabel {
   text: string;
 }
 
-/** One priced room's floor plan as neutral vector data (docs/documents.md, "Plans"). */
+/** One priced room's floor plan as neutral vector data (docs/documents.md, "The document model"). */
 export interface DocumentPlan {
   name: string;
   shapes: PlanShape[];
@@ -146,7 +146,7 @@ export interface DocumentAcceptance {
   atUtc: string;
   /** The options the acceptance chose, each as one line ("Skirting boards: included"); empty for none. */
   options: string[];
-  /** SHA-256 of the revision's content: the acceptance hash (docs/quotes.md, "The acceptance record"). */
+  /** SHA-256 of the revision's content: the acceptance hash (docs/documents.md, "The accepted copy"). */
   contentSha256: string;
   /** SHA-256 of the sent PDF, filled in when the accepted copy is rendered; null when the sent PDF could not be made. */
   sentPdfSha256: string | null;

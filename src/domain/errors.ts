@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'quote_link_unusable',
   'quote_expired',
   'negative_total',
+  'not_sent',
+  'not_accepted',
   'setup_link_unusable',
   'email_link_unusable',
   'body_too_large',

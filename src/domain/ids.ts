@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'quo'
   | 'qln'
   | 'qsc'
-  | 'srv';
+  | 'srv'
+  | 'doc';
 
 /**
  * The generator's randomness from the operating system's CSPRNG, fetched 4 KiB at a time: the library's default

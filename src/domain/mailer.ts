@@ -6,6 +6,14 @@ export interface OutgoingEmail {
   html: string;
   /** Where a reply goes (a quote's sender), when not to the From address. */
   replyTo?: string;
+  /** Files it carries (a sent document's PDF). */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 /**

@@ -67,6 +67,8 @@ export const HTTP_ERRORS = {
   quote_link_unusable: { status: 410, title: 'This quote is no longer available' },
   quote_expired: { status: 410, title: 'This quote has expired' },
   negative_total: { status: 422, title: 'The total is below zero' },
+  not_sent: { status: 409, title: 'Not sent yet' },
+  not_accepted: { status: 409, title: 'Not accepted' },
   setup_link_unusable: { status: 410, title: 'Setup link used or expired' },
   email_link_unusable: { status: 410, title: 'Confirmation link used or expired' },
   body_too_large: { status: 413, title: 'Request body too large' },

@@ -28,6 +28,15 @@ export function smtpMailer(config: MailConfig): Mailer {
           text: email.text,
           html: email.html,
           ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+          ...(email.attachments?.length
+            ? {
+                attachments: email.attachments.map((a) => ({
+                  filename: a.filename,
+                  contentType: a.contentType,
+                  content: Buffer.from(a.content),
+                })),
+              }
+            : {}),
         });
       } catch (error) {
         throw new Error(safeReason(error, password, server));

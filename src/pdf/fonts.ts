@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as fontkit from 'fontkit';
 
 /**
- * The fonts every PDF is set in (docs/documents.md, "Fonts"): DejaVu Sans and DejaVu Sans Bold from the
+ * The fonts every PDF is set in (docs/documents.md, "The renderer"): DejaVu Sans and DejaVu Sans Bold from the
  * `dejavu-fonts-ttf` package (the Bitstream Vera licence: free to embed and redistribute). They cover Latin with its
  * accents (Ł, Ø, ß, ő), Greek and Cyrillic, among others; a character neither has (CJK, most emoji) is printed as the
  * replacement glyph �, so no text fails a render and the customer's page still shows it as typed. Read once per

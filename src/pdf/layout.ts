@@ -10,7 +10,7 @@ import { fonts, printable } from './fonts.js';
 import { drawPlan } from './plan-drawing.js';
 
 /**
- * The layout of a document's PDF (docs/documents.md, "The layout"), with PDFKit: the business block and its logo,
+ * The layout of a document's PDF (docs/documents.md, "The renderer"), with PDFKit: the business block and its logo,
  * the number and dates, the customer, the lines' table (its header repeated at the top of every page it continues
  * on, no line split across a page edge), subtotals, taxes and total, the texts, the plans as vector drawings, the
  * acceptance page, and `Q-0007 rev 2 · page 2 of 3` at the foot of every page. Everything printed comes from the

@@ -33,6 +33,13 @@ export interface WorkspaceTable {
   deposit_percent?: number | null;
   /** Since 0045: the deposit new quotes ask, a fixed amount in the smallest unit; null for none or a percentage. */
   deposit_amount?: number | null;
+  /** Since 0046: the business's logo, PNG or JPEG bytes (docs/documents.md, "The logo and the paper"), its type and pixel size. */
+  logo?: Buffer | null;
+  logo_type?: string | null;
+  logo_width?: number | null;
+  logo_height?: number | null;
+  /** Since 0046: `A4` or `LETTER` as chosen in Settings; null for the locale's paper. */
+  paper?: string | null;
 }
 
 export interface PipelineTable {
@@ -499,6 +506,34 @@ export interface PriceListItemTable {
  * Since 0028: one revision of a quote. Revisions of one quote share `chain_id` and, once sent, `number`; the
  * customer's link (`token_hash`) is on the chain's rows and shows the latest sent revision.
  */
+/** Since 0046: a sent document's PDF, its frozen model and its render job (docs/documents.md). */
+export interface DocumentTable {
+  id: string;
+  workspace_id: string;
+  quote_id: string | null;
+  /** `sent` (the revision as sent) or `accepted` (its accepted copy). */
+  purpose: string;
+  file_name: string;
+  /** JSON of the DocumentModel (src/domain/document-model.ts), frozen when the document was made. */
+  model: string;
+  /** JSON of what a related document (the accepted copy) is framed by, frozen with it. */
+  frame: string | null;
+  /** The document that must be rendered first (an accepted copy prints the sent PDF's SHA-256). */
+  depends_on: string | null;
+  /** pending | rendering | done | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  claim: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  pdf: Buffer | null;
+  sha256: string | null;
+  size: number | null;
+  created_at: string;
+  rendered_at: string | null;
+}
+
 export interface QuoteTable {
   id: string;
   workspace_id: string;
@@ -657,6 +692,7 @@ export interface Schema {
   lead_search_pending: LeadSearchTable;
   price_list_items: PriceListItemTable;
   quotes: QuoteTable;
+  documents: DocumentTable;
   quote_lines: QuoteLineTable;
   quote_sections: QuoteSectionTable;
   quote_counters: QuoteCounterTable;

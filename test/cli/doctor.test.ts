@@ -134,8 +134,10 @@ describeEachBackend('leadscan doctor (spawned)', (backend) => {
       'backups',
       'disk',
       'app secret',
+      'pdf renderer',
       'metrics token',
     ]);
+    expect(check(report, 'pdf renderer').detail).toMatch(/^a test document rendered in \d+ ms \(\d+ bytes/);
     expect(check(report, 'email').detail).toContain(`through 127.0.0.1:${sink.port}; last send: sent`);
     expect(report.ok).toBe(true);
     expect(code).toBe(0);

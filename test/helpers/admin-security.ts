@@ -463,6 +463,12 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/settings/documents',
+    url: (f) => ws(f, '/settings/documents'),
+    form: () => ({ paper: 'A4' }),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/settings/price-list/import',
     url: (f) => ws(f, '/settings/price-list/import'),
     form: () => ({ csv: 'name,unit,price\r\nTiles,m2,30\r\n' }),
@@ -543,6 +549,28 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     path: '/w/:workspaceId/quotes/:quoteId/copy',
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/copy`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/copy`),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf`),
+    // No server renders in the fixture: the PDF is being made, and the gate's answer is back to the quote's page.
+    status: 303,
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf/accepted',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/accepted`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/accepted`),
+    // The fixture's quote is sent, not accepted: past the gate, the verb answers `not_accepted`.
+    status: 409,
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/pdf/retry',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/retry`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/retry`),
   },
   { method: 'GET', path: '/account', url: () => '/account' },
   {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock, DomainContext } from '../../src/domain/context.js';
+import type { DocumentRenderer } from '../../src/domain/document-renderer.js';
 import { createDomainContext } from '../../src/runtime.js';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
 import { createSource } from '../../src/domain/sources/create-source.js';
@@ -37,6 +38,8 @@ export interface Seeded {
 export interface WorldOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** The PDF renderer (by default the real worker pool; the failure-path tests pass one made to fail). */
+  renderer?: DocumentRenderer;
 }
 
 /** A real database of the given backend, migrated, with config and a domain context; no mocks. */
@@ -55,7 +58,13 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
   });
   const store = openDatabase(config.database);
   await store.migrate();
-  const ctx = createDomainContext({ config, store, appSecret, ...(options.clock ? { clock: options.clock } : {}) });
+  const ctx = createDomainContext({
+    config,
+    store,
+    appSecret,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.renderer ? { renderer: options.renderer } : {}),
+  });
   let app: App | undefined;
   let baseUrl: string | undefined;
   const world: TestWorld = {
@@ -87,6 +96,7 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     },
     async close() {
       if (app) await app.close();
+      await ctx.pdf?.close();
       await store.close();
       await testDb.drop();
     },

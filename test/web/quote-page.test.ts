@@ -3,6 +3,7 @@ import type { ParsedMail } from 'mailparser';
 import type { App } from '../../src/app.js';
 import { createSession } from '../../src/domain/auth/sessions.js';
 import { deliverDueEmails } from '../../src/domain/notifications/deliver-emails.js';
+import { renderDueDocuments } from '../../src/domain/documents/document-jobs.js';
 import { acceptQuote } from '../../src/domain/quotes/accept-quote.js';
 import { acceptanceHash } from '../../src/domain/quotes/acceptance-hash.js';
 import { declineQuote } from '../../src/domain/quotes/decline-quote.js';
@@ -57,6 +58,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     await sink.stop();
   });
   beforeEach(async () => {
+    await renderDueDocuments(world.ctx, { limit: 100 });
     await deliverDueEmails(world.ctx, { limit: 100 });
     await world.store.db.deleteFrom('sign_in_failures').execute();
     sink.messages.length = 0;
@@ -86,6 +88,8 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     post(q, { do: 'decline', revision: String(revision), reason });
   const statusOf = async (q: SentTestQuote) => (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).status;
   async function mails(total: number): Promise<ParsedMail[]> {
+    // The server's document job makes the PDFs these emails carry (docs/documents.md).
+    await renderDueDocuments(world.ctx, { limit: 100 });
     await deliverDueEmails(world.ctx, { limit: 100 });
     return sink.waitFor(total);
   }

@@ -69,6 +69,8 @@ export const AUDIT_ACTIONS = [
   'quote.viewed',
   'quote.accepted',
   'quote.declined',
+  'quote.pdf_retried',
+  'settings.logo_changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

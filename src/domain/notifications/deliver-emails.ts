@@ -1,4 +1,5 @@
 import type { DomainContext } from '../context.js';
+import { ATTACHMENT_LOOK_MS, emailAttachment } from '../documents/email-attachment.js';
 import { emailContent } from './email-content.js';
 import { claimDueEmails, settleEmail, type Settlement } from './outbox.js';
 import { renderEmail } from './render-email.js';
@@ -26,11 +27,21 @@ export async function deliverDueEmails(
   for (const email of claimed) {
     let outcome: Settlement;
     const content = await emailContent(ctx, email);
+    // A sent document's email carries its PDF, and waits a bounded time for its render (docs/documents.md).
+    const documentId = 'documentId' in email.payload ? email.payload.documentId : undefined;
+    const attachment =
+      content !== undefined && documentId ? await emailAttachment(ctx, documentId, email.createdAt) : null;
     if (content === undefined) {
       outcome = { state: 'dropped' };
+    } else if (attachment === 'wait') {
+      outcome = { state: 'later', at: new Date(ctx.clock.now().getTime() + ATTACHMENT_LOOK_MS).toISOString() };
     } else {
       try {
-        await mailer.send({ to: email.to, ...renderEmail(content) });
+        await mailer.send({
+          to: email.to,
+          ...renderEmail(content),
+          ...(attachment ? { attachments: [attachment] } : {}),
+        });
         outcome = { state: 'sent' };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -55,6 +55,8 @@ export interface QuotePayload {
   kind: 'quote';
   event: QuoteEvent;
   quoteId: string;
+  /** The accepted copy's PDF, attached to the acceptance's emails once rendered (docs/documents.md). */
+  documentId?: string;
 }
 
 export interface QueuedEmail {
@@ -175,24 +177,31 @@ function toClaimed(ctx: DomainContext, row: OutboxTable): ClaimedEmail {
  * only confuse).
  */
 export type Settlement =
-  { state: 'sent' } | { state: 'dropped' } | { state: 'retry'; error: string } | { state: 'failed'; error: string };
+  | { state: 'sent' }
+  | { state: 'dropped' }
+  | { state: 'retry'; error: string }
+  | { state: 'failed'; error: string }
+  /** Not tried yet: it waits for something to be ready (its PDF) and is looked at again at `at`; no attempt counted. */
+  | { state: 'later'; at: string };
 
 /** Records an attempt's outcome under the sender's claim; returns the email's new state. */
 export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outcome: Settlement): Promise<string> {
   const now = ctx.clock.now();
-  const attempts = email.attempts + 1;
+  const attempts = outcome.state === 'later' ? email.attempts : email.attempts + 1;
   const set =
-    outcome.state === 'retry'
-      ? now.getTime() - Date.parse(email.createdAt) + retryDelayMs(attempts) > GIVE_UP_AFTER_MS
-        ? { state: 'failed', last_error: outcome.error }
-        : {
-            state: 'pending',
-            last_error: outcome.error,
-            next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-          }
-      : outcome.state === 'failed'
-        ? { state: 'failed', last_error: outcome.error }
-        : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
+    outcome.state === 'later'
+      ? { state: 'pending', next_attempt_at: outcome.at }
+      : outcome.state === 'retry'
+        ? now.getTime() - Date.parse(email.createdAt) + retryDelayMs(attempts) > GIVE_UP_AFTER_MS
+          ? { state: 'failed', last_error: outcome.error }
+          : {
+              state: 'pending',
+              last_error: outcome.error,
+              next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+            }
+        : outcome.state === 'failed'
+          ? { state: 'failed', last_error: outcome.error }
+          : { state: outcome.state, sent_at: outcome.state === 'sent' ? now.toISOString() : null };
   // A visitor's address is kept no longer than it takes to send to it.
   const settled =
     set.state !== 'pending' && email.purpose === 'confirmation' ? { to_address: CONFIRMATION_RECIPIENT } : {};

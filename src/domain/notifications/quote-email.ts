@@ -20,6 +20,8 @@ export interface QuoteEmailPayload {
   validUntil: string;
   /** A later revision: the link now shows this one. */
   replaces: boolean;
+  /** The revision's PDF (docs/documents.md), attached once rendered; absent in emails queued before documents. */
+  documentId?: string;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

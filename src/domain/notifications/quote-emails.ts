@@ -72,8 +72,11 @@ export async function queueQuoteEmails(
     workspaceId: string;
     sentByUserId: string | null;
     customerEmail: string | null;
+    /** The accepted copy's PDF, attached to the acceptance's emails once rendered. */
+    documentId?: string;
   },
 ): Promise<void> {
+  const document = input.documentId ? { documentId: input.documentId } : {};
   if (!ctx.mail) return;
   const sender = input.sentByUserId
     ? await trx.selectFrom('users').select(['id', 'email']).where('id', '=', input.sentByUserId).executeTakeFirst()
@@ -84,7 +87,7 @@ export async function queueQuoteEmails(
       to: sender.email,
       workspaceId: input.workspaceId,
       userId: sender.id,
-      payload: { kind: 'quote', event: input.event, quoteId: input.quoteId },
+      payload: { kind: 'quote', event: input.event, quoteId: input.quoteId, ...document },
     });
   }
   if (input.event === 'accepted' && input.customerEmail) {
@@ -92,7 +95,7 @@ export async function queueQuoteEmails(
       purpose: 'quotes',
       to: input.customerEmail,
       workspaceId: input.workspaceId,
-      payload: { kind: 'quote', event: 'customer_copy', quoteId: input.quoteId },
+      payload: { kind: 'quote', event: 'customer_copy', quoteId: input.quoteId, ...document },
     });
   }
 }

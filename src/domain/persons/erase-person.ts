@@ -41,6 +41,8 @@ const ERASED_TABLES = [
   'quotes',
   'quote_lines',
   'quote_sections',
+  // Their quotes' PDFs and accepted copies (docs/documents.md): the frozen model and the file hold their details.
+  'documents',
   // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text there.
   'outbox',
   // The record that a confirmation went to their address today (a keyed hash of it).

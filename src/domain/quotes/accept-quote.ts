@@ -9,6 +9,7 @@ import { acceptanceHash } from './acceptance-hash.js';
 import { requireAnswerable } from './answer-rules.js';
 import { moveLeadForQuote } from './quote-rows.js';
 import { lockQuoteByToken, quoteStates } from './quote-states.js';
+import { freezeAcceptedCopy } from './quote-documents.js';
 import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } from './quote-view.js';
 
 /**
@@ -84,12 +85,15 @@ export async function acceptQuote({
       details: { revision: Number(row.revision), total: priced.total },
     });
     const quote = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    // The accepted copy's PDF, rendered after the sent one (docs/documents.md, "The accepted copy").
+    const documentId = await freezeAcceptedCopy(trx, ctx, quote);
     await queueQuoteEmails(trx, ctx, {
       event: 'accepted',
       quoteId: row.id,
       workspaceId: row.workspace_id,
       sentByUserId: row.sent_by_user_id,
       customerEmail: quote.customer.email,
+      documentId,
     });
     return { quote, sentByUserId: row.sent_by_user_id };
   });

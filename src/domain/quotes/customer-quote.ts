@@ -28,6 +28,8 @@ export interface CustomerQuote {
   timeZone: string;
   /** The priced rooms' floor plans as frozen at the revision's send; null for one sent before plans were frozen. */
   plans: FrozenPlans | null;
+  /** Whether the revision has a PDF (docs/documents.md) and an accepted copy: the page offers what it has. */
+  documents: { sent: boolean; accepted: boolean };
 }
 
 type Db = DomainContext['store']['db'] | Transaction<Schema>;
@@ -77,6 +79,11 @@ export async function openQuoteByToken({
     .where('sent_at', 'is not', null)
     .orderBy('revision')
     .executeTakeFirst();
+  const documents = await ctx.store.db
+    .selectFrom('documents')
+    .select('purpose')
+    .where('quote_id', '=', row.id)
+    .execute();
   return {
     quote,
     state: stateOf(quote),
@@ -91,5 +98,9 @@ export async function openQuoteByToken({
     locale: settings.locale,
     timeZone: settings.timeZone,
     plans: frozenPlansOf(row.plans),
+    documents: {
+      sent: documents.some((d) => d.purpose === 'sent'),
+      accepted: documents.some((d) => d.purpose === 'accepted'),
+    },
   };
 }

@@ -13,6 +13,7 @@ import { answeredFirst, answerOf, lockQuote, notEditable, quoteStates } from './
 import { loadContent, todayIn, viewOf, type QuoteView } from './quote-view.js';
 import type { ScanFigures } from '../scans/measure-scan.js';
 import { changedExactly } from '../document-state.js';
+import { freezeQuoteDocument } from './quote-documents.js';
 import type { Units } from '../units.js';
 
 export interface SentQuote {
@@ -156,6 +157,8 @@ async function sendDraft(
   });
   // The lines read above are the revision's as sent: a sent revision's lines never change.
   const quote = viewOf(ctx, sent, content, timeZone);
+  // Its PDF: the document frozen now, rendered by the document job (docs/documents.md, "Frozen at send").
+  const documentId = await freezeQuoteDocument(trx, ctx, quote, plans);
   if (input.email && ctx.mail && quote.customer.email)
     await queueQuoteEmail(
       trx,
@@ -164,6 +167,7 @@ async function sendDraft(
       { name: workspace.name, locale: workspace.locale },
       input.email,
       replaced.length > 0,
+      documentId,
     );
   return {
     quote,
@@ -181,6 +185,7 @@ async function queueQuoteEmail(
   settings: { name: string; locale?: string | null },
   from: { replyTo: string; senderName: string },
   replaces: boolean,
+  documentId: string,
 ): Promise<void> {
   const locale = settings.locale ?? 'en-US';
   const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
@@ -202,6 +207,7 @@ async function queueQuoteEmail(
       total: formatMoney(quote.total, quote.currency, locale),
       validUntil,
       replaces,
+      documentId,
     },
   });
 }

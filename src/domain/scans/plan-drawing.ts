@@ -3,7 +3,7 @@ import { METRES_PER_FOOT, type Units } from '../units.js';
 
 /**
  * How a floor plan is laid out for drawing, the same on the scan's page, the customer's page and a PDF
- * (docs/admin-app.md, "Floor plans"): turned level, each wall's length written beside it, a round scale bar.
+ * (docs/documents.md, "The document model"): turned level, each wall's length written beside it, a round scale bar.
  */
 
 /**

@@ -13,6 +13,7 @@ import { unreadMarksPerStatement } from './0010-unread-marks-per-statement.js';
 import { invitations } from './0011-invitations.js';
 import { workspaceSettings } from './0012-workspace-settings.js';
 import { scansInbox } from './0013-scans-inbox.js';
+import { documents } from './0046-documents.js';
 import { signInAttempts } from './0014-sign-in-attempts.js';
 import { scansReceived } from './0015-scans-received.js';
 import { notifications } from './0016-notifications.js';
@@ -88,6 +89,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0042_lighter_lead_writes': lighterLeadWrites(dialect),
         '0043_stage_names_unique': stageNamesUnique(),
         '0045_quote_sections_deposit': quoteSectionsAndDeposit(),
+        '0046_documents': documents(dialect),
       }),
   };
 }

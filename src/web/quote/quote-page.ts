@@ -58,6 +58,14 @@ export function quoteNotFoundPage(): string {
   );
 }
 
+/** The PDF's address before its PDF is made: it says so and looks again by itself every few seconds. */
+export function quotePreparingPage(): string {
+  return shell(
+    'Your PDF is being prepared',
+    html`<div class="sheet"><h1>Your PDF is being prepared</h1><p class="lead-text">It is usually ready within a few seconds. This page looks again by itself and the PDF downloads as soon as it is made.</p></div>`,
+  ).replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="3">');
+}
+
 /** A plain message page (too many attempts, a problem on our side). */
 export function quoteMessagePage(heading: string, text: string, requestId?: string): string {
   return shell(
@@ -108,6 +116,14 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): Saf
 </tr>`;
 }
 
+/**
+ * The PDF's address from the page: the page's own path with `?pdf=` (a relative reference keeps the path), so the
+ * link's token is never written into the page. `/q/{token}/pdf` and `/q/{token}/pdf/accepted` serve the same.
+ */
+function pdfHref(which: 'sent' | 'accepted'): string {
+  return `?pdf=${which}`;
+}
+
 /** The notice at the top: what state the link is in, in plain words. */
 function stateNotice(input: QuotePageInput): SafeHtml {
   const { quote, state, business, locale, timeZone } = input.customer;
@@ -116,7 +132,8 @@ function stateNotice(input: QuotePageInput): SafeHtml {
     case 'accepted':
       return html`<section class="notice ok" id="acceptance"><h2>Accepted</h2>
 <p>Accepted by <strong>${quote.acceptedName ?? ''}</strong> on ${at(quote.acceptedAt)}.</p>
-<p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p></section>`;
+<p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
+${input.customer.documents.accepted ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted')}">Download the accepted copy (PDF)</a></p>` : ''}</section>`;
     case 'declined':
       return html`<section class="notice bad" id="declined"><h2>Declined</h2><p>This quote was declined on ${at(quote.declinedAt)}.${quote.declineReason ? html` Reason given: <span class="pre">${quote.declineReason}</span>` : ''}</p></section>`;
     case 'withdrawn':
@@ -220,7 +237,11 @@ ${quote.note ? html`<h2>Note</h2><p class="pre">${quote.note}</p>` : ''}
 ${quote.terms ? html`<h2>Terms</h2><p class="pre">${quote.terms}</p>` : ''}
 ${open ? acceptForm(input) : ''}
 </div>
-<footer class="foot no-print"><p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p></footer>`;
+<footer class="foot no-print">${
+    input.customer.documents.sent
+      ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent')}">Download PDF</a></p><p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
+      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+  }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
   return shell(`Quote ${number} from ${business.name}`, body, attributes);
 }

@@ -11,13 +11,14 @@ import { acceptQuote } from '../../domain/quotes/accept-quote.js';
 import { openQuoteByToken } from '../../domain/quotes/customer-quote.js';
 import { declineQuote } from '../../domain/quotes/decline-quote.js';
 import { recordQuoteView } from '../../domain/quotes/record-quote-view.js';
+import { customerQuotePdf } from '../../domain/quotes/quote-pdf.js';
 import { httpHeadersOf, httpStatusOf, logRequestError } from '../../http/error-statuses.js';
 import { toAppError } from '../../http/problem.js';
 import { fromOurOrigin } from '../admin/security.js';
 import { sessionIdOf } from '../admin/session-cookie.js';
 import { QUOTE_ASSETS } from './quote-assets.js';
 import { frozenRoomPlans } from './quote-plans.js';
-import { quoteMessagePage, quoteNotFoundPage, quotePage, type AnswerState } from './quote-page.js';
+import { quoteMessagePage, quoteNotFoundPage, quotePage, quotePreparingPage, type AnswerState } from './quote-page.js';
 
 /**
  * Headers of the customer's page: our origin only and no inline script (an injected value cannot run), never framed,
@@ -191,12 +192,58 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     return send(
       reply,
       status,
-      quotePage({ customer, formToken: quoteFormToken(ctx, token), beacon, plans, ...(answer ? { answer } : {}) }),
+      quotePage({
+        customer,
+        formToken: quoteFormToken(ctx, token),
+        beacon,
+        plans,
+        ...(answer ? { answer } : {}),
+      }),
     );
   };
 
-  app.get<{ Params: Params }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) =>
-    render(request, reply, 200),
+  app.get<{ Params: Params; Querystring: { pdf?: string } }>(
+    QUOTE_PATH,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      // The page's own links to its PDFs (`?pdf=sent`, `?pdf=accepted`): relative, so the token is never in the page.
+      const which = request.query.pdf;
+      if (which === 'sent' || which === 'accepted') return pdf(request, reply, which === 'accepted');
+      return render(request, reply, 200);
+    },
+  );
+
+  /**
+   * The PDF of the revision the link shows (**Download PDF**), and its accepted copy at a stable address the page
+   * answering the Accept links at once (docs/documents.md, "Where it goes"): the stored bytes once made; until then a
+   * small page that says it is being prepared and looks again every few seconds.
+   */
+  const pdf = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, accepted: boolean) => {
+    const doc = await customerQuotePdf({ ctx, input: { token: request.params.token, accepted } });
+    if (doc.state === 'done' && doc.pdf)
+      return reply
+        .code(200)
+        .headers(QUOTE_PAGE_HEADERS)
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${doc.fileName}"`)
+        .send(Buffer.from(doc.pdf));
+    if (doc.state === 'failed')
+      return send(
+        reply,
+        503,
+        quoteMessagePage(
+          'The PDF could not be made',
+          'The business has been told and can make it again. The quote’s page shows everything the PDF would.',
+        ),
+      );
+    reply.header('refresh', '3');
+    return send(reply, 202, quotePreparingPage());
+  };
+  app.get<{ Params: Params }>(`${QUOTE_PATH}/pdf`, { schema: { hide: true } }, async (request, reply) =>
+    pdf(request, reply, false),
+  );
+  app.get<{ Params: Params }>(`${QUOTE_PATH}/pdf/accepted`, { schema: { hide: true } }, async (request, reply) =>
+    pdf(request, reply, true),
   );
 
   app.post<{ Params: Params; Body: Body }>(QUOTE_PATH, { schema: { hide: true } }, async (request, reply) => {

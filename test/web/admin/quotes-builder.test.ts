@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emails.js';
+import { renderDueDocuments } from '../../../src/domain/documents/document-jobs.js';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
@@ -326,6 +327,8 @@ describeEachBackend('the quote email through a real SMTP conversation', (backend
     const page = await get(sent.headers.location as string);
     const link = /id="customer-link">([^<]+)</.exec(page.body)![1]!;
     sink.messages.length = 0;
+    // The server's document job makes the PDF the email carries (docs/documents.md).
+    await renderDueDocuments(world.ctx, { limit: 50 });
     await deliverDueEmails(world.ctx, { limit: 50 });
     const mail = sink.messages.find((m) => m.subject?.startsWith('Quote '));
     expect(mail).toBeDefined();

@@ -68,6 +68,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'quote.viewed': 'Quote viewed by the customer',
   'quote.accepted': 'Quote accepted by the customer',
   'quote.declined': 'Quote declined by the customer',
+  'quote.pdf_retried': 'Quote PDF asked for again',
+  'settings.logo_changed': 'Logo changed',
 };
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */

@@ -3,6 +3,7 @@ import type { PriceListItem } from '../../../domain/price-list/price-list-item.j
 import { UNIT_LABELS, UNITS, type Unit } from '../../../domain/price-list/price-list-item.js';
 import type { ScanRooms } from '../../../domain/quotes/lead-rooms.js';
 import type { QuoteSummary } from '../../../domain/quotes/list-quotes.js';
+import type { StoredDocument } from '../../../domain/documents/stored-document.js';
 import type { QuoteLineView, QuoteStatus, QuoteView } from '../../../domain/quotes/quote-view.js';
 import type { WorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -35,6 +36,8 @@ const QUOTE_NOTICES: Record<string, string> = {
   'quote-withdrawn': 'The quote was withdrawn. Its link now says so.',
   'quote-revised': 'A new draft revision was made. The customer keeps seeing the sent one until you send this.',
   'quote-copied': 'A new draft was copied from the quote.',
+  'pdf-retried': 'The PDF is being made again. This page shows when it is ready.',
+  'pdf-pending': 'The PDF is still being made; it is usually ready within seconds. Try PDF again in a moment.',
 };
 
 export function quoteNotice(code: string | undefined): SafeHtml | string {
@@ -110,6 +113,8 @@ export interface BuilderInput {
   scans: ScanRooms[];
   emailOn: boolean;
   form: BuilderForm;
+  /** Where the revision's PDFs stand (docs/documents.md): absent for a draft, or a revision sent before PDFs. */
+  documents?: { sent?: StoredDocument; accepted?: StoredDocument };
 }
 
 function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, count: number): SafeHtml {
@@ -312,6 +317,27 @@ ${
 }`;
 }
 
+const kilobytes = (size: number | null) => `${Math.max(1, Math.round((size ?? 0) / 1024))} KB`;
+
+/** One PDF's line on the staff's page: ready (with its name, size and SHA-256), being made, or failed and why. */
+function documentLine(call: WorkspaceCall, base: string, doc: StoredDocument, label: string): SafeHtml {
+  if (doc.state === 'done')
+    return html`<li><a href="${base}/pdf${doc.purpose === 'accepted' ? '/accepted' : ''}">${doc.fileName}</a> <span class="muted small">${label} · ${kilobytes(doc.size)} · SHA-256 <code>${doc.sha256 ?? ''}</code></span></li>`;
+  if (doc.state === 'failed')
+    return html`<li class="pdf-failed"><strong>${label}: the PDF could not be made.</strong> <span class="small">${doc.error ?? ''}</span>
+${doc.purpose === 'sent' ? html`<span class="muted small"> The customer’s email went with the link only.</span>` : ''}
+${actionButton({ action: `${base}/pdf/retry`, csrf: call.csrf, label: 'Make PDF again', kind: 'secondary' })}</li>`;
+  return html`<li>${label}: <span class="muted">being made${doc.error ? html` (the last try failed: ${doc.error}; trying again)` : ''}…</span></li>`;
+}
+
+function documentsCard(call: WorkspaceCall, base: string, input: BuilderInput): SafeHtml | string {
+  const docs = input.documents;
+  if (!docs?.sent && !docs?.accepted) return '';
+  return html`<section class="card" aria-labelledby="pdf-heading" id="pdf"><h2 id="pdf-heading">PDF</h2>
+<p class="muted small">Made once when the quote was sent, and kept as it was: what the customer received.</p>
+<ul class="plain">${docs.sent ? documentLine(call, base, docs.sent, 'As sent') : ''}${docs.accepted ? documentLine(call, base, docs.accepted, 'Accepted copy') : ''}</ul></section>`;
+}
+
 /** The builder of a draft, or a sent quote read-only with what can be done with it (Revise, Withdraw, Copy). */
 export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
   const { quote } = input;
@@ -319,6 +345,7 @@ export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
   const base = `${ws}/quotes/${quote.id}`;
   const live = quote.status === 'sent' || quote.status === 'viewed' || quote.status === 'expired';
   const actions = [
+    input.documents?.sent ? html`<a class="button secondary" href="${base}/pdf" id="quote-pdf">PDF</a>` : '',
     live ? actionButton({ action: `${base}/revise`, csrf: call.csrf, label: 'Revise' }) : '',
     live
       ? actionButton({
@@ -344,6 +371,7 @@ ${
 <p class="status-line" id="copy-status" role="status"></p></section>`
     : ''
 }
+${documentsCard(call, base, input)}
 ${quote.status === 'draft' ? draftBuilder(call, input, base) : sentView(input)}`;
 }
 

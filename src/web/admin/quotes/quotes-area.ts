@@ -14,6 +14,8 @@ import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
 import { saveQuote, type DraftChanges } from '../../../domain/quotes/save-quote.js';
 import { sendQuote } from '../../../domain/quotes/send-quote.js';
 import { withdrawQuote } from '../../../domain/quotes/withdraw-quote.js';
+import { quoteDocuments, quotePdf, retryQuotePdf } from '../../../domain/quotes/quote-pdf.js';
+import { sendAttachment } from '../attachment.js';
 import type { QuoteView } from '../../../domain/quotes/quote-view.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { httpStatusOf } from '../../../http/error-statuses.js';
@@ -35,17 +37,27 @@ async function loadQuote(call: WorkspaceCall): Promise<QuoteView> {
 
 async function renderQuote(call: WorkspaceCall, status: number, quote: QuoteView, form: BuilderForm = {}) {
   const workspaceId = call.workspace.workspaceId;
-  const [settings, lead, items, scans] = await Promise.all([
+  const [settings, lead, items, scans, documents] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     openLead({ ctx: call.ctx, input: { workspaceId, id: quote.leadId } }),
     listPriceList({ ctx: call.ctx, input: { workspaceId } }),
     roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: quote.leadId } }),
+    quote.status === 'draft' ? undefined : quoteDocuments({ ctx: call.ctx, input: { quoteId: quote.id } }),
   ]);
   const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
   return call.render(status, {
     title: quote.number ?? 'Draft quote',
     area: 'quotes',
-    body: quotePage(call, { quote, settings, leadName, items, scans, emailOn: Boolean(call.ctx.mail), form }),
+    body: quotePage(call, {
+      quote,
+      settings,
+      leadName,
+      items,
+      scans,
+      emailOn: Boolean(call.ctx.mail),
+      form,
+      ...(documents ? { documents } : {}),
+    }),
   });
 }
 
@@ -181,6 +193,19 @@ function quoteAction(path: string, notice: string, verb: (call: WorkspaceCall, q
     },
     form: builderForm,
   };
+}
+
+/** A revision's PDF as stored, or back to its page when it is not made yet (the page says where it stands). */
+async function pdfDownload(call: WorkspaceCall, accepted: boolean) {
+  const quote = await loadQuote(call);
+  const doc = await quotePdf({ ctx: call.ctx, input: { quoteId: quote.id, accepted } });
+  if (doc.state !== 'done' || !doc.pdf) return call.redirect(quotePath(call, quote.id), 'pdf-pending');
+  return sendAttachment(call.reply, {
+    contentType: 'application/pdf',
+    filename: doc.fileName,
+    body: Buffer.from(doc.pdf),
+    noStore: true,
+  });
 }
 
 /** Quotes (docs/admin-app.md): the Quotes screen, New quote from a lead, the builder, Send, Revise, Withdraw, Copy. */
@@ -362,6 +387,29 @@ export const quotesArea: AdminArea = {
         });
         const emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
         return call.redirect(quotePath(call, quote.id), emailed ? 'quote-sent-email' : 'quote-sent');
+      },
+      form: builderForm,
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/quotes/:quoteId/pdf',
+      access: 'member',
+      handler: async (call) => pdfDownload(call, false),
+    },
+    {
+      method: 'GET',
+      path: '/w/:workspaceId/quotes/:quoteId/pdf/accepted',
+      access: 'member',
+      handler: async (call) => pdfDownload(call, true),
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/quotes/:quoteId/pdf/retry',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        await retryQuotePdf({ ctx: call.ctx, input: { quoteId: quote.id } });
+        return call.redirect(quotePath(call, quote.id), 'pdf-retried');
       },
       form: builderForm,
     },

@@ -10,7 +10,14 @@ import type { TaxChange, TaxNumberChange } from '../../../domain/settings/quote-
 import { rateText } from '../../../domain/money.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
-import { workspacePath } from '../admin-route.js';
+import { fileOf, workspacePath } from '../admin-route.js';
+import {
+  checkLogo,
+  documentSettings,
+  MAX_LOGO_BYTES,
+  setDocumentSettings,
+} from '../../../domain/settings/business-logo.js';
+import type { Paper } from '../../../domain/document-model.js';
 import { csrfField, field, selectField, type FormErrors } from '../form-controls.js';
 import { notice } from '../notices.js';
 
@@ -83,7 +90,44 @@ const RETENTION_OPTIONS: Array<[string, string]> = [
   ...RETENTION_MONTHS.map((m): [string, string] => [String(m), `${m} months`]),
 ];
 
-function settingsPage(call: WorkspaceCall, values: Values, errors: FormErrors = {}): SafeHtml {
+/**
+ * Settings → Business: the logo on the customer's page and PDFs, and the paper of PDFs (docs/documents.md). A form of
+ * its own: it posts a file (multipart), and its refusals show beside its fields.
+ */
+function documentsCard(call: WorkspaceCall, docs: DocumentSettingsView, errors: FormErrors = {}): SafeHtml {
+  const ws = call.workspace.workspaceId;
+  return html`<section class="card" aria-labelledby="business-docs-heading" id="business-documents">
+<h2 id="business-docs-heading">Business: logo and paper</h2>
+<p class="hint">Your logo heads the quotes you send: their page and their PDF. A PDF already sent keeps the logo and paper it was made with.</p>
+<form method="post" action="${workspacePath(ws, 'settings/documents')}" enctype="multipart/form-data" novalidate>
+${csrfField(call.csrf)}
+${docs.logo ? html`<p class="small">Current logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} × ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>` : html`<p class="small muted">No logo yet.</p>`}
+<div class="field${errors.logo ? ' has-error' : ''}"><label for="f-logo">Logo (PNG or JPEG, up to 1 MB and 2000 pixels either way)</label>
+<input type="file" id="f-logo" name="logo" accept="image/png,image/jpeg"${errors.logo ? html` aria-invalid="true" aria-describedby="f-logo-error"` : ''}>
+${errors.logo ? html`<p class="field-error" id="f-logo-error">${errors.logo}</p>` : ''}</div>
+${selectField(
+  'paper',
+  'Paper of PDFs',
+  [
+    ['', 'By the number format (Letter in the US, Canada, Mexico, the Philippines; else A4)'],
+    ['A4', 'A4'],
+    ['LETTER', 'Letter'],
+  ],
+  docs.paper ?? '',
+  errors,
+)}
+<button type="submit">Save logo and paper</button>
+</form></section>`;
+}
+
+type DocumentSettingsView = Awaited<ReturnType<typeof documentSettings>>;
+
+function settingsPage(
+  call: WorkspaceCall,
+  values: Values,
+  errors: FormErrors = {},
+  docs?: DocumentSettingsView,
+): SafeHtml {
   const zones = timeZones();
   // A zone the list lacks (sent by hand) is still shown as chosen, next to its error.
   const zoneOptions: Array<[string, string]> = (
@@ -118,7 +162,8 @@ ${selectField('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, val
 ${quoteFields(values.quotes, errors)}
 <button type="submit">Save settings</button>
 </form>
-</section>`;
+</section>
+${docs ? documentsCard(call, docs) : ''}`;
 }
 
 const valuesOf = (s: WorkspaceSettings): Values => ({
@@ -211,7 +256,12 @@ export const settingsArea: AdminArea = {
           ctx: call.ctx,
           input: { workspaceId: call.workspace.workspaceId },
         });
-        return call.render(200, { title: 'Settings', area: 'settings', body: settingsPage(call, valuesOf(settings)) });
+        const docs = await documentSettings({ ctx: call.ctx, input: undefined });
+        return call.render(200, {
+          title: 'Settings',
+          area: 'settings',
+          body: settingsPage(call, valuesOf(settings), {}, docs),
+        });
       },
     },
     {
@@ -236,7 +286,47 @@ export const settingsArea: AdminArea = {
             input: { workspaceId: call.workspace.workspaceId },
           });
           const shown = { ...postedValues(call), quotes: postedQuoteValues(call.body) ?? valuesOf(current).quotes };
-          return call.render(status, { title: 'Settings', area: 'settings', body: settingsPage(call, shown, errors) });
+          const docs = await documentSettings({ ctx: call.ctx, input: undefined });
+          return call.render(status, {
+            title: 'Settings',
+            area: 'settings',
+            body: settingsPage(call, shown, errors, docs),
+          });
+        },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/w/:workspaceId/settings/documents',
+      access: 'owner',
+      // A little over the logo's limit, so a larger file is told apart from a cut one (the verb says 1 MB).
+      upload: { maxBytes: MAX_LOGO_BYTES + 1 },
+      handler: async (call) => {
+        const file = fileOf(call, 'logo');
+        if (file?.truncated) checkLogo(Buffer.alloc(MAX_LOGO_BYTES + 1));
+        const paper = call.body.paper ?? '';
+        await setDocumentSettings({
+          ctx: call.ctx,
+          input: {
+            ...(file ? { logo: file.data } : call.body.removeLogo === 'on' ? { logo: 'remove' as const } : {}),
+            paper: paper === 'A4' || paper === 'LETTER' ? paper : paper === '' ? null : (paper as Paper),
+          },
+        });
+        return call.redirect(workspacePath(call.workspace.workspaceId, 'settings'), 'settings-saved');
+      },
+      form: {
+        field: 'logo',
+        rerender: async (call, { status, errors }) => {
+          const settings = await getWorkspaceSettings({
+            ctx: call.ctx,
+            input: { workspaceId: call.workspace.workspaceId },
+          });
+          const docs = await documentSettings({ ctx: call.ctx, input: undefined });
+          return call.render(status, {
+            title: 'Settings',
+            area: 'settings',
+            body: html`${settingsPage(call, valuesOf(settings))}${documentsCard(call, docs, errors)}`,
+          });
         },
       },
     },
