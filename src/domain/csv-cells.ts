@@ -30,11 +30,18 @@ export function csvNumber(value: number, fractionDigits?: number): CsvNumber {
  * Spreadsheet formula injection: a text cell a spreadsheet would run as a formula gets a leading `'`. That is a cell
  * that begins with =, +, -, @, tab or CR, and also any part of it after a `;` or `,` that begins with =, +, - or @:
  * a spreadsheet in a comma-decimal locale splits on `;`, and one that ignores quotes splits on `,`, so such a
- * part would begin a cell of its own there.
+ * part would begin a cell of its own there. Apostrophes already in front of such a character count as part of it
+ * (`'=x` is written `''=x`), so `unguardText` takes off exactly what this added and nothing a person typed.
  */
 export function guardText(value: string): string {
-  const inner = value.replace(/([;,])(\s*)([=+\-@])/g, "$1$2'$3");
-  return /^[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
+  const inner = value.replace(/([;,])(\s*)('*[=+\-@])/g, "$1$2'$3");
+  return /^'*[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
+}
+
+/** The inverse of `guardText`: a CSV the product wrote, read back (the price list's import), is the text as typed. */
+export function unguardText(value: string): string {
+  const inner = value.replace(/([;,])(\s*)'('*[=+\-@])/g, '$1$2$3');
+  return /^'('*[=+\-@\t\r])/.test(inner) ? inner.slice(1) : inner;
 }
 
 /**

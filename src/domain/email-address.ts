@@ -9,6 +9,30 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** Mail domains that ignore dots in a mailbox's name, and the domain each is the same as (Gmail's two). */
+const DOTS_IGNORED: Readonly<Record<string, string>> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * The mailbox an address delivers to, for counting what is sent to one person (docs/notifications.md, "Confirmation
+ * to the sender"): case-insensitive, without a `+tag` (`victim+1@` is `victim@`), and for the domains that ignore
+ * them (DOTS_IGNORED) without dots in the name and under one domain. Never used to send: only to count.
+ */
+export function mailboxKey(email: string): string {
+  const key = emailKey(email);
+  const at = key.lastIndexOf('@');
+  if (at < 1) return key;
+  let local = key.slice(0, at);
+  let domain = key.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  const same = DOTS_IGNORED[domain];
+  if (same !== undefined) {
+    local = local.replaceAll('.', '') || local;
+    domain = same;
+  }
+  return `${local}@${domain}`;
+}
+
 /** A plausible email: something@something, at most 254 characters. No further format check. */
 export function checkEmail(email: string, field = 'email'): string {
   const trimmed = checkText(email, field, 'The email').trim();

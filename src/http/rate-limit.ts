@@ -9,7 +9,8 @@ import type { IntakeToken } from '../domain/intake-token.js';
 
 /**
  * Rate limits (docs/configuration.md): per client IP per lead source for intake, per upload key for scans, in fixed
- * one-minute windows. Counters live in Redis when REDIS_URL is set (shared by every instance), else in memory.
+ * one-minute windows. Counters live in Redis when REDIS_URL is set (shared by every instance; while Redis is away,
+ * each instance's own), else in memory.
  *
  * Headers follow draft-ietf-httpapi-ratelimit-headers-10 (the structured-field form since -08), on every limited response:
  *   RateLimit-Policy: "intake";q=30;w=60      quota q per window w seconds
@@ -59,21 +60,24 @@ interface CounterStore {
 }
 
 /**
- * The plugin's store, wrapped so a failing Redis is logged (the plugin's skipOnError swallows it silently) and so
- * keys are exactly ours: the plugin's own child stores would prefix the route URL.
+ * The plugin's store, wrapped so keys are exactly ours (the plugin's own child stores would prefix the route URL)
+ * and so a Redis that fails never lets requests through unlimited: while it fails, this instance counts in its own
+ * memory (`fallback`), and the shared counters are used again as soon as Redis answers (docs/configuration.md,
+ * "Rate limits"). Without Redis there is no fallback: the memory store is the store.
  */
-function storeClass(inner: CounterStore, log: FastifyBaseLogger) {
-  let lastLogged = 0;
-  return class LoggingStore {
+function storeClass(inner: CounterStore, fallback: CounterStore | undefined, outage: RedisOutage | undefined) {
+  return class FallbackStore {
     incr(key: string, callback: IncrCallback, timeWindow: number, max: number) {
       inner.incr(
         key,
         (error, result) => {
-          if (error && Date.now() - lastLogged > 10_000) {
-            lastLogged = Date.now();
-            log.error({ err: error }, 'rate-limit store failed; requests are let through unlimited until it recovers');
+          if (!error || !fallback) {
+            if (!error) outage?.answered();
+            callback(error, result);
+            return;
           }
-          callback(error, result);
+          outage?.failed(error);
+          fallback.incr(key, callback, timeWindow, max);
         },
         timeWindow,
         max,
@@ -85,21 +89,39 @@ function storeClass(inner: CounterStore, log: FastifyBaseLogger) {
   };
 }
 
-async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+/**
+ * Whether Redis is away, said once each way: a warning when it stops answering (the counters are then this
+ * instance's own), a line when it answers again (shared again). Not a line per request.
+ */
+class RedisOutage {
+  private down = false;
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  failed(error: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.log.warn(
+      { err: { message: error.message } },
+      'Redis for rate limits is unreachable: each instance counts on its own until it is back',
+    );
+  }
+
+  answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.log.info('Redis for rate limits is back: the rate limits are shared again');
+  }
+}
+
+async function connectRedis(url: string, outage: RedisOutage): Promise<Redis> {
   const redis = new Redis(url, {
-    // Fail open fast: with Redis away a command fails at once instead of queueing, and the request goes on.
+    // Fail fast: with Redis away a command fails at once instead of queueing, and the instance's own counter answers.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     commandTimeout: 1000,
   });
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged > 30_000) {
-      lastLogged = Date.now();
-      log.error({ err: { message: error.message } }, 'Redis for rate limits is unavailable');
-    }
-  });
+  redis.on('error', (error: Error) => outage.failed(error));
   // Wait briefly so the first requests after start are counted; a Redis that is down does not stop start-up.
   await new Promise<void>((resolve) => {
     const done = () => {
@@ -123,12 +145,16 @@ function policyHeaders(reply: FastifyReply, name: string, quota: number, remaini
 /** Registers @fastify/rate-limit (no global limit) and decorates the app with the two limit spots. */
 export async function registerRateLimits(app: FastifyInstance, config: Config, options: RateLimitOptions = {}) {
   let inner: CounterStore;
+  let fallback: CounterStore | undefined;
+  let outage: RedisOutage | undefined;
   if (config.redisUrl) {
-    const redis = await connectRedis(config.redisUrl, app.log);
+    outage = new RedisOutage(app.log);
+    const redis = await connectRedis(config.redisUrl, outage);
     app.addHook('onClose', async () => {
       redis.disconnect();
     });
     inner = new RedisStore(false, false, redis, options.redisKeyPrefix ?? 'leadscan:rl:');
+    fallback = new LocalStore(false, false, 50_000);
   } else {
     if (config.database.kind === 'postgres' && (config.intakeRateLimit > 0 || config.scanRateLimit > 0)) {
       app.log.warn('REDIS_URL is not set: rate limits are counted per instance; set REDIS_URL to share them');
@@ -138,7 +164,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
 
   await app.register(rateLimit, {
     global: false,
-    store: storeClass(inner, app.log),
+    store: storeClass(inner, fallback, outage),
     skipOnError: true,
     timeWindow: RATE_LIMIT_WINDOW_MS,
     keyGenerator: (request) => counterKeys.get(request) ?? request.ip,

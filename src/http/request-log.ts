@@ -10,17 +10,38 @@ export const ONE_TIME_LINK_PREFIXES = ['setup', 'confirm-email', 'q'] as const;
 
 /**
  * The one rule (docs/security.md, Logs): everything after a one-time link's prefix, whatever its case and however
- * many slashes a client sent, as the router may still find the page.
+ * many slashes a client sent, as the router may still find the page. It is judged on the path decoded and
+ * normalised (`normalisedPath`), so `/%71/{token}` and `/q%2F{token}` are redacted like `/q/{token}`.
  */
 const ONE_TIME_LINK = new RegExp(`^(/+(?:${ONE_TIME_LINK_PREFIXES.join('|')})(?:/+|$))[^?#]*`, 'i');
 
+/** A path percent-decoded (where it decodes), with dot segments resolved: what a router may read it as. */
+function normalisedPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: each well-formed one is still decoded.
+    decoded = path.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '.') continue;
+    // Never above the root: `/../q/{token}` is `/q/{token}`.
+    if (segment === '..') segments.length = Math.max(1, segments.length - 1);
+    else segments.push(segment);
+  }
+  return segments.join('/');
+}
+
 /** A request's URL as it may be logged: a one-time link's token becomes `[redacted]`, a query string `?[redacted]`. */
 export function urlForLog(url: string): string {
-  const path = url.replace(ONE_TIME_LINK, (_whole, prefix: string) =>
-    prefix.endsWith('/') ? `${prefix}[redacted]` : prefix,
-  );
-  const query = path.indexOf('?');
-  return query === -1 ? path : `${path.slice(0, query)}?[redacted]`;
+  const end = url.search(/[?#]/);
+  const raw = end === -1 ? url : url.slice(0, end);
+  const link = ONE_TIME_LINK.exec(normalisedPath(raw));
+  const path = link ? (link[1]!.endsWith('/') ? `${link[1]}[redacted]` : link[1]!) : raw;
+  const query = url.indexOf('?');
+  return query === -1 ? path : `${path}?[redacted]`;
 }
 
 /**

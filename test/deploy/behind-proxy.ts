@@ -340,6 +340,23 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     secrets.push(confirmToken, quoteToken);
     await viaProxy(`/confirm-email/${confirmToken}`, { from });
     await viaProxy(`/q/${quoteToken}?print=1`, { from, headers: { referer: `${base}/q/${quoteToken}` } });
+    // The same paths spelled otherwise: percent-encoded, in capitals, with extra slashes or dot segments.
+    const spellings = [
+      (t: string) => `/%71/${t}`,
+      (t: string) => `/%51/${t}`,
+      (t: string) => `/Q/${t}`,
+      (t: string) => `//q/${t}`,
+      (t: string) => `/./q/${t}`,
+      (t: string) => `/%2fq/${t}`,
+      (t: string) => `/q%2F${t}`,
+      (t: string) => `/S%65TUP/${t}`,
+      (t: string) => `/Confirm-Email/${t}`,
+    ];
+    for (const spell of spellings) {
+      const token = crypto.randomBytes(16).toString('base64url');
+      secrets.push(token);
+      await viaProxy(spell(token), { from });
+    }
     expect((await viaProxy('/metrics', { from, headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(
       200,
     );
@@ -354,7 +371,7 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     expect(log).toContain('/q/REDACTED');
     expect(log).toContain(`/api/intake/${token}`);
     expect(log).toContain(LOOPBACK.busyClient);
-    expect(secrets.length).toBeGreaterThanOrEqual(7);
+    expect(secrets.length).toBeGreaterThanOrEqual(16);
     expect(secrets.filter((secret) => log.includes(secret))).toEqual([]);
   });
 }

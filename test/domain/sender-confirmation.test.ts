@@ -118,6 +118,27 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     expect(await confirmations()).toHaveLength(2);
   });
 
+  it('one a day per mailbox: plus-tags, case, and dots where the provider ignores them name the same mailbox', async () => {
+    await setBusiness('office@acme.test');
+    await turnOn();
+    for (const email of [
+      'victim@example.com',
+      'victim+1@example.com',
+      'Victim+2@Example.com',
+      'v.ictim@gmail.com',
+      'victim+x@gmail.com',
+      'VIC.TIM@googlemail.com',
+      // Dots are part of the mailbox elsewhere: another person.
+      'v.ictim@example.com',
+    ])
+      await post({ name: 'Same person?', email });
+    expect((await confirmations()).map((c) => c.to_address)).toEqual([
+      'victim@example.com',
+      'v.ictim@gmail.com',
+      'v.ictim@example.com',
+    ]);
+  });
+
   it(`at most ${CONFIRMATIONS_PER_SOURCE_PER_DAY} a day per source, exactly, with posts arriving together`, async () => {
     await setBusiness('office@acme.test');
     await turnOn();

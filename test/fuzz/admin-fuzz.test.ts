@@ -18,6 +18,39 @@ const hostileText = fc.oneof(
   fc.constantFrom('\u0000', '\ud800', 'a\u001fb', '\u007f', ' '.repeat(500), '%00', "'; drop table leads; --"),
 );
 
+/** Multipart content types, good and broken (docs/security.md, "Form bodies"). */
+const multipartType = fc.constantFrom(
+  'multipart/form-data',
+  'multipart/form-data; boundary=XX',
+  'multipart/form-data; boundary=',
+  'multipart/form-data; boundary="a b"',
+  `multipart/form-data; boundary=${'x'.repeat(300)}`,
+  'Multipart/Form-Data; BOUNDARY=XX',
+  'multipart/form-data; charset=latin1; boundary=XX',
+  'multipart/mixed; boundary=XX',
+);
+
+/** A multipart body made of good parts, broken parts and arbitrary bytes, in any order. */
+const multipartBody = (csrf: string) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.constant(`--XX\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n`),
+        fc.constant('--XX\r\nContent-Disposition: form-data; name="email"\r\n\r\nada@example.com\r\n'),
+        fc.constant(
+          '--XX\r\nContent-Disposition: form-data; name="file"; filename="list.csv"\r\nContent-Type: text/csv\r\n\r\nname,unit,price\r\nGrout,m2,4\r\n',
+        ),
+        fc.constant('--XX\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n'),
+        fc.constant('--XX\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n'),
+        fc.constant('--XX\r\n\r\n'),
+        fc.constant('--XX--\r\n'),
+        fc.constant('--XX'),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => parts.join(''));
+
 describeEachBackend('admin and sign-in fuzz: arbitrary text never gets a 500', (backend) => {
   let world: TestWorld;
   let f: AdminFixture;
@@ -75,6 +108,52 @@ describeEachBackend('admin and sign-in fuzz: arbitrary text never gets a 500', (
               remoteAddress: `192.0.2.${(which % 250) + 1}`,
             });
             expect(res.statusCode, `${url} ${payload}`).toBeLessThan(500);
+          },
+        ),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
+      );
+      const page = await f.app.inject({
+        method: 'GET',
+        url: `/w/${f.home.workspaceId}/scans`,
+        headers: { cookie: f.owner.cookie },
+      });
+      expect(page.statusCode).toBe(200);
+    },
+  );
+
+  it(
+    `answers ${RUNS} malformed multipart bodies to sign-in, admin forms and the upload below 500`,
+    { timeout: 60_000 + RUNS * 200 },
+    async () => {
+      const targets = [
+        { url: () => '/login', signedIn: false },
+        { url: () => '/forgot-password', signedIn: false },
+        { url: () => `/setup/${'A'.repeat(43)}`, signedIn: false },
+        { url: () => `/w/${f.home.workspaceId}/settings/price-list/import`, signedIn: true },
+        ...posts.map((route) => ({ url: () => route.url(f), signedIn: true })),
+      ];
+      await fc.assert(
+        fc.asyncProperty(
+          // The sign-in pages and the upload as often as all other admin forms together.
+          fc.oneof(fc.nat(3), fc.nat(targets.length - 1)),
+          multipartType,
+          multipartBody(f.owner.csrf),
+          fc.boolean(),
+          fc.boolean(),
+          async (which, contentType, body, signedIn, sameOrigin) => {
+            const target = targets[which]!;
+            const res = await f.app.inject({
+              method: 'POST',
+              url: target.url(),
+              headers: {
+                'content-type': contentType,
+                ...(sameOrigin ? { origin: 'http://leadscan.test' } : {}),
+                ...(signedIn && target.signedIn ? { cookie: f.owner.cookie } : {}),
+              },
+              payload: Buffer.from(body, 'latin1'),
+              remoteAddress: `198.51.100.${(which % 250) + 1}`,
+            });
+            expect(res.statusCode, `${target.url()} ${contentType} ${JSON.stringify(body)}`).toBeLessThan(500);
           },
         ),
         { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },

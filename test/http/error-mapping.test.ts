@@ -45,6 +45,13 @@ describe('one way to say no: every code mapped once', () => {
     expect(JSON.stringify(cli)).not.toMatch(/status/);
   });
 
+  it('a quote whose total is below zero: 422, its words on the page and the CLI', () => {
+    const error = new AppError('negative_total', 'The total is -$1.05, below zero: lower the discount');
+    expect(httpStatusOf(error)).toBe(422);
+    expect(errorPage(error, { requestId: 'req-1', method: 'POST' })).toContain('below zero: lower the discount');
+    expect(problemFromError(error)).toEqual({ code: 'negative_total', detail: error.detail });
+  });
+
   it('what a refusal carries becomes headers on the HTTP side only', () => {
     const limited = new AppError('rate_limited', 'Wait', [], { retryAfterSeconds: 900 });
     expect(httpHeadersOf(limited)).toEqual({ 'retry-after': '900' });

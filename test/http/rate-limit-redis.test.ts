@@ -143,32 +143,33 @@ describe('rate limits when Redis is down', () => {
     await world?.close();
   });
 
-  it('fails open: requests are let through (and logged), not refused', async () => {
+  it("falls back to the instance's own counters (never unlimited), and says so once", async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as net.AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 
-    world = await createWorld('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}`, INTAKE_RATE_LIMIT: '1' } });
+    world = await createWorld('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}`, INTAKE_RATE_LIMIT: '2' } });
     const { source } = await world.seed();
     const lines: string[] = [];
     const app = await buildApp(world.ctx, {
       logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
     });
     onTestFinished(() => app.close());
-    for (let i = 0; i < 3; i += 1) {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
       const response = await app.inject({
         method: 'POST',
         url: `/api/intake/${source.token}`,
         headers: { 'content-type': 'application/json' },
         payload: { name: `Lead ${i}` },
       });
-      expect(response.statusCode).toBe(200);
-      // No count came back, so no made-up RateLimit headers either.
-      expect(response.headers.ratelimit).toBeUndefined();
+      statuses.push(response.statusCode);
+      expect(response.headers['ratelimit-policy']).toBe('"intake";q=2;w=60');
     }
+    expect(statuses).toEqual([200, 200, 429, 429]);
     const leads = await world.store.db.selectFrom('leads').select('id').execute();
-    expect(leads).toHaveLength(3);
-    expect(lines.join('')).toMatch(/rate-limit store failed; requests are let through/);
+    expect(leads).toHaveLength(2);
+    expect(lines.filter((line) => /Redis for rate limits is unreachable/.test(line))).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { ONE_TIME_LINK_PREFIXES } from '../../src/http/request-log.js';
+import { ONE_TIME_LINK_PREFIXES, urlForLog } from '../../src/http/request-log.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
@@ -126,6 +126,12 @@ describeEachBackend('one-time links in request logs (issue 33)', (backend) => {
         // Also as a client may send it: another case, doubled slashes, a further segment, a query string.
         const prefix = route.path.split('/')[1]!.toUpperCase();
         requests.push({ method, path: `//${prefix}//${token}/more?next=${token}` });
+        // Or percent-encoded, which the router decodes (`/%71/{token}` is `/q/{token}`).
+        const encoded = crypto.randomBytes(32).toString('base64url');
+        tokens.push(encoded);
+        const first = `%${prefix.toLowerCase().charCodeAt(0).toString(16)}`;
+        requests.push({ method, path: `/${first}${prefix.slice(1).toLowerCase()}/${encoded}` });
+        requests.push({ method, path: `/${prefix.toLowerCase()}%2F${encoded}` });
       }
     }
     requests.push({ method: 'GET', path: `/setup/${realToken}` }, { method: 'POST', path: `/setup/${realToken}` });
@@ -153,5 +159,17 @@ describeEachBackend('one-time links in request logs (issue 33)', (backend) => {
     for (const token of tokens) expect(text).not.toContain(token);
     expect(text).toContain('/confirm-email/[redacted]');
     expect(text).toContain('/q/[redacted]');
+  });
+});
+
+describe('urlForLog', () => {
+  it('redacts a one-time link however its path is spelled, as the router may decode it', () => {
+    const spellings = ['/q/T', '/%71/T', '/%51/T', '/Q/T', '//q//T', '/q%2FT', '/./q/T', '/x/../q/T', '/../q/T'];
+    for (const url of spellings) expect(urlForLog(url), url).toMatch(/^\/+q\/+\[redacted\]$/i);
+    expect(urlForLog('/s%65tup/T?next=T')).toBe('/setup/[redacted]?[redacted]');
+    expect(urlForLog('/confirm-email%2FT')).toBe('/confirm-email/[redacted]');
+    // Paths of no one-time link stay as sent (query strings never).
+    expect(urlForLog('/api/intake/123?x=1')).toBe('/api/intake/123?[redacted]');
+    expect(urlForLog('/quotes/T')).toBe('/quotes/T');
   });
 });

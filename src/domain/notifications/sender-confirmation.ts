@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
-import { emailKey, mailableAddress } from '../email-address.js';
+import { mailableAddress, mailboxKey } from '../email-address.js';
 import { html } from '../html.js';
 import { page, type RenderedEmail } from './email-page.js';
 import { enqueueEmail } from './outbox.js';
@@ -10,7 +10,7 @@ import { enqueueEmail } from './outbox.js';
  * The confirmation to the person who sent a form (CONTRACT §17, docs/notifications.md "Confirmation to the sender"):
  * per source, off by default. It says the request arrived, with the business's name and contact, Reply-To the
  * business's email, and nothing the visitor typed (not even their name): the form cannot carry a message to a
- * stranger whose address someone else typed. At most one per address per workspace per UTC day, at most
+ * stranger whose address someone else typed. At most one per mailbox per workspace per UTC day, at most
  * CONFIRMATIONS_PER_SOURCE_PER_DAY per source per UTC day; never for a quarantined post.
  */
 export const CONFIRMATIONS_PER_SOURCE_PER_DAY = 100;
@@ -24,9 +24,12 @@ export interface ConfirmationContent {
   businessAddress: string | null;
 }
 
-/** The keyed hash an address is counted under: the visitor's address is never kept in clear for the limit. */
+/**
+ * The keyed hash an address is counted under: its mailbox (`mailboxKey`: `victim+1@` and `victim+2@` are one person),
+ * never the address in clear.
+ */
 const addressHash = (ctx: DomainContext, address: string) =>
-  ctx.secrets.fingerprint(`confirmation:${emailKey(address)}`);
+  ctx.secrets.fingerprint(`confirmation:${mailboxKey(address)}`);
 
 /**
  * Queues the confirmation for an accepted lead, in a write of its own right after the lead's commit (the lead's

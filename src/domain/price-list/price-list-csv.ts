@@ -1,4 +1,4 @@
-import type { CsvCell } from '../csv-cells.js';
+import { unguardText, type CsvCell } from '../csv-cells.js';
 import { amountText, rateText } from '../money.js';
 import { hundredthsText, type PriceListItem } from './price-list-item.js';
 
@@ -34,10 +34,10 @@ export function itemCells(item: PriceListItem, currency: string): CsvCell[] {
 }
 
 /**
- * What the cell rule's guard added to a text cell, taken off again on import, so an exported list imports as it was: a `'` before =, +, -, @,
- * tab or CR at the start, and after a `;` or `,`. A negative price ("'-5.00") reads as -5.00.
+ * What the cell rule's guard added to a text cell (`unguardText`), taken off again on import, so an exported list
+ * imports as it was: one `'` before =, +, -, @, tab or CR (and the `'`s a person typed before them) at the start,
+ * and after a `;` or `,`.
  */
 export function unguardCell(value: string): string {
-  const inner = value.replace(/([;,])(\s*)'([=+\-@])/g, '$1$2$3');
-  return /^'[=+\-@\t\r]/.test(inner) ? inner.slice(1) : inner;
+  return unguardText(value);
 }

@@ -31,10 +31,10 @@ import type {
   PageForm,
   PublicCall,
   SignedInCheck,
-  UploadedFile,
   WorkspaceCall,
 } from './admin-route.js';
 import { formErrorsOf, isFormError } from './form-controls.js';
+import { FORM_LIMIT, isMultipartPost, readUploadForm, refuseMultipart } from './form-bodies.js';
 import { ADMIN_HEADERS, fromOurOrigin } from './security.js';
 import { clearSessionCookie, safeNext, secureCookies, sessionIdOf } from './session-cookie.js';
 import { signInArea } from './account/sign-in-area.js';
@@ -104,20 +104,11 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
   // unknown-email answer does not take twice as long as a wrong password.
   await dummyPasswordHash();
   await app.register(fastifyCookie);
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
-  // File uploads (the price list's CSV import): only a route that names `upload` takes a file, up to its size; any
-  // other multipart post carrying a file is refused (413) before a handler runs. The file arrives in the body as an
-  // UploadedFile, beside the form's text fields (which the gate reads like a urlencoded form's, _csrf included).
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    throwFileSizeLimit: false,
-    limits: { files: 0, fields: 50, fieldSize: 64 * 1024, parts: 51 },
-    onFile: async (part) => {
-      const data = await part.toBuffer();
-      const file: UploadedFile = { filename: part.filename, data, truncated: part.file.truncated };
-      (part as unknown as { value: UploadedFile }).value = file;
-    },
-  });
+  // Form bodies (form-bodies.ts): urlencoded up to the form limit; multipart is only marked here, never read, until
+  // the gate has checked the session and the origin of a route that declares an upload (`readUploadForm`).
+  await app.register(formbody, { bodyLimit: FORM_LIMIT });
+  // A file over its route's size arrives cut (`truncated`), for the route to say so next to its field.
+  await app.register(multipart, { throwFileSizeLimit: false });
 
   app.addHook('onRequest', async (request) => {
     request.adminPage = true;
@@ -185,13 +176,30 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     return null;
   };
 
+  const csrfFailed = () =>
+    new AppError('csrf_failed', 'The form was not sent from this site or has expired; reload the page and try again');
   const checkCsrf = (request: FastifyRequest, sessionId: string, body: Record<string, string>) => {
-    if (!fromOurOrigin(request, ctx.config.publicBaseUrl) || !csrf.matches(sessionId, body._csrf)) {
-      throw new AppError(
-        'csrf_failed',
-        'The form was not sent from this site or has expired; reload the page and try again',
-      );
+    if (!fromOurOrigin(request, ctx.config.publicBaseUrl) || !csrf.matches(sessionId, body._csrf)) throw csrfFailed();
+  };
+  /**
+   * A POST's CSRF line, and its body when it is multipart: only a route with `upload` reads one, after the session
+   * (checked by now) and the origin, and its token is checked before its file is read (form-bodies.ts).
+   */
+  const checkPost = async (
+    route: AdminRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    sessionId: string,
+  ): Promise<void> => {
+    if (!isMultipartPost(request)) return checkCsrf(request, sessionId, stringRecord(request.body));
+    if (!route.upload) refuseMultipart(request, reply);
+    if (!fromOurOrigin(request, ctx.config.publicBaseUrl)) {
+      reply.header('connection', 'close');
+      throw csrfFailed();
     }
+    request.body = await readUploadForm(request, reply, route.upload, (fields) =>
+      checkCsrf(request, sessionId, fields),
+    );
   };
 
   /** What every call holds, once the request got past its CSRF line. */
@@ -223,13 +231,15 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       if (route.method === 'POST' && !fromOurOrigin(request, ctx.config.publicBaseUrl)) {
         throw new AppError('csrf_failed', 'The form was not sent from this site; open the sign-in page and try again');
       }
+      // The pages before a session take no upload: a multipart body is refused unread.
+      if (isMultipartPost(request)) refuseMultipart(request, reply);
       const call = publicCall(request, reply);
       return answerForm(route.form, call, () => route.handler(call));
     }
     const session = await signedIn(request, reply);
     if (!session) return reply;
     request.adminViewer = session;
-    if (route.method === 'POST') checkCsrf(request, session.sessionId, stringRecord(request.body));
+    if (route.method === 'POST') await checkPost(route, request, reply, session.sessionId);
     const base = publicCall(request, reply);
     let workspace: WorkspaceAccess | undefined;
     if (route.access !== 'signed-in') {
@@ -272,16 +282,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
 
   for (const area of areas) {
     for (const route of area.routes) {
-      const upload = route.upload
-        ? { multipartOptions: { limits: { files: 1, fileSize: route.upload.maxBytes } } }
-        : {};
-      app.route({
-        method: route.method,
-        url: route.path,
-        schema: { hide: true },
-        config: upload,
-        handler: gate(route),
-      });
+      app.route({ method: route.method, url: route.path, schema: { hide: true }, handler: gate(route) });
     }
   }
 };
