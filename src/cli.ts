@@ -8,6 +8,7 @@ import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerPriceListCommands } from './cli/price-list-commands.js';
 import { registerQuotesCommands } from './cli/quotes-commands.js';
+import { registerJobsCommands } from './cli/jobs-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerCopyToCommand } from './cli/copy-to-command.js';
 import { registerAuditCommands } from './cli/audit-commands.js';
@@ -112,6 +113,7 @@ export async function main(
   registerAuditCommands(program, kit);
   registerPriceListCommands(program, kit);
   registerQuotesCommands(program, kit);
+  registerJobsCommands(program, kit);
   let exitCode = 0;
   registerDoctorCommand(program, kit, (code) => {
     exitCode = code;

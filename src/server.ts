@@ -19,6 +19,7 @@ import { migrationProvider } from './storage/migrations/index.js';
 import { startRetentionJob } from './jobs/retention.js';
 import { startSearchMover } from './jobs/search-mover.js';
 import { startDocumentRenderer } from './jobs/document-renderer.js';
+import { startFollowUpJob } from './jobs/follow-ups.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -127,6 +128,11 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     app.log.warn({ err: error }, 'the retention run failed; retrying later'),
   );
 
+  // Follow-up reminders: every instance looks; each reminder is queued once (its unique key in the outbox's transaction).
+  const followUps = startFollowUpJob(runtime.ctx, (error) =>
+    app.log.warn({ err: error }, 'the follow-up reminders failed a pass; retrying later'),
+  );
+
   // PostgreSQL: new leads' search documents go under the trigram index in batches, off the intake's INSERT.
   const searchMover = startSearchMover(runtime.ctx, (error) =>
     app.log.warn({ err: error }, 'moving search documents failed; retrying in a second'),
@@ -146,6 +152,7 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
       await measurer.stop();
       await notifier?.stop();
       await retention.stop();
+      await followUps.stop();
       await searchMover.stop();
       await documents.stop();
       await runtime.ctx.pdf?.close();

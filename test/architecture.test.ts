@@ -103,6 +103,9 @@ const DOMAIN_ORDER = [
   // the offer side
   'price-list',
   'quotes',
+  // what follows a quote: reminders (follow-ups), and the report of what wins
+  'follow-ups',
+  'reports',
   // what spans every area above: a person's data, and what retention deletes
   'persons',
   'retention',

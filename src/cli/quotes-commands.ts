@@ -12,6 +12,7 @@ import { quotePdfForCli } from '../domain/quotes/quote-pdf.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { table } from './render.js';
 import { workspaceIdOf } from './resolve.js';
+import { registerQuoteReportCommand } from './quote-report-command.js';
 
 /** A quote as `quotes show --json` prints it (docs/quotes.md, "The CLI"): exactly these keys, money as integers. */
 export function quoteJson(q: QuoteView) {
@@ -127,12 +128,13 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  * `leadscan quotes …`: drafts a person finishes in the builder. There is no `quotes send`: sending is a person's
  * sign-off on the quote's page (docs/quotes.md).
  */
-export function registerQuotesCommands(program: Command, { run, withJson, io }: CliKit) {
+export function registerQuotesCommands(program: Command, kit: CliKit) {
+  const { run, withJson, io } = kit;
   const quotes = program.command('quotes').description('quotes (drafts here; a person sends them from the admin app)');
   withJson(quotes.command('list'))
     .description("a workspace's quotes, newest first, one row per quote (its latest revision)")
     .requiredOption('--workspace <workspace>', 'workspace id or name')
-    .option('--status <status>', 'draft, sent, viewed, accepted, declined, withdrawn or expired')
+    .option('--status <status>', 'draft, sent, viewed, accepted, declined, withdrawn, expired or needs-follow-up')
     .action(
       run(async (ctx, opts: { workspace: string; status?: string }) => {
         const workspaceId = await workspaceIdOf(ctx, opts.workspace);
@@ -233,4 +235,5 @@ export function registerQuotesCommands(program: Command, { run, withJson, io }: 
         return quoteJson(await withdrawQuote({ ctx, input: { workspaceId: row.workspace_id, quoteId: row.id } }));
       }, shown),
     );
+  registerQuoteReportCommand(quotes, kit);
 }

@@ -10,6 +10,7 @@ import { renameWorkspace } from '../domain/workspaces/rename-workspace.js';
 import { updateWorkspaceSettings } from '../domain/settings/update-workspace-settings.js';
 import type { WorkspaceSettings } from '../domain/settings/workspace-settings.js';
 import type { TaxChange, TaxNumberChange } from '../domain/settings/quote-settings.js';
+import { reminderDaysText } from '../domain/settings/follow-up-settings.js';
 import { AppError } from '../domain/errors.js';
 import { rateText } from '../domain/money.js';
 import { requireYes } from './confirm.js';
@@ -40,6 +41,9 @@ interface SettingsOptions {
   businessPhone?: string;
   businessEmail?: string;
   taxNumber: string[];
+  followUpDays?: string;
+  customerReminders?: string;
+  invoiceReminders?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -82,7 +86,10 @@ function settingsText(s: WorkspaceSettings): string {
     (s.businessAddress ? `  address:   ${s.businessAddress.replace(/\n/g, ', ')}\n` : '') +
     (s.businessPhone ? `  phone:     ${s.businessPhone}\n` : '') +
     (s.businessEmail ? `  email:     ${s.businessEmail}\n` : '') +
-    s.taxNumbers.map((n) => `  ${n.name}: ${n.value}\n`).join('')
+    s.taxNumbers.map((n) => `  ${n.name}: ${n.value}\n`).join('') +
+    `  follow up after: ${s.followUpDays === null ? 'off' : `${s.followUpDays} days`}\n` +
+    `  customer reminders: ${reminderDaysText(s.customerReminderDays)}\n` +
+    `  invoice reminders: ${reminderDaysText(s.invoiceReminderDays)}\n`
   );
 }
 
@@ -132,6 +139,18 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
       'a tax registration number printed on quotes, e.g. "GST/HST=123456789 RT0001"; NAME= removes it; repeatable',
       collect,
       [],
+    )
+    .option(
+      '--follow-up-days <days>',
+      'remind the sender when a sent quote has no answer after this many days (default 3), or off',
+    )
+    .option(
+      '--customer-reminders <days>',
+      'remind the customer with the same link this many days after the send, up to two, e.g. 3,7; off (the default) for none',
+    )
+    .option(
+      '--invoice-reminders <days>',
+      'remind the customer of an unpaid invoice this many days after its due date, up to three, e.g. 7,14,30; off (the default)',
     )
     .action(
       run(async (ctx, ref: string, opts: SettingsOptions) => {

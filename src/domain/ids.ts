@@ -20,7 +20,8 @@ export type IdPrefix =
   | 'qln'
   | 'qsc'
   | 'srv'
-  | 'doc';
+  | 'doc'
+  | 'rem';
 
 /**
  * The generator's randomness from the operating system's CSPRNG, fetched 4 KiB at a time: the library's default

@@ -34,6 +34,7 @@ export const SKIPPED_SOURCE_TABLES: Readonly<Record<string, string>> = {
   leads_search_changes: "the SQLite search index's change log (the index file is not copied either)",
   leads_search_mark: "the SQLite search index's watermark",
   lead_unread_counts: "derived: the target's triggers on lead_unread count as the marks are copied",
+  quote_report_months: "derived: the target's triggers on quote_outcomes count as those rows are copied",
   server_instances: 'the SQLite server processes that ran; a server on the target records its own',
 };
 
@@ -44,6 +45,7 @@ export const DERIVED_TARGET_TABLES: Readonly<Record<string, string>> = {
   lead_search_pending: "each copied lead's search document, written with the lead (the search mover then moves it)",
   lead_search: 'filled from lead_search_pending by the search mover once the server runs',
   lead_unread_counts: 'kept by the triggers on lead_unread',
+  quote_report_months: 'kept by the triggers on quote_outcomes',
   server_instances: 'written by each server that runs on the target',
 };
 

@@ -40,6 +40,12 @@ export interface WorkspaceTable {
   logo_height?: number | null;
   /** Since 0046: `A4` or `LETTER` as chosen in Settings; null for the locale's paper. */
   paper?: string | null;
+  /** Since 0047: days without an answer before the sender is reminded; null is off. */
+  follow_up_days?: number | null;
+  /** Since 0047: JSON `[3, 7]`, days after a send the customer is reminded (at most two); `[]` is off. */
+  customer_reminder_days?: string;
+  /** Since 0047: JSON `[7, 14, 30]`, days after an invoice's due date (at most three); `[]` is off. */
+  invoice_reminder_days?: string;
 }
 
 export interface PipelineTable {
@@ -650,6 +656,65 @@ export interface ServerInstanceTable {
   last_send_error: string | null;
 }
 
+/** Since 0047: every reminder queued, once per (kind, subject, ordinal) (docs/quotes.md, "Follow-ups"). */
+export interface ReminderTable {
+  id: string;
+  workspace_id: string;
+  /** `quote_sender` | `quote_customer` (and, with invoices, `invoice`). */
+  kind: string;
+  /** The quote revision (or invoice) reminded about. */
+  subject_id: string;
+  /** 1 for the first reminder of its kind, 2 for the second… */
+  ordinal: number;
+  quote_id: string | null;
+  chain_id: string | null;
+  outbox_id: string | null;
+  /** SHA-256 of a customer reminder's stop link token. */
+  stop_token_hash: string | null;
+  stopped_at: string | null;
+  created_at: string;
+}
+
+/** Since 0047: one row per sent quote (chain), what the report counts (docs/quotes.md, "What wins"). */
+export interface QuoteOutcomeTable {
+  chain_id: string;
+  workspace_id: string;
+  lead_id: string;
+  /** The latest sent revision. */
+  quote_id: string;
+  source_id: string;
+  utm_source: string | null;
+  utm_campaign: string | null;
+  currency: string;
+  /** The latest sent revision's total, in the smallest unit. */
+  value: number;
+  first_sent_at: string;
+  /** `YYYY-MM-DD` of the first send in the workspace's time zone. */
+  first_sent_day: string;
+  /** open | accepted | declined | withdrawn */
+  outcome: string;
+  answered_at: string | null;
+  /** Calendar days from the first send's day to the answer's, in the workspace's time zone. */
+  answer_days: number | null;
+}
+
+/** Since 0047: `quote_outcomes` counted by month and group, kept by triggers. `''` is no campaign; -1 no answer. */
+export interface QuoteReportMonthTable {
+  workspace_id: string;
+  /** `YYYY-MM` of the first send. */
+  month: string;
+  source_id: string;
+  utm_source: string;
+  utm_campaign: string;
+  currency: string;
+  answer_days: number;
+  sent: number;
+  accepted: number;
+  declined: number;
+  value_sent: number;
+  value_won: number;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -696,4 +761,7 @@ export interface Schema {
   quote_lines: QuoteLineTable;
   quote_sections: QuoteSectionTable;
   quote_counters: QuoteCounterTable;
+  reminders: ReminderTable;
+  quote_outcomes: QuoteOutcomeTable;
+  quote_report_months: QuoteReportMonthTable;
 }

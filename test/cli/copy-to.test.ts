@@ -118,6 +118,10 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       raw: Buffer;
     }>;
     const roomBytes = sqlite.prepare('select scan_id, idx, raw from scan_rooms order by scan_id, idx').all();
+    // The report's monthly counts are not copied: the target's triggers count the copied quote_outcomes rows again.
+    const reportCounts = sqlite
+      .prepare('select * from quote_report_months order by workspace_id, month, source_id, utm_source, utm_campaign')
+      .all();
     sqlite.close();
     // The fixture reaches the tables the copy copies, except these, which it does not fill yet (their counts are
     // still compared, at zero): an empty table proves little, so shorten this list when the fixture grows.
@@ -131,6 +135,7 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       'job_claims',
       'lead_events',
       'notification_pending',
+      'reminders',
       'scan_measurements',
     ];
     expect(
@@ -165,6 +170,11 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       );
       const rooms = await client.query('select scan_id, idx, raw from scan_rooms order by scan_id, idx');
       expect(rooms.rows).toEqual(roomBytes);
+      const counted = await client.query(
+        'select workspace_id, month, source_id, utm_source, utm_campaign, currency, answer_days, sent, accepted, declined, value_sent::int, value_won::int from quote_report_months order by workspace_id, month, source_id, utm_source, utm_campaign',
+      );
+      expect(reportCounts.length).toBeGreaterThan(0);
+      expect(counted.rows).toEqual(reportCounts);
     } finally {
       await client.end();
     }

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveLeadFilters, type LeadFilterInput } from '../../src/domain/leads/lead-filters.js';
 import { leadPageQuery } from '../../src/domain/leads/inbox-query.js';
 import { quoteListQuery, type ListStatus } from '../../src/domain/quotes/list-quotes.js';
+import { inWorkspace } from '../../src/domain/context.js';
+import { followUpCandidatesQuery } from '../../src/domain/follow-ups/run-follow-ups.js';
+import { reportRowsQueries } from '../../src/domain/reports/quote-report.js';
 import { leadsByEmail } from '../../src/domain/persons/person-data.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
@@ -126,6 +129,7 @@ describeEachBackend('query plans of leads', (backend) => {
     ['Declined', 'declined', /quotes_workspace_status_created/],
     ['Withdrawn', 'withdrawn', /quotes_workspace_status_created/],
     ['Expired', 'expired', /quotes_workspace_open_created/],
+    ['Needs follow-up', 'needs-follow-up', /quotes_workspace_open_created/],
   ] as const)(
     "%s: the first page of quotes is read from an index in the screen's order, with no sort",
     async (_name, status, index) => {
@@ -134,7 +138,9 @@ describeEachBackend('query plans of leads', (backend) => {
         limit: 200,
         ...(status ? { status: status as ListStatus } : {}),
       };
-      const text = expectIndexed(await planOf(quoteListQuery(world.ctx, input, '2026-11-27')));
+      const text = expectIndexed(
+        await planOf(quoteListQuery(world.ctx, input, '2026-11-27', '2026-11-25T05:00:00.000Z')),
+      );
       expect(text).toMatch(index);
       // Each row's "is it the latest revision" check reads the chain's index.
       expect(text).toMatch(/quotes_chain/);
@@ -142,4 +148,21 @@ describeEachBackend('query plans of leads', (backend) => {
       else expect(text, text).not.toMatch(/TEMP B-TREE/);
     },
   );
+
+  it('the Report reads whole months from its counts and the days of a part month from each quote, by index', async () => {
+    const ctx = inWorkspace(world.ctx, seeded.workspaceId);
+    // Two whole months and parts of two others.
+    const { wholeQuery, partialQueries } = reportRowsQueries(ctx, { from: '2026-07-15', to: '2026-10-10' });
+    const months = expectIndexed(await planOf(wholeQuery!));
+    expect(months).toMatch(/quote_report_months_pk|sqlite_autoindex_quote_report_months/);
+    expect(partialQueries).toHaveLength(2);
+    for (const query of partialQueries)
+      expect(expectIndexed(await planOf(query))).toMatch(/quote_outcomes_workspace_day/);
+  });
+
+  it('the follow-up job reads only the open sent quotes of the last weeks, from their partial index', async () => {
+    const text = expectIndexed(await planOf(followUpCandidatesQuery(world.ctx, '2026-10-01T00:00:00.000Z')));
+    expect(text).toMatch(/quotes_open_sent/);
+    expect(text).toMatch(/quotes_chain/);
+  });
 });

@@ -71,6 +71,9 @@ export const AUDIT_ACTIONS = [
   'quote.declined',
   'quote.pdf_retried',
   'settings.logo_changed',
+  'quote.follow_up_reminded',
+  'quote.customer_reminded',
+  'quote.reminders_stopped',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -3,6 +3,7 @@ import type { DomainContext } from '../context.js';
 import type { ClaimedEmail, OutboxPayload } from './outbox.js';
 import { quoteEmailContent, type QuoteEmailContent } from './quote-emails.js';
 import { confirmationContent, type ConfirmationContent } from './sender-confirmation.js';
+import { followUpContent, type FollowUpContent } from './follow-up-emails.js';
 
 /** A lead as an email shows it: its own fields and extra fields, the source and time; no IP, no headers. */
 export interface EmailLead {
@@ -63,7 +64,11 @@ export type EmailContent =
   | QuoteEmailContent
   | AccountEmailContent
   | ConfirmationContent
-  | Exclude<OutboxPayload, { kind: 'arrivals' | 'digest' | 'test' | 'quote' | 'confirmation' | AccountEmailKind }>;
+  | FollowUpContent
+  | Exclude<
+      OutboxPayload,
+      { kind: 'arrivals' | 'digest' | 'test' | 'quote' | 'confirmation' | 'follow_up' | AccountEmailKind }
+    >;
 
 const isAccountEmail = (payload: OutboxPayload): payload is Extract<OutboxPayload, { kind: AccountEmailKind }> =>
   (ACCOUNT_EMAILS as readonly string[]).includes(payload.kind);
@@ -106,6 +111,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
     return { kind: 'test', requestedBy: payload.requestedBy, baseUrl: await linkBaseUrl(ctx) };
   if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
   if (payload.kind === 'confirmation') return confirmationContent(ctx, email.workspaceId);
+  if (payload.kind === 'follow_up') return followUpContent(ctx, payload, email.workspaceId);
   if (isAccountEmail(payload)) return { ...payload, timeZone: await accountTimeZone(ctx, email) };
   if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
   if (email.workspaceId === null) return undefined;

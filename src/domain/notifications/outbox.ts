@@ -4,9 +4,19 @@ import type { OutboxTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import type { QuoteEmailPayload } from './quote-email.js';
+import type { FollowUpPayload } from './follow-up-emails.js';
 
 export type OutboxPurpose =
-  'leads' | 'digest' | 'test' | 'invite' | 'password_reset' | 'email_change' | 'quotes' | 'quote_sent' | 'confirmation';
+  | 'leads'
+  | 'digest'
+  | 'test'
+  | 'invite'
+  | 'password_reset'
+  | 'email_change'
+  | 'quotes'
+  | 'quote_sent'
+  | 'confirmation'
+  | 'follow_up';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -43,7 +53,9 @@ export type OutboxPayload =
   /** A sent quote to its customer (quote-email.ts): the link is the customer's, sealed like every payload. */
   | QuoteEmailPayload
   /** To the person who sent a form (sender-confirmation.ts): nothing of theirs but the row's address. */
-  | { kind: 'confirmation' };
+  | { kind: 'confirmation' }
+  /** A reminder of a quote without an answer, to its sender or its customer (follow-up-emails.ts). */
+  | FollowUpPayload;
 
 /** What a sent, failed or dropped confirmation's row shows instead of the visitor's address. */
 export const CONFIRMATION_RECIPIENT = '(the person who sent the form)';

@@ -4,6 +4,7 @@ import type { AccountEmailContent, EmailContent, EmailLead } from './email-conte
 import { renderQuoteEmail } from './quote-emails.js';
 import { quoteEmail } from './quote-email.js';
 import { renderConfirmation } from './sender-confirmation.js';
+import { renderFollowUp } from './follow-up-emails.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
 /**
@@ -23,6 +24,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
       return renderQuoteEmail(content);
     case 'confirmation':
       return renderConfirmation(content);
+    case 'follow_up':
+      return renderFollowUp(content);
     case 'test':
       return layout({
         subject: 'Leadscan test email',

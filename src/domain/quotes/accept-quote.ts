@@ -8,6 +8,7 @@ import { checkText } from '../text-input.js';
 import { acceptanceHash } from './acceptance-hash.js';
 import { requireAnswerable } from './answer-rules.js';
 import { moveLeadForQuote } from './quote-rows.js';
+import { refreshQuoteOutcome } from './quote-outcome.js';
 import { lockQuoteByToken, quoteStates } from './quote-states.js';
 import { freezeAcceptedCopy } from './quote-documents.js';
 import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } from './quote-view.js';
@@ -77,6 +78,7 @@ export async function acceptQuote({
       .where('status', 'in', quoteStates.moveFrom('accept'))
       .executeTakeFirst();
     changedExactly(done, 1, () => new AppError('quote_final', 'This quote was already answered'));
+    await refreshQuoteOutcome(trx, row.chain_id);
     await moveLeadForQuote(ctx, trx, { leadId: row.lead_id, to: 'won', by: { userId: null, label: 'customer' }, at });
     await recordAudit(trx, ctx, {
       action: 'quote.accepted',

@@ -6,6 +6,7 @@ import { queueQuoteEmails } from '../notifications/quote-emails.js';
 import { checkOptionalText } from '../settings/quote-settings.js';
 import { requireAnswerable } from './answer-rules.js';
 import { moveLeadForQuote } from './quote-rows.js';
+import { refreshQuoteOutcome } from './quote-outcome.js';
 import { lockQuoteByToken, quoteStates } from './quote-states.js';
 import { findQuoteRow, loadQuoteView, timeZoneOf, type QuoteView } from './quote-view.js';
 
@@ -34,6 +35,7 @@ export async function declineQuote({
       .where('status', 'in', quoteStates.moveFrom('decline'))
       .executeTakeFirst();
     changedExactly(done, 1, () => new AppError('quote_final', 'This quote was already answered'));
+    await refreshQuoteOutcome(trx, row.chain_id);
     await moveLeadForQuote(ctx, trx, { leadId: row.lead_id, to: 'lost', by: { userId: null, label: 'customer' }, at });
     await queueQuoteEmails(trx, ctx, {
       event: 'declined',

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { DomainContext, VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { LIST_STATUSES, statusOf, timeZoneOf, todayIn, type QuoteStatus } from './quote-view.js';
+import { dayStartIn } from '../zoned-time.js';
+import { addDays, LIST_STATUSES, statusOf, todayIn, type QuoteStatus } from './quote-view.js';
 
 export interface QuoteSummary {
   id: string;
@@ -21,16 +22,28 @@ export interface QuoteSummary {
   declinedAt: string | null;
 }
 
-export type ListStatus = (typeof LIST_STATUSES)[number];
+/** `needs-follow-up`: sent or viewed, still valid, and sent the follow-up days ago or more (docs/quotes.md, "Follow-ups"). */
+export const LIST_FILTERS = [...LIST_STATUSES, 'needs-follow-up'] as const;
+
+export type ListStatus = (typeof LIST_FILTERS)[number];
 
 export function checkListStatus(value: string): ListStatus {
   const status = value.trim().toLowerCase();
-  if (!(LIST_STATUSES as readonly string[]).includes(status)) {
-    throw new AppError('invalid_fields', `The status is one of ${LIST_STATUSES.join(', ')}`, [
-      { field: 'status', code: 'invalid', message: `Choose ${LIST_STATUSES.join(', ')}` },
+  if (!(LIST_FILTERS as readonly string[]).includes(status)) {
+    throw new AppError('invalid_fields', `The status is one of ${LIST_FILTERS.join(', ')}`, [
+      { field: 'status', code: 'invalid', message: `Choose ${LIST_FILTERS.join(', ')}` },
     ]);
   }
   return status as ListStatus;
+}
+
+/**
+ * The instant before which a quote's current revision must have been sent to need a follow-up today: a quote sent on
+ * day S needs one from day S + `days` (in the workspace's time zone), so it was sent before the start of today −
+ * `days` + 1. The follow-up job reminds the sender by the same rule.
+ */
+export function followUpCutoff(days: number, timeZone: string, now: Date): string {
+  return dayStartIn(addDays(todayIn(timeZone, now), 1 - days), timeZone);
 }
 
 type ListInput = {
@@ -46,7 +59,7 @@ type ListInput = {
  * The list's query for `today` (the workspace's date), kept apart so a test can pin its plan (each filter is read
  * from an index in the screen's order: docs/performance.md, "Quotes at scale").
  */
-export function quoteListQuery(ctx: DomainContext, input: ListInput, today: string) {
+export function quoteListQuery(ctx: DomainContext, input: ListInput, today: string, followUpBefore = '') {
   let query = ctx.store.db
     .selectFrom('quotes as q')
     .select([
@@ -93,7 +106,12 @@ export function quoteListQuery(ctx: DomainContext, input: ListInput, today: stri
   const status = input.status;
   // Written as the partial index's own condition (migration 0041): a planner uses that index only for a query that
   // states it, and SQLite only when it is spelled out rather than bound.
-  if (status === 'expired')
+  if (status === 'needs-follow-up')
+    query = query
+      .where(sql<boolean>`q.status in ('sent', 'viewed')`)
+      .where('q.valid_until', '>=', today)
+      .where('q.sent_at', '<', followUpBefore);
+  else if (status === 'expired')
     query = query.where(sql<boolean>`q.status in ('sent', 'viewed')`).where('q.valid_until', '<', today);
   else if (status === 'sent' || status === 'viewed')
     query = query.where('q.status', '=', status).where('q.valid_until', '>=', today);
@@ -108,12 +126,22 @@ export function quoteListQuery(ctx: DomainContext, input: ListInput, today: stri
 /**
  * A workspace's quotes, newest first, one row per quote (its latest revision): the Quotes screen, `quotes list`, a
  * lead's page (`leadId`) and a scan's page (`scanId`: quotes with a line priced from it). `expired` is a sent or
- * viewed quote past its valid-until day in the workspace's time zone, and `sent`/`viewed` leave those out.
+ * viewed quote past its valid-until day in the workspace's time zone, and `sent`/`viewed` leave those out;
+ * `needs-follow-up` the open ones sent the workspace's follow-up days ago or more (none when follow-ups are off).
  */
 export async function listQuotes({ ctx, input }: VerbArgs<ListInput>): Promise<QuoteSummary[]> {
-  const timeZone = await timeZoneOf(ctx.store.db, input.workspaceId);
+  const workspace = await ctx.store.db
+    .selectFrom('workspaces')
+    .select(['time_zone', 'follow_up_days'])
+    .where('id', '=', input.workspaceId)
+    .executeTakeFirst();
+  const timeZone = workspace?.time_zone ?? 'UTC';
   const now = ctx.clock.now();
-  const rows = await quoteListQuery(ctx, input, todayIn(timeZone, now)).execute();
+  const followUpDays = workspace?.follow_up_days ?? null;
+  // Follow-ups off: no quote needs one.
+  if (input.status === 'needs-follow-up' && followUpDays === null) return [];
+  const followUpBefore = followUpDays === null ? '' : followUpCutoff(Number(followUpDays), timeZone, now);
+  const rows = await quoteListQuery(ctx, input, todayIn(timeZone, now), followUpBefore).execute();
   return rows.map((r) => ({
     id: r.id,
     number: r.number,

@@ -6,6 +6,7 @@ import { formatMoney } from '../money.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { AppError } from '../errors.js';
 import { moveLeadForQuote } from './quote-rows.js';
+import { refreshQuoteOutcome } from './quote-outcome.js';
 import { nextQuoteNumber } from './quote-number.js';
 import { hashQuoteToken, mintQuoteToken } from './quote-token.js';
 import { figuresForSend, freezePlans, pricedRooms } from './frozen-plans.js';
@@ -149,6 +150,7 @@ async function sendDraft(
     .returning('revision')
     .execute();
   await moveLeadForQuote(ctx, trx, { leadId: row.lead_id, to: 'quoted', by: input.by, at });
+  await refreshQuoteOutcome(trx, row.chain_id);
   await recordAudit(trx, ctx, {
     action: 'quote.sent',
     workspaceId: row.workspace_id,

@@ -3,6 +3,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { changedExactly } from '../document-state.js';
 import { AppError } from '../errors.js';
 import { answeredFirst, answerOf, lockQuote, quoteStates } from './quote-states.js';
+import { refreshQuoteOutcome } from './quote-outcome.js';
 import { findQuoteRow, loadQuoteView, type QuoteView } from './quote-view.js';
 
 /**
@@ -39,6 +40,7 @@ export async function withdrawQuote({
       .executeTakeFirst();
     // The count decides: under the lock it is one; a zero means the customer's answer got in, and nothing is recorded.
     changedExactly(done, 1, () => answeredFirst('answered'));
+    await refreshQuoteOutcome(trx, shown.chain_id);
     await recordAudit(trx, ctx, {
       action: 'quote.withdrawn',
       workspaceId: shown.workspace_id,

@@ -12,6 +12,7 @@ import {
   type TaxChange,
   type TaxNumberChange,
 } from './quote-settings.js';
+import { checkFollowUpDays, checkReminderDays, CUSTOMER_REMINDERS, INVOICE_REMINDERS } from './follow-up-settings.js';
 import {
   checkRetention,
   checkTimeZone,
@@ -73,6 +74,12 @@ export async function updateWorkspaceSettings({
   taxNumbers?: TaxNumberChange[];
   /** The deposit new quotes ask: `30%`, `500.00` (in the currency, after any change of it above) or `none`. */
   deposit?: string;
+  /** `off` or days (docs/quotes.md, "Follow-ups"). */
+  followUpDays?: string;
+  /** `off` or up to two days, `3,7`. */
+  customerReminders?: string;
+  /** `off` or up to three days, `7,14,30`. */
+  invoiceReminders?: string;
 }>): Promise<WorkspaceSettings> {
   const fieldErrors: FieldError[] = [];
   const current =
@@ -123,6 +130,22 @@ export async function updateWorkspaceSettings({
     input.deposit === undefined
       ? undefined
       : checked(fieldErrors, 'deposit', () => parseDeposit(input.deposit!, currency ?? current!.currency));
+  const followUpDays =
+    input.followUpDays === undefined
+      ? undefined
+      : checked(fieldErrors, 'followUpDays', () => checkFollowUpDays(input.followUpDays!));
+  const customerReminders =
+    input.customerReminders === undefined
+      ? undefined
+      : checked(fieldErrors, 'customerReminders', () =>
+          checkReminderDays(input.customerReminders!, 'customerReminders', CUSTOMER_REMINDERS),
+        );
+  const invoiceReminders =
+    input.invoiceReminders === undefined
+      ? undefined
+      : checked(fieldErrors, 'invoiceReminders', () =>
+          checkReminderDays(input.invoiceReminders!, 'invoiceReminders', INVOICE_REMINDERS),
+        );
   if (fieldErrors.length > 0) {
     throw new AppError('invalid_fields', fieldErrors.map((e) => e.message).join('; '), fieldErrors);
   }
@@ -144,6 +167,9 @@ export async function updateWorkspaceSettings({
     ...(deposit !== undefined
       ? { deposit_percent: deposit?.percent ?? null, deposit_amount: deposit?.fixed ?? null }
       : {}),
+    ...(followUpDays !== undefined ? { follow_up_days: followUpDays } : {}),
+    ...(customerReminders !== undefined ? { customer_reminder_days: JSON.stringify(customerReminders) } : {}),
+    ...(invoiceReminders !== undefined ? { invoice_reminder_days: JSON.stringify(invoiceReminders) } : {}),
   };
   if (Object.keys(changes).length > 0) {
     await ctx.store.writer.write(async (trx) => {

@@ -29,6 +29,12 @@ export interface WorkspaceSettings {
   taxNumbers: TaxNumber[];
   /** The deposit a new quote asks (docs/quotes.md, "The deposit"); null for none, the default. */
   deposit: DepositTerms | null;
+  /** Days without an answer before the quote's sender is reminded; null is off (docs/quotes.md, "Follow-ups"). */
+  followUpDays: number | null;
+  /** Days after a send the customer is reminded with the same link (at most two); empty is off. */
+  customerReminderDays: number[];
+  /** Days after an invoice's due date its customer is reminded (at most three); empty is off. */
+  invoiceReminderDays: number[];
 }
 
 export interface WorkspaceTax {
@@ -117,6 +123,9 @@ export async function getWorkspaceSettings({
       'tax_numbers',
       'deposit_percent',
       'deposit_amount',
+      'follow_up_days',
+      'customer_reminder_days',
+      'invoice_reminder_days',
     ])
     .where('id', '=', input.workspaceId)
     .executeTakeFirst();
@@ -143,5 +152,9 @@ export async function getWorkspaceSettings({
         : row.deposit_amount !== null && row.deposit_amount !== undefined
           ? { percent: null, fixed: Number(row.deposit_amount) }
           : null,
+    followUpDays:
+      row.follow_up_days === undefined ? 3 : row.follow_up_days === null ? null : Number(row.follow_up_days),
+    customerReminderDays: JSON.parse(row.customer_reminder_days ?? '[]') as number[],
+    invoiceReminderDays: JSON.parse(row.invoice_reminder_days ?? '[]') as number[],
   };
 }

@@ -40,6 +40,7 @@ import { quotesExpiredIndex } from './0041-quotes-expired-index.js';
 import { lighterLeadWrites } from './0042-lighter-lead-writes.js';
 import { stageNamesUnique } from './0043-stage-names-unique.js';
 import { quoteSectionsAndDeposit } from './0045-quote-sections-deposit.js';
+import { followUpsAndReport } from './0047-follow-ups-and-report.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -90,6 +91,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0043_stage_names_unique': stageNamesUnique(),
         '0045_quote_sections_deposit': quoteSectionsAndDeposit(),
         '0046_documents': documents(dialect),
+        '0047_follow_ups_and_report': followUpsAndReport(dialect),
       }),
   };
 }

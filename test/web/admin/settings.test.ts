@@ -69,6 +69,9 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       businessPhone: null,
       businessEmail: null,
       taxNumbers: [],
+      followUpDays: 3,
+      customerReminderDays: [],
+      invoiceReminderDays: [],
     });
     const changed = await runCli(
       ['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'],
@@ -77,7 +80,8 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     expect(changed.code).toBe(0);
     expect(changed.stdout).toBe(
       `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n` +
-        '  currency:  USD\n  locale:    en-US\n  taxes:     none\n  quotes valid: 30 days\n',
+        '  currency:  USD\n  locale:    en-US\n  taxes:     none\n  quotes valid: 30 days\n' +
+        '  follow up after: 3 days\n  customer reminders: off\n  invoice reminders: off\n',
     );
     const refused = await runCli(['workspace', 'settings', 'Home', '--units', 'furlongs'], env);
     expect(refused.code).toBe(1);
