@@ -16,6 +16,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { healthRoutes } from './http/routes/health.js';
 import { hostedFormRoutes } from './web/form/hosted-form-routes.js';
 import { quoteRoutes } from './web/quote/quote-routes.js';
+import { reminderStopRoutes } from './web/quote/reminder-stop-routes.js';
 import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
@@ -122,6 +123,7 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
   await app.register(intakeRoutes, { ctx });
   await app.register(hostedFormRoutes, { ctx });
   await app.register(quoteRoutes, { ctx });
+  await app.register(reminderStopRoutes, { ctx });
   await app.register(scanUploadRoutes, { ctx });
   if (config.metricsToken) {
     metrics.collectProcessMetrics();

@@ -99,6 +99,9 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'quotes',
   'quote_lines',
   'quote_counters',
+  'reminders',
+  'quote_outcomes',
+  'quote_report_months',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;
@@ -494,6 +497,15 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   // Quotes
   { method: 'GET', path: '/w/:workspaceId/quotes', url: (f) => ws(f, '/quotes') },
+  { method: 'GET', path: '/w/:workspaceId/quotes/report', url: (f) => ws(f, '/quotes/report?period=12-months') },
+  // Settings → Follow-ups (owners)
+  { method: 'GET', path: '/w/:workspaceId/settings/follow-ups', url: (f) => ws(f, '/settings/follow-ups') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/follow-ups',
+    url: (f) => ws(f, '/settings/follow-ups'),
+    form: () => ({ followUpDays: '5', customerReminders: '3,7', invoiceReminders: '' }),
+  },
   {
     method: 'GET',
     path: '/w/:workspaceId/leads/:leadId/quotes/new',

@@ -13,6 +13,8 @@ import { notificationsArea } from './notifications/notifications-area.js';
 import { sourcesArea } from './sources/sources-area.js';
 import { priceListArea } from './quotes/price-list-area.js';
 import { quotesArea } from './quotes/quotes-area.js';
+import { reportArea } from './quotes/report-area.js';
+import { followUpsArea } from './settings/follow-ups-area.js';
 
 /**
  * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
@@ -34,4 +36,6 @@ export const ADMIN_AREAS: AdminArea[] = [
   peopleArea,
   spamRulesArea,
   priceListArea,
+  reportArea,
+  followUpsArea,
 ];

@@ -6,6 +6,7 @@ import { FAVICON_SVG } from './favicon.js';
 import { LEADS_CSS } from '../leads/leads-css.js';
 import { LEAD_WORK_CSS } from '../leads/lead-work-css.js';
 import { QUOTES_CSS } from '../quotes/quotes-css.js';
+import { REPORT_CSS } from '../quotes/report-css.js';
 
 export interface AdminAsset {
   body: string;
@@ -33,7 +34,7 @@ const SHARED = `{ ${Object.entries(SHARED_FUNCTIONS)
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
   'admin.css': asset(
-    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
+    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}${REPORT_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
     'text/css; charset=utf-8',
   ),
   // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.

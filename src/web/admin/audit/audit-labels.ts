@@ -70,6 +70,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'quote.declined': 'Quote declined by the customer',
   'quote.pdf_retried': 'Quote PDF asked for again',
   'settings.logo_changed': 'Logo changed',
+  'quote.follow_up_reminded': 'Sender reminded to follow up a quote',
+  'quote.customer_reminded': 'Customer reminded of a quote',
+  'quote.reminders_stopped': 'Reminders of a quote stopped by the customer',
 };
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */

@@ -51,6 +51,7 @@ const PURPOSES: Record<OutboxPurpose, string> = {
   quotes: 'quote notice',
   confirmation: 'confirmation to a form’s sender',
   quote_sent: 'quote to a customer',
+  follow_up: 'follow-up reminder',
 };
 
 /** The rows (inside a `dl.facts`) of what was last sent and failed, and what waits, for a person or a workspace. */

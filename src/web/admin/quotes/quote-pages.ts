@@ -23,6 +23,9 @@ export const STATUS_LABELS: Record<QuoteStatus, string> = {
   expired: 'Expired',
 };
 
+/** The filter of the quotes waiting for an answer the follow-up days or more (docs/quotes.md, "Follow-ups"). */
+const NEEDS_FOLLOW_UP = 'needs-follow-up';
+
 /** The Quotes screen's filters, in the order the contract lists them. */
 export const FILTERS = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired'] as const;
 
@@ -80,20 +83,30 @@ export function quotesTable(
 </table>`;
 }
 
+/** The Quotes screen's empty list, in words that fit its filter. */
+function emptyText(status: string | undefined, settings: WorkspaceSettings): string {
+  if (status === NEEDS_FOLLOW_UP)
+    return settings.followUpDays === null
+      ? 'Follow-ups are off: Settings → Follow-ups turns them on.'
+      : `No quote needs a follow-up: none has waited ${settings.followUpDays} days or more for an answer.`;
+  return status ? 'No quotes with this status.' : 'No quotes yet.';
+}
+
 export function quotesScreen(
   call: WorkspaceCall,
   input: { quotes: QuoteSummary[]; status: string | undefined; settings: WorkspaceSettings },
 ): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<div class="page-head"><div><h1>Quotes</h1><p class="muted">Newest first. Start a quote from a lead’s page (New quote).</p></div>
-<div class="actions"><a class="button secondary" href="${ws}/settings/price-list">Price list</a></div></div>
+<div class="actions"><a class="button secondary" href="${ws}/quotes/report" id="report-link">Report</a><a class="button secondary" href="${ws}/settings/price-list">Price list</a></div></div>
 <nav aria-label="Status"><ul class="status-filters">
 <li><a href="${ws}/quotes"${input.status ? '' : html` aria-current="page"`}>All</a></li>
 ${FILTERS.map((s) => html`<li><a href="${ws}/quotes?status=${s}"${input.status === s ? html` aria-current="page"` : ''}>${STATUS_LABELS[s]}</a></li>`)}
+<li><a href="${ws}/quotes?status=${NEEDS_FOLLOW_UP}"${input.status === NEEDS_FOLLOW_UP ? html` aria-current="page"` : ''}>Needs follow-up</a></li>
 </ul></nav>
 <section class="card table-card" aria-labelledby="quotes-heading">
 <h2 id="quotes-heading" class="offscreen">Quotes</h2>
-${input.quotes.length === 0 ? html`<p class="empty">${input.status ? 'No quotes with this status.' : 'No quotes yet.'}</p>` : quotesTable(call, input.quotes, input.settings)}
+${input.quotes.length === 0 ? html`<p class="empty">${emptyText(input.status, input.settings)}</p>` : quotesTable(call, input.quotes, input.settings)}
 </section>`;
 }
 

@@ -7,7 +7,7 @@ import { createQuote } from '../../../domain/quotes/create-quote.js';
 import { getQuote } from '../../../domain/quotes/get-quote.js';
 import { roomsOfLeadScans } from '../../../domain/quotes/lead-rooms.js';
 import type { LineFields } from '../../../domain/quotes/line-fields.js';
-import { checkListStatus, listQuotes } from '../../../domain/quotes/list-quotes.js';
+import { checkListStatus, LIST_FILTERS, listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { removeQuoteLine } from '../../../domain/quotes/remove-quote-line.js';
 import { moveQuoteLine } from '../../../domain/quotes/reorder-quote-lines.js';
 import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
@@ -219,13 +219,7 @@ export const quotesArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const raw = call.query.status;
-        const status =
-          raw &&
-          (['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'withdrawn'] as const).includes(
-            raw as 'draft',
-          )
-            ? checkListStatus(raw)
-            : undefined;
+        const status = raw && (LIST_FILTERS as readonly string[]).includes(raw) ? checkListStatus(raw) : undefined;
         const [settings, quotes] = await Promise.all([
           getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
           listQuotes({ ctx: call.ctx, input: { workspaceId, status, limit: 200 } }),
