@@ -5,7 +5,9 @@
  * in this process through the domain verbs the screens call, each timed over BENCH_RUNS runs (median and p95):
  * the Quotes screen's first page (200 rows) and its status filters, the customer's page of a sent quote (the verb,
  * and the page itself through the app, `GET /q/{token}`), a line of a 300-line draft changed (recalculated and saved,
- * the whole quote answered), and a person's Send of a 3-line and of a 300-line draft.
+ * the whole quote answered), a person's Send of a 3-line and of a 300-line draft, and the Report: 12 months by
+ * source and campaign (the leads come from three sources and four campaigns), a range that cuts two months, and
+ * its baseline, the same figures counted by plain SQL over the quotes and leads themselves.
  *
  *   BENCH_ONLY=quotes BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000 BENCH_DATABASE_URL=postgres://… npm run bench
  */
@@ -29,7 +31,9 @@ import { updateQuoteLine } from '../src/domain/quotes/update-quote-line.js';
 import { createSource } from '../src/domain/sources/create-source.js';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { openRuntime } from '../src/runtime.js';
-import type { LeadTable, QuoteTable, Schema } from '../src/storage/schema.js';
+import type { LeadTable, QuoteOutcomeTable, QuoteTable, Schema } from '../src/storage/schema.js';
+import { inWorkspace } from '../src/domain/context.js';
+import { quoteReport } from '../src/domain/reports/quote-report.js';
 import { leadRow } from '../test/helpers/hot-rows.js';
 
 const LEADS = Number(process.env.BENCH_QUOTE_LEADS ?? 1_000_000);
@@ -128,13 +132,29 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
       ctx,
       input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
     });
+    // Three sources and four campaigns (and none), for the Report's breakdowns.
+    const sources = [source];
+    for (const name of ['Kitchen landing page', 'Home show']) {
+      sources.push(await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } }));
+    }
+    const CAMPAIGNS: Array<[string | null, string | null]> = [
+      [null, null],
+      ['google', 'spring'],
+      ['facebook', 'fall'],
+      ['google', 'brand'],
+      ['newsletter', 'winter'],
+    ];
+    /** Each quote's lead: its source and campaign, for the outcome rows the send would write. */
+    const leadOf = new Map<string, { source: string; utm: [string | null, string | null] }>();
     const seedStart = performance.now();
     const start = Date.UTC(2025, 0, 1);
     const leadIds: string[] = [];
     for (let i = 0; i < LEADS; i += 1000) {
       const rows: LeadTable[] = [];
       for (let j = i; j < Math.min(LEADS, i + 1000); j++) {
-        const row = leadRow({ id: source.id, pipeline_id: pipeline.id }, `Customer ${j}`);
+        const from = sources[j % sources.length]!;
+        const row = leadRow({ id: from.id, pipeline_id: pipeline.id }, `Customer ${j}`);
+        const utm = CAMPAIGNS[j % CAMPAIGNS.length]!;
         rows.push({
           ...row,
           workspace_id: workspace.id,
@@ -142,8 +162,13 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
           restored_from: null,
           email: `customer${j}@example.com`,
           received_at: new Date(start + j * 30_000).toISOString(),
+          utm_source: utm[0],
+          utm_campaign: utm[1],
         });
-        if (j % Math.max(1, Math.floor(LEADS / QUOTES)) === 0) leadIds.push(row.id);
+        if (j % Math.max(1, Math.floor(LEADS / QUOTES)) === 0) {
+          leadIds.push(row.id);
+          leadOf.set(row.id, { source: from.id, utm });
+        }
       }
       await ctx.store.writer.write(async (trx) => {
         await trx.insertInto('leads').values(rows).execute();
@@ -163,6 +188,7 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     for (let i = 0; i < QUOTES; i += 500) {
       const quotes: QuoteTable[] = [];
       const lines: Array<Record<string, unknown>> = [];
+      const outcomes: QuoteOutcomeTable[] = [];
       for (let j = i; j < Math.min(QUOTES, i + 500); j++) {
         const status = STATUSES[j % STATUSES.length]!;
         const id = `quo_bench${String(j).padStart(8, '0')}`;
@@ -196,6 +222,30 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
           decline_reason: null,
         };
         const revised = j % 20 === 7;
+        // Answered 0 to 20 days after the send.
+        const answeredAt = new Date(start + j * 300_000 + (j % 21) * 86_400_000).toISOString();
+        if (sent) {
+          const lead = leadOf.get(base.lead_id)!;
+          const outcome = ['accepted', 'declined', 'withdrawn'].includes(status) ? status : 'open';
+          const answered = outcome === 'accepted' || outcome === 'declined';
+          // The row Send, Accept, Decline and Withdraw write (quotes/quote-outcome.ts), in the workspace's zone (UTC).
+          outcomes.push({
+            chain_id: id,
+            workspace_id: workspace.id,
+            lead_id: base.lead_id,
+            quote_id: id,
+            source_id: lead.source,
+            utm_source: lead.utm[0],
+            utm_campaign: lead.utm[1],
+            currency: 'USD',
+            value: 123_400 + (j % 7) * 10_000,
+            first_sent_at: created,
+            first_sent_day: created.slice(0, 10),
+            outcome,
+            answered_at: answered ? answeredAt : null,
+            answer_days: answered ? j % 21 : null,
+          });
+        }
         quotes.push({
           ...base,
           id,
@@ -206,8 +256,9 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
           token_enc: null,
           sent_at: sent ? created : null,
           viewed_at: status === 'viewed' ? created : null,
-          accepted_at: status === 'accepted' ? created : null,
-          declined_at: status === 'declined' ? created : null,
+          total: sent ? 123_400 + (j % 7) * 10_000 : 123_400,
+          accepted_at: status === 'accepted' ? answeredAt : null,
+          declined_at: status === 'declined' ? answeredAt : null,
           withdrawn_at: status === 'withdrawn' ? created : null,
         } as unknown as QuoteTable);
         if (revised) {
@@ -249,6 +300,7 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
           .insertInto('quote_lines')
           .values(lines as never)
           .execute();
+        if (outcomes.length > 0) await trx.insertInto('quote_outcomes').values(outcomes).execute();
       });
     }
     const quotesMs = performance.now() - quotesStart;
@@ -350,6 +402,43 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     } finally {
       await app.close();
     }
+    // The Report (quotes first sent in 2025: the seeded year). Its baseline: the same figures counted by plain SQL
+    // over the quotes and leads (the test's way, test/domain/reports/quote-report.test.ts), in the same run.
+    const inWs = inWorkspace(ctx, workspace.id);
+    let reported = 0;
+    rows.push([
+      'the Report, 12 months by source and campaign',
+      await timed(RUNS, async () => {
+        reported = (await quoteReport({ ctx: inWs, input: { from: '2025-01-01', to: '2025-12-31' } })).sent;
+      }),
+    ]);
+    rows.push([
+      'the Report, a range cutting two months (15 Jan–15 Dec)',
+      await timed(RUNS, () => quoteReport({ ctx: inWs, input: { from: '2025-01-15', to: '2025-12-15' } })),
+    ]);
+    let counted = 0;
+    rows.push([
+      'baseline: the same by plain SQL over quotes and leads',
+      await timed(Math.min(RUNS, 5), async () => {
+        counted = 0;
+        for (const key of [sql`l.source_id`, sql`coalesce(l.utm_source, '') || '/' || coalesce(l.utm_campaign, '')`]) {
+          const { rows: groups } = await sql<{ sent: number | string }>`
+            select ${key} as k, count(*) as sent,
+              sum(case when q.status = 'accepted' then 1 else 0 end) as accepted,
+              sum(case when q.status = 'declined' then 1 else 0 end) as declined,
+              sum(q.total) as value_sent, sum(case when q.status = 'accepted' then q.total else 0 end) as value_won
+            from quotes q join leads l on l.id = q.lead_id
+            where q.workspace_id = ${workspace.id}
+              and q.revision = (select max(r.revision) from quotes r where r.chain_id = q.chain_id and r.sent_at is not null)
+              and (select min(f.sent_at) from quotes f where f.chain_id = q.chain_id) >= '2025-01-01'
+              and (select min(f.sent_at) from quotes f where f.chain_id = q.chain_id) < '2026-01-01'
+            group by 1`.execute(runtime.store.db);
+          counted = groups.reduce((n, g) => n + Number(g.sent), 0);
+        }
+      }),
+    ]);
+    if (reported === 0 || reported !== counted)
+      throw new Error(`the Report counted ${reported} quotes, plain SQL ${counted}`);
     const label = postgres ? 'PostgreSQL' : 'SQLite';
     return [
       `${label}, ${LEADS.toLocaleString('en')} leads and ${QUOTES.toLocaleString('en')} quotes in one workspace (seeded in ${(leadsMs / 1000).toFixed(1)} s + ${(quotesMs / 1000).toFixed(1)} s), ${RUNS} runs each, median / p95, load average ${os

@@ -794,7 +794,7 @@ try {
   }
   if (runs('quotes')) {
     // Quotes at 1,000,000 leads and 100,000 quotes (bench/quotes.ts): the Quotes screen, the customer's page, a
-    // 300-line draft's line changed, a Send.
+    // 300-line draft's line changed, a Send, the Report and its baseline.
     const { benchQuotes } = await import('./quotes.js');
     process.stdout.write(`\n== Quotes at scale\n${await benchQuotes('sqlite')}\n`);
     const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
