@@ -125,8 +125,8 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
   if (honeypotFilled(body)) return quarantine(ctx, kept, now, { reason: HONEYPOT_REASON, detail: null });
 
   const fields = form ? normalizeHostedFormBody(form, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
-  // The render stamp judges only a post that would otherwise be accepted (docs/security.md, "The form's render
-  // stamp"): an empty form sent at once is told what is missing, as the interface says, not thanked and quarantined.
+  // The render stamp judges only a post that would otherwise be accepted: an empty form sent at once is told what
+  // is missing, as the interface says, not thanked and quarantined (docs/security.md, "The form's render stamp").
   const tooFast = formStampReason(ctx, source, body);
   if (tooFast) return quarantine(ctx, kept, now, { reason: tooFast, detail: null });
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
