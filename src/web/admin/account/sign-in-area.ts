@@ -97,23 +97,33 @@ export const signInArea: AdminArea = {
       method: 'GET',
       path: '/forgot-password',
       access: 'public',
-      handler: async (call) => call.send(200, forgotPasswordPage({ emailOn: call.ctx.mail !== undefined })),
+      handler: async (call) =>
+        call.send(200, forgotPasswordPage({ emailOn: call.ctx.mail !== undefined, cli: call.ctx.config.cliCommand })),
     },
     {
       method: 'POST',
       path: '/forgot-password',
       access: 'public',
       handler: async (call) => {
-        if (!call.ctx.mail) return call.send(200, forgotPasswordPage({ emailOn: false }));
+        if (!call.ctx.mail)
+          return call.send(200, forgotPasswordPage({ emailOn: false, cli: call.ctx.config.cliCommand }));
         await requestPasswordReset({ ctx: call.ctx, input: { email: call.body.email ?? '', ip: call.request.ip } });
-        return call.send(200, forgotPasswordPage({ emailOn: true, sent: true }));
+        return call.send(200, forgotPasswordPage({ emailOn: true, sent: true, cli: call.ctx.config.cliCommand }));
       },
       // Only a malformed address is said (that reveals nothing); every real address gets the one answer above.
       form: {
         field: 'email',
         only: ['invalid_fields'],
         rerender: async (call, { status, errors }) =>
-          call.send(status, forgotPasswordPage({ emailOn: true, email: call.body.email ?? '', errors })),
+          call.send(
+            status,
+            forgotPasswordPage({
+              emailOn: true,
+              email: call.body.email ?? '',
+              errors,
+              cli: call.ctx.config.cliCommand,
+            }),
+          ),
       },
     },
     {
@@ -161,7 +171,7 @@ export const signInArea: AdminArea = {
       form: {
         field: 'password',
         only: ['setup_link_unusable'],
-        rerender: async (call, { status }) => call.send(status, setupUnusablePage()),
+        rerender: async (call, { status }) => call.send(status, setupUnusablePage(call.ctx.config.cliCommand)),
       },
     },
     {
@@ -184,7 +194,8 @@ export const signInArea: AdminArea = {
         fields: { name_taken: 'businessName' },
         only: ['setup_link_unusable', 'invalid_fields', 'email_taken', 'name_taken'],
         rerender: async (call, { status, errors, error }) => {
-          if (error.code === 'setup_link_unusable') return call.send(status, setupUnusablePage());
+          if (error.code === 'setup_link_unusable')
+            return call.send(status, setupUnusablePage(call.ctx.config.cliCommand));
           // The password was not set, so the link still opens: its page again, with what was typed.
           const link = await openSetupLink({ ctx: call.ctx, input: { token: call.params.token ?? '' } });
           return call.send(status, setupPage({ ...link, values: setupProfile(call), errors }));
