@@ -1,4 +1,4 @@
-import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
+import { createSession, endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';
 import { requestPasswordReset } from '../../../domain/auth/request-password-reset.js';
@@ -7,7 +7,6 @@ import { listInvitationsFor } from '../../../domain/invitations/list-invitations
 import type { AdminArea, PublicCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { clearSessionCookie, safeNext, secureCookies, sessionIdOf, setSessionCookie } from '../session-cookie.js';
-import { setSignInEmail, takeSignInEmail } from './sign-in-flash.js';
 import {
   confirmEmailPage,
   emailChangedPage,
@@ -61,9 +60,7 @@ export const signInArea: AdminArea = {
         const sessionId = sessionIdOf(call.request);
         if (sessionId && (await resolveSession({ ctx: call.ctx, input: { sessionId } })))
           return call.redirect(next ?? '/');
-        // Just after a password was set through a link: the email the person set it for (sign-in-flash.ts).
-        const email = takeSignInEmail(call.request, call.reply, call.ctx.csrf, call.ctx.clock.now(), secure(call));
-        return call.send(200, loginPage({ notice: call.query.notice, next, email }));
+        return call.send(200, loginPage({ notice: call.query.notice, next }));
       },
     },
     {
@@ -186,8 +183,14 @@ export const signInArea: AdminArea = {
           ctx: call.ctx,
           input: { token, password, repeat, ...(link.firstOwner ? { profile: setupProfile(call) } : {}) },
         });
-        setSignInEmail(call.reply, call.ctx.csrf, done.email, call.ctx.clock.now(), secure(call));
-        return call.redirect('/login', 'password-set');
+        // The person who just chose the password is signed in with it: no second sign-in (docs/admin-app.md, "First
+        // sign-in"). Whoever holds the link could sign in with that password anyway; every older session ended above.
+        const { sessionId } = await createSession({
+          ctx: call.ctx,
+          input: { userId: done.userId, signIn: { displayName: done.displayName } },
+        });
+        setSessionCookie(call.reply, sessionId, secure(call));
+        return call.redirect('/', 'password-set');
       },
       form: {
         field: 'password',
