@@ -183,8 +183,9 @@ export const signInArea: AdminArea = {
           ctx: call.ctx,
           input: { token, password, repeat, ...(link.firstOwner ? { profile: setupProfile(call) } : {}) },
         });
-        // The person who just chose the password is signed in with it: no second sign-in (docs/admin-app.md, "First
-        // sign-in"). Whoever holds the link could sign in with that password anyway; every older session ended above.
+        // The person who just chose the password is signed in with it, with no second sign-in: whoever holds the
+        // link could sign in with that password anyway; every older session ended above (docs/admin-app.md,
+        // "First sign-in").
         const { sessionId } = await createSession({
           ctx: call.ctx,
           input: { userId: done.userId, signIn: { displayName: done.displayName } },

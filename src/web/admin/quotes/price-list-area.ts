@@ -109,7 +109,7 @@ function itemForm(
   return html`<form method="post" action="${action}" novalidate class="item-form">
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
-<div class="grid-3">
+<div class="item-grid">
 ${selectField(
   'unit',
   'Unit',
@@ -189,7 +189,7 @@ ${priceListNotice(call)}
 ${
   items.length === 0
     ? html`<p class="empty">No items yet.${owner ? ' Add one below, or import a CSV.' : ''}</p>`
-    : html`<table class="list" id="price-list">
+    : html`<table class="list wide-labels" id="price-list">
 <thead><tr><th scope="col">Name</th><th scope="col">Unit price</th><th scope="col">Measured by</th><th scope="col">Taxes</th>${owner ? html`<th scope="col"><span class="offscreen">Actions</span></th>` : ''}</tr></thead>
 <tbody>${items.map((item) => itemRow(call, settings, item))}</tbody>
 </table>`

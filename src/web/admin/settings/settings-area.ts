@@ -92,7 +92,7 @@ function localeOptions(current: string): Array<[string, string]> {
   return list.map((tag) => {
     let example = '';
     try {
-      example = ` (${new Intl.NumberFormat(tag).format(1234.5)} · ${new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' }).format(sample)})`;
+      example = ` (${new Intl.NumberFormat(tag).format(1234.5)} · ${new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(sample)})`;
     } catch {
       // a tag this runtime cannot format is still offered as it was saved
     }
@@ -127,7 +127,7 @@ ${taxRows.map((t, i) => {
   const rateError = errors[`taxRate${i + 1}`];
   return html`<div class="tax-row">
 <label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"${nameError ? html` aria-invalid="true" aria-describedby="f-taxName${i + 1}-error"` : ''}></label>
-<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="9" placeholder="5"${rateError ? html` aria-invalid="true" aria-describedby="f-taxRate${i + 1}-error"` : ''}></label>
+<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="9"${rateError ? html` aria-invalid="true" aria-describedby="f-taxRate${i + 1}-error"` : ''}></label>
 <label><input type="checkbox" name="taxDefault${i + 1}" value="on"${t.onByDefault ? html` checked` : ''}> On new lines by default</label>
 ${nameError ? html`<p class="field-error" id="f-taxName${i + 1}-error">${nameError}</p>` : ''}${rateError ? html`<p class="field-error" id="f-taxRate${i + 1}-error">${rateError}</p>` : ''}
 </div>`;
