@@ -39,6 +39,10 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/move': 'stage.reordered',
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/remove': 'stage.removed',
   '/w/:workspaceId/settings': 'settings.changed',
+  '/w/:workspaceId/settings/documents': 'settings.changed',
+  '/w/:workspaceId/settings/follow-ups': 'settings.changed',
+  // A sent quote whose PDF did not fail: nothing to make again, nothing recorded.
+  '/w/:workspaceId/quotes/:quoteId/pdf/retry': null,
   '/w/:workspaceId/sources': 'source.created',
   '/w/:workspaceId/sources/:sourceId/active': 'source.deactivated',
   '/w/:workspaceId/sources/:sourceId/bot-check': 'source.bot_check_changed',
