@@ -95,7 +95,7 @@ export async function setDocumentSettings({
       await recordAudit(trx, ctx, {
         action: 'settings.changed',
         workspaceId: ctx.workspaceId,
-        details: { paper: input.paper ?? 'locale' },
+        details: { paper: true },
       });
     if (input.logo !== undefined)
       await recordAudit(trx, ctx, {
