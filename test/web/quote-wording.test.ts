@@ -10,7 +10,10 @@ import { createQuote } from '../../src/domain/quotes/create-quote.js';
 import { getQuote } from '../../src/domain/quotes/get-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
 import { updateQuote } from '../../src/domain/quotes/update-quote.js';
+import { inWorkspace } from '../../src/domain/context.js';
+import { quotePdf } from '../../src/domain/quotes/quote-pdf.js';
 import { quoteFormToken } from '../../src/web/quote/quote-routes.js';
+import { pdfText } from '../helpers/pdf-text.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { csrfOf } from '../helpers/csrf-of.js';
@@ -178,6 +181,19 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     expect(open).toContain(
       '<span class="measured small muted">Walls (net): Kitchen 32.78 m² + Hall 31.85 m² = 64.63 m² × 2 coats = 13 packs of 10 m²</span>',
     );
+    // The PDFs read the same: the fee as its amount, the note only where the quote shows it.
+    await renderDueDocuments(world.ctx, { limit: 100 });
+    const pdf = async (quoteId: string) =>
+      pdfText((await quotePdf({ ctx: inWorkspace(world.ctx, home.seeded.workspaceId), input: { quoteId } })).pdf!);
+    const [plainPdf, shownPdf] = [await pdf(sent.quote.id), await pdf(shownSent.quote.id)];
+    for (const text of [plainPdf, shownPdf]) {
+      // Its amount alone: no quantity, no unit price before it.
+      expect(text).toMatch(/Call-out fee \$75\.00 (?!\$75\.00)/);
+      expect(text).toContain('Wall paint, 10 L tin Washable matt, two coats');
+      expect(text).toMatch(/ 13 \$48\.00 \$624\.00/);
+    }
+    expect(plainPdf).not.toContain('Hall: floor 7.5 m²');
+    expect(shownPdf).toContain('Hall: floor 7.5 m²');
     expect((await accept(shownSent.token, [])).statusCode).toBe(303);
     const shownCopy = (await mails(6)).find(
       (m) => to(m) === 'grace@example.com' && /^Your acceptance/.test(m.subject!),
