@@ -220,6 +220,16 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     expect(mail!.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(mail!.html).not.toContain('<script>alert(1)');
     expect(mail!.html).toMatch(/id="business">Rénovations Tremblay\n200 Rue Sainte-Catherine/);
+    // The builder's Send saves what the page shows first: a message typed and not saved goes out as typed.
+    const typed = await pricedDraft('Grace Hopper');
+    sink.messages.length = 0;
+    const sentTyped = await staffPost(`${ws()}/quotes/${typed.id}/send`, {
+      title: 'Floors',
+      sendMessage: 'Typed just before Send.',
+    });
+    expect(sentTyped.statusCode).toBe(303);
+    const [typedMail] = await mails(1);
+    expect(typedMail!.text).toContain('Typed just before Send.');
     // A message belongs to one send: a revision starts without one.
     const revised = await staffPost(`${ws()}/quotes/${draft.id}/revise`, {});
     expect(revised.statusCode).toBe(303);
