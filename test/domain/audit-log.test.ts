@@ -72,6 +72,8 @@ const POST_ACTIONS: Record<string, string | null> = {
   // Saving a draft and adding lines to it change only the draft: the record is made when it is sent.
   '/w/:workspaceId/quotes/:quoteId': null,
   '/w/:workspaceId/quotes/:quoteId/items': null,
+  // The builder's Preview saves the draft like Save, then shows the customer's page: no record either.
+  '/w/:workspaceId/quotes/:quoteId/preview': null,
   '/w/:workspaceId/quotes/:quoteId/send': 'quote.sent',
   '/w/:workspaceId/quotes/:quoteId/revise': 'quote.revised',
   '/w/:workspaceId/quotes/:quoteId/withdraw': 'quote.withdrawn',
