@@ -20,7 +20,6 @@ import { registerWorkspaceCommands } from './cli/workspace-commands.js';
 import { linkBaseUrl } from './domain/server-base-url.js';
 import { openRuntime } from './runtime.js';
 import { cliActor } from './domain/audit/actor.js';
-import { serveCommand } from './serve-command.js';
 
 /** What a failed command says: the code and its detail (exit 1; no HTTP status, the CLI is no HTTP client). */
 export function problemFromError(error: unknown): { code: ErrorCode; detail: string } {
@@ -89,6 +88,9 @@ export async function main(
     .description('migrate, then serve HTTP (what `npm start` runs)')
     .option('--workers <n>', 'worker processes (PostgreSQL only)', positiveInteger)
     .action(async (opts: { workers?: number }) => {
+      // The server (Fastify, its plugins, the metrics, Redis) is loaded by `serve` only: every other command starts
+      // without it.
+      const { serveCommand } = await import('./serve-command.js');
       await serveCommand(getConfig(), { workers: opts.workers, stdout: io.stdout, stderr: io.stderr });
     });
 

@@ -11,8 +11,6 @@ import { migrationProvider } from '../storage/migrations/index.js';
 import { redactedUrl } from '../storage/redact-url.js';
 import { searchIndexFile } from '../storage/search-index.js';
 import { positiveInteger, type CliKit } from './kit.js';
-import { layoutDocument } from '../pdf/layout.js';
-import { sampleDocument } from '../pdf/sample.js';
 
 export interface DoctorCheck {
   check: string;
@@ -66,6 +64,11 @@ type Add = (check: string, ok: boolean, detail: string) => void;
 async function checkRenderer(add: Add): Promise<void> {
   const started = performance.now();
   try {
+    // The renderer (PDFKit and its fonts) is loaded by the one command that renders here, not by every command.
+    const [{ layoutDocument }, { sampleDocument }] = await Promise.all([
+      import('../pdf/layout.js'),
+      import('../pdf/sample.js'),
+    ]);
     const pdf = await layoutDocument(sampleDocument());
     const ms = Math.round(performance.now() - started);
     add('pdf renderer', true, `a test document rendered in ${ms} ms (${pdf.byteLength} bytes, fonts loaded included)`);

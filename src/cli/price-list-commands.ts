@@ -83,6 +83,10 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
       '--taxes <names>',
       'comma-separated tax names (default: the workspace\'s taxes that are on by default); "" for none',
     )
+    .option(
+      '--customer-description <text>',
+      'what the customer reads under the name on a quote line, e.g. "Washable matt finish, two coats"',
+    )
     .action(
       run(
         async (
@@ -97,6 +101,7 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
             coats?: string;
             pack?: string;
             taxes?: string;
+            customerDescription?: string;
           },
         ) => {
           const { workspace, taxes, ...item } = opts;

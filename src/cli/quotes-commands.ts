@@ -73,7 +73,12 @@ const shown: Render = ((q: QuoteJson) => {
   const lineTable = (lines: QuoteJson['lines']) =>
     table(lines, [
       ['ID', (l) => l.id],
-      ['DESCRIPTION', (l) => `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description.replace(/\s+/g, ' ')}`],
+      // The staff's view: what the customer reads, and how a measured quantity was measured after it.
+      [
+        'DESCRIPTION',
+        (l) =>
+          `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description.replace(/\s+/g, ' ')}${l.source?.note ? ` (${l.source.note})` : ''}`,
+      ],
       ['QTY', (l) => `${l.quantity} ${l.unit}`],
       ['PRICE', (l) => amountText(l.unitPrice, q.currency)],
       ['AMOUNT', (l) => amountText(l.amount, q.currency)],

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+// exceljs is loaded when a file is written, not with every process that may write one (the CLI starts far faster).
+import type ExcelJS from 'exceljs';
 import type { CsvCell, CsvNumber } from './csv-cells.js';
 
 /**
@@ -95,10 +96,6 @@ export function xlsxStream(
   widths: readonly number[] = [],
 ): Readable {
   const out = new PassThrough();
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  book.creator = 'Leadscan';
-  const sheet = book.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  widths.forEach((width, i) => (sheet.getColumn(i + 1).width = width));
   // exceljs and its zip writer pass rows on without waiting for the reader, so the wait is here: every few rows, let
   // the written ones reach `out`, and while the reader has not taken them, write no more.
   const roomForMore = async () => {
@@ -111,6 +108,11 @@ export function xlsxStream(
     }
   };
   void (async () => {
+    const { default: excel } = await import('exceljs');
+    const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    book.creator = 'Leadscan';
+    const sheet = book.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+    widths.forEach((width, i) => (sheet.getColumn(i + 1).width = width));
     let header = true;
     let count = 0;
     for await (const cells of rows) {

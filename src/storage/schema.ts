@@ -597,6 +597,8 @@ export interface QuoteTable {
   acceptance_version?: number | null;
   /** Since 0045: JSON `{ lines: [ids], sections: [ids] }`, the optional lines ticked and alternatives chosen as sent, kept at acceptance. */
   sent_choices?: string | null;
+  /** Since 0050: the sender's message in the email Send queues; null for none. */
+  send_message?: string | null;
 }
 
 export interface QuoteLineTable {

@@ -138,21 +138,22 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.goto(`${base}/w/${seeded.workspaceId}/leads/${leadId}`);
     await page.click('#lead-quotes a:has-text("New quote")');
     await page.waitForURL(/\/quotes\/new$/);
+    // Each room with its name and figures, ticked.
     const rooms = await page.$$eval('.pick-rooms label', (els) =>
       els.map(
         (e) =>
-          `${(e.textContent ?? '').trim()}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`,
+          `${(e.querySelector('span')?.firstChild?.textContent ?? '').trim()}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`,
       ),
     );
     expect(rooms).toEqual(['Kitchen:true', 'Hall:true']);
-    // Only items with a measure are offered, none ticked.
+    // The measured items to price per room, and the one added once, none ticked.
     const items = await page.$$eval('.pick-items label', (els) =>
       els.map(
         (e) =>
           `${(e.textContent ?? '').trim().split(' $')[0]}:${(e.querySelector('input') as unknown as { checked: boolean }).checked}`,
       ),
     );
-    expect(items).toEqual(['Oak flooring, laid:false', 'Skirting boards:false']);
+    expect(items).toEqual(['Oak flooring, laid:false', 'Skirting boards:false', 'Site visit:false']);
     // Items without a room: refused next to the rooms, with the ticks kept.
     await page.uncheck('.pick-rooms label:has-text("Kitchen") input');
     await page.uncheck('.pick-rooms label:has-text("Hall") input');
@@ -166,9 +167,11 @@ describeEachBackend('quotes in Chromium', (backend) => {
     await page.click('#create-quote');
     await page.waitForURL(/\/quotes\/[^/?]+\?notice=quote-created/);
     expect(await page.inputValue('#f-customerName')).toBe('Marie Tremblay');
-    expect(await lineTexts()).toEqual([
-      'Oak flooring, laid — Hall: floor 7.5 m² + 10 % waste',
-      expect.stringMatching(/^Skirting boards — Hall: skirting [\d.]+ m$/),
+    expect(await lineTexts()).toEqual(['Oak flooring, laid', 'Skirting boards']);
+    // How each quantity was measured is the staff's note beside the line.
+    expect(await page.$$eval('.quote-line .source', (els) => els.map((e) => e.textContent))).toEqual([
+      'Hall: floor 7.5 m² + 10 % waste',
+      expect.stringMatching(/^Hall: skirting [\d.]+ m$/),
     ]);
   });
 
@@ -188,10 +191,10 @@ describeEachBackend('quotes in Chromium', (backend) => {
       els.map((e) => (e as unknown as { value: string }).value),
     );
     expect(descriptions, descriptions.join(' | ')).toHaveLength(6);
-    expect(descriptions[4]).toMatch(/^Oak flooring, laid — Kitchen: floor 13\.02 m² \+ 10 % waste$/);
-    expect(descriptions[5]).toBe('Site visit');
-    expect(descriptions.join('\n')).toContain('Kitchen');
-    expect(descriptions.join('\n')).toContain('Hall');
+    expect(descriptions.slice(4)).toEqual(['Oak flooring, laid', 'Site visit']);
+    const notes = await page.$$eval('.quote-line .source', (els) => els.map((e) => e.textContent ?? ''));
+    expect(notes.at(-1)).toBe('Kitchen: floor 13.02 m² + 10 % waste');
+    expect(notes.join('\n')).toContain('Hall');
     await expect(page.textContent('#quote-total')).resolves.toMatch(/^\$[\d,]+\.\d\d$/);
     await page.fill('#f-title', 'Kitchen and hall floors');
     await page.click('button[name="do"][value="save"]');

@@ -86,10 +86,16 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
         'floor_area',
         '--waste',
         '10',
+        '--customer-description',
+        'Porcelain, laid straight',
       ],
       env,
     );
-    expect(tiles).toMatchObject({ unitPrice: 3500, taxes: ['GST', 'QST'] });
+    expect(tiles).toMatchObject({
+      unitPrice: 3500,
+      taxes: ['GST', 'QST'],
+      customerDescription: 'Porcelain, laid straight',
+    });
     const spare = await cliJson<{ id: string }>(
       [
         'price-list',
@@ -112,10 +118,12 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
     const csv = await runCli(['price-list', 'export', '--workspace', 'Painters'], env);
     expect(csv.code).toBe(0);
     expect(csv.stdout).toContain('"\'=cmd|x","each","1.00",,,"0","1",,\r\n');
-    expect(csv.stdout).toContain('"Tiles","m2","35.00","GST, QST","floor_area","10","1",,\r\n');
+    expect(csv.stdout).toContain(
+      '"Tiles","m2","35.00","GST, QST","floor_area","10","1",,"Porcelain, laid straight"\r\n',
+    );
     await cliJson(['price-list', 'remove', spare.id], env);
     const file = path.join(world.testDb.dir, 'prices.csv');
-    fs.writeFileSync(file, 'name,unit,price,taxes\nCall-out,fixed,75,GST\n');
+    fs.writeFileSync(file, 'name,unit,price,taxes,description\nCall-out,fixed,75,GST,"Travel, and the first hour"\n');
     expect(await cliJson(['price-list', 'import', '--workspace', 'Painters', file], env)).toEqual({
       added: 1,
       updated: 0,
@@ -125,6 +133,13 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
       env,
     );
     expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, code: 'invalid_arguments' });
+    const imported = (
+      await cliJson<Array<{ id: string; name: string; customerDescription: string | null }>>(
+        ['price-list', 'list', '--workspace', 'Painters'],
+        env,
+      )
+    ).find((i) => i.name === 'Call-out')!;
+    expect(imported.customerDescription).toBe('Travel, and the first hour');
 
     const leadId = await leadOf(world, ws);
     const scanId = await scanOf(world, ws, leadId);
@@ -162,7 +177,8 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
       lines: [
         {
-          description: 'Tiles — Kitchen: floor 13,02 m² + 10 % waste',
+          // What the customer reads; how it was measured is the staff's note, in the workspace's locale.
+          description: 'Tiles\nPorcelain, laid straight',
           quantity: 14.32,
           unit: 'm2',
           unitPrice: 3500,
@@ -170,7 +186,15 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
           taxes: ['GST', 'QST'],
           optional: false,
           chosen: true,
-          source: { scanId, room: 1, measure: 'floor_area', waste: 10, coats: 1, pack: null },
+          source: {
+            scanId,
+            room: 1,
+            measure: 'floor_area',
+            waste: 10,
+            coats: 1,
+            pack: null,
+            note: 'Kitchen: floor 13,02 m² + 10 % waste',
+          },
         },
       ],
       subtotal: 50120,
@@ -235,6 +259,7 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
 
     const human = await runCli(['quotes', 'show', id], env);
     expect(human.stdout).toContain('Q-0001');
+    expect(human.stdout).toContain('Tiles Porcelain, laid straight (Kitchen: floor 13,02 m² + 10 % waste)');
     expect(human.stdout).toContain('Total: 554.73 CAD');
     const noSend = await runCli(['quotes', 'send', id], env);
     expect(noSend.code).toBe(1);

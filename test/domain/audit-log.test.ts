@@ -40,6 +40,10 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/move': 'stage.reordered',
   '/w/:workspaceId/pipelines/:pipelineId/stages/:stageKey/remove': 'stage.removed',
   '/w/:workspaceId/settings': 'settings.changed',
+  '/w/:workspaceId/settings/documents': 'settings.changed',
+  '/w/:workspaceId/settings/follow-ups': 'settings.changed',
+  // A sent quote whose PDF did not fail: nothing to make again, nothing recorded.
+  '/w/:workspaceId/quotes/:quoteId/pdf/retry': null,
   '/w/:workspaceId/sources': 'source.created',
   '/w/:workspaceId/sources/:sourceId/active': 'source.deactivated',
   '/w/:workspaceId/sources/:sourceId/bot-check': 'source.bot_check_changed',
@@ -69,6 +73,8 @@ const POST_ACTIONS: Record<string, string | null> = {
   // Saving a draft and adding lines to it change only the draft: the record is made when it is sent.
   '/w/:workspaceId/quotes/:quoteId': null,
   '/w/:workspaceId/quotes/:quoteId/items': null,
+  // The builder's Preview saves the draft like Save, then shows the customer's page: no record either.
+  '/w/:workspaceId/quotes/:quoteId/preview': null,
   '/w/:workspaceId/quotes/:quoteId/send': 'quote.sent',
   '/w/:workspaceId/quotes/:quoteId/revise': 'quote.revised',
   '/w/:workspaceId/quotes/:quoteId/withdraw': 'quote.withdrawn',

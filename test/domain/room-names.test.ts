@@ -187,9 +187,10 @@ describeEachBackend('room names', (backend) => {
       ctx: world.ctx,
       input: { leadId, scanIds: [scanId], rooms: [2, 3], itemIds: [floor.id] },
     });
-    expect(quote.lines.map((l) => l.description)).toEqual([
-      expect.stringMatching(/^Floor sanding — Salle à manger: floor /),
-      expect.stringMatching(/^Floor sanding — Hallway: floor /),
+    // How each quantity was measured names the room as it is called now (the staff's note of the line).
+    expect(quote.lines.map((l) => (l.source as { note?: string } | null)?.note)).toEqual([
+      expect.stringMatching(/^Salle à manger: floor /),
+      expect.stringMatching(/^Hallway: floor /),
     ]);
     await sendQuote({ ctx: world.ctx, input: { quoteId: quote.id, by: { userId: null, label: 'test' } } });
     await renameRoom({ ctx: ctxOf(), input: { scanId, room: 3, name: 'Entrance' } });

@@ -586,6 +586,19 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     status: 409,
   },
   {
+    method: 'GET',
+    path: '/w/:workspaceId/quotes/:quoteId/preview',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/preview`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/preview`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/preview',
+    url: (f) => ws(f, `/quotes/${f.extra.homeDraftId}/preview`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awayDraftId}/preview`),
+    form: () => ({ title: 'Kitchen floor' }),
+  },
+  {
     method: 'POST',
     path: '/w/:workspaceId/quotes/:quoteId/pdf/retry',
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/retry`),

@@ -54,6 +54,9 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     // Suites post far more than a minute's quota from one loopback address; the rate-limit tests set their own.
     INTAKE_RATE_LIMIT: '0',
     SCAN_RATE_LIMIT: '0',
+    // Load shedding off unless a test is about it (test/http/slow-clients.test.ts sets its own): suites run side by
+    // side on two cores, where the event loop can lag past the 1 s threshold and answer an unrelated 503.
+    LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
     ...options.env,
   });
   const store = openDatabase(config.database);

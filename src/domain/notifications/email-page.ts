@@ -28,6 +28,8 @@ export function page(
   body: SafeHtml,
   action: { label: string; url: string } | undefined,
   settingsUrl?: string,
+  /** Under the button: who the email is from (a business's address and phone). */
+  footer?: SafeHtml,
 ): string {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f6f7f9">
@@ -35,6 +37,7 @@ export function page(
 <h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
 ${body}
 ${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>` : ''}
+${footer ?? ''}
 ${settingsUrl ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>` : ''}
 </div></body></html>`.value;
 }

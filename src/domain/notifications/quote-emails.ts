@@ -3,7 +3,8 @@ import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
-import { computeTotals, formatMoney, formatQuantity, type TaxRate } from '../money.js';
+import { isFee, oneLineDescription, quantityText, shownNote } from '../line-text.js';
+import { computeTotals, formatMoney, type TaxRate } from '../money.js';
 import { linkBaseUrl } from '../server-base-url.js';
 import { page } from './email-page.js';
 import { enqueueEmail, type QuoteEvent, type QuotePayload } from './outbox.js';
@@ -27,6 +28,7 @@ export interface EmailQuote {
   terms: string | null;
   customer: { name: string | null; email: string | null };
   lines: Array<{
+    id: string;
     description: string;
     quantity: number;
     unit: string;
@@ -34,7 +36,11 @@ export interface EmailQuote {
     amount: number;
     optional: boolean;
     chosen: boolean;
+    /** How the quantity was measured, when the quote shows it to the customer; null otherwise. */
+    note: string | null;
   }>;
+  /** At acceptance: the optional lines the sender had ticked (ids); null before an acceptance, or for one made before. */
+  sentTicks: string[] | null;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
@@ -126,7 +132,10 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
       .orderBy('id')
       .execute()
   ).map((s) => ({ id: s.id, choice: s.choice, chosen: s.choice === null || Boolean(Number(s.chosen)) }));
+  const showMeasurements = Boolean(Number(row.show_measurements ?? 0));
   const lines = rows.map((l) => ({
+    id: l.id,
+    note: shownNote(l.source === null ? null : (JSON.parse(l.source) as { note?: string }), showMeasurements),
     sectionId: l.section_id ?? null,
     description: l.description,
     quantity: Number(l.quantity),
@@ -148,6 +157,7 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     terms: row.terms,
     customer: { name: row.customer_name, email: row.customer_email },
     lines,
+    sentTicks: row.sent_choices ? (JSON.parse(row.sent_choices) as { lines: string[] }).lines : null,
     subtotal: totals.subtotal,
     taxes: totals.taxes,
     total: totals.total,
@@ -200,27 +210,55 @@ function when(iso: string, timeZone: string, locale: string): string {
 const numberOf = (q: EmailQuote) => `${q.number ?? 'Quote'}${q.revision > 1 ? ` rev ${q.revision}` : ''}`;
 const customerOf = (q: EmailQuote) => q.customer.name ?? q.customer.email ?? 'The customer';
 
-/** The quote's lines and totals, as text lines and as a table. */
+/**
+ * The quote's lines and totals, as text lines and as a table, read as the customer's page reads them
+ * (docs/quotes.md, "What the customer reads"): `14.32 m² × $35.00`, a fee as its amount alone.
+ */
 function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
   const money = (minor: number) => formatMoney(minor, c.quote.currency, c.locale);
   const counted = c.quote.lines.filter((l) => !l.optional || l.chosen);
+  const figures = (l: EmailQuote['lines'][number]) =>
+    isFee(l) ? '' : `${quantityText(l, c.locale)} × ${money(l.unitPrice)}`;
   const text = [
-    ...counted.map(
-      (l) =>
-        `${oneLine(l.description)}: ${formatQuantity(l.quantity, c.locale)} ${l.unit} × ${money(l.unitPrice)} = ${money(l.amount)}`,
-    ),
+    ...counted.map((l) => {
+      const head = `${oneLineDescription(l.description)}: ${isFee(l) ? money(l.amount) : `${figures(l)} = ${money(l.amount)}`}`;
+      return l.note ? `${head}\n  (${l.note})` : head;
+    }),
     `Subtotal: ${money(c.quote.subtotal)}`,
     ...c.quote.taxes.map((t) => `${t.name}: ${money(t.amount)}`),
     `Total: ${money(c.quote.total)}`,
   ];
   const cell = 'padding:6px 0;border-bottom:1px solid #e5e7eb;vertical-align:top';
+  const small = 'color:#6b7280;font-size:13px';
   const table = html`<table style="width:100%;border-collapse:collapse;margin:0 0 16px;font-size:15px">
-${counted.map((l) => html`<tr><td style="${cell}">${l.description}<br><span style="color:#6b7280;font-size:13px">${formatQuantity(l.quantity, c.locale)} ${l.unit} × ${money(l.unitPrice)}</span></td><td style="${cell};text-align:right;white-space:nowrap">${money(l.amount)}</td></tr>`)}
+${counted.map((l) => html`<tr><td style="${cell}"><span style="white-space:pre-line">${l.description}</span>${isFee(l) ? '' : html`<br><span style="${small}">${figures(l)}</span>`}${l.note ? html`<br><span style="${small}">${l.note}</span>` : ''}</td><td style="${cell};text-align:right;white-space:nowrap">${money(l.amount)}</td></tr>`)}
 <tr><td style="padding:6px 0">Subtotal</td><td style="padding:6px 0;text-align:right">${money(c.quote.subtotal)}</td></tr>
 ${c.quote.taxes.map((t) => html`<tr><td style="padding:2px 0">${t.name}</td><td style="padding:2px 0;text-align:right">${money(t.amount)}</td></tr>`)}
 <tr><td style="padding:8px 0;font-weight:700">Total</td><td style="padding:8px 0;text-align:right;font-weight:700">${money(c.quote.total)}</td></tr>
 </table>`;
   return { text, html: table };
+}
+
+/**
+ * What the customer did with the optional lines against what was sent, for the sender's accepted notice: the lines
+ * they added and those they took out, or that they kept them as sent. Nothing for a quote without optional lines.
+ */
+export function optionalChanges(q: Pick<EmailQuote, 'lines' | 'sentTicks'>): string[] {
+  const optional = q.lines.filter((l) => l.optional);
+  if (optional.length === 0) return [];
+  const name = (l: EmailQuote['lines'][number]) => oneLineDescription(l.description);
+  const sent = q.sentTicks;
+  if (sent === null) {
+    const chosen = optional.filter((l) => l.chosen).map(name);
+    return [`Optional lines chosen: ${chosen.length ? chosen.join('; ') : 'none'}.`];
+  }
+  const added = optional.filter((l) => l.chosen && !sent.includes(l.id)).map(name);
+  const removed = optional.filter((l) => !l.chosen && sent.includes(l.id)).map(name);
+  if (added.length === 0 && removed.length === 0) return ['The customer left the optional lines as you sent them.'];
+  return [
+    ...(added.length ? [`The customer added: ${added.join('; ')}.`] : []),
+    ...(removed.length ? [`The customer took out: ${removed.join('; ')}.`] : []),
+  ];
 }
 
 /** Subject, text and HTML of a quote email; every value from the quote is escaped by `html` and kept off headers' lines. */
@@ -247,6 +285,7 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       heading = `Quote ${number} was accepted`;
       paragraphs.push(
         `${q.acceptedName ?? customer} accepted quote ${number} (${total})${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''}.`,
+        ...optionalChanges(q),
         `Acceptance SHA-256: ${q.acceptanceHash ?? ''}`,
       );
       table = quoteTable(c);

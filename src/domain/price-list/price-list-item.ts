@@ -167,13 +167,28 @@ export function checkTaxNames(names: readonly string[], workspaceTaxes: readonly
   return out;
 }
 
-/** An item's customer description: up to 1000 characters, several lines allowed; empty for none. */
+/**
+ * The most a customer description holds: with the name (at most 200) and a line break it still fits a quote line's
+ * description (at most 1000), so a line priced from the item can be saved as it is.
+ */
+export const MAX_CUSTOMER_DESCRIPTION = 700;
+
+/** An item's customer description: up to MAX_CUSTOMER_DESCRIPTION characters, several lines allowed; empty for none. */
 export function checkCustomerDescription(value: string): string | null {
   const text = checkText(value, 'customerDescription', 'The customer description', { multiline: true }).trim();
-  if (text.length > 1000)
-    throw new AppError('invalid_fields', 'The customer description is longer than 1000 characters', [
-      { field: 'customerDescription', code: 'too_long', message: 'At most 1000 characters', max: 1000 },
-    ]);
+  if (text.length > MAX_CUSTOMER_DESCRIPTION)
+    throw new AppError(
+      'invalid_fields',
+      `The customer description is longer than ${MAX_CUSTOMER_DESCRIPTION} characters`,
+      [
+        {
+          field: 'customerDescription',
+          code: 'too_long',
+          message: `At most ${MAX_CUSTOMER_DESCRIPTION} characters`,
+          max: MAX_CUSTOMER_DESCRIPTION,
+        },
+      ],
+    );
   return text === '' ? null : text;
 }
 

@@ -11,7 +11,14 @@ import { moveLeadForQuote } from './quote-rows.js';
 import { refreshQuoteOutcome } from './quote-outcome.js';
 import { lockQuoteByToken, quoteStates } from './quote-states.js';
 import { freezeAcceptedCopy } from './quote-documents.js';
-import { findQuoteRow, loadQuoteView, storeTotals, timeZoneOf, type QuoteView } from './quote-view.js';
+import {
+  findQuoteRow,
+  loadQuoteView,
+  storeTotals,
+  timeZoneOf,
+  type QuoteView,
+  type SentChoices,
+} from './quote-view.js';
 
 /**
  * The customer accepts the revision their link shows: they typed their full name and ticked "I accept this quote and
@@ -52,6 +59,18 @@ export async function acceptQuote({
       .where('quote_id', '=', row.id)
       .where('optional', '=', 1)
       .execute();
+    // What the sender left ticked and chosen, kept beside the answer so the sender's notice can say what changed.
+    const sentAlternatives = await trx
+      .selectFrom('quote_sections')
+      .select('id')
+      .where('quote_id', '=', row.id)
+      .where('choice', 'is not', null)
+      .where('chosen', '=', 1)
+      .execute();
+    const sentChoices: SentChoices = {
+      lines: optional.filter((line) => Number(line.chosen) === 1).map((line) => line.id),
+      sections: sentAlternatives.map((section) => section.id),
+    };
     let priced: QuoteView;
     if (input.chosenLineIds !== undefined) {
       const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
@@ -72,6 +91,7 @@ export async function acceptQuote({
         acceptance_hash: hash,
         acceptance_version: 1,
         chosen_lines: JSON.stringify(chosen),
+        sent_choices: JSON.stringify(sentChoices),
         updated_at: at,
       })
       .where('id', '=', row.id)

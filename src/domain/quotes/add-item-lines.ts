@@ -1,7 +1,8 @@
 import { nowIso, type VerbArgs } from '../context.js';
 import { getPriceListItem } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
-import { measuredLines, sameRooms } from './measured-lines.js';
+import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
+import { placeMaterials } from './materials-section.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
 import { lockQuote, quoteStates } from './quote-states.js';
@@ -9,9 +10,10 @@ import { findQuoteRow, requireDraft, storeTotals, type QuoteView } from './quote
 import { requireEditable } from './save-quote.js';
 
 /**
- * Adds price-list items to a draft, after its lines: measured items once per chosen room of the given scans (as
- * `createQuote` does), others once with quantity 1. Prices are the items' as they are now; the quote keeps its own
- * currency and taxes (an item's tax the quote does not have is left off). Answers the quote with its new totals.
+ * Adds price-list items to a draft, after its lines, as `createQuote` prices them: measured items once per chosen room
+ * of the given scans (a pack item once over them all, in the Materials section), others once with quantity 1. Prices
+ * are the items' as they are now; the quote keeps its own currency and taxes (an item's tax the quote does not have
+ * is left off). Answers the quote with its new totals.
  */
 export async function addItemLines({
   ctx,
@@ -22,6 +24,8 @@ export async function addItemLines({
   itemIds: string[];
   scanIds?: string[];
   rooms?: number[];
+  /** Instead of `scanIds` and `rooms`: rooms picked per scan (the builder's Add lines). */
+  picks?: RoomPick[];
 }>): Promise<QuoteView> {
   const quote = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
   requireDraft(quote);
@@ -32,7 +36,7 @@ export async function addItemLines({
   const lines = await measuredLines(ctx, {
     workspaceId: quote.workspace_id,
     leadId: quote.lead_id,
-    picks: sameRooms(input.scanIds ?? [], input.rooms ?? []),
+    picks: input.picks ?? sameRooms(input.scanIds ?? [], input.rooms ?? []),
     items,
     taxNames: (JSON.parse(quote.tax_rates) as TaxRate[]).map((t) => t.name),
     locale: settings.locale,
@@ -40,7 +44,7 @@ export async function addItemLines({
   return ctx.store.writer.write(async (trx) => {
     const row = await lockQuote(ctx, trx, { quoteId: quote.id });
     requireEditable(row);
-    await insertLines(trx, row.id, lines);
+    await insertLines(trx, row.id, await placeMaterials(trx, row.id, lines));
     return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));
   });
 }

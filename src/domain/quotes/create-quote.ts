@@ -9,6 +9,7 @@ import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
 import { quoteStates } from './quote-states.js';
 import { insertSections } from './quote-sections.js';
+import { placeMaterials } from './materials-section.js';
 import { addDays, storeTotals, todayIn, type QuoteView } from './quote-view.js';
 
 /**
@@ -92,7 +93,8 @@ export async function createQuote({
       })
       .execute();
     const [sectionId] = await insertSections(trx, id, [{ title: null }]);
-    await insertLines(trx, id, lines, sectionId);
+    // A pack item over the rooms is bought for the whole job: its line goes in the Materials section, after the rest.
+    await insertLines(trx, id, await placeMaterials(trx, id, lines), sectionId);
     const quote = await storeTotals(ctx, trx, id, at, quoteStates.moveFrom('edit'));
     await recordAudit(trx, ctx, {
       action: 'quote.created',

@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { QuoteTable, Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { getWorkspaceSettings, type TaxNumber } from '../settings/workspace-settings.js';
+import { getWorkspaceSettings, type TaxNumber, type WorkspaceSettings } from '../settings/workspace-settings.js';
 import { frozenPlansOf, type FrozenPlans } from './frozen-plans.js';
 import { hashQuoteToken, isQuoteToken } from './quote-token.js';
 import { loadContent, viewOf, type QuoteView } from './quote-view.js';
@@ -53,6 +53,17 @@ export async function shownRevision(db: Db, token: string): Promise<Selectable<Q
   return row;
 }
 
+/** The business block of the customer's page, from Settings as they are now. */
+export function businessOf(settings: WorkspaceSettings): CustomerQuote['business'] {
+  return {
+    name: settings.name,
+    address: settings.businessAddress,
+    phone: settings.businessPhone,
+    email: settings.businessEmail,
+    taxNumbers: settings.taxNumbers,
+  };
+}
+
 export function stateOf(quote: QuoteView): CustomerQuote['state'] {
   if (quote.status === 'sent' || quote.status === 'viewed') return 'open';
   return quote.status as CustomerQuote['state'];
@@ -88,13 +99,7 @@ export async function openQuoteByToken({
     quote,
     state: stateOf(quote),
     replacesEarlier: firstSent !== undefined && Number(firstSent.revision) < quote.revision,
-    business: {
-      name: settings.name,
-      address: settings.businessAddress,
-      phone: settings.businessPhone,
-      email: settings.businessEmail,
-      taxNumbers: settings.taxNumbers,
-    },
+    business: businessOf(settings),
     locale: settings.locale,
     timeZone: settings.timeZone,
     plans: frozenPlansOf(row.plans),

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { isAppError } from '../errors.js';
@@ -16,14 +16,19 @@ export interface FrozenPlans {
   rooms: Array<{ scanId: string; room: number; name: string; plan: Plan }>;
 }
 
-/** The rooms the lines were measured from (their `source`), in line order, each once, at most MAX_QUOTE_PLANS. */
+/**
+ * The rooms the lines were measured from (their `source`, every room of a pack line's `source.rooms`), in line order,
+ * each once, at most MAX_QUOTE_PLANS.
+ */
 export function pricedRooms(
   lines: ReadonlyArray<{ source: LineSource | null }>,
 ): Array<{ scanId: string; room: number }> {
   const rooms: Array<{ scanId: string; room: number }> = [];
   for (const { source } of lines) {
-    if (!source || rooms.some((r) => r.scanId === source.scanId && r.room === source.room)) continue;
-    rooms.push({ scanId: source.scanId, room: source.room });
+    if (!source) continue;
+    for (const { scanId, room } of source.rooms ?? [source]) {
+      if (!rooms.some((r) => r.scanId === scanId && r.room === room)) rooms.push({ scanId, room });
+    }
   }
   return rooms.slice(0, MAX_QUOTE_PLANS);
 }
@@ -66,7 +71,7 @@ export async function figuresForSend(
  * for drawing. A room without an outline or walls, or whose scan was deleted meanwhile, gives no plan.
  */
 export async function freezePlans(
-  trx: Transaction<Schema>,
+  trx: Kysely<Schema> | Transaction<Schema>,
   input: {
     workspaceId: string;
     lines: ReadonlyArray<{ source: LineSource | null }>;

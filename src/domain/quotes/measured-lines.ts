@@ -36,6 +36,8 @@ export interface NewLine {
   source: LineSource | null;
   /** The section it goes into, when the verb names one (else the caller's, or the last). */
   sectionId?: string;
+  /** Bought for the whole job (a pack item over the picked rooms): the verbs put it in the Materials section. */
+  materials?: boolean;
 }
 
 const FIGURE_OF: Record<Measure, (m: RoomMeasurement) => number | null> = {
@@ -112,10 +114,52 @@ export function sourceText(
 }
 
 /**
- * One line per chosen room × measured item (rooms in scan order, items in the order given), each with its quantity
- * from that room's figure and a description saying where it came from. A room without the item's figure (a scan
- * with no walls for a wall item) gives no line. Items not measured give one line each, quantity 1. The scans must be
- * attached to the lead (`scan_not_found` otherwise); each scan's `rooms` are indices from 1, all rooms when empty.
+ * A pack item's note over several rooms: "Walls (net): Kitchen 32.78 m² + Hall 31.85 m² = 64.63 m² × 2 coats = 13 packs
+ * of 10 m²" (each figure in the item's unit, never the pack's).
+ */
+export function packNote(
+  rooms: ReadonlyArray<{ name: string; measured: number }>,
+  measure: Measure,
+  unit: Unit,
+  item: Pick<PriceListItem, 'waste' | 'coats' | 'pack'>,
+  packs: number,
+  locale: string,
+): string {
+  if (rooms.length === 1) return sourceText(rooms[0]!.name, measure, rooms[0]!.measured, unit, item, packs, locale);
+  const count = KIND_OF_MEASURE[measure] === 'count';
+  const figure = (value: number) =>
+    count ? String(value) : `${formatQuantity(hundredthsOf(value), locale)} ${UNIT_LABELS[unit]}`;
+  const words = MEASURE_WORDS[measure];
+  const sum = rooms.reduce((total, room) => total + room.measured, 0);
+  const parts = [
+    `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${rooms.map((r) => `${r.name} ${figure(r.measured)}`).join(' + ')} = ${figure(sum)}`,
+  ];
+  if (item.waste > 0) parts.push(`+ ${rateText(item.waste)} % waste`);
+  if (item.coats !== 100) parts.push(`× ${hundredthsText(item.coats)} coats`);
+  parts.push(`= ${packs} ${packs === 1 ? 'pack' : 'packs'} of ${hundredthsText(item.pack!)} ${UNIT_LABELS[unit]}`);
+  return parts.join(' ');
+}
+
+/**
+ * What the customer reads on a line priced from an item: its name, and its customer description on the next line
+ * when it has one (docs/quotes.md, "What the customer reads"). How the quantity was measured never goes here: it is
+ * the line's `source.note`.
+ */
+export function itemDescription(item: Pick<PriceListItem, 'name' | 'customerDescription'>): string {
+  return item.customerDescription ? `${item.name}\n${item.customerDescription}` : item.name;
+}
+
+/**
+ * The lines of price-list items priced from the picked rooms (docs/quotes.md, "Lines from scans"):
+ * - an item sold by the unit (no pack): one line per chosen room (rooms in scan order, items in the order given),
+ *   its quantity from that room's figure; labour and the like stay per room;
+ * - an item sold in packs (a tin covers 10 m²): one line for the whole job, its packs rounded up once over the need
+ *   summed across the rooms (229 m² of walls is 3 tins of 100 m², not 2 + 2), naming the rooms in `source.rooms`,
+ *   marked `materials` for the Materials section;
+ * - an item not measured (or a measured one when no room is picked at all): one line, quantity 1.
+ * Each line's description is what the customer reads (`itemDescription`); how its quantity was measured is its
+ * `source.note`. A room without the item's figure (a scan with no walls for a wall item) gives nothing. The scans must
+ * be attached to the lead (`scan_not_found` otherwise); each scan's `rooms` are indices from 1, all rooms when empty.
  * Called before the write that stores the lines: reading a scan's figures may store them (a write of its own).
  */
 export async function measuredLines(
@@ -132,6 +176,15 @@ export async function measuredLines(
   const lines: NewLine[] = [];
   const carried = (item: PriceListItem) => item.taxes.filter((t) => input.taxNames.includes(t));
   const measuredItems = input.items.filter((i) => i.measure !== null);
+  const sourceOf = (item: PriceListItem, measured: number) => ({
+    measure: item.measure!,
+    measured,
+    waste: Number(rateText(item.waste)),
+    coats: item.coats / 100,
+    pack: item.pack === null ? null : item.pack / 100,
+  });
+  // A pack item's rooms, gathered over every pick, priced once below.
+  const packRooms = new Map<PriceListItem, NonNullable<LineSource['rooms']>>();
   for (const { scanId, rooms: picked } of input.picks) {
     const scan = await ctx.store.db
       .selectFrom('scans')
@@ -159,11 +212,17 @@ export async function measuredLines(
         const figure = FIGURE_OF[measure](room.measurement);
         if (figure === null) continue;
         const measured = inUnit(figure, item.unit);
-        const { quantity, packs } = measuredQuantity(measured, item);
+        if (item.pack !== null) {
+          const gathered = packRooms.get(item) ?? [];
+          gathered.push({ scanId, room: room.index + 1, name: room.name, measured });
+          packRooms.set(item, gathered);
+          continue;
+        }
+        const { quantity } = measuredQuantity(measured, item);
         lines.push({
-          description: `${item.name} — ${sourceText(room.name, measure, measured, item.unit, item, packs, input.locale)}`,
+          description: itemDescription(item),
           quantity,
-          unit: packs === null ? item.unit : 'each',
+          unit: item.unit,
           unitPrice: item.unitPrice,
           taxes: carried(item),
           optional: false,
@@ -171,19 +230,41 @@ export async function measuredLines(
           source: {
             scanId,
             room: room.index + 1,
-            measure,
-            measured,
-            waste: Number(rateText(item.waste)),
-            coats: item.coats / 100,
-            pack: item.pack === null ? null : item.pack / 100,
+            ...sourceOf(item, measured),
+            note: sourceText(room.name, measure, measured, item.unit, item, null, input.locale),
           },
         });
       }
     }
   }
-  for (const item of input.items.filter((i) => i.measure === null)) {
+  for (const item of measuredItems) {
+    const rooms = packRooms.get(item);
+    if (!rooms) continue;
+    const measured = rooms.reduce((sum, room) => sum + room.measured, 0);
+    const { quantity, packs } = measuredQuantity(measured, item);
     lines.push({
-      description: item.name,
+      description: itemDescription(item),
+      quantity,
+      unit: 'each',
+      unitPrice: item.unitPrice,
+      taxes: carried(item),
+      optional: false,
+      chosen: true,
+      source: {
+        scanId: rooms[0]!.scanId,
+        room: rooms[0]!.room,
+        ...sourceOf(item, measured),
+        note: packNote(rooms, item.measure!, item.unit, item, packs!, input.locale),
+        rooms,
+      },
+      materials: true,
+    });
+  }
+  // Items not measured, and measured ones with no room picked at all (no scan to measure in), once, quantity 1.
+  const once = input.picks.length === 0 ? input.items : input.items.filter((i) => i.measure === null);
+  for (const item of once) {
+    lines.push({
+      description: itemDescription(item),
       quantity: 100,
       unit: item.unit,
       unitPrice: item.unitPrice,

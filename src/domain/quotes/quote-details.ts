@@ -15,6 +15,10 @@ export interface QuoteDetails {
   customerEmail?: string;
   customerPhone?: string;
   customerAddress?: string;
+  /** Whether the customer's page says how each quantity was measured (each line's `source.note`). */
+  showMeasurements?: boolean;
+  /** The sender's message in the email Send queues; empty for none. */
+  sendMessage?: string;
 }
 
 /**
@@ -50,6 +54,8 @@ export function checkQuoteDetails(
           ),
     customer_phone: text(d.customerPhone, 'customerPhone', "The customer's phone", 40, false),
     customer_address: text(d.customerAddress, 'customerAddress', "The customer's address", 500, true),
+    show_measurements: d.showMeasurements === undefined ? undefined : d.showMeasurements ? 1 : 0,
+    send_message: text(d.sendMessage, 'sendMessage', 'The message', 2000, true),
     valid_until:
       d.validUntil === undefined
         ? undefined

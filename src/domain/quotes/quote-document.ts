@@ -9,7 +9,7 @@ import {
   type Paper,
 } from '../document-model.js';
 import { formatMoney, formatQuantity, rateText } from '../money.js';
-import { UNIT_LABELS } from '../price-list/price-list-item.js';
+import { customerUnit, isFee, shownNote } from '../line-text.js';
 import type { Units } from '../units.js';
 import { documentPlans } from './document-plans.js';
 import type { FrozenPlans } from './frozen-plans.js';
@@ -27,10 +27,6 @@ export interface QuoteDocumentFrame {
   units: Units;
   paper: Paper;
 }
-
-/** A line's unit as the customer reads it beside a quantity, as on their page: `m²`, `h`, nothing for a fixed price. */
-const CUSTOMER_UNITS: Record<string, string> = { ...UNIT_LABELS, hour: 'h', fixed: '' };
-export const customerUnit = (unit: string) => CUSTOMER_UNITS[unit] ?? unit;
 
 /** A calendar date (`2026-12-26`) in the locale, as the customer's page writes it: "December 26, 2026". */
 export function documentDate(day: string, locale: string): string {
@@ -108,10 +104,12 @@ export function quoteDocument(
         choice: null,
         subtotal: null,
         lines: quote.lines.map((line) => ({
-          description: line.description,
-          quantity: formatQuantity(line.quantity, locale),
-          unit: customerUnit(line.unit),
-          unitPrice: money(line.unitPrice),
+          // As the customer's page reads it: how it was measured under it when the quote shows that, a fee without
+          // "1 ×" (docs/quotes.md, "What the customer reads").
+          description: [line.description, shownNote(line.source, quote.showMeasurements)].filter(Boolean).join('\n'),
+          quantity: isFee(line) ? '' : formatQuantity(line.quantity, locale),
+          unit: isFee(line) ? '' : customerUnit(line.unit),
+          unitPrice: isFee(line) ? '' : money(line.unitPrice),
           amount: money(line.amount),
           optional: line.optional,
           chosen: line.chosen,

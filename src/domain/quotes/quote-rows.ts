@@ -7,7 +7,7 @@ import { newHistoryId } from '../stages/stage-history.js';
 import { loadStages } from '../stages/stage.js';
 import { lineAmount } from '../money.js';
 import type { NewLine } from './measured-lines.js';
-import { lastSectionId } from './quote-sections.js';
+import { defaultSectionId } from './materials-section.js';
 
 /**
  * The columns of a new draft revision that say nothing has happened to it yet: no link until its send, no view, no
@@ -35,12 +35,15 @@ export function freshDraft(at: string, userId: string | null | undefined) {
     decline_reason: null,
     withdrawn_at: null,
     plans: null,
+    // The email's message is the sender's words for one send: every new draft starts without one.
+    send_message: null,
   } as const;
 }
 
 /**
  * Appends lines to a revision after its last position, in one statement (amounts computed here; totals by
- * `storeTotals`). Each goes into its own `sectionId`, else into `sectionId` given here, else into the last section.
+ * `storeTotals`). Each goes into its own `sectionId`, else into `sectionId` given here, else into the last section
+ * that is not the Materials section (`defaultSectionId`).
  */
 export async function insertLines(
   trx: Transaction<Schema>,
@@ -49,7 +52,7 @@ export async function insertLines(
   sectionId?: string,
 ): Promise<string[]> {
   if (lines.length === 0) return [];
-  const into = sectionId ?? (lines.every((l) => l.sectionId) ? '' : await lastSectionId(trx, quoteId));
+  const into = sectionId ?? (lines.every((l) => l.sectionId) ? '' : await defaultSectionId(trx, quoteId));
   const last = await trx
     .selectFrom('quote_lines')
     .select((eb) => eb.fn.max('position').as('max'))

@@ -20,13 +20,13 @@ export interface LineSource {
   pack: number | null;
   /**
    * How the quantity was measured, as the staff's view (and, when the quote says so, the customer's page) shows it:
-   * "Kitchen: walls (net) 59.42 m² × 2 coats = 2 packs of 100 m²". Absent on lines made before 0045, whose
-   * description said it.
+   * "Kitchen: walls (net) 32.78 m² × 2 coats = 7 packs of 10 m²", the figure in the item's unit. Absent on lines made
+   * before it was kept apart, whose description said it.
    */
   note?: string;
   /**
-   * A pack item priced over several rooms (one line, packs rounded once over the summed need): each room with its
-   * figure in the item's unit. `scanId`, `room` and `measured` are then the first room's and the sum.
+   * A pack item (one line for the whole job, packs rounded once over the summed need): each room with its figure in
+   * the item's unit. `scanId` and `room` are then the first room's, `measured` the sum.
    */
   rooms?: Array<{ scanId: string; room: number; name: string; measured: number }>;
 }
@@ -101,6 +101,8 @@ export interface QuoteView {
   deposit: QuoteDeposit | null;
   /** Whether the customer's page says how each quantity was measured (`source.note`). */
   showMeasurements: boolean;
+  /** The sender's message in the email Send queues (never on the customer's page); null for none. */
+  sendMessage: string | null;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
@@ -286,6 +288,7 @@ export function viewOf(
     lines: content.lines,
     deposit: terms ? { ...terms, amount: depositAmount(terms, totals.total)! } : null,
     showMeasurements: Boolean(Number(row.show_measurements ?? 0)),
+    sendMessage: row.send_message ?? null,
     subtotal: totals.subtotal,
     taxes: totals.taxes,
     total: totals.total,

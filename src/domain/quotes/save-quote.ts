@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { QuoteTable, Schema } from '../../storage/schema.js';
 import { nowIso, type DomainContext, type WorkspaceVerbArgs } from '../context.js';
 import { changedExactly } from '../document-state.js';
@@ -100,7 +100,8 @@ export async function saveDraft(
         unitPrice: newLine.unitPrice,
         taxes,
         optional: newLine.optional ?? false,
-        chosen: newLine.chosen ?? true,
+        // An optional line starts unticked unless the sender ticks it; a line that is not optional always counts.
+        chosen: newLine.optional ? (newLine.chosen ?? false) : true,
         source: null,
       },
     ]);
@@ -108,8 +109,24 @@ export async function saveDraft(
   return storeTotals(ctx, trx, row.id, at, editable);
 }
 
-/** A line of the (locked) draft changed; a measured line keeps where it came from, taxes stay when not given. */
+/**
+ * The tick a save leaves on a line: 1 or 0 as given (always 1 for a line that is not optional); for a line made
+ * optional without a tick given, its tick if it was optional already, else 0.
+ */
+function chosenOf(values: LineValues): number | RawBuilder<number> | undefined {
+  if (values.optional === false) return 1;
+  if (values.chosen !== undefined) return values.chosen ? 1 : 0;
+  if (values.optional === true) return sql<number>`case when optional = 1 then chosen else 0 end`;
+  return undefined;
+}
+
+/**
+ * A line of the (locked) draft changed; a measured line keeps where it came from, taxes stay when not given. A line
+ * that is not optional always counts (chosen); one made optional now without a tick given starts unticked, as the
+ * customer then sees it (docs/quotes.md, "Optional lines").
+ */
 async function updateLine(trx: Transaction<Schema>, quoteId: string, lineId: string, values: LineValues) {
+  const chosen = chosenOf(values);
   const updated = await trx
     .updateTable('quote_lines')
     .set({
@@ -120,7 +137,7 @@ async function updateLine(trx: Transaction<Schema>, quoteId: string, lineId: str
       amount: lineAmount(values.quantity, values.unitPrice),
       ...(values.taxes !== undefined ? { taxes: JSON.stringify(values.taxes) } : {}),
       ...(values.optional !== undefined ? { optional: values.optional ? 1 : 0 } : {}),
-      ...(values.chosen !== undefined ? { chosen: values.chosen ? 1 : 0 } : {}),
+      ...(chosen !== undefined ? { chosen } : {}),
     })
     .where('id', '=', lineId)
     .where('quote_id', '=', quoteId)

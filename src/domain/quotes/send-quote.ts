@@ -85,7 +85,7 @@ async function sendDraft(
   // The workspace's zone, units and email wording, read once for the whole send.
   const workspace = await trx
     .selectFrom('workspaces')
-    .select(['time_zone', 'units', 'name', 'locale'])
+    .select(['time_zone', 'units', 'name', 'locale', 'business_address', 'business_phone', 'business_email'])
     .where('id', '=', row.workspace_id)
     .executeTakeFirstOrThrow();
   const timeZone = workspace.time_zone ?? 'UTC';
@@ -163,15 +163,7 @@ async function sendDraft(
   // Its PDF: the document frozen now, rendered by the document job (docs/documents.md, "Frozen at send").
   const documentId = await freezeQuoteDocument(trx, ctx, quote, plans);
   if (input.email && ctx.mail && quote.customer.email)
-    await queueQuoteEmail(
-      trx,
-      ctx,
-      quote,
-      { name: workspace.name, locale: workspace.locale },
-      input.email,
-      replaced.length > 0,
-      documentId,
-    );
+    await queueQuoteEmail(trx, ctx, quote, workspace, input.email, replaced.length > 0, documentId);
   return {
     quote,
     token,
@@ -180,12 +172,21 @@ async function sendDraft(
   };
 }
 
-/** The customer's email of a send (docs/quotes.md, "Send"), in the workspace's locale and currency. */
+/**
+ * The customer's email of a send (docs/quotes.md, "Send"), in the workspace's locale and currency: the sender's
+ * message when the draft has one, and the business's address, phone and email as Settings has them now.
+ */
 async function queueQuoteEmail(
   trx: Transaction<Schema>,
   ctx: DomainContext,
   quote: QuoteView,
-  settings: { name: string; locale?: string | null },
+  settings: {
+    name: string;
+    locale?: string | null;
+    business_address?: string | null;
+    business_phone?: string | null;
+    business_email?: string | null;
+  },
   from: { replyTo: string; senderName: string },
   replaces: boolean,
   documentId: string,
@@ -209,6 +210,12 @@ async function queueQuoteEmail(
       validUntil,
       replaces,
       documentId,
+      message: quote.sendMessage,
+      business: {
+        address: settings.business_address ?? null,
+        phone: settings.business_phone ?? null,
+        email: settings.business_email ?? null,
+      },
     },
   });
 }

@@ -85,7 +85,18 @@ export async function setDocumentSettings({
       ...(input.paper !== undefined ? { paper: input.paper } : {}),
     };
     if (Object.keys(set).length === 0) return;
+    const before =
+      input.paper === undefined
+        ? undefined
+        : await trx.selectFrom('workspaces').select('paper').where('id', '=', ctx.workspaceId).executeTakeFirst();
     await trx.updateTable('workspaces').set(set).where('id', '=', ctx.workspaceId).execute();
+    // A change of paper is a change of settings, audited as the Settings form's are (the logo has its own action).
+    if (before !== undefined && (before.paper ?? null) !== (input.paper ?? null))
+      await recordAudit(trx, ctx, {
+        action: 'settings.changed',
+        workspaceId: ctx.workspaceId,
+        details: { paper: true },
+      });
     if (input.logo !== undefined)
       await recordAudit(trx, ctx, {
         action: 'settings.logo_changed',

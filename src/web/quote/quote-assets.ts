@@ -41,6 +41,7 @@ p { margin: 0 0 8px; }
 .notice.ok { background: #edf7f0; border-color: #b9dfc6; }
 .notice.warn { background: #fdf5e9; border-color: #efd3a6; }
 .notice.bad { background: #fbeeee; border-color: #eec3c3; }
+.notice.preview { background: #fff8db; border: 2px dashed #b7791f; position: sticky; top: 8px; z-index: 1; box-shadow: 0 2px 8px rgba(0,0,0,.08); }
 .hash { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .8rem; overflow-wrap: anywhere; word-break: break-all; }
 table.lines { width: 100%; border-collapse: collapse; margin-top: 20px; }
 table.lines th { text-align: left; font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--ink); padding: 6px 4px; }
@@ -48,6 +49,7 @@ table.lines td { border-bottom: 1px solid var(--line); padding: 10px 4px; vertic
 table.lines .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .desc { overflow-wrap: anywhere; }
 .line-qty { display: none; color: var(--muted); font-size: .875rem; }
+.measured { display: block; margin-top: 2px; }
 tr.optional .desc { color: var(--ink); }
 tr.unticked td { color: var(--muted); }
 tr.unticked .amount { text-decoration: line-through; }
@@ -78,6 +80,7 @@ input[type=text]:focus, textarea:focus, button:focus, input[type=checkbox]:focus
 button { font: inherit; font-weight: 600; border-radius: 6px; padding: 11px 20px; cursor: pointer; border: 1px solid var(--accent); }
 button.primary { background: var(--accent); color: #fff; min-width: 200px; }
 button.secondary { background: #fff; color: var(--bad); border-color: #c9a3a3; }
+button:disabled, input:disabled, textarea:disabled { opacity: .55; cursor: not-allowed; }
 details.decline { margin-top: 20px; }
 details.decline summary { cursor: pointer; color: var(--muted); }
 .print-only { display: none !important; }

@@ -1,8 +1,8 @@
 import { formatDateTime, formatDay, zonedDay } from '../../domain/dates.js';
 import type { CustomerQuote } from '../../domain/quotes/customer-quote.js';
 import type { QuoteLineView } from '../../domain/quotes/quote-view.js';
-import { formatMoney, formatQuantity, minorDigits, rateText } from '../../domain/money.js';
-import { UNIT_LABELS } from '../../domain/price-list/price-list-item.js';
+import { isFee, quantityText, shownNote } from '../../domain/line-text.js';
+import { formatMoney, minorDigits, rateText } from '../../domain/money.js';
 import { html, type SafeHtml } from '../html.js';
 import { quoteAssetHref } from './quote-assets.js';
 import type { QuotePlan } from './quote-plans.js';
@@ -28,9 +28,14 @@ export interface QuotePageInput {
   answer?: AnswerState;
   /** The floor plan of each priced room (quote-plans.ts). */
   plans?: QuotePlan[];
+  /**
+   * Staff's **Preview as the customer** (docs/admin-app.md): the page as the customer sees it, marked as a preview at
+   * the top with a way back, its answers switched off, its assets from the site's root (it is not under /q/).
+   */
+  preview?: { back: string; draft: boolean };
 }
 
-function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = ''): string {
+function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = '', assets = ''): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -39,8 +44,8 @@ function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = ''
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
-<link rel="stylesheet" href="${quoteAssetHref('quote.css')}">
-<script src="${quoteAssetHref('quote.js')}" defer></script>
+<link rel="stylesheet" href="${assets}${quoteAssetHref('quote.css')}">
+<script src="${assets}${quoteAssetHref('quote.js')}" defer></script>
 </head>
 <body${attributes}>
 <main>
@@ -75,10 +80,6 @@ export function quoteMessagePage(heading: string, text: string, requestId?: stri
   );
 }
 
-/** A line's unit as the customer reads it beside a quantity: `23.16 m²`, `8 h`, a fixed price without a unit. */
-const PAGE_UNITS: Record<string, string> = { ...UNIT_LABELS, hour: 'h', fixed: '' };
-const unitLabel = (unit: string) => PAGE_UNITS[unit] ?? unit;
-
 /** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
 function dateText(day: string, locale: string): string {
   return formatDay(day, locale);
@@ -93,21 +94,27 @@ function dayOf(iso: string, timeZone: string): string {
   return zonedDay(iso, timeZone);
 }
 
+/**
+ * One line as the customer reads it (docs/quotes.md, "What the customer reads"): the description, how its quantity
+ * was measured when the quote shows that, `14.32 m² × $35.00`, and a fee as its amount alone.
+ */
 function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): SafeHtml {
   const { quote, locale } = input.customer;
   const money = (minor: number) => formatMoney(minor, quote.currency, locale);
   const chosen = input.answer?.chosen ? input.answer.chosen.includes(line.id) : line.chosen;
   const counted = !line.optional || chosen;
-  const qty = `${formatQuantity(line.quantity, locale)}${unitLabel(line.unit) ? ` ${unitLabel(line.unit)}` : ''}`;
+  const fee = isFee(line);
+  const qty = quantityText(line, locale);
+  const note = shownNote(line.source, quote.showMeasurements);
   const tick = line.optional
     ? open
       ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> <span class="screen-only">Optional: include this</span><span class="print-only">Optional</span></label>`
       : html`<span class="tick">${chosen ? 'Optional: included' : 'Optional: not included'}</span>`
     : '';
   return html`<tr class="${line.optional ? 'optional' : ''}${counted ? '' : ' unticked'}" data-amount="${String(line.amount)}" data-taxes="${line.taxes.join(',')}">
-<td class="desc"><span class="pre">${line.description}</span><span class="line-qty">${qty} × ${money(line.unitPrice)}</span>${tick ? html`<br>${tick}` : ''}</td>
+<td class="desc"><span class="pre">${line.description}</span>${note ? html`<span class="measured small muted">${note}</span>` : ''}${fee ? '' : html`<span class="line-qty">${qty} × ${money(line.unitPrice)}</span>`}${tick ? html`<br>${tick}` : ''}</td>
 <td class="num col-qty">${qty}</td>
-<td class="num col-price">${money(line.unitPrice)}</td>
+<td class="num col-price">${fee ? '' : money(line.unitPrice)}</td>
 <td class="num amount">${money(line.amount)}</td>
 </tr>`;
 }
@@ -116,7 +123,9 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): Saf
  * The PDF's address from the page: the page's own path with `?pdf=` (a relative reference keeps the path), so the
  * link's token is never written into the page. `/q/{token}/pdf` and `/q/{token}/pdf/accepted` serve the same.
  */
-function pdfHref(which: 'sent' | 'accepted'): string {
+function pdfHref(which: 'sent' | 'accepted', input: QuotePageInput): string {
+  // The preview (staff, signed in) links the staff's own PDF addresses of the quote.
+  if (input.preview) return `${input.preview.back}/pdf${which === 'accepted' ? '/accepted' : ''}`;
   return `?pdf=${which}`;
 }
 
@@ -129,7 +138,7 @@ function stateNotice(input: QuotePageInput): SafeHtml {
       return html`<section class="notice ok" id="acceptance"><h2>Accepted</h2>
 <p>Accepted by <strong>${quote.acceptedName ?? ''}</strong> on ${at(quote.acceptedAt)}.</p>
 <p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
-${input.customer.documents.accepted ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted')}">Download the accepted copy (PDF)</a></p>` : ''}</section>`;
+${input.customer.documents.accepted ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted', input)}">Download the accepted copy (PDF)</a></p>` : ''}</section>`;
     case 'declined':
       return html`<section class="notice bad" id="declined"><h2>Declined</h2><p>This quote was declined on ${at(quote.declinedAt)}.${quote.declineReason ? html` Reason given: <span class="pre">${quote.declineReason}</span>` : ''}</p></section>`;
     case 'withdrawn':
@@ -147,6 +156,8 @@ function acceptForm(input: QuotePageInput): SafeHtml {
   const { quote } = input.customer;
   const answer = input.answer ?? {};
   const errors = answer.errors ?? {};
+  // In the preview the answers are shown as the customer sees them, switched off.
+  const off = input.preview ? html` disabled` : '';
   return html`<section class="answer no-print" id="answer">
 <h2>Accept this quote</h2>
 <form method="post" id="accept" class="accept" novalidate>
@@ -155,11 +166,11 @@ function acceptForm(input: QuotePageInput): SafeHtml {
 <input type="hidden" name="revision" value="${String(quote.revision)}">
 <input type="hidden" name="linesShown" value="1">
 <label class="field" for="q-name">Your full name</label>
-<input type="text" id="q-name" name="name" autocomplete="name" maxlength="200" value="${answer.name ?? ''}"${errors.name ? html` aria-invalid="true" aria-describedby="q-name-error"` : ''}>
+<input type="text" id="q-name" name="name" autocomplete="name" maxlength="200" value="${answer.name ?? ''}"${off}${errors.name ? html` aria-invalid="true" aria-describedby="q-name-error"` : ''}>
 ${errors.name ? html`<p class="error" id="q-name-error">${errors.name}</p>` : ''}
-<label class="agree"><input type="checkbox" name="agreed" value="yes"${answer.agreed ? html` checked` : ''}${errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''}> <span>I accept this quote and its terms</span></label>
+<label class="agree"><input type="checkbox" name="agreed" value="yes"${off}${answer.agreed ? html` checked` : ''}${errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''}> <span>I accept this quote and its terms</span></label>
 ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>` : ''}
-<div class="buttons"><button type="submit" class="primary">Accept quote</button></div>
+<div class="buttons"><button type="submit" class="primary"${off}>Accept quote</button></div>
 <p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
 </form>
 <details class="decline"${errors.reason || answer.reason ? html` open` : ''}><summary>Decline this quote</summary>
@@ -168,9 +179,9 @@ ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>
 <input type="hidden" name="formToken" value="${input.formToken}">
 <input type="hidden" name="revision" value="${String(quote.revision)}">
 <label class="field" for="q-reason">Reason (optional)</label>
-<textarea id="q-reason" name="reason" maxlength="2000"${errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''}>${answer.reason ?? ''}</textarea>
+<textarea id="q-reason" name="reason" maxlength="2000"${off}${errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''}>${answer.reason ?? ''}</textarea>
 ${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>` : ''}
-<div class="buttons spaced"><button type="submit" class="secondary">Decline quote</button></div>
+<div class="buttons spaced"><button type="submit" class="secondary"${off}>Decline quote</button></div>
 </form></details>
 </section>`;
 }
@@ -179,11 +190,19 @@ ${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>
 export function quotePage(input: QuotePageInput): string {
   const { quote, state, business, locale, timeZone } = input.customer;
   const money = (minor: number) => formatMoney(minor, quote.currency, locale);
-  const number = `${quote.number ?? 'Quote'}${quote.revision > 1 ? ` rev ${quote.revision}` : ''}`;
+  // A draft (seen only in the preview) has no number until it is sent.
+  const number = `${quote.number ?? 'Draft'}${quote.revision > 1 ? ` rev ${quote.revision}` : ''}`;
   const open = state === 'open';
   const refusal = input.answer?.refusal;
   const customer = quote.customer;
-  const body = html`<div class="sheet">
+  const preview = input.preview;
+  const body = html`${
+    preview
+      ? html`<section class="notice preview no-print" id="preview" role="note"><h2>Preview as the customer</h2>
+<p>This is the page ${customer.name ?? 'your customer'} sees${preview.draft ? ' once you send the quote' : ''}. Nothing here is sent or recorded: this look is not counted as a view, and Accept and Decline are switched off.</p>
+<p><a href="${preview.back}" id="preview-back">Back to the quote</a></p></section>`
+      : ''
+  }<div class="sheet">
 ${refusal ? html`<section class="notice bad" id="refusal" role="alert"><h2>${refusal.heading}</h2><p>${refusal.text}</p></section>` : ''}
 ${stateNotice(input)}
 <header class="head">
@@ -234,10 +253,13 @@ ${quote.terms ? html`<h2>Terms</h2><p class="pre">${quote.terms}</p>` : ''}
 ${open ? acceptForm(input) : ''}
 </div>
 <footer class="foot no-print">${
-    input.customer.documents.sent
-      ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent')}">Download PDF</a></p><p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
-      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+    preview && !input.customer.documents.sent
+      ? html`<p class="muted small">Once the quote is sent, the customer can download its PDF here.</p>`
+      : input.customer.documents.sent
+        ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent', input)}">Download PDF</a></p><p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
+        : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
   }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
-  return shell(`Quote ${number} from ${business.name}`, body, attributes);
+  const title = `Quote ${number} from ${business.name}`;
+  return preview ? shell(`Preview: ${title}`, body, attributes, '/q/') : shell(title, body, attributes);
 }

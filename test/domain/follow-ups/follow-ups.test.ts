@@ -1,3 +1,4 @@
+import { renderDueDocuments } from '../../../src/domain/documents/document-jobs.js';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../../src/app.js';
@@ -67,6 +68,8 @@ describeEachBackend('follow-ups: the sender and customer reminders', (backend) =
   /** Sends what the outbox holds and answers the emails that arrived since the last call. */
   let seen = 0;
   async function delivered(): Promise<ParsedMail[]> {
+    // A sent quote's emails wait for its PDF (docs/documents.md): render them now, so each goes on the day it is due.
+    await renderDueDocuments(world.ctx, { limit: 50 });
     const deliveries = await deliverDueEmails(world.ctx, { limit: 100 });
     const sent = deliveries.filter((d) => d.state === 'sent').length;
     await sink.waitFor(seen + sent);

@@ -9,14 +9,15 @@ import type { DocumentModel } from '../../../src/domain/document-model.js';
 import { renderPool } from '../../../src/pdf/render-pool.js';
 import { renderDueDocuments } from '../../../src/domain/documents/document-jobs.js';
 import { ATTACHMENT_WAIT_MS } from '../../../src/domain/documents/email-attachment.js';
-import { formatMoney, formatQuantity, rateText } from '../../../src/domain/money.js';
+import { formatMoney, rateText } from '../../../src/domain/money.js';
 import { deliverDueEmails } from '../../../src/domain/notifications/deliver-emails.js';
 import { erasePerson } from '../../../src/domain/persons/erase-person.js';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { getQuote } from '../../../src/domain/quotes/get-quote.js';
-import { customerUnit, documentDate } from '../../../src/domain/quotes/quote-document.js';
+import { documentDate } from '../../../src/domain/quotes/quote-document.js';
+import { quantityText } from '../../../src/domain/line-text.js';
 import { customerQuotePdf, quotePdf, quotePdfForCli } from '../../../src/domain/quotes/quote-pdf.js';
 import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
 import { updateQuote } from '../../../src/domain/quotes/update-quote.js';
@@ -180,7 +181,7 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
       documentDate(json.validUntil, locale),
       ...json.lines.flatMap((l) => [
         l.description,
-        `${formatQuantity(Math.round(l.quantity * 100), locale)}${customerUnit(l.unit) ? ` ${customerUnit(l.unit)}` : ''}`,
+        quantityText({ unit: l.unit, quantity: Math.round(l.quantity * 100) }, locale),
         money(l.unitPrice),
         money(l.amount),
       ]),

@@ -67,41 +67,51 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       customer: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+1 514 555 0199', address: '12 Elm St' },
       terms: 'Half up front.',
     });
-    const [tileLine, paintLine, skirtingLine, doorLine, calloutLine] = quote.lines;
+    // In the order shown: per room (the kitchen's tiles, skirting, doors) and the item not measured, then the
+    // Materials section with the paint sold in packs (one line for the job).
+    const [tileLine, skirtingLine, doorLine, calloutLine, paintLine] = quote.lines;
     expect(quote.lines).toHaveLength(5);
+    // What the customer reads is the item's name; how it was measured is the staff's note.
     // 13.02 m² × 1.10 = 14.322 → 14.32 m² × $35.00 = $501.20
     expect(tileLine).toMatchObject({
-      description: 'Tiles — Kitchen: floor 13.02 m² + 10 % waste',
+      description: 'Tiles',
       quantity: 1432,
       unit: 'm2',
       unitPrice: 3500,
       amount: 50120,
       taxes: ['GST', 'QST'],
     });
-    expect(tileLine!.source).toMatchObject({ scanId, room: 1, measure: 'floor_area', waste: 10, coats: 1, pack: null });
+    expect(tileLine!.source).toMatchObject({
+      scanId,
+      room: 1,
+      measure: 'floor_area',
+      waste: 10,
+      coats: 1,
+      pack: null,
+      note: 'Kitchen: floor 13.02 m² + 10 % waste',
+    });
+    expect(tileLine!.source!.rooms).toBeUndefined();
     expect(tileLine!.source!.measured).toBeCloseTo(13.02, 9);
-    // 32.7772 m² × 2 coats = 65.5544 m² ÷ 10 m² a pack → 7 packs × $48
+    // 32.7772 m² × 2 coats = 65.5544 m² ÷ 10 m² a pack → 7 packs × $48; the note says m², the figure's unit.
     expect(paintLine).toMatchObject({
-      description: 'Paint — Kitchen: walls (net) 32.78 m² × 2 coats = 7 packs of 10 m²',
+      description: 'Paint',
       quantity: 700,
       unit: 'each',
       amount: 33600,
       taxes: ['GST'],
     });
-    expect(paintLine!.source).toMatchObject({ measure: 'wall_area_net', coats: 2, pack: 10 });
+    expect(paintLine!.source).toMatchObject({
+      measure: 'wall_area_net',
+      coats: 2,
+      pack: 10,
+      note: 'Kitchen: walls (net) 32.78 m² × 2 coats = 7 packs of 10 m²',
+      rooms: [{ scanId, room: 1, name: 'Kitchen', measured: expect.closeTo(32.7772, 6) }],
+    });
     // Skirting: the perimeter less the door's width, 14.6 − 0.82 = 13.78 m × $7.25 = $99.905 → $99.91 (half away from zero)
-    expect(skirtingLine).toMatchObject({
-      description: 'Skirting — Kitchen: skirting 13.78 m',
-      quantity: 1378,
-      amount: 9991,
-      taxes: [],
-    });
-    expect(doorLine).toMatchObject({
-      description: 'Door paint — Kitchen: doors 1',
-      quantity: 100,
-      unit: 'each',
-      amount: 4000,
-    });
+    expect(skirtingLine).toMatchObject({ description: 'Skirting', quantity: 1378, amount: 9991, taxes: [] });
+    expect(skirtingLine!.source!.note).toBe('Kitchen: skirting 13.78 m');
+    expect(doorLine).toMatchObject({ description: 'Door paint', quantity: 100, unit: 'each', amount: 4000 });
+    expect(doorLine!.source!.note).toBe('Kitchen: doors 1');
     expect(calloutLine).toMatchObject({
       description: 'Call-out',
       quantity: 100,
@@ -109,6 +119,9 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       amount: 7500,
       source: null,
     });
+    // Two sections: the work (no heading), and Materials with the paint.
+    expect(quote.sections.map((s) => s.title)).toEqual([null, 'Materials']);
+    expect(quote.lines.map((l) => quote.sections.findIndex((s) => s.id === l.sectionId))).toEqual([0, 0, 0, 0, 1]);
     const gstBase = 50120 + 33600 + 4000 + 7500;
     const qstBase = 50120 + 4000 + 7500;
     expect(gstBase).toBe(95220);
@@ -155,34 +168,127 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       ctx: world.ctx,
       input: { leadId, scanIds: [scanId], itemIds: [carpet.id, paint.id, base.id] },
     });
-    // Both rooms, each with the three items.
-    expect(quote.lines.map((l) => l.description.split(' — ')[0])).toEqual([
-      'Carpet',
-      'Paint',
-      'Baseboard',
-      'Carpet',
-      'Paint',
-      'Baseboard',
+    // Both rooms, each with the items sold by the unit; the paint once over both.
+    expect(quote.lines.map((l) => [l.description, l.source?.room])).toEqual([
+      ['Carpet', 1],
+      ['Baseboard', 1],
+      ['Carpet', 2],
+      ['Baseboard', 2],
+      ['Paint', 1],
     ]);
-    const [carpetLine, paintLine, baseLine] = quote.lines;
+    const [carpetLine, baseLine, , , paintLine] = quote.lines;
     // 13.02 m² = 140.1461… ft² × 1.10 = 154.1607… → 154.16 ft² × $3.25 = $501.02
-    expect(carpetLine).toMatchObject({
-      description: 'Carpet — Kitchen: floor 140.15 ft² + 10 % waste',
-      quantity: 15416,
-      unit: 'ft2',
-      amount: 50102,
-    });
+    expect(carpetLine).toMatchObject({ description: 'Carpet', quantity: 15416, unit: 'ft2', amount: 50102 });
+    expect(carpetLine!.source!.note).toBe('Kitchen: floor 140.15 ft² + 10 % waste');
     expect(carpetLine!.source!.measured).toBeCloseTo(13.02 / 0.3048 ** 2, 9);
-    // 32.7772 m² = 352.81 ft² × 2 = 705.6 ft² ÷ 400 → 2 gallons
-    expect(paintLine).toMatchObject({ quantity: 200, unit: 'each', amount: 7998 });
+    // Walls 32.7772 m² = 352.81 ft² and 31.85 m² = 342.83 ft², together 695.64 ft² × 2 = 1391.28 ft² ÷ 400 → 4 gallons
+    expect(paintLine).toMatchObject({ quantity: 400, unit: 'each', amount: 15996 });
+    expect(paintLine!.source!.note).toBe(
+      'Walls (net): Kitchen 352.81 ft² + Hall 342.83 ft² = 695.64 ft² × 2 coats = 4 packs of 400 ft²',
+    );
     // 14.6 m = 47.9002… ft → 47.90 ft × $2.10 = $100.59
-    expect(baseLine).toMatchObject({
-      description: 'Baseboard — Kitchen: perimeter 47.9 ft',
-      quantity: 4790,
-      unit: 'ft',
-      amount: 10059,
-    });
+    expect(baseLine).toMatchObject({ description: 'Baseboard', quantity: 4790, unit: 'ft', amount: 10059 });
+    expect(baseLine!.source!.note).toBe('Kitchen: perimeter 47.9 ft');
     expect(quote.taxes.every((t) => t.amount === 0)).toBe(true);
+  });
+
+  it('a pack item over several rooms is one line for the job, its packs rounded once, in Materials; labour stays per room', async () => {
+    const ws = await quoteWorkspace(world, 'Packs');
+    const leadId = await leadOf(world, ws);
+    const scanId = await scanOf(world, ws, leadId);
+    const paint = await item(ws.workspaceId, {
+      name: 'Wall paint, 10 L tin',
+      unit: 'm2',
+      price: '48.00',
+      measure: 'wall_area_net',
+      coats: '2',
+      pack: '10',
+      taxes: ['GST'],
+      customerDescription: 'Washable matt, two coats',
+    });
+    const labour = await item(ws.workspaceId, {
+      name: 'Painting walls',
+      unit: 'm2',
+      price: '9.50',
+      measure: 'wall_area_net',
+      taxes: ['GST'],
+    });
+    const quote = await createQuote({
+      ctx: world.ctx,
+      input: { leadId, scanIds: [scanId], itemIds: [paint.id, labour.id] },
+    });
+    const section = (id: string) => quote.sections.find((s) => s.id === id)?.title ?? null;
+    // Walls: kitchen 32.7772 m², hall 13 m × 2.45 m = 31.85 m². Per room the tins would be 7 + 7 (65.55 and 63.7 m²
+    // of two coats, 10 m² a tin); over both rooms 129.2544 m² is 13 tins.
+    expect(quote.lines.map((l) => [l.description, l.quantity, l.unit, l.amount, section(l.sectionId)])).toEqual([
+      ['Painting walls', 3278, 'm2', 31141, null],
+      ['Painting walls', 3185, 'm2', 30258, null],
+      ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'each', 62400, 'Materials'],
+    ]);
+    const tins = quote.lines[2]!.source!;
+    expect(tins).toMatchObject({
+      scanId,
+      room: 1,
+      measure: 'wall_area_net',
+      coats: 2,
+      pack: 10,
+      note: 'Walls (net): Kitchen 32.78 m² + Hall 31.85 m² = 64.63 m² × 2 coats = 13 packs of 10 m²',
+      rooms: [
+        { scanId, room: 1, name: 'Kitchen', measured: expect.closeTo(32.7772, 6) },
+        { scanId, room: 2, name: 'Hall', measured: expect.closeTo(31.85, 6) },
+      ],
+    });
+    expect(tins.measured).toBeCloseTo(64.6272, 6);
+    expect(quote.lines.map((l) => l.source?.note)).toEqual([
+      'Kitchen: walls (net) 32.78 m²',
+      'Hall: walls (net) 31.85 m²',
+      tins.note,
+    ]);
+
+    // Added in the builder later: another pack item joins the same Materials section (its floor primer over both
+    // rooms, 20.52 m² ÷ 12 m² → 2 tins where 2 + 1 per room); an item added once goes with the work, not the materials.
+    const primer = await item(ws.workspaceId, {
+      name: 'Floor primer',
+      unit: 'm2',
+      price: '30',
+      measure: 'floor_area',
+      pack: '12',
+    });
+    const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75' });
+    const added = await addItemLines({
+      ctx: world.ctx,
+      input: { quoteId: quote.id, itemIds: [primer.id, callout.id], picks: [{ scanId, rooms: [] }] },
+    });
+    const addedSection = (id: string) => added.sections.find((s) => s.id === id)?.title ?? null;
+    expect(added.sections.map((s) => s.title)).toEqual([null, 'Materials']);
+    expect(added.lines.map((l) => [l.description, l.quantity, addedSection(l.sectionId)])).toEqual([
+      ['Painting walls', 3278, null],
+      ['Painting walls', 3185, null],
+      ['Call-out', 100, null],
+      ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'Materials'],
+      ['Floor primer', 200, 'Materials'],
+    ]);
+
+    // The customer's plans cover every room a pack line was measured in.
+    const tinsOnly = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds: [paint.id] } });
+    expect(tinsOnly.lines).toHaveLength(1);
+    await sendQuote({ ctx: world.ctx, input: { quoteId: tinsOnly.id, by: { userId: null, label: 'test' } } });
+    const { plans } = await world.store.db
+      .selectFrom('quotes')
+      .select('plans')
+      .where('id', '=', tinsOnly.id)
+      .executeTakeFirstOrThrow();
+    expect((JSON.parse(plans!) as { rooms: Array<{ name: string }> }).rooms.map((r) => r.name)).toEqual([
+      'Kitchen',
+      'Hall',
+    ]);
+
+    // No scan to measure in: a measured item is one line of quantity 1, to be typed.
+    const other = await leadOf(world, ws, 'Grace Hopper');
+    const bare = await createQuote({ ctx: world.ctx, input: { leadId: other, itemIds: [labour.id] } });
+    expect(bare.lines.map((l) => [l.description, l.quantity, l.unit, l.source])).toEqual([
+      ['Painting walls', 100, 'm2', null],
+    ]);
   });
 
   it('refuses a scan not attached to the lead and a room the scan does not have', async () => {
@@ -221,9 +327,9 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       input: { quoteId: draft.id, itemIds: [tiles.id, callout.id], scanIds: [scanId], rooms: [2] },
     });
     // The hall: 1.5 × 5 = 7.5 m² × 1.1 = 8.25 m².
-    expect(q.lines.map((l) => [l.description, l.quantity, l.amount])).toEqual([
-      ['Tiles — Hall: floor 7.5 m² + 10 % waste', 825, 28875],
-      ['Call-out', 100, 7500],
+    expect(q.lines.map((l) => [l.description, l.source?.note ?? null, l.quantity, l.amount])).toEqual([
+      ['Tiles', 'Hall: floor 7.5 m² + 10 % waste', 825, 28875],
+      ['Call-out', null, 100, 7500],
     ]);
     expect(q.subtotal).toBe(28875 + 7500);
     await sendQuote({ ctx: world.ctx, input: { quoteId: q.id, by: { userId: null, label: 'test' } } });

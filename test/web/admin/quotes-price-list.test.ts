@@ -34,6 +34,7 @@ describeEachBackend('Settings → Price list page', (backend) => {
       waste: '10',
       coats: '2',
       pack: '',
+      customerDescription: 'Sanded, then <i>two</i> coats of satin varnish',
     });
     expect(added.statusCode).toBe(303);
     expect(added.headers.location).toBe(`${base()}?notice=item-added`);
@@ -43,6 +44,10 @@ describeEachBackend('Settings → Price list page', (backend) => {
     expect(page.body).not.toContain('<b>Floor</b>');
     expect(page.body).toContain('$42.50 / m²');
     expect(page.body).toContain('10 % waste');
+    // What the customer reads under the name on a quote line, shown (escaped) under the name.
+    expect(page.body).toContain(
+      '<span class="muted small item-description">Sanded, then &lt;i&gt;two&lt;/i&gt; coats of satin varnish</span>',
+    );
     const row = await f.world.store.db
       .selectFrom('price_list_items')
       .selectAll()
@@ -53,6 +58,9 @@ describeEachBackend('Settings → Price list page', (backend) => {
     expect(edit.statusCode).toBe(200);
     expect(edit.body).toContain('value="42.50"');
     expect(edit.body).toContain('<option value="floor_area" selected>');
+    expect(edit.body).toMatch(
+      /<textarea id="f-customerDescription" name="customerDescription" maxlength="700"[^>]*>Sanded, then &lt;i&gt;two&lt;\/i&gt; coats of satin varnish<\/textarea>/,
+    );
     const saved = await post(`${base()}/${row.id}`, {
       name: 'Floor sealing',
       unit: 'm2',
@@ -60,8 +68,29 @@ describeEachBackend('Settings → Price list page', (backend) => {
       measure: 'floor_area',
       waste: '10',
       coats: '2',
+      customerDescription: 'Two coats of satin varnish',
     });
     expect(saved.headers.location).toBe(`${base()}?notice=item-saved`);
+    const description = async () =>
+      (
+        await f.world.store.db
+          .selectFrom('price_list_items')
+          .select('customer_description')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow()
+      ).customer_description;
+    expect(await description()).toBe('Two coats of satin varnish');
+    const tooLong = await post(`${base()}/${row.id}`, {
+      name: 'Floor sealing',
+      unit: 'm2',
+      price: '45',
+      customerDescription: 'x'.repeat(701),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toMatch(/id="f-customerDescription-error">At most 700 characters/);
+    // Emptied, it is gone: the customer then reads the name alone.
+    await post(`${base()}/${row.id}`, { name: 'Floor sealing', unit: 'm2', price: '45', customerDescription: '' });
+    expect(await description()).toBeNull();
     expect(await names()).toEqual(['Floor sealing', 'Paint']);
     const removed = await post(`${base()}/${row.id}/remove`, {});
     expect(removed.headers.location).toBe(`${base()}?notice=item-removed`);

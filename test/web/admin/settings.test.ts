@@ -69,6 +69,7 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       businessPhone: null,
       businessEmail: null,
       taxNumbers: [],
+      deposit: null,
       followUpDays: 3,
       customerReminderDays: [],
       invoiceReminderDays: [],

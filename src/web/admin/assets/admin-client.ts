@@ -157,9 +157,10 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
         const amount = quantity === undefined || price === undefined ? undefined : divRound(quantity * price, 100n);
         const cell = line.querySelector('[data-line-amount]');
         if (cell) cell.textContent = money(amount);
-        // A line counts unless it is optional and not chosen (a line not optional before Save posts chosen=on).
+        // A line counts unless it is optional and not ticked. A line made optional here has no tick box yet: Save makes
+        // it optional and unticked, so it stops counting at once (docs/quotes.md, "Optional lines").
         const chosen = field(line, 'chosen');
-        const counts = !field(line, 'optional')?.checked || !chosen || chosen.type !== 'checkbox' || chosen.checked;
+        const counts = !field(line, 'optional')?.checked || (chosen?.type === 'checkbox' && chosen.checked);
         if (!counts) return;
         subtotal = amount === undefined || subtotal === undefined ? undefined : subtotal + amount;
         taxes.forEach((tax, i) => {

@@ -28,6 +28,7 @@ interface ItemValues {
   coats: string;
   pack: string;
   taxes: string[];
+  customerDescription: string;
 }
 
 export const MEASURE_LABELS: Record<string, string> = {
@@ -66,6 +67,7 @@ const emptyValues = (settings: WorkspaceSettings): ItemValues => ({
   coats: '1',
   pack: '',
   taxes: settings.taxes.filter((t) => t.onByDefault).map((t) => t.name),
+  customerDescription: '',
 });
 
 const valuesOf = (item: PriceListItem, currency: string): ItemValues => ({
@@ -77,6 +79,7 @@ const valuesOf = (item: PriceListItem, currency: string): ItemValues => ({
   coats: formatDecimal(item.coats, 2).replace(/\.?0+$/, ''),
   pack: item.pack === null ? '' : formatDecimal(item.pack, 2).replace(/\.?0+$/, ''),
   taxes: item.taxes,
+  customerDescription: item.customerDescription ?? '',
 });
 
 function postedValues(body: Record<string, string | undefined>, settings: WorkspaceSettings): ItemValues {
@@ -89,6 +92,7 @@ function postedValues(body: Record<string, string | undefined>, settings: Worksp
     coats: body.coats ?? '',
     pack: body.pack ?? '',
     taxes: settings.taxes.filter((_t, i) => body[`tax${i + 1}`] === 'on').map((t) => t.name),
+    customerDescription: body.customerDescription ?? '',
   };
 }
 
@@ -109,6 +113,7 @@ function itemForm(
   return html`<form method="post" action="${action}" novalidate class="item-form">
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
+${field({ name: 'customerDescription', label: 'Description for the customer (optional)', value: values.customerDescription, errors, maxlength: 700, textarea: true, hint: 'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a quantity was measured is kept apart, for you.' })}
 <div class="item-grid">
 ${selectField(
   'unit',
@@ -143,7 +148,7 @@ function itemRow(call: WorkspaceCall, settings: WorkspaceSettings, item: PriceLi
     item.pack !== null ? `packs of ${formatDecimal(item.pack, 2).replace(/\.?0+$/, '')} ${UNIT_LABELS[item.unit]}` : '',
   ].filter(Boolean);
   return html`<tr>
-<td data-label="Name">${item.name}</td>
+<td data-label="Name">${item.name}${item.customerDescription ? html`<span class="muted small item-description">${item.customerDescription}</span>` : ''}</td>
 <td data-label="Price" class="num">${formatMoney(item.unitPrice, settings.currency, settings.locale)} / ${UNIT_LABELS[item.unit]}</td>
 <td data-label="Measured by" class="meta">${item.measure ? MEASURE_LABELS[item.measure] : '—'}${extras.length ? html`<span class="muted small"> · ${extras.join(' · ')}</span>` : ''}</td>
 <td data-label="Taxes" class="meta">${item.taxes.join(', ') || '—'}</td>
@@ -203,7 +208,7 @@ ${itemForm(call, settings, `${ws}/settings/price-list`, 'Add item', forms.add?.v
 </section>
 <section class="card" aria-labelledby="import-heading" id="import">
 <h2 id="import-heading">Import CSV</h2>
-<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats, pack optional). A row whose name matches an item replaces it; the others are added. One bad row refuses the whole file.</p>
+<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats, pack and description, what the customer reads under the name, optional). A row whose name matches an item replaces it; the others are added. One bad row refuses the whole file.</p>
 <form method="post" action="${ws}/settings/price-list/import" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
 ${importFields(forms.import)}

@@ -1,7 +1,15 @@
 import { formatDay } from '../../../domain/dates.js';
 import { formatMoney, formatQuantity, amountText, formatDecimal, minorDigits } from '../../../domain/money.js';
 import type { PriceListItem } from '../../../domain/price-list/price-list-item.js';
-import { UNIT_LABELS, UNITS, type Unit } from '../../../domain/price-list/price-list-item.js';
+import {
+  KIND_OF_MEASURE,
+  UNIT_LABELS,
+  UNITS,
+  type Measure,
+  type MeasureKind,
+  type Unit,
+} from '../../../domain/price-list/price-list-item.js';
+import type { Units } from '../../../domain/units.js';
 import type { ScanRooms } from '../../../domain/quotes/lead-rooms.js';
 import type { QuoteSummary } from '../../../domain/quotes/list-quotes.js';
 import type { StoredDocument } from '../../../domain/documents/stored-document.js';
@@ -131,6 +139,29 @@ export interface BuilderInput {
   documents?: { sent?: StoredDocument; accepted?: StoredDocument };
 }
 
+/** The unit a room's figure is in, by its kind, in the workspace's units (a pack line's own unit is `each`). */
+const FIGURE_UNITS: Record<MeasureKind, Record<Units, string>> = {
+  area: { metric: 'm²', imperial: 'ft²' },
+  length: { metric: 'm', imperial: 'ft' },
+  volume: { metric: 'm³', imperial: 'ft³' },
+  count: { metric: '', imperial: '' },
+};
+
+/**
+ * How a measured line's quantity was measured, for the staff's view: its `source.note` ("Kitchen: walls (net) 32.78 m²
+ * × 2 coats = 7 packs of 10 m²"). A line made before notes were kept says it from its source, the figure in the unit
+ * of the figure (m², not the pack's "each").
+ */
+export function measuredNote(line: QuoteLineView, settings: Pick<WorkspaceSettings, 'locale' | 'units'>): string {
+  const source = line.source;
+  if (!source) return '';
+  if (source.note) return source.note;
+  const kind = KIND_OF_MEASURE[source.measure as Measure] ?? 'count';
+  const figureUnit = source.pack === null ? unitLabel(line.unit) : FIGURE_UNITS[kind][settings.units];
+  const figure = `${formatQuantity(Math.round(source.measured * 100), settings.locale)}${figureUnit ? ` ${figureUnit}` : ''}`;
+  return `From the scan, room ${source.room}: ${figure} measured${source.waste ? ` + ${source.waste} % waste` : ''}${source.coats !== 1 ? ` × ${source.coats} coats` : ''}${source.pack !== null ? ` = ${formatQuantity(line.quantity, settings.locale)} packs` : ''}`;
+}
+
 function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, count: number): SafeHtml {
   const { quote, form } = input;
   const errors = form.errors ?? {};
@@ -157,7 +188,7 @@ function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, c
   const source = line.source;
   return html`<fieldset class="quote-line" id="${p}" data-line="${p}"><legend class="offscreen">Line ${position + 1}</legend>
 ${input1('description', `Line ${position + 1}`, value('description', line.description), { textarea: true, maxlength: 1000 })}
-${source ? html`<p class="source">From the scan, room ${source.room}: ${formatQuantity(Math.round(source.measured * 100), input.settings.locale)} ${unitLabel(line.unit)} measured${source.waste ? ` + ${source.waste} % waste` : ''}${source.coats !== 1 ? ` × ${source.coats}` : ''}</p>` : ''}
+${source ? html`<p class="source">${measuredNote(line, input.settings)}</p>` : ''}
 <div class="line-grid">
 ${input1('quantity', 'Quantity', value('quantity', formatDecimal(line.quantity, 2)), { maxlength: 14, inputmode: 'decimal' })}
 <div class="field"><label for="f-${p}-unit">Unit</label><select id="f-${p}-unit" name="${p}-unit">${UNITS.map((u) => html`<option value="${u}"${u === unit ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`)}</select>${err('unit') ? html`<p class="field-error">${err('unit')}</p>` : ''}</div>
@@ -174,7 +205,7 @@ ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(li
 <input type="hidden" name="${p}-present" value="1">
 <div class="line-foot">
 <span><label><input type="checkbox" name="${p}-optional" value="on"${ticked('optional', line.optional) ? html` checked` : ''}> Optional (the customer ticks it)</label>
-${line.optional ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label>` : html`<input type="hidden" name="${p}-chosen" value="on">`}</span>
+${line.optional ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${ticked('chosen', line.chosen) ? html` checked` : ''}> Ticked at first</label>` : ''}</span>
 <span class="actions"><span class="line-amount" id="${p}-amount" data-line-amount>${formatMoney(line.amount, quote.currency, input.settings.locale)}</span>
 ${position > 0 ? html`<button type="submit" class="secondary" name="do" value="up:${line.id}" aria-label="Move line ${position + 1} up">↑</button>` : ''}
 ${position < count - 1 ? html`<button type="submit" class="secondary" name="do" value="down:${line.id}" aria-label="Move line ${position + 1} down">↓</button>` : ''}
@@ -281,11 +312,16 @@ ${field({ name: 'validUntil', label: 'Valid until', type: 'date', value: v('vali
 </div>
 ${field({ name: 'note', label: 'Note to the customer', value: v('note', quote.note), errors, maxlength: 5000, textarea: true })}
 ${field({ name: 'terms', label: 'Terms', value: v('terms', quote.terms), errors, maxlength: 5000, textarea: true })}
+<div class="field"><label><input type="checkbox" name="showMeasurements" id="f-showMeasurements" value="on"${(posted ? posted.showMeasurements === 'on' : quote.showMeasurements) ? html` checked` : ''}> Show the customer how quantities were measured</label><p class="hint">Off: the customer reads each line’s description only. On: also “Kitchen: floor 13.02 m² + 10 % waste” under it, as you see it here.</p></div>
 </section>
-<div class="card actions" id="builder-actions">
+<div class="card" id="builder-actions">
+${input.emailOn ? field({ name: 'sendMessage', label: 'Your message in the email (optional)', value: v('sendMessage', quote.sendMessage), errors, maxlength: 2000, textarea: true, hint: 'Goes in the email that Send makes, above the button to the quote, with your business’s address and phone under it. Save keeps it with the draft.' }) : ''}
+<div class="actions">
 <button type="submit" class="secondary" name="do" value="save">Save</button>
+<button type="submit" class="secondary" formaction="${base}/preview" id="preview-quote">Preview as the customer</button>
 <button type="submit" formaction="${base}/send" id="send-quote">Send to the customer</button>
-<span class="muted small">${input.emailOn ? (quote.customer.email ? `Send saves, then emails the quote to ${quote.customer.email}.` : 'No customer email: Send saves and gives you the link to pass on.') : 'Email is off: Send saves and gives you the customer’s link to copy.'} A sent quote is never changed; Revise makes a new revision.</span>
+<span class="muted small">${input.emailOn ? (quote.customer.email ? `Send saves, then emails the quote to ${quote.customer.email}.` : 'No customer email: Send saves and gives you the link to pass on.') : 'Email is off: Send saves and gives you the customer’s link to copy.'} Preview saves, then shows the customer’s page. A sent quote is never changed; Revise makes a new revision.</span>
+</div>
 </div>
 </form>`;
 }
@@ -299,7 +335,7 @@ function sentView(input: BuilderInput): SafeHtml {
 <tbody>${quote.lines.map(
     (
       line,
-    ) => html`<tr><td>${line.description}${line.optional ? html` <span class="status">${line.chosen ? 'Optional, ticked' : 'Optional'}</span>` : ''}${line.taxes.length ? html`<span class="muted small"> · ${line.taxes.join(', ')}</span>` : ''}</td>
+    ) => html`<tr><td><span class="pre">${line.description}</span>${line.source ? html`<span class="source muted small">${measuredNote(line, settings)}</span>` : ''}${line.optional ? html` <span class="status">${line.chosen ? 'Optional, ticked' : 'Optional'}</span>` : ''}${line.taxes.length ? html`<span class="muted small"> · ${line.taxes.join(', ')}</span>` : ''}</td>
 <td class="amount">${formatQuantity(line.quantity, settings.locale)} ${unitLabel(line.unit)}</td><td class="amount">${formatMoney(line.unitPrice, quote.currency, settings.locale)}</td><td class="amount">${formatMoney(line.amount, quote.currency, settings.locale)}</td></tr>`,
   )}</tbody>
 </table>
@@ -325,8 +361,8 @@ ${quote.withdrawnAt ? html`<dt>Withdrawn</dt><dd>${when(quote.withdrawnAt)}</dd>
 </dl></section>
 </div>
 ${
-  quote.title || quote.note || quote.terms
-    ? html`<section class="card"><h2>Title, note and terms</h2><dl class="facts"><dt>Title</dt><dd>${quote.title ?? '—'}</dd><dt>Note</dt><dd>${quote.note ?? '—'}</dd><dt>Terms</dt><dd>${quote.terms ?? '—'}</dd></dl></section>`
+  quote.title || quote.note || quote.terms || quote.sendMessage
+    ? html`<section class="card"><h2>Title, note and terms</h2><dl class="facts"><dt>Title</dt><dd>${quote.title ?? '—'}</dd><dt>Note</dt><dd>${quote.note ?? '—'}</dd><dt>Terms</dt><dd>${quote.terms ?? '—'}</dd>${quote.sendMessage ? html`<dt>Message in the email</dt><dd class="pre">${quote.sendMessage}</dd>` : ''}</dl></section>`
     : ''
 }`;
 }
@@ -359,6 +395,9 @@ export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
   const base = `${ws}/quotes/${quote.id}`;
   const live = quote.status === 'sent' || quote.status === 'viewed' || quote.status === 'expired';
   const actions = [
+    quote.status !== 'draft'
+      ? html`<a class="button secondary" href="${base}/preview" id="preview-quote">Preview as the customer</a>`
+      : '',
     input.documents?.sent ? html`<a class="button secondary" href="${base}/pdf" id="quote-pdf">PDF</a>` : '',
     live ? actionButton({ action: `${base}/revise`, csrf: call.csrf, label: 'Revise' }) : '',
     live

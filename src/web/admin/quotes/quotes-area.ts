@@ -24,6 +24,10 @@ import { workspacePath } from '../admin-route.js';
 import { formErrorsOf, isFormError, type FormErrors } from '../form-controls.js';
 import { newQuotePage } from './new-quote-page.js';
 import { quotePage, quotesScreen, type BuilderForm } from './quote-pages.js';
+import { previewQuote } from '../../../domain/quotes/preview-quote.js';
+import { roomFiguresOf } from '../../../domain/quotes/room-figures.js';
+import { quotePage as customerPage } from '../../quote/quote-page.js';
+import { frozenRoomPlans } from '../../quote/quote-plans.js';
 
 const quotePath = (call: WorkspaceCall, quoteId: string) =>
   workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
@@ -99,6 +103,8 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
       customerEmail: body.customerEmail,
       customerPhone: body.customerPhone,
       customerAddress: body.customerAddress,
+      showMeasurements: body.showMeasurements === 'on',
+      ...(body.sendMessage !== undefined ? { sendMessage: body.sendMessage } : {}),
     };
   }
   changes.lines = quote.lines
@@ -112,7 +118,8 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
         price: body[`${p}-price`] ?? '',
         taxes: taxNames(quote, body, p),
         optional: body[`${p}-optional`] === 'on',
-        chosen: body[`${p}-chosen`] === 'on',
+        // A line made optional in this save has no tick box yet: it starts unticked (docs/quotes.md, "Optional lines").
+        chosen: line.optional ? body[`${p}-chosen`] === 'on' : undefined,
       };
       return { lineId: line.id, line: fields };
     });
@@ -152,7 +159,7 @@ function many(call: WorkspaceCall, name: string): string[] {
   return [raw?.[name] ?? []].flat().filter((v): v is string => typeof v === 'string');
 }
 
-/** New quote's picker (docs/admin-app.md): the lead's scans' rooms and the measured price-list items. */
+/** New quote's picker (docs/admin-app.md): the lead's scans' rooms with their figures, and the price list's items. */
 async function renderNewQuote(
   call: WorkspaceCall,
   status: number,
@@ -167,11 +174,11 @@ async function renderNewQuote(
     roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
   ]);
   const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
-  const measured = items.filter((i) => i.measure !== null);
+  const figures = await roomFiguresOf({ ctx: call.ctx, input: { scanIds: scans.map((s) => s.scanId) } });
   return call.render(status, {
     title: 'New quote',
     area: 'quotes',
-    body: newQuotePage(call, { leadId: lead.id, leadName, scans, items: measured, settings, picked, errors }),
+    body: newQuotePage(call, { leadId: lead.id, leadName, scans, figures, items, settings, picked, errors }),
   });
 }
 
@@ -246,8 +253,7 @@ export const quotesArea: AdminArea = {
         const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
         const scans = await roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } });
         const rooms = many(call, 'room');
-        // Without a scan the picker offers no items: there is no room to measure them in.
-        const itemIds = scans.length > 0 ? many(call, 'item') : [];
+        const itemIds = many(call, 'item');
         // One line per ticked room × ticked item; the rooms grouped by scan, in the lead's scan order.
         const picks = scans
           .map((s) => ({
@@ -269,7 +275,8 @@ export const quotesArea: AdminArea = {
               },
             ]);
           }
-          const known = new Set((await listPriceList({ ctx: call.ctx, input: { workspaceId } })).map((i) => i.id));
+          const items = await listPriceList({ ctx: call.ctx, input: { workspaceId } });
+          const known = new Set(items.map((i) => i.id));
           if (itemIds.some((id) => !known.has(id))) {
             throw new AppError('invalid_fields', 'A ticked item is no longer in the price list', [
               {
@@ -279,7 +286,9 @@ export const quotesArea: AdminArea = {
               },
             ]);
           }
-          if (itemIds.length > 0 && picks.length === 0 && scans.length > 0) {
+          // An item priced by a room's figure needs a room; one added once (a call-out fee) does not.
+          const measuredTicked = items.some((i) => i.measure !== null && itemIds.includes(i.id));
+          if (measuredTicked && picks.length === 0) {
             throw new AppError('invalid_fields', 'Tick at least one room', [
               { field: 'room', code: 'required', message: 'Tick the rooms to price the items in' },
             ]);
@@ -345,14 +354,19 @@ export const quotesArea: AdminArea = {
         const items = await listPriceList({ ctx: call.ctx, input: { workspaceId } });
         const measured = itemIds.filter((id) => items.find((i) => i.id === id)?.measure);
         const plain = itemIds.filter((id) => !measured.includes(id));
+        // No room ticked: a measured item is added once, quantity 1, to be typed.
         if (measured.length > 0 && byScan.size === 0) plain.push(...measured);
-        for (const [scanId, rooms] of byScan) {
-          if (measured.length > 0)
-            await addItemLines({
-              ctx: call.ctx,
-              input: { workspaceId, quoteId: quote.id, itemIds: measured, scanIds: [scanId], rooms },
-            });
-        }
+        // One call for every scan: a pack item over rooms of two scans is still one line (docs/quotes.md).
+        if (measured.length > 0 && byScan.size > 0)
+          await addItemLines({
+            ctx: call.ctx,
+            input: {
+              workspaceId,
+              quoteId: quote.id,
+              itemIds: measured,
+              picks: [...byScan].map(([scanId, rooms]) => ({ scanId, rooms })),
+            },
+          });
         if (plain.length > 0)
           await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
         return call.redirect(quotePath(call, quote.id), 'lines-added');
@@ -381,6 +395,41 @@ export const quotesArea: AdminArea = {
         });
         const emailed = Boolean(call.ctx.mail && sent.quote.customer.email);
         return call.redirect(quotePath(call, quote.id), emailed ? 'quote-sent-email' : 'quote-sent');
+      },
+      form: builderForm,
+    },
+    {
+      // Preview as the customer: their page, for staff, marked as a preview; nothing is recorded (no view).
+      method: 'GET',
+      path: '/w/:workspaceId/quotes/:quoteId/preview',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        const customer = await previewQuote({ ctx: call.ctx, input: { quoteId: quote.id } });
+        return call.send(
+          200,
+          customerPage({
+            customer,
+            formToken: '',
+            beacon: false,
+            plans: frozenRoomPlans(customer.plans),
+            preview: { back: quotePath(call, quote.id), draft: quote.status === 'draft' },
+          }),
+        );
+      },
+    },
+    {
+      // The builder's Preview button: what the page shows is saved first (as Send does), then the preview.
+      method: 'POST',
+      path: '/w/:workspaceId/quotes/:quoteId/preview',
+      access: 'member',
+      handler: async (call) => {
+        const quote = await loadQuote(call);
+        if (quote.status === 'draft') {
+          const { errors, first } = await applyForm(call, quote);
+          if (first) return refused(call, first, errors);
+        }
+        return call.redirect(`${quotePath(call, quote.id)}/preview`);
       },
       form: builderForm,
     },

@@ -19,6 +19,10 @@ table.list td.amount, table.list th.amount { text-align: right; white-space: now
 .quote-line .line-foot label { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; margin: 0; }
 .quote-line .line-foot input[type="checkbox"] { width: 1rem; height: 1rem; }
 .quote-line .source { font-size: .85rem; color: var(--muted); margin: 0 0 .5rem; }
+.read-only-lines .source { display: block; }
+.read-only-lines .pre, dd.pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.pick-rooms .figures { display: block; }
+.item-description { display: block; white-space: pre-wrap; overflow-wrap: anywhere; }
 .line-amount { font-weight: 650; white-space: nowrap; }
 dl.totals { display: grid; grid-template-columns: 1fr max-content; gap: .3rem 1.5rem; margin: 0; max-width: 22rem; margin-left: auto; }
 dl.totals dt { color: var(--muted); }
