@@ -53,6 +53,11 @@ export interface Config {
   mail: MailConfig | undefined;
   /** EMAIL_BATCH_SECONDS: at most one notification email per person per this many seconds (default 60). */
   emailBatchSeconds: number;
+  /**
+   * CLI_COMMAND: how a person runs the CLI where this server runs, as the banner and the pages write it: `npx
+   * leadscan` in a checkout (the default), `leadscan` on a server with deploy/leadscan installed (the unit sets it).
+   */
+  cliCommand: string;
 }
 
 export interface MailConfig {
@@ -238,6 +243,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== undefined && metricsToken.length < 16) {
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters (use `openssl rand -hex 24`)');
   }
+  const cliCommand = env.CLI_COMMAND?.trim() || 'npx leadscan';
+  if (!/^[A-Za-z0-9_./ -]{1,100}$/.test(cliCommand)) {
+    throw new ConfigError(
+      'CLI_COMMAND',
+      `must be a command of letters, digits, spaces, ".", "/", "-" or "_" (e.g. leadscan), got "${cliCommand.slice(0, 100)}"`,
+    );
+  }
   return {
     database,
     host,
@@ -279,5 +291,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     mail: mailConfig(env),
     emailBatchSeconds: integer(env, 'EMAIL_BATCH_SECONDS', 60, 0, 3600),
+    cliCommand,
   };
 }

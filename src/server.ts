@@ -49,7 +49,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
   if (!result.created) {
     for (const source of result.sources.slice(0, BANNER_SOURCES)) lines.push(...sourceLines(source));
     if (result.sources.length > BANNER_SOURCES)
-      lines.push(`(more lead sources: npx leadscan source list --workspace …)`);
+      lines.push(`(more lead sources: ${config.cliCommand} source list --workspace …)`);
     lines.push(`Web app:      ${config.publicBaseUrl}/`);
     return `${lines.join('\n')}\n`;
   }
@@ -61,7 +61,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
     'Post a lead:',
     `  curl -X POST '${intake}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
     // By name, as the README says: the workspace is "Default" on a first start.
-    'Scan upload key (shown once here; later: npx leadscan key show --workspace Default):',
+    `Scan upload key (shown once here; later: ${config.cliCommand} key show --workspace Default):`,
     `  ${result.uploadKey}`,
     'Test the scan connection:',
     `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H 'content-type: application/json' -d '{"rooms":[]}'`,
@@ -73,7 +73,7 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
       'Set the admin password with this one-time link (valid 24 h, shown only now):',
       `  ${result.adminSetup.setupUrl}`,
       'The page also asks for your own email and name, which replace admin@localhost.',
-      'A new link later: npx leadscan user reset-password --email admin@localhost',
+      `A new link later: ${config.cliCommand} user reset-password --email admin@localhost`,
     );
   }
   return `${lines.join('\n')}\n`;

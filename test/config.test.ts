@@ -54,6 +54,7 @@ describe('config', () => {
     ['TRUST_PROXY', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
     ['TURNSTILE_VERIFY_URL', 'nope'],
+    ['CLI_COMMAND', 'leadscan; rm -rf /'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     let caught: unknown;
     try {
@@ -65,6 +66,11 @@ describe('config', () => {
     expect((caught as ConfigError).variable).toBe(variable);
     expect((caught as Error).message).toContain(variable);
     expect((caught as Error).message.split('\n')).toHaveLength(1);
+  });
+
+  it('names the CLI as CLI_COMMAND says: npx leadscan in a checkout, the installed leadscan on a server', () => {
+    expect(loadConfig({}).cliCommand).toBe('npx leadscan');
+    expect(loadConfig({ CLI_COMMAND: ' leadscan ' }).cliCommand).toBe('leadscan');
   });
 
   it('turns limits off with 0 and parses TRUST_PROXY', () => {

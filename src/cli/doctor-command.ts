@@ -9,6 +9,7 @@ import { reasonOf } from '../runtime.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { migrationProvider } from '../storage/migrations/index.js';
 import { redactedUrl } from '../storage/redact-url.js';
+import { searchIndexFile } from '../storage/search-index.js';
 import { positiveInteger, type CliKit } from './kit.js';
 
 export interface DoctorCheck {
@@ -96,16 +97,15 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
     return;
   }
   try {
-    try {
-      const key = `doctor-${process.pid}-${Date.now()}`;
-      await store.writer.write(async (trx) => {
-        await trx.insertInto('app_meta').values({ key, value: 'write check' }).execute();
-        await trx.deleteFrom('app_meta').where('key', '=', key).execute();
-      });
-      add('database', true, `${where} answers and takes writes`);
-    } catch (error) {
-      add('database', false, `${where} answers but refuses writes: ${reasonOf(error)}`);
-    }
+    // The same test write as /healthz (docs/operations.md, "Health").
+    const probe = await store.probeWrite(10_000);
+    if (probe.writable) add('database', true, `${where} answers and takes writes`);
+    else
+      add(
+        'database',
+        false,
+        `${where} answers but refuses writes${probe.problem === 'disk_full' ? ' (the disk is full: see the disk line)' : probe.problem === 'read_only' ? ' (it is read-only)' : ''}: ${reasonOf(probe.error)}`,
+      );
 
     const known = Object.keys(await migrationProvider(store.dialect).getMigrations());
     const rows = await sql<{ name: string }>`select name from kysely_migration`
@@ -251,19 +251,54 @@ function checkBackups(dir: string, add: Add): void {
   );
 }
 
+/** Bytes as a person reads them: `512 B`, `3.4 MiB`, `12.0 GiB`. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The SQLite database's files (the database, its WAL and the search index): what the data directory holds for it. */
+function sqliteBytes(config: Config): number | null {
+  if (config.database.kind !== 'sqlite' || config.database.path === ':memory:') return null;
+  const file = config.database.path;
+  let total = 0;
+  const search = searchIndexFile(file);
+  for (const name of [file, `${file}-wal`, search, `${search}-wal`]) {
+    try {
+      total += fs.statSync(name).size;
+    } catch {
+      // a file that is not there takes no room
+    }
+  }
+  return total;
+}
+
+/**
+ * The free space of the data directory's file system (where the SQLite database, its WAL and the generated secret
+ * live): what a full disk would stop first (docs/operations.md, "Health"). Said in bytes a person reads, with the
+ * size of the disk and, on SQLite, what the database takes.
+ */
 function checkDisk(config: Config, minFree: number, add: Add): void {
   let dir = path.resolve(config.dataDir);
   while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   try {
     const stats = fs.statfsSync(dir);
     const free = stats.bavail * stats.bsize;
-    const gib = (free / 1024 ** 3).toFixed(1);
+    const total = stats.blocks * stats.bsize;
+    const database = sqliteBytes(config);
+    const said = `${formatBytes(free)} free of ${formatBytes(total)} under ${dir}${database === null ? '' : `; the database takes ${formatBytes(database)}`}`;
     add(
       'disk',
       free >= minFree,
       free >= minFree
-        ? `${gib} GiB free under ${dir}`
-        : `only ${gib} GiB free under ${dir}: free space or grow the disk`,
+        ? said
+        : `only ${said}: free space or grow the disk (wanted: at least ${formatBytes(minFree)}, --min-free)`,
     );
   } catch (error) {
     add('disk', false, `Cannot read free space under ${dir}: ${reasonOf(error)}`);

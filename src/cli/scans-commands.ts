@@ -9,7 +9,17 @@ import { checkUnits, getWorkspaceSettings } from '../domain/settings/workspace-s
 import { workspaceOfScan } from '../domain/scans/scan-in-workspace.js';
 import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
-import { listPage, nonNegativeInteger, withPaging, type CliKit, type PageOptions, type Render } from './kit.js';
+import { inWorkspace } from '../domain/context.js';
+import { renameRoom } from '../domain/scans/rename-room.js';
+import {
+  listPage,
+  nonNegativeInteger,
+  positiveInteger,
+  withPaging,
+  type CliKit,
+  type PageOptions,
+  type Render,
+} from './kit.js';
 import { workspaceIdOf } from './resolve.js';
 
 /** `leadscan scans …`: the Scans inbox and the stored bytes. */
@@ -36,6 +46,18 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withJson(scans.command('detach <scan>'))
     .description('detach a scan from its lead; both stay')
     .action(run((ctx, scanId: string) => detachScan({ ctx, input: { scanId } })));
+  withJson(scans.command('rename-room <scan> <room>'))
+    .description("name a scan's room (ROOM its number from 1); the stored bytes do not change")
+    .requiredOption('--name <name>', 'the room\'s name, e.g. "Dining room"')
+    .action(
+      run(async (ctx, scanId: string, room: string, opts: { name: string }) => {
+        // The number is checked first: a mistyped command is told so before the scan is looked up.
+        const number = positiveInteger(room);
+        // The operator's CLI acts on every workspace: the scan's own is the one.
+        const scoped = inWorkspace(ctx, await workspaceOfScan(ctx, scanId));
+        return renameRoom({ ctx: scoped, input: { scanId, room: number, name: opts.name } });
+      }),
+    );
   withJson(scans.command('measure <id>'))
     .description("a scan's room measurements (floor area, perimeter, walls, openings), as on its page")
     .option('--units <units>', 'metric or imperial (default: the workspace setting)')

@@ -134,9 +134,10 @@ export function parseQuantity(text: string, field = 'quantity'): number {
   return toSafe(units, 'quantity');
 }
 
-/** A percentage as thousandths of a percent: "9.975" is 9975; 0 to 100 with at most 3 decimals. */
+/** A percentage as thousandths of a percent: "9.975" (or "9.975 %") is 9975; 0 to 100 with at most 3 decimals. */
 export function parseRate(text: string, field = 'rate', max = 100): number {
-  const units = parseDecimal(text, 3, false);
+  // Typed as people write a rate: "5%", "5 %" and "9.975 %" are the same as "5" and "9.975".
+  const units = parseDecimal(text.trim().replace(/\s*%$/, ''), 3, false);
   if (units === undefined || units < 0n || units > BigInt(max) * 1000n) {
     throw new AppError(
       'invalid_fields',

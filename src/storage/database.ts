@@ -14,6 +14,7 @@ import { SqliteHotWriter } from './sqlite-hot-writer.js';
 import { withStorageErrors } from './storage-errors-dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Schema } from './schema.js';
+import { probeWrite, type WriteProbe } from './write-probe.js';
 
 import type { Dialect } from './dialect.js';
 
@@ -41,6 +42,8 @@ export interface Database {
   forgetDeleted(tables: ReadonlyArray<keyof Schema>): Promise<ForgetReport>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** One test write, committed and gone (write-probe.ts): whether the database takes writes, and if not, why. */
+  probeWrite(timeoutMs: number): Promise<WriteProbe>;
   /** Drains the writer, then closes connections. */
   close(): Promise<void>;
   /** Told after each commit of either writer (set by the app for /metrics; OpenOptions.onCommit is the first). */
@@ -258,6 +261,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     async ping() {
       await sql`select 1`.execute(db);
     },
+    probeWrite: (timeoutMs) => probeWrite(writer, timeoutMs),
     async close() {
       if (closed) return;
       closed = true;

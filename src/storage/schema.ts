@@ -212,6 +212,8 @@ export interface ScanRoomTable {
   /** Since 0005: the room is bytes [raw_start, raw_end) of its scan's raw body. */
   raw_start?: number | null;
   raw_end?: number | null;
+  /** Since 0051: 1 once a person named the room; the measurer then leaves `name` alone. */
+  renamed?: number;
 }
 
 export interface IdempotencyTable {

@@ -65,8 +65,19 @@ class TypedDriver implements Driver {
     return typedErrors(() => this.inner.commitTransaction(innerOf(connection)));
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return typedErrors(() => this.inner.rollbackTransaction(innerOf(connection)));
+  /**
+   * SQLite ends a transaction by itself when a COMMIT (or a statement) fails for want of disk space or I/O
+   * (SQLITE_FULL, SQLITE_IOERR): the ROLLBACK that follows then finds none and would throw "cannot rollback - no
+   * transaction is active" in place of the failure that matters. The transaction is gone, which is what ROLLBACK is
+   * for, so that one answer is taken as done and the caller sees the real error (a full disk: 503, not a 500).
+   */
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await typedErrors(() => this.inner.rollbackTransaction(innerOf(connection)));
+    } catch (error) {
+      if (error instanceof Error && /cannot rollback - no transaction is active/.test(error.message)) return;
+      throw error;
+    }
   }
 
   savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {

@@ -115,13 +115,16 @@ describe('Scans screen in Chromium, from the first-start banner', () => {
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.waitForURL(/\/login\?notice=password-set$/);
-    // The sign-in form already has the email (carried by a cookie, not the URL).
-    await expect(page.getByLabel('Email').inputValue()).resolves.toBe('owner@example.com');
+    // Signed in by setting the password: no second sign-in; people land on the Leads inbox.
+    await page.waitForURL(/\/w\/ws_[0-9a-f]+\/leads$/);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Leads inbox');
     // The link worked once.
     expect((await fetch(setupLink)).status).toBe(410);
-
-    await signIn(page);
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: /^Scans/ })
+      .click();
+    await page.waitForURL(/\/w\/ws_[0-9a-f]+\/scans$/);
     const key = await keyShow();
     await expect(page.textContent('#upload-key')).resolves.toBe(`lsk_…${key.slice(-4)}`);
     await expect(page.content()).resolves.not.toContain(key);

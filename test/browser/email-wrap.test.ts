@@ -25,6 +25,7 @@ describe('email HTML on a phone', () => {
       kind: 'arrivals',
       workspaceName: 'Acme Renovations',
       timeZone: 'America/Toronto',
+      locale: 'en-US',
       leads: [
         {
           id: 'lead_1',

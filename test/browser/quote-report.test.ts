@@ -62,7 +62,7 @@ describeEachBackend('the Report and the follow-up settings in Chromium', (backen
     await page.goto(`${base}/w/${rw.seeded.workspaceId}/quotes`);
     await page.click('#report-link');
     await page.waitForURL(/\/quotes\/report$/);
-    await expect(page.textContent('h2.report-period')).resolves.toBe('Aug 1, 2026 – Oct 31, 2026');
+    await expect(page.textContent('h2.report-period')).resolves.toBe('August 1, 2026 – October 31, 2026');
     const tiles = await page.$$eval('dl.report-tiles .tile', (els) =>
       els.map((el) => [el.querySelector('dt')!.textContent, el.querySelector('.value')!.textContent]),
     );

@@ -23,6 +23,7 @@ const POST_ACTIONS: Record<string, string | null> = {
   '/w/:workspaceId/scans/key': 'key.copied',
   '/w/:workspaceId/scans/key/regenerate': 'key.regenerated',
   '/w/:workspaceId/scans/:scanId/attach': 'scan.attached',
+  '/w/:workspaceId/scans/:scanId/rooms/:room/rename': 'scan.room_renamed',
   '/w/:workspaceId/scans/:scanId/detach': 'scan.detached',
   '/w/:workspaceId/scans/:scanId/delete': 'scan.deleted',
   '/w/:workspaceId/notifications': null,

@@ -192,6 +192,20 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     expect((await post({ ...good(), formStamp: stamp })).quarantined).toBe(false);
   });
 
+  it('refuses an invalid post before the render stamp judges it: an empty form sent at once is told what is missing', async () => {
+    // Sent at once (the stamp of this very moment) and empty: the interface's missing-contact refusal, not a catch.
+    await expect(post({ formStamp: stampAged(0) })).rejects.toMatchObject({ code: 'missing_contact' });
+    // A forged stamp and a required answer missing: the field's refusal too.
+    await expect(post({ ...good(), formStamp: 'garbage', [answerName(work)]: '' })).rejects.toMatchObject({
+      code: 'invalid_fields',
+      fieldErrors: [expect.objectContaining({ field: answerName(work), code: 'required' })],
+    });
+    expect(await quarantined()).toEqual([]);
+    // The honeypot still answers first, even for an empty post.
+    expect((await post({ formStamp: stampAged(0), website: 'x' })).quarantined).toBe(true);
+    expect((await quarantined()).map((r) => r.reason)).toEqual(['honeypot']);
+  });
+
   it('a form edit is seen by the very next post through the source cache: a new required field is asked for at once', async () => {
     holdCacheClock();
     // As POST /api/intake/{token} reads the source: through the cache, which carries the form's fields.

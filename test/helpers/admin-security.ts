@@ -154,6 +154,13 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   },
   {
     method: 'POST',
+    path: '/w/:workspaceId/scans/:scanId/rooms/:room/rename',
+    url: (f) => ws(f, `/scans/${f.homeScanId}/rooms/1/rename`),
+    foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/rooms/1/rename`),
+    form: () => ({ name: 'Renamed room' }),
+  },
+  {
+    method: 'POST',
     path: '/w/:workspaceId/scans/:scanId/detach',
     url: (f) => ws(f, `/scans/${f.homeScanId}/detach`),
     foreignUrl: (f) => ws(f, `/scans/${f.awayScanId}/detach`),

@@ -29,7 +29,7 @@ type Operation = 'POST /api/intake/{token}' | 'POST /api/scan/upload' | 'GET /he
 const CONTRACT_STATUSES: Record<Operation, number[]> = {
   'POST /api/intake/{token}': [200, 400, 404, 413, 429],
   'POST /api/scan/upload': [200, 400, 401, 413, 429],
-  'GET /healthz': [200],
+  'GET /healthz': [200, 503],
   'GET /readyz': [200, 503],
 };
 const OPERATIONS = Object.keys(CONTRACT_STATUSES) as Operation[];
@@ -693,7 +693,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       operation: 'GET /healthz',
       request: () => ({ method: 'GET', url: '/healthz' }),
       status: 200,
-      body: () => ({ ok: true }),
+      body: () => ({ ok: true, database: 'writable' }),
     };
     await check(healthz);
     await check({
@@ -714,7 +714,21 @@ describeEachBackend('OpenAPI conformance', (backend) => {
         return problem(r, 'service_unavailable');
       },
     });
-    await check({ ...healthz, label: 'up without a database' });
+    // The answer above is kept for a second (docs/operations.md, "Health"); the next probe finds no database.
+    const app = await world.app();
+    await expect
+      .poll(async () => (await app.inject({ method: 'GET', url: '/healthz' })).statusCode, { timeout: 5000 })
+      .toBe(503);
+    await check({
+      label: 'up without a database: no writes',
+      operation: 'GET /healthz',
+      request: () => ({ method: 'GET', url: '/healthz' }),
+      status: 503,
+      body: (r) => {
+        expect(r.headers['retry-after']).toBe('5');
+        return problem(r, 'service_unavailable');
+      },
+    });
     // The documented 4xx of a probe: a URL over 8 KiB, refused before the route.
     for (const operation of ['GET /healthz', 'GET /readyz'] as const) {
       await check({

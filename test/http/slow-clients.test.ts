@@ -158,7 +158,7 @@ describeEachBackend('slow and heavy clients', (backend) => {
     );
     const health = await fetch(`${baseUrl}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true });
+    expect(await health.json()).toEqual({ ok: true, database: 'writable' });
 
     for (const response of flood) {
       expect(response.status).toBe(503);

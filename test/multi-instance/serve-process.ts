@@ -13,10 +13,18 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** `leadscan serve [args]` as a real process on a free loopback port; resolves once the banner names the port. */
-export function serveProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+/**
+ * `leadscan serve [args]` as a real process on a free loopback port; resolves once the banner names the port. A
+ * `prefix` runs it through another command first (`unshare … sh -c '… && exec "$@"' sh`), which must exec it.
+ */
+export function serveProcess(
+  args: string[],
+  env: Record<string, string>,
+  options: { prefix?: string[] } = {},
+): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    const [command, ...rest] = [...(options.prefix ?? []), process.execPath, BIN, 'serve', ...args];
+    const child = spawn(command!, rest, {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

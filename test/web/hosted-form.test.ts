@@ -294,6 +294,32 @@ describeEachBackend('hosted form', (backend) => {
     expect((await leadsOf(seeded.source.id)).map((l) => l.name)).toEqual(['N'.repeat(120)]);
   });
 
+  it('answers an empty form sent at once with the missing-contact message, not a thank-you (nothing quarantined)', async () => {
+    const fast = await (
+      await world.app()
+    ).inject({
+      method: 'POST',
+      url: `/f/${token}`,
+      headers: FORM,
+      payload: encode({ formStamp: world.ctx.formStamps.make(seeded.source.id, new Date()), name: '', notes: '' }),
+    });
+    expect(fast.statusCode).toBe(400);
+    expect(fast.body).toMatch(/id="contact-hint" class="hint error">Please fill in your name, phone number or email/);
+    expect(fast.body).toMatch(/<title>Please correct the form/);
+    expect(await quarantineOf(seeded.source.id)).toEqual([]);
+    // With a contact, the same fast post is the time trap's: thanked and quarantined.
+    const filled = await (
+      await world.app()
+    ).inject({
+      method: 'POST',
+      url: `/f/${token}`,
+      headers: FORM,
+      payload: encode({ formStamp: world.ctx.formStamps.make(seeded.source.id, new Date()), name: 'Ada' }),
+    });
+    expect(filled.statusCode).toBe(200);
+    expect((await quarantineOf(seeded.source.id)).map((r) => r.reason)).toEqual(['too_fast']);
+  });
+
   it('makes one lead when the same rendered form is posted twice (its own idempotency key)', async () => {
     const page = (await get(`/f/${token}`)).body;
     const key = /<input type="hidden" name="idempotencyKey" value="([^"]+)">/.exec(page)?.[1];

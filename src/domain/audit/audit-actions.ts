@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'scan.attached',
   'scan.detached',
   'scan.deleted',
+  'scan.room_renamed',
   'quarantine.restored',
   'quarantine.deleted',
   'member.invited',

@@ -129,7 +129,7 @@ export async function setPasswordWithLink({
   password: string;
   repeat?: string;
   profile?: FirstOwnerProfile;
-}>): Promise<OpenedSetupLink> {
+}>): Promise<OpenedSetupLink & { displayName: string }> {
   const link = await openSetupLink({ ctx, input });
   // Only the placeholder account takes a new email here: any other account changes it through a confirmation link.
   const given = link.firstOwner ? input.profile : undefined;
@@ -154,6 +154,7 @@ export async function setPasswordWithLink({
   const businessName = given?.businessName !== undefined ? checkBusinessName(given.businessName) : undefined;
   const passwordHash = await hashPassword(password);
   const now = nowIso(ctx);
+  let chosenName: string | undefined;
   await ctx.store.writer.write(async (trx) => {
     if (!(await useOneTimeLink(trx, ctx.store.ops, 'setup_links', input.token, now))) throw unusable();
     const { shown_in_workspace_id: shownIn } = await trx
@@ -184,6 +185,7 @@ export async function setPasswordWithLink({
       .select(['password_hash', 'display_name'])
       .where('id', '=', link.userId)
       .executeTakeFirstOrThrow();
+    chosenName = before.display_name;
     await trx
       .updateTable('users')
       .set({
@@ -208,6 +210,15 @@ export async function setPasswordWithLink({
       if (home) {
         await assertNameFree(trx, 'workspaces', { name: businessName, exceptId: home.workspace_id });
         await trx.updateTable('workspaces').set({ name: businessName }).where('id', '=', home.workspace_id).execute();
+        // The email given here is offered as the business's email (quotes, the sender confirmation's Reply-To),
+        // when none is set yet; Settings changes it (docs/admin-app.md, "First sign-in").
+        if (profile)
+          await trx
+            .updateTable('workspaces')
+            .set({ business_email: profile.email })
+            .where('id', '=', home.workspace_id)
+            .where('business_email', 'is', null)
+            .execute();
       }
     }
     // An invitation belongs to the address it was sent to: those waiting for admin@localhost are not the new one's.
@@ -231,5 +242,7 @@ export async function setPasswordWithLink({
       },
     );
   });
-  return profile ? { ...link, email: profile.email } : link;
+  return profile
+    ? { ...link, email: profile.email, displayName: profile.display_name }
+    : { ...link, displayName: chosenName! };
 }

@@ -98,8 +98,8 @@ async function quarantine(
 }
 
 /**
- * One intake submission (docs/api.md), in the contract's order: honeypot → validation → spam rules → bot check →
- * store.
+ * One intake submission (docs/api.md), in the contract's order: honeypot → validation → render stamp → spam rules →
+ * bot check → store.
  * Resolves only after the commit, so the caller's 200 means the lead is durable. The row is written as data through
  * the hot writer, guarded in SQL: if the source was deactivated (or moved to another pipeline) since it was looked
  * up, nothing is stored and the answer is intake_unavailable, as for a closed link.
@@ -120,13 +120,15 @@ export async function submitLead({ ctx, input }: VerbArgs<SubmitLeadInput>): Pro
     body: formFields ? readFormAnswers(formFields, body, [FORM_STAMP_FIELD], false).body : body,
   };
 
-  // A filled honeypot or a missing, forged or too-young form stamp is checked before validation: a bot is answered
-  // like a person (same shape, an id of the real format) and learns nothing from error messages. The submission is
-  // kept so a person can restore a false catch.
-  const trapped = honeypotFilled(body) ? HONEYPOT_REASON : formStampReason(ctx, source, body);
-  if (trapped) return quarantine(ctx, kept, now, { reason: trapped, detail: null });
+  // A filled honeypot is checked before validation: a bot is answered like a person (same shape, an id of the real
+  // format) and learns nothing from error messages. The submission is kept so a person can restore a false catch.
+  if (honeypotFilled(body)) return quarantine(ctx, kept, now, { reason: HONEYPOT_REASON, detail: null });
 
   const fields = form ? normalizeHostedFormBody(form, body, [FORM_STAMP_FIELD]) : normalizeLeadBody(body);
+  // The render stamp judges only a post that would otherwise be accepted: an empty form sent at once is told what
+  // is missing, as the interface says, not thanked and quarantined (docs/security.md, "The form's render stamp").
+  const tooFast = formStampReason(ctx, source, body);
+  if (tooFast) return quarantine(ctx, kept, now, { reason: tooFast, detail: null });
   // The source's spam rules, read with it (no query): a caught post is answered exactly like an accepted one.
   const caught = source.spamRules
     ? spamCatchOf(source.spamRules, fields, meta, ownHosts(ctx, meta), formFields ? fields.pageUrl : null)

@@ -6,6 +6,8 @@ export interface WorkspaceAccess {
   workspaceId: string;
   workspaceName: string;
   role: Role;
+  /** The workspace's locale, when read with the access: how its pages write dates (docs/admin-app.md, "Dates"). */
+  locale?: string;
 }
 
 /**
@@ -19,12 +21,17 @@ export async function workspaceAccess({
   const row = await ctx.store.db
     .selectFrom('memberships')
     .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
-    .select(['memberships.role', 'workspaces.name'])
+    .select(['memberships.role', 'workspaces.name', 'workspaces.locale'])
     .where('memberships.user_id', '=', input.userId)
     .where('memberships.workspace_id', '=', input.workspaceId)
     .executeTakeFirst();
   if (!row) throw new AppError('workspace_not_found', 'No such workspace');
-  return { workspaceId: input.workspaceId, workspaceName: row.name, role: row.role as Role };
+  return {
+    workspaceId: input.workspaceId,
+    workspaceName: row.name,
+    role: row.role as Role,
+    ...(row.locale ? { locale: row.locale } : {}),
+  };
 }
 
 /** Owner actions: a member gets 403 and nothing changes. */

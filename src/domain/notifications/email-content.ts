@@ -38,6 +38,8 @@ export type EmailContent =
       kind: 'arrivals';
       workspaceName: string;
       timeZone: string;
+      /** The workspace's locale: dates read as on its pages (docs/admin-app.md, "Dates"). */
+      locale: string;
       leads: EmailLead[];
       scans: EmailScan[];
       /** Every lead and scan the email stands for, named or not (a flood is counted, its first leads named). */
@@ -53,6 +55,7 @@ export type EmailContent =
       kind: 'digest';
       workspaceName: string;
       timeZone: string;
+      locale: string;
       leads: EmailLead[];
       total: number;
       from: string;
@@ -117,7 +120,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
   if (email.workspaceId === null) return undefined;
   const workspace = await ctx.store.db
     .selectFrom('workspaces')
-    .select(['id', 'name', 'time_zone'])
+    .select(['id', 'name', 'time_zone', 'locale'])
     .where('id', '=', email.workspaceId)
     .executeTakeFirst();
   if (!workspace) return undefined;
@@ -126,6 +129,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
   const common = {
     workspaceName: workspace.name,
     timeZone: workspace.time_zone ?? 'UTC',
+    locale: workspace.locale ?? 'en-US',
     inboxUrl: `${base}/leads`,
     settingsUrl: `${base}/notifications`,
   };

@@ -1,3 +1,4 @@
+import { formatDay } from '../dates.js';
 import type { DomainContext } from '../context.js';
 import { html } from '../html.js';
 import { formatMoney } from '../money.js';
@@ -46,8 +47,7 @@ export interface FollowUpContent {
   senderName: string | null;
 }
 
-const dayText = (locale: string, day: string) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+const dayText = (locale: string, day: string) => formatDay(day, locale);
 
 /** What a queued reminder says, read now; `undefined` (dropped) when the quote no longer waits for an answer. */
 export async function followUpContent(

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../dates.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
@@ -201,16 +202,9 @@ export async function quoteEmailContent(
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-function when(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(new Date(iso));
+/** A moment in the workspace's zone, in its locale: the one date format of pages and emails (docs/admin-app.md). */
+function when(iso: string, timeZone: string, locale: string): string {
+  return formatDateTime(iso, locale, timeZone);
 }
 
 const numberOf = (q: EmailQuote) => `${q.number ?? 'Quote'}${q.revision > 1 ? ` rev ${q.revision}` : ''}`;
@@ -283,14 +277,14 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       subject = `${customer} opened quote ${number}`;
       heading = `${customer} opened quote ${number}`;
       paragraphs.push(
-        `${customer} opened quote ${number} (${total}) for the first time${q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone)}` : ''}.`,
+        `${customer} opened quote ${number} (${total}) for the first time${q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone, c.locale)}` : ''}.`,
       );
       break;
     case 'accepted':
       subject = `${customer} accepted quote ${number}`;
       heading = `Quote ${number} was accepted`;
       paragraphs.push(
-        `${q.acceptedName ?? customer} accepted quote ${number} (${total})${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone)}` : ''}.`,
+        `${q.acceptedName ?? customer} accepted quote ${number} (${total})${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''}.`,
         ...optionalChanges(q),
         `Acceptance SHA-256: ${q.acceptanceHash ?? ''}`,
       );
@@ -300,7 +294,7 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       subject = `${customer} declined quote ${number}`;
       heading = `Quote ${number} was declined`;
       paragraphs.push(
-        `${customer} declined quote ${number} (${total})${q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone)}` : ''}.`,
+        `${customer} declined quote ${number} (${total})${q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone, c.locale)}` : ''}.`,
       );
       paragraphs.push(q.declineReason ? `Their reason: ${q.declineReason}` : 'They gave no reason.');
       break;
@@ -310,7 +304,7 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       label = 'View the quote';
       paragraphs.push(
         `Thank you. This is your copy of quote ${number} from ${c.workspaceName}${q.title ? `: ${q.title}` : ''}.`,
-        `Accepted by ${q.acceptedName ?? ''}${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone)}` : ''}.`,
+        `Accepted by ${q.acceptedName ?? ''}${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''}.`,
         `Acceptance SHA-256: ${q.acceptanceHash ?? ''}`,
       );
       table = quoteTable(c);

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../dates.js';
 import { html, type SafeHtml } from '../html.js';
 import { mailableAddress } from '../email-address.js';
 import type { AccountEmailContent, EmailContent, EmailLead } from './email-content.js';
@@ -137,7 +138,7 @@ function unnamedLines(content: Extract<EmailContent, { kind: 'arrivals' }>): str
 }
 
 function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): RenderedEmail {
-  const when = timeIn(content.timeZone);
+  const when = timeIn(content.timeZone, content.locale);
   const subject = oneLine(arrivalsSubject(content));
   const single = content.leadTotal === 1 && content.scanTotal === 0 && content.leads.length === 1;
   const more = unnamedLines(content);
@@ -173,7 +174,7 @@ function arrivalsEmail(content: Extract<EmailContent, { kind: 'arrivals' }>): Re
 }
 
 function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): RenderedEmail {
-  const when = timeIn(content.timeZone);
+  const when = timeIn(content.timeZone, content.locale);
   const subject = oneLine(
     `Daily summary: ${content.total} new lead${content.total === 1 ? '' : 's'} in ${content.workspaceName}`,
   );
@@ -293,17 +294,10 @@ function layout(input: EmailLayout): RenderedEmail {
   };
 }
 
-/** A time as the workspace's people read it: in its zone, with the zone's abbreviation. */
-function timeIn(timeZone: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-  return (iso) => format.format(new Date(iso));
+/**
+ * A time as the workspace's people read it: in its zone and locale, with the zone's abbreviation, the one date
+ * format of pages and emails (docs/admin-app.md, "Dates"). An account email has no workspace: en-US.
+ */
+function timeIn(timeZone: string, locale = 'en-US'): (iso: string) => string {
+  return (iso) => formatDateTime(iso, locale, timeZone);
 }

@@ -1,3 +1,4 @@
+import { formatDateTime, formatDay, zonedDay } from '../dates.js';
 import {
   documentFileName,
   documentLabel,
@@ -29,23 +30,17 @@ export interface QuoteDocumentFrame {
 
 /** A calendar date (`2026-12-26`) in the locale, as the customer's page writes it: "December 26, 2026". */
 export function documentDate(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+  return formatDay(day, locale);
 }
 
 /** The calendar day of a moment in a zone (`YYYY-MM-DD`). */
 function dayIn(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(iso),
-  );
+  return zonedDay(iso, timeZone);
 }
 
 /** A moment in a zone and locale with the zone named, as the customer's page writes it. */
 export function documentMoment(iso: string, locale: string, timeZone: string): string {
-  const zone =
-    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
-      .formatToParts(new Date(iso))
-      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
-  return `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso))} (${zone})`;
+  return formatDateTime(iso, locale, timeZone);
 }
 
 /** What an accepted copy's acceptance page says, from the accepted revision (the sent PDF's SHA-256 comes later). */

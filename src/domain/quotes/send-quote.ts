@@ -1,3 +1,4 @@
+import { formatDay } from '../dates.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -191,9 +192,7 @@ async function queueQuoteEmail(
   documentId: string,
 ): Promise<void> {
   const locale = settings.locale ?? 'en-US';
-  const validUntil = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(`${quote.validUntil}T12:00:00Z`),
-  );
+  const validUntil = formatDay(quote.validUntil, locale);
   await enqueueEmail(trx, ctx, {
     purpose: 'quote_sent',
     to: quote.customer.email!,

@@ -1,6 +1,7 @@
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { roomRange, scanNotFound, workspaceOfScan } from './scan-in-workspace.js';
 import { MEASURE_VERSION, measureRoomBytes, type RoomMeasurement } from './measure/index.js';
+import { numberedRoomName } from './store-upload.js';
 
 /** What is kept for a scan: the reader's result per room (in metres) and the total floor area. */
 export interface ScanFigures {
@@ -26,16 +27,26 @@ export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>):
   if (!scan) throw scanNotFound(input.scanId);
   const rooms = await db
     .selectFrom('scan_rooms')
-    .select(['idx', 'name', 'raw', 'raw_start', 'raw_end'])
+    .select(['idx', 'name', 'raw', 'raw_start', 'raw_end', 'renamed'])
     .where('scan_id', '=', scan.id)
     .orderBy('idx')
     .execute();
   const body = Buffer.from(scan.raw);
   const measured: ScanFigures['rooms'] = [];
+  // Rooms that only had a number ("Room 2") take their RoomPlan section label as their name; never a room that
+  // named itself or that a person renamed (docs/admin-app.md, "Room names").
+  const labelled: Array<{ idx: number; from: string; name: string }> = [];
   for (const room of rooms) {
     const range = roomRange(room);
     const bytes = range ? body.subarray(range.start, range.end) : Buffer.from(room.raw);
-    measured.push({ index: Number(room.idx), name: room.name, measurement: measureRoomBytes(bytes) });
+    const measurement = measureRoomBytes(bytes);
+    const index = Number(room.idx);
+    let name = room.name;
+    if (measurement.label && Number(room.renamed ?? 0) === 0 && room.name === numberedRoomName(index)) {
+      name = measurement.label;
+      labelled.push({ idx: index, from: room.name, name });
+    }
+    measured.push({ index, name, measurement });
     await nextTurn();
   }
   const areas = measured.map((r) => r.measurement.floorArea?.value).filter((a): a is number => typeof a === 'number');
@@ -63,6 +74,17 @@ export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>):
       .values({ scan_id: scan.id, ...row })
       .onConflict((oc) => oc.column('scan_id').doUpdateSet(row))
       .execute();
+    // Guarded by what was read: a rename that came in meanwhile stays.
+    for (const room of labelled) {
+      await trx
+        .updateTable('scan_rooms')
+        .set({ name: room.name })
+        .where('scan_id', '=', scan.id)
+        .where('idx', '=', room.idx)
+        .where('name', '=', room.from)
+        .where('renamed', '=', 0)
+        .execute();
+    }
   });
   return figures;
 }
@@ -107,17 +129,24 @@ export async function scanFigures({
     .where('scans.workspace_id', '=', workspaceId)
     .executeTakeFirst();
   if (!row) throw scanNotFound(input.scanId);
-  if (row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null) {
-    return measureOnce(ctx, row.id);
-  }
-  return {
-    scanId: row.id,
-    version: Number(row.version),
-    computedAt: row.computed_at!,
-    floorArea: row.floor_area === null ? null : Number(row.floor_area),
-    roomsRecognized: Number(row.rooms_recognized),
-    rooms: JSON.parse(row.rooms) as ScanFigures['rooms'],
-  };
+  const figures =
+    row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null
+      ? await measureOnce(ctx, row.id)
+      : {
+          scanId: row.id,
+          version: Number(row.version),
+          computedAt: row.computed_at!,
+          floorArea: row.floor_area === null ? null : Number(row.floor_area),
+          roomsRecognized: Number(row.rooms_recognized),
+          rooms: JSON.parse(row.rooms) as ScanFigures['rooms'],
+        };
+  // The names as they are now (a rename after the figures were kept): the figures are derived, the names are not.
+  const names = new Map(
+    (await ctx.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', row.id).execute()).map(
+      (r) => [Number(r.idx), r.name],
+    ),
+  );
+  return { ...figures, rooms: figures.rooms.map((r) => ({ ...r, name: names.get(r.index) ?? r.name })) };
 }
 
 /**

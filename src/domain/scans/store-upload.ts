@@ -32,6 +32,11 @@ export interface StoreUploadInput {
   idempotency?: ResultSlot | null;
 }
 
+/** The name of a room that has none of its own: "Room N", N counted from 1 for room `index` (0-based). */
+export function numberedRoomName(index: number): string {
+  return `Room ${index + 1}`;
+}
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -40,7 +45,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * surrogate) and cut to MAX_ROOM_NAME_LENGTH code points; the room's raw bytes are never touched.
  */
 export function roomDisplayName(name: string | undefined, index: number): string {
-  if (name === undefined) return `Room ${index + 1}`;
+  if (name === undefined) return numberedRoomName(index);
   const text = name.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
   const points = Array.from(text);
   return points.length > MAX_ROOM_NAME_LENGTH ? `${points.slice(0, MAX_ROOM_NAME_LENGTH - 1).join('')}…` : text;

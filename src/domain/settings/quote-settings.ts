@@ -10,6 +10,8 @@ export interface TaxChange {
   rate: string;
   /** Whether new lines carry it; kept as it was when not given (on for a new tax). */
   onByDefault?: boolean;
+  /** The fields a refusal of this change is said beside (a form's row); `taxes` when not given (the CLI). */
+  fields?: { name: string; rate: string };
 }
 
 /** One change to the tax registration numbers: an empty value removes that name. */
@@ -35,14 +37,15 @@ function checkShort(value: string, field: string, label: string, max: number): s
 export function applyTaxChanges(current: readonly WorkspaceTax[], changes: readonly TaxChange[]): WorkspaceTax[] {
   const taxes = current.map((t) => ({ ...t }));
   for (const change of changes) {
-    const name = checkShort(change.name, 'taxes', 'A tax name', 40);
-    if (name.includes('=') || name.includes(',')) throw invalid('taxes', 'A tax name cannot hold "=" or ","');
+    const nameField = change.fields?.name ?? 'taxes';
+    const name = checkShort(change.name, nameField, 'A tax name', 40);
+    if (name.includes('=') || name.includes(',')) throw invalid(nameField, 'A tax name cannot hold "=" or ","');
     const at = taxes.findIndex((t) => t.name.toLowerCase() === name.toLowerCase());
     if (change.rate.trim().toLowerCase() === 'off') {
       if (at >= 0) taxes.splice(at, 1);
       continue;
     }
-    const rate = parseRate(change.rate, 'taxes');
+    const rate = parseRate(change.rate, change.fields?.rate ?? 'taxes');
     if (at >= 0) taxes[at] = { name, rate, onByDefault: change.onByDefault ?? taxes[at]!.onByDefault };
     else taxes.push({ name, rate, onByDefault: change.onByDefault ?? true });
   }

@@ -42,6 +42,7 @@ import { stageNamesUnique } from './0043-stage-names-unique.js';
 import { quoteSectionsAndDeposit } from './0045-quote-sections-deposit.js';
 import { followUpsAndReport } from './0047-follow-ups-and-report.js';
 import { quoteSendMessage } from './0050-quote-send-message.js';
+import { roomNames } from './0051-room-names.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -94,6 +95,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0046_documents': documents(dialect),
         '0047_follow_ups_and_report': followUpsAndReport(dialect),
         '0050_quote_send_message': quoteSendMessage(),
+        '0051_room_names': roomNames(),
       }),
   };
 }

@@ -88,8 +88,10 @@ ${
 </div>
 </div></header>`
     : '';
+  // The workspace's locale, for the script that writes times (admin-client.ts): one date format per workspace.
+  const locale = chrome?.workspace?.locale;
   return html`<!doctype html>
-<html lang="en">
+<html lang="en"${locale ? html` data-locale="${locale}"` : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -5,6 +5,7 @@ export const NOTICES: Record<string, string> = {
   'key-regenerated':
     'A new upload key was made. The old key is refused from now on; put the new one into the scanning app.',
   'scan-deleted': 'The scan was deleted.',
+  'room-renamed': 'The room is renamed. Its new name shows on Scans, in the quote picker and on new quote lines.',
   'scan-attached': 'The scan is attached to the lead. It is listed on the lead’s page.',
   'scan-detached': 'The scan is no longer attached to a lead.',
   'source-created': 'The lead source was created.',

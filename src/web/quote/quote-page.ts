@@ -1,3 +1,4 @@
+import { formatDateTime, formatDay, zonedDay } from '../../domain/dates.js';
 import type { CustomerQuote } from '../../domain/quotes/customer-quote.js';
 import type { QuoteLineView } from '../../domain/quotes/quote-view.js';
 import { isFee, quantityText, shownNote } from '../../domain/line-text.js';
@@ -81,21 +82,16 @@ export function quoteMessagePage(heading: string, text: string, requestId?: stri
 
 /** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
 function dateText(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+  return formatDay(day, locale);
 }
 
 /** A moment in the workspace's zone and locale, with the zone named. */
 function momentText(iso: string, locale: string, timeZone: string): string {
-  return (
-    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso)) +
-    ` (${new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? timeZone})`
-  );
+  return formatDateTime(iso, locale, timeZone);
 }
 
 function dayOf(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(iso),
-  );
+  return zonedDay(iso, timeZone);
 }
 
 /**

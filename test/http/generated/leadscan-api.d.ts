@@ -6,7 +6,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process is up */
+        /** The process is up and the database takes writes */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -120,7 +120,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The process answers and the database took a test write */
             200: {
                 headers: {
                     /** @description Identifies this request in the logs; a sane incoming x-request-id is echoed */
@@ -130,12 +130,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ok": true
+                     *       "ok": true,
+                     *       "database": "writable"
                      *     }
                      */
                     "application/json": {
                         /** @enum {boolean} */
                         ok: true;
+                        /** @enum {string} */
+                        database: "writable";
                     };
                 };
             };
@@ -155,6 +158,30 @@ export interface operations {
                      *       "status": 414,
                      *       "detail": "The URL is longer than 8 KiB",
                      *       "code": "uri_too_long",
+                     *       "requestId": "5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: the database did not take a test write; `detail` says why (the disk is full, the database is read-only, it does not answer, or the write failed) */
+            503: {
+                headers: {
+                    /** @description Identifies this request in the logs; a sane incoming x-request-id is echoed */
+                    "x-request-id"?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "type": "http://localhost:3000/problems/service_unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "detail": "The database cannot take writes: the disk is full. Free space where the database lives (leadscan doctor says how much is free)",
+                     *       "code": "service_unavailable",
                      *       "requestId": "5d0c2a4e-8f1b-4c1e-9d5a-2b7e3f9c1a00"
                      *     }
                      */

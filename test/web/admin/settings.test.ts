@@ -196,8 +196,31 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(/id="f-currency-error">Give a three-letter currency code/);
-    expect(bad.body).toMatch(/id="f-taxes-error">Give a percentage/);
+    // The rate's problem beside its own row's field, not under the whole block.
+    expect(bad.body).toMatch(
+      /name="taxRate1" value="five"[^>]*aria-invalid="true" aria-describedby="f-taxRate1-error"/,
+    );
+    expect(bad.body).toMatch(/id="f-taxRate1-error">Give a percentage/);
+    expect(bad.body).not.toContain('id="f-taxes-error"');
     expect(bad.body).toMatch(/id="f-businessEmail-error">Enter an email address/);
     expect(bad.body).toContain('value="ZZZ"');
+
+    // Rates typed as people write them; currency and locale chosen from lists.
+    const typed = await post(url(), { ...base, ...quoteForm, taxRate1: '5%', taxRate2: ' 9.975 % ', taxRate3: '1 %' });
+    expect(typed.statusCode).toBe(303);
+    const rates = await f.world.store.db
+      .selectFrom('workspaces')
+      .select('taxes')
+      .where('id', '=', f.home.workspaceId)
+      .executeTakeFirstOrThrow();
+    expect((JSON.parse(rates.taxes as string) as Array<{ rate: number }>).map((t) => t.rate)).toEqual([
+      5000, 9975, 1000,
+    ]);
+    const lists = (await get(url())).body;
+    expect(lists).toMatch(
+      /<select id="f-currency" name="currency"[^>]*>[\s\S]*<option value="CAD" selected>CAD — Canadian Dollar<\/option>/,
+    );
+    expect(lists).toMatch(/<select id="f-locale" name="locale"[^>]*>[\s\S]*<option value="fr-CA" selected>/);
+    expect(lists).toContain('<option value="en-US">');
   });
 });

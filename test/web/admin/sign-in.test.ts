@@ -46,7 +46,9 @@ describeEachBackend('admin sign-in, sessions and setup links over HTTP', (backen
     expect(short.body).toContain('Use at least 10 characters');
     const set = await setPassword();
     expect(set.statusCode).toBe(303);
-    expect(set.headers.location).toBe('/login?notice=password-set');
+    // Signed in by the password just set (no second sign-in); the sign-in below starts a second session.
+    expect(set.headers.location).toBe('/?notice=password-set');
+    expect(String(set.headers['set-cookie'])).toMatch(/^leadscan_session=[A-Za-z0-9_-]{43};/);
     expect((await setPassword('another password')).statusCode).toBe(410);
     expect((await app.inject({ method: 'GET', url: setupPath })).statusCode).toBe(410);
 

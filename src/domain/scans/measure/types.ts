@@ -35,6 +35,8 @@ export interface RoomMeasurement {
   /** False when the scanned walls do not go all the way round the floor (multi-room scans leave shared walls out). */
   wallsClose: boolean | null;
   plan: Plan | null;
+  /** The room's RoomPlan section label, humanised ("Dining room"); null or absent when it has none. */
+  label?: string | null;
 }
 
 export const NOT_RECOGNIZED = (reason: string): RoomMeasurement => ({

@@ -1,4 +1,4 @@
-import { endSession, resolveSession } from '../../../domain/auth/sessions.js';
+import { createSession, endSession, resolveSession } from '../../../domain/auth/sessions.js';
 import { openSetupLink, setPasswordWithLink } from '../../../domain/auth/setup-links.js';
 import { signIn } from '../../../domain/auth/sign-in.js';
 import { requestPasswordReset } from '../../../domain/auth/request-password-reset.js';
@@ -7,7 +7,6 @@ import { listInvitationsFor } from '../../../domain/invitations/list-invitations
 import type { AdminArea, PublicCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { clearSessionCookie, safeNext, secureCookies, sessionIdOf, setSessionCookie } from '../session-cookie.js';
-import { setSignInEmail, takeSignInEmail } from './sign-in-flash.js';
 import {
   confirmEmailPage,
   emailChangedPage,
@@ -61,9 +60,7 @@ export const signInArea: AdminArea = {
         const sessionId = sessionIdOf(call.request);
         if (sessionId && (await resolveSession({ ctx: call.ctx, input: { sessionId } })))
           return call.redirect(next ?? '/');
-        // Just after a password was set through a link: the email the person set it for (sign-in-flash.ts).
-        const email = takeSignInEmail(call.request, call.reply, call.ctx.csrf, call.ctx.clock.now(), secure(call));
-        return call.send(200, loginPage({ notice: call.query.notice, next, email }));
+        return call.send(200, loginPage({ notice: call.query.notice, next }));
       },
     },
     {
@@ -97,23 +94,33 @@ export const signInArea: AdminArea = {
       method: 'GET',
       path: '/forgot-password',
       access: 'public',
-      handler: async (call) => call.send(200, forgotPasswordPage({ emailOn: call.ctx.mail !== undefined })),
+      handler: async (call) =>
+        call.send(200, forgotPasswordPage({ emailOn: call.ctx.mail !== undefined, cli: call.ctx.config.cliCommand })),
     },
     {
       method: 'POST',
       path: '/forgot-password',
       access: 'public',
       handler: async (call) => {
-        if (!call.ctx.mail) return call.send(200, forgotPasswordPage({ emailOn: false }));
+        if (!call.ctx.mail)
+          return call.send(200, forgotPasswordPage({ emailOn: false, cli: call.ctx.config.cliCommand }));
         await requestPasswordReset({ ctx: call.ctx, input: { email: call.body.email ?? '', ip: call.request.ip } });
-        return call.send(200, forgotPasswordPage({ emailOn: true, sent: true }));
+        return call.send(200, forgotPasswordPage({ emailOn: true, sent: true, cli: call.ctx.config.cliCommand }));
       },
       // Only a malformed address is said (that reveals nothing); every real address gets the one answer above.
       form: {
         field: 'email',
         only: ['invalid_fields'],
         rerender: async (call, { status, errors }) =>
-          call.send(status, forgotPasswordPage({ emailOn: true, email: call.body.email ?? '', errors })),
+          call.send(
+            status,
+            forgotPasswordPage({
+              emailOn: true,
+              email: call.body.email ?? '',
+              errors,
+              cli: call.ctx.config.cliCommand,
+            }),
+          ),
       },
     },
     {
@@ -161,7 +168,7 @@ export const signInArea: AdminArea = {
       form: {
         field: 'password',
         only: ['setup_link_unusable'],
-        rerender: async (call, { status }) => call.send(status, setupUnusablePage()),
+        rerender: async (call, { status }) => call.send(status, setupUnusablePage(call.ctx.config.cliCommand)),
       },
     },
     {
@@ -176,15 +183,23 @@ export const signInArea: AdminArea = {
           ctx: call.ctx,
           input: { token, password, repeat, ...(link.firstOwner ? { profile: setupProfile(call) } : {}) },
         });
-        setSignInEmail(call.reply, call.ctx.csrf, done.email, call.ctx.clock.now(), secure(call));
-        return call.redirect('/login', 'password-set');
+        // The person who just chose the password is signed in with it, with no second sign-in: whoever holds the
+        // link could sign in with that password anyway; every older session ended above (docs/admin-app.md,
+        // "First sign-in").
+        const { sessionId } = await createSession({
+          ctx: call.ctx,
+          input: { userId: done.userId, signIn: { displayName: done.displayName } },
+        });
+        setSessionCookie(call.reply, sessionId, secure(call));
+        return call.redirect('/', 'password-set');
       },
       form: {
         field: 'password',
         fields: { name_taken: 'businessName' },
         only: ['setup_link_unusable', 'invalid_fields', 'email_taken', 'name_taken'],
         rerender: async (call, { status, errors, error }) => {
-          if (error.code === 'setup_link_unusable') return call.send(status, setupUnusablePage());
+          if (error.code === 'setup_link_unusable')
+            return call.send(status, setupUnusablePage(call.ctx.config.cliCommand));
           // The password was not set, so the link still opens: its page again, with what was typed.
           const link = await openSetupLink({ ctx: call.ctx, input: { token: call.params.token ?? '' } });
           return call.send(status, setupPage({ ...link, values: setupProfile(call), errors }));

@@ -25,8 +25,11 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
   });
 }
 
-const RESET_ELSEWHERE = html`<p>Email is not set up on this server, so we cannot send you a link. Ask an owner of your workspace for a new
-link, or whoever runs the server to run <code>npx leadscan user reset-password --email you@example.com</code>.</p>`;
+/** Where a new link comes from without email; `cli` is how the CLI is run on this server (CLI_COMMAND). */
+const resetElsewhere = (
+  cli: string,
+) => html`<p>Email is not set up on this server, so we cannot send you a link. Ask an owner of your workspace for a new
+link, or whoever runs the server to run <code>${cli} user reset-password --email you@example.com</code>.</p>`;
 
 /**
  * `/forgot-password`: with email on, a form asking for the email; `sent` is the one answer to every request, for
@@ -34,13 +37,15 @@ link, or whoever runs the server to run <code>npx leadscan user reset-password -
  */
 export function forgotPasswordPage(input: {
   emailOn: boolean;
+  /** How the CLI is run on this server (CLI_COMMAND), for the no-email way to a new link. */
+  cli: string;
   sent?: boolean;
   email?: string;
   errors?: FormErrors;
 }): string {
   const errors = input.errors ?? {};
   const body = !input.emailOn
-    ? RESET_ELSEWHERE
+    ? resetElsewhere(input.cli)
     : input.sent
       ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
       : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a new password.</p>
@@ -137,14 +142,14 @@ ${field({ name: 'repeat', label: 'Repeat the password', type: 'password', autoco
   });
 }
 
-export function setupUnusablePage(): string {
+export function setupUnusablePage(cli: string): string {
   return shell({
     title: 'Link used or expired',
     body: html`<div class="auth"><div class="card">
 <h1>This link cannot be used</h1>
 <p>It was already used, a newer link replaced it, or it is older than 24 hours.</p>
 <p>Use <a href="/forgot-password">Forgot password?</a> for a new link by email, ask an owner of your workspace to
-invite you again, or on the server run <code>npx leadscan user reset-password --email you@example.com</code>.</p>
+invite you again, or on the server run <code>${cli} user reset-password --email you@example.com</code>.</p>
 <p><a href="/login">Go to sign in</a></p>
 </div></div>`,
   });

@@ -70,10 +70,12 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
     });
   });
 
-  // Times arrive as UTC text; show them in the viewer's own time zone (docs/admin-app.md).
+  // Times arrive as UTC text; show them in the viewer's own time zone, written as the workspace writes dates (its
+  // locale, the long date of its quotes and emails: docs/admin-app.md, "Dates").
+  const locale = doc.documentElement.getAttribute('data-locale') ?? undefined;
   doc.querySelectorAll('time[data-local]').forEach((time) => {
     const iso = time.getAttribute('datetime');
-    if (iso) time.textContent = new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    if (iso) time.textContent = new Date(iso).toLocaleString(locale, { dateStyle: 'long', timeStyle: 'short' });
   });
 
   // The Menu opens without the script (a <details>); with it, Escape and a tap elsewhere close it as a menu would.
@@ -246,6 +248,7 @@ interface ClientTextArea extends ClientElement {
 
 export interface ClientDocument {
   body: { appendChild(node: ClientElement): unknown };
+  documentElement: { getAttribute(name: string): string | null };
   querySelector(selector: string): ClientElement | null;
   querySelectorAll(selector: string): { forEach(each: (element: ClientElement) => void): void };
   addEventListener(type: 'keydown' | 'click', listener: (event: { key?: string; target: unknown }) => void): void;

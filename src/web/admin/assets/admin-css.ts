@@ -182,6 +182,19 @@ table.measurements td.room-details summary { cursor: pointer; white-space: nowra
 table.measurements th, table.measurements td { padding-left: .5rem; padding-right: .5rem; }
 table.measurements tfoot th, table.measurements tfoot td { font-weight: 650; border-top: 2px solid var(--line); background: #fafbfc; }
 tr.unrecognized td { color: var(--muted); }
+/* A row's buttons stand apart, on a phone too (where the cells stack as blocks). */
+table.list td.actions, table.list td.actions form { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
+/* The price list's item fields: as many columns as fit, "Measured by" as wide as its longest choice. */
+.item-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 14rem), 1fr)); gap: 0 1rem; }
+.item-grid .field:has(#f-measure) { grid-column: span 2; }
+@media (max-width: 720px) { .item-grid .field:has(#f-measure) { grid-column: auto; } }
+.item-grid select { width: 100%; }
+details.rename { margin-top: .2rem; font-size: .85rem; }
+details.rename > summary { cursor: pointer; color: var(--accent); width: max-content; }
+.rename-form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin-top: .4rem; max-width: 22rem; }
+.rename-form label { flex-basis: 100%; margin: 0; font-weight: 600; }
+.rename-form input { flex: 1 1 9rem; min-width: 0; }
+.rename-form .field-error { flex-basis: 100%; margin: 0; }
 .plans h2 { font-size: 1.15rem; margin: 1.5rem 0 .75rem; }
 .plan-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); gap: 1rem; }
 figure.plan { margin: 0; }

@@ -36,6 +36,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'lead.note_added': 'Note added',
   'lead.note_deleted': 'Note deleted',
   'scan.attached': 'Scan attached to a lead',
+  'scan.room_renamed': 'Room renamed',
   'scan.detached': 'Scan detached from its lead',
   'scan.deleted': 'Scan deleted',
   'quarantine.restored': 'Restored from Quarantine',

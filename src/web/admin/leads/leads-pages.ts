@@ -176,7 +176,7 @@ ${cursorPager({ base: `${here}${queryString(query)}`, param: 'cursor', cursor: q
 export function noPipelinePage(call: WorkspaceCall): SafeHtml {
   return html`<div class="page-head"><div><h1>Leads inbox</h1></div></div>
 <section class="card"><p>This workspace has no pipeline yet, so no leads can arrive. Make one with
-<code>npx leadscan pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then add a source on the Sources screen.</p></section>`;
+<code>${call.ctx.config.cliCommand} pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then add a source on the Sources screen.</p></section>`;
 }
 
 /** Possible duplicate: links to the earlier leads with the same email or phone (nothing is merged). */

@@ -114,7 +114,7 @@ function itemForm(
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
 ${field({ name: 'customerDescription', label: 'Description for the customer (optional)', value: values.customerDescription, errors, maxlength: 700, textarea: true, hint: 'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a quantity was measured is kept apart, for you.' })}
-<div class="grid-3">
+<div class="item-grid">
 ${selectField(
   'unit',
   'Unit',
@@ -194,7 +194,7 @@ ${priceListNotice(call)}
 ${
   items.length === 0
     ? html`<p class="empty">No items yet.${owner ? ' Add one below, or import a CSV.' : ''}</p>`
-    : html`<table class="list" id="price-list">
+    : html`<table class="list wide-labels" id="price-list">
 <thead><tr><th scope="col">Name</th><th scope="col">Unit price</th><th scope="col">Measured by</th><th scope="col">Taxes</th>${owner ? html`<th scope="col"><span class="offscreen">Actions</span></th>` : ''}</tr></thead>
 <tbody>${items.map((item) => itemRow(call, settings, item))}</tbody>
 </table>`

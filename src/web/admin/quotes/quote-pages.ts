@@ -1,3 +1,4 @@
+import { formatDay } from '../../../domain/dates.js';
 import { formatMoney, formatQuantity, amountText, formatDecimal, minorDigits } from '../../../domain/money.js';
 import type { PriceListItem } from '../../../domain/price-list/price-list-item.js';
 import {
@@ -85,7 +86,7 @@ export function quotesTable(
 <td data-label="Total" class="amount">${formatMoney(q.total, q.currency, settings.locale)}</td>
 <td data-label="Created" class="num">${when(q.createdAt)}</td>
 <td data-label="Sent" class="num">${when(q.sentAt, '—')}</td>
-<td data-label="Valid until" class="num">${q.validUntil}</td>
+<td data-label="Valid until" class="num"><time datetime="${q.validUntil}">${formatDay(q.validUntil, settings.locale)}</time></td>
 </tr>`,
   )}</tbody>
 </table>`;
@@ -352,7 +353,7 @@ function sentView(input: BuilderInput): SafeHtml {
 <dl class="facts">
 <dt>Created</dt><dd>${when(quote.createdAt)}</dd>
 <dt>Sent</dt><dd>${when(quote.sentAt, '—')}</dd>
-<dt>Valid until</dt><dd>${quote.validUntil}</dd>
+<dt>Valid until</dt><dd><time datetime="${quote.validUntil}">${formatDay(quote.validUntil, settings.locale)}</time></dd>
 <dt>Viewed</dt><dd>${quote.viewedAt ? html`${when(quote.viewedAt)} (${quote.viewCount} ${quote.viewCount === 1 ? 'view' : 'views'})` : 'not yet'}</dd>
 ${quote.acceptedAt ? html`<dt>Accepted</dt><dd>${when(quote.acceptedAt)} by ${quote.acceptedName ?? ''}</dd>` : ''}
 ${quote.declinedAt ? html`<dt>Declined</dt><dd>${when(quote.declinedAt)}${quote.declineReason ? html`: ${quote.declineReason}` : ''}</dd>` : ''}

@@ -1,3 +1,4 @@
+import { formatDay } from '../../../domain/dates.js';
 import { formatMoney } from '../../../domain/money.js';
 import { quoteReport, type QuoteReport, type ReportFigures } from '../../../domain/reports/quote-report.js';
 import { checkPeriod, REPORT_PERIODS, type ReportPeriod } from '../../../domain/reports/report-period.js';
@@ -18,7 +19,7 @@ const percent = (value: number | null) => (value === null ? '—' : `${value} %`
 const days = (value: number | null) => (value === null ? '—' : `${value}`);
 
 function dayText(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+  return formatDay(day, locale);
 }
 
 /** One figure of the summary: a label above a large value, a note below. */

@@ -9,6 +9,8 @@ import { deleteScan } from '../../../domain/scans/delete-scan.js';
 import { attachScan } from '../../../domain/scans/attach-scan.js';
 import { detachScan } from '../../../domain/scans/detach-scan.js';
 import { getScan } from '../../../domain/scans/get-scan.js';
+import { zonedDay } from '../../../domain/dates.js';
+import type { ScanView } from '../../../domain/scans/list-scans.js';
 import { listScans } from '../../../domain/scans/list-scans.js';
 import { listLeads } from '../../../domain/leads/list-leads.js';
 import { scanFigures } from '../../../domain/scans/measure-scan.js';
@@ -21,8 +23,9 @@ import type { AdminArea, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { sendAttachment, XLSX_CONTENT_TYPE } from '../attachment.js';
 import { pageNumber } from '../pagers.js';
-import { SCANS_PER_PAGE, scanPage, scansPage } from './scans-pages.js';
-import { scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
+import { SCANS_PER_PAGE, scanPage, scansPage, type RoomRename } from './scans-pages.js';
+import { renameRoom } from '../../../domain/scans/rename-room.js';
+import { ROOMS_PER_PAGE, scanPageRooms, UNRECOGNIZED_SHOWN } from './scan-page-bounds.js';
 
 /** The stored bytes as a download, exactly. */
 function download(call: WorkspaceCall, bytes: Buffer, filename: string) {
@@ -49,17 +52,37 @@ const scanOf = (call: WorkspaceCall, markOpened = false) =>
 const unitsOf = async (call: WorkspaceCall) =>
   (await getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } })).units;
 
+/** What a file name cannot hold on common systems, and control characters. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_FILE_NAMES = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
+
+/**
+ * A measurements file is named after the job (docs/admin-app.md, "A scan's page"): the lead's name, else its email
+ * or phone, and the scan's day in the workspace's time zone (`Ada Lovelace measurements 2026-11-27`); a scan not
+ * attached to a lead yet is `Scan measurements 2026-11-27`. Never the scan's id, which says nothing to a person.
+ */
+export function measurementsFileName(scan: ScanView, timeZone: string): string {
+  const who = scan.lead ? (scan.lead.name ?? scan.lead.email ?? scan.lead.phone ?? '').trim() : '';
+  const named = who
+    .replace(NOT_IN_FILE_NAMES, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
+  return `${named || 'Scan'} measurements ${zonedDay(scan.receivedAt, timeZone)}`;
+}
+
 /** Download measurements (CSV) and (Excel): the page's numbers, one row a room, in the workspace's units. */
 async function measurementsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
   const workspaceId = call.workspace.workspaceId;
   const scan = await scanOf(call);
-  const [figures, units] = await Promise.all([
+  const [figures, settings] = await Promise.all([
     scanFigures({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }),
-    unitsOf(call),
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
   ]);
+  const { units } = settings;
   const headers = measurementHeaders(units);
   const rows = [headers, ...measurementRows(figures, units)];
-  const filename = `${scan.id}-measurements.${format}`;
+  const filename = `${measurementsFileName(scan, settings.timeZone)}.${format}`;
   if (format === 'csv')
     return sendAttachment(call.reply, { contentType: 'text/csv; charset=utf-8', filename, body: csvText(rows) });
   const widths = headers.map((h) => (h === 'note' ? 50 : h === 'name' ? 24 : 14));
@@ -67,6 +90,47 @@ async function measurementsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
     contentType: XLSX_CONTENT_TYPE,
     filename,
     body: xlsxStream('Measurements', rows, widths),
+  });
+}
+
+/** The room of a rename's URL: its number from 1 (a number that is none is a room that does not exist). */
+function roomNumberOf(call: WorkspaceCall): number {
+  const room = call.params.room ?? '';
+  if (!/^[1-9]\d{0,3}$/.test(room)) throw new AppError('room_not_found', `Room ${room} does not exist`);
+  return Number(room);
+}
+
+/** A scan's page; with `rename`, a refused Rename shown again beside its room with what was typed. */
+async function showScanPage(call: WorkspaceCall, status: number, rename?: RoomRename) {
+  const scan = await scanOf(call, true);
+  const find = (call.query.find ?? '').trim().slice(0, 200);
+  const [units, found, figures] = await Promise.all([
+    unitsOf(call),
+    find
+      ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } })
+      : null,
+    // Kept figures; a scan the background sweep has not reached yet is measured now, once.
+    scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
+  ]);
+  // Bounded whatever the upload holds: one page of rooms, plans within bounds (scan-page-bounds.ts).
+  const shown = scanPageRooms(figures, rename ? Math.ceil(rename.room / ROOMS_PER_PAGE) : pageNumber(call.query.rooms));
+  const unrecognized = new Map<number, string>();
+  for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
+    const bytes = await readScanRoom({
+      ctx: call.ctx,
+      input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index },
+    });
+    unrecognized.set(room.index, prettyJson(bytes));
+  }
+  const workspaceId = call.workspace.workspaceId;
+  const [quotes, settings] = await Promise.all([
+    listQuotes({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }),
+    getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+  ]);
+  return call.render(status, {
+    title: 'Scan',
+    area: 'scans',
+    body: html`${scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown, rename })}${scanQuotesCard(call, quotes, settings)}`,
   });
 }
 
@@ -140,37 +204,32 @@ export const scansArea: AdminArea = {
       method: 'GET',
       path: '/w/:workspaceId/scans/:scanId',
       access: 'member',
+      handler: (call) => showScanPage(call, 200),
+    },
+    {
+      // Rename (docs/admin-app.md, "Room names"): ROOM is the room's number from 1, as the page shows it.
+      method: 'POST',
+      path: '/w/:workspaceId/scans/:scanId/rooms/:room/rename',
+      access: 'member',
       handler: async (call) => {
-        const scan = await scanOf(call, true);
-        const find = (call.query.find ?? '').trim().slice(0, 200);
-        const [units, found, figures] = await Promise.all([
-          unitsOf(call),
-          find
-            ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } })
-            : null,
-          // Kept figures; a scan the background sweep has not reached yet is measured now, once.
-          scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
-        ]);
-        // Bounded whatever the upload holds: one page of rooms, plans within bounds (scan-page-bounds.ts).
-        const shown = scanPageRooms(figures, pageNumber(call.query.rooms));
-        const unrecognized = new Map<number, string>();
-        for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
-          const bytes = await readScanRoom({
-            ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index },
-          });
-          unrecognized.set(room.index, prettyJson(bytes));
-        }
-        const workspaceId = call.workspace.workspaceId;
-        const [quotes, settings] = await Promise.all([
-          listQuotes({ ctx: call.ctx, input: { workspaceId, scanId: scan.id } }),
-          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-        ]);
-        return call.render(200, {
-          title: 'Scan',
-          area: 'scans',
-          body: html`${scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown })}${scanQuotesCard(call, quotes, settings)}`,
-        });
+        const scanId = call.params.scanId ?? '';
+        const room = roomNumberOf(call);
+        await renameRoom({ ctx: call.ctx, input: { scanId, room, name: call.body.name ?? '' } });
+        const page = Math.ceil(room / ROOMS_PER_PAGE);
+        return call.redirect(
+          `${workspacePath(call.workspace.workspaceId, `scans/${scanId}`)}${page > 1 ? `?rooms=${page}` : ''}`,
+          'room-renamed',
+        );
+      },
+      form: {
+        field: 'name',
+        only: ['invalid_fields'],
+        rerender: (call, { status, errors }) =>
+          showScanPage(call, status, {
+            room: roomNumberOf(call),
+            value: call.body.name ?? '',
+            error: errors.name ?? '',
+          }),
       },
     },
     {

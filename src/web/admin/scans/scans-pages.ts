@@ -13,6 +13,7 @@ import { areaText } from './scan-area-text.js';
 import { floorPlanSvg } from './floor-plan.js';
 import { ROOMS_PER_PAGE, type ScanPageRooms } from './scan-page-bounds.js';
 import type { ScanFigures } from '../../../domain/scans/measure-scan.js';
+import { MAX_ROOM_RENAME_LENGTH } from '../../../domain/scans/rename-room.js';
 import {
   figureText,
   MEASUREMENT_COLUMNS,
@@ -130,6 +131,14 @@ ${numberedPager({ base: input.filter === 'all' ? `${base}?scans=all` : base, pag
 </section>`;
 }
 
+/** A Rename refused (a blank or too long name): shown again beside its room, open, with what was typed. */
+export interface RoomRename {
+  /** The room's number from 1. */
+  room: number;
+  value: string;
+  error: string;
+}
+
 export interface ScanPageInput {
   scan: ScanView;
   units: Units;
@@ -141,6 +150,20 @@ export interface ScanPageInput {
   found: InboxLead[] | null;
   /** The rooms this page shows (50 a page) with their plans bounded for drawing (scan-page-bounds.ts). */
   shown: ScanPageRooms;
+  rename?: RoomRename | undefined;
+}
+
+/** Rename, under a room's name: a form that works without scripts; open again with the message when refused. */
+function renameForm(call: WorkspaceCall, base: string, room: { index: number; name: string }, refused?: RoomRename) {
+  const number = room.index + 1;
+  const id = `rename-${number}`;
+  const failed = refused?.room === number ? refused : undefined;
+  return html`<details class="rename"${failed ? html` open` : ''}><summary>Rename</summary>
+<form method="post" action="${base}/rooms/${number}/rename" class="rename-form">${csrfField(call.csrf)}
+<label for="${id}">Name of room ${number}</label>
+<input type="text" id="${id}" name="name" value="${failed ? failed.value : room.name}" maxlength="${MAX_ROOM_RENAME_LENGTH}" required${failed ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
+${failed ? html`<p class="field-error" id="${id}-error">${failed.error}</p>` : ''}
+<button type="submit" class="secondary">Save name</button></form></details>`;
 }
 
 function attachSection(call: WorkspaceCall, base: string, input: ScanPageInput): SafeHtml {
@@ -207,7 +230,7 @@ ${notice(call.query.notice)}
 </section>
 ${attachSection(call, base, input)}
 </div>
-${measurementsSection(base, input)}
+${measurementsSection(call, base, input)}
 ${plansSection(input)}`;
 }
 
@@ -231,8 +254,8 @@ const SHOWN_COLUMNS = MEASUREMENT_COLUMNS.filter(([key]) => SHOWN_KEYS.has(key))
 const DETAIL_COLUMNS = MEASUREMENT_COLUMNS.filter(([key]) => !SHOWN_KEYS.has(key));
 
 /** The rooms with their figures in the workspace's units, and the scan's totals: what a quote is priced from. */
-function measurementsSection(base: string, input: ScanPageInput): SafeHtml {
-  const { scan, figures, units, shown } = input;
+function measurementsSection(call: WorkspaceCall, base: string, input: ScanPageInput): SafeHtml {
+  const { scan, figures, units, shown, rename } = input;
   if (scan.rooms.length === 0)
     return html`<section class="card"><p class="empty">This upload has no rooms.</p></section>`;
   // The totals add up every room of the scan; the table lists this page's.
@@ -255,7 +278,7 @@ ${roomsPager(base, shown, rooms.length)}
     const cell = (key: MeasurementKey, kind: 'area' | 'length' | 'volume') =>
       html`${m[key] ? html`<span title="${m[key]!.source}">${figureText(m[key], kind, units)}</span>` : '—'}`;
     return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
-<td data-label="Room" class="rooms"><strong>${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}</td>
+<td data-label="Room" class="rooms"><strong id="room-name-${room.index + 1}">${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}${renameForm(call, base, room, rename)}</td>
 ${SHOWN_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num">${cell(key, kind)}</td>`)}
 <td data-label="Details" class="room-details"><details><summary>More</summary><dl class="facts">
 ${DETAIL_COLUMNS.map(([key, label, kind]) => html`<dt>${label}</dt><dd>${cell(key, kind)}</dd>`)}

@@ -43,6 +43,69 @@ interface QuoteValues {
   taxNumbers: Array<{ name: string; value: string }>;
 }
 
+/**
+ * The currencies to choose from: every ISO 4217 code this runtime knows, named in English ("CAD — Canadian
+ * Dollar"), with the workspace's own first if the list lacks it.
+ */
+function currencyOptions(current: string): Array<[string, string]> {
+  const names = new Intl.DisplayNames('en', { type: 'currency' });
+  const codes = Intl.supportedValuesOf('currency');
+  const code = current.toUpperCase();
+  const list = codes.includes(code) || code === '' ? codes : [code, ...codes];
+  return list.map((c) => [c, `${c} — ${names.of(c) ?? c}`]);
+}
+
+/** Common formats for a contractor's customers; the workspace's own stays offered when it is another. */
+const LOCALES = [
+  'en-US',
+  'en-CA',
+  'fr-CA',
+  'en-GB',
+  'en-AU',
+  'en-NZ',
+  'en-IE',
+  'fr-FR',
+  'fr-BE',
+  'fr-CH',
+  'de-DE',
+  'de-AT',
+  'de-CH',
+  'es-ES',
+  'es-MX',
+  'es-US',
+  'it-IT',
+  'nl-NL',
+  'nl-BE',
+  'pt-PT',
+  'pt-BR',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
+  'fi-FI',
+  'pl-PL',
+];
+
+function localeOptions(current: string): Array<[string, string]> {
+  const names = new Intl.DisplayNames('en', { type: 'language' });
+  const sample = new Date(Date.UTC(2026, 10, 27, 12));
+  const list = LOCALES.includes(current) || current === '' ? LOCALES : [current, ...LOCALES];
+  return list.map((tag) => {
+    let example = '';
+    try {
+      example = ` (${new Intl.NumberFormat(tag).format(1234.5)} · ${new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(sample)})`;
+    } catch {
+      // a tag this runtime cannot format is still offered as it was saved
+    }
+    let name = tag;
+    try {
+      name = names.of(tag) ?? tag;
+    } catch {
+      // likewise
+    }
+    return [tag, `${name}${example}`];
+  });
+}
+
 /** Rows shown for tax numbers (the domain keeps up to five). */
 const TAX_NUMBER_ROWS = 3;
 
@@ -54,17 +117,21 @@ function quoteFields(values: QuoteValues, errors: FormErrors): SafeHtml {
   return html`<fieldset class="quotes" aria-describedby="quotes-hint">
 <legend>Quotes</legend>
 <p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote already made.</p>
-${field({ name: 'currency', label: 'Currency', value: values.currency, errors, maxlength: 3, hint: 'Three letters (ISO 4217), e.g. USD, CAD, EUR.' })}
-${field({ name: 'locale', label: 'Number and date format', value: values.locale, errors, maxlength: 35, hint: 'A language tag, e.g. en-US, en-CA, fr-CA.' })}
+${selectField('currency', 'Currency', currencyOptions(values.currency), values.currency.toUpperCase(), errors)}
+${selectField('locale', 'Number and date format', localeOptions(values.locale), values.locale, errors, 'How amounts and dates read on pages, quotes and emails.')}
 <fieldset class="taxes"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}>
 <legend>Taxes (up to ${MAX_TAXES})</legend>
-${taxRows.map(
-  (t, i) => html`<div class="tax-row">
-<label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"></label>
-<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="8"></label>
+${taxRows.map((t, i) => {
+  // Each row's problem beside its own field (docs/admin-app.md, "Settings").
+  const nameError = errors[`taxName${i + 1}`];
+  const rateError = errors[`taxRate${i + 1}`];
+  return html`<div class="tax-row">
+<label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"${nameError ? html` aria-invalid="true" aria-describedby="f-taxName${i + 1}-error"` : ''}></label>
+<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="9"${rateError ? html` aria-invalid="true" aria-describedby="f-taxRate${i + 1}-error"` : ''}></label>
 <label><input type="checkbox" name="taxDefault${i + 1}" value="on"${t.onByDefault ? html` checked` : ''}> On new lines by default</label>
-</div>`,
-)}
+${nameError ? html`<p class="field-error" id="f-taxName${i + 1}-error">${nameError}</p>` : ''}${rateError ? html`<p class="field-error" id="f-taxRate${i + 1}-error">${rateError}</p>` : ''}
+</div>`;
+})}
 ${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}
 </fieldset>
 ${field({ name: 'quoteValidDays', label: 'Quotes are valid for (days)', value: values.quoteValidDays, errors, maxlength: 3 })}
@@ -200,7 +267,7 @@ function postedQuoteValues(body: Record<string, string | undefined>): QuoteValue
       name: (body[`taxName${i + 1}`] ?? '').trim(),
       rate: (body[`taxRate${i + 1}`] ?? '').trim(),
       onByDefault: body[`taxDefault${i + 1}`] === 'on',
-    })).filter((t) => t.name !== '' || t.rate !== ''),
+    })),
     taxNumbers: Array.from({ length: TAX_NUMBER_ROWS }, (_, i) => ({
       name: (body[`taxNumberName${i + 1}`] ?? '').trim(),
       value: (body[`taxNumberValue${i + 1}`] ?? '').trim(),
@@ -217,7 +284,19 @@ function quoteInput(values: QuoteValues, current: WorkspaceSettings) {
     ...current.taxes
       .filter((t) => !values.taxes.some((v) => v.name.toLowerCase() === t.name.toLowerCase()))
       .map((t) => ({ name: t.name, rate: 'off' })),
-    ...values.taxes.map((t) => ({ name: t.name, rate: t.rate, onByDefault: t.onByDefault })),
+    // Rows keep their place, so a refusal is said beside the row it is about; empty rows are no tax.
+    ...values.taxes.flatMap((t, i) =>
+      t.name === '' && t.rate === ''
+        ? []
+        : [
+            {
+              name: t.name,
+              rate: t.rate,
+              onByDefault: t.onByDefault,
+              fields: { name: `taxName${i + 1}`, rate: `taxRate${i + 1}` },
+            },
+          ],
+    ),
   ];
   const taxNumbers: TaxNumberChange[] = [
     ...current.taxNumbers
