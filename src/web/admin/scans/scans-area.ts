@@ -63,11 +63,7 @@ const NOT_IN_FILE_NAMES = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
  */
 export function measurementsFileName(scan: ScanView, timeZone: string): string {
   const who = scan.lead ? (scan.lead.name ?? scan.lead.email ?? scan.lead.phone ?? '').trim() : '';
-  const named = who
-    .replace(NOT_IN_FILE_NAMES, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80);
+  const named = who.replace(NOT_IN_FILE_NAMES, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
   return `${named || 'Scan'} measurements ${zonedDay(scan.receivedAt, timeZone)}`;
 }
 
