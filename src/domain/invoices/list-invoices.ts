@@ -52,8 +52,8 @@ export interface ListInvoicesInput {
   leadId?: string;
   /** At most this many (50 unless told, at most 1000). */
   limit?: number;
-  /** The next page: the rows after this one, newest first (its `createdAt` and `id`). */
-  after?: { createdAt: string; id: string };
+  /** The next page: the rows after the last one seen (its `createdAt`, or for Overdue its `dueDate`, and its `id`). */
+  after?: { at: string; id: string };
 }
 
 /**
@@ -84,27 +84,33 @@ export function invoiceListQuery(ctx: WorkspaceContext, input: ListInvoicesInput
     .where('workspace_id', '=', ctx.workspaceId);
   if (input.leadId !== undefined) query = query.where('lead_id', '=', input.leadId);
   const status = input.status;
-  // Written as literals: SQLite picks the status index only for a condition spelled out rather than bound.
-  if (status === 'overdue')
-    query = query.where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid')`).where('due_date', '<', today);
-  else if (status === 'sent') query = query.where(sql<boolean>`status in ('sent', 'viewed')`);
-  else if (status !== undefined) query = query.where('status', '=', status);
-  if (input.after)
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', input.after!.createdAt),
-        eb.and([eb('created_at', '=', input.after!.createdAt), eb('id', '<', input.after!.id)]),
-      ]),
-    );
   const limit = Math.min(Math.max(1, input.limit ?? LIST_LIMIT.size), LIST_LIMIT.max);
+  const after = input.after;
+  // The partial indexes' conditions written as literals: a planner uses such an index only for a query that states
+  // its condition, and SQLite only when it is spelled out rather than bound.
+  if (status === 'overdue') {
+    // The longest overdue first.
+    query = query.where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid')`).where('due_date', '<', today);
+    if (after)
+      query = query.where((eb) =>
+        eb.or([eb('due_date', '>', after.at), eb.and([eb('due_date', '=', after.at), eb('id', '>', after.id)])]),
+      );
+    return query.orderBy('due_date').orderBy('id').limit(limit);
+  }
+  if (status === 'sent') query = query.where(sql<boolean>`status in ('sent', 'viewed')`);
+  else if (status !== undefined) query = query.where('status', '=', status);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.at), eb.and([eb('created_at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit);
 }
 
 /**
  * A workspace's invoices and credit notes, newest first, a page at a time: the Invoices screen with its filters
  * (Draft, Sent, Overdue, Partly paid, Paid, Void), `invoices list`, a lead's page (`leadId`). `sent` is sent or
- * viewed; `overdue` is any open invoice (sent, viewed, partly paid) past its due date in the workspace's time zone, so
- * an overdue invoice is listed under Sent or Partly paid as well, marked overdue.
+ * viewed; `overdue` is any open invoice (sent, viewed, partly paid) past its due date in the workspace's time zone,
+ * the longest overdue first, so an overdue invoice is listed under Sent or Partly paid as well, marked overdue.
  */
 export async function listInvoices({ ctx, input }: WorkspaceVerbArgs<ListInvoicesInput>): Promise<InvoiceSummary[]> {
   const timeZone = await timeZoneOf(ctx, ctx.workspaceId);
@@ -164,14 +170,8 @@ export async function outstandingTotals({ ctx }: WorkspaceVerbArgs<Record<string
     .where('id', '=', ctx.workspaceId)
     .executeTakeFirstOrThrow();
   const today = todayIn(workspace.time_zone ?? 'UTC', ctx.clock.now());
-  const open = () =>
-    ctx.store.db
-      .selectFrom('invoices')
-      .select(['currency', (eb) => eb.fn.sum<number>('balance').as('sum'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('workspace_id', '=', ctx.workspaceId)
-      .where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid')`)
-      .groupBy('currency');
-  const [all, late] = await Promise.all([open().execute(), open().where('due_date', '<', today).execute()]);
+  const queries = outstandingTotalsQueries(ctx, today);
+  const [all, late] = await Promise.all([queries.outstanding.execute(), queries.overdue.execute()]);
   const currency = workspace.currency ?? 'USD';
   const sumOf = (rows: typeof all, c: string) => Number(rows.find((r) => r.currency === c)?.sum ?? 0);
   const countOf = (rows: typeof all, c: string) => Number(rows.find((r) => r.currency === c)?.n ?? 0);
@@ -185,4 +185,17 @@ export async function outstandingTotals({ ctx }: WorkspaceVerbArgs<Record<string
       .filter((r) => r.currency !== currency)
       .map((r) => ({ currency: r.currency, outstanding: Number(r.sum), overdue: sumOf(late, r.currency) })),
   };
+}
+
+/** The totals' two queries for `today` (the workspace's date), kept apart so a test can pin their plans. */
+export function outstandingTotalsQueries(ctx: WorkspaceContext, today: string) {
+  const open = () =>
+    ctx.store.db
+      .selectFrom('invoices')
+      .select(['currency', (eb) => eb.fn.sum<number>('balance').as('sum'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('workspace_id', '=', ctx.workspaceId)
+      // Spelled out: the statuses are a range of the covering index on SQLite only when written as literals.
+      .where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid')`)
+      .groupBy('currency');
+  return { outstanding: open(), overdue: open().where('due_date', '<', today) };
 }
