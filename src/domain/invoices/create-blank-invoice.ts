@@ -5,7 +5,7 @@ import type { InvoiceView } from './invoice-view.js';
 import { insertDraft } from './new-draft.js';
 
 /**
- * A blank draft invoice for a lead (docs/invoices.md, "A blank invoice"): the customer's name, email, phone and address
+ * A blank draft invoice for a lead (docs/invoices.md, "Drafts"): the customer's name, email, phone and address
  * from the lead, the workspace's currency and taxes as Settings say now, no line yet. A person adds the lines.
  */
 export async function createBlankInvoice({ ctx, input }: WorkspaceVerbArgs<{ leadId: string }>): Promise<InvoiceView> {

@@ -21,7 +21,7 @@ const kindRefusal = (message: string) =>
   new AppError('invalid_fields', message, [{ field: 'kind', code: 'invalid', message }]);
 
 /**
- * A draft invoice from an accepted quote (docs/invoices.md, "From a quote"), by the quote's id (any revision of it;
+ * A draft invoice from an accepted quote (docs/invoices.md, "Kinds and the chain"), by the quote's id (any revision of it;
  * the accepted one is used):
  * - `invoice`, for a quote that asks no deposit: the lines the customer accepted (those that count: ticked options,
  *   chosen alternatives), as they are;
@@ -91,7 +91,7 @@ export async function createInvoiceFromQuote({
   });
 }
 
-/** The chain's rules, read under its lock (docs/invoices.md, "The chain"). */
+/** The chain's rules, read under its lock (docs/invoices.md, "Kinds and the chain"). */
 function checkKind(quote: QuoteView, kind: QuoteInvoiceKind, earlier: ReadonlyArray<Selectable<InvoiceTable>>) {
   const q = quoteLabel(quote);
   const of = (k: string) => earlier.find((i) => i.kind === k);

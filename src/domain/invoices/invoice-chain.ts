@@ -19,7 +19,7 @@ export interface ChainDocument {
   creditOf: string | null;
 }
 
-/** A quote and the documents that followed it (docs/invoices.md, "The chain"). */
+/** A quote and the documents that followed it (docs/invoices.md, "Kinds and the chain"). */
 export interface QuoteChain {
   quote: {
     /** The accepted revision when there is one, else the latest. */
