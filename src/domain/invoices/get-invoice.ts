@@ -13,8 +13,8 @@ export async function getInvoice({ ctx, input }: WorkspaceVerbArgs<{ ref: string
 
 /**
  * An invoice by id or number, in a workspace or (the operator's CLI, which acts on every workspace) in the one
- * workspace that has it: a number several workspaces have needs the id. Numbers match as typed or in capitals
- * (`inv-0003` is `INV-0003`).
+ * workspace that has it: a number several workspaces have needs the id. Numbers match as typed or in capitals, with
+ * their digits padded to four (`inv-3` is `INV-0003`).
  */
 export async function findInvoiceByRef(
   ctx: DomainContext,
@@ -28,10 +28,13 @@ export async function findInvoiceByRef(
     if (!row) throw new AppError('invoice_not_found', `No invoice ${ref}`);
     return row;
   }
+  // `INV-3` is `INV-0003`: numbers have at least four digits (document-number.ts).
+  const short = /^(.*\D)?(\d{1,3})$/.exec(ref);
+  const spellings = [ref, ...(short ? [`${short[1] ?? ''}${short[2]!.padStart(4, '0')}`] : [])];
   const rows = await ctx.store.db
     .selectFrom('invoices')
     .selectAll()
-    .where('number', 'in', [...new Set([ref, ref.toUpperCase()])])
+    .where('number', 'in', [...new Set(spellings.flatMap((n) => [n, n.toUpperCase()]))])
     .$if(input.workspaceId !== undefined, (q) => q.where('workspace_id', '=', input.workspaceId!))
     .execute();
   if (rows.length === 0) throw new AppError('invoice_not_found', `No invoice ${ref.slice(0, 40)}`);
