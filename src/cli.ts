@@ -8,6 +8,7 @@ import { registerNotifyCommands } from './cli/notify-commands.js';
 import { registerPersonCommands } from './cli/person-commands.js';
 import { registerPriceListCommands } from './cli/price-list-commands.js';
 import { registerQuotesCommands } from './cli/quotes-commands.js';
+import { registerInvoicesCommands } from './cli/invoices-commands.js';
 import { registerJobsCommands } from './cli/jobs-commands.js';
 import { registerBackupCommand } from './cli/backup-command.js';
 import { registerCopyToCommand } from './cli/copy-to-command.js';
@@ -115,6 +116,7 @@ export async function main(
   registerAuditCommands(program, kit);
   registerPriceListCommands(program, kit);
   registerQuotesCommands(program, kit);
+  registerInvoicesCommands(program, kit);
   registerJobsCommands(program, kit);
   let exitCode = 0;
   registerDoctorCommand(program, kit, (code) => {

@@ -103,6 +103,8 @@ const DOMAIN_ORDER = [
   // the offer side
   'price-list',
   'quotes',
+  // what an accepted quote becomes: invoices, payments and credit notes
+  'invoices',
   // what follows a quote: reminders (follow-ups), and the report of what wins
   'follow-ups',
   'reports',

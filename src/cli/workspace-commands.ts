@@ -44,6 +44,10 @@ interface SettingsOptions {
   followUpDays?: string;
   customerReminders?: string;
   invoiceReminders?: string;
+  invoicePrefix?: string;
+  paymentTerms?: string;
+  paymentInstructions?: string;
+  booksYears?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -89,7 +93,10 @@ function settingsText(s: WorkspaceSettings): string {
     s.taxNumbers.map((n) => `  ${n.name}: ${n.value}\n`).join('') +
     `  follow up after: ${s.followUpDays === null ? 'off' : `${s.followUpDays} days`}\n` +
     `  customer reminders: ${reminderDaysText(s.customerReminderDays)}\n` +
-    `  invoice reminders: ${reminderDaysText(s.invoiceReminderDays)}\n`
+    `  invoice reminders: ${reminderDaysText(s.invoiceReminderDays)}\n` +
+    `  invoice numbers: ${s.invoicePrefix}0001, …; payment terms: ${s.paymentTermsDays} days\n` +
+    (s.paymentInstructions ? `  payment instructions: ${s.paymentInstructions.replace(/\n/g, ' ')}\n` : '') +
+    `  books kept: ${s.booksYears} years\n`
   );
 }
 
@@ -152,6 +159,13 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
       '--invoice-reminders <days>',
       'remind the customer of an unpaid invoice this many days after its due date, up to three, e.g. 7,14,30; off (the default)',
     )
+    .option('--invoice-prefix <prefix>', 'what invoice numbers start with (default INV-); credit notes are CN-')
+    .option('--payment-terms <days>', "days from an invoice's date to its due date, 0 to 365 (default 14)")
+    .option(
+      '--payment-instructions <text>',
+      'printed on every invoice, e.g. "Bank transfer to …" (up to 1,000 characters; "" clears)',
+    )
+    .option('--books-years <years>', 'years issued invoices are kept (default 10)')
     .action(
       run(async (ctx, ref: string, opts: SettingsOptions) => {
         const { tax, taxNumber, ...rest } = opts;

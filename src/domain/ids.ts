@@ -21,7 +21,10 @@ export type IdPrefix =
   | 'qsc'
   | 'srv'
   | 'doc'
-  | 'rem';
+  | 'rem'
+  | 'ivc'
+  | 'ivl'
+  | 'pay';
 
 /**
  * The generator's randomness from the operating system's CSPRNG, fetched 4 KiB at a time: the library's default

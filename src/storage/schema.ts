@@ -46,6 +46,14 @@ export interface WorkspaceTable {
   customer_reminder_days?: string;
   /** Since 0047: JSON `[7, 14, 30]`, days after an invoice's due date (at most three); `[]` is off. */
   invoice_reminder_days?: string;
+  /** Since 0048: what invoice numbers start with (`INV-`); credit notes are `CN-`. */
+  invoice_prefix?: string;
+  /** Since 0048: days from an invoice's issue to its due date (14). */
+  payment_terms_days?: number;
+  /** Since 0048: printed on every invoice ("Bank transfer to …"), at most 1,000 characters; null for none. */
+  payment_instructions?: string | null;
+  /** Since 0048: years issued invoices are kept (10). */
+  books_years?: number;
 }
 
 export interface PipelineTable {
@@ -519,6 +527,8 @@ export interface DocumentTable {
   id: string;
   workspace_id: string;
   quote_id: string | null;
+  /** Since 0048: the invoice or credit note whose PDF this is. */
+  invoice_id?: string | null;
   /** `sent` (the revision as sent) or `accepted` (its accepted copy). */
   purpose: string;
   file_name: string;
@@ -719,6 +729,103 @@ export interface QuoteReportMonthTable {
   value_won: number;
 }
 
+/** Since 0048: an invoice or a credit note (docs/invoices.md). Money in the smallest unit. */
+export interface InvoiceTable {
+  id: string;
+  workspace_id: string;
+  /** invoice | deposit | final | credit_note */
+  kind: string;
+  /** draft | sent | viewed | partly_paid | paid | void (overdue is derived from `due_date`, never stored) */
+  status: string;
+  /** `INV-0003`, `CN-0001`, given at the send; null for a draft. */
+  number: string | null;
+  /** The accepted quote revision it was made from; null for a blank invoice (or once that quote is deleted). */
+  quote_id: string | null;
+  /** The quote's chain (its first revision's id), kept when the quote is deleted. */
+  quote_chain_id: string | null;
+  lead_id: string | null;
+  /** For a credit note: the invoice it credits. */
+  credit_of: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  customer_address: string | null;
+  title: string | null;
+  note: string | null;
+  currency: string;
+  /** JSON `[{ name, rate }]`, rate in thousandths of a percent, frozen at creation. */
+  tax_rates: string;
+  /** BCP 47, frozen at the send; null for a draft (the workspace's applies). */
+  locale: string | null;
+  payment_terms_days: number;
+  /** As Settings said at the send; null for a draft or none. */
+  payment_instructions: string | null;
+  /** `YYYY-MM-DD` in the workspace's time zone, set at the send. */
+  issue_date: string | null;
+  due_date: string | null;
+  subtotal: number;
+  total: number;
+  /** The sum of its payments. */
+  paid: number;
+  /** The sum of its sent credit notes' totals. */
+  credited: number;
+  /** total − paid − credited (0 for a credit note); below zero is owed back to the customer. */
+  balance: number;
+  token_hash: string | null;
+  token_enc: string | null;
+  credit_reason: string | null;
+  void_reason: string | null;
+  created_by_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+  sent_by_user_id: string | null;
+  viewed_at: string | null;
+  view_count: number;
+  voided_at: string | null;
+}
+
+/** Since 0048: an invoice's (or credit note's) lines. */
+export interface InvoiceLineTable {
+  id: string;
+  invoice_id: string;
+  position: number;
+  description: string;
+  /** Hundredths. */
+  quantity: number;
+  unit: string;
+  unit_price: number;
+  amount: number;
+  /** JSON array of tax names. */
+  taxes: string;
+  /** A final invoice's negative line: the earlier invoice of the chain it subtracts. */
+  subtracts_invoice_id: string | null;
+  /** A credit note's line: the invoice line it credits. */
+  credits_line_id: string | null;
+}
+
+/** Since 0048: a payment recorded by hand. */
+export interface InvoicePaymentTable {
+  id: string;
+  invoice_id: string;
+  workspace_id: string;
+  /** `YYYY-MM-DD`. */
+  paid_on: string;
+  amount: number;
+  /** bank_transfer | card | cash | cheque | other */
+  method: string;
+  reference: string | null;
+  recorded_by_user_id: string | null;
+  created_at: string;
+}
+
+/** Since 0048: the last number of a series (`invoice`, `credit_note`) a workspace gave. */
+export interface InvoiceCounterTable {
+  workspace_id: string;
+  series: string;
+  last_number: number;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -768,4 +875,8 @@ export interface Schema {
   reminders: ReminderTable;
   quote_outcomes: QuoteOutcomeTable;
   quote_report_months: QuoteReportMonthTable;
+  invoices: InvoiceTable;
+  invoice_lines: InvoiceLineTable;
+  invoice_payments: InvoicePaymentTable;
+  invoice_counters: InvoiceCounterTable;
 }

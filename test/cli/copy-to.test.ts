@@ -2,6 +2,11 @@ import { addPriceListItem } from '../../src/domain/price-list/add-price-list-ite
 import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
+import { inWorkspace } from '../../src/domain/context.js';
+import { addInvoiceLine } from '../../src/domain/invoices/add-invoice-line.js';
+import { createBlankInvoice } from '../../src/domain/invoices/create-blank-invoice.js';
+import { recordPayment } from '../../src/domain/invoices/record-payment.js';
+import { sendInvoice } from '../../src/domain/invoices/send-invoice.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -88,8 +93,22 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       ctx,
       input: { workspaceId: home.workspaceId, quoteId: quote.id, by: { userId: fixture.owner.userId, label: 'Owner' } },
     });
+    // An invoice of the lead, sent (its number's counter row, its PDF's document) and partly paid.
+    const inHome = inWorkspace(ctx, home.workspaceId);
+    const invoice = await createBlankInvoice({ ctx: inHome, input: { leadId: lead.id } });
+    await addInvoiceLine({
+      ctx: inHome,
+      input: { invoiceId: invoice.id, line: { description: 'Sanding', quantity: '10', unit: 'm2', price: '12.50' } },
+    });
+    await sendInvoice({ ctx: inHome, input: { invoiceId: invoice.id, by: { userId: fixture.owner.userId } } });
+    await recordPayment({
+      ctx: inHome,
+      input: { invoiceId: invoice.id, payment: { amount: '50.00', date: '2024-05-01', method: 'cash' } },
+    });
     await noticeArrivals(ctx);
     await composeArrivalEmails(ctx);
+    // The intake log's counts, written now rather than by its 10-second timer (which a slow setup may or may not reach).
+    await (await source.app()).intakeLog.flush();
     target = await createTestDatabase('postgres');
   }, 120_000);
 
@@ -131,7 +150,6 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       'confirmation_sends',
       'email_changes',
       'idempotency_keys',
-      'intake_log',
       'job_claims',
       'lead_events',
       'notification_pending',

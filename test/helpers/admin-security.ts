@@ -102,6 +102,10 @@ export const SNAPSHOT_TABLES: Array<keyof Schema> = [
   'reminders',
   'quote_outcomes',
   'quote_report_months',
+  'invoices',
+  'invoice_lines',
+  'invoice_payments',
+  'invoice_counters',
 ];
 
 const ws = (f: AdminFixture, rest = '') => `/w/${f.home.workspaceId}${rest}`;

@@ -3,6 +3,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveLeadFilters, type LeadFilterInput } from '../../src/domain/leads/lead-filters.js';
 import { leadPageQuery } from '../../src/domain/leads/inbox-query.js';
 import { quoteListQuery, type ListStatus } from '../../src/domain/quotes/list-quotes.js';
+import {
+  invoiceListQuery,
+  outstandingTotalsQueries,
+  type InvoiceFilter,
+} from '../../src/domain/invoices/list-invoices.js';
 import { inWorkspace } from '../../src/domain/context.js';
 import { followUpCandidatesQuery } from '../../src/domain/follow-ups/run-follow-ups.js';
 import { reportRowsQueries } from '../../src/domain/reports/quote-report.js';
@@ -164,5 +169,54 @@ describeEachBackend('query plans of leads', (backend) => {
     const text = expectIndexed(await planOf(followUpCandidatesQuery(world.ctx, '2026-10-01T00:00:00.000Z')));
     expect(text).toMatch(/quotes_open_sent/);
     expect(text).toMatch(/quotes_chain/);
+  });
+
+  it.each([
+    ['the Invoices screen', undefined, /invoices_workspace_created/],
+    ['Draft', 'draft', /invoices_workspace_status/],
+    ['Sent', 'sent', /invoices_workspace_sent_created/],
+    ['Overdue', 'overdue', /invoices_workspace_open_due/],
+    ['Partly paid', 'partly_paid', /invoices_workspace_(status|open_due)/],
+    ['Paid', 'paid', /invoices_workspace_status/],
+    ['Void', 'void', /invoices_workspace_status/],
+  ] as const)(
+    "%s: a page of invoices is read from an index in the screen's order, with no sort",
+    async (_name, status, index) => {
+      const ctx = inWorkspace(world.ctx, seeded.workspaceId);
+      const text = expectIndexed(
+        await planOf(
+          invoiceListQuery(ctx, { limit: 51, ...(status ? { status: status as InvoiceFilter } : {}) }, '2026-11-27'),
+        ),
+      );
+      expect(text).toMatch(index);
+      if (backend === 'postgres') expect(text, text).not.toMatch(/Sort/);
+      else expect(text, text).not.toMatch(/TEMP B-TREE/);
+      // The next page starts after the last row seen, by the same index.
+      const after = { at: status === 'overdue' ? '2026-11-20' : '2026-11-20T10:00:00.000Z', id: 'ivc_0' };
+      expect(
+        expectIndexed(
+          await planOf(
+            invoiceListQuery(
+              ctx,
+              { limit: 51, after, ...(status ? { status: status as InvoiceFilter } : {}) },
+              '2026-11-27',
+            ),
+          ),
+        ),
+      ).toMatch(index);
+    },
+  );
+
+  it("a lead's invoices, and the outstanding and overdue totals, are read from indexes (the totals from the covering one)", async () => {
+    const ctx = inWorkspace(world.ctx, seeded.workspaceId);
+    expect(expectIndexed(await planOf(invoiceListQuery(ctx, { leadId: 'lead_0', limit: 51 }, '2026-11-27')))).toMatch(
+      /invoices_lead|invoices_workspace_created/,
+    );
+    const { outstanding, overdue } = outstandingTotalsQueries(ctx, '2026-11-27');
+    for (const query of [outstanding, overdue]) {
+      const text = expectIndexed(await planOf(query));
+      expect(text).toMatch(/invoices_workspace_(due|open_due)/);
+      if (backend === 'sqlite') expect(text).toMatch(/COVERING INDEX/);
+    }
   });
 });

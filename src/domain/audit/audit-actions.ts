@@ -75,6 +75,14 @@ export const AUDIT_ACTIONS = [
   'quote.follow_up_reminded',
   'quote.customer_reminded',
   'quote.reminders_stopped',
+  'invoice.created',
+  'invoice.sent',
+  'invoice.viewed',
+  'invoice.voided',
+  'invoice.credited',
+  'invoice.payment_recorded',
+  'invoice.payment_deleted',
+  'invoice.pdf_retried',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -27,6 +27,8 @@ const DEPENDENCY_WAIT_MS = 1_000;
 export interface NewDocument {
   workspaceId: string;
   quoteId: string | null;
+  /** The invoice or credit note whose PDF it is (docs/invoices.md); absent for a quote's. */
+  invoiceId?: string | null;
   purpose: DocumentPurpose;
   model: DocumentModel;
   /** What a related document is framed by (the accepted copy of a quote), frozen with this one. */
@@ -44,6 +46,7 @@ export async function enqueueDocument(trx: Transaction<Schema>, ctx: DomainConte
       id,
       workspace_id: doc.workspaceId,
       quote_id: doc.quoteId,
+      invoice_id: doc.invoiceId ?? null,
       purpose: doc.purpose,
       file_name: doc.model.fileName,
       model: JSON.stringify(doc.model),

@@ -26,11 +26,30 @@ export async function quoteDocumentOf(
   purpose: DocumentPurpose,
   withBytes: boolean,
 ): Promise<StoredDocument | undefined> {
+  return documentOf(db, 'quote_id', quoteId, purpose, withBytes);
+}
+
+/** An invoice's or a credit note's PDF (made when it is sent), with its bytes when asked. */
+export async function invoiceDocumentOf(
+  db: Db,
+  invoiceId: string,
+  withBytes: boolean,
+): Promise<StoredDocument | undefined> {
+  return documentOf(db, 'invoice_id', invoiceId, 'sent', withBytes);
+}
+
+async function documentOf(
+  db: Db,
+  column: 'quote_id' | 'invoice_id',
+  id: string,
+  purpose: DocumentPurpose,
+  withBytes: boolean,
+): Promise<StoredDocument | undefined> {
   const row = await db
     .selectFrom('documents')
     .select(['id', 'purpose', 'file_name', 'state', 'last_error', 'attempts', 'sha256', 'size', 'rendered_at'])
     .$if(withBytes, (q) => q.select('pdf'))
-    .where('quote_id', '=', quoteId)
+    .where(column, '=', id)
     .where('purpose', '=', purpose)
     .orderBy('created_at', 'desc')
     .executeTakeFirst();

@@ -4,6 +4,7 @@ import type { ClaimedEmail, OutboxPayload } from './outbox.js';
 import { quoteEmailContent, type QuoteEmailContent } from './quote-emails.js';
 import { confirmationContent, type ConfirmationContent } from './sender-confirmation.js';
 import { followUpContent, type FollowUpContent } from './follow-up-emails.js';
+import { invoiceEmailContent, type InvoiceEmailContent } from './invoice-emails.js';
 
 /** A lead as an email shows it: its own fields and extra fields, the source and time; no IP, no headers. */
 export interface EmailLead {
@@ -68,9 +69,10 @@ export type EmailContent =
   | AccountEmailContent
   | ConfirmationContent
   | FollowUpContent
+  | InvoiceEmailContent
   | Exclude<
       OutboxPayload,
-      { kind: 'arrivals' | 'digest' | 'test' | 'quote' | 'confirmation' | 'follow_up' | AccountEmailKind }
+      { kind: 'arrivals' | 'digest' | 'test' | 'quote' | 'confirmation' | 'follow_up' | 'invoice' | AccountEmailKind }
     >;
 
 const isAccountEmail = (payload: OutboxPayload): payload is Extract<OutboxPayload, { kind: AccountEmailKind }> =>
@@ -115,6 +117,7 @@ export async function emailContent(ctx: DomainContext, email: ClaimedEmail): Pro
   if (payload.kind === 'quote') return quoteEmailContent(ctx, payload, email.workspaceId);
   if (payload.kind === 'confirmation') return confirmationContent(ctx, email.workspaceId);
   if (payload.kind === 'follow_up') return followUpContent(ctx, payload, email.workspaceId);
+  if (payload.kind === 'invoice') return invoiceEmailContent(ctx, payload, email.workspaceId);
   if (isAccountEmail(payload)) return { ...payload, timeZone: await accountTimeZone(ctx, email) };
   if (payload.kind !== 'arrivals' && payload.kind !== 'digest') return payload;
   if (email.workspaceId === null) return undefined;

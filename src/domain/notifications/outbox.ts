@@ -5,6 +5,7 @@ import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import type { QuoteEmailPayload } from './quote-email.js';
 import type { FollowUpPayload } from './follow-up-emails.js';
+import type { InvoicePayload } from './invoice-email-payload.js';
 
 export type OutboxPurpose =
   | 'leads'
@@ -16,7 +17,9 @@ export type OutboxPurpose =
   | 'quotes'
   | 'quote_sent'
   | 'confirmation'
-  | 'follow_up';
+  | 'follow_up'
+  | 'invoice_sent'
+  | 'invoices';
 
 /**
  * What an email is about, sealed in its outbox row. Leads and scans are named by id: their fields are read when
@@ -55,7 +58,9 @@ export type OutboxPayload =
   /** To the person who sent a form (sender-confirmation.ts): nothing of theirs but the row's address. */
   | { kind: 'confirmation' }
   /** A reminder of a quote without an answer, to its sender or its customer (follow-up-emails.ts). */
-  | FollowUpPayload;
+  | FollowUpPayload
+  /** An invoice sent, a payment's receipt, an invoice paid in full (invoice-emails.ts): named by id, read when sent. */
+  | InvoicePayload;
 
 /** What a sent, failed or dropped confirmation's row shows instead of the visitor's address. */
 export const CONFIRMATION_RECIPIENT = '(the person who sent the form)';

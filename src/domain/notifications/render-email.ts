@@ -6,6 +6,7 @@ import { renderQuoteEmail } from './quote-emails.js';
 import { quoteEmail } from './quote-email.js';
 import { renderConfirmation } from './sender-confirmation.js';
 import { renderFollowUp } from './follow-up-emails.js';
+import { renderInvoiceEmail } from './invoice-emails.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
 /**
@@ -27,6 +28,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
       return renderConfirmation(content);
     case 'follow_up':
       return renderFollowUp(content);
+    case 'invoice':
+      return renderInvoiceEmail(content);
     case 'test':
       return layout({
         subject: 'Leadscan test email',

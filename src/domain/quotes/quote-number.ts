@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
+import { formatDocumentNumber } from '../document-number.js';
 
 /**
  * The workspace's next quote number, `Q-0001`, `Q-0002`…, taken in the transaction of the send that uses it: the
@@ -19,7 +20,7 @@ export async function nextQuoteNumber(trx: Transaction<Schema>, workspaceId: str
 }
 
 export function formatQuoteNumber(n: number): string {
-  return `Q-${String(n).padStart(4, '0')}`;
+  return formatDocumentNumber('Q-', n);
 }
 
 /** `Q-0007`, `q-7` or `Q-0007 rev 2` as typed; undefined when it is not a number. */

@@ -12,6 +12,12 @@ import {
   type TaxChange,
   type TaxNumberChange,
 } from './quote-settings.js';
+import {
+  checkBooksYears,
+  checkInvoicePrefix,
+  checkPaymentInstructions,
+  checkPaymentTerms,
+} from './invoice-settings.js';
 import { checkFollowUpDays, checkReminderDays, CUSTOMER_REMINDERS, INVOICE_REMINDERS } from './follow-up-settings.js';
 import {
   checkRetention,
@@ -80,6 +86,14 @@ export async function updateWorkspaceSettings({
   customerReminders?: string;
   /** `off` or up to three days, `7,14,30`. */
   invoiceReminders?: string;
+  /** What invoice numbers start with (docs/invoices.md, "Settings"). */
+  invoicePrefix?: string;
+  /** Days from an invoice's issue to its due date, 0 to 365. */
+  paymentTerms?: string | number;
+  /** Printed on every invoice, up to 1,000 characters; empty clears them. */
+  paymentInstructions?: string;
+  /** Years issued invoices are kept, 1 to 50. */
+  booksYears?: string | number;
 }>): Promise<WorkspaceSettings> {
   const fieldErrors: FieldError[] = [];
   const current =
@@ -146,6 +160,22 @@ export async function updateWorkspaceSettings({
       : checked(fieldErrors, 'invoiceReminders', () =>
           checkReminderDays(input.invoiceReminders!, 'invoiceReminders', INVOICE_REMINDERS),
         );
+  const invoicePrefix =
+    input.invoicePrefix === undefined
+      ? undefined
+      : checked(fieldErrors, 'invoicePrefix', () => checkInvoicePrefix(input.invoicePrefix!));
+  const paymentTerms =
+    input.paymentTerms === undefined
+      ? undefined
+      : checked(fieldErrors, 'paymentTerms', () => checkPaymentTerms(input.paymentTerms!));
+  const paymentInstructions =
+    input.paymentInstructions === undefined
+      ? undefined
+      : checked(fieldErrors, 'paymentInstructions', () => checkPaymentInstructions(input.paymentInstructions!));
+  const booksYears =
+    input.booksYears === undefined
+      ? undefined
+      : checked(fieldErrors, 'booksYears', () => checkBooksYears(input.booksYears!));
   if (fieldErrors.length > 0) {
     throw new AppError('invalid_fields', fieldErrors.map((e) => e.message).join('; '), fieldErrors);
   }
@@ -170,6 +200,10 @@ export async function updateWorkspaceSettings({
     ...(followUpDays !== undefined ? { follow_up_days: followUpDays } : {}),
     ...(customerReminders !== undefined ? { customer_reminder_days: JSON.stringify(customerReminders) } : {}),
     ...(invoiceReminders !== undefined ? { invoice_reminder_days: JSON.stringify(invoiceReminders) } : {}),
+    ...(invoicePrefix !== undefined ? { invoice_prefix: invoicePrefix } : {}),
+    ...(paymentTerms !== undefined ? { payment_terms_days: paymentTerms } : {}),
+    ...(paymentInstructions !== undefined ? { payment_instructions: paymentInstructions } : {}),
+    ...(booksYears !== undefined ? { books_years: booksYears } : {}),
   };
   if (Object.keys(changes).length > 0) {
     await ctx.store.writer.write(async (trx) => {

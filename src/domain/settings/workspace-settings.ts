@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import type { VerbArgs } from '../context.js';
 import type { DepositTerms } from '../money.js';
 import type { Units } from '../units.js';
+import { INVOICE_SETTINGS } from './invoice-settings.js';
 
 export type { Units } from '../units.js';
 
@@ -35,6 +36,14 @@ export interface WorkspaceSettings {
   customerReminderDays: number[];
   /** Days after an invoice's due date its customer is reminded (at most three); empty is off. */
   invoiceReminderDays: number[];
+  /** What invoice numbers start with (docs/invoices.md, "Numbers"): `INV-` unless chosen. */
+  invoicePrefix: string;
+  /** Days from an invoice's issue to its due date: 14 unless chosen. */
+  paymentTermsDays: number;
+  /** Printed on every invoice ("Bank transfer to …"); null for none. */
+  paymentInstructions: string | null;
+  /** Years issued invoices are kept: 10 unless chosen. */
+  booksYears: number;
 }
 
 export interface WorkspaceTax {
@@ -126,6 +135,10 @@ export async function getWorkspaceSettings({
       'follow_up_days',
       'customer_reminder_days',
       'invoice_reminder_days',
+      'invoice_prefix',
+      'payment_terms_days',
+      'payment_instructions',
+      'books_years',
     ])
     .where('id', '=', input.workspaceId)
     .executeTakeFirst();
@@ -156,5 +169,9 @@ export async function getWorkspaceSettings({
       row.follow_up_days === undefined ? 3 : row.follow_up_days === null ? null : Number(row.follow_up_days),
     customerReminderDays: JSON.parse(row.customer_reminder_days ?? '[]') as number[],
     invoiceReminderDays: JSON.parse(row.invoice_reminder_days ?? '[]') as number[],
+    invoicePrefix: row.invoice_prefix ?? INVOICE_SETTINGS.prefix.default,
+    paymentTermsDays: Number(row.payment_terms_days ?? INVOICE_SETTINGS.paymentTerms.default),
+    paymentInstructions: row.payment_instructions ?? null,
+    booksYears: Number(row.books_years ?? INVOICE_SETTINGS.booksYears.default),
   };
 }

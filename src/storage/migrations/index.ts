@@ -41,6 +41,7 @@ import { lighterLeadWrites } from './0042-lighter-lead-writes.js';
 import { stageNamesUnique } from './0043-stage-names-unique.js';
 import { quoteSectionsAndDeposit } from './0045-quote-sections-deposit.js';
 import { followUpsAndReport } from './0047-follow-ups-and-report.js';
+import { invoices } from './0048-invoices.js';
 import { quoteSendMessage } from './0050-quote-send-message.js';
 import { roomNames } from './0051-room-names.js';
 
@@ -94,6 +95,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0045_quote_sections_deposit': quoteSectionsAndDeposit(),
         '0046_documents': documents(dialect),
         '0047_follow_ups_and_report': followUpsAndReport(dialect),
+        '0048_invoices': invoices(),
         '0050_quote_send_message': quoteSendMessage(),
         '0051_room_names': roomNames(),
       }),

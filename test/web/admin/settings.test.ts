@@ -73,6 +73,10 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
       followUpDays: 3,
       customerReminderDays: [],
       invoiceReminderDays: [],
+      invoicePrefix: 'INV-',
+      paymentTermsDays: 14,
+      paymentInstructions: null,
+      booksYears: 10,
     });
     const changed = await runCli(
       ['workspace', 'settings', f.home.workspaceId, '--time-zone', 'Europe/Paris', '--units', 'imperial'],
@@ -82,7 +86,8 @@ describeEachBackend('workspace settings: the Settings screen and `leadscan works
     expect(changed.stdout).toBe(
       `Home (${f.home.workspaceId})\n  time zone: Europe/Paris\n  units:     imperial\n  leads kept: always\n  scans kept: always\n` +
         '  currency:  USD\n  locale:    en-US\n  taxes:     none\n  quotes valid: 30 days\n' +
-        '  follow up after: 3 days\n  customer reminders: off\n  invoice reminders: off\n',
+        '  follow up after: 3 days\n  customer reminders: off\n  invoice reminders: off\n' +
+        '  invoice numbers: INV-0001, …; payment terms: 14 days\n  books kept: 10 years\n',
     );
     const refused = await runCli(['workspace', 'settings', 'Home', '--units', 'furlongs'], env);
     expect(refused.code).toBe(1);

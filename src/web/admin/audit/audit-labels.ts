@@ -74,6 +74,14 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'quote.follow_up_reminded': 'Sender reminded to follow up a quote',
   'quote.customer_reminded': 'Customer reminded of a quote',
   'quote.reminders_stopped': 'Reminders of a quote stopped by the customer',
+  'invoice.created': 'Invoice created',
+  'invoice.sent': 'Invoice sent',
+  'invoice.viewed': 'Invoice viewed by the customer',
+  'invoice.voided': 'Invoice voided',
+  'invoice.credited': 'Credit note made for an invoice',
+  'invoice.payment_recorded': 'Payment recorded',
+  'invoice.payment_deleted': 'Payment deleted',
+  'invoice.pdf_retried': 'Invoice PDF asked for again',
 };
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */

@@ -52,6 +52,8 @@ const PURPOSES: Record<OutboxPurpose, string> = {
   confirmation: 'confirmation to a form’s sender',
   quote_sent: 'quote to a customer',
   follow_up: 'follow-up reminder',
+  invoice_sent: 'invoice to a customer',
+  invoices: 'payment receipt or invoice notice',
 };
 
 /** The rows (inside a `dl.facts`) of what was last sent and failed, and what waits, for a person or a workspace. */
