@@ -9,6 +9,7 @@ import { reasonOf } from '../runtime.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { migrationProvider } from '../storage/migrations/index.js';
 import { redactedUrl } from '../storage/redact-url.js';
+import { writeProblemOf } from '../storage/write-probe.js';
 import { searchIndexFile } from '../storage/search-index.js';
 import { positiveInteger, type CliKit } from './kit.js';
 
@@ -93,7 +94,11 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
     await store.ping();
   } catch (error) {
     await store?.close().catch(() => undefined);
-    add('database', false, `Cannot reach ${where}: ${reasonOf(error)}`);
+    add(
+      'database',
+      false,
+      `Cannot reach ${where}${diskFullAtOpen(config, error) ? ' (the disk is full: see the disk line)' : ''}: ${reasonOf(error)}`,
+    );
     return;
   }
   try {
@@ -279,14 +284,40 @@ function sqliteBytes(config: Config): number | null {
   return total;
 }
 
+/** Below this much free space, an I/O error opening SQLite is the full disk (its WAL and index cannot grow). */
+const NEARLY_FULL = 1024 ** 2;
+
+/**
+ * Whether opening the database failed for want of space: the database says so, or SQLite answers "disk I/O error"
+ * (growing its shared-memory index failed) on a file system with under a MiB free.
+ */
+function diskFullAtOpen(config: Config, error: unknown): boolean {
+  if (writeProblemOf(error) === 'disk_full') return true;
+  const ioError =
+    /^SQLITE_IOERR/.test(String((error as { code?: unknown })?.code)) || /disk I\/O error/.test(reasonOf(error));
+  if (config.database.kind !== 'sqlite' || !ioError) return false;
+  try {
+    const stats = fs.statfsSync(dataDirOf(config));
+    return stats.bavail * stats.bsize < NEARLY_FULL;
+  } catch {
+    return false;
+  }
+}
+
+/** The data directory, or its nearest existing parent: where its file system's free space is read. */
+function dataDirOf(config: Config): string {
+  let dir = path.resolve(config.dataDir);
+  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
 /**
  * The free space of the data directory's file system (where the SQLite database, its WAL and the generated secret
  * live): what a full disk would stop first (docs/operations.md, "Health"). Said in bytes a person reads, with the
  * size of the disk and, on SQLite, what the database takes.
  */
 function checkDisk(config: Config, minFree: number, add: Add): void {
-  let dir = path.resolve(config.dataDir);
-  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const dir = dataDirOf(config);
   try {
     const stats = fs.statfsSync(dir);
     const free = stats.bavail * stats.bsize;

@@ -178,7 +178,10 @@ describe.skipIf(!soffice)(
         const res = await get(ws(`/scans/${scanId}/measurements.xlsx`));
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-type']).toBe(XLSX);
-        expect(res.headers['content-disposition']).toBe(`attachment; filename="${scanId}-measurements.xlsx"`);
+        // Not attached to a lead: named after the scan's day, never its id.
+        expect(res.headers['content-disposition']).toMatch(
+          /^attachment; filename="Scan measurements \d{4}-\d{2}-\d{2}\.xlsx"$/,
+        );
         await noFormulas(res.rawPayload);
         const rows = byHeader(await readWithCalc(soffice!, res.rawPayload));
         expect(rows.map((r) => [r.room, r.name, r.floorArea_m2, r.volume_m3])).toEqual([
