@@ -517,7 +517,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       stored: async () => expect(await leadsOf(outageSeed.source.id, outage)).toEqual([]),
     });
     expectEveryDocumentedStatusProvoked([op]);
-  });
+  }, 120_000); // several worlds, each a database and an app
 
   it('POST /api/scan/upload: every documented answer matches its schema and carries every property sent', async () => {
     const op: Operation = 'POST /api/scan/upload';
@@ -685,7 +685,7 @@ describeEachBackend('OpenAPI conformance', (backend) => {
       stored: async () => expect(await scansOf(outageSeed.workspaceId, outage)).toEqual([]),
     });
     expectEveryDocumentedStatusProvoked([op]);
-  });
+  }, 120_000); // several worlds, each a database and an app
 
   it('GET /healthz and GET /readyz: every documented answer matches its schema', async () => {
     const healthz: Case = {

@@ -200,7 +200,7 @@ describeEachBackend('invoices: deposit, the rest, payments, void and credit note
       'INV-0001 · page 1 of 1',
     ])
       expect(text, value).toContain(value);
-  });
+  }, 120_000); // the first send starts the PDF renderer's workers and loads its fonts: slow on a loaded machine
 
   it('payments: at most the balance, each refusal with its field message; a receipt each; paid in full tells the sender', async () => {
     const blank = await createBlankInvoice({
