@@ -199,7 +199,7 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
       (m) => to(m) === 'grace@example.com' && /^Your acceptance/.test(m.subject!),
     );
     expect(shownCopy!.text).toContain('(Hall: floor 7.5 m²)');
-  });
+  }, 120_000); // the first send starts the PDF renderer's workers: slow on a loaded machine
 
   it("Send's email carries the sender's message and the business's address and phone; Save keeps the message", async () => {
     const draft = await pricedDraft('Ada Lovelace');
