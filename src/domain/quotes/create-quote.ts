@@ -2,6 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { parseDeposit } from '../money.js';
 import { findLeadRow } from '../leads/find-lead.js';
 import { getPriceListItem, listPriceList } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
@@ -37,6 +38,8 @@ export async function createQuote({
   itemIds?: string[];
   /** Who made it (null on the CLI). */
   userId?: string | null;
+  /** The deposit it asks (`30%`, `500.00` or `none`); the workspace's default when not given. */
+  deposit?: string;
 }>): Promise<QuoteView> {
   const lead = await findLeadRow(ctx.store.db, { workspaceId: input.workspaceId, id: input.leadId });
   const workspaceId = lead.workspace_id;
@@ -55,6 +58,7 @@ export async function createQuote({
   if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
   }
+  const deposit = input.deposit === undefined ? settings.deposit : parseDeposit(input.deposit, settings.currency);
   const taxRates = settings.taxes.map((t) => ({ name: t.name, rate: t.rate }));
   const lines = await measuredLines(ctx, {
     workspaceId,
@@ -89,8 +93,8 @@ export async function createQuote({
         tax_rates: JSON.stringify(taxRates),
         subtotal: 0,
         total: 0,
-        deposit_percent: settings.deposit?.percent ?? null,
-        deposit_amount: settings.deposit?.fixed ?? null,
+        deposit_percent: deposit?.percent ?? null,
+        deposit_amount: deposit?.fixed ?? null,
         show_measurements: 0,
         ...freshDraft(at, input.userId),
       })
