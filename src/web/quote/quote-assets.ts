@@ -52,10 +52,12 @@ table.lines .num { text-align: right; white-space: nowrap; font-variant-numeric:
 .measured { display: block; margin-top: 2px; }
 tr.optional .desc { color: var(--ink); }
 tr.unticked td { color: var(--muted); }
-tr.section-head th { text-transform: none; letter-spacing: 0; font-size: 1rem; color: var(--ink); border-bottom: 1px solid var(--line); padding-top: 18px; }
+tr.section-head th, tr.section-head td { background: inherit; }
+tr.section-head th { white-space: normal; text-transform: none; letter-spacing: 0; font-size: 1rem; color: var(--ink); border-bottom: 1px solid var(--line); padding-top: 18px; }
 tbody.choice-head th { text-transform: none; letter-spacing: 0; font-size: .95rem; color: var(--ink); border-bottom: 0; padding-top: 22px; }
 tr.section-subtotal td { color: var(--muted); font-size: .9rem; border-bottom: 0; }
-tbody.alternative tr.section-head th { background: #f6f7f9; padding-left: 8px; }
+tbody.alternative tr.section-head th, tbody.alternative tr.section-head td { background: #f6f7f9; }
+tbody.alternative tr.section-head th { padding-left: 8px; }
 tbody.not-chosen td { color: var(--muted); }
 tbody.not-chosen .amount { text-decoration: line-through; }
 .pick { display: inline-flex; align-items: center; gap: 8px; cursor: pointer; font-weight: 600; }

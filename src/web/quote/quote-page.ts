@@ -149,6 +149,9 @@ export function shownQuote(quote: QuoteView, answer: AnswerState | undefined): Q
   };
 }
 
+/** The quantity and unit-price cells a heading or subtotal row leaves empty (hidden on a phone, as the lines' are). */
+const FILL = html`<td class="col-qty"></td><td class="col-price"></td>`;
+
 /** A section's lines with its heading and subtotal; an alternative with its radio (while open) or whether it was taken. */
 function sectionBody(section: QuoteSectionView, input: QuotePageInput, quote: QuoteView, open: boolean): SafeHtml {
   const money = (minor: number) => formatMoney(minor, quote.currency, input.customer.locale);
@@ -158,14 +161,14 @@ function sectionBody(section: QuoteSectionView, input: QuotePageInput, quote: Qu
   const recommended = section.recommended ? html` <span class="badge">Recommended</span>` : '';
   const head = alternative
     ? open
-      ? html`<tr class="section-head"><th colspan="4" scope="rowgroup"><label class="pick"><input type="radio" form="accept" name="alt-${section.choice!}" value="${section.id}"${section.chosen ? html` checked` : ''}> <span>${title}</span></label>${recommended}</th></tr>`
-      : html`<tr class="section-head"><th colspan="4" scope="rowgroup">${title}${recommended} <span class="small muted">${section.chosen ? 'Chosen' : 'Not chosen'}</span></th></tr>`
+      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head"><label class="pick"><input type="radio" form="accept" name="alt-${section.choice!}" value="${section.id}"${section.chosen ? html` checked` : ''}> <span>${title}</span></label>${recommended}</th>${FILL}<td></td></tr>`
+      : html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}${recommended} <span class="small muted">${section.chosen ? 'Chosen' : 'Not chosen'}</span></th>${FILL}<td></td></tr>`
     : section.title !== null
-      ? html`<tr class="section-head"><th colspan="4" scope="rowgroup">${title}</th></tr>`
+      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}</th>${FILL}<td></td></tr>`
       : '';
   const subtotal =
     quote.sections.length > 1
-      ? html`<tr class="section-subtotal"><td colspan="3">Subtotal${title ? html` · ${title}` : ''}</td><td class="num" data-section-subtotal>${money(section.subtotal)}</td></tr>`
+      ? html`<tr class="section-subtotal"><td>Subtotal${title ? html` · ${title}` : ''}</td>${FILL}<td class="num" data-section-subtotal>${money(section.subtotal)}</td></tr>`
       : '';
   return html`<tbody data-section="${section.id}"${alternative ? html` data-choice="${section.choice!}" class="alternative${section.chosen ? '' : ' not-chosen'}"` : ''}>
 ${head}${lines.map((line) => lineRow(line, input, quote, open))}
@@ -189,11 +192,11 @@ function sectionBodies(input: QuotePageInput, quote: QuoteView, open: boolean): 
     const group = quote.sections.filter((s) => s.choice === section.choice);
     const names = group.map((s) => s.title ?? 'Option').join(' · ');
     bodies.push(
-      html`<tbody class="choice-head"><tr><th colspan="4" scope="rowgroup">Choose one: ${names}${
+      html`<tbody class="choice-head"><tr><th scope="rowgroup" class="group-head">Choose one: ${names}${
         open
           ? html` <button type="submit" form="accept" name="update" value="1" class="secondary small-button" data-update>Update</button>`
           : ''
-      }</th></tr></tbody>`,
+      }</th>${FILL}<td></td></tr></tbody>`,
     );
     for (const alternative of group) bodies.push(sectionBody(alternative, input, quote, open));
   }
