@@ -13,6 +13,7 @@ import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { table } from './render.js';
 import { workspaceIdOf } from './resolve.js';
 import { registerQuoteReportCommand } from './quote-report-command.js';
+import { registerQuoteSectionCommands } from './quote-sections-commands.js';
 
 /** A quote as `quotes show --json` prints it (docs/quotes.md, "The CLI"): exactly these keys, money as integers. */
 export function quoteJson(q: QuoteView) {
@@ -157,8 +158,9 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     .option('--scan <scan>', 'a scan attached to the lead (repeatable)', collect, [])
     .option('--item <item>', 'a price-list item id (repeatable; default with --scan: every measured item)', collect, [])
     .option('--room <index>', "a room's index in the scan, from 1 (repeatable; default: every room)", collect, [])
+    .option('--deposit <deposit>', "the deposit it asks: 30%, an amount (500.00) or none (default: the workspace's)")
     .action(
-      run(async (ctx, opts: { lead: string; scan: string[]; item: string[]; room: string[] }) => {
+      run(async (ctx, opts: { lead: string; scan: string[]; item: string[]; room: string[]; deposit?: string }) => {
         const lead = await findLeadRow(ctx.store.db, { id: opts.lead });
         const view = await createQuote({
           ctx,
@@ -168,6 +170,7 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
             scanIds: opts.scan,
             itemIds: opts.item,
             rooms: opts.room.map((r) => positiveInteger(r)),
+            ...(opts.deposit !== undefined ? { deposit: opts.deposit } : {}),
           },
         });
         return quoteJson(view);
@@ -240,5 +243,6 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
         return quoteJson(await withdrawQuote({ ctx, input: { workspaceId: row.workspace_id, quoteId: row.id } }));
       }, shown),
     );
+  registerQuoteSectionCommands(quotes, kit, { json: quoteJson as (view: never) => unknown, shown });
   registerQuoteReportCommand(quotes, kit);
 }

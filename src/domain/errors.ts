@@ -53,6 +53,7 @@ export const ERROR_CODES = [
   'not_empty',
   'stage_not_empty',
   'last_stage',
+  'last_section',
   'stage_name_taken',
   'already_member',
   'last_owner',

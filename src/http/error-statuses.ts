@@ -59,6 +59,7 @@ export const HTTP_ERRORS = {
   not_empty: { status: 409, title: 'Still holds leads or scans' },
   stage_not_empty: { status: 409, title: 'Stage still holds leads' },
   last_stage: { status: 409, title: 'A pipeline keeps at least one stage' },
+  last_section: { status: 409, title: 'A quote keeps at least one section' },
   stage_name_taken: { status: 409, title: 'Stage name already used' },
   already_member: { status: 409, title: 'Already a member' },
   last_owner: { status: 409, title: 'The last owner stays' },

@@ -306,7 +306,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(accepted.lines.find((l) => l.optional)!.chosen).toBe(true);
     // The ceiling line (58.59) counted: subtotal 558.59, GST 5 % of 558.59 = 27.93, QST 9.975 % of 578.59 = 57.71.
     expect(accepted.total).toBe(55859 + 2793 + 5771);
-    expect(accepted.acceptanceHash).toBe(acceptanceHash(accepted));
+    expect(accepted.acceptanceHash).toBe(acceptanceHash(accepted, 2));
     const page = (await get(q.url)).body;
     expect(page).toContain('Accepted by <strong>Ada Lovelace</strong>');
     expect(page).toContain(accepted.acceptanceHash!);

@@ -5,7 +5,7 @@ import { changedExactly } from '../document-state.js';
 import { AppError, type FieldError } from '../errors.js';
 import { queueQuoteEmails } from '../notifications/quote-emails.js';
 import { checkText } from '../text-input.js';
-import { acceptanceHash } from './acceptance-hash.js';
+import { ACCEPTANCE_VERSION, acceptanceHash } from './acceptance-hash.js';
 import { requireAnswerable } from './answer-rules.js';
 import { moveLeadForQuote } from './quote-rows.js';
 import { refreshQuoteOutcome } from './quote-outcome.js';
@@ -39,6 +39,11 @@ export async function acceptQuote({
   agreed: boolean;
   /** Ids of the optional lines ticked; not given keeps the sender's ticks. */
   chosenLineIds?: string[];
+  /**
+   * The alternatives the customer took: a section id per choice ("choose one"); a choice with none of its sections
+   * named keeps the sender's recommendation. Ids of no alternative of this revision are ignored.
+   */
+  chosenSectionIds?: string[];
 }>): Promise<{ quote: QuoteView; sentByUserId: string | null }> {
   const errors: FieldError[] = [];
   const name = checkText(input.name, 'name', 'Your name').trim();
@@ -60,27 +65,38 @@ export async function acceptQuote({
       .where('optional', '=', 1)
       .execute();
     // What the sender left ticked and chosen, kept beside the answer so the sender's notice can say what changed.
-    const sentAlternatives = await trx
+    const alternatives = await trx
       .selectFrom('quote_sections')
-      .select('id')
+      .select(['id', 'choice', 'chosen'])
       .where('quote_id', '=', row.id)
       .where('choice', 'is not', null)
-      .where('chosen', '=', 1)
+      .orderBy('position')
+      .orderBy('id')
       .execute();
     const sentChoices: SentChoices = {
       lines: optional.filter((line) => Number(line.chosen) === 1).map((line) => line.id),
-      sections: sentAlternatives.map((section) => section.id),
+      sections: alternatives.filter((section) => Number(section.chosen) === 1).map((section) => section.id),
     };
     let priced: QuoteView;
-    if (input.chosenLineIds !== undefined) {
-      const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
-      const changed = ticks.filter((tick, i) => Number(optional[i]!.chosen) !== tick.value);
-      if (changed.length > 0) await setQuoteLineIntegers(trx, row.id, 'chosen', changed);
+    if (input.chosenLineIds !== undefined || input.chosenSectionIds !== undefined) {
+      if (input.chosenLineIds !== undefined) {
+        const ticks = optional.map((line) => ({ id: line.id, value: input.chosenLineIds!.includes(line.id) ? 1 : 0 }));
+        const changed = ticks.filter((tick, i) => Number(optional[i]!.chosen) !== tick.value);
+        if (changed.length > 0) await setQuoteLineIntegers(trx, row.id, 'chosen', changed);
+      }
+      for (const [group, taken] of takenAlternatives(alternatives, input.chosenSectionIds ?? [])) {
+        await trx
+          .updateTable('quote_sections')
+          .set((eb) => ({ chosen: eb.case().when('id', '=', taken).then(1).else(0).end() }))
+          .where('quote_id', '=', row.id)
+          .where('choice', '=', group)
+          .execute();
+      }
       priced = await storeTotals(ctx, trx, row.id, at, quoteStates.moveFrom('accept'));
     } else {
       priced = await loadQuoteView(ctx, trx, row);
     }
-    const hash = acceptanceHash(priced);
+    const hash = acceptanceHash(priced, ACCEPTANCE_VERSION);
     const chosen = priced.lines.filter((l) => l.optional && l.chosen).map((l) => l.id);
     const done = await trx
       .updateTable('quotes')
@@ -89,7 +105,7 @@ export async function acceptQuote({
         accepted_at: at,
         accepted_name: name,
         acceptance_hash: hash,
-        acceptance_version: 1,
+        acceptance_version: ACCEPTANCE_VERSION,
         chosen_lines: JSON.stringify(chosen),
         sent_choices: JSON.stringify(sentChoices),
         updated_at: at,
@@ -119,4 +135,20 @@ export async function acceptQuote({
     });
     return { quote, sentByUserId: row.sent_by_user_id };
   });
+}
+
+/**
+ * The alternative taken in each choice the customer answered: the first id named of each choice group (a form posts
+ * one a group); groups with none named keep the sender's choice and are left out.
+ */
+export function takenAlternatives(
+  alternatives: ReadonlyArray<{ id: string; choice: string | null }>,
+  chosenIds: readonly string[],
+): Map<string, string> {
+  const taken = new Map<string, string>();
+  for (const id of chosenIds) {
+    const section = alternatives.find((s) => s.id === id);
+    if (section?.choice && !taken.has(section.choice)) taken.set(section.choice, section.id);
+  }
+  return taken;
 }

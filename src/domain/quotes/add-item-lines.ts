@@ -2,7 +2,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { getPriceListItem } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
-import { placeMaterials } from './materials-section.js';
+import { placeInRooms, placeMaterials } from './materials-section.js';
 import type { TaxRate } from '../money.js';
 import { insertLines } from './quote-rows.js';
 import { lockQuote, quoteStates } from './quote-states.js';
@@ -44,7 +44,7 @@ export async function addItemLines({
   return ctx.store.writer.write(async (trx) => {
     const row = await lockQuote(ctx, trx, { quoteId: quote.id });
     requireEditable(row);
-    await insertLines(trx, row.id, await placeMaterials(trx, row.id, lines));
+    await insertLines(trx, row.id, await placeMaterials(trx, row.id, await placeInRooms(trx, row.id, lines)));
     return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));
   });
 }

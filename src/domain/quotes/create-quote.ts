@@ -2,15 +2,19 @@ import { recordAudit } from '../audit/record-audit.js';
 import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { parseDeposit } from '../money.js';
 import { findLeadRow } from '../leads/find-lead.js';
 import { getPriceListItem, listPriceList } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
 import { insertLines, freshDraft } from './quote-rows.js';
 import { quoteStates } from './quote-states.js';
-import { insertSections } from './quote-sections.js';
+import { GENERAL_TITLE, insertSections } from './quote-sections.js';
 import { placeMaterials } from './materials-section.js';
 import { addDays, storeTotals, todayIn, type QuoteView } from './quote-view.js';
+import type { Transaction } from 'kysely';
+import type { Schema } from '../../storage/schema.js';
+import type { NewLine } from './measured-lines.js';
 
 /**
  * A new draft quote for a lead (members and owners): the customer's name, email, phone and address from the lead,
@@ -34,6 +38,8 @@ export async function createQuote({
   itemIds?: string[];
   /** Who made it (null on the CLI). */
   userId?: string | null;
+  /** The deposit it asks (`30%`, `500.00` or `none`); the workspace's default when not given. */
+  deposit?: string;
 }>): Promise<QuoteView> {
   const lead = await findLeadRow(ctx.store.db, { workspaceId: input.workspaceId, id: input.leadId });
   const workspaceId = lead.workspace_id;
@@ -52,6 +58,7 @@ export async function createQuote({
   if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
   }
+  const deposit = input.deposit === undefined ? settings.deposit : parseDeposit(input.deposit, settings.currency);
   const taxRates = settings.taxes.map((t) => ({ name: t.name, rate: t.rate }));
   const lines = await measuredLines(ctx, {
     workspaceId,
@@ -86,15 +93,15 @@ export async function createQuote({
         tax_rates: JSON.stringify(taxRates),
         subtotal: 0,
         total: 0,
-        deposit_percent: settings.deposit?.percent ?? null,
-        deposit_amount: settings.deposit?.fixed ?? null,
+        deposit_percent: deposit?.percent ?? null,
+        deposit_amount: deposit?.fixed ?? null,
         show_measurements: 0,
         ...freshDraft(at, input.userId),
       })
       .execute();
-    const [sectionId] = await insertSections(trx, id, [{ title: null }]);
+    const placed = await roomSections(trx, id, lines);
     // A pack item over the rooms is bought for the whole job: its line goes in the Materials section, after the rest.
-    await insertLines(trx, id, await placeMaterials(trx, id, lines), sectionId);
+    await insertLines(trx, id, await placeMaterials(trx, id, placed));
     const quote = await storeTotals(ctx, trx, id, at, quoteStates.moveFrom('edit'));
     await recordAudit(trx, ctx, {
       action: 'quote.created',
@@ -104,4 +111,28 @@ export async function createQuote({
     });
     return quote;
   });
+}
+
+/**
+ * A new quote's sections (docs/quotes.md, "Sections and alternatives"): priced from rooms, one section per room headed
+ * with the room's name, in the order the rooms were priced, then a **General** section for the lines of no room (items
+ * not measured) when there are any; the Materials section comes after them (`placeMaterials`). Without a room, one
+ * section without a heading. Answers the lines, each with its section.
+ */
+async function roomSections(trx: Transaction<Schema>, quoteId: string, lines: readonly NewLine[]): Promise<NewLine[]> {
+  const keyOf = (line: NewLine) => (line.room ? `${line.room.scanId}#${line.room.index}` : null);
+  const rooms = new Map<string, string>();
+  for (const line of lines) if (line.room && !rooms.has(keyOf(line)!)) rooms.set(keyOf(line)!, line.room.name);
+  const general = rooms.size === 0 || lines.some((line) => !line.room && !line.materials);
+  const titles = [...rooms.values(), ...(general ? [rooms.size === 0 ? null : GENERAL_TITLE] : [])];
+  const ids = await insertSections(
+    trx,
+    quoteId,
+    titles.map((title) => ({ title })),
+  );
+  const sectionOf = new Map([...rooms.keys()].map((key, i) => [key, ids[i]!]));
+  const generalId = general ? ids[ids.length - 1] : undefined;
+  return lines.map((line) =>
+    line.materials ? line : { ...line, sectionId: line.room ? sectionOf.get(keyOf(line)!)! : generalId! },
+  );
 }

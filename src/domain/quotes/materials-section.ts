@@ -48,3 +48,33 @@ export async function defaultSectionId(trx: Transaction<Schema>, quoteId: string
     .executeTakeFirst();
   return row?.id ?? (await lastSectionId(trx, quoteId));
 }
+
+/**
+ * Lines priced from a room, added to a quote later (the builder's Add lines), go in the section headed with the room's
+ * name when the quote has one that is not an alternative (a quote made from scans has one a room); the others as they
+ * were.
+ */
+export async function placeInRooms(
+  trx: Transaction<Schema>,
+  quoteId: string,
+  lines: readonly NewLine[],
+): Promise<NewLine[]> {
+  const names = [...new Set(lines.flatMap((line) => (line.room && !line.sectionId ? [line.room.name] : [])))];
+  if (names.length === 0) return [...lines];
+  const rows = await trx
+    .selectFrom('quote_sections')
+    .select(['id', 'title'])
+    .where('quote_id', '=', quoteId)
+    .where('title', 'in', names)
+    .where('choice', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const byName = new Map<string, string>();
+  for (const row of rows) if (row.title !== null && !byName.has(row.title)) byName.set(row.title, row.id);
+  return lines.map((line) =>
+    line.room && !line.sectionId && byName.has(line.room.name)
+      ? { ...line, sectionId: byName.get(line.room.name) }
+      : line,
+  );
+}

@@ -38,6 +38,8 @@ export interface NewLine {
   sectionId?: string;
   /** Bought for the whole job (a pack item over the picked rooms): the verbs put it in the Materials section. */
   materials?: boolean;
+  /** Priced from one room: the room (its scan, index from 1 and name), whose section a new quote puts it in. */
+  room?: { scanId: string; index: number; name: string };
 }
 
 const FIGURE_OF: Record<Measure, (m: RoomMeasurement) => number | null> = {
@@ -233,6 +235,7 @@ export async function measuredLines(
             ...sourceOf(item, measured),
             note: sourceText(room.name, measure, measured, item.unit, item, null, input.locale),
           },
+          room: { scanId, index: room.index + 1, name: room.name },
         });
       }
     }

@@ -12,6 +12,9 @@ import { checkText } from '../text-input.js';
 /** At most this many sections a quote (a room each: a large house). */
 export const MAX_SECTIONS = 60;
 
+/** The heading of a new quote's section for the lines of no room (items not measured), beside the rooms' sections. */
+export const GENERAL_TITLE = 'General';
+
 /** Alternatives offered as one choice: two to four. */
 export const MIN_CHOICE = 2;
 export const MAX_CHOICE = 4;
@@ -91,4 +94,77 @@ export async function requireSection(trx: Transaction<Schema>, quoteId: string, 
     .executeTakeFirst();
   if (!row) throw new AppError('quote_section_not_found', `No section ${sectionId.slice(0, 80)} on this quote`);
   return row;
+}
+
+/** A revision's sections in their order, as stored. */
+export async function sectionRows(trx: Transaction<Schema>, quoteId: string) {
+  return trx
+    .selectFrom('quote_sections')
+    .selectAll()
+    .where('quote_id', '=', quoteId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Writes the sections' positions as their order in `ids` (0, 1, …), changing only the rows that moved. */
+export async function storeSectionOrder(
+  trx: Transaction<Schema>,
+  quoteId: string,
+  ids: readonly string[],
+  positions: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (const [position, id] of ids.entries()) {
+    if (positions.get(id) === position) continue;
+    await trx
+      .updateTable('quote_sections')
+      .set({ position })
+      .where('quote_id', '=', quoteId)
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+/**
+ * Dissolves every choice group of the revision left with fewer than two sections (an alternative removed, or taken
+ * into another choice): the section left is an ordinary one again, and it counts. A group left with two or more keeps
+ * one recommended and one chosen section (the first, when the one that was is gone).
+ */
+export async function tidyChoices(trx: Transaction<Schema>, quoteId: string): Promise<void> {
+  const rows = await sectionRows(trx, quoteId);
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) {
+    if (row.choice === null) continue;
+    groups.set(row.choice, [...(groups.get(row.choice) ?? []), row]);
+  }
+  for (const members of groups.values()) {
+    if (members.length < MIN_CHOICE) {
+      await trx
+        .updateTable('quote_sections')
+        .set({ choice: null, recommended: 0, chosen: 1 })
+        .where('quote_id', '=', quoteId)
+        .where(
+          'id',
+          'in',
+          members.map((m) => m.id),
+        )
+        .execute();
+      continue;
+    }
+    const first = members[0]!.id;
+    if (!members.some((m) => Number(m.recommended) === 1))
+      await trx.updateTable('quote_sections').set({ recommended: 1 }).where('id', '=', first).execute();
+    if (members.filter((m) => Number(m.chosen) === 1).length !== 1) {
+      const keep = members.find((m) => Number(m.recommended) === 1)?.id ?? first;
+      await trx
+        .updateTable('quote_sections')
+        .set((eb) => ({ chosen: eb.case().when('id', '=', keep).then(1).else(0).end() }))
+        .where(
+          'id',
+          'in',
+          members.map((m) => m.id),
+        )
+        .execute();
+    }
+  }
 }

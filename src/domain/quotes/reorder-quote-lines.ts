@@ -2,7 +2,7 @@ import { nowIso, type VerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
 import { lockQuote, quoteStates } from './quote-states.js';
-import { findQuoteRow, storeTotals, type QuoteView } from './quote-view.js';
+import { findQuoteRow, loadLines, storeTotals, type QuoteView } from './quote-view.js';
 import { requireEditable } from './save-quote.js';
 
 /**
@@ -44,18 +44,13 @@ export async function moveQuoteLine({
   input,
 }: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
   const row = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
-  const ids = (
-    await ctx.store.db
-      .selectFrom('quote_lines')
-      .select('id')
-      .where('quote_id', '=', row.id)
-      .orderBy('position')
-      .orderBy('id')
-      .execute()
-  ).map((l) => l.id);
+  // In the order shown (by section, then within it): a line moves within its section, never past its heading.
+  const lines = await loadLines(ctx.store.db, row.id);
+  const ids = lines.map((l) => l.id);
   const at = ids.indexOf(input.lineId);
   if (at < 0) throw new AppError('quote_line_not_found', `No line ${input.lineId} on this quote`);
   const to = input.direction === 'up' ? at - 1 : at + 1;
-  if (to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+  if (to >= 0 && to < ids.length && lines[to]!.sectionId === lines[at]!.sectionId)
+    [ids[at], ids[to]] = [ids[to]!, ids[at]!];
   return reorderQuoteLines({ ctx, input: { workspaceId: input.workspaceId, quoteId: row.id, lineIds: ids } });
 }

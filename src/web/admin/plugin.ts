@@ -216,11 +216,7 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
       query: stringRecord(request.query),
       body: stringRecord(request.body),
       send: (status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(page),
-      redirect: (path: string, notice?: string) =>
-        reply.redirect(
-          notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path,
-          303,
-        ),
+      redirect: (path: string, notice?: string) => reply.redirect(withNotice(path, notice), 303),
     };
   };
 
@@ -286,3 +282,14 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     }
   }
 };
+
+/**
+ * A redirect's address with its notice: the query goes before a fragment (`/quotes/q1?notice=quote-saved#lines`), so
+ * the page both shows the notice and lands at the place.
+ */
+export function withNotice(path: string, notice?: string): string {
+  if (!notice) return path;
+  const hash = path.indexOf('#');
+  const [base, fragment] = hash < 0 ? [path, ''] : [path.slice(0, hash), path.slice(hash)];
+  return `${base}${base.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}${fragment}`;
+}

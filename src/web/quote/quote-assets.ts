@@ -52,6 +52,20 @@ table.lines .num { text-align: right; white-space: nowrap; font-variant-numeric:
 .measured { display: block; margin-top: 2px; }
 tr.optional .desc { color: var(--ink); }
 tr.unticked td { color: var(--muted); }
+tr.section-head th, tr.section-head td { background: inherit; }
+tr.section-head th { white-space: normal; text-transform: none; letter-spacing: 0; font-size: 1rem; color: var(--ink); border-bottom: 1px solid var(--line); padding-top: 18px; }
+tbody.choice-head th { text-transform: none; letter-spacing: 0; font-size: .95rem; color: var(--ink); border-bottom: 0; padding-top: 22px; }
+tr.section-subtotal td { color: var(--muted); font-size: .9rem; border-bottom: 0; }
+tbody.alternative tr.section-head th, tbody.alternative tr.section-head td { background: #f6f7f9; }
+tbody.alternative tr.section-head th { padding-left: 8px; }
+tbody.not-chosen td { color: var(--muted); }
+tbody.not-chosen .amount { text-decoration: line-through; }
+.pick { display: inline-flex; align-items: center; gap: 8px; cursor: pointer; font-weight: 600; }
+.pick input { width: 20px; height: 20px; margin: 0; }
+.badge { display: inline-block; font-size: .75rem; font-weight: 600; padding: 1px 8px; border-radius: 999px; background: #e7f0ff; color: #1a4fa0; margin-left: 6px; }
+.small-button { font-size: .85rem; padding: 4px 12px; margin-left: 8px; }
+.scripted [data-update] { display: none; }
+tr.deposit td { font-weight: 600; }
 tr.unticked .amount { text-decoration: line-through; }
 .tick { display: inline-flex; align-items: center; gap: 6px; font-size: .85rem; color: var(--accent); margin-top: 4px; }
 .tick input { width: 18px; height: 18px; margin: 0; }
@@ -132,14 +146,23 @@ const QUOTE_JS = `(function () {
   function divRound(a, b) { var q = a / b, r = a % b; if (r < 0n) r = -r; if (r * 2n >= b) q += (a < 0n ? -1n : 1n); return q; }
   function recompute() {
     var subtotal = 0n, bases = {};
-    document.querySelectorAll('tr[data-amount]').forEach(function (row) {
-      var tick = row.querySelector('input[type=checkbox]');
-      var counted = !tick || tick.checked;
-      row.classList.toggle('unticked', !counted);
-      if (!counted) return;
-      var amount = BigInt(row.getAttribute('data-amount'));
-      subtotal += amount;
-      (row.getAttribute('data-taxes') || '').split(',').forEach(function (name) { if (name) bases[name] = (bases[name] || 0n) + amount; });
+    document.querySelectorAll('tbody[data-section]').forEach(function (group) {
+      var radio = group.querySelector('input[type=radio]');
+      var taken = !group.hasAttribute('data-choice') || !radio || radio.checked;
+      group.classList.toggle('not-chosen', !taken);
+      var own = 0n;
+      group.querySelectorAll('tr[data-amount]').forEach(function (row) {
+        var tick = row.querySelector('input[type=checkbox]');
+        var counted = !tick || tick.checked;
+        row.classList.toggle('unticked', !counted);
+        if (!counted) return;
+        var amount = BigInt(row.getAttribute('data-amount'));
+        own += amount;
+        if (!taken) return;
+        subtotal += amount;
+        (row.getAttribute('data-taxes') || '').split(',').forEach(function (name) { if (name) bases[name] = (bases[name] || 0n) + amount; });
+      });
+      var cell = group.querySelector('[data-section-subtotal]'); if (cell) cell.textContent = text(own);
     });
     var total = subtotal;
     document.querySelectorAll('[data-tax]').forEach(function (cell) {
@@ -148,8 +171,16 @@ const QUOTE_JS = `(function () {
     });
     var sub = document.querySelector('[data-subtotal]'); if (sub) sub.textContent = text(subtotal);
     var tot = document.querySelector('[data-total]'); if (tot) tot.textContent = text(total);
+    var dep = document.querySelector('[data-deposit]');
+    if (dep) {
+      var base = total < 0n ? 0n : total;
+      var due = dep.hasAttribute('data-percent') ? divRound(base * BigInt(dep.getAttribute('data-percent')), 100000n) : BigInt(dep.getAttribute('data-fixed') || '0');
+      if (due > base) due = base; if (due < 0n) due = 0n;
+      dep.textContent = text(due);
+    }
   }
-  document.querySelectorAll('tr[data-amount] input[type=checkbox]').forEach(function (tick) { tick.addEventListener('change', recompute); });
+  body.classList.add('scripted');
+  document.querySelectorAll('tr[data-amount] input[type=checkbox], tbody[data-section] input[type=radio]').forEach(function (input) { input.addEventListener('change', recompute); });
 })();
 `;
 

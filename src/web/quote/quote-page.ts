@@ -1,8 +1,9 @@
 import { formatDateTime, formatDay, zonedDay } from '../../domain/dates.js';
 import type { CustomerQuote } from '../../domain/quotes/customer-quote.js';
-import type { QuoteLineView } from '../../domain/quotes/quote-view.js';
+import { takenAlternatives } from '../../domain/quotes/accept-quote.js';
+import type { QuoteLineView, QuoteSectionView, QuoteView } from '../../domain/quotes/quote-view.js';
 import { isFee, quantityText, shownNote } from '../../domain/line-text.js';
-import { formatMoney, minorDigits, rateText } from '../../domain/money.js';
+import { computeTotals, depositAmount, formatMoney, minorDigits, rateText } from '../../domain/money.js';
 import { html, type SafeHtml } from '../html.js';
 import { quoteAssetHref } from './quote-assets.js';
 import type { QuotePlan } from './quote-plans.js';
@@ -17,6 +18,8 @@ export interface AnswerState {
   refusal?: { heading: string; text: string };
   /** The ticks of the optional lines as posted. */
   chosen?: string[];
+  /** The alternatives picked as posted (a section id per choice). */
+  sections?: string[];
 }
 
 export interface QuotePageInput {
@@ -98,10 +101,10 @@ function dayOf(iso: string, timeZone: string): string {
  * One line as the customer reads it (docs/quotes.md, "What the customer reads"): the description, how its quantity
  * was measured when the quote shows that, `14.32 m² × $35.00`, and a fee as its amount alone.
  */
-function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): SafeHtml {
-  const { quote, locale } = input.customer;
+function lineRow(line: QuoteLineView, input: QuotePageInput, quote: QuoteView, open: boolean): SafeHtml {
+  const { locale } = input.customer;
   const money = (minor: number) => formatMoney(minor, quote.currency, locale);
-  const chosen = input.answer?.chosen ? input.answer.chosen.includes(line.id) : line.chosen;
+  const chosen = line.chosen;
   const counted = !line.optional || chosen;
   const fee = isFee(line);
   const qty = quantityText(line, locale);
@@ -117,6 +120,87 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, open: boolean): Saf
 <td class="num col-price">${fee ? '' : money(line.unitPrice)}</td>
 <td class="num amount">${money(line.amount)}</td>
 </tr>`;
+}
+
+/**
+ * The quote as the page shows it: the optional lines ticked and the alternatives picked as the customer posted them
+ * (the **Update** button, a refused answer shown again), priced again by the one counting rule; as sent otherwise.
+ */
+export function shownQuote(quote: QuoteView, answer: AnswerState | undefined): QuoteView {
+  if (!answer?.chosen && !answer?.sections) return quote;
+  const lines = quote.lines.map((line) =>
+    line.optional && answer.chosen ? { ...line, chosen: answer.chosen.includes(line.id) } : line,
+  );
+  const taken = takenAlternatives(quote.sections, answer.sections ?? []);
+  const picked = quote.sections.map((section) =>
+    section.choice !== null && taken.has(section.choice)
+      ? { ...section, chosen: taken.get(section.choice) === section.id }
+      : section,
+  );
+  const totals = computeTotals(lines, quote.taxes, picked);
+  return {
+    ...quote,
+    lines,
+    sections: picked.map((section, i) => ({ ...section, subtotal: totals.sections[i]!.subtotal })),
+    subtotal: totals.subtotal,
+    taxes: totals.taxes,
+    total: totals.total,
+    deposit: quote.deposit && { ...quote.deposit, amount: depositAmount(quote.deposit, totals.total)! },
+  };
+}
+
+/** The quantity and unit-price cells a heading or subtotal row leaves empty (hidden on a phone, as the lines' are). */
+const FILL = html`<td class="col-qty"></td><td class="col-price"></td>`;
+
+/** A section's lines with its heading and subtotal; an alternative with its radio (while open) or whether it was taken. */
+function sectionBody(section: QuoteSectionView, input: QuotePageInput, quote: QuoteView, open: boolean): SafeHtml {
+  const money = (minor: number) => formatMoney(minor, quote.currency, input.customer.locale);
+  const lines = quote.lines.filter((line) => line.sectionId === section.id);
+  const alternative = section.choice !== null;
+  const title = section.title ?? (alternative ? 'Option' : '');
+  const recommended = section.recommended ? html` <span class="badge">Recommended</span>` : '';
+  const head = alternative
+    ? open
+      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head"><label class="pick"><input type="radio" form="accept" name="alt-${section.choice!}" value="${section.id}"${section.chosen ? html` checked` : ''}> <span>${title}</span></label>${recommended}</th>${FILL}<td></td></tr>`
+      : html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}${recommended} <span class="small muted">${section.chosen ? 'Chosen' : 'Not chosen'}</span></th>${FILL}<td></td></tr>`
+    : section.title !== null
+      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}</th>${FILL}<td></td></tr>`
+      : '';
+  const subtotal =
+    quote.sections.length > 1
+      ? html`<tr class="section-subtotal"><td>Subtotal${title ? html` · ${title}` : ''}</td>${FILL}<td class="num" data-section-subtotal>${money(section.subtotal)}</td></tr>`
+      : '';
+  return html`<tbody data-section="${section.id}"${alternative ? html` data-choice="${section.choice!}" class="alternative${section.chosen ? '' : ' not-chosen'}"` : ''}>
+${head}${lines.map((line) => lineRow(line, input, quote, open))}
+${subtotal}</tbody>`;
+}
+
+/**
+ * The lines by section, in order; the alternatives of one choice together where the first of them stands, under
+ * "Choose one", with an **Update** button (while open) that shows the totals of the choice without the page's script.
+ */
+function sectionBodies(input: QuotePageInput, quote: QuoteView, open: boolean): SafeHtml[] {
+  const done = new Set<string>();
+  const bodies: SafeHtml[] = [];
+  for (const section of quote.sections) {
+    if (section.choice === null) {
+      bodies.push(sectionBody(section, input, quote, open));
+      continue;
+    }
+    if (done.has(section.choice)) continue;
+    done.add(section.choice);
+    const group = quote.sections.filter((s) => s.choice === section.choice);
+    const names = group.map((s) => s.title ?? 'Option').join(' · ');
+    bodies.push(
+      html`<tbody class="choice-head"><tr><th scope="rowgroup" class="group-head">Choose one: ${names}${
+        open
+          ? html` <button type="submit" form="accept" name="update" value="1" class="secondary small-button" data-update>Update</button>`
+          : ''
+      }</th>${FILL}<td></td></tr></tbody>`,
+    );
+    for (const alternative of group) bodies.push(sectionBody(alternative, input, quote, open));
+  }
+  return bodies;
 }
 
 /**
@@ -188,7 +272,8 @@ ${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>
 
 /** The customer's page: the quote as a document, its state in plain words, and (while open) Accept and Decline. */
 export function quotePage(input: QuotePageInput): string {
-  const { quote, state, business, locale, timeZone } = input.customer;
+  const { state, business, locale, timeZone } = input.customer;
+  const quote = shownQuote(input.customer.quote, input.answer);
   const money = (minor: number) => formatMoney(minor, quote.currency, locale);
   // A draft (seen only in the preview) has no number until it is sent.
   const number = `${quote.number ?? 'Draft'}${quote.revision > 1 ? ` rev ${quote.revision}` : ''}`;
@@ -234,14 +319,17 @@ ${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
 ${quote.title ? html`<h2 class="title">${quote.title}</h2>` : ''}
 <table class="lines">
 <thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th><th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
-<tbody>
-${quote.lines.map((line) => lineRow(line, input, open))}
-</tbody>
+${sectionBodies(input, quote, open)}
 </table>
 <table class="totals" data-totals data-locale="${locale}" data-currency="${quote.currency}" data-digits="${String(minorDigits(quote.currency))}">
 <tr><td>Subtotal</td><td data-subtotal>${money(quote.subtotal)}</td></tr>
 ${quote.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}" data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`)}
 <tr class="total"><td>Total</td><td data-total>${money(quote.total)}</td></tr>
+${
+  quote.deposit
+    ? html`<tr class="deposit"><td>Deposit due on acceptance</td><td data-deposit${quote.deposit.percent !== null ? html` data-percent="${String(quote.deposit.percent)}"` : html` data-fixed="${String(quote.deposit.fixed ?? 0)}"`}>${money(quote.deposit.amount)}</td></tr>`
+    : ''
+}
 </table>
 ${
   input.plans && input.plans.length > 0

@@ -55,6 +55,12 @@ const fieldList = (body: Body, name: string): string[] => {
   return typeof value === 'string' ? [value] : [];
 };
 
+/** The alternatives picked on the page: one radio a choice, named `alt-{choice}`, its value the section's id. */
+const alternativesOf = (body: Body): string[] =>
+  Object.keys(body ?? {})
+    .filter((name) => name.startsWith('alt-'))
+    .flatMap((name) => fieldList(body, name).slice(0, 1));
+
 /** The form token of a link: an HMAC of the link's token under the server's secret, so it is worthless for any other link. */
 export function quoteFormToken(ctx: DomainContext, token: string): string {
   return ctx.csrf.tokenFor(`quote-link:${token}`);
@@ -265,6 +271,14 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
       return reply.code(204).headers(QUOTE_PAGE_HEADERS).send();
     }
     if (action !== 'accept' && action !== 'decline') throw new AppError('invalid_fields', 'Unknown answer');
+    // **Update** (the page without its script): the quote again with the ticks and alternatives posted, nothing kept.
+    if (action === 'accept' && field(body, 'update') !== '')
+      return render(request, reply, 200, {
+        name: field(body, 'name'),
+        agreed: field(body, 'agreed') !== '',
+        chosen: fieldList(body, 'line'),
+        sections: alternativesOf(body),
+      });
     const linkScope = `quote-answer:link:${crypto.createHash('sha256').update(token).digest('hex')}`;
     await claimAttempt(
       ctx,
@@ -280,7 +294,10 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
       agreed: field(body, 'agreed') !== '',
       reason: field(body, 'reason'),
     };
-    if (action === 'accept') answer.chosen = fieldList(body, 'line');
+    if (action === 'accept') {
+      answer.chosen = fieldList(body, 'line');
+      answer.sections = alternativesOf(body);
+    }
     try {
       // Each verb queues its emails (the sender's notice, the customer's copy) in its own transaction.
       if (action === 'accept') {
@@ -293,6 +310,7 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
             agreed: answer.agreed ?? false,
             // The page always posts the ticks it showed: an unticked box is simply absent.
             ...(field(body, 'linesShown') !== '' ? { chosenLineIds: answer.chosen ?? [] } : {}),
+            chosenSectionIds: answer.sections ?? [],
           },
         });
       } else {

@@ -119,9 +119,9 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       amount: 7500,
       source: null,
     });
-    // Two sections: the work (no heading), and Materials with the paint.
-    expect(quote.sections.map((s) => s.title)).toEqual([null, 'Materials']);
-    expect(quote.lines.map((l) => quote.sections.findIndex((s) => s.id === l.sectionId))).toEqual([0, 0, 0, 0, 1]);
+    // Three sections: the room's (headed with its name), General with the call-out, Materials with the paint.
+    expect(quote.sections.map((s) => s.title)).toEqual(['Kitchen', 'General', 'Materials']);
+    expect(quote.lines.map((l) => quote.sections.findIndex((s) => s.id === l.sectionId))).toEqual([0, 0, 0, 1, 2]);
     const gstBase = 50120 + 33600 + 4000 + 7500;
     const qstBase = 50120 + 4000 + 7500;
     expect(gstBase).toBe(95220);
@@ -221,8 +221,8 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     // Walls: kitchen 32.7772 m², hall 13 m × 2.45 m = 31.85 m². Per room the tins would be 7 + 7 (65.55 and 63.7 m²
     // of two coats, 10 m² a tin); over both rooms 129.2544 m² is 13 tins.
     expect(quote.lines.map((l) => [l.description, l.quantity, l.unit, l.amount, section(l.sectionId)])).toEqual([
-      ['Painting walls', 3278, 'm2', 31141, null],
-      ['Painting walls', 3185, 'm2', 30258, null],
+      ['Painting walls', 3278, 'm2', 31141, 'Kitchen'],
+      ['Painting walls', 3185, 'm2', 30258, 'Hall'],
       ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'each', 62400, 'Materials'],
     ]);
     const tins = quote.lines[2]!.source!;
@@ -260,11 +260,11 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       input: { quoteId: quote.id, itemIds: [primer.id, callout.id], picks: [{ scanId, rooms: [] }] },
     });
     const addedSection = (id: string) => added.sections.find((s) => s.id === id)?.title ?? null;
-    expect(added.sections.map((s) => s.title)).toEqual([null, 'Materials']);
+    expect(added.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'Materials']);
     expect(added.lines.map((l) => [l.description, l.quantity, addedSection(l.sectionId)])).toEqual([
-      ['Painting walls', 3278, null],
-      ['Painting walls', 3185, null],
-      ['Call-out', 100, null],
+      ['Painting walls', 3278, 'Kitchen'],
+      ['Painting walls', 3185, 'Hall'],
+      ['Call-out', 100, 'Hall'],
       ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'Materials'],
       ['Floor primer', 200, 'Materials'],
     ]);

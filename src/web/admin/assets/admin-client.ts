@@ -162,6 +162,10 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
         const chosen = field(line, 'chosen');
         const counts = !field(line, 'optional')?.checked || (chosen?.type === 'checkbox' && chosen.checked);
         if (!counts) return;
+        // Nor does a line in an alternative not taken (its section, as its Section select now says).
+        const section = field(line, 'section')?.value;
+        const holder = section ? doc.querySelector(`[id="section-${section}"]`) : null;
+        if (holder && holder.getAttribute('data-not-taken') !== null) return;
         subtotal = amount === undefined || subtotal === undefined ? undefined : subtotal + amount;
         taxes.forEach((tax, i) => {
           const base = bases[i];

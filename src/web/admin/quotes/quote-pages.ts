@@ -1,5 +1,12 @@
 import { formatDay } from '../../../domain/dates.js';
-import { formatMoney, formatQuantity, amountText, formatDecimal, minorDigits } from '../../../domain/money.js';
+import {
+  formatMoney,
+  formatQuantity,
+  amountText,
+  formatDecimal,
+  minorDigits,
+  depositText,
+} from '../../../domain/money.js';
 import type { PriceListItem } from '../../../domain/price-list/price-list-item.js';
 import {
   KIND_OF_MEASURE,
@@ -201,6 +208,11 @@ ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(li
             html`<label class="radio"><input type="checkbox" name="${p}-tax${i + 1}" value="on"${ticked(`tax${i + 1}`, line.taxes.includes(t.name)) ? html` checked` : ''}> ${t.name}</label>`,
         )
   }${err('taxes') ? html`<p class="field-error">${err('taxes')}</p>` : ''}</div></div>
+${
+  quote.sections.length > 1
+    ? html`<div class="field section-cell"><label for="f-${p}-section">Section</label><select id="f-${p}-section" name="${p}-section">${quote.sections.map((s, i) => html`<option value="${s.id}"${s.id === value('section', line.sectionId) ? html` selected` : ''}>${s.title ?? `Section ${i + 1}`}</option>`)}</select>${err('section') ? html`<p class="field-error">${err('section')}</p>` : ''}</div>`
+    : ''
+}
 </div>
 <input type="hidden" name="${p}-present" value="1">
 <div class="line-foot">
@@ -274,6 +286,47 @@ function newLineTaxes(input: BuilderInput): SafeHtml {
   }</div></div>`;
 }
 
+/**
+ * The draft's lines in their sections (docs/admin-app.md, "Quotes"): each section a heading to type, its subtotal,
+ * its buttons (move, remove) and its choice boxes; its lines under it. A quote of one section without a heading shows
+ * its heading field only, so it reads as the flat list it is.
+ */
+function sectionBlocks(input: BuilderInput): SafeHtml[] {
+  const { quote, form } = input;
+  const errors = form.errors ?? {};
+  const posted = form.body;
+  const count = quote.lines.length;
+  let n = 0;
+  return quote.sections.map((section, i) => {
+    const name = `section-${section.id}-title`;
+    const title = posted ? (posted[name] ?? '') : (section.title ?? '');
+    const lines = quote.lines.filter((line) => line.sectionId === section.id);
+    const label = section.title ?? `Section ${i + 1}`;
+    const offered = posted ? many(posted, 'offer').includes(section.id) : section.choice !== null;
+    const recommended = posted ? posted.recommended === section.id : section.recommended;
+    const head = html`<div class="section-head">
+<div class="field section-title"><label for="f-${name}">Section ${i + 1} heading</label><input type="text" id="f-${name}" name="${name}" value="${title}" maxlength="200"${errors[name] ? html` aria-invalid="true" aria-describedby="f-${name}-error"` : ''}>${errors[name] ? html`<p class="field-error" id="f-${name}-error">${errors[name]}</p>` : ''}</div>
+<span class="section-subtotal">Subtotal <strong>${formatMoney(section.subtotal, quote.currency, input.settings.locale)}</strong>${section.choice ? html` · <span class="badge">Choice ${section.choice.replace(/^c/, '')}${section.chosen ? ', chosen' : ''}</span>` : ''}</span>
+<span class="actions">
+${quote.sections.length > 1 ? html`<label class="radio"><input type="checkbox" name="offer" value="${section.id}"${offered ? html` checked` : ''}> Offer as a choice</label><label class="radio"><input type="radio" name="recommended" value="${section.id}"${recommended ? html` checked` : ''}> Recommended</label>` : ''}
+${section.choice ? html`<button type="submit" class="secondary" name="do" value="choice-none:${section.id}">Undo choice</button>` : ''}
+${i > 0 ? html`<button type="submit" class="secondary" name="do" value="section-up:${section.id}" aria-label="Move section ${label} up">↑</button>` : ''}
+${i < quote.sections.length - 1 ? html`<button type="submit" class="secondary" name="do" value="section-down:${section.id}" aria-label="Move section ${label} down">↓</button>` : ''}
+${quote.sections.length > 1 ? html`<button type="submit" class="danger" name="do" value="section-remove:${section.id}" aria-label="Remove section ${label}">Remove section</button>` : ''}
+</span></div>`;
+    const body = lines.map((line) => lineBlock(input, line, n++, count));
+    return html`<section class="quote-section${section.choice ? ' alternative' : ''}" id="section-${section.id}" data-section aria-label="${label}"${section.chosen ? '' : html` data-not-taken`}>
+${head}${lines.length === 0 ? html`<p class="muted small">No lines in this section: move lines here with their Section select.</p>` : body}
+</section>`;
+  });
+}
+
+/** The values a posted form repeats under one name (the gate keeps one; the builder re-shows the ones it had). */
+function many(posted: Record<string, string>, name: string): string[] {
+  const value = posted[name];
+  return value === undefined ? [] : [value];
+}
+
 function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): SafeHtml {
   const { quote, form } = input;
   const errors = form.errors ?? {};
@@ -284,8 +337,14 @@ function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): S
 ${csrfField(call.csrf)}
 <section class="card" aria-labelledby="lines-heading">
 <h2 id="lines-heading">Lines</h2>
-${quote.lines.length === 0 ? html`<p class="muted small">No lines yet: add items from the price list above, or a free line below.</p>` : quote.lines.map((line, i) => lineBlock(input, line, i, quote.lines.length))}
+${errors.sections ? html`<p class="field-error" id="f-sections-error" role="alert">${errors.sections}</p>` : ''}
+${quote.lines.length === 0 && quote.sections.length <= 1 ? html`<p class="muted small">No lines yet: add items from the price list above, or a free line below.</p>` : sectionBlocks(input)}
 ${errors.lines ? html`<p class="field-error" id="f-lines-error">${errors.lines}</p>` : ''}
+<div class="section-tools">
+<div class="field"><label for="f-new-section-title">New section’s heading</label><input type="text" id="f-new-section-title" name="new-section-title" maxlength="200" value="${v('new-section-title', '')}"></div>
+<button type="submit" class="secondary" name="do" value="section-add">Add section</button>
+${quote.sections.length > 1 ? html`<button type="submit" class="secondary" name="do" value="choice" id="offer-choice">Offer as a choice</button><span class="muted small">Tick 2 to 4 sections’ “Offer as a choice”, mark one Recommended: the customer picks one.</span>` : ''}
+</div>
 <fieldset class="quote-line" id="new-line" data-line="new" data-new-line><legend>A free line (a negative price is a discount)</legend>
 <div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description" name="new-description" rows="2" maxlength="1000"${errors['new-description'] ? html` aria-invalid="true" aria-describedby="f-new-description-error"` : ''}>${v('new-description', '')}</textarea>${errors['new-description'] ? html`<p class="field-error" id="f-new-description-error">${errors['new-description']}</p>` : ''}</div>
 <div class="line-grid">
@@ -308,7 +367,8 @@ ${field({ name: 'title', label: 'Title', value: v('title', quote.title), errors,
 ${field({ name: 'customerEmail', label: 'Customer email', type: 'email', value: v('customerEmail', quote.customer.email), errors, maxlength: 254, hint: input.emailOn ? 'Send emails the quote here.' : undefined })}
 ${field({ name: 'customerPhone', label: 'Customer phone', type: 'tel', value: v('customerPhone', quote.customer.phone), errors, maxlength: 40 })}</div>
 <div>${field({ name: 'customerAddress', label: 'Customer address', value: v('customerAddress', quote.customer.address), errors, maxlength: 500, textarea: true })}
-${field({ name: 'validUntil', label: 'Valid until', type: 'date', value: v('validUntil', quote.validUntil), errors })}</div>
+${field({ name: 'validUntil', label: 'Valid until', type: 'date', value: v('validUntil', quote.validUntil), errors })}
+${field({ name: 'deposit', label: 'Deposit due on acceptance', value: v('deposit', quote.deposit ? depositText(quote.deposit, quote.currency) : ''), errors, maxlength: 20, hint: `30% of the total, an amount (500.00), or empty for none; taxes included.${quote.deposit ? ` Now ${formatMoney(quote.deposit.amount, quote.currency, input.settings.locale)}.` : ''}` })}</div>
 </div>
 ${field({ name: 'note', label: 'Note to the customer', value: v('note', quote.note), errors, maxlength: 5000, textarea: true })}
 ${field({ name: 'terms', label: 'Terms', value: v('terms', quote.terms), errors, maxlength: 5000, textarea: true })}

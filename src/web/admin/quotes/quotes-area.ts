@@ -9,6 +9,16 @@ import { roomsOfLeadScans } from '../../../domain/quotes/lead-rooms.js';
 import type { LineFields } from '../../../domain/quotes/line-fields.js';
 import { checkListStatus, LIST_FILTERS, listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { removeQuoteLine } from '../../../domain/quotes/remove-quote-line.js';
+import { inWorkspace } from '../../../domain/context.js';
+import { depositText } from '../../../domain/money.js';
+import { addQuoteSection } from '../../../domain/quotes/add-quote-section.js';
+import { moveLineToSection } from '../../../domain/quotes/move-line-to-section.js';
+import { moveQuoteSection } from '../../../domain/quotes/move-quote-section.js';
+import { offerChoice } from '../../../domain/quotes/offer-choice.js';
+import { removeQuoteSection } from '../../../domain/quotes/remove-quote-section.js';
+import { renameQuoteSection } from '../../../domain/quotes/rename-quote-section.js';
+import { setQuoteDeposit } from '../../../domain/quotes/set-quote-deposit.js';
+import { undoChoice } from '../../../domain/quotes/undo-choice.js';
 import { moveQuoteLine } from '../../../domain/quotes/reorder-quote-lines.js';
 import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
 import { saveQuote, type DraftChanges } from '../../../domain/quotes/save-quote.js';
@@ -136,12 +146,78 @@ async function applyForm(call: WorkspaceCall, quote: QuoteView): Promise<{ error
   }
   try {
     await saveQuote({ ctx: call.ctx, input: { quoteId: quote.id, ...changes } });
-    return { errors: {} };
   } catch (error) {
     if (!isFormError(error)) throw error;
     const errors: FormErrors = {};
     for (const fe of error.fieldErrors ?? ([] as FieldError[])) errors[fe.field] ??= fe.message;
     return { errors, first: error };
+  }
+  return applySections(call, quote);
+}
+
+/**
+ * The rest of what the builder shows, saved as the page shows it (Send and Preview too): each section's heading, the
+ * section each line sits in (its select), and the deposit. A refusal names its field (`section-{id}-title`, `deposit`).
+ */
+async function applySections(call: WorkspaceCall, quote: QuoteView): Promise<{ errors: FormErrors; first?: AppError }> {
+  const body = call.body;
+  const ctx = inWorkspace(call.ctx, call.workspace.workspaceId);
+  const quoteId = quote.id;
+  let field = '';
+  try {
+    for (const section of quote.sections) {
+      field = `section-${section.id}-title`;
+      const title = body[field];
+      if (title !== undefined && title.trim() !== (section.title ?? ''))
+        await renameQuoteSection({ ctx, input: { quoteId, sectionId: section.id, title } });
+    }
+    for (const line of quote.lines) {
+      field = `line-${line.id}-section`;
+      const sectionId = body[field];
+      if (sectionId && sectionId !== line.sectionId)
+        await moveLineToSection({ ctx, input: { quoteId, lineId: line.id, sectionId } });
+    }
+    field = 'deposit';
+    const current = quote.deposit && { percent: quote.deposit.percent, fixed: quote.deposit.fixed };
+    if (
+      body.deposit !== undefined &&
+      body.deposit.trim() !== depositText(current, quote.currency).replace(/^none$/, '')
+    )
+      await setQuoteDeposit({ ctx, input: { quoteId, deposit: body.deposit } });
+    return { errors: {} };
+  } catch (error) {
+    if (!isFormError(error)) throw error;
+    return { errors: { [field]: error.fieldErrors?.[0]?.message ?? error.detail }, first: error };
+  }
+}
+
+/** The section buttons of the builder (`do`), after the form's edits are saved: add, move, remove, offer, undo. */
+async function sectionAction(call: WorkspaceCall, quote: QuoteView): Promise<boolean> {
+  const [verb = '', sectionId = ''] = (call.body.do ?? '').split(':');
+  const ctx = inWorkspace(call.ctx, call.workspace.workspaceId);
+  const quoteId = quote.id;
+  switch (verb) {
+    case 'section-add':
+      await addQuoteSection({ ctx, input: { quoteId, title: call.body['new-section-title'] ?? '' } });
+      return true;
+    case 'section-up':
+    case 'section-down':
+      await moveQuoteSection({ ctx, input: { quoteId, sectionId, to: verb === 'section-up' ? 'up' : 'down' } });
+      return true;
+    case 'section-remove':
+      await removeQuoteSection({ ctx, input: { quoteId, sectionId } });
+      return true;
+    case 'choice':
+      await offerChoice({
+        ctx,
+        input: { quoteId, sectionIds: many(call, 'offer'), recommendedId: call.body.recommended ?? '' },
+      });
+      return true;
+    case 'choice-none':
+      await undoChoice({ ctx, input: { quoteId, ...(sectionId ? { sectionIds: [sectionId] } : {}) } });
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -325,11 +401,17 @@ export const quotesArea: AdminArea = {
           );
         const { errors, first } = await applyForm(call, quote);
         if (first) return refused(call, first, errors);
-        await lineAction(call, quote);
-        return call.redirect(
-          `${quotePath(call, quote.id)}${call.body.do?.includes(':') ? `#lines-heading` : ''}`,
-          'quote-saved',
-        );
+        try {
+          if (!(await sectionAction(call, quote))) await lineAction(call, quote);
+        } catch (error) {
+          if (!isFormError(error)) throw error;
+          // A section button refused (a choice of one section, the last section): the message by the sections.
+          const message = error.fieldErrors?.[0]?.message ?? error.detail;
+          return renderQuote(call, httpStatusOf(error), await loadQuote(call), { errors: { sections: message } });
+        }
+        const placed =
+          call.body.do?.includes(':') || call.body.do?.startsWith('section') || call.body.do?.startsWith('choice');
+        return call.redirect(`${quotePath(call, quote.id)}${placed ? `#lines-heading` : ''}`, 'quote-saved');
       },
       form: builderForm,
     },
@@ -342,10 +424,11 @@ export const quotesArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const itemIds = many(call, 'item');
         const picked = many(call, 'room');
+        // Nothing ticked: the quote as it is (nothing typed in the editor is in this form), the message by the picker.
         if (itemIds.length === 0)
-          throw new AppError('invalid_fields', 'Tick at least one item', [
-            { field: 'item', code: 'required', message: 'Tick at least one item' },
-          ]);
+          return renderQuote(call, 400, quote, {
+            errors: { item: 'Tick at least one item to add, then Add lines' },
+          });
         const byScan = new Map<string, number[]>();
         for (const value of picked) {
           const [scanId = '', index = ''] = value.split(':');

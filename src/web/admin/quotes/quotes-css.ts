@@ -31,6 +31,27 @@ dl.totals .grand { font-weight: 700; color: var(--ink); font-size: 1.1rem; }
 .pick-rooms label, .pick-items label { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin: 0 0 .35rem; }
 .pick-rooms input, .pick-items input { width: 1rem; height: 1rem; margin-top: .2rem; flex: none; }
 .read-only-lines td { vertical-align: top; }
+.quote-section { border-left: 3px solid var(--line); padding: .25rem 0 .25rem .75rem; margin: 0 0 1rem; }
+.quote-section.alternative { border-left-color: var(--accent); }
+.section-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; justify-content: space-between; margin: 0 0 .5rem; }
+.section-head .section-title { margin: 0; flex: 1 1 14rem; }
+.section-head .section-title input { font-weight: 650; }
+.section-head .actions { display: flex; flex-wrap: wrap; gap: .35rem .5rem; align-items: center; }
+.section-head label.radio { display: inline-flex; gap: .3rem; align-items: center; font-weight: 400; margin: 0; }
+.section-subtotal { white-space: nowrap; }
+.badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; background: var(--accent-soft); color: var(--accent); }
+.section-tools { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0 1rem; }
+.section-tools .field { margin: 0; }
+@media (min-width: 64rem) {
+  .quote-line { display: grid; grid-template-columns: minmax(13rem, 1fr) minmax(0, 2.3fr); gap: 0 1rem; padding: .4rem .6rem; margin: 0 0 .4rem; }
+  .quote-line > .description-cell { grid-column: 1; grid-row: 1; margin: 0; }
+  .quote-line > .line-grid { grid-column: 2; grid-row: 1; grid-template-columns: 5.5rem 6rem 7.5rem minmax(6rem, 1fr) minmax(7rem, 10rem); }
+  .quote-line > .source { grid-column: 1 / -1; grid-row: 2; margin: .15rem 0 0; }
+  .quote-line > .line-foot { grid-column: 1 / -1; grid-row: 3; }
+  .quote-line textarea { min-height: 2.4rem; }
+  .quote-line .line-grid .field { margin: 0; }
+  .quote-line .line-grid select, .quote-line .line-grid input[type="text"] { width: 100%; min-width: 0; }
+}
 @media (max-width: 40rem) {
   .quote-line .line-grid { grid-template-columns: 1fr 1fr; }
   .quote-line .line-grid label { white-space: normal; }
