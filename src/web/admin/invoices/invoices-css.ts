@@ -15,6 +15,7 @@ ol.chain li { margin: 0 0 .35rem; }
 table.payments td.actions { text-align: right; }
 #record-payment { margin-top: 1rem; border-top: 1px solid var(--line); padding-top: .75rem; }
 #record-payment h3 { margin: 0 0 .5rem; font-size: 1rem; }
+#pdf code { overflow-wrap: anywhere; word-break: break-all; }
 .pick-items .pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
   table.invoices thead, table.payments thead { display: none; }
