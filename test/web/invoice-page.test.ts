@@ -18,6 +18,8 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { leadOf } from '../domain/quotes/quote-fixtures.js';
 import { quotingWorkspace } from './quote-fixtures.js';
+import { acceptedQuote } from '../domain/invoices/invoice-fixtures.js';
+import { createInvoiceFromQuote } from '../../src/domain/invoices/create-invoice-from-quote.js';
 
 const NOW = Date.parse('2026-11-26T15:00:00.000Z');
 const FORM = {
@@ -183,5 +185,25 @@ describeEachBackend("the customer's invoice page /i/{token}", (backend) => {
     expect(voided.body).toContain('This invoice is void');
     expect(voided.body).toContain(`Twice ${ESCAPED}`);
     expect(voided.body).not.toContain('data-view=""');
+  });
+
+  it("the customer's quote link lists the invoices sent from it, each linked to its own page; a draft is not listed", async () => {
+    const quote = await acceptedQuote(world, home, { deposit: '30%', customer: 'Grace Hopper' });
+    const ctx = inWorkspace(world.ctx, home.seeded.workspaceId);
+    const before = await app.inject({ method: 'GET', url: `/q/${quote.token}` });
+    expect(before.statusCode).toBe(200);
+    expect(before.body).not.toContain('id="invoices"');
+    const deposit = await createInvoiceFromQuote({ ctx, input: { quoteId: quote.quoteId, kind: 'deposit' } });
+    expect((await app.inject({ method: 'GET', url: `/q/${quote.token}` })).body).not.toContain('id="invoices"');
+    const result = await sendInvoice({ ctx, input: { invoiceId: deposit.id, by: { userId: home.senderId } } });
+    const page = await app.inject({ method: 'GET', url: `/q/${quote.token}` });
+    expect(page.body).toContain('id="invoices"');
+    expect(page.body).toContain(
+      `<a href="http://leadscan.test/i/${result.token}">Deposit invoice ${result.invoice.number}</a>`,
+    );
+    const rest = await createInvoiceFromQuote({ ctx, input: { quoteId: quote.quoteId, kind: 'final' } });
+    const withDraft = await app.inject({ method: 'GET', url: `/q/${quote.token}` });
+    expect(withDraft.body.match(/<li><a href="http:\/\/leadscan\.test\/i\//g)).toHaveLength(1);
+    expect(rest.status).toBe('draft');
   });
 });
