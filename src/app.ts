@@ -17,6 +17,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { hostedFormRoutes } from './web/form/hosted-form-routes.js';
 import { quoteRoutes } from './web/quote/quote-routes.js';
 import { reminderStopRoutes } from './web/quote/reminder-stop-routes.js';
+import { invoiceRoutes } from './web/invoice/invoice-routes.js';
 import { intakeRoutes } from './http/routes/intake.js';
 import { problemDocsRoutes } from './http/routes/problem-docs.js';
 import { scanUploadRoutes } from './http/routes/scan-upload.js';
@@ -124,6 +125,7 @@ export async function buildApp(domainCtx: DomainContext, options: AppOptions = {
   await app.register(hostedFormRoutes, { ctx });
   await app.register(quoteRoutes, { ctx });
   await app.register(reminderStopRoutes, { ctx });
+  await app.register(invoiceRoutes, { ctx });
   await app.register(scanUploadRoutes, { ctx });
   if (config.metricsToken) {
     metrics.collectProcessMetrics();

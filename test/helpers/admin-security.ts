@@ -10,6 +10,7 @@ import { createWorld, type Seeded, type TestWorld } from './test-app.js';
 import { leadsFixtureExtra } from './admin-leads-fixture.js';
 import { addFormField } from '../../src/domain/forms/add-form-field.js';
 import { quotesFixtureExtra } from './admin-quotes-fixture.js';
+import { invoicesFixtureExtra } from './admin-invoices-fixture.js';
 
 /**
  * Security cases for every admin route, generated from one table (docs/architecture.md). A route's entry says how to reach it
@@ -608,6 +609,88 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
     url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/pdf/retry`),
     foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/pdf/retry`),
   },
+  // Invoices (docs/admin-app.md, "Invoices")
+  { method: 'GET', path: '/w/:workspaceId/invoices', url: (f) => ws(f, '/invoices?status=overdue') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/invoices/:invoiceId',
+    url: (f) => ws(f, `/invoices/${f.extra.homePaidInvoiceId}`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awayPaidInvoiceId}`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId',
+    url: (f) => ws(f, `/invoices/${f.extra.homeDraftInvoiceId}`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awayDraftInvoiceId}`),
+    form: () => ({ title: 'Floors' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/send',
+    url: (f) => ws(f, `/invoices/${f.extra.homeDraftInvoiceId}/send`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awayDraftInvoiceId}/send`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/payments',
+    url: (f) => ws(f, `/invoices/${f.extra.homeSentInvoiceId}/payments`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awaySentInvoiceId}/payments`),
+    form: () => ({ amount: '5.00', date: '2020-01-03', method: 'cash' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/payments/:paymentId/delete',
+    url: (f) => ws(f, `/invoices/${f.extra.homePaidInvoiceId}/payments/${f.extra.homePaymentId}/delete`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awayPaidInvoiceId}/payments/${f.extra.awayPaymentId}/delete`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/void',
+    url: (f) => ws(f, `/invoices/${f.extra.homeSentInvoiceId}/void`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awaySentInvoiceId}/void`),
+    form: () => ({ reason: 'Sent by mistake' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/credit',
+    url: (f) => ws(f, `/invoices/${f.extra.homePaidInvoiceId}/credit`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awayPaidInvoiceId}/credit`),
+    form: () => ({ reason: 'Goodwill' }),
+  },
+  {
+    // A PDF not made yet sends the page back to the invoice, saying so.
+    method: 'GET',
+    path: '/w/:workspaceId/invoices/:invoiceId/pdf',
+    url: (f) => ws(f, `/invoices/${f.extra.homeSentInvoiceId}/pdf`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awaySentInvoiceId}/pdf`),
+    status: 303,
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/invoices/:invoiceId/pdf/retry',
+    url: (f) => ws(f, `/invoices/${f.extra.homeSentInvoiceId}/pdf/retry`),
+    foreignUrl: (f) => ws(f, `/invoices/${f.extra.awaySentInvoiceId}/pdf/retry`),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/quotes/:quoteId/invoices',
+    url: (f) => ws(f, `/quotes/${f.extra.homeSentId}/invoices`),
+    foreignUrl: (f) => ws(f, `/quotes/${f.extra.awaySentId}/invoices`),
+    form: () => ({ kind: 'invoice' }),
+  },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/leads/:leadId/invoices',
+    url: (f) => ws(f, `/leads/${f.extra.homeLeadId}/invoices`),
+    foreignUrl: (f) => ws(f, `/leads/${f.extra.awayLeadId}/invoices`),
+  },
+  { method: 'GET', path: '/w/:workspaceId/settings/invoices', url: (f) => ws(f, '/settings/invoices') },
+  {
+    method: 'POST',
+    path: '/w/:workspaceId/settings/invoices',
+    url: (f) => ws(f, '/settings/invoices'),
+    form: () => ({ invoicePrefix: 'F-', paymentTerms: '30', paymentInstructions: 'Bank', deposit: '30%' }),
+  },
   { method: 'GET', path: '/account', url: () => '/account' },
   {
     method: 'POST',
@@ -752,7 +835,12 @@ async function withQuotes(fixture: AdminFixture): Promise<AdminFixture> {
     { workspaceId: home.workspaceId, leadId: extra.homeLeadId!, userId: fixture.owner.userId },
     { workspaceId: away.workspaceId, leadId: extra.awayLeadId!, userId: fixture.stranger.userId },
   );
-  return { ...fixture, extra: { ...extra, ...quotes } };
+  const invoices = await invoicesFixtureExtra(
+    world.ctx,
+    { workspaceId: home.workspaceId, leadId: extra.homeLeadId!, userId: fixture.owner.userId },
+    { workspaceId: away.workspaceId, leadId: extra.awayLeadId!, userId: fixture.stranger.userId },
+  );
+  return { ...fixture, extra: { ...extra, ...quotes, ...invoices } };
 }
 
 /** Two fields on each workspace's source form, so a field can move up (the second) and be removed. */

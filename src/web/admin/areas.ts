@@ -13,8 +13,10 @@ import { notificationsArea } from './notifications/notifications-area.js';
 import { sourcesArea } from './sources/sources-area.js';
 import { priceListArea } from './quotes/price-list-area.js';
 import { quotesArea } from './quotes/quotes-area.js';
+import { invoicesArea } from './invoices/invoices-area.js';
 import { reportArea } from './quotes/report-area.js';
 import { followUpsArea } from './settings/follow-ups-area.js';
+import { invoiceSettingsArea } from './settings/invoice-settings-area.js';
 
 /**
  * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
@@ -24,6 +26,7 @@ import { followUpsArea } from './settings/follow-ups-area.js';
 export const ADMIN_AREAS: AdminArea[] = [
   leadsArea,
   quotesArea,
+  invoicesArea,
   scansArea,
   sourcesArea,
   quarantineArea,
@@ -38,4 +41,5 @@ export const ADMIN_AREAS: AdminArea[] = [
   priceListArea,
   reportArea,
   followUpsArea,
+  invoiceSettingsArea,
 ];

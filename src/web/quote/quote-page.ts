@@ -6,6 +6,8 @@ import { isFee, quantityText, shownNote } from '../../domain/line-text.js';
 import { computeTotals, depositAmount, formatMoney, minorDigits, rateText } from '../../domain/money.js';
 import { html, type SafeHtml } from '../html.js';
 import { quoteAssetHref } from './quote-assets.js';
+import type { QuoteInvoiceLink } from '../../domain/invoices/quote-invoice-links.js';
+import { quoteInvoiceLinks } from '../invoice/invoice-links.js';
 import type { QuotePlan } from './quote-plans.js';
 
 /** What the customer typed, and the refusal next to each field, when an answer is shown again. */
@@ -36,6 +38,8 @@ export interface QuotePageInput {
    * the top with a way back, its answers switched off, its assets from the site's root (it is not under /q/).
    */
   preview?: { back: string; draft: boolean };
+  /** The invoices made from an accepted quote, each with its customer's link (src/web/invoice/invoice-links.ts). */
+  invoices?: readonly QuoteInvoiceLink[];
 }
 
 function shell(title: string, body: SafeHtml, attributes: SafeHtml | string = '', assets = ''): string {
@@ -290,6 +294,7 @@ export function quotePage(input: QuotePageInput): string {
   }<div class="sheet">
 ${refusal ? html`<section class="notice bad" id="refusal" role="alert"><h2>${refusal.heading}</h2><p>${refusal.text}</p></section>` : ''}
 ${stateNotice(input)}
+${quoteInvoiceLinks(input.invoices ?? [])}
 <header class="head">
 <div class="business">
 <p class="name">${business.name}</p>

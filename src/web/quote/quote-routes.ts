@@ -17,6 +17,7 @@ import { toAppError } from '../../http/problem.js';
 import { fromOurOrigin } from '../admin/security.js';
 import { sessionIdOf } from '../admin/session-cookie.js';
 import { QUOTE_ASSETS } from './quote-assets.js';
+import { invoiceLinksOfQuote } from '../../domain/invoices/quote-invoice-links.js';
 import { frozenRoomPlans } from './quote-plans.js';
 import { quoteMessagePage, quoteNotFoundPage, quotePage, quotePreparingPage, type AnswerState } from './quote-page.js';
 
@@ -195,6 +196,9 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
     const customer = await openQuoteByToken({ ctx, input: { token } });
     const beacon = customer.state === 'open' && !(await isMember(request, customer.quote.workspaceId));
     const plans = frozenRoomPlans(customer.plans);
+    // The invoices made from an accepted quote, each linked (src/web/invoice/invoice-links.ts).
+    const invoices =
+      customer.state === 'accepted' ? await invoiceLinksOfQuote({ ctx, input: { quoteId: customer.quote.id } }) : [];
     return send(
       reply,
       status,
@@ -203,6 +207,7 @@ export const quoteRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = async (ap
         formToken: quoteFormToken(ctx, token),
         beacon,
         plans,
+        invoices,
         ...(answer ? { answer } : {}),
       }),
     );

@@ -7,6 +7,7 @@ import { LEADS_CSS } from '../leads/leads-css.js';
 import { LEAD_WORK_CSS } from '../leads/lead-work-css.js';
 import { QUOTES_CSS } from '../quotes/quotes-css.js';
 import { REPORT_CSS } from '../quotes/report-css.js';
+import { INVOICES_CSS } from '../invoices/invoices-css.js';
 
 export interface AdminAsset {
   body: string;
@@ -34,7 +35,7 @@ const SHARED = `{ ${Object.entries(SHARED_FUNCTIONS)
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
   'admin.css': asset(
-    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}${REPORT_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
+    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}${REPORT_CSS}${INVOICES_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
     'text/css; charset=utf-8',
   ),
   // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.

@@ -18,6 +18,9 @@ import { scansOfLead } from '../../../domain/scans/scans-of-lead.js';
 import { getWorkspaceSettings } from '../../../domain/settings/workspace-settings.js';
 import { listQuotes } from '../../../domain/quotes/list-quotes.js';
 import { leadQuotesCard } from '../quotes/quote-pages.js';
+import { listInvoices } from '../../../domain/invoices/list-invoices.js';
+import { leadInvoicesCard } from '../invoices/invoice-chain-blocks.js';
+import { html } from '../../html.js';
 import type { AdminArea, PageForm, WorkspaceCall } from '../admin-route.js';
 import { workspacePath } from '../admin-route.js';
 import { sendAttachment, XLSX_CONTENT_TYPE } from '../attachment.js';
@@ -79,11 +82,12 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
 async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWorkInput, 'errors' | 'values'>) {
   const workspaceId = call.workspace.workspaceId;
   const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
-  const [scans, settings, members, quotes] = await Promise.all([
+  const [scans, settings, members, quotes, invoices] = await Promise.all([
     scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     listMembers({ ctx: call.ctx, input: { workspaceId } }),
     listQuotes({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
+    listInvoices({ ctx: call.ctx, input: { leadId: lead.id, limit: 200 } }),
   ]);
   const today = localDayAndHour(call.ctx.clock.now(), settings.timeZone).day;
   return call.render(status, {
@@ -92,7 +96,11 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
     body: leadPage(
       call,
       lead,
-      { scans, units: settings.units, quotes: leadQuotesCard(call, lead.id, quotes, settings) },
+      {
+        scans,
+        units: settings.units,
+        quotes: html`${leadQuotesCard(call, lead.id, quotes, settings)}${leadInvoicesCard(call, lead.id, invoices, settings.locale)}`,
+      },
       { members, today, ...form },
     ),
   });

@@ -144,6 +144,8 @@ export interface BuilderInput {
   form: BuilderForm;
   /** Where the revision's PDFs stand (docs/documents.md): absent for a draft, or a revision sent before PDFs. */
   documents?: { sent?: StoredDocument; accepted?: StoredDocument };
+  /** An accepted quote's Invoices block (src/web/admin/invoices/invoice-chain-blocks.ts). */
+  invoices?: SafeHtml | string;
 }
 
 /** The unit a room's figure is in, by its kind, in the workspace's units (a pack line's own unit is `each`). */
@@ -485,6 +487,7 @@ ${
     : ''
 }
 ${documentsCard(call, base, input)}
+${input.invoices ?? ''}
 ${quote.status === 'draft' ? draftBuilder(call, input, base) : sentView(input)}`;
 }
 

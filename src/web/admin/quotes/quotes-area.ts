@@ -38,6 +38,8 @@ import { previewQuote } from '../../../domain/quotes/preview-quote.js';
 import { roomFiguresOf } from '../../../domain/quotes/room-figures.js';
 import { quotePage as customerPage } from '../../quote/quote-page.js';
 import { frozenRoomPlans } from '../../quote/quote-plans.js';
+import { invoiceChain } from '../../../domain/invoices/invoice-chain.js';
+import { quoteInvoicesCard } from '../invoices/invoice-chain-blocks.js';
 
 const quotePath = (call: WorkspaceCall, quoteId: string) =>
   workspacePath(call.workspace.workspaceId, `quotes/${quoteId}`);
@@ -49,14 +51,22 @@ async function loadQuote(call: WorkspaceCall): Promise<QuoteView> {
   return getQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref } });
 }
 
-async function renderQuote(call: WorkspaceCall, status: number, quote: QuoteView, form: BuilderForm = {}) {
+/** A quote's page; `invoiceError` is a refusal of its Invoice buttons (src/web/admin/invoices/), shown beside them. */
+export async function renderQuote(
+  call: WorkspaceCall,
+  status: number,
+  quote: QuoteView,
+  form: BuilderForm = {},
+  invoiceError?: string,
+) {
   const workspaceId = call.workspace.workspaceId;
-  const [settings, lead, items, scans, documents] = await Promise.all([
+  const [settings, lead, items, scans, documents, chain] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     openLead({ ctx: call.ctx, input: { workspaceId, id: quote.leadId } }),
     listPriceList({ ctx: call.ctx, input: { workspaceId } }),
     roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: quote.leadId } }),
     quote.status === 'draft' ? undefined : quoteDocuments({ ctx: call.ctx, input: { quoteId: quote.id } }),
+    quote.status === 'accepted' ? invoiceChain({ ctx: call.ctx, input: { quoteId: quote.id } }) : undefined,
   ]);
   const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
   return call.render(status, {
@@ -71,6 +81,9 @@ async function renderQuote(call: WorkspaceCall, status: number, quote: QuoteView
       emailOn: Boolean(call.ctx.mail),
       form,
       ...(documents ? { documents } : {}),
+      ...(chain
+        ? { invoices: quoteInvoicesCard(call, { quote, chain, locale: settings.locale, error: invoiceError }) }
+        : {}),
     }),
   });
 }

@@ -44,7 +44,7 @@ ${field({ name: 'customerReminders', label: 'Days after sending', value: values.
 </fieldset>
 <fieldset class="quotes">
 <legend>Overdue invoices</legend>
-${field({ name: 'invoiceReminders', label: 'Days after the due date', value: values.invoiceReminders, errors, maxlength: 20, hint: 'Up to three, e.g. 7,14,30. Empty: none (the default). Kept for invoices, which Leadscan does not make yet.' })}
+${field({ name: 'invoiceReminders', label: 'Days after the due date', value: values.invoiceReminders, errors, maxlength: 20, hint: 'Up to three, e.g. 7,14,30. Empty: none (the default). Kept for the reminders of overdue invoices, which come next.' })}
 </fieldset>
 <button type="submit">Save follow-ups</button>
 </form>

@@ -201,7 +201,7 @@ function settingsPage(
     zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]
   ).map((z) => [z, z.replaceAll('_', ' ')]);
   return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div>
-<div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/price-list')}" id="price-list-link">Price list</a><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/follow-ups')}" id="follow-ups-link">Follow-ups</a></div></div>
+<div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/price-list')}" id="price-list-link">Price list</a><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/follow-ups')}" id="follow-ups-link">Follow-ups</a><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/invoices')}" id="invoice-settings-link">Invoices</a></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="settings-heading">
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>
