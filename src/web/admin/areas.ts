@@ -15,6 +15,7 @@ import { priceListArea } from './quotes/price-list-area.js';
 import { quotesArea } from './quotes/quotes-area.js';
 import { reportArea } from './quotes/report-area.js';
 import { followUpsArea } from './settings/follow-ups-area.js';
+import { booksArea } from './books/books-area.js';
 
 /**
  * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
@@ -38,4 +39,5 @@ export const ADMIN_AREAS: AdminArea[] = [
   priceListArea,
   reportArea,
   followUpsArea,
+  booksArea,
 ];
