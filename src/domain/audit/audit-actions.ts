@@ -84,6 +84,7 @@ export const AUDIT_ACTIONS = [
   'invoice.payment_deleted',
   'invoice.pdf_retried',
   'invoice.exported',
+  'invoice.customer_reminded',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
