@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { inWorkspace, type DomainContext, type WorkspaceContext } from '../domain/context.js';
 import { AppError } from '../domain/errors.js';
@@ -7,6 +9,7 @@ import { createBlankInvoice } from '../domain/invoices/create-blank-invoice.js';
 import { createCreditNote } from '../domain/invoices/create-credit-note.js';
 import { createInvoiceFromQuote, type QuoteInvoiceKind } from '../domain/invoices/create-invoice-from-quote.js';
 import { deletePayment } from '../domain/invoices/delete-payment.js';
+import { checkBooksFormat, exportInvoices } from '../domain/invoices/export-invoices.js';
 import { findInvoiceByRef, getInvoice } from '../domain/invoices/get-invoice.js';
 import { invoicePdfForCli } from '../domain/invoices/invoice-pdf.js';
 import type { InvoiceView } from '../domain/invoices/invoice-view.js';
@@ -313,6 +316,41 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
           }),
         );
       }, shown),
+    );
+  invoices
+    .command('export')
+    .description(
+      'export for the accountant: the invoices and credit notes issued from --from to --to, as CSV (or with --summary the tax summary) or an .xlsx of both; to stdout without --out',
+    )
+    .requiredOption('--workspace <workspace>', 'workspace id or name')
+    .requiredOption('--from <day>', 'the first issue date, YYYY-MM-DD')
+    .requiredOption('--to <day>', 'the last issue date, YYYY-MM-DD (included)')
+    .option('--format <format>', 'csv (the default) or xlsx (two sheets, Invoices and Tax summary)', 'csv')
+    .option('--summary', 'CSV: the tax summary (tax,rate,net,tax and a total row) instead of the rows')
+    .option('--out <file>', 'the file to write (standard output without it)')
+    .action(
+      run(
+        async (
+          ctx,
+          opts: { workspace: string; from: string; to: string; format: string; summary?: boolean; out?: string },
+        ) => {
+          const format = checkBooksFormat(opts.format);
+          const wctx = await workspaceContextOf(ctx, opts.workspace);
+          const file = await exportInvoices({
+            ctx: wctx,
+            input: { from: opts.from, to: opts.to, format, ...(opts.summary ? { summary: true } : {}) },
+          });
+          if (opts.out !== undefined) {
+            await pipeline(file, fs.createWriteStream(opts.out));
+            io.stderr.write(`Wrote ${opts.out}\n`);
+          } else {
+            for await (const chunk of file) {
+              if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
+            }
+          }
+          return Buffer.alloc(0);
+        },
+      ),
     );
   withJson(invoices.command('pdf <invoice>'))
     .description("write a sent invoice's or credit note's PDF to a file; a draft is refused")

@@ -29,7 +29,7 @@ export const reportText: Render = ((r: QuoteReport) => {
     `${head}:`,
     `  sent ${r.sent}, accepted ${r.accepted}, declined ${r.declined}, unanswered ${r.unanswered}`,
     `  win rate ${rate(r.winRate.ofAnswered)} of answered, ${rate(r.winRate.ofSent)} of sent`,
-    `  value sent ${money(r.valueSent)}, won ${money(r.valueWon)}`,
+    `  value sent ${money(r.valueSent)}, won ${money(r.valueWon)}, paid ${money(r.valuePaid)}`,
     `  median days to an answer: ${days(r.medianDaysToAnswer)}`,
     ...r.otherCurrencies.map(
       (o) =>

@@ -85,6 +85,13 @@ function text(value: string): Written {
   return { value: { richText: [{ text: ooxmlText(value) }] } };
 }
 
+/** One sheet of a workbook: its name (at most 31 characters), its rows (the first is the header), column widths. */
+export interface SheetSpec {
+  readonly name: string;
+  readonly rows: AsyncIterable<readonly SheetCell[]> | Iterable<readonly SheetCell[]>;
+  readonly widths?: readonly number[];
+}
+
 /**
  * An .xlsx stream of one sheet from rows read a page at a time (the first row is the header). Rows are written as
  * the reader takes the file: the writer waits while the reader's side is full. A failed read destroys the stream
@@ -95,6 +102,15 @@ export function xlsxStream(
   rows: AsyncIterable<readonly SheetCell[]> | Iterable<readonly SheetCell[]>,
   widths: readonly number[] = [],
 ): Readable {
+  return xlsxBook([{ name: sheetName, rows, widths }]);
+}
+
+/**
+ * An .xlsx stream of several sheets, written one after the other in their order (a sheet's rows are read only once
+ * the sheet before it is written, so a later sheet may sum what an earlier one wrote), each as `xlsxStream` writes
+ * its one.
+ */
+export function xlsxBook(sheets: readonly SheetSpec[]): Readable {
   const out = new PassThrough();
   // exceljs and its zip writer pass rows on without waiting for the reader, so the wait is here: every few rows, let
   // the written ones reach `out`, and while the reader has not taken them, write no more.
@@ -111,26 +127,28 @@ export function xlsxStream(
     const { default: excel } = await import('exceljs');
     const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     book.creator = 'Leadscan';
-    const sheet = book.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-    widths.forEach((width, i) => (sheet.getColumn(i + 1).width = width));
-    let header = true;
-    let count = 0;
-    for await (const cells of rows) {
-      if (out.destroyed) return;
-      const row = sheet.addRow([]);
-      cells.forEach((cell, i) => {
-        const w = written(cell);
-        if (!w) return;
-        const target = row.getCell(i + 1);
-        target.value = w.value;
-        if (w.numFmt) target.numFmt = w.numFmt;
-        if (header) target.font = { bold: true };
-      });
-      header = false;
-      row.commit();
-      if (++count % ROWS_BETWEEN_WAITS === 0) await roomForMore();
+    for (const spec of sheets) {
+      const sheet = book.addWorksheet(spec.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+      (spec.widths ?? []).forEach((width, i) => (sheet.getColumn(i + 1).width = width));
+      let header = true;
+      let count = 0;
+      for await (const cells of spec.rows) {
+        if (out.destroyed) return;
+        const row = sheet.addRow([]);
+        cells.forEach((cell, i) => {
+          const w = written(cell);
+          if (!w) return;
+          const target = row.getCell(i + 1);
+          target.value = w.value;
+          if (w.numFmt) target.numFmt = w.numFmt;
+          if (header) target.font = { bold: true };
+        });
+        header = false;
+        row.commit();
+        if (++count % ROWS_BETWEEN_WAITS === 0) await roomForMore();
+      }
+      sheet.commit();
     }
-    sheet.commit();
     await book.commit();
   })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
   return out;

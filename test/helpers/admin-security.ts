@@ -510,6 +510,18 @@ export const ADMIN_ROUTE_CASES: AdminRouteCase[] = [
   // Quotes
   { method: 'GET', path: '/w/:workspaceId/quotes', url: (f) => ws(f, '/quotes') },
   { method: 'GET', path: '/w/:workspaceId/quotes/report', url: (f) => ws(f, '/quotes/report?period=12-months') },
+  // Invoices → Export for the accountant
+  { method: 'GET', path: '/w/:workspaceId/invoices/export', url: (f) => ws(f, '/invoices/export') },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/invoices/export.xlsx',
+    url: (f) => ws(f, '/invoices/export.xlsx?from=2026-01-01&to=2026-12-31'),
+  },
+  {
+    method: 'GET',
+    path: '/w/:workspaceId/invoices/export.csv',
+    url: (f) => ws(f, '/invoices/export.csv?from=2026-01-01&to=2026-12-31'),
+  },
   // Settings → Follow-ups (owners)
   { method: 'GET', path: '/w/:workspaceId/settings/follow-ups', url: (f) => ws(f, '/settings/follow-ups') },
   {

@@ -33,17 +33,17 @@ export interface CalcCell {
 }
 
 /**
- * The first sheet of an .xlsx as Calc reads it, by converting it to CSV with text cells quoted and the rest not
+ * A sheet of an .xlsx (the first unless told; `sheet` counts from 1) as Calc reads it, by converting it to CSV with text cells quoted and the rest not
  * (so the quotes tell text from numbers and dates) and cells as shown (a date in its format). Each conversion has a
  * profile of its own, so conversions running at once (other test files) do not wait on one another's lock.
  */
-export async function readWithCalc(soffice: string, xlsx: Buffer): Promise<CalcCell[][]> {
+export async function readWithCalc(soffice: string, xlsx: Buffer, sheet = 1): Promise<CalcCell[][]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-calc-'));
   try {
     const file = path.join(dir, 'book.xlsx');
     fs.writeFileSync(file, xlsx);
     // Filter options: comma, double quote, UTF-8 (76), from row 1, no column types, language default,
-    // quote all text cells, detect special numbers, save cell contents as shown.
+    // quote all text cells, detect special numbers, save cell contents as shown, no formulas, spaces kept, the sheet.
     await promisify(execFile)(
       soffice,
       [
@@ -51,14 +51,16 @@ export async function readWithCalc(soffice: string, xlsx: Buffer): Promise<CalcC
         '--headless',
         '--norestore',
         '--convert-to',
-        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,true',
+        `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,true,false,false,${sheet}`,
         '--outdir',
         dir,
         file,
       ],
       { timeout: 120_000 },
     );
-    const csv = fs.readFileSync(path.join(dir, 'book.csv'), 'utf8');
+    // One sheet asked by number is written as book-<its name>.csv.
+    const written = fs.readdirSync(dir).find((name) => name.endsWith('.csv'))!;
+    const csv = fs.readFileSync(path.join(dir, written), 'utf8');
     return parseQuoted(csv.replace(/^\uFEFF/, ''));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

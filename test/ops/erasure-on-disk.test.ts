@@ -4,6 +4,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { inWorkspace } from '../../src/domain/context.js';
+import { addInvoiceLine } from '../../src/domain/invoices/add-invoice-line.js';
+import { createBlankInvoice } from '../../src/domain/invoices/create-blank-invoice.js';
+import { updateInvoice } from '../../src/domain/invoices/update-invoice.js';
 import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
@@ -27,6 +31,9 @@ const PERSON = {
   quotePhone: '+1 555 0177 7731',
   quoteAddress: '7731 Zebedee Crescent, Erasureville',
   quoteLine: 'Refit of the Zebedee-7731 kitchen',
+  // A draft invoice for the lead (never issued, so not the books): erased with its lines.
+  invoiceAddress: '7731 Zebedee Draft Lane, Invoicetown',
+  invoiceLine: 'Draft invoice line Zebedee-7731',
 };
 
 /** Occurrences of each marker in each file of the data directory (the database, its WAL, the search file, …). */
@@ -129,6 +136,21 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         phone: PERSON.quotePhone,
         address: PERSON.quoteAddress,
       });
+      const invoice = await createBlankInvoice({
+        ctx: inWorkspace(ctx, draft.workspaceId),
+        input: { leadId: lead.id },
+      });
+      await updateInvoice({
+        ctx: inWorkspace(ctx, draft.workspaceId),
+        input: { invoiceId: invoice.id, details: { customerAddress: PERSON.invoiceAddress } },
+      });
+      await addInvoiceLine({
+        ctx: inWorkspace(ctx, draft.workspaceId),
+        input: {
+          invoiceId: invoice.id,
+          line: { description: PERSON.invoiceLine, quantity: '1', unit: 'fixed', price: '4200' },
+        },
+      });
     } finally {
       await runtime.store.close();
     }
@@ -137,7 +159,7 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
     if (backend === 'sqlite') {
       // Written through the server's writer thread and copied into the file by its checkpoints: the probe is there.
       expect(occurrences(dataDir).map((o) => o.marker)).toEqual(
-        expect.arrayContaining(['email', 'quoteAddress', 'quoteLine']),
+        expect.arrayContaining(['email', 'quoteAddress', 'quoteLine', 'invoiceAddress', 'invoiceLine']),
       );
     }
     // PostgreSQL: a transaction that began before the erasure and still holds its snapshot when VACUUM would run (a
@@ -164,12 +186,15 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         .finally(() => void Promise.all([reader.end(), watcher.end()]).catch(() => undefined));
     }
     const erased = await cliJson<{
-      deleted: { leads: string[]; quarantine: string[] };
+      deleted: { leads: string[]; quarantine: string[]; invoices: string[] };
+      kept: unknown[];
       onDisk: Record<string, unknown>;
       backups: string;
     }>(['person', 'erase', '--workspace', 'Default', '--email', PERSON.email, '--yes'], env);
     expect(erased.deleted.leads).toHaveLength(2);
     expect(erased.deleted.quarantine).toHaveLength(1);
+    expect(erased.deleted.invoices).toHaveLength(1);
+    expect(erased.kept).toEqual([]);
     expect(erased.backups).toMatch(/^Backups made before this erasure still hold this data/);
 
     if (backend === 'sqlite') {
@@ -197,6 +222,8 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         'quote_lines',
         'quote_sections',
         'documents',
+        'invoices',
+        'invoice_lines',
         'outbox',
         'confirmation_sends',
       ],

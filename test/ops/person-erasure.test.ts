@@ -11,7 +11,12 @@ interface Exported {
   idempotencyRecords: Array<{ scope: string; key: string }>;
 }
 interface Erased {
-  deleted: { leads: string[]; quarantine: string[]; idempotencyRecords: Array<{ scope: string; key: string }> };
+  deleted: {
+    leads: string[];
+    quarantine: string[];
+    idempotencyRecords: Array<{ scope: string; key: string }>;
+    invoices: string[];
+  };
 }
 
 describeEachBackend('person export and erase (spawned CLI)', (backend) => {
@@ -116,6 +121,7 @@ describeEachBackend('person export and erase (spawned CLI)', (backend) => {
       leads: [],
       quarantine: [],
       idempotencyRecords: [],
+      invoices: [],
     });
   }, 120_000);
 

@@ -83,6 +83,8 @@ export const AUDIT_ACTIONS = [
   'invoice.payment_recorded',
   'invoice.payment_deleted',
   'invoice.pdf_retried',
+  'invoice.exported',
+  'invoice.customer_reminded',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

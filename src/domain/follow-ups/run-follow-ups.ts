@@ -8,6 +8,7 @@ import type { FollowUpPayload } from '../notifications/follow-up-emails.js';
 import { addDays, todayIn } from '../quotes/quote-view.js';
 import { hashQuoteToken, mintQuoteToken } from '../quotes/quote-token.js';
 import { CUSTOMER_REMINDERS, FOLLOW_UP_DAYS } from '../settings/follow-up-settings.js';
+import { remindOverdueInvoices } from './invoice-reminders.js';
 
 /** Reminders go out from this hour of their day, in the workspace's time zone: nobody is reminded at midnight. */
 export const REMINDER_HOUR = 8;
@@ -24,7 +25,7 @@ export interface FollowUpRun {
   emailOn: boolean;
   senderReminders: number;
   customerReminders: number;
-  /** Invoices do not exist yet: always 0 until they do. */
+  /** Overdue invoices' reminders to their customers (docs/invoices.md, "Overdue reminders"). */
   invoiceReminders: number;
 }
 
@@ -246,7 +247,8 @@ export function followUpCandidatesQuery(ctx: DomainContext, since: string) {
 
 /**
  * One pass of the follow-up job (docs/quotes.md, "Follow-ups"): every workspace's open sent quotes of the last weeks
- * are looked at, and the reminders due today are queued, each once (`remind`). Run by each serving process every few
+ * are looked at, and the reminders due today are queued, each once (`remind`); so are overdue invoices' reminders
+ * (`remindOverdueInvoices`). Run by each serving process every few
  * minutes (src/jobs/follow-ups.ts) and by `leadscan jobs run follow-ups`; several at once queue each reminder once.
  * With email off nothing is queued: the Needs follow-up list on the Quotes screen still shows what waits.
  */
@@ -255,6 +257,7 @@ export async function runFollowUps({ ctx, input }: VerbArgs<{ emailOn: boolean }
   if (!input.emailOn) return run;
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - LOOKBACK_DAYS * DAY_MS).toISOString();
+  run.invoiceReminders = await remindOverdueInvoices(ctx, REMINDER_HOUR);
   const candidates = (await followUpCandidatesQuery(ctx, since).execute()) as Candidate[];
   const due = candidates.flatMap((c) => dueReminders(c, now));
   if (due.length === 0) return run;

@@ -1,5 +1,5 @@
 /** What an invoice email is about, sealed in its outbox row (invoice-emails.ts says what it says). */
-export type InvoiceEvent = 'sent' | 'receipt' | 'paid';
+export type InvoiceEvent = 'sent' | 'receipt' | 'paid' | 'overdue';
 
 export interface InvoicePayload {
   kind: 'invoice';

@@ -91,6 +91,12 @@ export async function invoiceEmailContent(
         .executeTakeFirst()
     : undefined;
   if (payload.event === 'receipt' && !payment) return undefined;
+  // An overdue reminder paid, voided or credited before it went is not mailed.
+  if (
+    payload.event === 'overdue' &&
+    (!['sent', 'viewed', 'partly_paid'].includes(row.status) || Number(row.balance) <= 0)
+  )
+    return undefined;
   const creditOf = row.credit_of
     ? await ctx.store.db.selectFrom('invoices').select('number').where('id', '=', row.credit_of).executeTakeFirst()
     : undefined;
@@ -198,6 +204,17 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       );
       break;
     }
+    case 'overdue':
+      subject = `Reminder: ${lower} ${inv.number} from ${c.workspaceName} is overdue`;
+      heading = subject;
+      paragraphs.push(
+        hello,
+        `${what} ${inv.number} of ${money(inv.total)} from ${c.workspaceName} was due${inv.dueDate ? ` on ${day(inv.dueDate, c.locale)}` : ''}.`,
+        `Balance still to pay: ${money(inv.balance)}. If you have paid it meanwhile, thank you: please ignore this reminder.`,
+        'The link shows the invoice, what was paid and the balance. Reply to this email with any question.',
+      );
+      instructions = inv.paymentInstructions;
+      break;
     case 'paid': {
       const customer = inv.customerName ?? 'The customer';
       subject = `Invoice ${inv.number} is paid in full`;

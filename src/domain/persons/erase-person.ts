@@ -4,6 +4,7 @@ import type { VerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 import { forgetConfirmations } from '../notifications/sender-confirmation.js';
+import type { InvoiceKind } from '../invoices/invoice-states.js';
 
 export interface PersonErasure {
   workspaceId: string;
@@ -12,12 +13,28 @@ export interface PersonErasure {
     leads: string[];
     quarantine: string[];
     idempotencyRecords: Array<{ scope: string; key: string }>;
+    /** Their draft invoices and credit notes (never issued: not the books). */
+    invoices: string[];
   };
+  /** Their issued invoices and credit notes, kept as the books (their customer links ended), and why. */
+  kept: KeptInvoice[];
   /** What was done so the deleted bytes cannot be read from disk (see `Database.forgetDeleted`). */
   onDisk: ForgetReport;
   /** Said with every erasure: copies made before it still hold the person. */
   backups: string;
 }
+
+/** An issued invoice or credit note an erasure keeps (docs/personal-data.md, "Erasing"). */
+export interface KeptInvoice {
+  kind: InvoiceKind;
+  id: string;
+  number: string | null;
+  reason: string;
+}
+
+export const BOOKS_KEEP_IT =
+  'Kept: an issued invoice or credit note is part of the books, which the law requires the business to keep ' +
+  '(GDPR Art. 17(3)(b)); it is deleted once the books’ keeping period has passed. Its customer link no longer works.';
 
 export const BACKUPS_KEEP_IT =
   'Backups made before this erasure still hold this data. Erase the person again after restoring any such backup, ' +
@@ -43,6 +60,9 @@ const ERASED_TABLES = [
   'quote_sections',
   // Their quotes' PDFs and accepted copies (docs/documents.md): the frozen model and the file hold their details.
   'documents',
+  // Their draft invoices and credit notes (issued ones are the books and are kept).
+  'invoices',
+  'invoice_lines',
   // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text there.
   'outbox',
   // The record that a confirmation went to their address today (a keyed hash of it).
@@ -51,14 +71,15 @@ const ERASED_TABLES = [
 
 /**
  * A person's request to be forgotten (docs/operations.md): deletes, in one transaction, exactly the rows `person
- * export` lists at that moment (leads, quarantine entries, their idempotency records), and says which.
+ * export` lists at that moment (leads, quarantine entries, their idempotency records) and their draft invoices, and
+ * says which; their issued invoices and credit notes are kept as the books, their links ended, and it says why.
  */
 export async function erasePerson({
   ctx,
   input,
 }: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
   const match = personMatch(input);
-  const deleted = await ctx.store.writer.write(async (trx) => {
+  const { deleted, kept } = await ctx.store.writer.write(async (trx) => {
     const rows = await findPersonRows(trx, { workspaceId: input.workspaceId, match });
     const leads = rows.leads.map((r) => r.id);
     const quarantine = rows.quarantine.map((r) => r.id);
@@ -88,6 +109,40 @@ export async function erasePerson({
         .execute();
       await forgetConfirmations(trx, ctx, input.workspaceId, addresses);
     }
+    // Their invoices: those of their leads, and (found by email) those addressed to them. Issued ones are the books:
+    // kept, their customer link ended; drafts are deleted (their lines with them).
+    const byEmail = 'email' in match ? match.email.toLowerCase() : undefined;
+    const invoiceRows =
+      leads.length === 0 && byEmail === undefined
+        ? []
+        : await trx
+            .selectFrom('invoices')
+            .select(['id', 'kind', 'number', 'status'])
+            .where('workspace_id', '=', input.workspaceId)
+            .where((eb) =>
+              eb.or([
+                ...(leads.length > 0 ? [eb('lead_id', 'in', leads)] : []),
+                ...(byEmail !== undefined ? [eb(eb.fn('lower', ['customer_email']), '=', byEmail)] : []),
+              ]),
+            )
+            .orderBy('created_at')
+            .orderBy('id')
+            .execute();
+    const drafts = invoiceRows.filter((r) => r.status === 'draft').map((r) => r.id);
+    const kept: KeptInvoice[] = invoiceRows
+      .filter((r) => r.status !== 'draft')
+      .map((r) => ({ kind: r.kind as InvoiceKind, id: r.id, number: r.number, reason: BOOKS_KEEP_IT }));
+    if (drafts.length > 0) await trx.deleteFrom('invoices').where('id', 'in', drafts).execute();
+    if (kept.length > 0)
+      await trx
+        .updateTable('invoices')
+        .set({ token_hash: null, token_enc: null })
+        .where(
+          'id',
+          'in',
+          kept.map((k) => k.id),
+        )
+        .execute();
     if (leads.length > 0) {
       // A catch restored into an erased lead no longer points at it.
       await trx
@@ -109,11 +164,25 @@ export async function erasePerson({
     await recordAudit(trx, ctx, {
       action: 'person.erased',
       workspaceId: input.workspaceId,
-      details: { leads: leads.length, quarantine: quarantine.length, idempotencyRecords: rows.idempotency.length },
+      details: {
+        leads: leads.length,
+        quarantine: quarantine.length,
+        idempotencyRecords: rows.idempotency.length,
+        invoicesDeleted: drafts.length,
+        invoicesKept: kept.length,
+      },
     });
-    return { leads, quarantine, idempotencyRecords: rows.idempotency.map(({ scope, key }) => ({ scope, key })) };
+    return {
+      deleted: {
+        leads,
+        quarantine,
+        idempotencyRecords: rows.idempotency.map(({ scope, key }) => ({ scope, key })),
+        invoices: drafts,
+      },
+      kept,
+    };
   });
   // Even when nothing matched now: a second erase is how an earlier one whose WAL was held open gets finished.
   const onDisk = await ctx.store.forgetDeleted(ERASED_TABLES);
-  return { workspaceId: input.workspaceId, match, deleted, onDisk, backups: BACKUPS_KEEP_IT };
+  return { workspaceId: input.workspaceId, match, deleted, kept, onDisk, backups: BACKUPS_KEEP_IT };
 }

@@ -14,11 +14,8 @@ export interface ReportFigures {
   /** In the workspace's currency, in its smallest unit: quotes made in another currency are in `otherCurrencies`. */
   valueSent: number;
   valueWon: number;
-  /**
-   * What was paid on won quotes. Always null for now: Leadscan has no invoices or payments yet. When invoices exist
-   * this becomes the payments recorded on the invoices of the period's accepted quotes.
-   */
-  valuePaid: number | null;
+  /** What was paid on the invoices of these quotes (the payments recorded on every invoice of each quote's chain). */
+  valuePaid: number;
   /** Calendar days from the first send to the answer, the median of the answered quotes; null when none was answered. */
   medianDaysToAnswer: number | null;
 }
@@ -57,6 +54,7 @@ class Tally {
   declined = 0;
   valueSent = 0;
   valueWon = 0;
+  valuePaid = 0;
   /** Answered quotes by their days to an answer. */
   days = new Map<number, number>();
 
@@ -83,7 +81,7 @@ class Tally {
       winRate: { ofAnswered: percent(this.accepted, answered), ofSent: percent(this.accepted, this.sent) },
       valueSent: this.valueSent,
       valueWon: this.valueWon,
-      valuePaid: null,
+      valuePaid: this.valuePaid,
       medianDaysToAnswer: median(this.days),
     };
   }
@@ -159,6 +157,31 @@ export function reportRowsQueries(ctx: WorkspaceVerbArgs<unknown>['ctx'], range:
   return { wholeQuery, partialQueries };
 }
 
+/**
+ * What was paid on the invoices of the range's quotes, grouped as the report groups: the `paid` each invoice keeps
+ * (its payments; credit notes take no payment), by its quote chain's first send day, source, campaign and currency.
+ * Read from the range's `quote_outcomes` rows and each chain's invoices (the index `invoices_chain`).
+ */
+export function paidRowsQuery(ctx: WorkspaceVerbArgs<unknown>['ctx'], range: ReportRange) {
+  return ctx.store.db
+    .selectFrom('quote_outcomes as o')
+    .innerJoin('invoices as i', 'i.quote_chain_id', 'o.chain_id')
+    .select((eb) => [
+      'o.first_sent_day',
+      'o.source_id',
+      'o.utm_source',
+      'o.utm_campaign',
+      'i.currency',
+      eb.fn.sum<number>('i.paid').as('paid'),
+    ])
+    .where('o.workspace_id', '=', ctx.workspaceId)
+    .where('o.first_sent_day', '>=', range.from)
+    .where('o.first_sent_day', '<=', range.to)
+    .where('o.outcome', '=', 'accepted')
+    .where('i.paid', '>', 0)
+    .groupBy(['o.first_sent_day', 'o.source_id', 'o.utm_source', 'o.utm_campaign', 'i.currency']);
+}
+
 async function countedRows(ctx: WorkspaceVerbArgs<unknown>['ctx'], range: ReportRange): Promise<Counted[]> {
   const { wholeQuery, partialQueries } = reportRowsQueries(ctx, range);
   const [whole, ...partial] = await Promise.all([
@@ -219,7 +242,7 @@ export async function quoteReport({
     .executeTakeFirstOrThrow();
   const currency = workspace.currency ?? 'USD';
   const range = resolveRange(input, todayIn(workspace.time_zone ?? 'UTC', ctx.clock.now()));
-  const rows = await countedRows(ctx, range);
+  const [rows, paidRows] = await Promise.all([countedRows(ctx, range), paidRowsQuery(ctx, range).execute()]);
   const total = new Tally();
   const sources = new Map<string, Tally>();
   const campaigns = new Map<string, Tally>();
@@ -243,6 +266,18 @@ export async function quoteReport({
       other.valueWon += row.value_won;
       others.set(row.currency, other);
     }
+  }
+  for (const row of paidRows) {
+    if (row.currency !== currency) continue;
+    const paid = Number(row.paid);
+    const campaign = JSON.stringify([row.utm_source ?? '', row.utm_campaign ?? '']);
+    for (const t of [
+      total,
+      tally(sources, row.source_id),
+      tally(campaigns, campaign),
+      tally(months, row.first_sent_day.slice(0, 7)),
+    ])
+      t.valuePaid += paid;
   }
   const names = new Map(
     (

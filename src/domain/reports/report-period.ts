@@ -43,7 +43,7 @@ export function presetRange(period: ReportPeriod, today: string): ReportRange {
   return { from: monthStart(today, back), to: monthEnd(today) };
 }
 
-function checkDay(field: 'from' | 'to', value: string): string {
+export function checkDay(field: 'from' | 'to', value: string): string {
   const text = value.trim();
   const valid = DAY.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
   if (!valid) {

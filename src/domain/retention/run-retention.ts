@@ -19,6 +19,8 @@ export interface RetentionCounts {
   leads: number;
   scans: number;
   quarantine: number;
+  /** Issued invoices and credit notes past the books' keeping period. */
+  invoices: number;
 }
 
 export interface RetentionRun {
@@ -139,12 +141,37 @@ function quarantinePurge(workspaceId: string, cutoff: string): Purge {
   };
 }
 
+/**
+ * Issued invoices and credit notes (drafts have no issue date) issued before `cutoffDay`: past the books' keeping
+ * period, they go with their lines, payments and PDFs (docs/invoices.md, "Personal data"). Read by the index
+ * `invoices_workspace_issued`, oldest first.
+ */
+function invoicesPurge(workspaceId: string, cutoffDay: string): Purge {
+  return {
+    next: async (trx, limit) =>
+      (
+        await trx
+          .selectFrom('invoices')
+          .select('id')
+          .where('workspace_id', '=', workspaceId)
+          .where('issue_date', '<', cutoffDay)
+          .orderBy('issue_date')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.id),
+    remove: async (trx, ids) => {
+      await trx.deleteFrom('invoices').where('id', 'in', ids).execute();
+    },
+  };
+}
+
 const nothing: Purge = { next: async () => [], remove: async () => {} };
 
 /**
  * The daily retention run (docs/operations.md, "Retention"): on the one instance that claims it today, for each
  * workspace, deletes leads and scans older than its chosen age (none when off), and quarantine entries past their
- * 30-day rule (already never listed; the hot write only prunes a source that gets a new catch), in batches, and
+ * 30-day rule (already never listed; the hot write only prunes a source that gets a new catch), and issued invoices
+ * past the books' keeping period (never one younger: the books are kept whatever the leads' retention), in batches, and
  * records the counts in the audit log; then drops audit records older than a year, and (SQLite) the search index's
  * change-log rows it has applied. The daily job acts as the system (no `ctx.actor`); `leadscan retention run` as
  * the CLI.
@@ -157,7 +184,7 @@ export async function runRetention(ctx: DomainContext, options: { owner?: string
   const now = ctx.clock.now();
   const workspaces = await ctx.store.db
     .selectFrom('workspaces')
-    .select(['id', 'lead_retention_months', 'scan_retention_months'])
+    .select(['id', 'lead_retention_months', 'scan_retention_months', 'books_years'])
     .orderBy('id')
     .execute();
   const done: RetentionRun['workspaces'] = [];
@@ -174,20 +201,34 @@ export async function runRetention(ctx: DomainContext, options: { owner?: string
       scanMonths ? scansPurge(ws.id, monthsBefore(now, scanMonths)) : nothing,
       renew,
     );
+    // The books are kept for their keeping period (Settings, 10 years by default), whatever the leads' retention.
+    const booksYears = Number(ws.books_years ?? 10);
+    const invoices = await purgeInBatches(
+      ctx,
+      invoicesPurge(ws.id, monthsBefore(now, booksYears * 12).slice(0, 10)),
+      renew,
+    );
     const quarantine = await purgeInBatches(
       ctx,
       quarantinePurge(ws.id, quarantineCutoff(now)),
       renew,
       async (trx, total) => {
-        if (leadMonths === null && scanMonths === null && leads + scans + total === 0) return;
+        if (leadMonths === null && scanMonths === null && leads + scans + total + invoices === 0) return;
         await recordAudit(trx, ctx, {
           action: 'retention.ran',
           workspaceId: ws.id,
-          details: { leads, scans, quarantine: total, leadMonths: leadMonths ?? 0, scanMonths: scanMonths ?? 0 },
+          details: {
+            leads,
+            scans,
+            quarantine: total,
+            leadMonths: leadMonths ?? 0,
+            scanMonths: scanMonths ?? 0,
+            ...(invoices > 0 ? { invoices, booksYears } : {}),
+          },
         });
       },
     );
-    done.push({ workspaceId: ws.id, leads, scans, quarantine });
+    done.push({ workspaceId: ws.id, leads, scans, quarantine, invoices });
   }
   const auditCutoff = new Date(now.getTime() - AUDIT_KEEP_DAYS * DAY_MS).toISOString();
   const auditPruned = await purgeInBatches(

@@ -44,6 +44,7 @@ import { followUpsAndReport } from './0047-follow-ups-and-report.js';
 import { invoices } from './0048-invoices.js';
 import { quoteSendMessage } from './0050-quote-send-message.js';
 import { roomNames } from './0051-room-names.js';
+import { invoiceBooks } from './0052-invoice-books.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -98,6 +99,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0048_invoices': invoices(),
         '0050_quote_send_message': quoteSendMessage(),
         '0051_room_names': roomNames(),
+        '0052_invoice_books': invoiceBooks(),
       }),
   };
 }

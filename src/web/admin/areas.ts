@@ -17,6 +17,7 @@ import { invoicesArea } from './invoices/invoices-area.js';
 import { reportArea } from './quotes/report-area.js';
 import { followUpsArea } from './settings/follow-ups-area.js';
 import { invoiceSettingsArea } from './settings/invoice-settings-area.js';
+import { booksArea } from './books/books-area.js';
 
 /**
  * The areas of the web app, in nav order. To add one (e.g. Leads): make web/admin/<area>/<area>-area.ts exporting
@@ -42,4 +43,5 @@ export const ADMIN_AREAS: AdminArea[] = [
   reportArea,
   followUpsArea,
   invoiceSettingsArea,
+  booksArea,
 ];

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inWorkspace } from '../../../src/domain/context.js';
+import { createInvoiceFromQuote } from '../../../src/domain/invoices/create-invoice-from-quote.js';
+import { recordPayment } from '../../../src/domain/invoices/record-payment.js';
+import { sendInvoice } from '../../../src/domain/invoices/send-invoice.js';
 import { quoteReport, type QuoteReport, type ReportFigures } from '../../../src/domain/reports/quote-report.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';
@@ -28,6 +32,7 @@ interface PlainRow {
   declined: number | string;
   value_sent: number | string | null;
   value_won: number | string | null;
+  value_paid: number | string | null;
 }
 
 describeEachBackend('the report of what wins', (backend) => {
@@ -40,6 +45,28 @@ describeEachBackend('the report of what wins', (backend) => {
     world = await createWorld(backend, { clock });
     rw = await reportWorkspace(world, 'Bright Floors');
     await threeMonthsOfQuotes(world, clock, rw);
+    // Invoices of accepted quotes, and payments on them (clock: 20 October): Ada's 1,000.00 paid in full, 250.00 of
+    // Fay's 1,300.00, 50.00 of the euro quote (not in the values), 100.00 of July's (outside the default period).
+    const wctx = inWorkspace(world.ctx, rw.seeded.workspaceId);
+    const accepted = await world.store.db
+      .selectFrom('quotes')
+      .select(['id', 'total', 'currency'])
+      .where('workspace_id', '=', rw.seeded.workspaceId)
+      .where('status', '=', 'accepted')
+      .execute();
+    const pay = async (total: number, currency: string, amount: string) => {
+      const quote = accepted.find((q) => Number(q.total) === total && q.currency === currency)!;
+      const invoice = await createInvoiceFromQuote({ ctx: wctx, input: { quoteId: quote.id, kind: 'invoice' } });
+      await sendInvoice({ ctx: wctx, input: { invoiceId: invoice.id, by: { userId: null } } });
+      await recordPayment({
+        ctx: wctx,
+        input: { invoiceId: invoice.id, payment: { amount, date: '2026-10-20', method: 'bank_transfer' } },
+      });
+    };
+    await pay(100_000, 'CAD', '1000.00');
+    await pay(130_000, 'CAD', '250.00');
+    await pay(30_000, 'EUR', '50.00');
+    await pay(45_000, 'CAD', '100.00');
   }, 120_000);
   afterAll(async () => world.close());
 
@@ -59,7 +86,10 @@ describeEachBackend('the report of what wins', (backend) => {
         sum(case when q.status = 'accepted' then 1 else 0 end) as accepted,
         sum(case when q.status = 'declined' then 1 else 0 end) as declined,
         sum(case when q.currency = ${currency} then q.total else 0 end) as value_sent,
-        sum(case when q.currency = ${currency} and q.status = 'accepted' then q.total else 0 end) as value_won
+        sum(case when q.currency = ${currency} and q.status = 'accepted' then q.total else 0 end) as value_won,
+        sum(case when q.currency = ${currency} then (
+          select coalesce(sum(p.amount), 0) from invoice_payments p join invoices i on i.id = p.invoice_id
+          where i.quote_chain_id = q.chain_id) else 0 end) as value_paid
       from quotes q join leads l on l.id = q.lead_id
       where q.workspace_id = ${rw.seeded.workspaceId}
         and q.revision = (select max(r.revision) from quotes r where r.chain_id = q.chain_id and r.sent_at is not null)
@@ -75,6 +105,7 @@ describeEachBackend('the report of what wins', (backend) => {
           declined: Number(r.declined),
           valueSent: Number(r.value_sent ?? 0),
           valueWon: Number(r.value_won ?? 0),
+          valuePaid: Number(r.value_paid ?? 0),
         },
       ]),
     );
@@ -109,7 +140,14 @@ describeEachBackend('the report of what wins', (backend) => {
 
   function expectFigures(
     figures: ReportFigures,
-    counted: { sent: number; accepted: number; declined: number; valueSent: number; valueWon: number },
+    counted: {
+      sent: number;
+      accepted: number;
+      declined: number;
+      valueSent: number;
+      valueWon: number;
+      valuePaid: number;
+    },
     days: number[],
   ) {
     const answered = counted.accepted + counted.declined;
@@ -117,7 +155,6 @@ describeEachBackend('the report of what wins', (backend) => {
       ...counted,
       unanswered: counted.sent - answered,
       winRate: { ofAnswered: rate(counted.accepted, answered), ofSent: rate(counted.accepted, counted.sent) },
-      valuePaid: null,
       medianDaysToAnswer: medianOf(days),
     });
   }
@@ -180,6 +217,7 @@ describeEachBackend('the report of what wins', (backend) => {
     // Values in CAD: 1000 + 2000 + 1500 + 700 + 800 + 1300 + 900 + 400 + 600; won: 1000 + 700 + 1300 + 400.
     expect(report.valueSent).toBe(920_000);
     expect(report.valueWon).toBe(340_000);
+    expect(report.valuePaid).toBe(125_000);
     expect(report.otherCurrencies).toEqual([{ currency: 'EUR', sent: 1, valueSent: 30_000, valueWon: 30_000 }]);
     // Days to an answer: 2, 0, 7, 5, 3, 1, 1 → 2.
     expect(report.medianDaysToAnswer).toBe(2);

@@ -82,6 +82,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'invoice.payment_recorded': 'Payment recorded',
   'invoice.payment_deleted': 'Payment deleted',
   'invoice.pdf_retried': 'Invoice PDF asked for again',
+  'invoice.exported': 'Invoices exported for the accountant',
+  'invoice.customer_reminded': 'Overdue invoice: customer reminded',
 };
 
 /** The words of a details key (`leadsMoved` → "leads moved"). */

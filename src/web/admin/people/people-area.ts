@@ -1,5 +1,5 @@
 import { sourceNames } from '../../../domain/leads/source-names.js';
-import { BACKUPS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-person.js';
+import { BACKUPS_KEEP_IT, BOOKS_KEEP_IT, erasePerson } from '../../../domain/persons/erase-person.js';
 import { exportPerson, type PersonExport } from '../../../domain/persons/export-person.js';
 import { matchedContact } from '../../../domain/persons/person-data.js';
 import { html, type SafeHtml } from '../../html.js';
@@ -45,7 +45,11 @@ function erasedNotice(call: WorkspaceCall): SafeHtml | string {
     leads === null || quarantine === null || records === null
       ? 'everything that matched'
       : `${plural(leads, 'lead', 'leads')}, ${plural(quarantine, 'quarantined submission', 'quarantined submissions')} and ${plural(records, 'retry record', 'retry records')}`;
-  return html`<p class="notice ok" role="status">Erased ${what}. ${BACKUPS_KEEP_IT}</p>`;
+  const kept = count(call.query.kept);
+  const books = kept
+    ? ` Kept ${plural(kept, 'issued invoice', 'issued invoices')} (credit notes included): ${BOOKS_KEEP_IT.replace(/^Kept: /, '')}`
+    : '';
+  return html`<p class="notice ok" role="status">Erased ${what}.${books} ${BACKUPS_KEEP_IT}</p>`;
 }
 
 function peoplePage(
@@ -182,11 +186,12 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const { deleted } = await erasePerson({ ctx: call.ctx, input: { workspaceId, ...wantedOf(call) } });
+        const { deleted, kept } = await erasePerson({ ctx: call.ctx, input: { workspaceId, ...wantedOf(call) } });
         const counts = new URLSearchParams({
           leads: String(deleted.leads.length),
           quarantine: String(deleted.quarantine.length),
           records: String(deleted.idempotencyRecords.length),
+          ...(kept.length > 0 ? { kept: String(kept.length) } : {}),
         });
         return call.redirect(`${workspacePath(workspaceId, 'people')}?${counts.toString()}`, 'person-erased');
       },

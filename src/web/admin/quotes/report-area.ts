@@ -87,6 +87,7 @@ ${tile('Unanswered', String(report.unanswered), 'open, expired or withdrawn')}
 ${tile('Win rate', percent(report.winRate.ofAnswered), `of answered (${report.accepted} of ${answered}); ${percent(report.winRate.ofSent)} of sent`)}
 ${tile('Value sent', money(report.valueSent))}
 ${tile('Value won', money(report.valueWon))}
+${tile('Value paid', money(report.valuePaid), 'recorded on their invoices')}
 ${tile('Median days to an answer', days(report.medianDaysToAnswer), report.medianDaysToAnswer === null ? 'none answered yet' : 'from the first send')}
 </dl>
 ${report.otherCurrencies.map(
