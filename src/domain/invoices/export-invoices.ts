@@ -5,7 +5,7 @@ import type { WorkspaceContext, WorkspaceVerbArgs } from '../context.js';
 import { csvStream, type CsvCell, type CsvNumber } from '../csv-cells.js';
 import { AppError } from '../errors.js';
 import { formatDecimal, lineAmount, minorDigits, rateText, type TaxRate } from '../money.js';
-import { checkDay, MAX_RANGE_MONTHS, monthsOf } from '../reports/report-period.js';
+import { checkDay, checkDayRange } from '../day-range.js';
 import { csvCellOf, sheetTime, xlsxBook, type SheetCell } from '../xlsx-sheet.js';
 import type { InvoiceKind, InvoiceStatus } from './invoice-states.js';
 import { invoiceTotals, lineOf, type InvoiceLineView } from './invoice-view.js';
@@ -76,23 +76,13 @@ export interface Books {
   summary(): { taxes: TaxSummaryRow[]; totals: BooksTotal[] };
 }
 
-/** The range asked for: two days, `to` not before `from`, at most MAX_RANGE_MONTHS months (each refused beside its field). */
+/** The range asked for: two days, `to` not before `from`, at most 10 years (each refused beside its field). */
 export function checkBooksRange(input: { from?: string; to?: string }): BooksRange {
   const missing = (field: 'from' | 'to', message: string) =>
     new AppError('invalid_fields', message, [{ field, code: 'required', message: 'A day, e.g. 2026-03-31' }]);
   if (!input.from?.trim()) throw missing('from', 'Give the first day of the range (from)');
   if (!input.to?.trim()) throw missing('to', 'Give the last day of the range (to)');
-  const from = checkDay('from', input.from);
-  const to = checkDay('to', input.to);
-  if (to < from)
-    throw new AppError('invalid_fields', 'The range ends before it starts', [
-      { field: 'to', code: 'invalid', message: 'A day on or after the first day' },
-    ]);
-  if (monthsOf({ from, to }).length > MAX_RANGE_MONTHS)
-    throw new AppError('invalid_fields', `A range covers at most ${MAX_RANGE_MONTHS / 12} years`, [
-      { field: 'from', code: 'invalid', message: `At most ${MAX_RANGE_MONTHS / 12} years` },
-    ]);
-  return { from, to };
+  return checkDayRange(checkDay('from', input.from), checkDay('to', input.to));
 }
 
 /** The issued invoices and credit notes of the range (drafts have no issue date), in the books' order. */

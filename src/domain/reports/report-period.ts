@@ -1,3 +1,4 @@
+import { checkDay, checkDayRange } from '../day-range.js';
 import { AppError } from '../errors.js';
 import { addDays } from '../quotes/quote-view.js';
 
@@ -7,16 +8,11 @@ export type ReportPeriod = (typeof REPORT_PERIODS)[number];
 
 export const DEFAULT_PERIOD: ReportPeriod = '3-months';
 
-/** Ranges longer than this many months are refused (the chart has a bar a month). */
-export const MAX_RANGE_MONTHS = 120;
-
 /** A period as days, both included, in the workspace's time zone. */
 export interface ReportRange {
   from: string;
   to: string;
 }
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The first day of the month `months` before the month of `day` (`YYYY-MM-DD`). */
 export function monthStart(day: string, monthsBack = 0): string {
@@ -43,17 +39,6 @@ export function presetRange(period: ReportPeriod, today: string): ReportRange {
   return { from: monthStart(today, back), to: monthEnd(today) };
 }
 
-export function checkDay(field: 'from' | 'to', value: string): string {
-  const text = value.trim();
-  const valid = DAY.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
-  if (!valid) {
-    throw new AppError('invalid_fields', `${field === 'from' ? 'From' : 'To'} must be a day, e.g. 2026-03-31`, [
-      { field, code: 'invalid', message: 'A day, e.g. 2026-03-31' },
-    ]);
-  }
-  return text;
-}
-
 export function checkPeriod(value: string): ReportPeriod {
   if (!(REPORT_PERIODS as readonly string[]).includes(value)) {
     throw new AppError('invalid_fields', `The period is one of ${REPORT_PERIODS.join(', ')}`, [
@@ -78,13 +63,5 @@ export function resolveRange(input: { period?: ReportPeriod; from?: string; to?:
   }
   const from = checkDay('from', input.from);
   const to = input.to === undefined || input.to.trim() === '' ? today : checkDay('to', input.to);
-  if (to < from)
-    throw new AppError('invalid_fields', 'The range ends before it starts', [
-      { field: 'to', code: 'invalid', message: 'A day on or after the first day' },
-    ]);
-  if (monthsOf({ from, to }).length > MAX_RANGE_MONTHS)
-    throw new AppError('invalid_fields', `A range covers at most ${MAX_RANGE_MONTHS / 12} years`, [
-      { field: 'from', code: 'invalid', message: `At most ${MAX_RANGE_MONTHS / 12} years` },
-    ]);
-  return { from, to };
+  return checkDayRange(from, to);
 }

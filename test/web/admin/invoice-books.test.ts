@@ -75,7 +75,7 @@ describeEachBackend('Export for the accountant (docs/invoices.md, "The books")',
   beforeAll(async () => {
     clock = new TestClock(Date.parse('2026-03-10T15:00:00.000Z'));
     world = await createWorld(backend, { clock });
-    f = await createAdminFixture(world);
+    f = await createAdminFixture(world, { invoices: false });
     const workspaceId = f.home.workspaceId;
     await updateWorkspaceSettings({
       ctx: world.ctx,
