@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { mailableAddress } from '../email-address.js';
 import { AppError } from '../errors.js';
 import { getSource } from './find-source.js';
@@ -12,9 +12,9 @@ import { getSource } from './find-source.js';
 export async function setSenderConfirmation({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; sourceId: string; on: boolean }>): Promise<{ id: string; confirmSender: boolean }> {
+}: WorkspaceVerbArgs<{ sourceId: string; on: boolean }>): Promise<{ id: string; confirmSender: boolean }> {
   const source = await getSource({ ctx, input });
-  if (source.workspaceId !== input.workspaceId)
+  if (source.workspaceId !== ctx.workspaceId)
     throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   await ctx.store.writer.write(async (trx) => {
     if (input.on) {

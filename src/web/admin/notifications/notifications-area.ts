@@ -110,7 +110,7 @@ export const notificationsArea: AdminArea = {
       handler: async (call) => {
         const choices = await getNotificationChoices({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+          input: { userId: call.user.userId },
         });
         return call.render(200, { title: 'Notifications', area: 'notifications', body: await page(call, choices) });
       },
@@ -122,7 +122,7 @@ export const notificationsArea: AdminArea = {
       handler: async (call) => {
         const { workspaceId } = call.workspace;
         const values = { leads: call.body.leads ?? '', scans: call.body.scans ?? '' };
-        await setNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId, ...values } });
+        await setNotificationChoices({ ctx: call.ctx, input: { userId: call.user.userId, ...values } });
         return call.redirect(workspacePath(workspaceId, 'notifications'), 'notifications-saved');
       },
       form: {
@@ -130,7 +130,7 @@ export const notificationsArea: AdminArea = {
         rerender: async (call, { status, errors }) => {
           const current = await getNotificationChoices({
             ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+            input: { userId: call.user.userId },
           });
           return call.render(status, {
             title: 'Notifications',
@@ -148,7 +148,7 @@ export const notificationsArea: AdminArea = {
         const { workspaceId } = call.workspace;
         const choices = await getNotificationChoices({
           ctx: call.ctx,
-          input: { workspaceId, userId: call.user.userId },
+          input: { userId: call.user.userId },
         });
         let outcome: SafeHtml;
         try {
