@@ -3,14 +3,15 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { exportLeadsCsv } from '../src/domain/leads/export-leads.js';
+import { inWorkspace } from '../src/domain/context.js';
 
 const runtime = await openRuntime(loadConfig(process.env));
 const start = performance.now();
 let bytes = 0;
 let newlines = 0;
 const csv = await exportLeadsCsv({
-  ctx: runtime.ctx,
-  input: { workspaceId: process.env.BENCH_WORKSPACE!, search: process.env.BENCH_SEARCH },
+  ctx: inWorkspace(runtime.ctx, process.env.BENCH_WORKSPACE!),
+  input: { search: process.env.BENCH_SEARCH },
 });
 for await (const chunk of csv) {
   const buf = chunk as Buffer;

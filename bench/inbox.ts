@@ -30,6 +30,7 @@ import { searchDocument } from '../src/storage/search-text.js';
 import pg from 'pg';
 import { phoneKey } from '../src/storage/contact-keys.js';
 import { leadRow } from '../test/helpers/hot-rows.js';
+import { inWorkspace } from '../src/domain/context.js';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -108,10 +109,10 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
   let { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-    const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+    const pipeline = await createPipeline({ ctx: inWorkspace(ctx, workspace.id), input: { name: 'Sales' } });
     const sources = await Promise.all(
       ['Website form', 'Facebook ad'].map((name) =>
-        createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } }),
+        createSource({ ctx: inWorkspace(ctx, workspace.id), input: { pipelineId: pipeline.id, name } }),
       ),
     );
     /** A leads row of the workspace's pipeline: the intake's shape (test/helpers/hot-rows.ts), in `stage`. */
@@ -236,11 +237,12 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     }
     await import('kysely').then(({ sql }) => sql`analyze`.execute(ctx.store.db));
 
-    const input = { workspaceId: workspace.id, pipelineId: pipeline.id };
-    const firstPage = await listLeads({ ctx, input });
-    const found = await listLeads({ ctx, input: { ...input, search: '20 7946 09' } });
-    const byDigits = await listLeads({ ctx, input: { ...input, search: '2079460958' } });
-    const byFolded = await listLeads({ ctx, input: { ...input, search: 'GAGNE' } });
+    const scoped = inWorkspace(ctx, workspace.id);
+    const input = { pipelineId: pipeline.id };
+    const firstPage = await listLeads({ ctx: scoped, input });
+    const found = await listLeads({ ctx: scoped, input: { ...input, search: '20 7946 09' } });
+    const byDigits = await listLeads({ ctx: scoped, input: { ...input, search: '2079460958' } });
+    const byFolded = await listLeads({ ctx: scoped, input: { ...input, search: 'GAGNE' } });
     if (
       firstPage.leads.length !== 50 ||
       found.leads.length !== 1 ||
@@ -249,25 +251,31 @@ export async function benchInbox(backend: 'sqlite' | 'postgres' = 'sqlite', admi
     )
       throw new Error('the inbox queries do not answer what they should');
     // A custom answer (an extra field's value) is searched like the lead's own fields; one lead has this one.
-    const byAnswer = await listLeads({ ctx, input: { ...input, search: 'LOFT CONVERSION' } });
-    const byUtm = await listLeads({ ctx, input: { ...input, utmSource: 'google' } });
+    const byAnswer = await listLeads({ ctx: scoped, input: { ...input, search: 'LOFT CONVERSION' } });
+    const byUtm = await listLeads({ ctx: scoped, input: { ...input, utmSource: 'google' } });
     if (byAnswer.leads.length !== 1 || byUtm.leads.length !== 50)
       throw new Error('the custom-answer search or the utm_source filter does not answer what it should');
-    const unread = (await unreadCounts({ ctx, input: { workspaceId: workspace.id } }))[0]!.unread;
+    const unread = (await unreadCounts({ ctx: scoped, input: {} }))[0]!.unread;
 
-    const page = await timed(RUNS, () => listLeads({ ctx, input }));
-    const nextPage = await timed(RUNS, () => listLeads({ ctx, input: { ...input, cursor: firstPage.nextCursor! } }));
-    const filtered = await timed(RUNS, () =>
-      listLeads({ ctx, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }),
+    const page = await timed(RUNS, () => listLeads({ ctx: scoped, input }));
+    const nextPage = await timed(RUNS, () =>
+      listLeads({ ctx: scoped, input: { ...input, cursor: firstPage.nextCursor! } }),
     );
-    const search = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '20 7946 09' } }));
-    const searchCommon = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'kitchen' } }));
-    const searchDigits = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: '2079460958' } }));
-    const searchFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'GAGNE' } }));
-    const searchCommonFolded = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'KÏTCHEN' } }));
-    const searchAnswer = await timed(RUNS, () => listLeads({ ctx, input: { ...input, search: 'LOFT CONVERSION' } }));
-    const utmFilter = await timed(RUNS, () => listLeads({ ctx, input: { ...input, utmSource: 'google' } }));
-    const counts = await timed(RUNS, () => unreadCounts({ ctx, input: { workspaceId: workspace.id } }));
+    const filtered = await timed(RUNS, () =>
+      listLeads({ ctx: scoped, input: { ...input, stage: 'quoted', source: 'Facebook ad' } }),
+    );
+    const search = await timed(RUNS, () => listLeads({ ctx: scoped, input: { ...input, search: '20 7946 09' } }));
+    const searchCommon = await timed(RUNS, () => listLeads({ ctx: scoped, input: { ...input, search: 'kitchen' } }));
+    const searchDigits = await timed(RUNS, () => listLeads({ ctx: scoped, input: { ...input, search: '2079460958' } }));
+    const searchFolded = await timed(RUNS, () => listLeads({ ctx: scoped, input: { ...input, search: 'GAGNE' } }));
+    const searchCommonFolded = await timed(RUNS, () =>
+      listLeads({ ctx: scoped, input: { ...input, search: 'KÏTCHEN' } }),
+    );
+    const searchAnswer = await timed(RUNS, () =>
+      listLeads({ ctx: scoped, input: { ...input, search: 'LOFT CONVERSION' } }),
+    );
+    const utmFilter = await timed(RUNS, () => listLeads({ ctx: scoped, input: { ...input, utmSource: 'google' } }));
+    const counts = await timed(RUNS, () => unreadCounts({ ctx: scoped, input: {} }));
     await runtime.store.close();
     const label = postgres ? 'PostgreSQL' : 'SQLite';
     if (postgres) {

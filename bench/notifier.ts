@@ -24,6 +24,7 @@ import { createWorkspace } from '../src/domain/workspaces/create-workspace.js';
 import { noticeArrivals } from '../src/domain/notifications/notice-arrivals.js';
 import { openRuntime } from '../src/runtime.js';
 import { startSmtpSink } from '../test/helpers/smtp-sink.js';
+import { inWorkspace } from '../src/domain/context.js';
 
 export interface NotifierBenchDeps {
   seconds: number;
@@ -218,14 +219,14 @@ export async function benchNotifier(
       .where('workspace_id', '=', a.id)
       .executeTakeFirstOrThrow();
     const aQuiet = await createSource({
-      ctx,
-      input: { workspaceId: a.id, pipelineId: aPipeline.id, name: 'Referrals' },
+      ctx: inWorkspace(ctx, a.id),
+      input: { pipelineId: aPipeline.id, name: 'Referrals' },
     });
     const b = await createWorkspace({ ctx, input: { name: 'Other Co' } });
-    const bPipeline = await createPipeline({ ctx, input: { workspaceId: b.id, name: 'Sales' } });
+    const bPipeline = await createPipeline({ ctx: inWorkspace(ctx, b.id), input: { name: 'Sales' } });
     const bSource = await createSource({
-      ctx,
-      input: { workspaceId: b.id, pipelineId: bPipeline.id, name: 'Website form' },
+      ctx: inWorkspace(ctx, b.id),
+      input: { pipelineId: bPipeline.id, name: 'Website form' },
     });
     await createUser({ ctx, input: { email: 'owner@other.test', workspaceId: b.id, role: 'owner' } });
     return { a: a.id, aQuiet: aQuiet.token, bSource: bSource.token };

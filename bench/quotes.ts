@@ -127,15 +127,17 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
   const { ctx } = runtime;
   try {
     const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-    const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+    const pipeline = await createPipeline({ ctx: inWorkspace(ctx, workspace.id), input: { name: 'Sales' } });
     const source = await createSource({
-      ctx,
-      input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
+      ctx: inWorkspace(ctx, workspace.id),
+      input: { pipelineId: pipeline.id, name: 'Website form' },
     });
     // Three sources and four campaigns (and none), for the Report's breakdowns.
     const sources = [source];
     for (const name of ['Kitchen landing page', 'Home show']) {
-      sources.push(await createSource({ ctx, input: { workspaceId: workspace.id, pipelineId: pipeline.id, name } }));
+      sources.push(
+        await createSource({ ctx: inWorkspace(ctx, workspace.id), input: { pipelineId: pipeline.id, name } }),
+      );
     }
     const CAMPAIGNS: Array<[string | null, string | null]> = [
       [null, null],

@@ -20,6 +20,7 @@ import { createDomainContext } from '../src/runtime.js';
 import { openDatabase } from '../src/storage/database.js';
 import { manyWalledUpload } from '../test/fixtures/roomplan.js';
 import { benchDir, seedBenchDatabase } from './setup.js';
+import { inWorkspace } from '../src/domain/context.js';
 
 const BASELINE_MS = 2000;
 
@@ -56,7 +57,7 @@ export async function benchScanPage(): Promise<string> {
       input: { email: 'owner@bench.example', workspaceId: seeded.workspaceId, role: 'owner' },
     });
     const { sessionId } = await createSession({ ctx, input: { userId } });
-    const { uploadKey } = await showUploadKey({ ctx, input: { workspaceId: seeded.workspaceId } });
+    const { uploadKey } = await showUploadKey({ ctx: inWorkspace(ctx, seeded.workspaceId), input: {} });
 
     const body = manyWalledUpload(500, 600);
     const up = await fetch(`${base}/api/scan/upload`, {

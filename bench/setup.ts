@@ -14,6 +14,7 @@ import { createDomainContext } from '../src/runtime.js';
 import { openDatabase } from '../src/storage/database.js';
 import type { LeadInsertValues } from '../src/storage/hot-writes/lead.js';
 import { leadRow } from '../test/helpers/hot-rows.js';
+import { inWorkspace } from '../src/domain/context.js';
 
 export interface BenchDatabase {
   file: string;
@@ -42,10 +43,10 @@ export async function seedBenchDatabase(file: string, env: Record<string, string
   await store.migrate();
   const ctx = createDomainContext({ config, store, appSecret });
   const workspace = await createWorkspace({ ctx, input: { name: 'Bench' } });
-  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+  const pipeline = await createPipeline({ ctx: inWorkspace(ctx, workspace.id), input: { name: 'Sales' } });
   const source = await createSource({
-    ctx,
-    input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Form' },
+    ctx: inWorkspace(ctx, workspace.id),
+    input: { pipelineId: pipeline.id, name: 'Form' },
   });
   await store.close();
   return {

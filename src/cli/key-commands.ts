@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { regenerateUploadKey } from '../domain/keys/regenerate-upload-key.js';
 import { showUploadKey } from '../domain/keys/show-upload-key.js';
 import type { CliKit } from './kit.js';
-import { workspaceIdOf } from './resolve.js';
+import { workspaceContextOf } from './resolve.js';
 
 /** `leadscan key …`: the workspace's scan upload key. */
 export function registerKeyCommands(program: Command, { run, withJson }: CliKit) {
@@ -12,7 +12,10 @@ export function registerKeyCommands(program: Command, { run, withJson }: CliKit)
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(async (ctx, opts: { workspace: string }) =>
-        showUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), audit: 'key.shown' } }),
+        showUploadKey({
+          ctx: await workspaceContextOf(ctx, opts.workspace),
+          input: { audit: 'key.shown' },
+        }),
       ),
     );
   withJson(key.command('regenerate'))
@@ -20,7 +23,7 @@ export function registerKeyCommands(program: Command, { run, withJson }: CliKit)
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(async (ctx, opts: { workspace: string }) =>
-        regenerateUploadKey({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+        regenerateUploadKey({ ctx: await workspaceContextOf(ctx, opts.workspace), input: {} }),
       ),
     );
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { addNote } from '../domain/leads/add-note.js';
 import { assignLead } from '../domain/leads/assign-lead.js';
 import { AppError } from '../domain/errors.js';
-import type { DomainContext } from '../domain/context.js';
+import type { DomainContext, WorkspaceContext } from '../domain/context.js';
 import { deleteLead } from '../domain/leads/delete-lead.js';
 import { exportLeadsCsv, exportLeadsXlsx } from '../domain/leads/export-leads.js';
 import type { LeadFilterInput } from '../domain/leads/lead-filters.js';
@@ -22,7 +22,7 @@ import { renameStage } from '../domain/stages/rename-stage.js';
 import { reorderStages } from '../domain/stages/reorder-stages.js';
 import { CLI_ACTOR } from '../domain/stages/stage-history.js';
 import { listPage, positiveInteger, withPaging, type CliKit, type PageOptions } from './kit.js';
-import { pipelineIdsOf, workspaceIdOf } from './resolve.js';
+import { leadContextOf, pipelineContextOf, quarantinedContextOf, workspaceContextOf } from './resolve.js';
 
 /** The inbox filters (docs/admin-app.md), shared by `leads list` and `leads export`. */
 function withFilters(cmd: Command): Command {
@@ -49,14 +49,18 @@ function valueOrFlag<T>(value: string | undefined, flag: boolean, usage: string,
 /** `--workspace` and `--pipeline` of the stages commands, each an id or a name. */
 type PipelineRefs = { workspace: string; pipeline: string };
 
-type FilterOptions = Omit<LeadFilterInput, 'workspaceId' | 'pipelineId'> & { workspace: string; pipeline?: string };
+type FilterOptions = Omit<LeadFilterInput, 'pipelineId'> & { workspace: string; pipeline?: string };
 
-/** The filters with the workspace and the pipeline (id or name) resolved to ids; a blank pipeline is no filter. */
-async function filtersOf(ctx: DomainContext, opts: FilterOptions): Promise<LeadFilterInput> {
+/** The workspace's context and the filters, the pipeline (id or name) resolved to its id; a blank one is no filter. */
+async function filtersOf(
+  ctx: DomainContext,
+  opts: FilterOptions,
+): Promise<{ ctx: WorkspaceContext; input: LeadFilterInput }> {
   const { workspace, pipeline, ...rest } = opts;
   if (pipeline === undefined || pipeline.trim() === '')
-    return { ...rest, workspaceId: await workspaceIdOf(ctx, workspace) };
-  return { ...rest, ...(await pipelineIdsOf(ctx, { workspace, pipeline: pipeline.trim() })) };
+    return { ctx: await workspaceContextOf(ctx, workspace), input: rest };
+  const scoped = await pipelineContextOf(ctx, { workspace, pipeline: pipeline.trim() });
+  return { ctx: scoped.ctx, input: { ...rest, pipelineId: scoped.pipelineId } };
 }
 
 function leadLine(lead: InboxLead): string {
@@ -81,9 +85,10 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .action(
       run(
         async (ctx, opts: FilterOptions & { limit?: number; cursor?: string }) => {
+          const filtered = await filtersOf(ctx, opts);
           const page = await listLeads({
-            ctx,
-            input: { ...(await filtersOf(ctx, opts)), limit: opts.limit, cursor: opts.cursor },
+            ctx: filtered.ctx,
+            input: { ...filtered.input, limit: opts.limit, cursor: opts.cursor },
           });
           if (page.nextCursor) io.stderr.write(`More leads: add --cursor ${page.nextCursor}\n`);
           return page.leads;
@@ -98,39 +103,45 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .description('move a lead to another stage of its pipeline (recorded as moved by "cli")')
     .requiredOption('--stage <stage>', 'stage key or name')
     .action(
-      run((ctx, id: string, opts: { stage: string }) =>
-        moveLead({ ctx, input: { id, stage: opts.stage, by: CLI_ACTOR } }),
+      run(async (ctx, id: string, opts: { stage: string }) =>
+        moveLead({ ctx: await leadContextOf(ctx, id), input: { id, stage: opts.stage, by: CLI_ACTOR } }),
       ),
     );
   withJson(leads.command('note <id> <text>'))
     .description('add an internal note to a lead (written by "cli"; at most 5,000 characters)')
-    .action(run((ctx, id: string, text: string) => addNote({ ctx, input: { leadId: id, text, by: CLI_ACTOR } })));
+    .action(
+      run(async (ctx, id: string, text: string) =>
+        addNote({ ctx: await leadContextOf(ctx, id), input: { leadId: id, text, by: CLI_ACTOR } }),
+      ),
+    );
   withJson(leads.command('assign <id> [email]'))
     .description('assign a lead to a member of its workspace, or to nobody with --none')
     .option('--none', 'unassign the lead')
     .action(
-      run((ctx, id: string, email: string | undefined, opts: { none?: boolean }) => {
+      run(async (ctx, id: string, email: string | undefined, opts: { none?: boolean }) => {
         const assignee = valueOrFlag(email, opts.none === true, "Give the member's email or --none, not both", (v) => ({
           email: v,
         }));
-        return assignLead({ ctx, input: { leadId: id, assignee, by: CLI_ACTOR } });
+        return assignLead({ ctx: await leadContextOf(ctx, id), input: { leadId: id, assignee, by: CLI_ACTOR } });
       }),
     );
   withJson(leads.command('follow-up <id> [date]'))
     .description("set a lead's follow-up date (2026-03-31, a day in the workspace's time zone), or --clear it")
     .option('--clear', 'remove the follow-up date')
     .action(
-      run((ctx, id: string, date: string | undefined, opts: { clear?: boolean }) => {
+      run(async (ctx, id: string, date: string | undefined, opts: { clear?: boolean }) => {
         const day = valueOrFlag(date, opts.clear === true, 'Give a date (2026-03-31) or --clear, not both', (v) => v);
-        return setFollowUp({ ctx, input: { leadId: id, day, by: CLI_ACTOR } });
+        return setFollowUp({ ctx: await leadContextOf(ctx, id), input: { leadId: id, day, by: CLI_ACTOR } });
       }),
     );
   withJson(leads.command('spam <id>'))
     .description('mark a lead as spam: it moves to Quarantine (marked_spam), where `quarantine restore` brings it back')
-    .action(run((ctx, id: string) => markAsSpam({ ctx, input: { id, by: CLI_ACTOR } })));
+    .action(
+      run(async (ctx, id: string) => markAsSpam({ ctx: await leadContextOf(ctx, id), input: { id, by: CLI_ACTOR } })),
+    );
   withJson(leads.command('delete <id>'))
     .description('remove a lead for good')
-    .action(run((ctx, id: string) => deleteLead({ ctx, input: { id } })));
+    .action(run(async (ctx, id: string) => deleteLead({ ctx: await leadContextOf(ctx, id), input: { id } })));
   withFilters(leads.command('export'))
     .description(
       'the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; --format xlsx > leads.xlsx for Excel',
@@ -140,9 +151,8 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       run(async (ctx, opts: FilterOptions & { format: string }) => {
         if (opts.format !== 'csv' && opts.format !== 'xlsx')
           throw new AppError('invalid_arguments', '--format is csv or xlsx');
-        const input = await filtersOf(ctx, opts);
-        const file =
-          opts.format === 'xlsx' ? await exportLeadsXlsx({ ctx, input }) : await exportLeadsCsv({ ctx, input });
+        const filtered = await filtersOf(ctx, opts);
+        const file = opts.format === 'xlsx' ? await exportLeadsXlsx(filtered) : await exportLeadsCsv(filtered);
         for await (const chunk of file) {
           if (!io.stdout.write(chunk as Buffer)) await once(io.stdout, 'drain');
         }
@@ -157,35 +167,44 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
       .requiredOption('--pipeline <pipeline>', 'pipeline id or name');
   pipelineOpts(stages.command('list'))
     .description('stages in order, with their lead counts')
-    .action(run(async (ctx, opts: PipelineRefs) => listStages({ ctx, input: await pipelineIdsOf(ctx, opts) })));
+    .action(
+      run(async (ctx, opts: PipelineRefs) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return listStages({ ctx: scoped, input: { pipelineId } });
+      }),
+    );
   pipelineOpts(stages.command('add <name>'))
     .description('add a stage at the end')
     .action(
-      run(async (ctx, name: string, opts: PipelineRefs) =>
-        addStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name } }),
-      ),
+      run(async (ctx, name: string, opts: PipelineRefs) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return addStage({ ctx: scoped, input: { pipelineId, name } });
+      }),
     );
   pipelineOpts(stages.command('rename <stage> <name>'))
     .description('rename a stage (its leads stay in it)')
     .action(
-      run(async (ctx, stage: string, name: string, opts: PipelineRefs) =>
-        renameStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), stage, name } }),
-      ),
+      run(async (ctx, stage: string, name: string, opts: PipelineRefs) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return renameStage({ ctx: scoped, input: { pipelineId, stage, name } });
+      }),
     );
   pipelineOpts(stages.command('order <stages...>'))
     .description('put the stages in this order (keys or names); the first receives new leads')
     .action(
-      run(async (ctx, order: string[], opts: PipelineRefs) =>
-        reorderStages({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), order } }),
-      ),
+      run(async (ctx, order: string[], opts: PipelineRefs) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return reorderStages({ ctx: scoped, input: { pipelineId, order } });
+      }),
     );
   pipelineOpts(stages.command('remove <stage>'))
     .description('remove a stage; a stage holding leads needs --move-to')
     .option('--move-to <stage>', 'where its leads go')
     .action(
-      run(async (ctx, stage: string, opts: PipelineRefs & { moveTo?: string }) =>
-        removeStage({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), stage, moveTo: opts.moveTo, by: CLI_ACTOR } }),
-      ),
+      run(async (ctx, stage: string, opts: PipelineRefs & { moveTo?: string }) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return removeStage({ ctx: scoped, input: { pipelineId, stage, moveTo: opts.moveTo, by: CLI_ACTOR } });
+      }),
     );
 
   const quarantine = program
@@ -196,19 +215,21 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(async (ctx, opts: PageOptions & { workspace: string }) => {
-        const workspaceId = await workspaceIdOf(ctx, opts.workspace);
-        return listPage(io, opts, (page) => listQuarantine({ ctx, input: { workspaceId, ...page } }));
+        const scoped = await workspaceContextOf(ctx, opts.workspace);
+        return listPage(io, opts, (page) => listQuarantine({ ctx: scoped, input: page }));
       }),
     );
   withJson(quarantine.command('restore <id>'))
     .description('turn a quarantined submission into a lead, with its original received time')
-    .action(run((ctx, id: string) => restoreQuarantined({ ctx, input: { id } })));
+    .action(
+      run(async (ctx, id: string) => restoreQuarantined({ ctx: await quarantinedContextOf(ctx, id), input: { id } })),
+    );
   withJson(quarantine.command('delete <id>'))
     .description('drop a quarantined submission for good')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(async (ctx, id: string, opts: { workspace: string }) =>
-        deleteQuarantined({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), id } }),
+        deleteQuarantined({ ctx: await workspaceContextOf(ctx, opts.workspace), input: { id } }),
       ),
     );
 }

@@ -5,12 +5,12 @@ import { exportPerson } from '../domain/persons/export-person.js';
 import { matchedContact } from '../domain/persons/person-data.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
-import { workspaceIdOf } from './resolve.js';
+import { workspaceContextOf } from './resolve.js';
 
 type PersonOpts = { workspace: string; email?: string; phone?: string; yes?: boolean };
 
 async function personOf(ctx: DomainContext, opts: PersonOpts) {
-  return { workspaceId: await workspaceIdOf(ctx, opts.workspace), email: opts.email, phone: opts.phone };
+  return { ctx: await workspaceContextOf(ctx, opts.workspace), input: { email: opts.email, phone: opts.phone } };
 }
 
 /** An export is a data document either way: JSON, with or without --json. */
@@ -44,7 +44,7 @@ export function registerPersonCommands(program: Command, { run, withJson }: CliK
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .option('--email <email>', 'the email, compared case-insensitively')
     .option('--phone <phone>', 'the phone number, compared by its digits')
-    .action(run(async (ctx, opts: PersonOpts) => exportPerson({ ctx, input: await personOf(ctx, opts) }), asJson));
+    .action(run(async (ctx, opts: PersonOpts) => exportPerson(await personOf(ctx, opts)), asJson));
   withJson(person.command('erase'))
     .description('delete what `person export` lists (leads, quarantine entries, their idempotency records)')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
@@ -54,7 +54,7 @@ export function registerPersonCommands(program: Command, { run, withJson }: CliK
     .action(
       run(async (ctx, opts: PersonOpts) => {
         requireYes(opts, `the data of ${opts.email ?? opts.phone ?? 'this person'}`);
-        return erasePerson({ ctx, input: await personOf(ctx, opts) });
+        return erasePerson(await personOf(ctx, opts));
       }, erased),
     );
 }

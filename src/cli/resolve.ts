@@ -1,6 +1,9 @@
 import { inWorkspace, type DomainContext, type WorkspaceContext } from '../domain/context.js';
+import { workspaceOfLead } from '../domain/leads/find-lead.js';
 import { findPipeline } from '../domain/pipelines/find-pipeline.js';
 import { requireSource } from '../domain/sources/find-source.js';
+import { workspaceOfQuarantined } from '../domain/quarantine/restore-quarantined.js';
+import { workspaceOfScan } from '../domain/scans/scan-in-workspace.js';
 import { findWorkspace } from '../domain/workspaces/find-workspace.js';
 
 /**
@@ -17,14 +20,39 @@ export async function workspaceContextOf(ctx: DomainContext, ref: string): Promi
   return inWorkspace(ctx, await workspaceIdOf(ctx, ref));
 }
 
-/** The ids of a workspace and of one of its pipelines, for the commands that take both. */
-export async function pipelineIdsOf(
+/**
+ * The operator's CLI names any lead, scan or quarantined submission by id: its verb runs inside the row's own
+ * workspace (a missing id is the lookup's own "not found").
+ */
+export async function leadContextOf(ctx: DomainContext, leadId: string): Promise<WorkspaceContext> {
+  return inWorkspace(ctx, await workspaceOfLead(ctx, leadId));
+}
+
+export async function scanContextOf(ctx: DomainContext, scanId: string): Promise<WorkspaceContext> {
+  return inWorkspace(ctx, await workspaceOfScan(ctx, scanId));
+}
+
+export async function quarantinedContextOf(ctx: DomainContext, id: string): Promise<WorkspaceContext> {
+  return inWorkspace(ctx, await workspaceOfQuarantined(ctx, id));
+}
+
+/** The context of a workspace and the id of one of its pipelines, for the commands that take both. */
+export async function pipelineContextOf(
   ctx: DomainContext,
   refs: { workspace: string; pipeline: string },
-): Promise<{ workspaceId: string; pipelineId: string }> {
-  const workspaceId = await workspaceIdOf(ctx, refs.workspace);
-  const pipeline = await findPipeline({ ctx, input: { workspaceId, ref: refs.pipeline } });
-  return { workspaceId, pipelineId: pipeline.id };
+): Promise<{ ctx: WorkspaceContext; pipelineId: string }> {
+  const scoped = await workspaceContextOf(ctx, refs.workspace);
+  const pipeline = await findPipeline({ ctx: scoped, input: { ref: refs.pipeline } });
+  return { ctx: scoped, pipelineId: pipeline.id };
+}
+
+/** A source as typed (id or intake token), with the context of its workspace for the verbs that act on it. */
+export async function sourceContextOf(
+  ctx: DomainContext,
+  ref: string,
+): Promise<{ ctx: WorkspaceContext; sourceId: string }> {
+  const source = await requireSource({ ctx, input: { ref } });
+  return { ctx: inWorkspace(ctx, source.workspaceId), sourceId: source.id };
 }
 
 export async function sourceIdOf(ctx: DomainContext, ref: string): Promise<string> {

@@ -6,10 +6,8 @@ import { scanFigures } from '../domain/scans/measure-scan.js';
 import { measurementHeaders, measurementRows } from '../domain/scans/measurement-table.js';
 import { cellText } from '../domain/csv-cells.js';
 import { checkUnits, getWorkspaceSettings } from '../domain/settings/workspace-settings.js';
-import { workspaceOfScan } from '../domain/scans/scan-in-workspace.js';
 import { table } from './render.js';
 import { readScanRaw, readScanRoom } from '../domain/scans/read-scan-bytes.js';
-import { inWorkspace } from '../domain/context.js';
 import { renameRoom } from '../domain/scans/rename-room.js';
 import {
   listPage,
@@ -20,7 +18,7 @@ import {
   type PageOptions,
   type Render,
 } from './kit.js';
-import { workspaceIdOf } from './resolve.js';
+import { scanContextOf, workspaceContextOf } from './resolve.js';
 
 /** `leadscan scans …`: the Scans inbox and the stored bytes. */
 export function registerScansCommands(program: Command, { io, run, withJson }: CliKit) {
@@ -31,9 +29,9 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     .option('--unattached', 'only scans not attached to a lead yet')
     .action(
       run(async (ctx, opts: PageOptions & { workspace: string; unattached?: boolean }) => {
-        const workspaceId = await workspaceIdOf(ctx, opts.workspace);
+        const scoped = await workspaceContextOf(ctx, opts.workspace);
         return listPage(io, opts, (page) =>
-          listScans({ ctx, input: { workspaceId, filter: opts.unattached ? 'unattached' : 'all', ...page } }),
+          listScans({ ctx: scoped, input: { filter: opts.unattached ? 'unattached' : 'all', ...page } }),
         );
       }),
     );
@@ -41,11 +39,15 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     .description('attach a scan to a lead of its workspace (the job it is for)')
     .requiredOption('--lead <lead>', 'the lead id')
     .action(
-      run((ctx, scanId: string, opts: { lead: string }) => attachScan({ ctx, input: { scanId, leadId: opts.lead } })),
+      run(async (ctx, scanId: string, opts: { lead: string }) =>
+        attachScan({ ctx: await scanContextOf(ctx, scanId), input: { scanId, leadId: opts.lead } }),
+      ),
     );
   withJson(scans.command('detach <scan>'))
     .description('detach a scan from its lead; both stay')
-    .action(run((ctx, scanId: string) => detachScan({ ctx, input: { scanId } })));
+    .action(
+      run(async (ctx, scanId: string) => detachScan({ ctx: await scanContextOf(ctx, scanId), input: { scanId } })),
+    );
   withJson(scans.command('rename-room <scan> <room>'))
     .description("name a scan's room (ROOM its number from 1); the stored bytes do not change")
     .requiredOption('--name <name>', 'the room\'s name, e.g. "Dining room"')
@@ -53,9 +55,7 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
       run(async (ctx, scanId: string, room: string, opts: { name: string }) => {
         // The number is checked first: a mistyped command is told so before the scan is looked up.
         const number = positiveInteger(room);
-        // The operator's CLI acts on every workspace: the scan's own is the one.
-        const scoped = inWorkspace(ctx, await workspaceOfScan(ctx, scanId));
-        return renameRoom({ ctx: scoped, input: { scanId, room: number, name: opts.name } });
+        return renameRoom({ ctx: await scanContextOf(ctx, scanId), input: { scanId, room: number, name: opts.name } });
       }),
     );
   withJson(scans.command('measure <id>'))
@@ -64,8 +64,7 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
     .action(
       run(
         async (ctx, scanId: string, opts: { units?: string }) => {
-          // The operator's CLI acts on every workspace: the scan's own is the one.
-          const workspaceId = await workspaceOfScan(ctx, scanId);
+          const { workspaceId } = await scanContextOf(ctx, scanId);
           const figures = await scanFigures({ ctx, input: { workspaceId, scanId } });
           const units = opts.units
             ? checkUnits(opts.units)
@@ -92,9 +91,7 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
   withJson(scans.command('raw <id>'))
     .description('the stored request body, byte for byte')
     .action(
-      run(async (ctx, scanId: string) =>
-        readScanRaw({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId } }),
-      ),
+      run(async (ctx, scanId: string) => readScanRaw({ ctx: await scanContextOf(ctx, scanId), input: { scanId } })),
     );
   withJson(scans.command('room <id> <index>'))
     .description("one room's exact bytes (index from 0)")
@@ -102,7 +99,7 @@ export function registerScansCommands(program: Command, { io, run, withJson }: C
       run(async (ctx, scanId: string, index: string) => {
         // The index is checked first: a mistyped command is told so before the scan is looked up.
         const room = nonNegativeInteger(index);
-        return readScanRoom({ ctx, input: { workspaceId: await workspaceOfScan(ctx, scanId), scanId, index: room } });
+        return readScanRoom({ ctx: await scanContextOf(ctx, scanId), input: { scanId, index: room } });
       }),
     );
 }

@@ -5,7 +5,7 @@ import { createSource } from '../domain/sources/create-source.js';
 import { listSources } from '../domain/sources/list-sources.js';
 import { setSourceActive } from '../domain/sources/set-source-active.js';
 import { score, type CliKit } from './kit.js';
-import { pipelineIdsOf, sourceIdOf, workspaceIdOf } from './resolve.js';
+import { pipelineContextOf, sourceIdOf, workspaceContextOf } from './resolve.js';
 import { registerSourceManagement } from './source-manage-commands.js';
 import { registerSourceForm } from './source-form-commands.js';
 
@@ -26,16 +26,17 @@ export function registerSourceCommands(program: Command, kit: CliKit) {
     .requiredOption('--pipeline <pipeline>', 'pipeline id or name')
     .requiredOption('--name <name>', 'lead source name')
     .action(
-      run(async (ctx, opts: { workspace: string; pipeline: string; name: string }) =>
-        createSource({ ctx, input: { ...(await pipelineIdsOf(ctx, opts)), name: opts.name } }),
-      ),
+      run(async (ctx, opts: { workspace: string; pipeline: string; name: string }) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, opts);
+        return createSource({ ctx: scoped, input: { pipelineId, name: opts.name } });
+      }),
     );
   withJson(source.command('list'))
     .description('list the lead sources of a workspace with tokens, URLs and lead counts')
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .action(
       run(async (ctx, opts: { workspace: string }) =>
-        listSources({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+        listSources({ ctx: await workspaceContextOf(ctx, opts.workspace), input: {} }),
       ),
     );
   for (const [name, active] of [

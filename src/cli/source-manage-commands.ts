@@ -11,7 +11,7 @@ import {
 import { requireYes } from './confirm.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { deletedLine, table } from './render.js';
-import { sourceIdOf } from './resolve.js';
+import { sourceContextOf, sourceIdOf } from './resolve.js';
 
 const statsTable: Render = ((stats: SourceStats) =>
   `${stats.name} (${stats.id}), counted per UTC day:\n` +
@@ -100,27 +100,25 @@ export function registerSourceManagement(source: Command, { run, withJson }: Cli
   withJson(source.command('rules <source>'))
     .description("a source's spam rules: blocked emails, domains and words, allowed sites (by id or token)")
     .action(
-      run(
-        async (ctx, ref: string) => getSpamRules({ ctx, input: { sourceId: await sourceIdOf(ctx, ref) } }),
-        rulesText,
-      ),
+      run(async (ctx, ref: string) => {
+        const source = await sourceContextOf(ctx, ref);
+        return getSpamRules({ ctx: source.ctx, input: { sourceId: source.sourceId } });
+      }, rulesText),
     );
   withJson(ruleOptions(source.command('block <source>')))
     .description('add spam rules to a source: matching posts go to Quarantine (by id or token)')
     .action(
-      run(
-        async (ctx, ref: string, opts: RuleOptions) =>
-          updateSpamRules({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), add: editsOf(opts) } }),
-        rulesText,
-      ),
+      run(async (ctx, ref: string, opts: RuleOptions) => {
+        const source = await sourceContextOf(ctx, ref);
+        return updateSpamRules({ ctx: source.ctx, input: { sourceId: source.sourceId, add: editsOf(opts) } });
+      }, rulesText),
     );
   withJson(ruleOptions(source.command('unblock <source>')))
     .description("remove entries from a source's spam rules (by id or token)")
     .action(
-      run(
-        async (ctx, ref: string, opts: RuleOptions) =>
-          updateSpamRules({ ctx, input: { sourceId: await sourceIdOf(ctx, ref), remove: editsOf(opts) } }),
-        rulesText,
-      ),
+      run(async (ctx, ref: string, opts: RuleOptions) => {
+        const source = await sourceContextOf(ctx, ref);
+        return updateSpamRules({ ctx: source.ctx, input: { sourceId: source.sourceId, remove: editsOf(opts) } });
+      }, rulesText),
     );
 }

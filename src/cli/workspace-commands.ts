@@ -16,7 +16,7 @@ import { rateText } from '../domain/money.js';
 import { requireYes } from './confirm.js';
 import type { CliKit, Render } from './kit.js';
 import { deletedLine, table } from './render.js';
-import { pipelineIdsOf, workspaceIdOf } from './resolve.js';
+import { pipelineContextOf, workspaceContextOf, workspaceIdOf } from './resolve.js';
 
 type Row = { id: string; name: string; createdAt: string };
 const listed: Render = ((rows: Row[]) =>
@@ -115,7 +115,7 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .requiredOption('--name <name>', 'the new name')
     .action(
       run(async (ctx, ref: string, opts: { name: string }) =>
-        renameWorkspace({ ctx, input: { workspaceId: await workspaceIdOf(ctx, ref), name: opts.name } }),
+        renameWorkspace({ ctx: await workspaceContextOf(ctx, ref), input: { name: opts.name } }),
       ),
     );
   withJson(workspace.command('settings <workspace>'))
@@ -204,7 +204,7 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .requiredOption('--name <name>', 'pipeline name')
     .action(
       run(async (ctx, opts: { workspace: string; name: string }) =>
-        createPipeline({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace), name: opts.name } }),
+        createPipeline({ ctx: await workspaceContextOf(ctx, opts.workspace), input: { name: opts.name } }),
       ),
     );
   withJson(pipeline.command('list'))
@@ -213,7 +213,7 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .action(
       run(
         async (ctx, opts: { workspace: string }) =>
-          listPipelines({ ctx, input: { workspaceId: await workspaceIdOf(ctx, opts.workspace) } }),
+          listPipelines({ ctx: await workspaceContextOf(ctx, opts.workspace), input: {} }),
         listed,
       ),
     );
@@ -222,12 +222,10 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .requiredOption('--name <name>', 'the new name')
     .action(
-      run(async (ctx, ref: string, opts: { workspace: string; name: string }) =>
-        renamePipeline({
-          ctx,
-          input: { ...(await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref })), name: opts.name },
-        }),
-      ),
+      run(async (ctx, ref: string, opts: { workspace: string; name: string }) => {
+        const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, { workspace: opts.workspace, pipeline: ref });
+        return renamePipeline({ ctx: scoped, input: { pipelineId, name: opts.name } });
+      }),
     );
   withJson(pipeline.command('delete <pipeline>'))
     .description('delete a pipeline with its lead sources')
@@ -238,8 +236,11 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
       run(
         async (ctx, ref: string, opts: { workspace: string; yes?: boolean; force?: boolean }) => {
           requireYes(opts, `pipeline "${ref}"`);
-          const ids = await pipelineIdsOf(ctx, { workspace: opts.workspace, pipeline: ref });
-          return deletePipeline({ ctx, input: { ...ids, force: Boolean(opts.force) } });
+          const { ctx: scoped, pipelineId } = await pipelineContextOf(ctx, {
+            workspace: opts.workspace,
+            pipeline: ref,
+          });
+          return deletePipeline({ ctx: scoped, input: { pipelineId, force: Boolean(opts.force) } });
         },
         ((view: Parameters<typeof deletedLine>[1]) => deletedLine('pipeline', view)) as Render,
       ),

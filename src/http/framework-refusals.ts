@@ -29,7 +29,7 @@ function refusalOf(error: NodeJS.ErrnoException): AppError {
 /**
  * Node's HTTP parser refuses some requests before Fastify sees them (slowloris 408, headers over the limit 431,
  * malformed HTTP 400); Fastify's default answer for those is a JSON body of its own. This one answers in the
- * contract's words: problem+json with a stable code and a request id, then closes the connection.
+ * API's own words (docs/api.md): problem+json with a stable code and a request id, then closes the connection.
  */
 export function clientErrorHandler(baseUrl: string) {
   return function onClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {

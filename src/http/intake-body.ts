@@ -15,7 +15,7 @@ export function unreadableBody(why: string): AppError {
 
 /**
  * Framework errors raised while reading an intake body (API and hosted form), in the intake's own words: the
- * contract answers an unknown, malformed or broken body with `unreadable_body`, never 415.
+ * intake answers an unknown, malformed or broken body with `unreadable_body`, never 415 (docs/api.md).
  */
 export function intakeBodyError(error: Error): Error {
   const code = (error as { code?: string }).code;

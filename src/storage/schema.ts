@@ -77,7 +77,7 @@ export interface LeadSourceTable {
   bot_check_min_score: number | null;
   /** Since 0021: JSON text of the source's spam rules (domain/sources/spam-rules.ts); null when it has none. */
   spam_rules?: string | null;
-  /** Since 0037: 1 when the source emails the sender a confirmation (CONTRACT §17); 0 by default. */
+  /** Since 0037: 1 when the source emails the sender a confirmation (docs/notifications.md, "Confirmation to the sender"); 0 by default. */
   confirm_sender?: number;
   created_at: string;
   updated_at: string;

@@ -9,6 +9,7 @@ import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { launchChromium } from './chromium.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** Set LEADSCAN_SCREENSHOTS=dir to keep screenshots of each screen at 1280 and 390 px (for the README). */
 const SHOTS = process.env.LEADSCAN_SCREENSHOTS;
@@ -38,8 +39,8 @@ describeEachBackend('Leads inbox, lead page, export and quarantine in Chromium',
     seeded = await world.seed('Acme Roofing');
     base = await world.listen();
     const ad = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: 'Facebook ad' },
     });
     const post = async (token: string, body: Record<string, string>) => {
       const res = await fetch(`${base}/api/intake/${token}`, {

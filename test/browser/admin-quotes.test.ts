@@ -10,6 +10,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
 import { launchChromium } from './chromium.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const DOCS = path.resolve(import.meta.dirname, '../../docs');
 
@@ -66,7 +67,7 @@ describeEachBackend('quotes in Chromium', (backend) => {
       .select('id')
       .where('workspace_id', '=', seeded.workspaceId)
       .executeTakeFirstOrThrow();
-    await attachScan({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId: scan.id, leadId } });
+    await attachScan({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { scanId: scan.id, leadId } });
     await updateWorkspaceSettings({
       ctx: world.ctx,
       input: {

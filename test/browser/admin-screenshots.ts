@@ -32,6 +32,7 @@ import { exportPerson } from '../../src/domain/persons/export-person.js';
 import { runRetention } from '../../src/domain/retention/run-retention.js';
 import { updateWorkspaceSettings } from '../../src/domain/settings/update-workspace-settings.js';
 import { rectangularRoom } from '../fixtures/roomplan.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const OUT = process.env.SHOTS_DIR
   ? path.resolve(process.env.SHOTS_DIR)
@@ -59,20 +60,20 @@ try {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const workspace = await createWorkspace({ ctx, input: { name: 'Harbor Renovations' } });
-  const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+  const pipeline = await createPipeline({ ctx: inWorkspace(ctx, workspace.id), input: { name: 'Sales' } });
   const source = await createSource({
-    ctx,
-    input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
+    ctx: inWorkspace(ctx, workspace.id),
+    input: { pipelineId: pipeline.id, name: 'Website form' },
   });
   const seeded = { workspaceId: workspace.id, pipelineId: pipeline.id, uploadKey: workspace.uploadKey, source };
   const roofing = await createWorkspace({ ctx, input: { name: 'Harbor Roofing' } });
   const landing = await createSource({
-    ctx,
-    input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Kitchen landing page' },
+    ctx: inWorkspace(ctx, seeded.workspaceId),
+    input: { pipelineId: seeded.pipelineId, name: 'Kitchen landing page' },
   });
   const ads = await createSource({
-    ctx,
-    input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Spring ads (Facebook)' },
+    ctx: inWorkspace(ctx, seeded.workspaceId),
+    input: { pipelineId: seeded.pipelineId, name: 'Spring ads (Facebook)' },
   });
   await setSourceActive({ ctx, input: { sourceId: ads.id, active: false } });
   const names = [
@@ -132,7 +133,7 @@ try {
   const duplicateId = (again.json() as { id: string }).id;
   // Spam rules on the website form, and what they, the trap field and a person caught.
   await updateSpamRules({
-    ctx,
+    ctx: inWorkspace(ctx, seeded.workspaceId),
     input: {
       sourceId: seeded.source.id,
       set: {
@@ -290,15 +291,18 @@ try {
     ctx: asMaria,
     input: { workspaceId: seeded.workspaceId, leadRetention: '24', scanRetention: '12' },
   });
-  await showUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, audit: 'key.shown' } });
-  await regenerateUploadKey({ ctx: asMaria, input: { workspaceId: seeded.workspaceId } });
-  await exportPerson({ ctx: asMaria, input: { workspaceId: seeded.workspaceId, email: 'nobody@example.com' } });
+  await showUploadKey({ ctx: inWorkspace(asMaria, seeded.workspaceId), input: { audit: 'key.shown' } });
+  await regenerateUploadKey({ ctx: inWorkspace(asMaria, seeded.workspaceId), input: {} });
+  await exportPerson({ ctx: inWorkspace(asMaria, seeded.workspaceId), input: { email: 'nobody@example.com' } });
   await runRetention(ctx);
   const { sessionId } = await createSession({
     ctx,
     input: { userId: owner.userId, signIn: { displayName: 'Maria Costa' } },
   });
-  await markAsSpam({ ctx, input: { id: leadIds[5]!, by: { userId: owner.userId, label: 'Maria Santos' } } });
+  await markAsSpam({
+    ctx: inWorkspace(ctx, seeded.workspaceId),
+    input: { id: leadIds[5]!, by: { userId: owner.userId, label: 'Maria Santos' } },
+  });
   const tom = await store.db
     .selectFrom('users')
     .select('id')

@@ -6,6 +6,7 @@ import { updateSpamRules } from '../../src/domain/sources/update-spam-rules.js';
 import { embedSnippet } from '../../src/web/form/embed-snippet.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { launchChromium } from './chromium.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** A page on its own port of 127.0.0.1 (another origin than the form's) that embeds the form with the snippet. */
 async function hostPage(snippet: string): Promise<{ url: string; port: number; close(): Promise<void> }> {
@@ -53,7 +54,7 @@ describe('allowed sites in Chromium', () => {
     const allowed = await hostPage(snippet);
     const other = await hostPage(snippet);
     await updateSpamRules({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { sourceId: seeded.source.id, add: { allowedSites: [`127.0.0.1:${allowed.port}`] } },
     });
     const context = await browser.newContext();

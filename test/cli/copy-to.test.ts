@@ -56,8 +56,8 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       input: { workspaceId: home.workspaceId, timeZone: 'Europe/Berlin', leadRetentionMonths: 24 } as never,
     });
     await setNotificationChoices({
-      ctx,
-      input: { workspaceId: home.workspaceId, userId: fixture.owner.userId, leads: 'each', scans: 'each' },
+      ctx: inWorkspace(ctx, home.workspaceId),
+      input: { userId: fixture.owner.userId, leads: 'each', scans: 'each' },
     });
     const app = await source.app();
     const res = await app.inject({

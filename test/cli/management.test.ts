@@ -5,6 +5,7 @@ import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli, type CliResult } from '../helpers/cli.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** A refusal: exit 1, exactly one line on stderr, nothing on stdout; with --json the problem's code. */
 async function refused(args: string[], env: Record<string, string>, line: RegExp, code: string): Promise<void> {
@@ -185,7 +186,10 @@ describeEachBackend('leadscan list, rename and delete (spawned CLI)', (backend) 
     // What hangs off a workspace since the web app and stages: a member, and a lead with stage history.
     await createUser({ ctx: world.ctx, input: { email: 'crew@doomed.example', workspaceId: seeded.workspaceId } });
     const leadId = (lead.json() as { id: string }).id;
-    await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by: { userId: null, label: 'cli' } } });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: leadId, stage: 'contacted', by: { userId: null, label: 'cli' } },
+    });
     const scan = await app.inject({
       method: 'POST',
       url: '/api/scan/upload',

@@ -8,6 +8,7 @@ import { ADMIN_ROUTE_CASES, send, type AdminFixture } from '../helpers/admin-sec
 import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli } from '../helpers/cli.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /**
  * What each admin POST records (null: nothing, for a change that is only the person's own notification choices, a
@@ -206,8 +207,11 @@ describeEachBackend('audit log: each admin action writes exactly one record, by 
   it('the screen filters by person, action and dates and pages with a cursor, in the workspace time zone', async () => {
     for (let i = 0; i < 55; i++)
       await regenerateUploadKey({
-        ctx: { ...f.world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } },
-        input: { workspaceId: f.home.workspaceId },
+        ctx: inWorkspace(
+          { ...f.world.ctx, actor: { kind: 'user', userId: f.owner.userId, displayName: 'Olga Owner' } },
+          f.home.workspaceId,
+        ),
+        input: {},
       });
     await f.world.store.db
       .updateTable('workspaces')
@@ -264,11 +268,11 @@ describeEachBackend('audit log: atomic with the change it records', (backend) =>
         world.store.db,
       );
     }
-    await expect(regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).rejects.toThrow();
+    await expect(regenerateUploadKey({ ctx: inWorkspace(world.ctx, home.workspaceId), input: {} })).rejects.toThrow();
     await expect(
       createSource({
-        ctx: world.ctx,
-        input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Never' },
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { pipelineId: home.pipelineId, name: 'Never' },
       }),
     ).rejects.toThrow();
     const keyAfter = await world.store.db
@@ -290,8 +294,8 @@ describeEachBackend('audit log: atomic with the change it records', (backend) =>
     // The other way round: a change refused (a name taken) writes no record.
     await expect(
       createSource({
-        ctx: world.ctx,
-        input: { workspaceId: home.workspaceId, pipelineId: home.pipelineId, name: 'Website form' },
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { pipelineId: home.pipelineId, name: 'Website form' },
       }),
     ).rejects.toThrow();
     expect(await records()).toEqual(before);

@@ -10,7 +10,7 @@ import { moveFormField } from '../../src/domain/forms/move-form-field.js';
 import { removeFormField } from '../../src/domain/forms/remove-form-field.js';
 import { setFormAccent } from '../../src/domain/forms/set-form-accent.js';
 import { readSourceForm } from '../../src/domain/forms/source-form.js';
-import type { DomainContext } from '../../src/domain/context.js';
+import { inWorkspace, type DomainContext } from '../../src/domain/context.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { restoreQuarantined } from '../../src/domain/quarantine/restore-quarantined.js';
@@ -109,7 +109,7 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     });
     expect(opened.pageUrl).toBe('https://contractor.example/contact?utm_source=ad');
     const chunks: Buffer[] = [];
-    for await (const chunk of await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } }))
+    for await (const chunk of await exportLeadsCsv({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} }))
       chunks.push(Buffer.from(chunk as Buffer));
     const [csvRow] = parse(Buffer.concat(chunks), { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(csvRow!.page_url).toBe('https://contractor.example/contact?utm_source=ad');
@@ -183,7 +183,10 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     const kept = JSON.parse(rows[0]!.fields) as Record<string, string>;
     expect(kept).toMatchObject({ name: 'Ada', 'Type of work': 'Roof', Extras: 'Permits, Design' });
     expect(kept).not.toHaveProperty('formStamp');
-    const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: rows[0]!.id } });
+    const restored = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: rows[0]!.id },
+    });
     expect(JSON.parse((await leadRow(restored.leadId)).extra)).toMatchObject({ 'Type of work': 'Roof' });
 
     // Rendered now, posted 2 s later by the injected clock: a lead.

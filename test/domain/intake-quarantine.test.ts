@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Clock } from '../../src/domain/context.js';
+import { inWorkspace, type Clock } from '../../src/domain/context.js';
 import { newId } from '../../src/domain/ids.js';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
@@ -105,12 +105,14 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('hides and refuses to restore catches past 30 days even before a new catch prunes them', async () => {
     await catchOne('stale');
     const [row] = await quarantineRows();
-    const list = () => listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const list = () => listQuarantine({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     now = new Date(now.getTime() + 29 * DAY);
     expect((await list()).map((q) => q.fields.name)).toEqual(['stale']);
     now = new Date(now.getTime() + 2 * DAY);
     expect(await list()).toEqual([]);
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: row!.id } }),
+    ).rejects.toMatchObject({
       code: 'quarantine_item_not_found',
     });
     expect(await world.store.db.selectFrom('leads').selectAll().execute()).toEqual([]);
@@ -178,7 +180,10 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
     const [row] = await quarantineRows();
     now = new Date(now.getTime() + 3 * DAY);
 
-    const { leadId } = await restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } });
+    const { leadId } = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: row!.id },
+    });
     const lead = await world.store.db
       .selectFrom('leads')
       .selectAll()
@@ -206,10 +211,14 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
       .executeTakeFirstOrThrow();
     expect(marked.restored_lead_id).toBe(leadId);
 
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: row!.id } }),
+    ).rejects.toMatchObject({
       code: 'already_restored',
     });
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: 'qr_nope' } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: 'qr_nope' } }),
+    ).rejects.toMatchObject({
       code: 'quarantine_item_not_found',
     });
     const leads = await world.store.db.selectFrom('leads').select('id').where('source_id', '=', source.id).execute();
@@ -219,7 +228,9 @@ describeEachBackend('intake verbs: quarantine, retention and restore', (backend)
   it('restore re-runs the field rules: a catch without contact details cannot become a lead', async () => {
     await submitLead({ ctx: world.ctx, input: { source, body: { notes: 'only notes', website: 'x' }, meta } });
     const [row] = await quarantineRows();
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: row!.id } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: row!.id } }),
+    ).rejects.toMatchObject({
       code: 'missing_contact',
     });
     const after = await world.store.db

@@ -8,6 +8,7 @@ import { resolveAppSecret } from '../../src/storage/app-secret.js';
 import { describeEachBackend, tempDir } from '../helpers/backends.js';
 import { errorCodeOf } from '../helpers/error-code.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describe('upload key material', () => {
   it('mints lsk_ keys of 32 random bytes, never twice the same', () => {
@@ -62,7 +63,7 @@ describeEachBackend('workspace upload key', (backend) => {
       .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashUploadKey(seeded.uploadKey));
     expect(row.key_enc).not.toContain(seeded.uploadKey);
-    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({
+    expect(await showUploadKey({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} })).toEqual({
       uploadKey: seeded.uploadKey,
     });
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({
@@ -81,7 +82,7 @@ describeEachBackend('workspace upload key', (backend) => {
 
   it('regenerate: the new key works at once and the old one is refused at once', async () => {
     const seeded = await world.seed();
-    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const { uploadKey } = await regenerateUploadKey({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(uploadKey).not.toBe(seeded.uploadKey);
     expect(await errorCodeOf(authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }))).toBe(
       'invalid_scan_key',
@@ -111,7 +112,7 @@ describe('a database dump holds no upload key', () => {
     try {
       const a = await world.seed('A');
       const keys = [a.uploadKey, (await world.seed('B')).uploadKey];
-      const regenerated = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: a.workspaceId } });
+      const regenerated = await regenerateUploadKey({ ctx: inWorkspace(world.ctx, a.workspaceId), input: {} });
       keys.push(regenerated.uploadKey);
       const file = world.testDb.url;
       const dump = () =>

@@ -16,6 +16,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute } from './leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describeEachBackend('Lead work: notes, assignee, follow-up, their filters and history', (backend) => {
   let world: TestWorld;
@@ -47,19 +48,19 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
   });
 
   const ids = async (input: Partial<LeadListInput>) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId: home.workspaceId, limit: 1000, ...input } })).leads.map(
+    (await listLeads({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { limit: 1000, ...input } })).leads.map(
       (l) => l.id,
     );
 
   it('keeps notes newest first, bounded, and lets owners delete any and authors their own', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Noted', received_at: minute(1) }]);
     const first = await addNote({
-      ctx: world.ctx,
-      input: { workspaceId: home.workspaceId, leadId: lead!.id, text: 'Called, back Tuesday', by: member },
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: lead!.id, text: 'Called, back Tuesday', by: member },
     });
     clock.advance(60_000);
     const second = await addNote({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, home.workspaceId),
       input: { leadId: lead!.id, text: '  Line one\nLine two  ', by: CLI_ACTOR },
     });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
@@ -68,24 +69,38 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       ['Called, back Tuesday', 'Mia Member'],
     ]);
     await expect(
-      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: '   ', by: member } }),
+      addNote({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { leadId: lead!.id, text: '   ', by: member } }),
     ).rejects.toMatchObject({ code: 'invalid_fields' });
     await expect(
-      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5001), by: member } }),
+      addNote({
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { leadId: lead!.id, text: 'x'.repeat(5001), by: member },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_fields' });
     await expect(
-      addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'nul\u0000', by: member } }),
+      addNote({
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { leadId: lead!.id, text: 'nul\u0000', by: member },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_fields' });
     expect(
-      (await addNote({ ctx: world.ctx, input: { leadId: lead!.id, text: 'x'.repeat(5000), by: member } })).text,
+      (
+        await addNote({
+          ctx: inWorkspace(world.ctx, home.workspaceId),
+          input: { leadId: lead!.id, text: 'x'.repeat(5000), by: member },
+        })
+      ).text,
     ).toHaveLength(5000);
     // Another workspace's lead is not found through one's own workspace.
     await expect(
-      addNote({ ctx: world.ctx, input: { workspaceId: away.workspaceId, leadId: lead!.id, text: 'hi', by: stranger } }),
+      addNote({ ctx: inWorkspace(world.ctx, away.workspaceId), input: { leadId: lead!.id, text: 'hi', by: stranger } }),
     ).rejects.toMatchObject({ code: 'lead_not_found' });
 
     const del = (noteId: string, who: { userId: string }, role: 'owner' | 'member', workspaceId = home.workspaceId) =>
-      deleteNote({ ctx: world.ctx, input: { workspaceId, leadId: lead!.id, noteId, userId: who.userId, role } });
+      deleteNote({
+        ctx: inWorkspace(world.ctx, workspaceId),
+        input: { leadId: lead!.id, noteId, userId: who.userId, role },
+      });
     await expect(del(second.id, member, 'member')).rejects.toMatchObject({ code: 'owner_only' });
     await expect(del(first.id, stranger, 'owner', away.workspaceId)).rejects.toMatchObject({ code: 'note_not_found' });
     await del(first.id, member, 'member');
@@ -102,14 +117,17 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       .where('id', '=', lead!.id)
       .execute();
     const exported = await exportPerson({
-      ctx: world.ctx,
-      input: { workspaceId: home.workspaceId, email: 'noted@example.com' },
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { email: 'noted@example.com' },
     });
     expect(exported.leads[0]!.internalNotes.map((n) => n.text)).toEqual(['x'.repeat(5000)]);
 
     // Deleting the lead takes its notes and events with it.
-    await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: CLI_ACTOR } });
-    await deleteLead({ ctx: world.ctx, input: { id: lead!.id } });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: lead!.id, day: '2026-12-01', by: CLI_ACTOR },
+    });
+    await deleteLead({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { id: lead!.id } });
     expect(await world.store.db.selectFrom('lead_notes').selectAll().execute()).toEqual([]);
     expect(await world.store.db.selectFrom('lead_events').selectAll().execute()).toEqual([]);
   });
@@ -117,8 +135,8 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
   it('assigns only to members of the lead’s workspace, by id or email, and records it', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Job', received_at: minute(1) }]);
     const assigned = await assignLead({
-      ctx: world.ctx,
-      input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee: { userId: member.userId }, by: owner },
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: lead!.id, assignee: { userId: member.userId }, by: owner },
     });
     expect(assigned).toMatchObject({
       changed: true,
@@ -128,7 +146,7 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     expect(
       (
         await assignLead({
-          ctx: world.ctx,
+          ctx: inWorkspace(world.ctx, home.workspaceId),
           input: { leadId: lead!.id, assignee: { email: 'MEMBER@home.example' }, by: CLI_ACTOR },
         })
       ).changed,
@@ -140,17 +158,20 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       { email: 'nobody@example.com' },
     ]) {
       await expect(
-        assignLead({ ctx: world.ctx, input: { workspaceId: home.workspaceId, leadId: lead!.id, assignee, by: owner } }),
+        assignLead({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { leadId: lead!.id, assignee, by: owner } }),
       ).rejects.toMatchObject({ code: 'member_not_found' });
     }
     // And the stranger cannot reach the lead through their own workspace.
     await expect(
       assignLead({
-        ctx: world.ctx,
-        input: { workspaceId: away.workspaceId, leadId: lead!.id, assignee: { userId: stranger.userId }, by: stranger },
+        ctx: inWorkspace(world.ctx, away.workspaceId),
+        input: { leadId: lead!.id, assignee: { userId: stranger.userId }, by: stranger },
       }),
     ).rejects.toMatchObject({ code: 'lead_not_found' });
-    await assignLead({ ctx: world.ctx, input: { leadId: lead!.id, assignee: null, by: CLI_ACTOR } });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: lead!.id, assignee: null, by: CLI_ACTOR },
+    });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
     expect(detail.assignee).toBeNull();
     expect(detail.events.map((e) => [e.kind, e.value, e.byLabel])).toEqual([
@@ -162,19 +183,39 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
   it('sets and clears a follow-up day, refusing days that do not exist', async () => {
     const [lead] = await insertLeads(world, at, [{ name: 'Later', received_at: minute(1) }]);
     await expect(
-      setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-02-30', by: owner } }),
+      setFollowUp({
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { leadId: lead!.id, day: '2026-02-30', by: owner },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_fields' });
     await expect(
-      setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: 'tomorrow', by: owner } }),
+      setFollowUp({
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { leadId: lead!.id, day: 'tomorrow', by: owner },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_fields' });
     expect(
-      await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } }),
+      await setFollowUp({
+        ctx: inWorkspace(world.ctx, home.workspaceId),
+        input: { leadId: lead!.id, day: '2026-12-01', by: owner },
+      }),
     ).toMatchObject({ changed: true, followUpOn: '2026-12-01' });
     expect(
-      (await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: '2026-12-01', by: owner } })).changed,
+      (
+        await setFollowUp({
+          ctx: inWorkspace(world.ctx, home.workspaceId),
+          input: { leadId: lead!.id, day: '2026-12-01', by: owner },
+        })
+      ).changed,
     ).toBe(false);
-    await setFollowUp({ ctx: world.ctx, input: { leadId: lead!.id, day: null, by: CLI_ACTOR } });
-    await moveLead({ ctx: world.ctx, input: { id: lead!.id, stage: 'contacted', by: owner } });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: lead!.id, day: null, by: CLI_ACTOR },
+    });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { id: lead!.id, stage: 'contacted', by: owner },
+    });
     const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
     expect(detail.followUpOn).toBeNull();
     expect(detail.events.map((e) => [e.kind, e.value])).toEqual([
@@ -192,12 +233,30 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       { name: 'Due', received_at: minute(4) },
       { name: 'Future', received_at: minute(5) },
     ]);
-    await assignLead({ ctx: world.ctx, input: { leadId: mine!.id, assignee: { userId: member.userId }, by: owner } });
-    await assignLead({ ctx: world.ctx, input: { leadId: theirs!.id, assignee: { userId: owner.userId }, by: owner } });
-    await assignLead({ ctx: world.ctx, input: { leadId: due!.id, assignee: { userId: member.userId }, by: owner } });
-    await setFollowUp({ ctx: world.ctx, input: { leadId: due!.id, day: '2026-11-24', by: owner } });
-    await setFollowUp({ ctx: world.ctx, input: { leadId: future!.id, day: '2026-11-25', by: owner } });
-    await setFollowUp({ ctx: world.ctx, input: { leadId: mine!.id, day: '2026-11-30', by: owner } });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: mine!.id, assignee: { userId: member.userId }, by: owner },
+    });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: theirs!.id, assignee: { userId: owner.userId }, by: owner },
+    });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: due!.id, assignee: { userId: member.userId }, by: owner },
+    });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: due!.id, day: '2026-11-24', by: owner },
+    });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: future!.id, day: '2026-11-25', by: owner },
+    });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: mine!.id, day: '2026-11-30', by: owner },
+    });
 
     expect(await ids({ assignee: member.userId })).toEqual([due!.id, mine!.id]);
     expect(await ids({ assignee: 'member@home.example', search: 'mine' })).toEqual([mine!.id]);
@@ -224,9 +283,15 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       { name: 'A', received_at: minute(1) },
       { name: 'B', received_at: minute(2) },
     ]);
-    await assignLead({ ctx: world.ctx, input: { leadId: a!.id, assignee: { userId: member.userId }, by: owner } });
-    await assignLead({ ctx: world.ctx, input: { leadId: b!.id, assignee: { userId: owner.userId }, by: owner } });
-    await removeMember({ ctx: world.ctx, input: { workspaceId: home.workspaceId, userId: member.userId } });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: a!.id, assignee: { userId: member.userId }, by: owner },
+    });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, home.workspaceId),
+      input: { leadId: b!.id, assignee: { userId: owner.userId }, by: owner },
+    });
+    await removeMember({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { userId: member.userId } });
     const detail = await openLead({ ctx: world.ctx, input: { id: a!.id, markOpened: false } });
     expect(detail.assignee).toBeNull();
     expect(detail.events.at(-1)).toMatchObject({ kind: 'assigned', value: null, byLabel: 'member removed' });

@@ -13,10 +13,15 @@ import type { LeadTable } from '../../src/storage/schema.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute } from './leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
-async function exportBytes(world: TestWorld, input: LeadFilterInput): Promise<Buffer> {
+async function exportBytes(
+  world: TestWorld,
+  { workspaceId, ...input }: LeadFilterInput & { workspaceId: string },
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of await exportLeadsCsv({ ctx: world.ctx, input })) chunks.push(Buffer.from(chunk as Buffer));
+  const ctx = inWorkspace(world.ctx, workspaceId);
+  for await (const chunk of await exportLeadsCsv({ ctx, input })) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks);
 }
 
@@ -60,15 +65,27 @@ describeEachBackend('CSV export', (backend) => {
         received_at: minute(i),
       })),
     ]);
-    await moveLead({ ctx: world.ctx, input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR } });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: rows[1]!.id, stage: 'contacted', by: CLI_ACTOR },
+    });
     await createUser({ ctx: world.ctx, input: { email: 'mia@example.com', workspaceId: seeded.workspaceId } });
     await assignLead({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { leadId: rows[0]!.id, assignee: { email: 'mia@example.com' }, by: CLI_ACTOR },
     });
-    await setFollowUp({ ctx: world.ctx, input: { leadId: rows[0]!.id, day: '2026-03-05', by: CLI_ACTOR } });
-    await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'one', by: CLI_ACTOR } });
-    await addNote({ ctx: world.ctx, input: { leadId: rows[0]!.id, text: 'two', by: CLI_ACTOR } });
+    await setFollowUp({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { leadId: rows[0]!.id, day: '2026-03-05', by: CLI_ACTOR },
+    });
+    await addNote({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { leadId: rows[0]!.id, text: 'one', by: CLI_ACTOR },
+    });
+    await addNote({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { leadId: rows[0]!.id, text: 'two', by: CLI_ACTOR },
+    });
     // Times are written in the workspace's zone: Toronto is UTC-05:00 in March before the 8th.
     await updateWorkspaceSettings({
       ctx: world.ctx,
@@ -179,7 +196,7 @@ describeEachBackend('CSV export', (backend) => {
     const one = parseCsv(await exportBytes(world, { workspaceId: seeded.workspaceId, stage: 'Contacted' }));
     expect(Object.keys(one[0]!)).toEqual([...EXPORT_HEADERS, 'how did you hear', "'=SUM(A1)", 'extra.name', 'colour']);
     await expect(
-      exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, stage: 'Nope' } }),
+      exportLeadsCsv({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { stage: 'Nope' } }),
     ).rejects.toMatchObject({
       code: 'stage_not_found',
     });

@@ -11,6 +11,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { leadRow } from '../helpers/hot-rows.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute, updateLeadText } from './leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete', (backend) => {
   let world: TestWorld;
@@ -26,8 +27,8 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     await world.close();
   });
 
-  const list = (input: Partial<LeadListInput> = {}) =>
-    listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...input } });
+  const list = ({ workspaceId, ...input }: Partial<LeadListInput> & { workspaceId?: string } = {}) =>
+    listLeads({ ctx: inWorkspace(world.ctx, workspaceId ?? seeded.workspaceId), input });
   const ids = async (input: Partial<LeadListInput> = {}) =>
     (await list({ limit: 1000, ...input })).leads.map((l) => l.id);
 
@@ -196,8 +197,8 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
 
   it('filters by stage, source, bot check and received dates, and the filters combine', async () => {
     const other = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Facebook ad' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: 'Facebook ad' },
     });
     const [a, b, c, d] = await insertLeads(world, at, [
       { name: 'A', received_at: '2026-03-01T08:00:00.000Z', bot_check: 'passed' },
@@ -205,8 +206,14 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       { name: 'C', received_at: '2026-03-03T00:00:00.000Z', source_id: other.id, bot_check: 'unverified' },
       { name: 'D', received_at: '2026-03-04T12:00:00.000Z' },
     ]);
-    await moveLead({ ctx: world.ctx, input: { id: c!.id, stage: 'contacted', by: CLI_ACTOR } });
-    await moveLead({ ctx: world.ctx, input: { id: d!.id, stage: 'Contacted', by: CLI_ACTOR } });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: c!.id, stage: 'contacted', by: CLI_ACTOR },
+    });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: d!.id, stage: 'Contacted', by: CLI_ACTOR },
+    });
 
     expect(await ids({ stage: 'contacted' })).toEqual([d!.id, c!.id]);
     expect(await ids({ stage: 'Inbox' })).toEqual([b!.id, a!.id]);
@@ -229,11 +236,11 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
 
   it('a lead is new until someone opens it; unread counts per pipeline follow', async () => {
     const second = await createPipeline({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, name: 'Repairs' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { name: 'Repairs' },
     });
     const [a] = await insertLeads(world, at, [{ name: 'A' }, { name: 'B' }, { name: 'C' }]);
-    const counts = () => unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const counts = () => unreadCounts({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(await counts()).toEqual([
       { pipelineId: seeded.pipelineId, name: 'Sales', unread: 3 },
       { pipelineId: second.id, name: 'Repairs', unread: 0 },
@@ -253,9 +260,9 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     await openLead({ ctx: world.ctx, input: { id: d!.id, markOpened: false } });
     expect((await counts())[0]!.unread).toBe(3);
 
-    await deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
+    await deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } });
     expect((await counts())[0]!.unread).toBe(3);
-    await deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: d!.id } });
+    await deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: d!.id } });
     expect((await counts())[0]!.unread).toBe(2);
     expect(await ids()).toHaveLength(2);
   });
@@ -263,9 +270,8 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
   it('moves a lead with history (who, when, from, to); a move to its own stage writes nothing', async () => {
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
     const first = await moveLead({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: {
-        workspaceId: seeded.workspaceId,
         id: a!.id,
         stage: 'Contacted',
         by: { userId: 'usr_1', label: 'Ann Owner' },
@@ -278,9 +284,17 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       byLabel: 'Ann Owner',
     });
     expect(
-      (await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR } })).moved,
+      (
+        await moveLead({
+          ctx: inWorkspace(world.ctx, seeded.workspaceId),
+          input: { id: a!.id, stage: 'contacted', by: CLI_ACTOR },
+        })
+      ).moved,
     ).toBeNull();
-    await moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'won', by: CLI_ACTOR } });
+    await moveLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: a!.id, stage: 'won', by: CLI_ACTOR },
+    });
     const detail = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
     expect(detail.stage).toBe('won');
     expect(detail.stageName).toBe('Won');
@@ -290,7 +304,10 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     ]);
     expect(detail.history.every((h) => !Number.isNaN(Date.parse(h.movedAt)))).toBe(true);
     await expect(
-      moveLead({ ctx: world.ctx, input: { id: a!.id, stage: 'Archive', by: CLI_ACTOR } }),
+      moveLead({
+        ctx: inWorkspace(world.ctx, seeded.workspaceId),
+        input: { id: a!.id, stage: 'Archive', by: CLI_ACTOR },
+      }),
     ).rejects.toMatchObject({ code: 'stage_not_found' });
   });
 
@@ -300,8 +317,8 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     for (const attempt of [
       () => openLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
       () =>
-        moveLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id, stage: 'won', by: CLI_ACTOR } }),
-      () => deleteLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
+        moveLead({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: a!.id, stage: 'won', by: CLI_ACTOR } }),
+      () => deleteLead({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: a!.id } }),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: 'lead_not_found' });
     }

@@ -7,6 +7,7 @@ import { marketingSourceOf } from '../../src/domain/marketing-source.js';
 import { campaignCounts } from '../../src/domain/sources/campaign-counts.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describe('marketing source of a page address', () => {
   it('reads utm_source, utm_medium, utm_campaign, gclid and fbclid, decoded and trimmed; blank or absent is null', () => {
@@ -75,14 +76,14 @@ describeEachBackend('marketing source on leads: stored at intake, filtered, expo
     });
 
     const names = async (utmSource: string) =>
-      (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, utmSource } })).leads.map(
+      (await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { utmSource } })).leads.map(
         (l) => l.name,
       );
     expect(await names('google')).toEqual(['Ad Lead']);
     expect(await names(' facebook ')).toEqual(['Social Lead']);
     expect(await names('Google')).toEqual([]);
 
-    const csv = await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const csv = await exportLeadsCsv({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     const chunks: Buffer[] = [];
     for await (const chunk of csv) chunks.push(Buffer.from(chunk as Buffer));
     const records = parse(Buffer.concat(chunks).toString('utf8'), { columns: true, bom: true }) as Array<

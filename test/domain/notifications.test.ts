@@ -11,6 +11,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const MINUTE = 60_000;
 
@@ -151,8 +152,8 @@ describeEachBackend('email notifications of new leads', (backend) => {
 
   it("a flood on one source: one look notices all of it, one email counts it and still names the quiet source's lead", async () => {
     const quiet = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Referrals' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: 'Referrals' },
     });
     await notifier.runOnce();
     const app = await world.app();
@@ -210,13 +211,13 @@ describeEachBackend('email notifications of new leads', (backend) => {
     await dropInvitationEmails();
     expect(
       await getNotificationChoices({
-        ctx: world.ctx,
-        input: { workspaceId: seeded.workspaceId, userId: member.userId },
+        ctx: inWorkspace(world.ctx, seeded.workspaceId),
+        input: { userId: member.userId },
       }),
     ).toEqual({ leads: 'never', scans: 'never' });
     await setNotificationChoices({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { userId: member.userId, leads: 'each', scans: 'never' },
     });
     await post({ name: 'One' });
     await notifier.runOnce();
@@ -234,8 +235,8 @@ describeEachBackend('email notifications of new leads', (backend) => {
         .executeTakeFirstOrThrow()
     ).id;
     await setNotificationChoices({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'never', scans: 'never' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { userId: owner, leads: 'never', scans: 'never' },
     });
     // Within Sam's minute: noticed for Sam, waiting for the next email. Removing Sam drops what was waiting.
     await post({ name: 'Between' });
@@ -247,7 +248,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
         .where('user_id', '=', userId)
         .execute();
     expect(await waitingFor(member.userId)).toHaveLength(1);
-    await removeMember({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, userId: member.userId } });
+    await removeMember({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { userId: member.userId } });
     expect(await waitingFor(member.userId)).toEqual([]);
     clock.advance(2 * MINUTE);
     await post({ name: 'Two' });
@@ -265,8 +266,8 @@ describeEachBackend('email notifications of new leads', (backend) => {
     });
     await dropInvitationEmails();
     await setNotificationChoices({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, userId: member.userId, leads: 'each', scans: 'never' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { userId: member.userId, leads: 'each', scans: 'never' },
     });
     const app = await world.app();
     const upload = await app.inject({
@@ -336,8 +337,8 @@ describeEachBackend('email notifications of new leads', (backend) => {
     ).id;
     // Noon UTC is 07:00 in Toronto (EST): the summary starts with today's, at 08:00 local.
     await setNotificationChoices({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, userId: owner, leads: 'daily', scans: 'never' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { userId: owner, leads: 'daily', scans: 'never' },
     });
     await post({ name: 'Early bird' });
     clock.advance(30 * MINUTE);

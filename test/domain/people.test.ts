@@ -16,6 +16,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { errorCodeOf } from '../helpers/error-code.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const tokenOf = (url: string) => url.split('/setup/')[1]!;
 const PASSWORD = 'correct horse battery';
@@ -244,21 +245,21 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     const ws = acme.workspaceId;
     expect(
       await errorCodeOf(
-        changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId, role: 'member' } }),
+        changeMemberRole({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId, role: 'member' } }),
       ),
     ).toBe('last_owner');
-    expect(await errorCodeOf(removeMember({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId } }))).toBe(
+    expect(await errorCodeOf(removeMember({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId } }))).toBe(
       'last_owner',
     );
     expect(await errorCodeOf(removeUser({ ctx: ctx(), input: { email: 'olga@example.com' } }))).toBe('last_owner');
     const max = await createUser({ ctx: ctx(), input: { email: 'max@example.com', workspaceId: ws } });
-    await changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: max.userId, role: 'owner' } });
-    await changeMemberRole({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId, role: 'member' } });
-    expect((await listMembers({ ctx: ctx(), input: { workspaceId: ws } })).map((m) => [m.email, m.role])).toEqual([
+    await changeMemberRole({ ctx: inWorkspace(ctx(), ws), input: { userId: max.userId, role: 'owner' } });
+    await changeMemberRole({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId, role: 'member' } });
+    expect((await listMembers({ ctx: inWorkspace(ctx(), ws), input: {} })).map((m) => [m.email, m.role])).toEqual([
       ['max@example.com', 'owner'],
       ['olga@example.com', 'member'],
     ]);
-    await removeMember({ ctx: ctx(), input: { workspaceId: ws, userId: olga.userId } });
+    await removeMember({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId } });
     expect(await errorCodeOf(workspaceAccess({ ctx: ctx(), input: { userId: olga.userId, workspaceId: ws } }))).toBe(
       'workspace_not_found',
     );

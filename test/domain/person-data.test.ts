@@ -13,6 +13,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { everyRow } from '../helpers/every-row.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const PERSON = {
   name: 'Zoë Marked',
@@ -37,7 +38,7 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
   });
 
   const exportOf = (by: { email: string } | { phone: string }) =>
-    exportPerson({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, ...by } });
+    exportPerson({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { ...by } });
 
   it('is exported as the live lead was, notes and history included, and erased to the last byte of the person', async () => {
     const member = await createUser({
@@ -48,10 +49,13 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     const meta = { clientIp: '203.0.113.9', userAgent: 'ua/marked', origin: null, referer: null };
     const { leadId } = await submitLead({ ctx: world.ctx, input: { source, body: PERSON, meta } });
-    await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by } });
-    await assignLead({ ctx: world.ctx, input: { leadId, assignee: { userId: member.userId }, by } });
-    await setFollowUp({ ctx: world.ctx, input: { leadId, day: '2026-03-06', by } });
-    await addNote({ ctx: world.ctx, input: { leadId, text: TEAM_NOTE, by } });
+    await moveLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId, stage: 'contacted', by } });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { leadId, assignee: { userId: member.userId }, by },
+    });
+    await setFollowUp({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { leadId, day: '2026-03-06', by } });
+    await addNote({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { leadId, text: TEAM_NOTE, by } });
 
     const live = (await exportOf({ email: PERSON.email })).leads;
     expect(live).toHaveLength(1);
@@ -70,8 +74,8 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
 
     clock.advance(60_000);
     const { quarantineId } = await markAsSpam({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, id: leadId, by },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: leadId, by },
     });
     for (const match of [{ email: PERSON.email.toUpperCase() }, { phone: '1 (415) 555-0199' }]) {
       const exported = await exportOf(match);
@@ -85,8 +89,8 @@ describeEachBackend('a person’s data: a lead marked as spam', (backend) => {
     }
 
     const erased = await erasePerson({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, email: PERSON.email },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { email: PERSON.email },
     });
     expect(erased.deleted).toMatchObject({ leads: [], quarantine: [quarantineId] });
     const rows = await everyRow(world.store);

@@ -9,6 +9,7 @@ import { updateQuote } from '../../src/domain/quotes/update-quote.js';
 import { createUser } from '../../src/domain/users/create-user.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** An erasure takes the emails to the person out of the outbox too: their address is plain text there. */
 describeEachBackend('a person’s erasure and the emails sent to them', (backend) => {
@@ -74,7 +75,7 @@ describeEachBackend('a person’s erasure and the emails sent to them', (backend
         .sort();
     expect(await addresses()).toEqual(['kept@example.com', 'zed.work@example.com', 'zed@example.com']);
 
-    await erasePerson({ ctx, input: { workspaceId, email: 'zed@example.com' } });
+    await erasePerson({ ctx: inWorkspace(ctx, workspaceId), input: { email: 'zed@example.com' } });
     expect(await addresses()).toEqual(['kept@example.com']);
   });
 });

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -72,7 +73,9 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
         .execute()
     ).map((r) => r.id);
   const searchIds = async (workspaceId: string, search: string) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId, search, limit: 100 } })).leads.map((l) => l.id).sort();
+    (await listLeads({ ctx: inWorkspace(world.ctx, workspaceId), input: { search, limit: 100 } })).leads
+      .map((l) => l.id)
+      .sort();
 
   it('is off by default: nothing is deleted but quarantine past its 30 days', async () => {
     const old = await lead(home, 'Ancient', '2020-01-01T00:00:00.000Z');
@@ -95,7 +98,7 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
     });
     expect(await searchIds(home.workspaceId, 'example.com')).toEqual([justBefore, atCutoff, recent].sort());
     expect(
-      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce(
+      (await unreadCounts({ ctx: inWorkspace(world.ctx, home.workspaceId), input: {} })).reduce(
         (n, p) => n + p.unread,
         0,
       ),
@@ -111,7 +114,7 @@ describeEachBackend('retention: the daily purge of old leads, scans and quaranti
     expect(await searchIds(home.workspaceId, 'example.com')).toEqual([atCutoff, recent].sort());
     expect(await searchIds(home.workspaceId, 'before')).toEqual([]);
     expect(
-      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: home.workspaceId } })).reduce(
+      (await unreadCounts({ ctx: inWorkspace(world.ctx, home.workspaceId), input: {} })).reduce(
         (n, p) => n + p.unread,
         0,
       ),

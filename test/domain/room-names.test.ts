@@ -95,15 +95,15 @@ describeEachBackend('room names', (backend) => {
       payload: text,
     });
     expect(res.statusCode).toBe(200);
-    scanId = (await listScans({ ctx: world.ctx, input: { workspaceId: ws.workspaceId } }))[0]!.id;
-    await attachScan({ ctx: world.ctx, input: { scanId, leadId } });
+    scanId = (await listScans({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: {} }))[0]!.id;
+    await attachScan({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId, leadId } });
   });
   afterAll(async () => {
     await world.close();
   });
 
   const listed = async () =>
-    (await listScans({ ctx: world.ctx, input: { workspaceId: ws.workspaceId } }))[0]!.rooms.map((r) => r.name);
+    (await listScans({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: {} }))[0]!.rooms.map((r) => r.name);
   const ctxOf = () => inWorkspace(world.ctx, ws.workspaceId);
 
   it('names rooms from their own fields once measured; a person renames one; bytes never change', async () => {
@@ -127,7 +127,7 @@ describeEachBackend('room names', (backend) => {
     ]);
     // The stored bytes are the upload's, byte for byte.
     expect(
-      Buffer.compare(await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId } }), body),
+      Buffer.compare(await readScanRaw({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId } }), body),
     ).toBe(0);
     const audit = await world.store.db
       .selectFrom('audit_log')

@@ -9,6 +9,7 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
 import { uploadBodyText } from '../fixtures/json-text-arbitrary.js';
 import { generateScanExchange, toJsonText } from '../fixtures/scan-exchange.js';
 import { handOver } from '../../src/storage/hot-writes/scan.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** The rooms JSON.parse sees in a body (the oracle), with a leading BOM ignored. */
 function parsedRooms(body: Buffer): unknown[] {
@@ -70,18 +71,18 @@ describeEachBackend('storeUpload', (backend) => {
         }
         const scanId = result.scanId!;
         expect(
-          (await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId } })).equals(body),
+          (await readScanRaw({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId } })).equals(body),
         ).toBe(true);
         for (let i = 0; i < rooms.length; i++) {
           const bytes = await readScanRoom({
-            ctx: world.ctx,
-            input: { workspaceId: ws.workspaceId, scanId, index: i },
+            ctx: inWorkspace(world.ctx, ws.workspaceId),
+            input: { scanId, index: i },
           });
           // The stored room is a piece of the body (never re-serialized) and means what JSON.parse says.
           expect(body.indexOf(bytes)).toBeGreaterThanOrEqual(0);
           expect(JSON.stringify(JSON.parse(bytes.toString('utf8')))).toBe(JSON.stringify(rooms[i]));
         }
-        const listed = (await listScans({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, limit: 1 } }))[0]!;
+        const listed = (await listScans({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { limit: 1 } }))[0]!;
         expect(listed.id).toBe(scanId);
         expect(listed.rooms).toEqual(rooms.map((room, index) => ({ index, name: oracleName(room, index) })));
       }),
@@ -146,7 +147,7 @@ describeEachBackend('storeUpload', (backend) => {
     ]);
     expect(
       (
-        await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 1 } })
+        await readScanRoom({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId: scanId!, index: 1 } })
       ).toString(),
     ).toBe('{"name":"B"}');
   });
@@ -181,8 +182,8 @@ describeEachBackend('storeUpload', (backend) => {
     const { scanId, count } = await store(rooms(500));
     expect(count).toBe(500);
     const last = await readScanRoom({
-      ctx: world.ctx,
-      input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 499 },
+      ctx: inWorkspace(world.ctx, ws.workspaceId),
+      input: { scanId: scanId!, index: 499 },
     });
     expect(last.toString()).toBe('{"i":499}');
     const listed = await world.store.db
@@ -213,7 +214,7 @@ describeEachBackend('storeUpload', (backend) => {
     ]);
     expect(
       (
-        await readScanRoom({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId!, index: 0 } })
+        await readScanRoom({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId: scanId!, index: 0 } })
       ).toString(),
     ).toBe('{"name":"a\\u0000b"}');
   });
@@ -224,7 +225,7 @@ describeEachBackend('storeUpload', (backend) => {
     const { scanId } = await store(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(
-      (await readScanRaw({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: scanId! } })).toString(),
+      (await readScanRaw({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId: scanId! } })).toString(),
     ).toBe(text);
     const room = await world.store.db
       .selectFrom('scan_rooms')

@@ -10,6 +10,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -61,8 +62,8 @@ describeEachBackend('the confirmation to the sender', (backend) => {
       .execute();
   const turnOn = () =>
     setSenderConfirmation({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: true },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { sourceId: seeded.source.id, on: true },
     });
 
   it('off by default; on, the sender gets one email with the business’s contact, Reply-To the business, nothing they typed', async () => {
@@ -111,8 +112,8 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     await post({ name: 'Tomorrow', email: 'victim@example.com' });
     await send(2);
     await setSenderConfirmation({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, sourceId: seeded.source.id, on: false },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { sourceId: seeded.source.id, on: false },
     });
     await post({ name: 'Off', email: 'off@example.com' });
     expect(await confirmations()).toHaveLength(2);
@@ -166,7 +167,7 @@ describeEachBackend('the confirmation to the sender', (backend) => {
     expect((await confirmations()).map((c) => c.to_address).sort()).toEqual(['kept@example.com', 'zed@example.com']);
     expect(await world.store.db.selectFrom('confirmation_sends').select('address_hash').execute()).toHaveLength(2);
     // Erased by phone: the email they gave on the lead is theirs too.
-    await erasePerson({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, phone: '+1 514 555 0111' } });
+    await erasePerson({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { phone: '+1 514 555 0111' } });
     expect((await confirmations()).map((c) => c.to_address)).toEqual(['kept@example.com']);
     expect(await world.store.db.selectFrom('confirmation_sends').select('address_hash').execute()).toHaveLength(1);
   });

@@ -19,6 +19,7 @@ import { phoneKey } from '../../src/storage/contact-keys.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { TestClock } from '../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const meta: IntakeMeta = { clientIp: '203.0.113.7', userAgent: 'ua/1', origin: null, referer: null };
@@ -42,10 +43,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
   const post = async (body: Record<string, unknown>, m: Partial<IntakeMeta> = {}) =>
     submitLead({ ctx: world.ctx, input: { source: await source(), body, meta: { ...meta, ...m } } });
   const block = (add: Parameters<typeof updateSpamRules>[0]['input']['add']) =>
-    updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add } });
+    updateSpamRules({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { sourceId: seeded.source.id, add } });
   const leadIds = async () =>
     (await world.store.db.selectFrom('leads').select('id').orderBy('received_at').execute()).map((r) => r.id);
-  const quarantine = () => listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+  const quarantine = () => listQuarantine({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
 
   it('blocked emails, domains and words quarantine with the rule that matched; Restore makes the lead', async () => {
     await post({ name: 'Before rules', email: 'Spammer@Example.com' });
@@ -77,7 +78,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       expect((await post(body)).quarantined).toBe(false);
     }
     expect(await leadIds()).toHaveLength(3);
-    const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: caught.at(-1)!.id } });
+    const restored = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: caught.at(-1)!.id },
+    });
     const lead = await openLead({ ctx: world.ctx, input: { id: restored.leadId, markOpened: false } });
     expect([lead.name, lead.email]).toEqual(['A', 'SPAMMER@example.COM']);
   });
@@ -100,7 +104,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       ['other', 'site_not_allowed', 'evil.example'],
       ['referer only', 'site_not_allowed', 'evil.example'],
     ]);
-    const { leadId } = await restoreQuarantined({ ctx: world.ctx, input: { id: caught[0]!.id } });
+    const { leadId } = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: caught[0]!.id },
+    });
     expect(await leadIds()).toContain(leadId);
   });
 
@@ -124,22 +131,26 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       blockedDomains: ['@Junk.example', 'junk.example'],
       allowedSites: ['https://www.roofer.example/contact'],
     });
-    expect((await getSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id } })).rules).toEqual({
+    expect(
+      (await getSpamRules({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { sourceId: seeded.source.id } }))
+        .rules,
+    ).toEqual({
       blockedEmails: [],
       blockedDomains: ['junk.example'],
       blockedWords: [],
       allowedSites: ['www.roofer.example'],
     });
     await updateSpamRules({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { sourceId: seeded.source.id, remove: { blockedDomains: ['JUNK.example'] } },
     });
     expect(
-      (await getSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id } })).rules.blockedDomains,
+      (await getSpamRules({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { sourceId: seeded.source.id } }))
+        .rules.blockedDomains,
     ).toEqual([]);
     const other = await world.seed('Other');
     await expect(
-      getSpamRules({ ctx: world.ctx, input: { workspaceId: other.workspaceId, sourceId: seeded.source.id } }),
+      getSpamRules({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { sourceId: seeded.source.id } }),
     ).rejects.toMatchObject({ code: 'source_not_found' });
   });
 
@@ -157,15 +168,18 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       budget: '5k',
     });
     const receivedAt = (await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } })).receivedAt;
-    await moveLead({ ctx: world.ctx, input: { id: leadId, stage: 'contacted', by } });
-    await assignLead({ ctx: world.ctx, input: { leadId, assignee: { userId: member.userId }, by } });
-    await addNote({ ctx: world.ctx, input: { leadId, text: 'Called once', by } });
+    await moveLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId, stage: 'contacted', by } });
+    await assignLead({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { leadId, assignee: { userId: member.userId }, by },
+    });
+    await addNote({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { leadId, text: 'Called once', by } });
     clock.advance(DAY);
 
-    const marked = await markAsSpam({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId, by } });
+    const marked = await markAsSpam({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId, by } });
     expect(await leadIds()).toEqual([]);
     expect(await world.store.db.selectFrom('lead_unread').selectAll().execute()).toEqual([]);
-    const list = (search: string) => listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search } });
+    const list = (search: string) => listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { search } });
     expect((await list('zoe')).leads).toEqual([]);
     const [entry] = await quarantine();
     expect([entry!.id, entry!.reason, entry!.detail, entry!.fields.name, entry!.fields.budget]).toEqual([
@@ -176,14 +190,16 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       '5k',
     ]);
     // Marked leads are not the top bar's news: the person just put it there.
-    expect(await countRecentCatches({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toBe(0);
-    await expect(markAsSpam({ ctx: world.ctx, input: { id: leadId, by } })).rejects.toMatchObject({
+    expect(await countRecentCatches({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} })).toBe(0);
+    await expect(
+      markAsSpam({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId, by } }),
+    ).rejects.toMatchObject({
       code: 'lead_not_found',
     });
 
     const restored = await restoreQuarantined({
-      ctx: world.ctx,
-      input: { id: entry!.id, workspaceId: seeded.workspaceId },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: entry!.id },
     });
     expect(restored.leadId).toBe(leadId);
     const back = await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } });
@@ -198,25 +214,27 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     expect(back.internalNotes.map((n) => n.text)).toEqual(['Called once']);
     expect(back.history.map((h) => h.toStage)).toEqual(['contacted']);
     expect((await list('zoe')).leads.map((l) => l.id)).toEqual([leadId]);
-    await expect(restoreQuarantined({ ctx: world.ctx, input: { id: entry!.id } })).rejects.toMatchObject({
+    await expect(
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: entry!.id } }),
+    ).rejects.toMatchObject({
       code: 'already_restored',
     });
   });
 
   it('the top bar counts catches of the last 7 days that are not restored, per workspace', async () => {
-    const count = () => countRecentCatches({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const count = () => countRecentCatches({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     await post({ name: 'old', website: 'x' });
     clock.advance(6 * DAY);
     await post({ name: 'recent', website: 'x' });
     await post({ name: 'restored', website: 'x' });
     expect(await count()).toBe(3);
     const restoredId = (await quarantine()).find((q) => q.fields.name === 'restored')!.id;
-    await restoreQuarantined({ ctx: world.ctx, input: { id: restoredId } });
+    await restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: restoredId } });
     expect(await count()).toBe(2);
     clock.advance(DAY + 1);
     expect(await count()).toBe(1);
     const other = await world.seed('Other');
-    expect(await countRecentCatches({ ctx: world.ctx, input: { workspaceId: other.workspaceId } })).toBe(0);
+    expect(await countRecentCatches({ ctx: inWorkspace(world.ctx, other.workspaceId), input: {} })).toBe(0);
   });
 
   it('marks possible duplicates by email in any case and by phone written differently, within 365 days', async () => {
@@ -236,10 +254,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       input: { source: otherSource, body: { name: 'Elsewhere', email: 'ann@example.com' }, meta },
     });
 
-    const page = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const page = await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     const marks = Object.fromEntries(page.leads.map((l) => [l.name, l.possibleDuplicate]));
     expect(marks).toEqual({ First: false, 'By email': true, 'By phone': true, Stranger: false, Late: false });
-    const filtered = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, duplicates: true } });
+    const filtered = await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { duplicates: true } });
     expect(filtered.leads.map((l) => l.id).sort()).toEqual([byEmail.leadId, byPhone.leadId].sort());
     const detail = await openLead({ ctx: world.ctx, input: { id: byPhone.leadId, markOpened: false } });
     expect(detail.earlier.map((e) => [e.id, e.matchedBy])).toEqual([[first.leadId, ['phone']]]);
@@ -249,7 +267,7 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     );
     expect(stranger.leadId).toBeTruthy();
 
-    const csv = await exportLeadsCsv({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const csv = await exportLeadsCsv({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     const chunks: Buffer[] = [];
     for await (const chunk of csv) chunks.push(Buffer.from(chunk as Buffer));
     const lines = Buffer.concat(chunks).toString('utf8').split('\r\n');

@@ -17,24 +17,27 @@ import { migrationProvider } from '../../src/storage/migrations/index.js';
 import { createTestDatabase, describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads } from './leads-fixtures.js';
+import { inWorkspace, type WorkspaceContext } from '../../src/domain/context.js';
 
 const meta = { clientIp: null, userAgent: null, origin: null, referer: null };
 
 describeEachBackend('pipeline stages', (backend) => {
   let world: TestWorld;
   let seeded: Seeded;
-  let p: { workspaceId: string; pipelineId: string };
+  let p: { pipelineId: string };
+  let ws: WorkspaceContext;
 
   beforeEach(async () => {
     world = await createWorld(backend);
     seeded = await world.seed();
-    p = { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId };
+    p = { pipelineId: seeded.pipelineId };
+    ws = inWorkspace(world.ctx, seeded.workspaceId);
   });
   afterEach(async () => {
     await world.close();
   });
 
-  const names = async () => (await listStages({ ctx: world.ctx, input: p })).map((s) => s.name);
+  const names = async () => (await listStages({ ctx: ws, input: p })).map((s) => s.name);
   const submit = async (name: string) => {
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     return submitLead({ ctx: world.ctx, input: { source, body: { name }, meta } });
@@ -43,16 +46,19 @@ describeEachBackend('pipeline stages', (backend) => {
   it('a new pipeline has Inbox, Contacted, Quoted, Won, Lost; new and restored leads land in the first stage', async () => {
     expect(await names()).toEqual(['Inbox', 'Contacted', 'Quoted', 'Won', 'Lost']);
     const a = await submit('Ada');
-    await reorderStages({ ctx: world.ctx, input: { ...p, order: ['contacted', 'Inbox', 'quoted', 'won', 'lost'] } });
+    await reorderStages({ ctx: ws, input: { ...p, order: ['contacted', 'Inbox', 'quoted', 'won', 'lost'] } });
     expect(await names()).toEqual(['Contacted', 'Inbox', 'Quoted', 'Won', 'Lost']);
     const b = await submit('Bea');
     const source = await openIntake({ ctx: world.ctx, input: { token: parseIntakeToken(seeded.source.token) } });
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Cy', website: 'autofill' }, meta } });
     const [q] = await world.store.db.selectFrom('quarantine').select('id').execute();
-    await reorderStages({ ctx: world.ctx, input: { ...p, stage: 'quoted', direction: 'up' } });
-    await reorderStages({ ctx: world.ctx, input: { ...p, stage: 'quoted', direction: 'up' } });
+    await reorderStages({ ctx: ws, input: { ...p, stage: 'quoted', direction: 'up' } });
+    await reorderStages({ ctx: ws, input: { ...p, stage: 'quoted', direction: 'up' } });
     expect(await names()).toEqual(['Quoted', 'Contacted', 'Inbox', 'Won', 'Lost']);
-    const { leadId } = await restoreQuarantined({ ctx: world.ctx, input: { id: q!.id } });
+    const { leadId } = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: q!.id },
+    });
 
     const stageOf = async (id: string) => (await openLead({ ctx: world.ctx, input: { id, markOpened: false } })).stage;
     expect(await stageOf(a.leadId)).toBe('inbox');
@@ -61,17 +67,17 @@ describeEachBackend('pipeline stages', (backend) => {
   });
 
   it('add, rename, reorder and remove; a stage holding leads goes only by moving them, with history', async () => {
-    const added = await addStage({ ctx: world.ctx, input: { ...p, name: 'Site visit' } });
+    const added = await addStage({ ctx: ws, input: { ...p, name: 'Site visit' } });
     expect(added).toEqual({ key: 'site-visit', name: 'Site visit', position: 5 });
-    await expect(addStage({ ctx: world.ctx, input: { ...p, name: 'site VISIT' } })).rejects.toMatchObject({
+    await expect(addStage({ ctx: ws, input: { ...p, name: 'site VISIT' } })).rejects.toMatchObject({
       code: 'stage_name_taken',
     });
-    await expect(addStage({ ctx: world.ctx, input: { ...p, name: '  ' } })).rejects.toMatchObject({
+    await expect(addStage({ ctx: ws, input: { ...p, name: '  ' } })).rejects.toMatchObject({
       code: 'invalid_request',
     });
 
-    await renameStage({ ctx: world.ctx, input: { ...p, stage: 'quoted', name: 'Estimate sent' } });
-    await expect(renameStage({ ctx: world.ctx, input: { ...p, stage: 'won', name: 'inbox' } })).rejects.toMatchObject({
+    await renameStage({ ctx: ws, input: { ...p, stage: 'quoted', name: 'Estimate sent' } });
+    await expect(renameStage({ ctx: ws, input: { ...p, stage: 'won', name: 'inbox' } })).rejects.toMatchObject({
       code: 'stage_name_taken',
     });
     expect(await names()).toEqual(['Inbox', 'Contacted', 'Estimate sent', 'Won', 'Lost', 'Site visit']);
@@ -86,16 +92,16 @@ describeEachBackend('pipeline stages', (backend) => {
       ],
     );
     await expect(
-      removeStage({ ctx: world.ctx, input: { ...p, stage: 'Estimate sent', by: CLI_ACTOR } }),
+      removeStage({ ctx: ws, input: { ...p, stage: 'Estimate sent', by: CLI_ACTOR } }),
     ).rejects.toMatchObject({
       code: 'stage_not_empty',
     });
     const removed = await removeStage({
-      ctx: world.ctx,
+      ctx: ws,
       input: { ...p, stage: 'Estimate sent', moveTo: 'Site visit', by: { userId: 'usr_9', label: 'Ann' } },
     });
     expect(removed.moved).toBe(2);
-    expect(await listStages({ ctx: world.ctx, input: p })).toEqual([
+    expect(await listStages({ ctx: ws, input: p })).toEqual([
       { key: 'inbox', name: 'Inbox', position: 0, leads: 0 },
       { key: 'contacted', name: 'Contacted', position: 1, leads: 0 },
       { key: 'won', name: 'Won', position: 2, leads: 1 },
@@ -114,17 +120,17 @@ describeEachBackend('pipeline stages', (backend) => {
       }),
     ]);
     // An empty stage goes without a target; the last stage never goes.
-    await removeStage({ ctx: world.ctx, input: { ...p, stage: 'lost', by: CLI_ACTOR } });
-    await removeStage({ ctx: world.ctx, input: { ...p, stage: 'inbox', by: CLI_ACTOR } });
-    await removeStage({ ctx: world.ctx, input: { ...p, stage: 'contacted', by: CLI_ACTOR } });
-    await removeStage({ ctx: world.ctx, input: { ...p, stage: 'won', moveTo: 'site-visit', by: CLI_ACTOR } });
-    await expect(
-      removeStage({ ctx: world.ctx, input: { ...p, stage: 'site-visit', by: CLI_ACTOR } }),
-    ).rejects.toMatchObject({ code: 'last_stage' });
-    const all = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    await removeStage({ ctx: ws, input: { ...p, stage: 'lost', by: CLI_ACTOR } });
+    await removeStage({ ctx: ws, input: { ...p, stage: 'inbox', by: CLI_ACTOR } });
+    await removeStage({ ctx: ws, input: { ...p, stage: 'contacted', by: CLI_ACTOR } });
+    await removeStage({ ctx: ws, input: { ...p, stage: 'won', moveTo: 'site-visit', by: CLI_ACTOR } });
+    await expect(removeStage({ ctx: ws, input: { ...p, stage: 'site-visit', by: CLI_ACTOR } })).rejects.toMatchObject({
+      code: 'last_stage',
+    });
+    const all = await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(all.leads.map((l) => l.stageName)).toEqual(['Site visit', 'Site visit', 'Site visit']);
     await expect(
-      reorderStages({ ctx: world.ctx, input: { ...p, order: ['site-visit', 'site-visit'] } }),
+      reorderStages({ ctx: ws, input: { ...p, order: ['site-visit', 'site-visit'] } }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
@@ -136,8 +142,11 @@ describeEachBackend('pipeline stages', (backend) => {
       for (const [round, name] of ['Booked', 'Scheduled', 'On hold', 'Invoiced', 'Paid'].entries()) {
         const [first, second] = round % 2 === 0 ? ['won', 'lost'] : ['lost', 'won'];
         const outcomes = await Promise.allSettled([
-          renameStage({ ctx: world.ctx, input: { ...p, stage: first, name } }),
-          renameStage({ ctx: otherCtx, input: { ...p, stage: second, name: name.toUpperCase() } }),
+          renameStage({ ctx: ws, input: { ...p, stage: first, name } }),
+          renameStage({
+            ctx: inWorkspace(otherCtx, seeded.workspaceId),
+            input: { ...p, stage: second, name: name.toUpperCase() },
+          }),
         ]);
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
         expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'stage_name_taken' } });
@@ -153,15 +162,15 @@ describeEachBackend('pipeline stages', (backend) => {
     await submitLead({ ctx: world.ctx, input: { source, body: { name: 'Jo', website: 'autofill' }, meta } });
     const [q] = await world.store.db.selectFrom('quarantine').select('id').execute();
     const outcomes = await Promise.allSettled([
-      restoreQuarantined({ ctx: world.ctx, input: { id: q!.id, workspaceId: seeded.workspaceId } }),
-      restoreQuarantined({ ctx: world.ctx, input: { id: q!.id, workspaceId: seeded.workspaceId } }),
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: q!.id } }),
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: q!.id } }),
     ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'already_restored' } });
     expect(await world.store.db.selectFrom('leads').select('id').execute()).toHaveLength(1);
     const other = await world.seed('Other');
     await expect(
-      restoreQuarantined({ ctx: world.ctx, input: { id: q!.id, workspaceId: other.workspaceId } }),
+      restoreQuarantined({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: q!.id } }),
     ).rejects.toMatchObject({
       code: 'quarantine_item_not_found',
     });

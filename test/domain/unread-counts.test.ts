@@ -10,6 +10,7 @@ import { createSource } from '../../src/domain/sources/create-source.js';
 import type { LeadSource } from '../../src/domain/sources/source.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const meta: IntakeMeta = {
   clientIp: '203.0.113.7',
@@ -34,7 +35,7 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
 
   const counts = async () =>
     Object.fromEntries(
-      (await unreadCounts({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).map((c) => [
+      (await unreadCounts({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} })).map((c) => [
         c.name,
         c.unread,
       ]),
@@ -56,12 +57,12 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
 
   it('follow every lead stored, opened and deleted while intake runs on two pipelines', async () => {
     const repairs = await createPipeline({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, name: 'Repairs' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { name: 'Repairs' },
     });
     const repairsSource = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, name: 'Web' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: repairs.id, name: 'Web' },
     });
     const sales = await sourceOf(seeded.source.token);
     const other = await sourceOf(repairsSource.token);
@@ -76,7 +77,7 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
       if (i % 4 === 0) work.push(openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
     });
     for (const { leadId } of first.slice(20, 26))
-      work.push(deleteLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
+      work.push(deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId } }));
     for (const { leadId } of first.slice(26, 30))
       work.push(openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } }));
     await Promise.all(work);
@@ -87,8 +88,8 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
 
     // A pipeline deleted with its leads leaves no count behind.
     await deletePipeline({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: repairs.id, force: true },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: repairs.id, force: true },
     });
     expect(await counts()).toEqual({ Sales: 87 });
     const left = await world.store.db

@@ -12,6 +12,7 @@ import { looksLikeId } from '../../src/domain/ids.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { errorCodeOf } from '../helpers/error-code.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describeEachBackend('workspaces, pipelines and sources', (backend) => {
   let world: TestWorld;
@@ -41,9 +42,9 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
   it('creates a source with a v4 token, URLs, and toggles it instantly', async () => {
     const ctx = world.ctx;
     const ws = await createWorkspace({ ctx, input: { name: 'Acme' } });
-    const pl = await createPipeline({ ctx, input: { workspaceId: ws.id, name: 'Sales' } });
+    const pl = await createPipeline({ ctx: inWorkspace(ctx, ws.id), input: { name: 'Sales' } });
     expect(pl.workspaceId).toBe(ws.id);
-    const source = await createSource({ ctx, input: { workspaceId: ws.id, pipelineId: pl.id, name: 'Web' } });
+    const source = await createSource({ ctx: inWorkspace(ctx, ws.id), input: { pipelineId: pl.id, name: 'Web' } });
     expect(source.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(source.intakeUrl).toBe(`http://leadscan.test/api/intake/${source.token}`);
     expect(source.formUrl).toBe(`http://leadscan.test/f/${source.token}`);
@@ -67,11 +68,11 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
       ),
     ).toBe('source_not_found');
     expect(
-      await errorCodeOf(createSource({ ctx, input: { workspaceId: ws.id, pipelineId: 'pl_nope', name: 'x' } })),
+      await errorCodeOf(createSource({ ctx: inWorkspace(ctx, ws.id), input: { pipelineId: 'pl_nope', name: 'x' } })),
     ).toBe('pipeline_not_found');
     // The CLI's lookup of a pipeline: by id or name, case-insensitively.
-    expect((await findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'sALES' } })).id).toBe(pl.id);
-    expect(await errorCodeOf(findPipeline({ ctx, input: { workspaceId: ws.id, ref: 'Nope' } }))).toBe(
+    expect((await findPipeline({ ctx: inWorkspace(ctx, ws.id), input: { ref: 'sALES' } })).id).toBe(pl.id);
+    expect(await errorCodeOf(findPipeline({ ctx: inWorkspace(ctx, ws.id), input: { ref: 'Nope' } }))).toBe(
       'pipeline_not_found',
     );
   });
@@ -80,10 +81,10 @@ describeEachBackend('workspaces, pipelines and sources', (backend) => {
     const ctx = world.ctx;
     const a = await createWorkspace({ ctx, input: { name: 'A' } });
     const b = await createWorkspace({ ctx, input: { name: 'B' } });
-    const plB = await createPipeline({ ctx, input: { workspaceId: b.id, name: 'Sales' } });
-    expect(await errorCodeOf(createSource({ ctx, input: { workspaceId: a.id, pipelineId: plB.id, name: 'x' } }))).toBe(
-      'pipeline_not_found',
-    );
+    const plB = await createPipeline({ ctx: inWorkspace(ctx, b.id), input: { name: 'Sales' } });
+    expect(
+      await errorCodeOf(createSource({ ctx: inWorkspace(ctx, a.id), input: { pipelineId: plB.id, name: 'x' } })),
+    ).toBe('pipeline_not_found');
   });
 
   it('stores a bot-check secret encrypted and turns it off again', async () => {

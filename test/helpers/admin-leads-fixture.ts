@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
-import type { DomainContext } from '../../src/domain/context.js';
+import { inWorkspace, type DomainContext } from '../../src/domain/context.js';
 import { addNote } from '../../src/domain/leads/add-note.js';
 import { CLI_ACTOR } from '../../src/domain/stages/stage-history.js';
 import type { Seeded } from './test-app.js';
@@ -28,13 +28,18 @@ export async function leadsFixtureExtra(
   };
   const homeLeadId = await post(home, { name: 'Home lead', phone: '555 0100' });
   const awayLeadId = await post(away, { name: 'Away lead', phone: '555 0199' });
-  const note = async (leadId: string) =>
-    (await addNote({ ctx: world.ctx, input: { leadId, text: 'Called, back Tuesday', by: CLI_ACTOR } })).id;
+  const note = async (seeded: Seeded, leadId: string) =>
+    (
+      await addNote({
+        ctx: inWorkspace(world.ctx, seeded.workspaceId),
+        input: { leadId, text: 'Called, back Tuesday', by: CLI_ACTOR },
+      })
+    ).id;
   return {
     homeLeadId,
     awayLeadId,
-    homeNoteId: await note(homeLeadId),
-    awayNoteId: await note(awayLeadId),
+    homeNoteId: await note(home, homeLeadId),
+    awayNoteId: await note(away, awayLeadId),
     homeQuarantineId: await quarantined(home),
     awayQuarantineId: await quarantined(away),
   };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Clock, DomainContext } from '../../src/domain/context.js';
+import { inWorkspace, type Clock, type DomainContext } from '../../src/domain/context.js';
 import type { DocumentRenderer } from '../../src/domain/document-renderer.js';
 import { createDomainContext } from '../../src/runtime.js';
 import { createPipeline } from '../../src/domain/pipelines/create-pipeline.js';
@@ -90,10 +90,10 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     },
     async seed(name = 'Acme') {
       const workspace = await createWorkspace({ ctx, input: { name } });
-      const pipeline = await createPipeline({ ctx, input: { workspaceId: workspace.id, name: 'Sales' } });
+      const pipeline = await createPipeline({ ctx: inWorkspace(ctx, workspace.id), input: { name: 'Sales' } });
       const source = await createSource({
-        ctx,
-        input: { workspaceId: workspace.id, pipelineId: pipeline.id, name: 'Website form' },
+        ctx: inWorkspace(ctx, workspace.id),
+        input: { pipelineId: pipeline.id, name: 'Website form' },
       });
       return { workspaceId: workspace.id, uploadKey: workspace.uploadKey, pipelineId: pipeline.id, source };
     },

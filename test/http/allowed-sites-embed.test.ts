@@ -5,6 +5,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { agedStamp } from '../helpers/form-stamp.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { storedRows } from './intake-helpers.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /**
  * Allowed sites protect the embedded form too (docs/admin-app.md, "Spam rules"): the form page names them in
@@ -30,7 +31,10 @@ describeEachBackend('allowed sites and the embedded form', (backend) => {
       .where('id', '=', seeded.source.id)
       .execute();
     if (sites.length > 0)
-      await updateSpamRules({ ctx: world.ctx, input: { sourceId: seeded.source.id, add: { allowedSites: sites } } });
+      await updateSpamRules({
+        ctx: inWorkspace(world.ctx, seeded.workspaceId),
+        input: { sourceId: seeded.source.id, add: { allowedSites: sites } },
+      });
   };
   beforeEach(async () => {
     await setSites([]);

@@ -9,6 +9,7 @@ import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js
 import { multipartOf } from './intake-helpers.js';
 import { TestClock } from '../helpers/clock.js';
 import { createDomainContext } from '../../src/runtime.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 describeEachBackend('Idempotency-Key', (backend) => {
   let world: TestWorld;
@@ -229,8 +230,8 @@ describeEachBackend('Idempotency-Key', (backend) => {
   it('intake: keys are scoped to the source: the same key on two sources makes two leads', async () => {
     await setUp();
     const other = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Other' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: 'Other' },
     });
     const a = await intake('shared-key', { name: 'Ada' });
     const b = await intake('shared-key', { name: 'Ada' }, other.token);

@@ -8,6 +8,7 @@ import { setSourceActive } from '../../src/domain/sources/set-source-active.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { closedLoopbackUrl, multipartOf, startFakeSiteverify, storedRows } from './intake-helpers.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const EXPOSED = 'x-request-id, Retry-After, RateLimit, RateLimit-Policy';
 
@@ -345,8 +346,8 @@ describeEachBackend('POST /api/intake/{token}', (backend) => {
     const { ctx } = world;
     const make = async (kind: SourceKind) => {
       const source = await createSource({
-        ctx,
-        input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: kind },
+        ctx: inWorkspace(ctx, seeded.workspaceId),
+        input: { pipelineId: seeded.pipelineId, name: kind },
       });
       tokens[kind] = source.token;
       sourceIds[kind] = source.id;

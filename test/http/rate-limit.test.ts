@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { agedStamp } from '../helpers/form-stamp.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** `"intake";r=2;t=60` → { r: 2, t: 60 } */
 function rateLimitFields(header: unknown): { name: string; r: number; t: number } {
@@ -91,8 +92,8 @@ describeEachBackend('rate limits', (backend) => {
     const { intake, source, count, workspaceId, pipelineId } = await setUp({ INTAKE_RATE_LIMIT: '1' });
     const { createSource } = await import('../../src/domain/sources/create-source.js');
     const other = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: workspaceId, pipelineId: pipelineId, name: 'Other' },
+      ctx: inWorkspace(world.ctx, workspaceId),
+      input: { pipelineId: pipelineId, name: 'Other' },
     });
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(200);
     expect((await intake(source.token, '10.0.0.1')).statusCode).toBe(429);

@@ -14,6 +14,7 @@ import { cliJson } from '../helpers/cli.js';
 import { refusedScanKeyCases } from '../helpers/scan-key-cases.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { generateScanExchange, toJsonText } from '../fixtures/scan-exchange.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const URL_PATH = '/api/scan/upload';
 // TypeBox's Value.Check knows no formats by default; the Problem schema's `type` is a URI.
@@ -56,7 +57,10 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     return Promise.all(
       rows.map(async (row) => ({
         ...row,
-        raw: await readScanRoom({ ctx: world.ctx, input: { workspaceId, scanId, index: Number(row.idx) } }),
+        raw: await readScanRoom({
+          ctx: inWorkspace(world.ctx, workspaceId),
+          input: { scanId, index: Number(row.idx) },
+        }),
       })),
     );
   };
@@ -349,7 +353,7 @@ describeEachBackend('POST /api/scan/upload', (backend) => {
     it('regenerating the key refuses the old one at once and the new one works', async () => {
       const ws3 = await world.seed('Regenerate');
       expect((await post('{"rooms":[]}', { 'x-scan-key': ws3.uploadKey })).statusCode).toBe(200);
-      const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: ws3.workspaceId } });
+      const { uploadKey } = await regenerateUploadKey({ ctx: inWorkspace(world.ctx, ws3.workspaceId), input: {} });
       expectProblem(await post('{"rooms":[{"name":"old"}]}', { 'x-scan-key': ws3.uploadKey }), 401, 'invalid_scan_key');
       const res = await post('{"rooms":[{"name":"new"}]}', { 'x-scan-key': uploadKey });
       expect(res.json()).toEqual({ ok: true, count: 1 });

@@ -4,6 +4,7 @@ import { updateSpamRules } from '../../src/domain/sources/update-spam-rules.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { storedRows } from './intake-helpers.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /** The poster of a post the spam rules catch gets the answer of an accepted post: status, headers, body shape. */
 describeEachBackend('intake answer for a post caught by spam rules', (backend) => {
@@ -15,7 +16,7 @@ describeEachBackend('intake answer for a post caught by spam rules', (backend) =
     seeded = await world.seed();
     app = await world.app();
     await updateSpamRules({
-      ctx: world.ctx,
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { sourceId: seeded.source.id, add: { blockedWords: ['casino'], allowedSites: ['www.roofer.example'] } },
     });
   });

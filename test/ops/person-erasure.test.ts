@@ -4,6 +4,7 @@ import { describeEachBackend } from '../helpers/backends.js';
 import { cliJson, runCli } from '../helpers/cli.js';
 import { everyRow } from '../helpers/every-row.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 interface Exported {
   leads: Array<{ id: string; email: string | null; phone: string | null; clientIp: string | null }>;
@@ -61,7 +62,10 @@ describeEachBackend('person export and erase (spawned CLI)', (backend) => {
       .where('workspace_id', '=', acme.workspaceId)
       .execute();
     expect(caught).toHaveLength(1);
-    const restored = await restoreQuarantined({ ctx: world.ctx, input: { id: caught[0]!.id } });
+    const restored = await restoreQuarantined({
+      ctx: inWorkspace(world.ctx, acme.workspaceId),
+      input: { id: caught[0]!.id },
+    });
 
     const exported = await cliJson<Exported>(
       ['person', 'export', '--workspace', 'Acme', '--email', 'ADA.lovelace@example.com'],

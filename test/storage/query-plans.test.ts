@@ -61,12 +61,11 @@ describeEachBackend('query plans of leads', (backend) => {
     return text;
   }
 
-  const page = async (input: Omit<LeadFilterInput, 'workspaceId'>) =>
+  const page = async (input: LeadFilterInput) =>
     planOf(
       leadPageQuery(
         world.ctx,
-        await resolveLeadFilters(world.ctx, {
-          workspaceId: seeded.workspaceId,
+        await resolveLeadFilters(inWorkspace(world.ctx, seeded.workspaceId), {
           pipelineId: seeded.pipelineId,
           ...input,
         }),

@@ -16,6 +16,7 @@ import { isStorageUnavailable } from '../../src/storage/storage-errors.js';
 import type { LeadTable } from '../../src/storage/schema.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /**
  * Every table and the verbs over it, on each backend from one definition: what goes in comes back out the same,
@@ -266,14 +267,14 @@ describeEachBackend('storage round trips', (backend) => {
       .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashUploadKey(seeded.uploadKey));
     expect(row.key_enc).not.toContain(seeded.uploadKey);
-    expect(await showUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } })).toEqual({
+    expect(await showUploadKey({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} })).toEqual({
       uploadKey: seeded.uploadKey,
     });
     expect(await authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } })).toEqual({
       workspaceId: seeded.workspaceId,
     });
 
-    const { uploadKey } = await regenerateUploadKey({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const { uploadKey } = await regenerateUploadKey({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     await expect(
       authenticateUploadKey({ ctx: world.ctx, input: { presented: seeded.uploadKey } }),
     ).rejects.toMatchObject({ code: 'invalid_scan_key' });
@@ -384,7 +385,7 @@ describeEachBackend('storage round trips', (backend) => {
       .orderBy('received_at')
       .execute();
     expect(stored).toEqual([row, bare]);
-    const { leads: listed } = await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const { leads: listed } = await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(listed.slice(0, 2).map((l) => l.id)).toEqual([bare.id, row.id]);
     expect(listed[1]).toEqual({
       id: row.id,
@@ -437,7 +438,7 @@ describeEachBackend('storage round trips', (backend) => {
         })
         .execute(),
     );
-    const listed = await listQuarantine({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const listed = await listQuarantine({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(listed).toEqual([
       {
         id,
@@ -488,17 +489,17 @@ describeEachBackend('storage round trips', (backend) => {
         )
         .execute();
     });
-    const back = await readScanRaw({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId } });
+    const back = await readScanRaw({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { scanId } });
     expect(back.length).toBe(raw.length);
     expect(back.equals(raw)).toBe(true);
     for (const [index, slice] of slices.entries()) {
-      const room = await readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index } });
+      const room = await readScanRoom({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { scanId, index } });
       expect(room.equals(slice)).toBe(true);
     }
     await expect(
-      readScanRoom({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, scanId, index: 3 } }),
+      readScanRoom({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { scanId, index: 3 } }),
     ).rejects.toMatchObject({ code: 'room_not_found' });
-    const [listed] = await listScans({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId } });
+    const [listed] = await listScans({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });
     expect(listed).toEqual({
       id: scanId,
       count: 3,

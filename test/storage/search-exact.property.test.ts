@@ -11,6 +11,7 @@ import { leadMatches, searchQuery } from '../../src/storage/search-text.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 // Inbox search is exact whatever happens to the leads and whenever its index catches up: leads stored, deleted,
 // marked as spam and restored (the newest lead's rowid handed out again on SQLite), the index (SQLite: the search
@@ -91,7 +92,7 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
       .map((row) => row.id)
       .sort();
     const found = (
-      await listLeads({ ctx: world.ctx, input: { workspaceId: workspaceId(), search: term, limit: 1000 } })
+      await listLeads({ ctx: inWorkspace(world.ctx, workspaceId()), input: { search: term, limit: 1000 } })
     ).leads
       .map((l) => l.id)
       .sort();
@@ -114,8 +115,8 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
         const ids = await leadIds();
         if (ids.length === 0) return;
         const id = ids[act.pick % ids.length]!;
-        if (act.kind === 'delete') await deleteLead({ ctx: world.ctx, input: { workspaceId: workspaceId(), id } });
-        else await markAsSpam({ ctx: world.ctx, input: { workspaceId: workspaceId(), id, by: CLI_ACTOR } });
+        if (act.kind === 'delete') await deleteLead({ ctx: inWorkspace(world.ctx, workspaceId()), input: { id } });
+        else await markAsSpam({ ctx: inWorkspace(world.ctx, workspaceId()), input: { id, by: CLI_ACTOR } });
         return;
       }
       case 'restore': {
@@ -128,8 +129,8 @@ describeEachBackend('inbox search stays exact under stores, deletes, spam, resto
           .execute();
         if (waiting.length === 0) return;
         await restoreQuarantined({
-          ctx: world.ctx,
-          input: { workspaceId: workspaceId(), id: waiting[act.pick % waiting.length]!.id },
+          ctx: inWorkspace(world.ctx, workspaceId()),
+          input: { id: waiting[act.pick % waiting.length]!.id },
         });
         return;
       }

@@ -19,6 +19,7 @@ import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import type { SqliteHotWriter } from '../../src/storage/sqlite-hot-writer.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 // The search index file (storage/search-index.ts) on a real, migrated SQLite database, driven step by step: each
 // step is one transaction of the search index thread (sqlite-search-indexer.ts).
@@ -287,7 +288,7 @@ describe('inbox search through the index file [sqlite]', () => {
 
   const at = () => ({ workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, sourceId: seeded.source.id });
   const names = async (search: string) =>
-    (await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search, limit: 1000 } })).leads
+    (await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { search, limit: 1000 } })).leads
       .map((l) => l.name)
       .sort();
   const catchUp = () => {
@@ -334,7 +335,7 @@ describe('inbox search through the index file [sqlite]', () => {
     ]);
     catchUp();
     const fromIndex = async (search: string) => {
-      const filters = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search });
+      const filters = await resolveLeadFilters(inWorkspace(world.ctx, seeded.workspaceId), { search });
       // Answered from the index: the ids, no condition left for SQL.
       expect(filters.search, search).toBeUndefined();
       return filters.searchIds;
@@ -364,7 +365,7 @@ describe('inbox search through the index file [sqlite]', () => {
       { name: 'Ada Lovelace', received_at: minute(3) },
     ]);
     catchUp();
-    const filters = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
+    const filters = await resolveLeadFilters(inWorkspace(world.ctx, seeded.workspaceId), { search: 'tremblay' });
     // Answered from the index: the candidates are the workspace's own, two of them, not 2,502 of everyone's.
     expect(filters.search).toBeUndefined();
     expect(filters.searchIds).toHaveLength(2);
@@ -383,12 +384,12 @@ describe('inbox search through the index file [sqlite]', () => {
       { name: 'Zeb Newest', notes: 'zebra print', received_at: minute(3_000) },
     ]);
     expect(index.backlog()).toBe(2_501);
-    const rare = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'zebra' });
+    const rare = await resolveLeadFilters(inWorkspace(world.ctx, seeded.workspaceId), { search: 'zebra' });
     // Answered as ids (the new leads checked in SQL), not left to a scan of every lead in page order.
     expect(rare.search).toBeUndefined();
     expect(await names('zebra')).toEqual(['Ada Lovelace', 'Zeb Newest']);
     // A term most new leads match is left to the scan in page order, which stops at the page.
-    const common = await resolveLeadFilters(world.ctx, { workspaceId: seeded.workspaceId, search: 'tremblay' });
+    const common = await resolveLeadFilters(inWorkspace(world.ctx, seeded.workspaceId), { search: 'tremblay' });
     expect(common.searchIds).toBeUndefined();
     expect(await names('tremblay')).toHaveLength(1_000);
   });
@@ -526,7 +527,9 @@ describe('the search index thread across a restart [sqlite]', () => {
     await submitLead({ ctx, input: { source, body: { name: 'Bot', website: 'x' }, meta } });
     expect(await started(restarted)).toEqual({ start: 'resumed', leads: 1, changes: 2 });
     const names = async (search: string) =>
-      (await listLeads({ ctx, input: { workspaceId: seeded.workspaceId, search } })).leads.map((l) => l.name).sort();
+      (await listLeads({ ctx: inWorkspace(ctx, seeded.workspaceId), input: { search } })).leads
+        .map((l) => l.name)
+        .sort();
     expect(await names('wombat')).toEqual([]);
     expect(await names('platypus')).toEqual(['Lead numbat']);
     expect(await names('echidna')).toEqual(['Lead echidna']);

@@ -7,6 +7,7 @@ import { searchDocument } from '../../src/storage/search-text.js';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
 import { insertLeads, minute } from '../domain/leads-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 /**
  * PostgreSQL keeps a lead's search document beside the lead (migration 0025): the INSERT puts it in
@@ -27,7 +28,7 @@ describeEachBackend('search documents beside the leads, and the search mover', (
 
   const search = async (term: string) =>
     (
-      await listLeads({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, search: term, limit: 1000 } })
+      await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { search: term, limit: 1000 } })
     ).leads.map((l) => l.id);
   const where = async () => {
     const [moved, pending] = await Promise.all([
@@ -107,8 +108,8 @@ describeEachBackend('search documents beside the leads, and the search mover', (
     const [first] = await insertLeads(world, at, [{ name: 'Moved Lead' }]);
     expect(await moveSearchDocuments(world.store.db)).toBe(1);
     const [second, kept] = await insertLeads(world, at, [{ name: 'Pending Lead' }, { name: 'Kept Lead' }]);
-    await deleteLead({ ctx: world.ctx, input: { id: first!.id } });
-    await deleteLead({ ctx: world.ctx, input: { id: second!.id } });
+    await deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: first!.id } });
+    await deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: second!.id } });
     const { moved, pending } = await where();
     expect(moved).toEqual([]);
     expect(pending).toEqual([{ lead_id: kept!.id, search_text: searchDocument(kept!) }]);

@@ -9,6 +9,7 @@ import { updateSourceTexts } from '../../src/domain/sources/update-source-texts.
 import { describeEachBackend } from '../helpers/backends.js';
 import { startFakeSiteverify, type FakeSiteverify } from '../helpers/fake-siteverify.js';
 import { createWorld, type Seeded, type TestWorld } from '../helpers/test-app.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -173,8 +174,8 @@ describeEachBackend('hosted form', (backend) => {
 
   it("escapes the owner-provided heading, and never shows the source's internal name", async () => {
     const evil = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: 'Internal name 42' },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: 'Internal name 42' },
     });
     await updateSourceTexts({
       ctx: world.ctx,

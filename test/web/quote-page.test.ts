@@ -24,6 +24,7 @@ import { TestClock } from '../helpers/clock.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { quotingWorkspace, sentQuote, type SentTestQuote } from './quote-fixtures.js';
+import { inWorkspace } from '../../src/domain/context.js';
 
 const NOW = Date.parse('2026-11-26T15:00:00.000Z');
 const DAY = 24 * 60 * 60_000;
@@ -183,7 +184,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     });
     try {
       expect(plansOf((await get(q.url)).body)).toBe(before);
-      await deleteScan({ ctx: world.ctx, input: { workspaceId: home.seeded.workspaceId, scanId } });
+      await deleteScan({ ctx: inWorkspace(world.ctx, home.seeded.workspaceId), input: { scanId } });
       const after = await get(q.url);
       expect(after.statusCode).toBe(200);
       expect(plansOf(after.body)).toBe(before);

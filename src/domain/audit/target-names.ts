@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 
 /** What an audit record's target id names now: its current name, or null when it no longer exists. */
 export type TargetNames = Map<string, string | null>;
@@ -13,12 +13,9 @@ const NAMED = ['lead', 'src', 'pl', 'usr', 'ws'] as const;
  * a member; the workspace itself by its name. An id of those kinds that is not found (deleted, erased, or not in this
  * workspace) maps to null.
  */
-export async function auditTargetNames({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string; ids: string[] }>): Promise<TargetNames> {
+export async function auditTargetNames({ ctx, input }: WorkspaceVerbArgs<{ ids: string[] }>): Promise<TargetNames> {
   const { db } = ctx.store;
-  const { workspaceId } = input;
+  const { workspaceId } = ctx;
   const byKind = new Map<string, string[]>();
   for (const id of new Set(input.ids)) {
     const kind = id.split('_')[0] ?? '';

@@ -98,7 +98,7 @@ async function quarantine(
 }
 
 /**
- * One intake submission (docs/api.md), in the contract's order: honeypot → validation → render stamp → spam rules →
+ * One intake submission, in the order docs/api.md gives: honeypot → validation → render stamp → spam rules →
  * bot check → store.
  * Resolves only after the commit, so the caller's 200 means the lead is durable. The row is written as data through
  * the hot writer, guarded in SQL: if the source was deactivated (or moved to another pipeline) since it was looked

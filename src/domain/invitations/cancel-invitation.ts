@@ -1,22 +1,19 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** An owner withdraws an invitation of their workspace that has not been accepted yet. */
-export async function cancelInvitation({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string; invitationId: string }>): Promise<void> {
+export async function cancelInvitation({ ctx, input }: WorkspaceVerbArgs<{ invitationId: string }>): Promise<void> {
   const deleted = await ctx.store.writer.write(async (trx) => {
     const result = await trx
       .deleteFrom('invitations')
       .where('id', '=', input.invitationId)
-      .where('workspace_id', '=', input.workspaceId)
+      .where('workspace_id', '=', ctx.workspaceId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 1) {
       await recordAudit(trx, ctx, {
         action: 'member.invitation_cancelled',
-        workspaceId: input.workspaceId,
+        workspaceId: ctx.workspaceId,
         targetIds: [input.invitationId],
       });
     }

@@ -1,4 +1,4 @@
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type VerbArgs, type WorkspaceVerbArgs } from '../context.js';
 import type { Role } from '../roles.js';
 
 export interface InvitationForMe {
@@ -58,8 +58,7 @@ export async function listInvitationsFor({ ctx, input }: VerbArgs<{ userId: stri
 /** The Members screen: who was invited and has not accepted yet. */
 export async function listPendingInvitations({
   ctx,
-  input,
-}: VerbArgs<{ workspaceId: string }>): Promise<PendingInvitation[]> {
+}: WorkspaceVerbArgs<Record<string, never>>): Promise<PendingInvitation[]> {
   const rows = await ctx.store.db
     .selectFrom('invitations')
     .innerJoin('users', 'users.id', 'invitations.user_id')
@@ -71,7 +70,7 @@ export async function listPendingInvitations({
       'invitations.created_at',
       'invitations.expires_at',
     ])
-    .where('invitations.workspace_id', '=', input.workspaceId)
+    .where('invitations.workspace_id', '=', ctx.workspaceId)
     .where('invitations.expires_at', '>', nowIso(ctx))
     .orderBy('invitations.created_at')
     .execute();

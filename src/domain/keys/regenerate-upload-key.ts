@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { noWorkspaceWithId } from '../workspaces/find-workspace.js';
 import { hashUploadKey, mintUploadKey } from '../secret-box.js';
 import { forgetUploadKeyTouches } from './touch-upload-key.js';
@@ -10,8 +10,7 @@ import { forgetUploadKeyTouches } from './touch-upload-key.js';
  */
 export async function regenerateUploadKey({
   ctx,
-  input,
-}: VerbArgs<{ workspaceId: string }>): Promise<{ uploadKey: string }> {
+}: WorkspaceVerbArgs<Record<string, never>>): Promise<{ uploadKey: string }> {
   const uploadKey = mintUploadKey();
   const replaced = await ctx.store.writer.write(async (trx) => {
     const result = await trx
@@ -23,14 +22,14 @@ export async function regenerateUploadKey({
         last_connected_at: null,
         last_used_at: null,
       })
-      .where('workspace_id', '=', input.workspaceId)
+      .where('workspace_id', '=', ctx.workspaceId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1)
-      await recordAudit(trx, ctx, { action: 'key.regenerated', workspaceId: input.workspaceId });
+      await recordAudit(trx, ctx, { action: 'key.regenerated', workspaceId: ctx.workspaceId });
     return result;
   });
   // Every workspace has its key row from creation on, so no row means no such workspace.
-  if (Number(replaced.numUpdatedRows) === 0) throw noWorkspaceWithId(input.workspaceId);
-  forgetUploadKeyTouches(ctx.store, input.workspaceId);
+  if (Number(replaced.numUpdatedRows) === 0) throw noWorkspaceWithId(ctx.workspaceId);
+  forgetUploadKeyTouches(ctx.store, ctx.workspaceId);
   return { uploadKey };
 }

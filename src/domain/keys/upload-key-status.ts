@@ -1,8 +1,8 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** What the Scans screen says about the key besides the key itself: when it was made and last connected. */
-export async function uploadKeyStatus({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<{
+export async function uploadKeyStatus({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<{
   createdAt: string;
   lastConnectedAt: string | null;
   lastUsedAt: string | null;
@@ -10,8 +10,8 @@ export async function uploadKeyStatus({ ctx, input }: VerbArgs<{ workspaceId: st
   const row = await ctx.store.db
     .selectFrom('upload_keys')
     .select(['created_at', 'last_connected_at', 'last_used_at'])
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .executeTakeFirst();
-  if (!row) throw new AppError('internal_error', `Workspace ${input.workspaceId} has no upload key`);
+  if (!row) throw new AppError('internal_error', `Workspace ${ctx.workspaceId} has no upload key`);
   return { createdAt: row.created_at, lastConnectedAt: row.last_connected_at, lastUsedAt: row.last_used_at };
 }

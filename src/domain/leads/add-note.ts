@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { MovedBy } from '../stages/stage-history.js';
@@ -9,13 +9,12 @@ import { NOTE_MAX, type LeadNote } from './lead-work.js';
 
 /**
  * Adds an internal note to a lead. Line breaks and tabs are kept; other control characters are refused, as is
- * an empty note or one over NOTE_MAX characters. `workspaceId` is the signed-in workspace on a page (another
- * workspace's lead is "not found"); the CLI, which runs on the server, may leave it out.
+ * an empty note or one over NOTE_MAX characters. Another workspace's lead is "not found".
  */
 export async function addNote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; leadId: string; text: string; by: MovedBy }>): Promise<LeadNote> {
+}: WorkspaceVerbArgs<{ leadId: string; text: string; by: MovedBy }>): Promise<LeadNote> {
   const text = checkText(input.text, 'text', 'The note', { multiline: true }).trim();
   if (text === '') {
     throw new AppError('invalid_fields', 'The note is empty', [
@@ -28,7 +27,7 @@ export async function addNote({
     ]);
   }
   return ctx.store.writer.write(async (trx) => {
-    const lead = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.leadId });
+    const lead = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.leadId });
     const note: LeadNote = {
       id: newId('note'),
       leadId: lead.id,

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { MovedBy } from '../stages/stage-history.js';
 import { emailKey } from '../email-address.js';
@@ -24,9 +24,9 @@ export interface Assignment {
 export async function assignLead({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; leadId: string; assignee: AssigneeRef; by: MovedBy }>): Promise<Assignment> {
+}: WorkspaceVerbArgs<{ leadId: string; assignee: AssigneeRef; by: MovedBy }>): Promise<Assignment> {
   return ctx.store.writer.write(async (trx) => {
-    const lead = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.leadId });
+    const lead = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.leadId });
     let assignee: Assignment['assignee'] = null;
     if (input.assignee !== null) {
       const ref = input.assignee;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { Schema } from '../../storage/schema.js';
 import { findLeadRow } from './find-lead.js';
 
@@ -14,12 +14,9 @@ export async function deleteLeadRows(trx: Transaction<Schema>, leadId: string): 
 }
 
 /** Removes a lead for good (owner), with its history, in one transaction. */
-export async function deleteLead({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId?: string; id: string }>): Promise<{ deleted: string }> {
+export async function deleteLead({ ctx, input }: WorkspaceVerbArgs<{ id: string }>): Promise<{ deleted: string }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
+    const row = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.id });
     await deleteLeadRows(trx, row.id);
     await recordAudit(trx, ctx, { action: 'lead.deleted', workspaceId: row.workspace_id, targetIds: [row.id] });
     return { deleted: row.id };

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Role } from '../roles.js';
 
@@ -10,7 +10,7 @@ import type { Role } from '../roles.js';
 export async function deleteNote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; leadId: string; noteId: string; userId: string; role: Role }>): Promise<{
+}: WorkspaceVerbArgs<{ leadId: string; noteId: string; userId: string; role: Role }>): Promise<{
   deleted: string;
   leadId: string;
 }> {
@@ -21,7 +21,7 @@ export async function deleteNote({
       .select(['lead_notes.id', 'lead_notes.lead_id', 'lead_notes.author_user_id'])
       .where('lead_notes.id', '=', input.noteId)
       .where('lead_notes.lead_id', '=', input.leadId)
-      .where('leads.workspace_id', '=', input.workspaceId)
+      .where('leads.workspace_id', '=', ctx.workspaceId)
       .executeTakeFirst();
     if (!note) throw new AppError('note_not_found', 'No such note on this lead');
     if (input.role !== 'owner' && note.author_user_id !== input.userId) {
@@ -30,7 +30,7 @@ export async function deleteNote({
     await trx.deleteFrom('lead_notes').where('id', '=', note.id).execute();
     await recordAudit(trx, ctx, {
       action: 'lead.note_deleted',
-      workspaceId: input.workspaceId,
+      workspaceId: ctx.workspaceId,
       targetIds: [note.lead_id, note.id],
     });
     return { deleted: note.id, leadId: note.lead_id };

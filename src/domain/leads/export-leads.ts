@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { sql, type SqlBool } from 'kysely';
 import { csvStream } from '../csv-cells.js';
 import { csvCellOf, sheetTime, xlsxStream, type SheetCell } from '../xlsx-sheet.js';
-import type { DomainContext, VerbArgs } from '../context.js';
+import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { zonedTimeFormatter } from '../zoned-time.js';
 import {
@@ -129,7 +129,7 @@ export type ExportFormat = 'csv' | 'xlsx';
  * (the one cell rule of csv-cells.ts, headers included, since keys come from the public form), so a spreadsheet shows
  * text instead of running it.
  */
-export function exportLeadsCsv(args: VerbArgs<LeadFilterInput>): Promise<Readable> {
+export function exportLeadsCsv(args: WorkspaceVerbArgs<LeadFilterInput>): Promise<Readable> {
   return exportLeads(args, 'csv');
 }
 
@@ -138,7 +138,7 @@ export function exportLeadsCsv(args: VerbArgs<LeadFilterInput>): Promise<Readabl
  * text as text with no guard, the note count a number, received_at a date and time in the workspace's time zone,
  * follow_up_on a date.
  */
-export function exportLeadsXlsx(args: VerbArgs<LeadFilterInput>): Promise<Readable> {
+export function exportLeadsXlsx(args: WorkspaceVerbArgs<LeadFilterInput>): Promise<Readable> {
   return exportLeads(args, 'xlsx');
 }
 
@@ -149,7 +149,10 @@ export function exportLeadsXlsx(args: VerbArgs<LeadFilterInput>): Promise<Readab
  * Filters are resolved before the stream starts, so a bad filter is an error the caller can answer with, not a
  * half-written file.
  */
-async function exportLeads({ ctx, input }: VerbArgs<LeadFilterInput>, format: ExportFormat): Promise<Readable> {
+async function exportLeads(
+  { ctx, input }: WorkspaceVerbArgs<LeadFilterInput>,
+  format: ExportFormat,
+): Promise<Readable> {
   const filters = await resolveLeadFilters(ctx, input);
   // Recorded when the download starts (the rows stream after): who took which pipeline's leads, whether filtered, as Excel.
   await recordAuditAlone(ctx, {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
 import type { LeadTable, Schema } from '../../storage/schema.js';
 
@@ -22,4 +23,9 @@ export async function findLeadRow(
       `No lead ${id}${workspaceId ? ' in this workspace' : ''}; see \`leadscan leads list\``,
     );
   return row;
+}
+
+/** The workspace a lead belongs to, for the operator's CLI, which names any lead (its verbs then run inside it). */
+export async function workspaceOfLead(ctx: DomainContext, id: string): Promise<string> {
+  return (await findLeadRow(ctx.store.db, { id })).workspace_id;
 }

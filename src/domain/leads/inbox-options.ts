@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 
 export interface SourceOption {
@@ -11,13 +11,13 @@ export interface SourceOption {
 export async function inboxOptions({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string }>): Promise<{ stages: Stage[]; sources: SourceOption[] }> {
+}: WorkspaceVerbArgs<{ pipelineId: string }>): Promise<{ stages: Stage[]; sources: SourceOption[] }> {
   const [stages, sources] = await Promise.all([
     loadStages(ctx.store.db, input.pipelineId),
     ctx.store.db
       .selectFrom('lead_sources')
       .select(['id', 'name', 'pipeline_id'])
-      .where('workspace_id', '=', input.workspaceId)
+      .where('workspace_id', '=', ctx.workspaceId)
       .orderBy('name')
       .orderBy('id')
       .execute(),

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { DomainContext } from '../context.js';
+import type { WorkspaceContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
 import { possibleDuplicate } from './duplicates.js';
@@ -12,11 +12,10 @@ import type { DialectOps } from '../../storage/dialect-ops.js';
 import { searchQuery, type SearchQuery } from '../../storage/search-text.js';
 
 /**
- * The inbox filters (docs/admin-app.md): the workspace and pipeline by id, the rest as a person gives them (stage
+ * The inbox filters (docs/admin-app.md), within the context's workspace: the pipeline by id, the rest as a person gives them (stage
  * and source by id or name, dates as text).
  */
 export interface LeadFilterInput {
-  workspaceId: string;
   pipelineId?: string;
   /** A stage key or name. */
   stage?: string;
@@ -78,7 +77,7 @@ function instant(label: string, value: string, endOfDay: boolean): string {
 
 const blank = (value: string | undefined) => value === undefined || value.trim() === '';
 
-export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterInput): Promise<LeadFilters> {
+export async function resolveLeadFilters(ctx: WorkspaceContext, input: LeadFilterInput): Promise<LeadFilters> {
   // Refused before any lookup: a NUL would fail the query on PostgreSQL and the search index on SQLite.
   for (const [field, label] of [
     ['assignee', 'The assignee'],
@@ -93,11 +92,11 @@ export async function resolveLeadFilters(ctx: DomainContext, input: LeadFilterIn
     const value = input[field];
     if (value !== undefined) checkText(value, field, label);
   }
-  const { workspaceId } = input;
+  const { workspaceId } = ctx;
   const filters: LeadFilters = { workspaceId };
   const { db } = ctx.store;
   if (input.pipelineId !== undefined) {
-    filters.pipelineId = (await getPipeline({ ctx, input: { workspaceId, pipelineId: input.pipelineId } })).id;
+    filters.pipelineId = (await getPipeline({ ctx, input: { pipelineId: input.pipelineId } })).id;
   }
   if (!blank(input.stage)) {
     const ref = input.stage!.trim();

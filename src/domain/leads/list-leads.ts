@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { decodeCursor, encodeCursor, resolveLeadFilters, type LeadFilterInput } from './lead-filters.js';
 import { leadPageQuery, type LeadPageRow } from './inbox-query.js';
@@ -33,7 +33,7 @@ export function toInboxLead(row: LeadPageRow): InboxLead {
 }
 
 /** A pipeline's (or workspace's) leads, newest first, filtered and searched, one cursor page at a time (docs/admin-app.md). */
-export async function listLeads({ ctx, input }: VerbArgs<LeadListInput>): Promise<LeadPage> {
+export async function listLeads({ ctx, input }: WorkspaceVerbArgs<LeadListInput>): Promise<LeadPage> {
   const limit = input.limit ?? PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new AppError('invalid_request', `A page holds 1 to ${MAX_LIMIT} leads`);

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { loadStages, pickStage } from '../stages/stage.js';
 import { newHistoryId, type MovedBy, type StageMove } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
@@ -8,15 +8,12 @@ import { findLeadRow } from './find-lead.js';
  * Moves a lead to another stage of its pipeline and records who did it, in one transaction. Moving a lead to
  * the stage it is in changes nothing and writes no history (a double-clicked Move stays one move).
  */
-export async function moveLead({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId?: string; id: string; stage: string; by: MovedBy }>): Promise<{
+export async function moveLead({ ctx, input }: WorkspaceVerbArgs<{ id: string; stage: string; by: MovedBy }>): Promise<{
   id: string;
   moved: StageMove | null;
 }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
+    const row = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.id });
     const stages = await loadStages(trx, row.pipeline_id);
     const to = pickStage(stages, input.stage);
     if (to.key === row.stage) return { id: row.id, moved: null };

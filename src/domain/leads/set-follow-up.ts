@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { MovedBy } from '../stages/stage-history.js';
 import { findLeadRow } from './find-lead.js';
@@ -27,14 +27,14 @@ export function checkDay(value: string, field = 'followUp'): string {
 export async function setFollowUp({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; leadId: string; day: string | null; by: MovedBy }>): Promise<{
+}: WorkspaceVerbArgs<{ leadId: string; day: string | null; by: MovedBy }>): Promise<{
   leadId: string;
   followUpOn: string | null;
   changed: boolean;
 }> {
   const day = input.day === null ? null : checkDay(input.day);
   return ctx.store.writer.write(async (trx) => {
-    const lead = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.leadId });
+    const lead = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.leadId });
     if ((lead.follow_up_on ?? null) === day) return { leadId: lead.id, followUpOn: day, changed: false };
     await trx.updateTable('leads').set({ follow_up_on: day }).where('id', '=', lead.id).execute();
     await recordLeadEvent(trx, lead.id, { kind: 'follow_up', value: day, at: nowIso(ctx) }, input.by);

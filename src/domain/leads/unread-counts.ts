@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 
 export interface PipelineUnread {
   pipelineId: string;
@@ -11,12 +11,12 @@ export interface PipelineUnread {
  * triggers of `lead_unread` keep in the same statement as the marks (migration 0024), so a few rows are read
  * however many leads are new.
  */
-export async function unreadCounts({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<PipelineUnread[]> {
+export async function unreadCounts({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<PipelineUnread[]> {
   const { db } = ctx.store;
   const pipelines = await db
     .selectFrom('pipelines')
     .select(['id', 'name'])
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { Role } from '../roles.js';
 
 export interface MemberView {
@@ -12,7 +12,7 @@ export interface MemberView {
 }
 
 /** The Members screen: everyone in the workspace, owners first, then by email. */
-export async function listMembers({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<MemberView[]> {
+export async function listMembers({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<MemberView[]> {
   const rows = await ctx.store.db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -24,7 +24,7 @@ export async function listMembers({ ctx, input }: VerbArgs<{ workspaceId: string
       'memberships.role',
       'memberships.created_at',
     ])
-    .where('memberships.workspace_id', '=', input.workspaceId)
+    .where('memberships.workspace_id', '=', ctx.workspaceId)
     .orderBy('memberships.role', 'desc')
     .orderBy('users.email_key')
     .execute();

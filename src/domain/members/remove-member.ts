@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import type { DialectOps } from '../../storage/dialect-ops.js';
 import { AppError } from '../errors.js';
 import { keepAnOwner } from './last-owner.js';
@@ -13,12 +13,12 @@ import { unassignMember } from '../leads/unassign-member.js';
  * memberships on every request, so the person's open sessions lose this workspace at once. Their leads in the
  * workspace become unassigned.
  */
-export async function removeMember({ ctx, input }: VerbArgs<{ workspaceId: string; userId: string }>): Promise<void> {
+export async function removeMember({ ctx, input }: WorkspaceVerbArgs<{ userId: string }>): Promise<void> {
   await ctx.store.writer.write(async (trx) => {
-    await deleteMembership(trx, ctx.store.ops, { ...input, at: nowIso(ctx) });
+    await deleteMembership(trx, ctx.store.ops, { workspaceId: ctx.workspaceId, userId: input.userId, at: nowIso(ctx) });
     await recordAudit(trx, ctx, {
       action: 'member.removed',
-      workspaceId: input.workspaceId,
+      workspaceId: ctx.workspaceId,
       targetIds: [input.userId],
     });
   });

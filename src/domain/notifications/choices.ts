@@ -1,4 +1,4 @@
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Role } from '../roles.js';
 
@@ -31,14 +31,14 @@ export function choicesOf(role: string, row: { leads: string; scans: string } | 
 export async function getNotificationChoices({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; userId: string }>): Promise<NotificationChoices> {
+}: WorkspaceVerbArgs<{ userId: string }>): Promise<NotificationChoices> {
   const row = await ctx.store.db
     .selectFrom('memberships')
     .leftJoin('notification_choices as c', (join) =>
       join.onRef('c.workspace_id', '=', 'memberships.workspace_id').onRef('c.user_id', '=', 'memberships.user_id'),
     )
     .select(['memberships.role', 'c.leads', 'c.scans'])
-    .where('memberships.workspace_id', '=', input.workspaceId)
+    .where('memberships.workspace_id', '=', ctx.workspaceId)
     .where('memberships.user_id', '=', input.userId)
     .executeTakeFirst();
   if (!row) throw new AppError('workspace_not_found', 'You are not a member of this workspace');
@@ -62,7 +62,7 @@ function checkChoice<T extends string>(field: string, value: string, allowed: re
 export async function setNotificationChoices({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; userId: string; leads: string; scans: string }>): Promise<NotificationChoices> {
+}: WorkspaceVerbArgs<{ userId: string; leads: string; scans: string }>): Promise<NotificationChoices> {
   const leads = checkChoice('leads', input.leads, LEAD_EMAIL_CHOICES, 'Choose each lead, a daily summary or never');
   const scans = checkChoice('scans', input.scans, SCAN_EMAIL_CHOICES, 'Choose each scan or never');
   const now = nowIso(ctx);
@@ -71,14 +71,14 @@ export async function setNotificationChoices({
       .selectFrom('memberships')
       .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
       .select(['workspaces.time_zone'])
-      .where('memberships.workspace_id', '=', input.workspaceId)
+      .where('memberships.workspace_id', '=', ctx.workspaceId)
       .where('memberships.user_id', '=', input.userId)
       .executeTakeFirst();
     if (!member) throw new AppError('workspace_not_found', 'You are not a member of this workspace');
     const previous = await trx
       .selectFrom('notification_choices')
       .select(['leads', 'digest_day', 'digest_through'])
-      .where('workspace_id', '=', input.workspaceId)
+      .where('workspace_id', '=', ctx.workspaceId)
       .where('user_id', '=', input.userId)
       .executeTakeFirst();
     const startsDigest = leads === 'daily' && previous?.leads !== 'daily';
@@ -87,7 +87,7 @@ export async function setNotificationChoices({
       : { digest_day: previous?.digest_day ?? null, digest_through: previous?.digest_through ?? null };
     await trx
       .insertInto('notification_choices')
-      .values({ workspace_id: input.workspaceId, user_id: input.userId, leads, scans, updated_at: now, ...digest })
+      .values({ workspace_id: ctx.workspaceId, user_id: input.userId, leads, scans, updated_at: now, ...digest })
       .onConflict((oc) =>
         oc.columns(['workspace_id', 'user_id']).doUpdateSet({ leads, scans, updated_at: now, ...digest }),
       )
@@ -97,7 +97,7 @@ export async function setNotificationChoices({
     if (dropped.length > 0) {
       await trx
         .deleteFrom('notification_pending')
-        .where('workspace_id', '=', input.workspaceId)
+        .where('workspace_id', '=', ctx.workspaceId)
         .where('user_id', '=', input.userId)
         .where('kind', 'in', dropped)
         .execute();

@@ -7,7 +7,7 @@ import { page, type RenderedEmail } from './email-page.js';
 import { enqueueEmail } from './outbox.js';
 
 /**
- * The confirmation to the person who sent a form (CONTRACT §17, docs/notifications.md "Confirmation to the sender"):
+ * The confirmation to the person who sent a form (docs/notifications.md, "Confirmation to the sender"):
  * per source, off by default. It says the request arrived, with the business's name and contact, Reply-To the
  * business's email, and nothing the visitor typed (not even their name): the form cannot carry a message to a
  * stranger whose address someone else typed. At most one per mailbox per workspace per UTC day, at most

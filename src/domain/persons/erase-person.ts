@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { removeLeads } from '../workspaces/remove-contents.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
 import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 import { forgetConfirmations } from '../notifications/sender-confirmation.js';
@@ -77,10 +77,10 @@ const ERASED_TABLES = [
 export async function erasePerson({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
+}: WorkspaceVerbArgs<{ email?: string | undefined; phone?: string | undefined }>): Promise<PersonErasure> {
   const match = personMatch(input);
   const { deleted, kept } = await ctx.store.writer.write(async (trx) => {
-    const rows = await findPersonRows(trx, { workspaceId: input.workspaceId, match });
+    const rows = await findPersonRows(trx, { workspaceId: ctx.workspaceId, match });
     const leads = rows.leads.map((r) => r.id);
     const quarantine = rows.quarantine.map((r) => r.id);
     // Emails to the person waiting or kept in the outbox (a quote sent to them, their copy of an acceptance) carry
@@ -104,10 +104,10 @@ export async function erasePerson({
     if (addresses.length > 0) {
       await trx
         .deleteFrom('outbox')
-        .where('workspace_id', '=', input.workspaceId)
+        .where('workspace_id', '=', ctx.workspaceId)
         .where((eb) => eb(eb.fn('lower', ['to_address']), 'in', addresses))
         .execute();
-      await forgetConfirmations(trx, ctx, input.workspaceId, addresses);
+      await forgetConfirmations(trx, ctx, ctx.workspaceId, addresses);
     }
     // Their invoices: those of their leads, and (found by email) those addressed to them. Issued ones are the books:
     // kept, their customer link ended; drafts are deleted (their lines with them).
@@ -118,7 +118,7 @@ export async function erasePerson({
         : await trx
             .selectFrom('invoices')
             .select(['id', 'kind', 'number', 'status'])
-            .where('workspace_id', '=', input.workspaceId)
+            .where('workspace_id', '=', ctx.workspaceId)
             .where((eb) =>
               eb.or([
                 ...(leads.length > 0 ? [eb('lead_id', 'in', leads)] : []),
@@ -163,7 +163,7 @@ export async function erasePerson({
     // Counts only: the record must not say whom (the point of an erasure is that nothing does).
     await recordAudit(trx, ctx, {
       action: 'person.erased',
-      workspaceId: input.workspaceId,
+      workspaceId: ctx.workspaceId,
       details: {
         leads: leads.length,
         quarantine: quarantine.length,
@@ -184,5 +184,5 @@ export async function erasePerson({
   });
   // Even when nothing matched now: a second erase is how an earlier one whose WAL was held open gets finished.
   const onDisk = await ctx.store.forgetDeleted(ERASED_TABLES);
-  return { workspaceId: input.workspaceId, match, deleted, kept, onDisk, backups: BACKUPS_KEEP_IT };
+  return { workspaceId: ctx.workspaceId, match, deleted, kept, onDisk, backups: BACKUPS_KEEP_IT };
 }

@@ -1,5 +1,5 @@
 import { recordAuditAlone } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import type { MarkedLeadState } from '../quarantine/mark-as-spam.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
 import { readLeadRecords, requestMeta, toExportedLead, type ExportedLead, type RequestMeta } from './exported-lead.js';
@@ -21,24 +21,23 @@ export interface PersonExport {
 export async function exportPerson({
   ctx,
   input,
-}: VerbArgs<{
-  workspaceId: string;
+}: WorkspaceVerbArgs<{
   email?: string | undefined;
   phone?: string | undefined;
   lookupOnly?: boolean;
 }>): Promise<PersonExport> {
   const match = personMatch(input);
-  const rows = await findPersonRows(ctx.store.db, { workspaceId: input.workspaceId, match });
+  const rows = await findPersonRows(ctx.store.db, { workspaceId: ctx.workspaceId, match });
   // The export handed out is recorded with its counts (never whom); the People screen's lookup before it is not.
   if (!input.lookupOnly) {
     await recordAuditAlone(ctx, {
       action: 'person.exported',
-      workspaceId: input.workspaceId,
+      workspaceId: ctx.workspaceId,
       details: { leads: rows.leads.length, quarantine: rows.quarantine.length },
     });
   }
   return {
-    workspaceId: input.workspaceId,
+    workspaceId: ctx.workspaceId,
     match,
     // The team's notes and history about the person are data about them too (the erasure deletes them with the lead).
     leads: await Promise.all(rows.leads.map(async (row) => toExportedLead(await readLeadRecords(ctx.store.db, row)))),
@@ -55,7 +54,7 @@ export async function exportPerson({
   };
 }
 
-async function quotesOf(ctx: VerbArgs<unknown>['ctx'], leadIds: string[]): Promise<PersonExport['quotes']> {
+async function quotesOf(ctx: DomainContext, leadIds: string[]): Promise<PersonExport['quotes']> {
   if (leadIds.length === 0) return [];
   const rows = await ctx.store.db
     .selectFrom('quotes')

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { getWorkspace } from '../workspaces/find-workspace.js';
 import { assertNameFree, checkName } from '../unique-name.js';
 import { insertDefaultStages } from './default-stages.js';
@@ -13,12 +13,9 @@ export interface Pipeline {
   name: string;
 }
 
-export async function createPipeline({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string; name: string }>): Promise<Pipeline> {
+export async function createPipeline({ ctx, input }: WorkspaceVerbArgs<{ name: string }>): Promise<Pipeline> {
   const name = checkName('pipeline', input.name);
-  const workspace = await getWorkspace({ ctx, input });
+  const workspace = await getWorkspace({ ctx, input: { workspaceId: ctx.workspaceId } });
   const id = newId('pl');
   await ctx.store.writer.write(async (trx) => {
     await assertNameFree(trx, 'pipelines', { name, workspaceId: workspace.id });

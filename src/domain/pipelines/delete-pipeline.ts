@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { DeletedView } from '../workspaces/delete-workspace.js';
 import {
   countLeads,
@@ -14,7 +14,7 @@ import { getPipeline } from './find-pipeline.js';
 export async function deletePipeline({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string; force: boolean }>): Promise<DeletedView> {
+}: WorkspaceVerbArgs<{ pipelineId: string; force: boolean }>): Promise<DeletedView> {
   const pipeline = await getPipeline({ ctx, input });
   const deleted = await ctx.store.writer.write(async (trx) => {
     const sourceIds = (

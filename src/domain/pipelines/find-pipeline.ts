@@ -1,48 +1,36 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
-import type { DomainContext } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { Pipeline } from './create-pipeline.js';
 
 /**
  * A pipeline of the workspace, by id or by name, case-insensitively (unique per workspace, migration 0002), as a
  * person gives it: a CLI argument or a pipeline in a page's URL.
  */
-export async function findPipeline({
-  ctx,
-  input,
-}: {
-  ctx: DomainContext;
-  input: { workspaceId: string; ref: string };
-}): Promise<Pipeline> {
+export async function findPipeline({ ctx, input }: WorkspaceVerbArgs<{ ref: string }>): Promise<Pipeline> {
   const row = await ctx.store.db
     .selectFrom('pipelines')
     .selectAll()
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .where((eb) =>
       eb.or([eb('id', '=', input.ref), eb(sql<string>`lower(name)`, '=', sql<string>`lower(${input.ref})`)]),
     )
     .orderBy(sql`case when id = ${input.ref} then 0 else 1 end`)
     .limit(1)
     .executeTakeFirst();
-  if (!row) throw pipelineNotFound(input.workspaceId, input.ref);
+  if (!row) throw pipelineNotFound(ctx.workspaceId, input.ref);
   return { id: row.id, workspaceId: row.workspace_id, name: row.name };
 }
 
 /** A pipeline by its id; another workspace's pipeline is "not found". */
-export async function getPipeline({
-  ctx,
-  input,
-}: {
-  ctx: DomainContext;
-  input: { workspaceId: string; pipelineId: string };
-}): Promise<Pipeline> {
+export async function getPipeline({ ctx, input }: WorkspaceVerbArgs<{ pipelineId: string }>): Promise<Pipeline> {
   const row = await ctx.store.db
     .selectFrom('pipelines')
     .selectAll()
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .where('id', '=', input.pipelineId)
     .executeTakeFirst();
-  if (!row) throw pipelineNotFound(input.workspaceId, input.pipelineId);
+  if (!row) throw pipelineNotFound(ctx.workspaceId, input.pipelineId);
   return { id: row.id, workspaceId: row.workspace_id, name: row.name };
 }
 

@@ -1,15 +1,14 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { Pipeline } from './create-pipeline.js';
 
 /** The pipelines of a workspace, oldest first. */
 export async function listPipelines({
   ctx,
-  input,
-}: VerbArgs<{ workspaceId: string }>): Promise<Array<Pipeline & { createdAt: string }>> {
+}: WorkspaceVerbArgs<Record<string, never>>): Promise<Array<Pipeline & { createdAt: string }>> {
   const rows = await ctx.store.db
     .selectFrom('pipelines')
     .selectAll()
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { assertNameFree, checkName } from '../unique-name.js';
 import type { Pipeline } from './create-pipeline.js';
 import { getPipeline } from './find-pipeline.js';
@@ -7,7 +7,7 @@ import { getPipeline } from './find-pipeline.js';
 export async function renamePipeline({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string; name: string }>): Promise<Pipeline> {
+}: WorkspaceVerbArgs<{ pipelineId: string; name: string }>): Promise<Pipeline> {
   const name = checkName('pipeline', input.name);
   const pipeline = await getPipeline({ ctx, input });
   await ctx.store.writer.write(async (trx) => {

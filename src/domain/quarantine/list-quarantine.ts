@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { QuarantineTable } from '../../storage/schema.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { quarantineCutoff } from '../intake/quarantine-retention.js';
 
 export interface QuarantineView {
@@ -21,11 +21,11 @@ export interface QuarantineView {
 export async function listQuarantine({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; limit?: number; offset?: number }>): Promise<QuarantineView[]> {
+}: WorkspaceVerbArgs<{ limit?: number; offset?: number }>): Promise<QuarantineView[]> {
   const rows = await ctx.store.db
     .selectFrom('quarantine')
     .selectAll()
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')

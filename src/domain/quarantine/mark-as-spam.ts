@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import type { Transaction } from 'kysely';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import { deleteLeadRows } from '../leads/delete-lead.js';
 import { findLeadRow } from '../leads/find-lead.js';
@@ -51,9 +51,9 @@ async function stateOf(trx: Transaction<Schema>, lead: LeadTable): Promise<Marke
 export async function markAsSpam({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; id: string; by: MovedBy }>): Promise<{ quarantineId: string; leadId: string }> {
+}: WorkspaceVerbArgs<{ id: string; by: MovedBy }>): Promise<{ quarantineId: string; leadId: string }> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await findLeadRow(trx, { workspaceId: input.workspaceId, id: input.id });
+    const row = await findLeadRow(trx, { workspaceId: ctx.workspaceId, id: input.id });
     const state = await stateOf(trx, row);
     const quarantineId = newId('qr');
     await trx

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { AppError } from '../errors.js';
-import type { VerbArgs } from '../context.js';
+import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import { HONEYPOT_FIELD, normalizeLeadBody } from '../lead-fields.js';
 import { insertLead } from '../intake/store-lead.js';
@@ -33,6 +33,24 @@ async function restoreCatch(
   return leadId;
 }
 
+function quarantinedNotFound(id: string): AppError {
+  return new AppError(
+    'quarantine_item_not_found',
+    `No quarantined submission has the id ${id}; see \`leadscan quarantine list\` (items are kept 30 days)`,
+  );
+}
+
+/** The workspace of a quarantined submission, for the operator's CLI, which names any (and restores it inside it). */
+export async function workspaceOfQuarantined(ctx: DomainContext, id: string): Promise<string> {
+  const row = await ctx.store.db
+    .selectFrom('quarantine')
+    .select('workspace_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw quarantinedNotFound(id);
+  return row.workspace_id;
+}
+
 /**
  * Turns a quarantined submission into a lead (docs/api.md): a caught post as a new lead with the original received
  * time and request details, in the pipeline's first stage; a lead marked as spam as it was, under its own id
@@ -43,22 +61,17 @@ async function restoreCatch(
 export async function restoreQuarantined({
   ctx,
   input,
-}: VerbArgs<{ id: string; workspaceId?: string }>): Promise<{ leadId: string }> {
+}: WorkspaceVerbArgs<{ id: string }>): Promise<{ leadId: string }> {
   return ctx.store.writer.write(async (trx) => {
     const row = await trx
       .selectFrom('quarantine')
       .selectAll()
       .where('id', '=', input.id)
-      // The admin pages restore within the signed-in workspace; another workspace's item is "not found".
-      .$if(input.workspaceId !== undefined, (q) => q.where('workspace_id', '=', input.workspaceId!))
+      // Within the context's workspace: another workspace's item is "not found".
+      .where('workspace_id', '=', ctx.workspaceId)
       .where('received_at', '>=', quarantineCutoff(ctx.clock.now()))
       .executeTakeFirst();
-    if (!row) {
-      throw new AppError(
-        'quarantine_item_not_found',
-        `No quarantined submission has the id ${input.id}; see \`leadscan quarantine list\` (items are kept 30 days)`,
-      );
-    }
+    if (!row) throw quarantinedNotFound(input.id);
     if (row.restored_lead_id) {
       throw new AppError('already_restored', `${input.id} was already restored as lead ${row.restored_lead_id}`);
     }

@@ -1,20 +1,18 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
-import { scanInWorkspace, workspaceOfScan } from './scan-in-workspace.js';
+import { scanInWorkspace } from './scan-in-workspace.js';
 
 /**
  * A scan belongs to a job: attach it to a lead of the same workspace (members may). Attaching again moves it to
- * the other lead. A lead or scan of another workspace is "not found", like a missing one. Without `workspaceId`
- * (the CLI, run by the operator) the scan's own workspace is the one.
+ * the other lead. A lead or scan of another workspace is "not found", like a missing one.
  */
 export async function attachScan({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; scanId: string; leadId: string }>): Promise<{ scanId: string; leadId: string }> {
-  const workspaceId = input.workspaceId ?? (await workspaceOfScan(ctx, input.scanId));
+}: WorkspaceVerbArgs<{ scanId: string; leadId: string }>): Promise<{ scanId: string; leadId: string }> {
   await ctx.store.writer.write(async (trx) => {
-    const scan = await scanInWorkspace(ctx, workspaceId, input.scanId, trx);
+    const scan = await scanInWorkspace(ctx, ctx.workspaceId, input.scanId, trx);
     const lead = await trx
       .selectFrom('leads')
       .select('id')

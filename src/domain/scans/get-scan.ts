@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { scanNotFound } from './scan-in-workspace.js';
 import { scanSummaries, toScanView, type ScanView } from './list-scans.js';
 import { leadsById } from './scan-lead.js';
@@ -11,11 +11,11 @@ import { leadsById } from './scan-lead.js';
 export async function getScan({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; scanId: string; markOpened?: boolean }>): Promise<ScanView> {
+}: WorkspaceVerbArgs<{ scanId: string; markOpened?: boolean }>): Promise<ScanView> {
   const { db } = ctx.store;
   const scan = await scanSummaries(db)
     .where('scans.id', '=', input.scanId)
-    .where('scans.workspace_id', '=', input.workspaceId)
+    .where('scans.workspace_id', '=', ctx.workspaceId)
     .executeTakeFirst();
   if (!scan) throw scanNotFound(input.scanId);
   const [rooms, leads] = await Promise.all([

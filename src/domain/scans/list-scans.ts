@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { leadsById, type ScanLead } from './scan-lead.js';
 
 export interface ScanView {
@@ -25,9 +25,9 @@ export type ScanListFilter = 'unattached' | 'all';
 export async function listScans({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; limit?: number; offset?: number; filter?: ScanListFilter }>): Promise<ScanView[]> {
+}: WorkspaceVerbArgs<{ limit?: number; offset?: number; filter?: ScanListFilter }>): Promise<ScanView[]> {
   const { db } = ctx.store;
-  let query = scanSummaries(db).where('scans.workspace_id', '=', input.workspaceId);
+  let query = scanSummaries(db).where('scans.workspace_id', '=', ctx.workspaceId);
   if (input.filter === 'unattached') query = query.where('scans.lead_id', 'is', null);
   const scans = await query
     .orderBy('scans.received_at', 'desc')

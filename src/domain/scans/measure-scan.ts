@@ -1,5 +1,5 @@
 import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
-import { roomRange, scanNotFound, workspaceOfScan } from './scan-in-workspace.js';
+import { roomRange, scanInWorkspace, scanNotFound } from './scan-in-workspace.js';
 import { MEASURE_VERSION, measureRoomBytes, type RoomMeasurement } from './measure/index.js';
 import { numberedRoomName } from './store-upload.js';
 
@@ -19,7 +19,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads a scan's rooms into figures and keeps them beside the scan (the bytes are never changed). Derived data:
- * computing it twice (two instances, a page and the sweep at once) writes the same row twice, harmlessly.
+ * computing it twice (two instances, a page and the sweep at once) writes the same row twice, harmlessly. The
+ * sweep's verb, across workspaces: its ids come from scansToMeasure (or scanFigures, which found the scan in its
+ * workspace first), never from a person.
  */
 export async function measureScan({ ctx, input }: VerbArgs<{ scanId: string }>): Promise<ScanFigures> {
   const { db } = ctx.store;
@@ -106,34 +108,24 @@ function measureOnce(ctx: DomainContext, scanId: string): Promise<ScanFigures> {
 }
 
 /**
- * The kept figures of a scan of the workspace, computed now when missing or made by an older reader. Without
- * `workspaceId` (the operator's CLI) the scan's own workspace is the one.
+ * The kept figures of a scan of the workspace, computed now when missing or made by an older reader. Another
+ * workspace's scan is "not found" (scanInWorkspace).
  */
 export async function scanFigures({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; scanId: string }>): Promise<ScanFigures> {
-  const workspaceId = input.workspaceId ?? (await workspaceOfScan(ctx, input.scanId));
+}: VerbArgs<{ workspaceId: string; scanId: string }>): Promise<ScanFigures> {
+  const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
   const row = await ctx.store.db
-    .selectFrom('scans')
-    .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
-    .select([
-      'scans.id',
-      'scan_measurements.version',
-      'scan_measurements.computed_at',
-      'scan_measurements.floor_area',
-      'scan_measurements.rooms_recognized',
-      'scan_measurements.rooms',
-    ])
-    .where('scans.id', '=', input.scanId)
-    .where('scans.workspace_id', '=', workspaceId)
+    .selectFrom('scan_measurements')
+    .select(['version', 'computed_at', 'floor_area', 'rooms_recognized', 'rooms'])
+    .where('scan_id', '=', scan.id)
     .executeTakeFirst();
-  if (!row) throw scanNotFound(input.scanId);
   const figures =
-    row.version === null || Number(row.version) < MEASURE_VERSION || row.rooms === null
-      ? await measureOnce(ctx, row.id)
+    !row || Number(row.version) < MEASURE_VERSION || row.rooms === null
+      ? await measureOnce(ctx, scan.id)
       : {
-          scanId: row.id,
+          scanId: scan.id,
           version: Number(row.version),
           computedAt: row.computed_at!,
           floorArea: row.floor_area === null ? null : Number(row.floor_area),
@@ -142,7 +134,7 @@ export async function scanFigures({
         };
   // The names as they are now (a rename after the figures were kept): the figures are derived, the names are not.
   const names = new Map(
-    (await ctx.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', row.id).execute()).map(
+    (await ctx.store.db.selectFrom('scan_rooms').select(['idx', 'name']).where('scan_id', '=', scan.id).execute()).map(
       (r) => [Number(r.idx), r.name],
     ),
   );

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { roomRange, scanInWorkspace } from './scan-in-workspace.js';
 
 /** The stored request body of a scan of the workspace, exactly as it arrived. */
-export async function readScanRaw({ ctx, input }: VerbArgs<{ workspaceId: string; scanId: string }>): Promise<Buffer> {
-  const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
+export async function readScanRaw({ ctx, input }: WorkspaceVerbArgs<{ scanId: string }>): Promise<Buffer> {
+  const scan = await scanInWorkspace(ctx, ctx.workspaceId, input.scanId);
   const row = await ctx.store.db.selectFrom('scans').select('raw').where('id', '=', scan.id).executeTakeFirstOrThrow();
   return Buffer.from(row.raw);
 }
@@ -14,8 +14,8 @@ export async function readScanRaw({ ctx, input }: VerbArgs<{ workspaceId: string
 export async function readScanRoom({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; scanId: string; index: number }>): Promise<Buffer> {
-  const scan = await scanInWorkspace(ctx, input.workspaceId, input.scanId);
+}: WorkspaceVerbArgs<{ scanId: string; index: number }>): Promise<Buffer> {
+  const scan = await scanInWorkspace(ctx, ctx.workspaceId, input.scanId);
   const row = await ctx.store.db
     .selectFrom('scan_rooms')
     .select(['raw', 'raw_start', 'raw_end'])

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 
 export interface LeadScan {
   id: string;
@@ -8,15 +8,12 @@ export interface LeadScan {
 }
 
 /** The scans attached to a lead, newest first: the lead's page lists them with their totals. */
-export async function scansOfLead({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string; leadId: string }>): Promise<LeadScan[]> {
+export async function scansOfLead({ ctx, input }: WorkspaceVerbArgs<{ leadId: string }>): Promise<LeadScan[]> {
   const rows = await ctx.store.db
     .selectFrom('scans')
     .leftJoin('scan_measurements', 'scan_measurements.scan_id', 'scans.id')
     .select(['scans.id', 'scans.received_at', 'scans.room_count', 'scan_measurements.floor_area'])
-    .where('scans.workspace_id', '=', input.workspaceId)
+    .where('scans.workspace_id', '=', ctx.workspaceId)
     .where('scans.lead_id', '=', input.leadId)
     .orderBy('scans.received_at', 'desc')
     .orderBy('scans.id', 'desc')

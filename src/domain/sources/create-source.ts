@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { newId } from '../ids.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { assertNameFree, checkName } from '../unique-name.js';
 import { toSourceView, type LeadSourceView } from './source.js';
@@ -11,7 +11,7 @@ import { toSourceView, type LeadSourceView } from './source.js';
 export async function createSource({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string; name: string }>): Promise<LeadSourceView> {
+}: WorkspaceVerbArgs<{ pipelineId: string; name: string }>): Promise<LeadSourceView> {
   const name = checkName('lead source', input.name);
   const pipeline = await getPipeline({ ctx, input });
   const id = newId('src');

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { toLeadSource, toSourceView, type BotCheckSettings, type LeadSourceView } from './source.js';
 
 export interface SourceListItem extends LeadSourceView {
@@ -14,14 +14,14 @@ export interface SourceListItem extends LeadSourceView {
 }
 
 /** `leadscan source list` and the Sources screen: every source of the workspace with its lead count. */
-export async function listSources({ ctx, input }: VerbArgs<{ workspaceId: string }>): Promise<SourceListItem[]> {
+export async function listSources({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<SourceListItem[]> {
   const { db } = ctx.store;
   const rows = await db
     .selectFrom('lead_sources')
     .innerJoin('pipelines', 'pipelines.id', 'lead_sources.pipeline_id')
     .selectAll('lead_sources')
     .select('pipelines.name as pipeline_name')
-    .where('lead_sources.workspace_id', '=', input.workspaceId)
+    .where('lead_sources.workspace_id', '=', ctx.workspaceId)
     .orderBy('lead_sources.created_at')
     .orderBy('lead_sources.id')
     .execute();
@@ -29,7 +29,7 @@ export async function listSources({ ctx, input }: VerbArgs<{ workspaceId: string
   const stats = await db
     .selectFrom('leads')
     .select(['source_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('received_at').as('last')])
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .groupBy('source_id')
     .execute();
   const bySource = new Map(stats.map((s) => [s.source_id, s]));
@@ -57,8 +57,8 @@ export async function listSources({ ctx, input }: VerbArgs<{ workspaceId: string
 export async function findWorkspaceSource({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; sourceId: string }>): Promise<SourceListItem> {
-  const all = await listSources({ ctx, input: { workspaceId: input.workspaceId } });
+}: WorkspaceVerbArgs<{ sourceId: string }>): Promise<SourceListItem> {
+  const all = await listSources({ ctx, input: {} });
   const found = all.find((s) => s.id === input.sourceId);
   if (!found) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   return found;
@@ -67,12 +67,11 @@ export async function findWorkspaceSource({
 /** The pipelines a new source can feed, by name. */
 export async function pipelineChoices({
   ctx,
-  input,
-}: VerbArgs<{ workspaceId: string }>): Promise<Array<{ id: string; name: string }>> {
+}: WorkspaceVerbArgs<Record<string, never>>): Promise<Array<{ id: string; name: string }>> {
   return ctx.store.db
     .selectFrom('pipelines')
     .select(['id', 'name'])
-    .where('workspace_id', '=', input.workspaceId)
+    .where('workspace_id', '=', ctx.workspaceId)
     .orderBy('name')
     .execute();
 }

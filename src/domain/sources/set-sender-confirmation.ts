@@ -1,20 +1,20 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { mailableAddress } from '../email-address.js';
 import { AppError } from '../errors.js';
 import { getSource } from './find-source.js';
 
 /**
- * Turns the confirmation to a form's sender on or off for a source (CONTRACT §17, docs/notifications.md). On needs
+ * Turns the confirmation to a form's sender on or off for a source (docs/notifications.md, "Confirmation to the sender"). On needs
  * the workspace's business email (Settings): the confirmation is Reply-To it, and names no one else to answer.
  * Intake sees the change with the source (its cache drops entries on this write, other processes within seconds).
  */
 export async function setSenderConfirmation({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; sourceId: string; on: boolean }>): Promise<{ id: string; confirmSender: boolean }> {
+}: WorkspaceVerbArgs<{ sourceId: string; on: boolean }>): Promise<{ id: string; confirmSender: boolean }> {
   const source = await getSource({ ctx, input });
-  if (source.workspaceId !== input.workspaceId)
+  if (source.workspaceId !== ctx.workspaceId)
     throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   await ctx.store.writer.write(async (trx) => {
     if (input.on) {

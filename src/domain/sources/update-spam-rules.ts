@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import {
   checkSpamRules,
@@ -18,16 +18,13 @@ export interface SpamRulesView {
   rules: SpamRules;
 }
 
-/** A source's spam rules; with a workspace (the admin pages), another workspace's source is "not found". */
-export async function getSpamRules({
-  ctx,
-  input,
-}: VerbArgs<{ sourceId: string; workspaceId?: string }>): Promise<SpamRulesView> {
+/** A source's spam rules; another workspace's source is "not found". */
+export async function getSpamRules({ ctx, input }: WorkspaceVerbArgs<{ sourceId: string }>): Promise<SpamRulesView> {
   const row = await ctx.store.db
     .selectFrom('lead_sources')
     .select(['id', 'name', 'spam_rules'])
     .where('id', '=', input.sourceId)
-    .$if(input.workspaceId !== undefined, (q) => q.where('workspace_id', '=', input.workspaceId!))
+    .where('workspace_id', '=', ctx.workspaceId)
     .executeTakeFirst();
   if (!row) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
   return { sourceId: row.id, name: row.name, rules: parseSpamRules(row.spam_rules) };
@@ -42,9 +39,8 @@ export async function getSpamRules({
 export async function updateSpamRules({
   ctx,
   input,
-}: VerbArgs<{
+}: WorkspaceVerbArgs<{
   sourceId: string;
-  workspaceId?: string;
   set?: SpamRuleEdits;
   add?: SpamRuleEdits;
   remove?: SpamRuleEdits;
@@ -54,7 +50,7 @@ export async function updateSpamRules({
       .selectFrom('lead_sources')
       .select(['id', 'name', 'spam_rules', 'workspace_id'])
       .where('id', '=', input.sourceId)
-      .$if(input.workspaceId !== undefined, (q) => q.where('workspace_id', '=', input.workspaceId!))
+      .where('workspace_id', '=', ctx.workspaceId)
       .executeTakeFirst();
     if (!row) throw new AppError('source_not_found', `No lead source has the id ${input.sourceId}`);
     const current = parseSpamRules(row.spam_rules);

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, type Stage } from './stage.js';
 
@@ -7,10 +7,7 @@ export interface StageWithCount extends Stage {
 }
 
 /** A pipeline's stages in order, with how many leads each holds. */
-export async function listStages({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string }>): Promise<StageWithCount[]> {
+export async function listStages({ ctx, input }: WorkspaceVerbArgs<{ pipelineId: string }>): Promise<StageWithCount[]> {
   const pipeline = await getPipeline({ ctx, input });
   const stages = await loadStages(ctx.store.db, pipeline.id);
   const counts = await ctx.store.db

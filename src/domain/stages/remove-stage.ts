@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, pickStage, type Stage } from './stage.js';
 import { newHistoryId, type MovedBy } from './stage-history.js';
@@ -17,7 +17,7 @@ const text = (value: string | null) => sql<string | null>`cast(${value} as text)
 export async function removeStage({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string; stage: string; moveTo?: string; by: MovedBy }>): Promise<{
+}: WorkspaceVerbArgs<{ pipelineId: string; stage: string; moveTo?: string; by: MovedBy }>): Promise<{
   removed: Stage;
   moved: number;
 }> {

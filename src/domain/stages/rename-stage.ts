@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { checkStageName, loadStages, pickStage, type Stage } from './stage.js';
 
@@ -7,7 +7,7 @@ import { checkStageName, loadStages, pickStage, type Stage } from './stage.js';
 export async function renameStage({
   ctx,
   input,
-}: VerbArgs<{ workspaceId: string; pipelineId: string; stage: string; name: string }>): Promise<Stage> {
+}: WorkspaceVerbArgs<{ pipelineId: string; stage: string; name: string }>): Promise<Stage> {
   const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {
     const stages = await loadStages(trx, pipeline.id);

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { AppError } from '../errors.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { getPipeline } from '../pipelines/find-pipeline.js';
 import { loadStages, pickStage, type Stage } from './stage.js';
 
@@ -11,8 +11,8 @@ import { loadStages, pickStage, type Stage } from './stage.js';
 export async function reorderStages({
   ctx,
   input,
-}: VerbArgs<
-  { workspaceId: string; pipelineId: string } & ({ order: string[] } | { stage: string; direction: 'up' | 'down' })
+}: WorkspaceVerbArgs<
+  { pipelineId: string } & ({ order: string[] } | { stage: string; direction: 'up' | 'down' })
 >): Promise<Stage[]> {
   const pipeline = await getPipeline({ ctx, input });
   return ctx.store.writer.write(async (trx) => {

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * The confirmation to the person who sent a form (CONTRACT §17, docs/notifications.md "Confirmation to the sender"):
+ * The confirmation to the person who sent a form (docs/notifications.md, "Confirmation to the sender"):
  * - `lead_sources.confirm_sender`: 1 when the source sends it; off (0) by default.
  * - `confirmation_sends`: one row per workspace, address and UTC day a confirmation was queued for. The address is
  *   kept only as a keyed hash (HMAC under APP_SECRET), and the primary key is what makes "at most one per address

@@ -1,4 +1,4 @@
-import type { DomainContext } from '../../domain/context.js';
+import { inWorkspace, type DomainContext } from '../../domain/context.js';
 import type { SignedInUser } from '../../domain/auth/sessions.js';
 import { unreadCounts, type PipelineUnread } from '../../domain/leads/unread-counts.js';
 import type { WorkspaceAccess } from '../../domain/members/workspace-access.js';
@@ -19,7 +19,7 @@ export interface TopBarViewer {
  */
 export function topBarMaker(ctx: DomainContext, nav: NavItem[]) {
   const unreadOf = (workspace: WorkspaceAccess | undefined) => () =>
-    workspace ? unreadCounts({ ctx, input: { workspaceId: workspace.workspaceId } }) : Promise.resolve([]);
+    workspace ? unreadCounts({ ctx: inWorkspace(ctx, workspace.workspaceId), input: {} }) : Promise.resolve([]);
   const topBar = async (
     viewer: TopBarViewer,
     workspaces: WorkspaceAccess[],
@@ -29,8 +29,8 @@ export function topBarMaker(ctx: DomainContext, nav: NavItem[]) {
     const home = viewer.workspace ?? workspaces[0];
     const [leads, scans, quarantine] = await Promise.all([
       leadCounts().then((counts) => counts.reduce((sum, p) => sum + p.unread, 0)),
-      home ? countNewScans({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
-      home ? countRecentCatches({ ctx, input: { workspaceId: home.workspaceId } }) : 0,
+      home ? countNewScans({ ctx: inWorkspace(ctx, home.workspaceId), input: {} }) : 0,
+      home ? countRecentCatches({ ctx: inWorkspace(ctx, home.workspaceId), input: {} }) : 0,
     ]);
     return {
       user: viewer.user,

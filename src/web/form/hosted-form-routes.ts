@@ -148,7 +148,7 @@ export const hostedFormRoutes: FastifyPluginAsync<HostedFormRoutesOptions> = asy
         });
       } catch (error) {
         if (!isAppError(error) || !isFormProblem(error)) throw error;
-        request.log.info({ code: error.code }, 'hosted form refused');
+        logRequestError(request, error, error, 'hosted form');
         ctx.intake?.record({ sourceId: source.id, outcome: 'refused', code: error.code });
         // A refused submission frees its key, so the corrected form may send the same one.
         const state = formStateFromError(error, sent, botCheck);

@@ -79,10 +79,7 @@ describeEachBackend('invoices and personal data', (backend) => {
     const carol = await blankFor(await leadOf(world, ws.seeded, 'Carol Jones'));
     const carolSent = await sendInvoice({ ctx: wctx, input: { invoiceId: carol.id, by: by() } });
 
-    const erased = await erasePerson({
-      ctx: world.ctx,
-      input: { workspaceId: ws.seeded.workspaceId, email: 'ada@example.com' },
-    });
+    const erased = await erasePerson({ ctx: wctx, input: { email: 'ada@example.com' } });
     expect(erased.deleted.invoices).toEqual([rest.id]);
     expect(erased.kept).toEqual([
       { kind: 'deposit', id: deposit.id, number: 'INV-0001', reason: BOOKS_KEEP_IT },

@@ -3,6 +3,7 @@ import { attachScan } from '../../../src/domain/scans/attach-scan.js';
 import { updateWorkspaceSettings } from '../../../src/domain/settings/update-workspace-settings.js';
 import { rectangularRoom } from '../../fixtures/roomplan.js';
 import type { Seeded, TestWorld } from '../../helpers/test-app.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 /** A workspace with GST 5 % and QST 9.975 % (on by default) and an Eco tax (off by default). */
 export async function quoteWorkspace(
@@ -78,6 +79,6 @@ export async function scanOf(world: TestWorld, seeded: Seeded, leadId: string): 
     .where('workspace_id', '=', seeded.workspaceId)
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
-  await attachScan({ ctx: world.ctx, input: { scanId: id, leadId } });
+  await attachScan({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { scanId: id, leadId } });
   return id;
 }

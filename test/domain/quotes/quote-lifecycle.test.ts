@@ -22,6 +22,7 @@ import { describeEachBackend } from '../../helpers/backends.js';
 import { TestClock } from '../../helpers/clock.js';
 import { createWorld, type Seeded, type TestWorld } from '../../helpers/test-app.js';
 import { leadOf, quoteWorkspace } from './quote-fixtures.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 const NOW = Date.parse('2026-11-26T15:00:00.000Z');
 const BY = { userId: null, label: 'cli' };
@@ -338,12 +339,15 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     const lead = await leadOf(world, ws, 'Edsger Dijkstra');
     const sent = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
     // A person's export lists their quotes, without the link.
-    const exported = await exportPerson({ ctx, input: { workspaceId: ws.workspaceId, email: 'edsger@example.com' } });
+    const exported = await exportPerson({
+      ctx: inWorkspace(ctx, ws.workspaceId),
+      input: { email: 'edsger@example.com' },
+    });
     expect(exported.quotes.map((q) => [q.id, q.number, q.total])).toEqual([
       [sent.quote.id, sent.quote.number, sent.quote.total],
     ]);
     expect(JSON.stringify(exported)).not.toContain(sent.token);
-    await deleteLead({ ctx, input: { id: lead } });
+    await deleteLead({ ctx: inWorkspace(ctx, ws.workspaceId), input: { id: lead } });
     await expect(openQuoteByToken({ ctx, input: { token: sent.token } })).rejects.toMatchObject({
       code: 'quote_not_found',
     });

@@ -382,7 +382,7 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
     expect(
       await world.store.db.selectFrom('documents').select('id').where('quote_id', '=', q.quoteId).execute(),
     ).toHaveLength(1);
-    await erasePerson({ ctx: world.ctx, input: { workspaceId: ws.seeded.workspaceId, email: lead.email! } });
+    await erasePerson({ ctx: inWorkspace(world.ctx, ws.seeded.workspaceId), input: { email: lead.email! } });
     expect(
       await world.store.db.selectFrom('documents').select('id').where('quote_id', '=', q.quoteId).execute(),
     ).toEqual([]);

@@ -58,7 +58,7 @@ describeEachBackend('sections and alternatives', (backend) => {
       .select('id')
       .where('workspace_id', '=', ws.workspaceId)
       .executeTakeFirstOrThrow());
-    await attachScan({ ctx: world.ctx, input: { scanId, leadId } });
+    await attachScan({ ctx, input: { scanId, leadId } });
     const add = (item: Parameters<typeof addPriceListItem>[0]['input']['item']) =>
       addPriceListItem({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, role: 'owner', item } });
     const flooring = await add({ name: 'Flooring', unit: 'm2', price: '30', measure: 'floor_area', taxes: ['GST'] });

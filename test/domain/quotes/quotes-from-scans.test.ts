@@ -7,6 +7,7 @@ import { deleteScan } from '../../../src/domain/scans/delete-scan.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
 import { leadOf, quoteWorkspace, scanOf } from './quote-fixtures.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 describeEachBackend('a quote from measured rooms', (backend) => {
   let world: TestWorld;
@@ -372,7 +373,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
 
     // A scan deleted since its lines were priced: the quote goes out without that plan.
     const gone = await priced();
-    await deleteScan({ ctx: world.ctx, input: { workspaceId: ws.workspaceId, scanId: gone.scanId } });
+    await deleteScan({ ctx: inWorkspace(world.ctx, ws.workspaceId), input: { scanId: gone.scanId } });
     expect((await send(gone.quote.id)).quote.status).toBe('sent');
     expect((await plansOf(gone.quote.id)).rooms).toEqual([]);
 

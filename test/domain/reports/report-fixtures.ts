@@ -44,8 +44,8 @@ export async function reportWorkspace(world: TestWorld, name: string): Promise<R
   const sources = [{ id: seeded.source.id, token: seeded.source.token, name: 'Website form' }];
   for (const sourceName of ['Google Ads page', 'Home show']) {
     const source = await createSource({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, pipelineId: seeded.pipelineId, name: sourceName },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { pipelineId: seeded.pipelineId, name: sourceName },
     });
     sources.push({ id: source.id, token: source.token, name: sourceName });
   }
@@ -161,7 +161,7 @@ export async function threeMonthsOfQuotes(world: TestWorld, clock: TestClock, rw
   await accept(j, '2026-10-13T14:00:00Z');
   // A lead deleted takes its quote out of the lists and of the report.
   const l = await sent('2026-10-14T14:00:00Z', 1, 'spring', '700.00', 'Lou Deleted');
-  await deleteLead({ ctx, input: { id: l.leadId } });
+  await deleteLead({ ctx: inWorkspace(ctx, rw.seeded.workspaceId), input: { id: l.leadId } });
   // A draft is no quote sent.
   setClock(clock, '2026-10-15T14:00:00Z');
   const lead = await campaignLead(world, rw, 0, 'spring', 'Max Draft');

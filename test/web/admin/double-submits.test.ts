@@ -4,6 +4,7 @@ import { CLI_ACTOR } from '../../../src/domain/stages/stage-history.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { insertLeads, minute } from '../../domain/leads-fixtures.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 // The same form sent several times at once (a double click, a retrying browser): each request gets the domain's own
 // answer, never a 500. On PostgreSQL the sends run in parallel transactions that all check first, then insert: the
@@ -36,8 +37,8 @@ describeEachBackend('the same admin form sent several times at once', (backend) 
         [{ name: `Marked ${round}`, received_at: minute(round) }],
       );
       const { quarantineId } = await markAsSpam({
-        ctx: f.world.ctx,
-        input: { workspaceId: ws, id: lead!.id, by: CLI_ACTOR },
+        ctx: inWorkspace(f.world.ctx, ws),
+        input: { id: lead!.id, by: CLI_ACTOR },
       });
       const replies = await postAll(`/w/${ws}/quarantine/${quarantineId}/restore`, {});
       expect(statuses(replies)).toEqual(Array(AT_ONCE).fill(303));

@@ -14,6 +14,7 @@ import { runCli } from '../../helpers/cli.js';
 import { libreOffice, readWithCalc, type CalcCell } from '../../helpers/libreoffice.js';
 import { rectangularRoom } from '../../fixtures/roomplan.js';
 import { insertLeads, minute } from '../../domain/leads-fixtures.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 /**
  * Export Excel beside Export CSV (docs/admin-app.md, "The Excel export"), read back by LibreOffice Calc as a person
@@ -71,9 +72,18 @@ describe.skipIf(!soffice)(
             received_at: minute(2999),
           },
         ]);
-        await setFollowUp({ ctx: f.world.ctx, input: { leadId: first!.id, day: '2026-03-05', by: CLI_ACTOR } });
-        await addNote({ ctx: f.world.ctx, input: { leadId: first!.id, text: 'one', by: CLI_ACTOR } });
-        await addNote({ ctx: f.world.ctx, input: { leadId: first!.id, text: 'two', by: CLI_ACTOR } });
+        await setFollowUp({
+          ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+          input: { leadId: first!.id, day: '2026-03-05', by: CLI_ACTOR },
+        });
+        await addNote({
+          ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+          input: { leadId: first!.id, text: 'one', by: CLI_ACTOR },
+        });
+        await addNote({
+          ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+          input: { leadId: first!.id, text: 'two', by: CLI_ACTOR },
+        });
         await updateWorkspaceSettings({
           ctx: f.world.ctx,
           input: { workspaceId: f.home.workspaceId, timeZone: 'America/Toronto' },

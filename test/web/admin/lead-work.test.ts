@@ -3,6 +3,7 @@ import { addNote } from '../../../src/domain/leads/add-note.js';
 import { describeEachBackend } from '../../helpers/backends.js';
 import { snapshot, type Person } from '../../helpers/admin-security.js';
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 const XSS = '<script>alert(1)</script>';
 
@@ -37,7 +38,7 @@ describeEachBackend('lead page: notes, assignee, follow-up over HTTP', (backend)
 
   it('lets a member delete their own note but not another’s; an owner deletes any', async () => {
     const own = await addNote({
-      ctx: f.world.ctx,
+      ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
       input: { leadId: f.extra.homeLeadId!, text: 'mine', by: { userId: f.member.userId, label: 'Mia' } },
     });
     const before = await snapshot(f);

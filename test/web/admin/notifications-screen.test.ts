@@ -5,6 +5,7 @@ import { describeEachBackend } from '../../helpers/backends.js';
 import { createAdminFixture, type AdminFixture, type Person } from '../../helpers/admin-security.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 describeEachBackend('the Notifications screen', (backend) => {
   let world: TestWorld;
@@ -32,7 +33,7 @@ describeEachBackend('the Notifications screen', (backend) => {
     });
   const url = (rest = '') => `/w/${f.home.workspaceId}/notifications${rest}`;
   const choicesOf = (who: Person) =>
-    getNotificationChoices({ ctx: world.ctx, input: { workspaceId: f.home.workspaceId, userId: who.userId } });
+    getNotificationChoices({ ctx: inWorkspace(world.ctx, f.home.workspaceId), input: { userId: who.userId } });
 
   it('with email off: says so, keeps each person’s choices, and offers no test email', async () => {
     await open();

@@ -10,6 +10,7 @@ import { createAdminFixture, type AdminFixture, type Person } from '../../helper
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';
 import { createWorld, type TestWorld } from '../../helpers/test-app.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 type Fixture = Pick<AdminFixture, 'app' | 'owner' | 'member' | 'home' | 'extra' | 'world'>;
 
@@ -72,8 +73,8 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
       );
     const before = await count();
     await attachScan({
-      ctx: f.world.ctx,
-      input: { workspaceId: f.home.workspaceId, scanId: f.homeScanId, leadId: f.extra.homeLeadId! },
+      ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+      input: { scanId: f.homeScanId, leadId: f.extra.homeLeadId! },
     });
     expect((await get(`${ws()}/leads/${f.extra.homeLeadId}/quotes/new`, f.member)).body).toContain(
       `name="room" value="${f.homeScanId}:1" checked`,

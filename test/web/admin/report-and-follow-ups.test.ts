@@ -27,8 +27,8 @@ describeEachBackend('the Report and Settings → Follow-ups pages', (backend) =>
   it('escapes a source’s name and a campaign sent in a page address, in the tables and the chart', async () => {
     const ctx = f.world.ctx;
     const source = await createSource({
-      ctx,
-      input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: `Show ${MARKUP}` },
+      ctx: inWorkspace(ctx, f.home.workspaceId),
+      input: { pipelineId: f.home.pipelineId, name: `Show ${MARKUP}` },
     });
     const lead = await f.app.inject({
       method: 'POST',

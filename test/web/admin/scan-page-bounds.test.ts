@@ -37,8 +37,8 @@ describeEachBackend("a scan's page is bounded: rooms paged, plans simplified", (
 
     // Two pages opened at once before the sweep got there share one measurement.
     const [a, b] = await Promise.all([
-      scanFigures({ ctx: f.world.ctx, input: { scanId } }),
-      scanFigures({ ctx: f.world.ctx, input: { scanId } }),
+      scanFigures({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, scanId } }),
+      scanFigures({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, scanId } }),
     ]);
     expect(a).toEqual(b);
     expect(a.computedAt).toBe(b.computedAt);

@@ -5,6 +5,7 @@ import { describeEachBackend } from '../../helpers/backends.js';
 import type { Person } from '../../helpers/admin-security.js';
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { cliJson, runCli } from '../../helpers/cli.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attached to leads', (backend) => {
   const f = useAdminFixture(backend);
@@ -72,7 +73,7 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
 
   it('deleting or erasing the lead keeps the scan and drops the link', async () => {
     await post(ws(`/scans/${f.homeScanId}/attach`), { leadId: f.extra.homeLeadId! });
-    await deleteLead({ ctx: f.world.ctx, input: { id: f.extra.homeLeadId! } });
+    await deleteLead({ ctx: inWorkspace(f.world.ctx, f.home.workspaceId), input: { id: f.extra.homeLeadId! } });
     expect(await scanLead()).toBeNull();
     expect(
       await f.world.store.db.selectFrom('scans').select('id').where('id', '=', f.homeScanId).execute(),
@@ -80,7 +81,7 @@ describeEachBackend('the Scans inbox: New marks, Not attached / All, scans attac
 
     const away = f.awayScanId;
     await f.world.store.db.updateTable('scans').set({ lead_id: f.extra.awayLeadId! }).where('id', '=', away).execute();
-    await erasePerson({ ctx: f.world.ctx, input: { workspaceId: f.away.workspaceId, phone: '555 0199' } });
+    await erasePerson({ ctx: inWorkspace(f.world.ctx, f.away.workspaceId), input: { phone: '555 0199' } });
     const row = await f.world.store.db
       .selectFrom('scans')
       .select('lead_id')

@@ -6,6 +6,7 @@ import { describeEachBackend } from '../../helpers/backends.js';
 import type { Person } from '../../helpers/admin-security.js';
 import { useAdminFixture } from '../../helpers/admin-fixture.js';
 import { insertLeads } from '../../domain/leads-fixtures.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 
 const XSS = '<script>alert(1)</script>';
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
@@ -26,8 +27,8 @@ describeEachBackend('admin screens over HTTP', (backend) => {
 
   it('markup in a source name, form texts and room names renders as text on every page that shows it', async () => {
     const source = await createSource({
-      ctx: f.world.ctx,
-      input: { workspaceId: f.home.workspaceId, pipelineId: f.home.pipelineId, name: XSS },
+      ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+      input: { pipelineId: f.home.pipelineId, name: XSS },
     });
     const up = await f.app.inject({
       method: 'POST',

@@ -126,13 +126,13 @@ function queryOf(call: WorkspaceCall): Query {
 async function auditScreen(call: WorkspaceCall, status: number, page: AuditPage, error?: string) {
   const workspaceId = call.workspace.workspaceId;
   const [members, settings] = await Promise.all([
-    listMembers({ ctx: call.ctx, input: { workspaceId } }),
+    listMembers({ ctx: call.ctx, input: {} }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
   ]);
   // Every target's current name in one read per kind of id, for the whole page.
   const names = await auditTargetNames({
     ctx: call.ctx,
-    input: { workspaceId, ids: page.records.flatMap((r) => r.targetIds) },
+    input: { ids: page.records.flatMap((r) => r.targetIds) },
   });
   return call.render(status, {
     title: 'Audit log',

@@ -41,13 +41,12 @@ function inboxQuery(call: WorkspaceCall): InboxQuery {
   return query;
 }
 
-function filtersOf(call: WorkspaceCall, workspaceId: string, pipelineId: string, query: InboxQuery): LeadFilterInput {
+function filtersOf(call: WorkspaceCall, pipelineId: string, query: InboxQuery): LeadFilterInput {
   return {
     // "Assigned to me" is the signed-in person; anything else in the URL is not a filter a page offers.
     assignee: query.assigned === 'me' ? call.user.userId : query.assigned === 'none' ? 'none' : undefined,
     followUpDue: query.due === '1',
     duplicates: query.dup === '1',
-    workspaceId,
     pipelineId,
     search: query.q,
     stage: query.stage,
@@ -60,16 +59,15 @@ function filtersOf(call: WorkspaceCall, workspaceId: string, pipelineId: string,
 }
 
 async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined) {
-  const workspaceId = call.workspace.workspaceId;
   const counts = await call.unreadCounts();
   const pipelineId = pipelineRef ?? counts[0]?.pipelineId;
   // People land here after signing in, so a workspace without a pipeline gets a page that says so, not a 404.
   if (!pipelineId) return call.render(200, { title: 'Leads', area: 'leads', body: noPipelinePage(call) });
-  const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: pipelineId } });
+  const pipeline = await findPipeline({ ctx: call.ctx, input: { ref: pipelineId } });
   const query = inboxQuery(call);
   const [options, page] = await Promise.all([
-    inboxOptions({ ctx: call.ctx, input: { workspaceId, pipelineId: pipeline.id } }),
-    listLeads({ ctx: call.ctx, input: { ...filtersOf(call, workspaceId, pipeline.id, query), cursor: query.cursor } }),
+    inboxOptions({ ctx: call.ctx, input: { pipelineId: pipeline.id } }),
+    listLeads({ ctx: call.ctx, input: { ...filtersOf(call, pipeline.id, query), cursor: query.cursor } }),
   ]);
   return call.render(200, {
     title: `Leads · ${pipeline.name}`,
@@ -83,9 +81,9 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
   const workspaceId = call.workspace.workspaceId;
   const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
   const [scans, settings, members, quotes, invoices] = await Promise.all([
-    scansOfLead({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
+    scansOfLead({ ctx: call.ctx, input: { leadId: lead.id } }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-    listMembers({ ctx: call.ctx, input: { workspaceId } }),
+    listMembers({ ctx: call.ctx, input: {} }),
     listQuotes({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
     listInvoices({ ctx: call.ctx, input: { leadId: lead.id, limit: 200 } }),
   ]);
@@ -119,9 +117,8 @@ const toLead = (call: WorkspaceCall, leadId: string, notice: string) =>
 
 /** Export CSV and Export Excel: the inbox's filtered set as a download named after the pipeline and the day. */
 async function exportLeadsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
-  const workspaceId = call.workspace.workspaceId;
-  const pipeline = await findPipeline({ ctx: call.ctx, input: { workspaceId, ref: call.params.pipelineId ?? '' } });
-  const input = filtersOf(call, workspaceId, pipeline.id, inboxQuery(call));
+  const pipeline = await findPipeline({ ctx: call.ctx, input: { ref: call.params.pipelineId ?? '' } });
+  const input = filtersOf(call, pipeline.id, inboxQuery(call));
   const body =
     format === 'xlsx'
       ? await exportLeadsXlsx({ ctx: call.ctx, input })
@@ -181,7 +178,6 @@ export const leadsArea: AdminArea = {
         const { leadId } = await addNote({
           ctx: call.ctx,
           input: {
-            workspaceId: call.workspace.workspaceId,
             leadId: call.params.leadId ?? '',
             text: call.body.text ?? '',
             by: actorOf(call),
@@ -201,7 +197,6 @@ export const leadsArea: AdminArea = {
         const { leadId } = await deleteNote({
           ctx: call.ctx,
           input: {
-            workspaceId,
             leadId: call.params.leadId ?? '',
             noteId: call.params.noteId ?? '',
             userId: call.user.userId,
@@ -220,7 +215,6 @@ export const leadsArea: AdminArea = {
         const { leadId } = await assignLead({
           ctx: call.ctx,
           input: {
-            workspaceId: call.workspace.workspaceId,
             leadId: call.params.leadId ?? '',
             assignee: userId ? { userId } : null,
             by: actorOf(call),
@@ -238,7 +232,7 @@ export const leadsArea: AdminArea = {
         const day = call.body.clear === '1' || !(call.body.followUp ?? '').trim() ? null : (call.body.followUp ?? '');
         const { leadId } = await setFollowUp({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, leadId: call.params.leadId ?? '', day, by: actorOf(call) },
+          input: { leadId: call.params.leadId ?? '', day, by: actorOf(call) },
         });
         return toLead(call, leadId, 'follow-up-saved');
       },
@@ -252,7 +246,7 @@ export const leadsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const { id } = await moveLead({
           ctx: call.ctx,
-          input: { workspaceId, id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
+          input: { id: call.params.leadId ?? '', stage: call.body.stage ?? '', by: actorOf(call) },
         });
         return call.redirect(workspacePath(workspaceId, `leads/${id}`), 'lead-moved');
       },
@@ -264,7 +258,7 @@ export const leadsArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        await markAsSpam({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '', by: actorOf(call) } });
+        await markAsSpam({ ctx: call.ctx, input: { id: call.params.leadId ?? '', by: actorOf(call) } });
         return call.redirect(workspacePath(workspaceId, 'quarantine'), 'marked-spam');
       },
     },
@@ -278,7 +272,7 @@ export const leadsArea: AdminArea = {
           ctx: call.ctx,
           input: { workspaceId, id: call.params.leadId ?? '', markOpened: false },
         });
-        await deleteLead({ ctx: call.ctx, input: { workspaceId, id: lead.id } });
+        await deleteLead({ ctx: call.ctx, input: { id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');
       },
     },

@@ -9,9 +9,8 @@ import { workspacePath } from '../admin-route.js';
 import { membersPage, type MembersPageInput } from './members-pages.js';
 
 async function render(call: WorkspaceCall, status: number, input: Omit<MembersPageInput, 'members' | 'pending'> = {}) {
-  const workspaceId = call.workspace.workspaceId;
-  const members = await listMembers({ ctx: call.ctx, input: { workspaceId } });
-  const pending = await listPendingInvitations({ ctx: call.ctx, input: { workspaceId } });
+  const members = await listMembers({ ctx: call.ctx, input: {} });
+  const pending = await listPendingInvitations({ ctx: call.ctx, input: {} });
   const emailOn = call.ctx.mail !== undefined;
   return call.render(status, {
     title: 'Members',
@@ -72,7 +71,7 @@ export const membersArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        await cancelInvitation({ ctx: call.ctx, input: { workspaceId, invitationId: call.params.invitationId ?? '' } });
+        await cancelInvitation({ ctx: call.ctx, input: { invitationId: call.params.invitationId ?? '' } });
         return call.redirect(workspacePath(workspaceId, 'members'), 'invitation-cancelled');
       },
     },

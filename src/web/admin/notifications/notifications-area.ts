@@ -4,7 +4,6 @@ import {
   type NotificationChoices,
 } from '../../../domain/notifications/choices.js';
 import { outboxStatus, type OutboxPurpose, type OutboxStatus } from '../../../domain/notifications/outbox.js';
-import { AppError } from '../../../domain/errors.js';
 import { sendTestEmail } from '../../../domain/notifications/send-test-email.js';
 import { html, type SafeHtml } from '../../html.js';
 import type { AdminArea, WorkspaceCall } from '../admin-route.js';
@@ -99,6 +98,16 @@ ${server ? actionButton({ action: workspacePath(workspaceId, 'notifications/test
   return body;
 }
 
+/** The Notifications screen with how the test email went (sent, or the refusal's own words), answered 200 either way. */
+async function testOutcome(call: WorkspaceCall, outcome: SafeHtml) {
+  const choices = await getNotificationChoices({ ctx: call.ctx, input: { userId: call.user.userId } });
+  return call.render(200, {
+    title: 'Notifications',
+    area: 'notifications',
+    body: await page(call, choices, {}, outcome),
+  });
+}
+
 /** Notifications (everyone): their own email choices in this workspace, the delivery status, and a test email. */
 export const notificationsArea: AdminArea = {
   nav: { area: 'notifications', label: 'Notifications', path: 'notifications', access: 'member' },
@@ -110,7 +119,7 @@ export const notificationsArea: AdminArea = {
       handler: async (call) => {
         const choices = await getNotificationChoices({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+          input: { userId: call.user.userId },
         });
         return call.render(200, { title: 'Notifications', area: 'notifications', body: await page(call, choices) });
       },
@@ -122,7 +131,7 @@ export const notificationsArea: AdminArea = {
       handler: async (call) => {
         const { workspaceId } = call.workspace;
         const values = { leads: call.body.leads ?? '', scans: call.body.scans ?? '' };
-        await setNotificationChoices({ ctx: call.ctx, input: { workspaceId, userId: call.user.userId, ...values } });
+        await setNotificationChoices({ ctx: call.ctx, input: { userId: call.user.userId, ...values } });
         return call.redirect(workspacePath(workspaceId, 'notifications'), 'notifications-saved');
       },
       form: {
@@ -130,7 +139,7 @@ export const notificationsArea: AdminArea = {
         rerender: async (call, { status, errors }) => {
           const current = await getNotificationChoices({
             ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, userId: call.user.userId },
+            input: { userId: call.user.userId },
           });
           return call.render(status, {
             title: 'Notifications',
@@ -146,33 +155,21 @@ export const notificationsArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const { workspaceId } = call.workspace;
-        const choices = await getNotificationChoices({
-          ctx: call.ctx,
-          input: { workspaceId, userId: call.user.userId },
+        const sent = await sendTestEmail(call.ctx, {
+          to: call.user.email,
+          requestedBy: call.user.email,
+          workspaceId,
+          userId: call.user.userId,
         });
-        let outcome: SafeHtml;
-        try {
-          const sent = await sendTestEmail(call.ctx, {
-            to: call.user.email,
-            requestedBy: call.user.email,
-            workspaceId,
-            userId: call.user.userId,
-          });
-          outcome = html`<p class="notice ok" role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a minute, look in the spam folder.</p>`;
-        } catch (error) {
-          // Both refusals are for this page to say: email is off, or the mail server's own reason it did not take it.
-          if (
-            !(error instanceof AppError) ||
-            (error.code !== 'email_not_sent' && error.code !== 'email_not_configured')
-          )
-            throw error;
-          outcome = html`<p class="notice error" role="alert">${error.detail}.</p>`;
-        }
-        return call.render(200, {
-          title: 'Notifications',
-          area: 'notifications',
-          body: await page(call, choices, {}, outcome),
-        });
+        const outcome = html`<p class="notice ok" role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a minute, look in the spam folder.</p>`;
+        return testOutcome(call, outcome);
+      },
+      // Both refusals are for this page to say: email is off, or the mail server's own reason it did not take it.
+      form: {
+        field: 'test',
+        only: ['email_not_sent', 'email_not_configured'],
+        rerender: (call, { error }) =>
+          testOutcome(call, html`<p class="notice error" role="alert">${error.detail}.</p>`),
       },
     },
   ],

@@ -137,10 +137,9 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const wanted = wantedOf(call);
-        const workspaceId = call.workspace.workspaceId;
         const [found, names] = await Promise.all([
-          exportPerson({ ctx: call.ctx, input: { workspaceId, ...wanted, lookupOnly: true } }),
-          sourceNames({ ctx: call.ctx, input: { workspaceId } }),
+          exportPerson({ ctx: call.ctx, input: { ...wanted, lookupOnly: true } }),
+          sourceNames({ ctx: call.ctx, input: {} }),
         ]);
         return call.render(200, {
           title: 'Personal data',
@@ -170,7 +169,7 @@ export const peopleArea: AdminArea = {
       handler: async (call) => {
         const found = await exportPerson({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, ...wantedOf(call) },
+          input: { ...wantedOf(call) },
         });
         return sendAttachment(call.reply, {
           contentType: 'application/json; charset=utf-8',
@@ -186,7 +185,7 @@ export const peopleArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const { deleted, kept } = await erasePerson({ ctx: call.ctx, input: { workspaceId, ...wantedOf(call) } });
+        const { deleted, kept } = await erasePerson({ ctx: call.ctx, input: { ...wantedOf(call) } });
         const counts = new URLSearchParams({
           leads: String(deleted.leads.length),
           quarantine: String(deleted.quarantine.length),

@@ -81,15 +81,14 @@ export const quarantineArea: AdminArea = {
       path: '/w/:workspaceId/quarantine',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
         const page = pageNumber(call.query.page);
         const [items, names] = await Promise.all([
           // One more than a page tells whether an older page exists.
           listQuarantine({
             ctx: call.ctx,
-            input: { workspaceId, limit: QUARANTINE_PER_PAGE + 1, offset: (page - 1) * QUARANTINE_PER_PAGE },
+            input: { limit: QUARANTINE_PER_PAGE + 1, offset: (page - 1) * QUARANTINE_PER_PAGE },
           }),
-          sourceNames({ ctx: call.ctx, input: { workspaceId } }),
+          sourceNames({ ctx: call.ctx, input: {} }),
         ]);
         const body = quarantinePage(call, {
           items: items.slice(0, QUARANTINE_PER_PAGE),
@@ -108,12 +107,12 @@ export const quarantineArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const id = call.params.itemId ?? '';
         try {
-          const { leadId } = await restoreQuarantined({ ctx: call.ctx, input: { id, workspaceId } });
+          const { leadId } = await restoreQuarantined({ ctx: call.ctx, input: { id } });
           return await call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'restored');
         } catch (error) {
           // A double click: the first press made the lead; the second lands on that same lead.
           if (!isAppError(error) || error.code !== 'already_restored') throw error;
-          const leadId = await restoredLeadOf({ ctx: call.ctx, input: { workspaceId, id } });
+          const leadId = await restoredLeadOf({ ctx: call.ctx, input: { id } });
           if (!leadId) throw error;
           return call.redirect(workspacePath(workspaceId, `leads/${leadId}`), 'already-restored');
         }
@@ -125,7 +124,7 @@ export const quarantineArea: AdminArea = {
       access: 'owner',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        await deleteQuarantined({ ctx: call.ctx, input: { workspaceId, id: call.params.itemId ?? '' } });
+        await deleteQuarantined({ ctx: call.ctx, input: { id: call.params.itemId ?? '' } });
         const page = pageNumber(call.body.page);
         return call.redirect(
           workspacePath(workspaceId, page > 1 ? `quarantine?page=${page}` : 'quarantine'),

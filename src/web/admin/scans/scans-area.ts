@@ -46,7 +46,7 @@ function prettyJson(bytes: Buffer): string {
 const scanOf = (call: WorkspaceCall, markOpened = false) =>
   getScan({
     ctx: call.ctx,
-    input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '', markOpened },
+    input: { scanId: call.params.scanId ?? '', markOpened },
   });
 
 const unitsOf = async (call: WorkspaceCall) =>
@@ -102,9 +102,7 @@ async function showScanPage(call: WorkspaceCall, status: number, rename?: RoomRe
   const find = (call.query.find ?? '').trim().slice(0, 200);
   const [units, found, figures] = await Promise.all([
     unitsOf(call),
-    find
-      ? listLeads({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, search: find, limit: 10 } })
-      : null,
+    find ? listLeads({ ctx: call.ctx, input: { search: find, limit: 10 } }) : null,
     // Kept figures; a scan the background sweep has not reached yet is measured now, once.
     scanFigures({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, scanId: scan.id } }),
   ]);
@@ -114,7 +112,7 @@ async function showScanPage(call: WorkspaceCall, status: number, rename?: RoomRe
   for (const room of shown.rooms.filter((r) => !r.measurement.recognized).slice(0, UNRECOGNIZED_SHOWN)) {
     const bytes = await readScanRoom({
       ctx: call.ctx,
-      input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: room.index },
+      input: { scanId: scan.id, index: room.index },
     });
     unrecognized.set(room.index, prettyJson(bytes));
   }
@@ -139,20 +137,19 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
         const page = pageNumber(call.query.page);
         // Scans still waiting for a job first; `?scans=all` lists every one.
         const filter = call.query.scans === 'all' ? 'all' : 'unattached';
         const [{ uploadKey }, status, scans, units] = await Promise.all([
           showUploadKey({
             ctx: call.ctx,
-            input: { workspaceId, ...(call.query.show === 'key' ? { audit: 'key.shown' as const } : {}) },
+            input: { ...(call.query.show === 'key' ? { audit: 'key.shown' as const } : {}) },
           }),
-          uploadKeyStatus({ ctx: call.ctx, input: { workspaceId } }),
+          uploadKeyStatus({ ctx: call.ctx, input: {} }),
           // One more than a page tells whether an older page exists.
           listScans({
             ctx: call.ctx,
-            input: { workspaceId, filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE },
+            input: { filter, limit: SCANS_PER_PAGE + 1, offset: (page - 1) * SCANS_PER_PAGE },
           }),
           unitsOf(call),
         ]);
@@ -182,7 +179,7 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         const { uploadKey } = await showUploadKey({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, audit: 'key.copied' },
+          input: { audit: 'key.copied' },
         });
         return call.reply.code(200).type('text/plain; charset=utf-8').send(uploadKey);
       },
@@ -192,7 +189,7 @@ export const scansArea: AdminArea = {
       path: '/w/:workspaceId/scans/key/regenerate',
       access: 'owner',
       handler: async (call) => {
-        await regenerateUploadKey({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+        await regenerateUploadKey({ ctx: call.ctx, input: {} });
         return call.redirect(`${workspacePath(call.workspace.workspaceId, 'scans')}?show=key`, 'key-regenerated');
       },
     },
@@ -235,7 +232,7 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const scanId = call.params.scanId ?? '';
-        await attachScan({ ctx: call.ctx, input: { workspaceId, scanId, leadId: call.body.leadId ?? '' } });
+        await attachScan({ ctx: call.ctx, input: { scanId, leadId: call.body.leadId ?? '' } });
         return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-attached');
       },
     },
@@ -246,7 +243,7 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
         const scanId = call.params.scanId ?? '';
-        await detachScan({ ctx: call.ctx, input: { workspaceId, scanId } });
+        await detachScan({ ctx: call.ctx, input: { scanId } });
         return call.redirect(workspacePath(workspaceId, `scans/${scanId}`), 'scan-detached');
       },
     },
@@ -258,7 +255,7 @@ export const scansArea: AdminArea = {
         const scan = await scanOf(call);
         const bytes = await readScanRaw({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, scanId: scan.id },
+          input: { scanId: scan.id },
         });
         return download(call, bytes, `${scan.id}.json`);
       },
@@ -287,7 +284,7 @@ export const scansArea: AdminArea = {
         if (!/^\d{1,4}$/.test(index)) throw new AppError('room_not_found', `Room ${index} does not exist`);
         const bytes = await readScanRoom({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, scanId: scan.id, index: Number(index) },
+          input: { scanId: scan.id, index: Number(index) },
         });
         return download(call, bytes, `${scan.id}-room-${Number(index) + 1}.json`);
       },
@@ -299,7 +296,7 @@ export const scansArea: AdminArea = {
       handler: async (call) => {
         await deleteScan({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, scanId: call.params.scanId ?? '' },
+          input: { scanId: call.params.scanId ?? '' },
         });
         return call.redirect(workspacePath(call.workspace.workspaceId, 'scans'), 'scan-deleted');
       },

@@ -13,7 +13,7 @@ import { formEditorPage, type FormEditorInput } from './form-editor-pages.js';
 const sourceOf = (call: WorkspaceCall) =>
   findWorkspaceSource({
     ctx: call.ctx,
-    input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' },
+    input: { sourceId: call.params.sourceId ?? '' },
   });
 
 const editorPath = (call: WorkspaceCall, sourceId: string) =>

@@ -18,7 +18,7 @@ import { formEditorRoutes } from './form-editor-routes.js';
 const sourceOf = (call: WorkspaceCall) =>
   findWorkspaceSource({
     ctx: call.ctx,
-    input: { workspaceId: call.workspace.workspaceId, sourceId: call.params.sourceId ?? '' },
+    input: { sourceId: call.params.sourceId ?? '' },
   });
 
 const sourcePath = (call: WorkspaceCall, id: string) => workspacePath(call.workspace.workspaceId, `sources/${id}`);
@@ -91,7 +91,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources',
       access: 'owner',
       handler: async (call) => {
-        const sources = await listSources({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+        const sources = await listSources({ ctx: call.ctx, input: {} });
         return call.render(200, { title: 'Sources', area: 'sources', body: sourcesPage(call, sources) });
       },
     },
@@ -100,7 +100,7 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources/new',
       access: 'owner',
       handler: async (call) => {
-        const pipelines = await pipelineChoices({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId } });
+        const pipelines = await pipelineChoices({ ctx: call.ctx, input: {} });
         return call.render(200, { title: 'New source', area: 'sources', body: newSourcePage(call, pipelines) });
       },
     },
@@ -109,10 +109,9 @@ export const sourcesArea: AdminArea = {
       path: '/w/:workspaceId/sources',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
         const created = await createSource({
           ctx: call.ctx,
-          input: { workspaceId, pipelineId: call.body.pipeline ?? '', name: call.body.name ?? '' },
+          input: { pipelineId: call.body.pipeline ?? '', name: call.body.name ?? '' },
         });
         return call.redirect(sourcePath(call, created.id), 'source-created');
       },
@@ -123,7 +122,7 @@ export const sourcesArea: AdminArea = {
           const values = { name: call.body.name ?? '', pipeline: call.body.pipeline ?? '' };
           const pipelines = await pipelineChoices({
             ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId },
+            input: {},
           });
           // A name taken answers 409 as the API does (a pipeline gone meanwhile is this form's own 400).
           const shownStatus = error.code === 'pipeline_not_found' ? 400 : status;
@@ -191,7 +190,7 @@ export const sourcesArea: AdminArea = {
         const on = call.body.confirmSender === '1';
         await setSenderConfirmation({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, sourceId: source.id, on },
+          input: { sourceId: source.id, on },
         });
         return call.redirect(sourcePath(call, source.id), on ? 'confirmation-on' : 'confirmation-off');
       },

@@ -23,7 +23,7 @@ export const spamRulesArea: AdminArea = {
       handler: async (call) => {
         const view = await getSpamRules({
           ctx: call.ctx,
-          input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) },
+          input: { sourceId: sourceIdOf(call) },
         });
         return call.render(200, {
           title: `Spam rules · ${view.name}`,
@@ -40,7 +40,7 @@ export const spamRulesArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const values = postedLists(call);
         const set = Object.fromEntries(SPAM_RULE_LISTS.map((l) => [l, (values[l] ?? '').split(/\r\n|\r|\n/)]));
-        const view = await updateSpamRules({ ctx: call.ctx, input: { workspaceId, sourceId: sourceIdOf(call), set } });
+        const view = await updateSpamRules({ ctx: call.ctx, input: { sourceId: sourceIdOf(call), set } });
         return call.redirect(workspacePath(workspaceId, `sources/${view.sourceId}/spam`), 'spam-rules-saved');
       },
       form: {
@@ -48,7 +48,7 @@ export const spamRulesArea: AdminArea = {
         rerender: async (call, { status, errors }) => {
           const view = await getSpamRules({
             ctx: call.ctx,
-            input: { workspaceId: call.workspace.workspaceId, sourceId: sourceIdOf(call) },
+            input: { sourceId: sourceIdOf(call) },
           });
           return call.render(status, {
             title: `Spam rules · ${view.name}`,

@@ -18,7 +18,7 @@ const stagesPath = (call: WorkspaceCall) =>
 const pipelineOfUrl = (call: WorkspaceCall) =>
   findPipeline({
     ctx: call.ctx,
-    input: { workspaceId: call.workspace.workspaceId, ref: call.params.pipelineId ?? '' },
+    input: { ref: call.params.pipelineId ?? '' },
   });
 
 async function refs(call: WorkspaceCall): Promise<{ workspaceId: string; pipelineId: string }> {
@@ -81,7 +81,7 @@ export const stagesArea: AdminArea = {
         const pipeline = await pipelineOfUrl(call);
         const stages = await listStages({
           ctx: call.ctx,
-          input: { workspaceId: pipeline.workspaceId, pipelineId: pipeline.id },
+          input: { pipelineId: pipeline.id },
         });
         return call.render(200, {
           title: `Stages · ${pipeline.name}`,
