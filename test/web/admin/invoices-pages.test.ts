@@ -152,6 +152,8 @@ describeEachBackend('the invoice pages', (backend) => {
     expect(screen.body).toContain('>INV-0003</a>');
     expect(screen.body).toContain('>INV-0004</a>');
     expect(screen.body).toMatch(/id="outstanding-total">\$[\d,.]+</);
+    // The way to the accountant's export.
+    expect(screen.body).toContain(`href="${ws()}/invoices/export" id="export-link">Export for the accountant</a>`);
     const drafts = await get(`${ws()}/invoices?status=draft`);
     expect(drafts.body).not.toContain('>INV-0003</a>');
     // The nav's Invoices entry.

@@ -130,7 +130,8 @@ ${totals.otherCurrencies.length ? html`<p class="muted small" id="other-currenci
 export function invoicesScreen(call: WorkspaceCall, input: InvoicesScreenInput): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   const base = `${ws}/invoices${input.status ? `?status=${input.status}` : ''}`;
-  return html`<div class="page-head"><div><h1>Invoices</h1><p class="muted">${input.status === 'overdue' ? 'The longest overdue first.' : 'Newest first.'} Invoice an accepted quote from its page, or start a blank invoice from a lead’s page.</p></div></div>
+  return html`<div class="page-head"><div><h1>Invoices</h1><p class="muted">${input.status === 'overdue' ? 'The longest overdue first.' : 'Newest first.'} Invoice an accepted quote from its page, or start a blank invoice from a lead’s page.</p></div>
+<div class="actions"><a class="button secondary" href="${ws}/invoices/export" id="export-link">Export for the accountant</a></div></div>
 ${totalsCards(input.totals, input.locale)}
 <nav aria-label="Status"><ul class="status-filters">
 <li><a href="${ws}/invoices"${input.status ? '' : html` aria-current="page"`}>All</a></li>
