@@ -3,9 +3,13 @@ import type { App } from '../../src/app.js';
 import { inWorkspace } from '../../src/domain/context.js';
 import { createInvoiceFromQuote } from '../../src/domain/invoices/create-invoice-from-quote.js';
 import { acceptanceHash, acceptanceVerifies } from '../../src/domain/quotes/acceptance-hash.js';
+import { renderDueDocuments } from '../../src/domain/documents/document-jobs.js';
 import { getQuote } from '../../src/domain/quotes/get-quote.js';
+import { quotePdf } from '../../src/domain/quotes/quote-pdf.js';
 import { quoteFormToken } from '../../src/web/quote/quote-routes.js';
 import { describeEachBackend } from '../helpers/backends.js';
+import { pdfText } from '../helpers/pdf-text.js';
+import { quoteEmailContent, renderQuoteEmail } from '../../src/domain/notifications/quote-emails.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
 import { sentWithChoice } from './alternatives-fixtures.js';
 import { quotingWorkspace, type SentTestQuote } from './quote-fixtures.js';
@@ -106,6 +110,17 @@ describeEachBackend("alternatives on the customer's page", (backend) => {
     expect(page).toContain('Accepted by <strong>Grace Hopper</strong>');
     expect(figures(page)).toMatchObject({ total: '$804.83', deposit: '$241.45' });
     expect(page).not.toContain('type="radio"');
+    // The customer's copy lists what they took: the laminate's lines, never the oak's, and the totals that follow.
+    const copy = await quoteEmailContent(
+      world.ctx,
+      { kind: 'quote', event: 'customer_copy', quoteId: q.quoteId },
+      ws.seeded.workspaceId,
+    );
+    const mail = renderQuoteEmail(copy!);
+    expect(mail.text).toContain('Laminate flooring, laid: 20 m² × $25.00 = $500.00');
+    expect(mail.text).not.toContain('Oak engineered flooring');
+    expect(mail.html).not.toContain('Oak engineered flooring');
+    expect(mail.text).toContain('Total: $804.83');
 
     // The deposit invoice: 30 % of the laminate's net $700 = $210.00, GST $10.50, QST $20.9475 → $20.95: $241.45.
     const deposit = await createInvoiceFromQuote({
@@ -114,4 +129,24 @@ describeEachBackend("alternatives on the customer's page", (backend) => {
     });
     expect(deposit.total).toBe(24145);
   });
+
+  it('the PDF reads as the page: each section with its subtotal, the choice marked, the deposit', async () => {
+    const q = await sentWithChoice(world, ws);
+    await renderDueDocuments(world.ctx, { limit: 100 });
+    const text = pdfText(
+      (await quotePdf({ ctx: inWorkspace(world.ctx, ws.seeded.workspaceId), input: { quoteId: q.quoteId } })).pdf!,
+    );
+    for (const value of [
+      'Preparation',
+      'Subtotal · Preparation $200.00',
+      'Oak engineered',
+      'Chosen · Recommended · one of “Oak engineered · Laminate”',
+      'Subtotal · Oak engineered $1,200.00',
+      'Not chosen · one of “Oak engineered · Laminate”',
+      'Subtotal · Laminate $500.00',
+      'Total $1,609.65',
+      'Deposit due on acceptance $482.90',
+    ])
+      expect(text, value).toContain(value);
+  }, 120_000); // renders the PDF: the renderer's workers start on the first
 });

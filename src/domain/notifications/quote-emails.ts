@@ -4,7 +4,7 @@ import type { Schema } from '../../storage/schema.js';
 import type { DomainContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import { isFee, oneLineDescription, quantityText, shownNote } from '../line-text.js';
-import { computeTotals, formatMoney, type TaxRate } from '../money.js';
+import { computeTotals, counts, formatMoney, type TaxRate } from '../money.js';
 import { linkBaseUrl } from '../server-base-url.js';
 import { page } from './email-page.js';
 import { enqueueEmail, type QuoteEvent, type QuotePayload } from './outbox.js';
@@ -36,6 +36,8 @@ export interface EmailQuote {
     amount: number;
     optional: boolean;
     chosen: boolean;
+    /** Whether it is charged: not an optional line left unticked, nor in an alternative not taken. */
+    counted: boolean;
     /** How the quantity was measured, when the quote shows it to the customer; null otherwise. */
     note: string | null;
   }>;
@@ -147,6 +149,7 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     chosen: Boolean(Number(l.chosen)),
   }));
   const totals = computeTotals(lines, JSON.parse(row.tax_rates) as TaxRate[], sections);
+  const charged = lines.map((l) => ({ ...l, counted: counts(l, sections) }));
   const base = ctx.config.publicBaseUrl.replace(/\/+$/, '');
   return {
     id: row.id,
@@ -156,7 +159,7 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     title: row.title,
     terms: row.terms,
     customer: { name: row.customer_name, email: row.customer_email },
-    lines,
+    lines: charged,
     sentTicks: row.sent_choices ? (JSON.parse(row.sent_choices) as { lines: string[] }).lines : null,
     subtotal: totals.subtotal,
     taxes: totals.taxes,
@@ -216,7 +219,7 @@ const customerOf = (q: EmailQuote) => q.customer.name ?? q.customer.email ?? 'Th
  */
 function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
   const money = (minor: number) => formatMoney(minor, c.quote.currency, c.locale);
-  const counted = c.quote.lines.filter((l) => !l.optional || l.chosen);
+  const counted = c.quote.lines.filter((l) => l.counted);
   const figures = (l: EmailQuote['lines'][number]) =>
     isFee(l) ? '' : `${quantityText(l, c.locale)} × ${money(l.unitPrice)}`;
   const text = [

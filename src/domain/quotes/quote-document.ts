@@ -5,7 +5,9 @@ import {
   documentTitle,
   type DocumentAcceptance,
   type DocumentBusiness,
+  type DocumentLine,
   type DocumentModel,
+  type DocumentSection,
   type Paper,
 } from '../document-model.js';
 import { formatMoney, formatQuantity, rateText } from '../money.js';
@@ -52,9 +54,15 @@ export function quoteAcceptance(
     name: quote.acceptedName ?? '',
     at: quote.acceptedAt ? documentMoment(quote.acceptedAt, frame.locale, frame.timeZone) : '',
     atUtc: quote.acceptedAt ? documentMoment(quote.acceptedAt, frame.locale, 'UTC') : '',
-    options: quote.lines
-      .filter((l) => l.optional)
-      .map((l) => `${l.description.replace(/\s+/g, ' ').trim()}: ${l.chosen ? 'included' : 'not included'}`),
+    options: [
+      ...quote.lines
+        .filter((l) => l.optional)
+        .map((l) => `${l.description.replace(/\s+/g, ' ').trim()}: ${l.chosen ? 'included' : 'not included'}`),
+      // Each choice between alternatives, with the one taken.
+      ...quote.sections
+        .filter((s) => s.choice !== null && s.chosen)
+        .map((s) => `Chosen of ${choiceName(quote, s.choice!)}: ${s.title ?? 'Untitled'}`),
+    ],
     contentSha256: quote.acceptanceHash ?? '',
     sentPdfSha256: null,
   };
@@ -98,28 +106,26 @@ export function quoteDocument(
       { label: 'Valid until', value: documentDate(quote.validUntil, locale) },
     ],
     title: quote.title,
-    sections: [
-      {
-        heading: null,
-        choice: null,
-        subtotal: null,
-        lines: quote.lines.map((line) => ({
-          // As the customer's page reads it: how it was measured under it when the quote shows that, a fee without
-          // "1 ×" (docs/quotes.md, "What the customer reads").
-          description: [line.description, shownNote(line.source, quote.showMeasurements)].filter(Boolean).join('\n'),
-          quantity: isFee(line) ? '' : formatQuantity(line.quantity, locale),
-          unit: isFee(line) ? '' : customerUnit(line.unit),
-          unitPrice: isFee(line) ? '' : money(line.unitPrice),
-          amount: money(line.amount),
-          optional: line.optional,
-          chosen: line.chosen,
-        })),
-      },
-    ],
+    sections: documentSections(
+      quote,
+      (line) => ({
+        // As the customer's page reads it: how it was measured under it when the quote shows that, a fee without
+        // "1 ×" (docs/quotes.md, "What the customer reads").
+        description: [line.description, shownNote(line.source, quote.showMeasurements)].filter(Boolean).join('\n'),
+        quantity: isFee(line) ? '' : formatQuantity(line.quantity, locale),
+        unit: isFee(line) ? '' : customerUnit(line.unit),
+        unitPrice: isFee(line) ? '' : money(line.unitPrice),
+        amount: money(line.amount),
+        optional: line.optional,
+        chosen: line.chosen,
+      }),
+      money,
+    ),
     totals: [
       { label: 'Subtotal', value: money(quote.subtotal) },
       ...quote.taxes.map((t) => ({ label: `${t.name} ${rateText(t.rate)} %`, value: money(t.amount) })),
       { label: 'Total', value: money(quote.total), strong: true },
+      ...(quote.deposit ? [{ label: 'Deposit due on acceptance', value: money(quote.deposit.amount) }] : []),
     ],
     texts: [
       ...(quote.note ? [{ heading: 'Note', body: quote.note }] : []),
@@ -130,4 +136,34 @@ export function quoteDocument(
       drawn.length === 0 ? null : frame.units === 'metric' ? 'Lengths in metres.' : 'Lengths in feet and inches.',
     acceptance: options.accepted ? quoteAcceptance(quote, frame) : null,
   };
+}
+
+/**
+ * The quote's sections as the customer's page shows them (docs/quotes.md, "Sections and alternatives"): each heading
+ * with its lines and subtotal, an alternative marked with its choice (named by its sections' headings), and a quote
+ * with one section without a heading as the one flat list it always was.
+ */
+function documentSections(
+  quote: QuoteView,
+  line: (line: QuoteView['lines'][number]) => DocumentLine,
+  money: (minor: number) => string,
+): DocumentSection[] {
+  const plain = quote.sections.length <= 1 && (quote.sections[0]?.title ?? null) === null;
+  if (plain) return [{ heading: null, choice: null, subtotal: null, lines: quote.lines.map(line) }];
+  return quote.sections.map((section) => ({
+    heading: section.title,
+    choice: section.choice
+      ? { group: choiceName(quote, section.choice), recommended: section.recommended, chosen: section.chosen }
+      : null,
+    subtotal: { label: `Subtotal${section.title ? ` · ${section.title}` : ''}`, value: money(section.subtotal) },
+    lines: quote.lines.filter((l) => l.sectionId === section.id).map(line),
+  }));
+}
+
+/** A choice between alternatives named by its sections' headings: `Oak engineered · Laminate`. */
+function choiceName(quote: QuoteView, key: string): string {
+  return quote.sections
+    .filter((s) => s.choice === key)
+    .map((s) => s.title ?? 'Untitled')
+    .join(' · ');
 }
