@@ -5,7 +5,7 @@ import { recordPayment } from '../../src/domain/invoices/record-payment.js';
 import { sendInvoice } from '../../src/domain/invoices/send-invoice.js';
 
 /**
- * What the invoice routes need in each workspace: a blank draft invoice, a sent invoice without payments (Void), and a
+ * What the invoice routes need in each workspace: a draft invoice of one line, a sent invoice without payments (Void), and a
  * sent one with a payment (Delete payment, Credit note). No quote is made here, so the quote tests' numbers and lists
  * stay as the quotes fixture leaves them (Invoice on a quote that is not accepted is the verb's refusal, past the gate).
  */
@@ -16,7 +16,12 @@ export async function invoicesFixtureExtra(
 ): Promise<Record<string, string>> {
   const one = async (w: typeof home) => {
     const wctx = inWorkspace(ctx, w.workspaceId);
+    // A draft with a line, so that Send can send it.
     const draft = await createBlankInvoice({ ctx: wctx, input: { leadId: w.leadId } });
+    await addInvoiceLine({
+      ctx: wctx,
+      input: { invoiceId: draft.id, line: { description: 'Survey', quantity: '1', unit: 'fixed', price: '50' } },
+    });
     const sentOne = async () => {
       const blank = await createBlankInvoice({ ctx: wctx, input: { leadId: w.leadId } });
       await addInvoiceLine({
