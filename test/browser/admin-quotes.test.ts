@@ -191,11 +191,22 @@ describeEachBackend('quotes in Chromium', (backend) => {
     const descriptions = await page.$$eval('.quote-line textarea[name^="line-"]', (els) =>
       els.map((e) => (e as unknown as { value: string }).value),
     );
-    expect(descriptions, descriptions.join(' | ')).toHaveLength(6);
-    expect(descriptions.slice(4)).toEqual(['Oak flooring, laid', 'Site visit']);
+    // A section a room: the kitchen's new flooring joins the Kitchen's lines; the visit (no room) goes last.
+    expect(descriptions).toEqual([
+      'Oak flooring, laid',
+      'Skirting boards',
+      'Oak flooring, laid',
+      'Oak flooring, laid',
+      'Skirting boards',
+      'Site visit',
+    ]);
     const notes = await page.$$eval('.quote-line .source', (els) => els.map((e) => e.textContent ?? ''));
-    expect(notes.at(-1)).toBe('Kitchen: floor 13.02 m² + 10 % waste');
-    expect(notes.join('\n')).toContain('Hall');
+    expect(notes.slice(0, 3)).toEqual([
+      'Kitchen: floor 13.02 m² + 10 % waste',
+      'Kitchen: skirting 13.78 m',
+      'Kitchen: floor 13.02 m² + 10 % waste',
+    ]);
+    expect(notes.slice(3).join('\n')).toContain('Hall');
     await expect(page.textContent('#quote-total')).resolves.toMatch(/^\$[\d,]+\.\d\d$/);
     await page.fill('#f-title', 'Kitchen and hall floors');
     await page.click('button[name="do"][value="save"]');
