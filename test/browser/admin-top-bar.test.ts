@@ -77,6 +77,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     expect(labels).toEqual([
       'Leads',
       'Quotes',
+      'Invoices',
       'Scans',
       'Sources',
       'Quarantine',
@@ -110,6 +111,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     expect(labels).toEqual([
       'Leads',
       'Quotes',
+      'Invoices',
       'Scans',
       'Sources',
       'Quarantine',
@@ -132,7 +134,7 @@ describeEachBackend('the top bar and the inbox rows in Chromium', (backend) => {
     expect(await screens().count()).toBe(0);
     expect(await page.evaluate('document.activeElement?.tagName')).toBe('SUMMARY');
     await page.keyboard.press('Enter');
-    expect(await screens().count()).toBe(9);
+    expect(await screens().count()).toBe(10);
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent?.trim()')).toMatch(/^Leads/);
 
