@@ -202,7 +202,7 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     for (let i = 0; i < 10; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('invalid_credentials');
     for (let i = 0; i < 5; i += 1) expect(await attempt('olga@example.com', '10.0.0.2')).toBe('rate_limited');
     expect(await throttledRecords()).toEqual([[olga.userId], [], [olga.userId]]);
-  });
+  }, 120_000); // many sign-ins, each a password hash: slow on a loaded machine
 
   it('sessions end after 14 idle days or 30 days in all; a password change ends the others', async () => {
     await owner();
