@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
  * a hash of such a token, so the log must not keep the token either. Intake and hosted-form tokens are not secret:
  * they are printed in every page that embeds the form, and stay in the log to tell the sources apart.
  */
-export const ONE_TIME_LINK_PREFIXES = ['setup', 'confirm-email', 'q'] as const;
+export const ONE_TIME_LINK_PREFIXES = ['setup', 'confirm-email', 'q', 'i'] as const;
 
 /**
  * The one rule (docs/security.md, Logs): everything after a one-time link's prefix, whatever its case and however

@@ -337,9 +337,11 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     const from = LOOPBACK.otherClient;
     const confirmToken = crypto.randomBytes(16).toString('base64url');
     const quoteToken = crypto.randomBytes(16).toString('base64url');
-    secrets.push(confirmToken, quoteToken);
+    const invoiceToken = crypto.randomBytes(16).toString('base64url');
+    secrets.push(confirmToken, quoteToken, invoiceToken);
     await viaProxy(`/confirm-email/${confirmToken}`, { from });
     await viaProxy(`/q/${quoteToken}?print=1`, { from, headers: { referer: `${base}/q/${quoteToken}` } });
+    await viaProxy(`/i/${invoiceToken}`, { from });
     // The same paths spelled otherwise: percent-encoded, in capitals, with extra slashes or dot segments.
     const spellings = [
       (t: string) => `/%71/${t}`,
@@ -351,6 +353,8 @@ export function behindProxy(proxy: ProxyUnderTest): void {
       (t: string) => `/q%2F${t}`,
       (t: string) => `/S%65TUP/${t}`,
       (t: string) => `/Confirm-Email/${t}`,
+      (t: string) => `/%49/${t}`,
+      (t: string) => `//i/${t}`,
     ];
     for (const spell of spellings) {
       const token = crypto.randomBytes(16).toString('base64url');
@@ -369,6 +373,7 @@ export function behindProxy(proxy: ProxyUnderTest): void {
     expect(log).toContain('/setup/REDACTED');
     expect(log).toContain('/confirm-email/REDACTED');
     expect(log).toContain('/q/REDACTED');
+    expect(log).toContain('/i/REDACTED');
     expect(log).toContain(`/api/intake/${token}`);
     expect(log).toContain(LOOPBACK.busyClient);
     expect(secrets.length).toBeGreaterThanOrEqual(16);
