@@ -74,6 +74,7 @@ describeEachBackend('the Report and the follow-up settings in Chromium', (backen
       ['Win rate', '71 %'],
       ['Value sent', '$9,200.00'],
       ['Value won', '$3,400.00'],
+      ['Value paid', '$0.00'],
       ['Median days to an answer', '2'],
     ]);
     await expect(page.textContent('#by-source')).resolves.toContain('Google Ads page');
