@@ -85,7 +85,9 @@ describeEachBackend('measured scans in Chromium', (backend) => {
       'Floor plan of Kitchen',
     );
     const cells = await page.locator('#rooms tbody tr').first().locator('td').allTextContents();
-    expect(cells.slice(0, 3)).toEqual(['1', 'Kitchen', '13.02 m²']);
+    // The name cell also holds the room's Rename form: its name is the first thing in it.
+    expect([cells[0], await page.textContent('#room-name-1'), cells[2]]).toEqual(['1', 'Kitchen', '13.02 m²']);
+    expect(cells[1]).toMatch(/^KitchenRename/);
 
     // The page fits at desktop and phone widths: nothing runs off the side (the table once cut off its last columns).
     for (const width of [1280, 390]) {
@@ -98,7 +100,7 @@ describeEachBackend('measured scans in Chromium', (backend) => {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     // A room's other figures and its download open under More.
-    await page.locator('#rooms tbody tr').first().locator('summary').click();
+    await page.locator('#rooms tbody tr').first().locator('summary', { hasText: 'More' }).click();
     await expect(
       page.locator('#rooms tbody tr').first().getByRole('link', { name: 'Download room JSON' }).isVisible(),
     ).resolves.toBe(true);
