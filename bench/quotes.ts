@@ -310,12 +310,11 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
 
     // A 300-line draft, and drafts to send, made as a person makes them.
     const lead = leadIds[1]!;
-    const big = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: lead } });
+    const big = await createQuote({ ctx: inWorkspace(ctx, workspace.id), input: { leadId: lead } });
     for (let k = 0; k < 300; k++) {
       await addQuoteLine({
-        ctx,
+        ctx: inWorkspace(ctx, workspace.id),
         input: {
-          workspaceId: workspace.id,
           quoteId: big.id,
           line: { description: `Item ${k}`, quantity: '2.5', unit: 'm2', price: '42.50' },
         },
@@ -331,12 +330,11 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     ).map((l) => l.id);
     const drafts: string[] = [];
     for (let k = 0; k <= RUNS; k++) {
-      const draft = await createQuote({ ctx, input: { workspaceId: workspace.id, leadId: leadIds[2 + k]! } });
+      const draft = await createQuote({ ctx: inWorkspace(ctx, workspace.id), input: { leadId: leadIds[2 + k]! } });
       for (let n = 0; n < 3; n++)
         await addQuoteLine({
-          ctx,
+          ctx: inWorkspace(ctx, workspace.id),
           input: {
-            workspaceId: workspace.id,
             quoteId: draft.id,
             line: { description: `Item ${n}`, quantity: '1', unit: 'each', price: '100.00' },
           },
@@ -360,9 +358,8 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
       'a line of a 300-line draft changed (recalculated, saved)',
       await timed(RUNS, (i) =>
         updateQuoteLine({
-          ctx,
+          ctx: inWorkspace(ctx, workspace.id),
           input: {
-            workspaceId: workspace.id,
             quoteId: big.id,
             lineId: lineIds[(i + 300) % 300]!,
             line: { description: `Item ${i}`, quantity: String(3 + (i % 5)), unit: 'm2', price: '42.50' },
@@ -373,7 +370,7 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
     rows.push([
       "a person's Send",
       await timed(RUNS, async (i) => {
-        const sent = await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: drafts[i + 1]!, by } });
+        const sent = await sendQuote({ ctx: inWorkspace(ctx, workspace.id), input: { quoteId: drafts[i + 1]!, by } });
         token = sent.token;
       }),
     ]);
@@ -391,13 +388,14 @@ export async function benchQuotes(backend: 'sqlite' | 'postgres', adminUrl = '')
       // The 300-line draft's copies, sent as a person sends them; then the page of the last one.
       const bigDrafts: string[] = [];
       for (let k = 0; k <= RUNS; k++)
-        bigDrafts.push((await copyQuote({ ctx, input: { workspaceId: workspace.id, quoteId: big.id } })).id);
+        bigDrafts.push((await copyQuote({ ctx: inWorkspace(ctx, workspace.id), input: { quoteId: big.id } })).id);
       let bigToken = '';
       rows.push([
         "a person's Send of a 300-line draft",
         await timed(RUNS, async (i) => {
-          bigToken = (await sendQuote({ ctx, input: { workspaceId: workspace.id, quoteId: bigDrafts[i + 1]!, by } }))
-            .token;
+          bigToken = (
+            await sendQuote({ ctx: inWorkspace(ctx, workspace.id), input: { quoteId: bigDrafts[i + 1]!, by } })
+          ).token;
         }),
       ]);
       rows.push(["the customer's page, GET /q/{token} (300 lines)", await timed(RUNS, () => page(bigToken))]);

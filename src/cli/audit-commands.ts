@@ -35,11 +35,10 @@ export function registerAuditCommands(program: Command, { run, withJson }: CliKi
           ctx,
           opts: { workspace?: string; action?: string; since?: string; until?: string; limit?: number; after?: string },
         ) => {
-          const workspaceId = opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : undefined;
           return listAudit({
             ctx,
             input: {
-              ...(workspaceId ? { workspaceId } : {}),
+              workspaceId: opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : null,
               ...(opts.action ? { action: opts.action } : {}),
               ...(opts.since ? { since: opts.since } : {}),
               ...(opts.until ? { until: opts.until } : {}),

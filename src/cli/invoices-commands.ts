@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { inWorkspace, type DomainContext, type WorkspaceContext } from '../domain/context.js';
+import type { DomainContext, WorkspaceContext } from '../domain/context.js';
 import { AppError } from '../domain/errors.js';
 import { addInvoiceLine } from '../domain/invoices/add-invoice-line.js';
 import { createBlankInvoice } from '../domain/invoices/create-blank-invoice.js';
@@ -10,7 +10,7 @@ import { createCreditNote } from '../domain/invoices/create-credit-note.js';
 import { createInvoiceFromQuote, type QuoteInvoiceKind } from '../domain/invoices/create-invoice-from-quote.js';
 import { deletePayment } from '../domain/invoices/delete-payment.js';
 import { checkBooksFormat, exportInvoices } from '../domain/invoices/export-invoices.js';
-import { findInvoiceByRef, getInvoice } from '../domain/invoices/get-invoice.js';
+import { getInvoice } from '../domain/invoices/get-invoice.js';
 import { invoicePdfForCli } from '../domain/invoices/invoice-pdf.js';
 import type { InvoiceView } from '../domain/invoices/invoice-view.js';
 import {
@@ -22,12 +22,10 @@ import {
 } from '../domain/invoices/list-invoices.js';
 import { recordPayment } from '../domain/invoices/record-payment.js';
 import { voidInvoice } from '../domain/invoices/void-invoice.js';
-import { findLeadRow } from '../domain/leads/find-lead.js';
 import { amountText, rateText } from '../domain/money.js';
-import { findQuoteByRef } from '../domain/quotes/get-quote.js';
 import type { CliKit, Render } from './kit.js';
 import { table } from './render.js';
-import { workspaceContextOf } from './resolve.js';
+import { invoiceContextOf, leadContextOf, quoteContextOf, workspaceContextOf } from './resolve.js';
 
 /**
  * An invoice as `invoices show --json` prints it (docs/invoices.md, "The CLI"): exactly these keys, money as integers
@@ -142,8 +140,8 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The workspace an invoice reference belongs to, as the context its verbs run in (the CLI acts on every workspace). */
 async function invoiceContext(ctx: DomainContext, ref: string): Promise<{ wctx: WorkspaceContext; id: string }> {
-  const row = await findInvoiceByRef(ctx, { ref });
-  return { wctx: inWorkspace(ctx, row.workspace_id), id: row.id };
+  const invoice = await invoiceContextOf(ctx, ref);
+  return { wctx: invoice.ctx, id: invoice.invoiceId };
 }
 
 /**
@@ -205,19 +203,13 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
         if (opts.lead !== undefined) {
           if (opts.deposit || opts.rest)
             throw new AppError('invalid_arguments', '--deposit and --rest invoice a quote: give --quote');
-          const lead = await findLeadRow(ctx.store.db, { id: opts.lead });
           return invoiceJson(
-            await createBlankInvoice({ ctx: inWorkspace(ctx, lead.workspace_id), input: { leadId: lead.id } }),
+            await createBlankInvoice({ ctx: await leadContextOf(ctx, opts.lead), input: { leadId: opts.lead } }),
           );
         }
-        const quote = await findQuoteByRef(ctx, { ref: opts.quote! });
+        const quote = await quoteContextOf(ctx, opts.quote!);
         const kind: QuoteInvoiceKind = opts.deposit ? 'deposit' : opts.rest ? 'final' : 'invoice';
-        return invoiceJson(
-          await createInvoiceFromQuote({
-            ctx: inWorkspace(ctx, quote.workspace_id),
-            input: { quoteId: quote.id, kind },
-          }),
-        );
+        return invoiceJson(await createInvoiceFromQuote({ ctx: quote.ctx, input: { quoteId: quote.quoteId, kind } }));
       }, shown),
     );
   withJson(invoices.command('add-line <invoice>'))
@@ -357,7 +349,8 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
     .requiredOption('--out <file>', 'the file to write (`-` for standard output)')
     .action(
       run(async (ctx, ref: string, opts: { out: string }) => {
-        const doc = await invoicePdfForCli({ ctx, input: { ref } });
+        const invoice = await invoiceContextOf(ctx, ref);
+        const doc = await invoicePdfForCli({ ctx: invoice.ctx, input: { ref: invoice.invoiceId } });
         if (opts.out === '-') io.stdout.write(Buffer.from(doc.pdf!));
         else fs.writeFileSync(opts.out, doc.pdf!);
         return { file: opts.out, fileName: doc.fileName, size: doc.size, sha256: doc.sha256 };

@@ -98,7 +98,9 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     );
   withJson(leads.command('show <id>'))
     .description('one lead with every field and its stage history (does not mark it opened)')
-    .action(run((ctx, id: string) => openLead({ ctx, input: { id, markOpened: false } })));
+    .action(
+      run(async (ctx, id: string) => openLead({ ctx: await leadContextOf(ctx, id), input: { id, markOpened: false } })),
+    );
   withJson(leads.command('move <id>'))
     .description('move a lead to another stage of its pipeline (recorded as moved by "cli")')
     .requiredOption('--stage <stage>', 'stage key or name')

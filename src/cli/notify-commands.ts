@@ -22,7 +22,7 @@ interface NotifyStatus extends OutboxStatus {
 
 async function notifyStatus(ctx: DomainContext, opts: { workspace?: string }): Promise<NotifyStatus> {
   const workspaceId = opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : null;
-  const status = await outboxStatus({ ctx, input: workspaceId ? { workspaceId } : {} });
+  const status = await outboxStatus({ ctx, input: { workspaceId } });
   const server = await latestServer(ctx);
   return {
     email: server?.email ?? { on: false, server: null, from: null },

@@ -11,7 +11,7 @@ import { amountText, rateText } from '../domain/money.js';
 import { getWorkspaceSettings } from '../domain/settings/workspace-settings.js';
 import type { CliKit, Render } from './kit.js';
 import { table } from './render.js';
-import { workspaceIdOf } from './resolve.js';
+import { priceListItemContextOf, workspaceIdOf } from './resolve.js';
 
 /** The CLI is the operator's: it acts with an owner's rights, as on every other management command. */
 const CLI_ROLE = 'owner' as const;
@@ -121,7 +121,8 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
     .description('remove an item by its id; quotes priced from it keep their lines')
     .action(
       run(
-        (ctx, itemId: string) => removePriceListItem({ ctx, input: { itemId, role: CLI_ROLE } }),
+        async (ctx, itemId: string) =>
+          removePriceListItem({ ctx: await priceListItemContextOf(ctx, itemId), input: { itemId, role: CLI_ROLE } }),
         ((item: PriceListItem) => `Removed ${item.name} (${item.id}).\n`) as Render,
       ),
     );

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { inWorkspace, type DomainContext, type WorkspaceContext } from '../domain/context.js';
+import type { DomainContext, WorkspaceContext } from '../domain/context.js';
 import { AppError } from '../domain/errors.js';
 import { addQuoteSection } from '../domain/quotes/add-quote-section.js';
-import { findQuoteByRef } from '../domain/quotes/get-quote.js';
 import { moveLineToSection } from '../domain/quotes/move-line-to-section.js';
 import { moveQuoteSection } from '../domain/quotes/move-quote-section.js';
 import { offerChoice } from '../domain/quotes/offer-choice.js';
@@ -12,11 +11,12 @@ import { renameQuoteSection } from '../domain/quotes/rename-quote-section.js';
 import { setQuoteDeposit } from '../domain/quotes/set-quote-deposit.js';
 import { undoChoice } from '../domain/quotes/undo-choice.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
+import { quoteContextOf } from './resolve.js';
 
 /** The quote Q names (an id or a number: its latest revision), in its workspace's context. */
 async function quoteOf(ctx: DomainContext, ref: string): Promise<{ wctx: WorkspaceContext; quoteId: string }> {
-  const row = await findQuoteByRef(ctx, { ref });
-  return { wctx: inWorkspace(ctx, row.workspace_id), quoteId: row.id };
+  const quote = await quoteContextOf(ctx, ref);
+  return { wctx: quote.ctx, quoteId: quote.quoteId };
 }
 
 /** A section S of the quote: its id (`quotes show --json`'s `sections[].id`) or its place, counted from 1. */

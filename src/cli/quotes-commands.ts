@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { findLeadRow } from '../domain/leads/find-lead.js';
 import { addQuoteLine } from '../domain/quotes/add-quote-line.js';
 import { createQuote } from '../domain/quotes/create-quote.js';
-import { findQuoteByRef, getQuote } from '../domain/quotes/get-quote.js';
+import { getQuote } from '../domain/quotes/get-quote.js';
 import { checkListStatus, listQuotes, type QuoteSummary } from '../domain/quotes/list-quotes.js';
 import { amountText, rateText } from '../domain/money.js';
 import type { QuoteView } from '../domain/quotes/quote-view.js';
@@ -11,7 +10,7 @@ import { withdrawQuote } from '../domain/quotes/withdraw-quote.js';
 import { quotePdfForCli } from '../domain/quotes/quote-pdf.js';
 import { positiveInteger, type CliKit, type Render } from './kit.js';
 import { table } from './render.js';
-import { workspaceIdOf } from './resolve.js';
+import { leadContextOf, quoteContextOf, workspaceIdOf } from './resolve.js';
 import { registerQuoteReportCommand } from './quote-report-command.js';
 import { registerQuoteSectionCommands } from './quote-sections-commands.js';
 
@@ -161,12 +160,10 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     .option('--deposit <deposit>', "the deposit it asks: 30%, an amount (500.00) or none (default: the workspace's)")
     .action(
       run(async (ctx, opts: { lead: string; scan: string[]; item: string[]; room: string[]; deposit?: string }) => {
-        const lead = await findLeadRow(ctx.store.db, { id: opts.lead });
         const view = await createQuote({
-          ctx,
+          ctx: await leadContextOf(ctx, opts.lead),
           input: {
-            workspaceId: lead.workspace_id,
-            leadId: lead.id,
+            leadId: opts.lead,
             scanIds: opts.scan,
             itemIds: opts.item,
             rooms: opts.room.map((r) => positiveInteger(r)),
@@ -193,13 +190,12 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
           ref: string,
           opts: { description: string; quantity: string; unit: string; price: string; taxes?: string },
         ) => {
-          const row = await findQuoteByRef(ctx, { ref });
+          const quote = await quoteContextOf(ctx, ref);
           const { taxes, ...line } = opts;
           const view = await addQuoteLine({
-            ctx,
+            ctx: quote.ctx,
             input: {
-              workspaceId: row.workspace_id,
-              quoteId: row.id,
+              quoteId: quote.quoteId,
               line: {
                 ...line,
                 ...(taxes !== undefined
@@ -220,7 +216,12 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     );
   withJson(quotes.command('show <quote>'))
     .description('a quote by id or number (Q-0007: its latest revision)')
-    .action(run(async (ctx, ref: string) => quoteJson(await getQuote({ ctx, input: { ref } })), shown));
+    .action(
+      run(async (ctx, ref: string) => {
+        const quote = await quoteContextOf(ctx, ref);
+        return quoteJson(await getQuote({ ctx: quote.ctx, input: { ref: quote.quoteId } }));
+      }, shown),
+    );
   withJson(quotes.command('pdf <quote>'))
     .description(
       "write the latest sent revision's PDF (docs/documents.md), or with --accepted its accepted copy, to a file; a draft is refused",
@@ -229,7 +230,11 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     .option('--accepted', 'the accepted copy (the same pages and the acceptance page)')
     .action(
       run(async (ctx, ref: string, opts: { out: string; accepted?: boolean }) => {
-        const doc = await quotePdfForCli({ ctx, input: { ref, accepted: opts.accepted === true } });
+        const quote = await quoteContextOf(ctx, ref);
+        const doc = await quotePdfForCli({
+          ctx: quote.ctx,
+          input: { ref: quote.quoteId, accepted: opts.accepted === true },
+        });
         if (opts.out === '-') io.stdout.write(Buffer.from(doc.pdf!));
         else fs.writeFileSync(opts.out, doc.pdf!);
         return { file: opts.out, fileName: doc.fileName, size: doc.size, sha256: doc.sha256 };
@@ -239,8 +244,8 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     .description('take a sent quote back: its link then says it was withdrawn')
     .action(
       run(async (ctx, ref: string) => {
-        const row = await findQuoteByRef(ctx, { ref });
-        return quoteJson(await withdrawQuote({ ctx, input: { workspaceId: row.workspace_id, quoteId: row.id } }));
+        const quote = await quoteContextOf(ctx, ref);
+        return quoteJson(await withdrawQuote({ ctx: quote.ctx, input: { quoteId: quote.quoteId } }));
       }, shown),
     );
   registerQuoteSectionCommands(quotes, kit, { json: quoteJson as (view: never) => unknown, shown });

@@ -3,6 +3,9 @@ import { workspaceOfLead } from '../domain/leads/find-lead.js';
 import { findPipeline } from '../domain/pipelines/find-pipeline.js';
 import { requireSource } from '../domain/sources/find-source.js';
 import { workspaceOfQuarantined } from '../domain/quarantine/restore-quarantined.js';
+import { findQuoteByRef, workspaceOfQuote } from '../domain/quotes/get-quote.js';
+import { findInvoiceByRef, workspaceOfInvoice } from '../domain/invoices/get-invoice.js';
+import { workspaceOfPriceListItem } from '../domain/price-list/list-price-list.js';
 import { workspaceOfScan } from '../domain/scans/scan-in-workspace.js';
 import { findWorkspace } from '../domain/workspaces/find-workspace.js';
 
@@ -30,6 +33,31 @@ export async function leadContextOf(ctx: DomainContext, leadId: string): Promise
 
 export async function scanContextOf(ctx: DomainContext, scanId: string): Promise<WorkspaceContext> {
   return inWorkspace(ctx, await workspaceOfScan(ctx, scanId));
+}
+
+/**
+ * A quote as typed (id or number, `Q-0007 rev 1`) with the context of its workspace, for the commands that act on
+ * one quote: its verbs then run inside that workspace, like the admin pages'.
+ */
+export async function quoteContextOf(
+  ctx: DomainContext,
+  ref: string,
+): Promise<{ ctx: WorkspaceContext; quoteId: string }> {
+  const scoped = inWorkspace(ctx, await workspaceOfQuote(ctx, ref));
+  return { ctx: scoped, quoteId: (await findQuoteByRef(scoped, ref)).id };
+}
+
+/** An invoice or credit note as typed (id or number) with the context of its workspace. */
+export async function invoiceContextOf(
+  ctx: DomainContext,
+  ref: string,
+): Promise<{ ctx: WorkspaceContext; invoiceId: string }> {
+  const scoped = inWorkspace(ctx, await workspaceOfInvoice(ctx, ref));
+  return { ctx: scoped, invoiceId: (await findInvoiceByRef(scoped, ref)).id };
+}
+
+export async function priceListItemContextOf(ctx: DomainContext, itemId: string): Promise<WorkspaceContext> {
+  return inWorkspace(ctx, await workspaceOfPriceListItem(ctx, itemId));
 }
 
 export async function quarantinedContextOf(ctx: DomainContext, id: string): Promise<WorkspaceContext> {

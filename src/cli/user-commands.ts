@@ -69,7 +69,7 @@ export function registerUserCommands(program: Command, { run, withJson }: CliKit
     .action(
       run(
         async (ctx, opts: { workspace?: string }) =>
-          listUsers({ ctx, input: opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {} }),
+          listUsers({ ctx, input: { workspaceId: opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : null } }),
         userLines as (r: never) => string,
       ),
     );
@@ -83,7 +83,7 @@ export function registerUserCommands(program: Command, { run, withJson }: CliKit
           ctx,
           input: {
             email: opts.email,
-            ...(opts.workspace ? { workspaceId: await workspaceIdOf(ctx, opts.workspace) } : {}),
+            workspaceId: opts.workspace ? await workspaceIdOf(ctx, opts.workspace) : null,
           },
         }),
       ),

@@ -27,14 +27,24 @@ const KIND: Record<NamedTable, string> = {
  */
 export async function assertNameFree(
   trx: Transaction<Schema>,
+  table: 'workspaces',
+  input: { name: string; exceptId?: string },
+): Promise<void>;
+export async function assertNameFree(
+  trx: Transaction<Schema>,
+  table: 'pipelines' | 'lead_sources',
+  input: { name: string; workspaceId: string; exceptId?: string },
+): Promise<void>;
+export async function assertNameFree(
+  trx: Transaction<Schema>,
   table: NamedTable,
-  input: { name: string; workspaceId?: string; exceptId?: string },
+  input: { name: string; exceptId?: string } | { name: string; workspaceId: string; exceptId?: string },
 ): Promise<void> {
   let query = trx
     .selectFrom(table)
     .select('id')
     .where(sql<string>`lower(name)`, '=', sql<string>`lower(${input.name})`);
-  if (table !== 'workspaces') query = query.where('workspace_id' as never, '=', input.workspaceId as never);
+  if ('workspaceId' in input) query = query.where('workspace_id' as never, '=', input.workspaceId as never);
   if (input.exceptId) query = query.where('id', '!=', input.exceptId);
   const clash = await query.executeTakeFirst();
   if (clash) {

@@ -69,7 +69,7 @@ export class Metrics {
     let status: Promise<{ waiting: number; oldestAgeSeconds: number }> | undefined;
     // One read serves both gauges of a scrape.
     const read = () =>
-      (status ??= outboxStatus({ ctx, input: {} })
+      (status ??= outboxStatus({ ctx, input: { workspaceId: null } })
         .then((s) => ({
           waiting: s.waiting,
           oldestAgeSeconds: s.oldestWaitingAt

@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describeEachBackend('alternatives on the customer’s page in Chromium', (backen
     await page.getByLabel('I accept this quote and its terms').check();
     await page.getByRole('button', { name: 'Accept quote' }).click();
     await page.waitForSelector('#acceptance');
-    const accepted = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const accepted = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(accepted.sections.find((s) => s.id === q.laminate)!.chosen).toBe(true);
     expect(accepted).toMatchObject({ status: 'accepted', total: 80483, deposit: { amount: 24145 } });
     expect(await page.locator('[data-total]').textContent()).toBe('$804.83');

@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -42,7 +43,8 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     page.setDefaultTimeout(8000);
     return page;
   };
-  const viewCount = async (quoteId: string) => (await getQuote({ ctx: world.ctx, input: { ref: quoteId } })).viewCount;
+  const viewCount = async (quoteId: string) =>
+    (await getQuote({ ctx: await quoteCtx(world.ctx, quoteId), input: { ref: quoteId } })).viewCount;
   /** The page has no sideways scroll: everything fits the viewport's width. */
   const fitsWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
@@ -65,7 +67,7 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     await expect.poll(() => viewCount(q.quoteId)).toBe(1);
     expect(await fitsWidth(page)).toBe(true);
     const total = page.locator('[data-total]');
-    const before = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const before = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(await total.textContent()).toBe(formatMoney(before.total, 'CAD', 'en-CA'));
     expect(await page.locator('svg.floor-plan').count()).toBe(2);
     await page.getByLabel('Optional: include this').check();
@@ -77,7 +79,7 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     await page.getByLabel('I accept this quote and its terms').check();
     await page.getByRole('button', { name: 'Accept quote' }).click();
     await page.waitForSelector('#acceptance');
-    const accepted = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const accepted = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(accepted.status).toBe('accepted');
     // The script's total for the ticks is the server's total of the accepted quote.
     expect(ticked).toBe(formatMoney(accepted.total, 'CAD', 'en-CA'));
@@ -111,13 +113,15 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     await page.getByRole('button', { name: 'Decline quote' }).click();
     await page.waitForSelector('#declined');
     expect(await page.locator('#declined').textContent()).toContain('We went with another offer.');
-    expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).status).toBe('declined');
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).status).toBe(
+      'declined',
+    );
     await page.context().close();
   });
 
   it('says a withdrawn link can no longer be answered', async () => {
     const q = await fullQuote();
-    await withdrawQuote({ ctx: world.ctx, input: { quoteId: q.quoteId } });
+    await withdrawQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { quoteId: q.quoteId } });
     for (const width of [390, 1280]) {
       const page = await pageAt(width);
       await page.goto(`${base}${q.url}`);
@@ -132,12 +136,15 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     const q = await fullQuote();
     const stale = await pageAt(1280);
     await stale.goto(`${base}${q.url}`);
-    const draft = await reviseQuote({ ctx: world.ctx, input: { quoteId: q.quoteId } });
+    const draft = await reviseQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { quoteId: q.quoteId } });
     await addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, draft.id),
       input: { quoteId: draft.id, line: { description: 'Hall ceiling', quantity: '7.5', unit: 'm2', price: '4.50' } },
     });
-    await sendQuote({ ctx: world.ctx, input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, draft.id),
+      input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } },
+    });
 
     await stale.getByLabel('Your full name').fill('Ada Lovelace');
     await stale.getByLabel('I accept this quote and its terms').check();
@@ -147,7 +154,9 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     expect(await stale.locator('h1').textContent()).toContain('rev 2');
     expect(await stale.locator('table.lines').textContent()).toContain('Hall ceiling');
     // Not answered; the page now showing revision 2 reports its view.
-    expect((await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).acceptedAt).toBeNull();
+    expect(
+      (await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).acceptedAt,
+    ).toBeNull();
     await stale.context().close();
 
     const fresh = await pageAt(390);
@@ -157,7 +166,9 @@ describeEachBackend("the customer's quote page in Chromium", (backend) => {
     await fresh.getByLabel('I accept this quote and its terms').check();
     await fresh.getByRole('button', { name: 'Accept quote' }).click();
     await fresh.waitForSelector('#acceptance');
-    expect((await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).status).toBe('accepted');
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).status).toBe(
+      'accepted',
+    );
     await fresh.context().close();
   });
 });

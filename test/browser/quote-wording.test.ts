@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -125,7 +126,7 @@ describeEachBackend('what the customer reads, in Chromium', (backend) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.click('#preview-back');
     await page.waitForURL(new RegExp(`/quotes/${quoteId}$`));
-    expect((await getQuote({ ctx: world.ctx, input: { ref: quoteId } })).viewCount).toBe(0);
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, quoteId), input: { ref: quoteId } })).viewCount).toBe(0);
     await page.click('#send-quote');
     await page.waitForURL(/notice=quote-sent/);
     const link = `${base}${new URL((await page.textContent('#customer-link'))!.trim()).pathname}`;

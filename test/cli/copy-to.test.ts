@@ -80,18 +80,17 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
         item: { name: 'Floor sanding', unit: 'm2', price: '12.50', measure: 'floor_area' },
       },
     });
-    const quote = await createQuote({ ctx, input: { workspaceId: home.workspaceId, leadId: lead.id } });
+    const quote = await createQuote({ ctx: inWorkspace(ctx, home.workspaceId), input: { leadId: lead.id } });
     await addQuoteLine({
-      ctx,
+      ctx: inWorkspace(ctx, home.workspaceId),
       input: {
-        workspaceId: home.workspaceId,
         quoteId: quote.id,
         line: { description: 'Sanding', quantity: '10', unit: 'm2', price: '12.50' },
       },
     });
     await sendQuote({
-      ctx,
-      input: { workspaceId: home.workspaceId, quoteId: quote.id, by: { userId: fixture.owner.userId, label: 'Owner' } },
+      ctx: inWorkspace(ctx, home.workspaceId),
+      input: { quoteId: quote.id, by: { userId: fixture.owner.userId, label: 'Owner' } },
     });
     // An invoice of the lead, sent (its number's counter row, its PDF's document) and partly paid.
     const inHome = inWorkspace(ctx, home.workspaceId);

@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -233,7 +234,10 @@ describeEachBackend('leadscan workspace settings, price-list and quotes (spawned
     expect(added.total).toBe(48070 + 2404 + 4999);
 
     // A person sends it in the builder; the CLI then finds it by number and can withdraw it.
-    const sent = await sendQuote({ ctx: world.ctx, input: { quoteId: id, by: { userId: null, label: 'test' } } });
+    const sent = await sendQuote({
+      ctx: await quoteCtx(world.ctx, id),
+      input: { quoteId: id, by: { userId: null, label: 'test' } },
+    });
     const shown = await cliJson<{ number: string; status: string; customerUrl: string }>(
       ['quotes', 'show', 'Q-0001'],
       env,

@@ -104,8 +104,8 @@ describeEachBackend('hosted form: own fields, render stamp, page address', (back
     expect(row.page_url).toBe('https://contractor.example/contact?utm_source=ad');
     // The page goes with the lead to its page and to the CSV export.
     const opened = await openLead({
-      ctx: world.ctx,
-      input: { workspaceId: seeded.workspaceId, id: result.leadId, markOpened: false },
+      ctx: inWorkspace(world.ctx, seeded.workspaceId),
+      input: { id: result.leadId, markOpened: false },
     });
     expect(opened.pageUrl).toBe('https://contractor.example/contact?utm_source=ad');
     const chunks: Buffer[] = [];

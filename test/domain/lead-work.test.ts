@@ -1,3 +1,4 @@
+import { leadCtx } from '../helpers/contexts.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addNote } from '../../src/domain/leads/add-note.js';
 import { assignLead } from '../../src/domain/leads/assign-lead.js';
@@ -63,7 +64,10 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       ctx: inWorkspace(world.ctx, home.workspaceId),
       input: { leadId: lead!.id, text: '  Line one\nLine two  ', by: CLI_ACTOR },
     });
-    const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
+    const detail = await openLead({
+      ctx: await leadCtx(world.ctx, lead!.id),
+      input: { id: lead!.id, markOpened: false },
+    });
     expect(detail.internalNotes.map((n) => [n.text, n.authorLabel])).toEqual([
       ['Line one\nLine two', 'cli'],
       ['Called, back Tuesday', 'Mia Member'],
@@ -106,9 +110,10 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
     await del(first.id, member, 'member');
     await del(second.id, owner, 'owner');
     await expect(del(second.id, owner, 'owner')).rejects.toMatchObject({ code: 'note_not_found' });
-    expect((await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } })).internalNotes).toHaveLength(
-      1,
-    );
+    expect(
+      (await openLead({ ctx: await leadCtx(world.ctx, lead!.id), input: { id: lead!.id, markOpened: false } }))
+        .internalNotes,
+    ).toHaveLength(1);
     // A person's data export carries the notes on their leads.
     // As the lead INSERT stores it: the address and its key (a person's lookup reads the key's index).
     await world.store.db
@@ -172,7 +177,10 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       ctx: inWorkspace(world.ctx, home.workspaceId),
       input: { leadId: lead!.id, assignee: null, by: CLI_ACTOR },
     });
-    const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
+    const detail = await openLead({
+      ctx: await leadCtx(world.ctx, lead!.id),
+      input: { id: lead!.id, markOpened: false },
+    });
     expect(detail.assignee).toBeNull();
     expect(detail.events.map((e) => [e.kind, e.value, e.byLabel])).toEqual([
       ['assigned', 'Mia Member', 'Olive Owner'],
@@ -216,7 +224,10 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       ctx: inWorkspace(world.ctx, home.workspaceId),
       input: { id: lead!.id, stage: 'contacted', by: owner },
     });
-    const detail = await openLead({ ctx: world.ctx, input: { id: lead!.id, markOpened: false } });
+    const detail = await openLead({
+      ctx: await leadCtx(world.ctx, lead!.id),
+      input: { id: lead!.id, markOpened: false },
+    });
     expect(detail.followUpOn).toBeNull();
     expect(detail.events.map((e) => [e.kind, e.value])).toEqual([
       ['follow_up', '2026-12-01'],
@@ -292,12 +303,13 @@ describeEachBackend('Lead work: notes, assignee, follow-up, their filters and hi
       input: { leadId: b!.id, assignee: { userId: owner.userId }, by: owner },
     });
     await removeMember({ ctx: inWorkspace(world.ctx, home.workspaceId), input: { userId: member.userId } });
-    const detail = await openLead({ ctx: world.ctx, input: { id: a!.id, markOpened: false } });
+    const detail = await openLead({ ctx: await leadCtx(world.ctx, a!.id), input: { id: a!.id, markOpened: false } });
     expect(detail.assignee).toBeNull();
     expect(detail.events.at(-1)).toMatchObject({ kind: 'assigned', value: null, byLabel: 'member removed' });
-    expect((await openLead({ ctx: world.ctx, input: { id: b!.id, markOpened: false } })).assignee?.userId).toBe(
-      owner.userId,
-    );
+    expect(
+      (await openLead({ ctx: await leadCtx(world.ctx, b!.id), input: { id: b!.id, markOpened: false } })).assignee
+        ?.userId,
+    ).toBe(owner.userId);
     expect(await ids({ assignee: 'none' })).toEqual([a!.id]);
   });
 });

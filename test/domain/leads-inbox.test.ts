@@ -1,3 +1,4 @@
+import { leadCtx } from '../helpers/contexts.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { deleteLead } from '../../src/domain/leads/delete-lead.js';
 import { listLeads, type LeadListInput } from '../../src/domain/leads/list-leads.js';
@@ -246,10 +247,10 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       { pipelineId: second.id, name: 'Repairs', unread: 0 },
     ]);
 
-    const opened = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
+    const opened = await openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } });
     expect(opened.wasNew).toBe(true);
     expect((await counts())[0]!.unread).toBe(2);
-    const again = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
+    const again = await openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } });
     expect(again.wasNew).toBe(false);
     expect((await counts())[0]!.unread).toBe(2);
     const flags = Object.fromEntries((await list()).leads.map((l) => [l.name, l.isNew]));
@@ -257,7 +258,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
 
     // Reading without marking (the CLI's `leads show`) leaves it new.
     const [d] = await insertLeads(world, at, [{ name: 'D' }]);
-    await openLead({ ctx: world.ctx, input: { id: d!.id, markOpened: false } });
+    await openLead({ ctx: await leadCtx(world.ctx, d!.id), input: { id: d!.id, markOpened: false } });
     expect((await counts())[0]!.unread).toBe(3);
 
     await deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } });
@@ -295,7 +296,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
       ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { id: a!.id, stage: 'won', by: CLI_ACTOR },
     });
-    const detail = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } });
+    const detail = await openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } });
     expect(detail.stage).toBe('won');
     expect(detail.stageName).toBe('Won');
     expect(detail.history.map((h) => [h.fromName, h.toName, h.byLabel, h.byUserId])).toEqual([
@@ -315,7 +316,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     const [a] = await insertLeads(world, at, [{ name: 'A' }]);
     const other = await world.seed('Other Co');
     for (const attempt of [
-      () => openLead({ ctx: world.ctx, input: { workspaceId: other.workspaceId, id: a!.id } }),
+      () => openLead({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: a!.id } }),
       () =>
         moveLead({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: a!.id, stage: 'won', by: CLI_ACTOR } }),
       () => deleteLead({ ctx: inWorkspace(world.ctx, other.workspaceId), input: { id: a!.id } }),
@@ -326,7 +327,7 @@ describeEachBackend('Leads inbox: paging, search, filters, unread, move, delete'
     await expect(list({ workspaceId: other.workspaceId, pipelineId: seeded.pipelineId })).rejects.toMatchObject({
       code: 'pipeline_not_found',
     });
-    expect((await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: a!.id } })).stage).toBe(
+    expect((await openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: a!.id } })).stage).toBe(
       'inbox',
     );
   });

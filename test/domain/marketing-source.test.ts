@@ -66,7 +66,7 @@ describeEachBackend('marketing source on leads: stored at intake, filtered, expo
     await post('Plain Lead', 'https://example.com/contact');
     await post('No Page Lead');
 
-    const lead = await openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: ad } });
+    const lead = await openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: ad } });
     expect(lead.marketing).toEqual({
       utm_source: 'google',
       utm_medium: 'cpc',

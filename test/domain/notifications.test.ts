@@ -125,7 +125,7 @@ describeEachBackend('email notifications of new leads', (backend) => {
     for (let i = 0; i < 10; i++) names.push(`First ${i}`);
     for (const name of names) await post({ name });
     await notifier.runOnce();
-    expect((await outboxStatus({ ctx: world.ctx, input: {} })).lastFailure).toMatchObject({
+    expect((await outboxStatus({ ctx: world.ctx, input: { workspaceId: null } })).lastFailure).toMatchObject({
       purpose: 'leads',
       gaveUp: false,
     });

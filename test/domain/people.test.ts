@@ -47,7 +47,7 @@ describeEachBackend('people, setup links and sessions', (backend) => {
       const result = await bootstrap({ ctx: fresh.ctx });
       if (!result.created) throw new Error('expected a first start');
       expect(result.adminSetup?.setupUrl).toMatch(/^http:\/\/leadscan\.test\/setup\/[A-Za-z0-9_-]{43}$/);
-      const users = await listUsers({ ctx: fresh.ctx, input: {} });
+      const users = await listUsers({ ctx: fresh.ctx, input: { workspaceId: null } });
       expect(users).toEqual([
         expect.objectContaining({
           email: 'admin@localhost',
@@ -251,7 +251,9 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     expect(await errorCodeOf(removeMember({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId } }))).toBe(
       'last_owner',
     );
-    expect(await errorCodeOf(removeUser({ ctx: ctx(), input: { email: 'olga@example.com' } }))).toBe('last_owner');
+    expect(await errorCodeOf(removeUser({ ctx: ctx(), input: { email: 'olga@example.com', workspaceId: null } }))).toBe(
+      'last_owner',
+    );
     const max = await createUser({ ctx: ctx(), input: { email: 'max@example.com', workspaceId: ws } });
     await changeMemberRole({ ctx: inWorkspace(ctx(), ws), input: { userId: max.userId, role: 'owner' } });
     await changeMemberRole({ ctx: inWorkspace(ctx(), ws), input: { userId: olga.userId, role: 'member' } });
@@ -263,7 +265,9 @@ describeEachBackend('people, setup links and sessions', (backend) => {
     expect(await errorCodeOf(workspaceAccess({ ctx: ctx(), input: { userId: olga.userId, workspaceId: ws } }))).toBe(
       'workspace_not_found',
     );
-    await removeUser({ ctx: ctx(), input: { email: 'olga@example.com' } });
-    expect((await listUsers({ ctx: ctx(), input: {} })).map((u) => u.email)).toEqual(['max@example.com']);
+    await removeUser({ ctx: ctx(), input: { email: 'olga@example.com', workspaceId: null } });
+    expect((await listUsers({ ctx: ctx(), input: { workspaceId: null } })).map((u) => u.email)).toEqual([
+      'max@example.com',
+    ]);
   });
 });

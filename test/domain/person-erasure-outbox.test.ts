@@ -45,21 +45,22 @@ describeEachBackend('a person’s erasure and the emails sent to them', (backend
     });
 
     const send = async (leadId: string, customerEmail?: string) => {
-      const quote = await createQuote({ ctx, input: { workspaceId, leadId } });
+      const quote = await createQuote({ ctx: inWorkspace(ctx, workspaceId), input: { leadId } });
       if (customerEmail)
-        await updateQuote({ ctx, input: { workspaceId, quoteId: quote.id, details: { customerEmail } } });
+        await updateQuote({
+          ctx: inWorkspace(ctx, workspaceId),
+          input: { quoteId: quote.id, details: { customerEmail } },
+        });
       await addQuoteLine({
-        ctx,
+        ctx: inWorkspace(ctx, workspaceId),
         input: {
-          workspaceId,
           quoteId: quote.id,
           line: { description: 'Sanding', quantity: '10', unit: 'm2', price: '12.50' },
         },
       });
       await sendQuote({
-        ctx,
+        ctx: inWorkspace(ctx, workspaceId),
         input: {
-          workspaceId,
           quoteId: quote.id,
           by: { userId: owner.userId, label: 'Olga' },
           email: { replyTo: 'olga@acme.example', senderName: 'Olga' },

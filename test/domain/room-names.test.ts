@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inWorkspace } from '../../src/domain/context.js';
 import { addPriceListItem } from '../../src/domain/price-list/add-price-list-item.js';
@@ -184,7 +185,7 @@ describeEachBackend('room names', (backend) => {
       },
     });
     const quote = await createQuote({
-      ctx: world.ctx,
+      ctx: await leadCtx(world.ctx, leadId),
       input: { leadId, scanIds: [scanId], rooms: [2, 3], itemIds: [floor.id] },
     });
     // How each quantity was measured names the room as it is called now (the staff's note of the line).
@@ -192,7 +193,10 @@ describeEachBackend('room names', (backend) => {
       expect.stringMatching(/^Salle à manger: floor /),
       expect.stringMatching(/^Hallway: floor /),
     ]);
-    await sendQuote({ ctx: world.ctx, input: { quoteId: quote.id, by: { userId: null, label: 'test' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, quote.id),
+      input: { quoteId: quote.id, by: { userId: null, label: 'test' } },
+    });
     await renameRoom({ ctx: ctxOf(), input: { scanId, room: 3, name: 'Entrance' } });
     const plans = JSON.parse(
       (await world.store.db.selectFrom('quotes').select('plans').where('id', '=', quote.id).executeTakeFirstOrThrow())

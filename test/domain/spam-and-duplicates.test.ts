@@ -1,3 +1,4 @@
+import { leadCtx } from '../helpers/contexts.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
@@ -82,7 +83,10 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       ctx: inWorkspace(world.ctx, seeded.workspaceId),
       input: { id: caught.at(-1)!.id },
     });
-    const lead = await openLead({ ctx: world.ctx, input: { id: restored.leadId, markOpened: false } });
+    const lead = await openLead({
+      ctx: await leadCtx(world.ctx, restored.leadId),
+      input: { id: restored.leadId, markOpened: false },
+    });
     expect([lead.name, lead.email]).toEqual(['A', 'SPAMMER@example.COM']);
   });
 
@@ -167,7 +171,9 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       notes: 'Hello',
       budget: '5k',
     });
-    const receivedAt = (await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } })).receivedAt;
+    const receivedAt = (
+      await openLead({ ctx: await leadCtx(world.ctx, leadId), input: { id: leadId, markOpened: false } })
+    ).receivedAt;
     await moveLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId, stage: 'contacted', by } });
     await assignLead({
       ctx: inWorkspace(world.ctx, seeded.workspaceId),
@@ -202,7 +208,7 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
       input: { id: entry!.id },
     });
     expect(restored.leadId).toBe(leadId);
-    const back = await openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } });
+    const back = await openLead({ ctx: await leadCtx(world.ctx, leadId), input: { id: leadId, markOpened: false } });
     expect([back.name, back.email, back.extra, back.receivedAt, back.stage, back.assignee?.userId]).toEqual([
       'Zoë Spam',
       'zoe@example.com',
@@ -259,12 +265,23 @@ describeEachBackend('spam rules, Mark as spam and possible duplicates', (backend
     expect(marks).toEqual({ First: false, 'By email': true, 'By phone': true, Stranger: false, Late: false });
     const filtered = await listLeads({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { duplicates: true } });
     expect(filtered.leads.map((l) => l.id).sort()).toEqual([byEmail.leadId, byPhone.leadId].sort());
-    const detail = await openLead({ ctx: world.ctx, input: { id: byPhone.leadId, markOpened: false } });
+    const detail = await openLead({
+      ctx: await leadCtx(world.ctx, byPhone.leadId),
+      input: { id: byPhone.leadId, markOpened: false },
+    });
     expect(detail.earlier.map((e) => [e.id, e.matchedBy])).toEqual([[first.leadId, ['phone']]]);
-    expect((await openLead({ ctx: world.ctx, input: { id: late.leadId, markOpened: false } })).earlier).toEqual([]);
-    expect((await openLead({ ctx: world.ctx, input: { id: elsewhere.leadId, markOpened: false } })).earlier).toEqual(
-      [],
-    );
+    expect(
+      (await openLead({ ctx: await leadCtx(world.ctx, late.leadId), input: { id: late.leadId, markOpened: false } }))
+        .earlier,
+    ).toEqual([]);
+    expect(
+      (
+        await openLead({
+          ctx: await leadCtx(world.ctx, elsewhere.leadId),
+          input: { id: elsewhere.leadId, markOpened: false },
+        })
+      ).earlier,
+    ).toEqual([]);
     expect(stranger.leadId).toBeTruthy();
 
     const csv = await exportLeadsCsv({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: {} });

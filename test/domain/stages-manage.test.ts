@@ -1,3 +1,4 @@
+import { leadCtx } from '../helpers/contexts.js';
 import { Migrator } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { submitLead } from '../../src/domain/intake/submit-lead.js';
@@ -60,7 +61,8 @@ describeEachBackend('pipeline stages', (backend) => {
       input: { id: q!.id },
     });
 
-    const stageOf = async (id: string) => (await openLead({ ctx: world.ctx, input: { id, markOpened: false } })).stage;
+    const stageOf = async (id: string) =>
+      (await openLead({ ctx: await leadCtx(world.ctx, id), input: { id, markOpened: false } })).stage;
     expect(await stageOf(a.leadId)).toBe('inbox');
     expect(await stageOf(b.leadId)).toBe('contacted');
     expect(await stageOf(leadId)).toBe('quoted');
@@ -108,7 +110,7 @@ describeEachBackend('pipeline stages', (backend) => {
       { key: 'lost', name: 'Lost', position: 3, leads: 0 },
       { key: 'site-visit', name: 'Site visit', position: 4, leads: 2 },
     ]);
-    const a = await openLead({ ctx: world.ctx, input: { id: leads[0]!.id } });
+    const a = await openLead({ ctx: await leadCtx(world.ctx, leads[0]!.id), input: { id: leads[0]!.id } });
     expect(a.history).toEqual([
       expect.objectContaining({
         fromStage: 'quoted',

@@ -1,3 +1,4 @@
+import { leadCtx } from '../helpers/contexts.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { submitLead, type IntakeMeta } from '../../src/domain/intake/submit-lead.js';
 import { openIntake, parseIntakeToken } from '../../src/domain/intake/open-intake.js';
@@ -73,13 +74,13 @@ describeEachBackend('unread counts: exact under concurrent intake, opening and d
     const work: Array<Promise<unknown>> = [];
     for (let i = 0; i < 120; i += 1) work.push(submit(i % 3 ? sales : other, `more${i}`));
     first.slice(0, 20).forEach(({ leadId }, i) => {
-      work.push(openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
-      if (i % 4 === 0) work.push(openLead({ ctx: world.ctx, input: { workspaceId: seeded.workspaceId, id: leadId } }));
+      work.push(openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId } }));
+      if (i % 4 === 0) work.push(openLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId } }));
     });
     for (const { leadId } of first.slice(20, 26))
       work.push(deleteLead({ ctx: inWorkspace(world.ctx, seeded.workspaceId), input: { id: leadId } }));
     for (const { leadId } of first.slice(26, 30))
-      work.push(openLead({ ctx: world.ctx, input: { id: leadId, markOpened: false } }));
+      work.push(openLead({ ctx: await leadCtx(world.ctx, leadId), input: { id: leadId, markOpened: false } }));
     await Promise.all(work);
 
     // 20 + 20 first, 80 + 40 more; 10 opened on each side, 3 deleted on each side.

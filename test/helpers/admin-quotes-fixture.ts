@@ -1,3 +1,4 @@
+import { inWorkspace } from '../../src/domain/context.js';
 import type { DomainContext } from '../../src/domain/context.js';
 import { addPriceListItem } from '../../src/domain/price-list/add-price-list-item.js';
 import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
@@ -18,27 +19,25 @@ export async function quotesFixtureExtra(
       ctx,
       input: { workspaceId: w.workspaceId, role: 'owner', item: { name: 'Paint', unit: 'm2', price: '12.50' } },
     });
-    const draft = await createQuote({ ctx, input: { workspaceId: w.workspaceId, leadId: w.leadId } });
+    const draft = await createQuote({ ctx: inWorkspace(ctx, w.workspaceId), input: { leadId: w.leadId } });
     const withLine = await addQuoteLine({
-      ctx,
+      ctx: inWorkspace(ctx, w.workspaceId),
       input: {
-        workspaceId: w.workspaceId,
         quoteId: draft.id,
         line: { description: 'Labour', quantity: '2', unit: 'hour', price: '40' },
       },
     });
-    const toSend = await createQuote({ ctx, input: { workspaceId: w.workspaceId, leadId: w.leadId } });
+    const toSend = await createQuote({ ctx: inWorkspace(ctx, w.workspaceId), input: { leadId: w.leadId } });
     await addQuoteLine({
-      ctx,
+      ctx: inWorkspace(ctx, w.workspaceId),
       input: {
-        workspaceId: w.workspaceId,
         quoteId: toSend.id,
         line: { description: 'Visit', quantity: '1', unit: 'fixed', price: '50' },
       },
     });
     const sent = await sendQuote({
-      ctx,
-      input: { workspaceId: w.workspaceId, quoteId: toSend.id, by: { userId: w.userId, label: 'Owner' } },
+      ctx: inWorkspace(ctx, w.workspaceId),
+      input: { quoteId: toSend.id, by: { userId: w.userId, label: 'Owner' } },
     });
     return { itemId: item.id, draftId: draft.id, lineId: withLine.lines[0]!.id, sentId: sent.quote.id };
   };

@@ -1057,7 +1057,7 @@ export function adminSecurityCases(route: AdminRouteCase): SecurityCase[] {
           input: { email: `gone-${Date.now()}@home.example`, workspaceId: f.home.workspaceId },
         });
         const gone = await signInAs(f, created.userId, created.email);
-        await removeUser({ ctx: f.world.ctx, input: { email: created.email } });
+        await removeUser({ ctx: f.world.ctx, input: { email: created.email, workspaceId: null } });
         const res = await send(f, route, route.url(f), { as: gone });
         expect(res.statusCode).toBe(303);
         expect(res.headers.location).toMatch(/^\/login/);

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../helpers/contexts.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -109,9 +110,9 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         .select('id')
         .where('email', '=', PERSON.email)
         .executeTakeFirstOrThrow();
-      const draft = await createQuote({ ctx, input: { leadId: lead.id } });
+      const draft = await createQuote({ ctx: await leadCtx(ctx, lead.id), input: { leadId: lead.id } });
       await updateQuote({
-        ctx,
+        ctx: await quoteCtx(ctx, draft.id),
         input: {
           quoteId: draft.id,
           details: {
@@ -123,13 +124,16 @@ describeEachBackend('erasure leaves nothing of the person readable', (backend) =
         },
       });
       await addQuoteLine({
-        ctx,
+        ctx: await quoteCtx(ctx, draft.id),
         input: {
           quoteId: draft.id,
           line: { description: PERSON.quoteLine, quantity: '1', unit: 'fixed', price: '4200' },
         },
       });
-      const sent = await sendQuote({ ctx, input: { quoteId: draft.id, by: { userId: null, label: 'erasure test' } } });
+      const sent = await sendQuote({
+        ctx: await quoteCtx(ctx, draft.id),
+        input: { quoteId: draft.id, by: { userId: null, label: 'erasure test' } },
+      });
       expect(sent.quote.customer).toEqual({
         name: PERSON.quoteName,
         email: PERSON.quoteEmail,

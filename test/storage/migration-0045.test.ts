@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
 import { acceptanceHash } from '../../src/domain/quotes/acceptance-hash.js';
@@ -207,7 +208,10 @@ describeEachBackend('migration 0045 on a database that already has quotes', (bac
       // The app's verbs on the migrated database: the accepted revision as it was, its hash recomputed under version 1.
       const config = loadConfig({ DATABASE_URL: testDb.url, APP_SECRET: 'x'.repeat(43), LOG_LEVEL: 'silent' });
       const ctx = createDomainContext({ config, store, appSecret: 'x'.repeat(43) });
-      const row = await findQuoteRow(store.db, { quoteId: 'quo_00000000000000000000000000000001' });
+      const row = await findQuoteRow(store.db, {
+        workspaceId: 'ws_1',
+        quoteId: 'quo_00000000000000000000000000000001',
+      });
       const view = await loadQuoteView(ctx, store.db, row);
       expect(view.lines.map((l) => l.id)).toEqual(['qln_c', 'qln_a', 'qln_b']);
       expect(view.sections).toEqual([
@@ -224,14 +228,14 @@ describeEachBackend('migration 0045 on a database that already has quotes', (bac
       expect(acceptanceHash(view)).toBe(view.acceptanceHash);
       // A draft made before 0045 takes new lines into its one section; a copy keeps the accepted one's section.
       const draft = await addQuoteLine({
-        ctx,
+        ctx: await quoteCtx(ctx, 'quo_00000000000000000000000000000002'),
         input: {
           quoteId: 'quo_00000000000000000000000000000002',
           line: { description: 'Labour', quantity: '2', unit: 'hour', price: '60' },
         },
       });
       expect(draft.lines.map((l) => l.sectionId)).toEqual(['qsc_00000000000000000000000000000002']);
-      const copy = await copyQuote({ ctx, input: { quoteId: view.id } });
+      const copy = await copyQuote({ ctx: await quoteCtx(ctx, view.id), input: { quoteId: view.id } });
       expect(copy.sections).toHaveLength(1);
       expect(copy.sections[0]!.id).not.toBe(view.sections[0]!.id);
       expect(copy.lines.map((l) => [l.description, l.sectionId])).toEqual(

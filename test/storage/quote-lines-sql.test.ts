@@ -1,3 +1,5 @@
+import { quoteCtx } from '../helpers/contexts.js';
+import { inWorkspace } from '../../src/domain/context.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { lineAmount } from '../../src/domain/money.js';
 import { createQuote } from '../../src/domain/quotes/create-quote.js';
@@ -24,7 +26,10 @@ describeEachBackend("a quote's lines written as sets", (backend) => {
   });
 
   it('inserts 1,201 lines in order, re-prices stale amounts in one save, and reorders them all', async () => {
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId: await leadOf(world, ws) } });
+    const quote = await createQuote({
+      ctx: inWorkspace(world.ctx, ws.workspaceId),
+      input: { leadId: await leadOf(world, ws) },
+    });
     const count = 1201;
     // Unit prices up to 120 million dollars: amounts past 2^31 cents, stored as 0 (stale) for the save to put right.
     const rows = Array.from({ length: count }, (_, i) => ({
@@ -44,7 +49,7 @@ describeEachBackend("a quote's lines written as sets", (backend) => {
     await world.store.writer.write((trx) => insertQuoteLines(trx, rows));
 
     const saved = await updateQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: {
         quoteId: quote.id,
         lineId: rows[7]!.id,
@@ -73,7 +78,10 @@ describeEachBackend("a quote's lines written as sets", (backend) => {
     expect(BigInt(row.subtotal)).toBe(sum);
 
     const reversed = [...rows.map((r) => r.id)].reverse();
-    const reordered = await reorderQuoteLines({ ctx: world.ctx, input: { quoteId: quote.id, lineIds: reversed } });
+    const reordered = await reorderQuoteLines({
+      ctx: await quoteCtx(world.ctx, quote.id),
+      input: { quoteId: quote.id, lineIds: reversed },
+    });
     expect(reordered.lines.map((l) => l.id)).toEqual(reversed);
     const positions = await world.store.db
       .selectFrom('quote_lines')

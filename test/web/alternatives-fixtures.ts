@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../helpers/contexts.js';
 import { inWorkspace } from '../../src/domain/context.js';
 import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
 import { addQuoteSection } from '../../src/domain/quotes/add-quote-section.js';
@@ -27,10 +28,10 @@ export async function draftWithChoice(
 ): Promise<QuoteView> {
   const ctx = inWorkspace(world.ctx, ws.seeded.workspaceId);
   const leadId = await leadOf(world, ws.seeded, customer);
-  let quote = await createQuote({ ctx: world.ctx, input: { leadId } });
+  let quote = await createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId } });
   const line = async (description: string, quantity: string, unit: string, price: string) =>
     (quote = await addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, line: { description, quantity, unit, price } },
     }));
   await line('Remove the old floor', '1', 'fixed', '200');
@@ -62,7 +63,7 @@ export async function sentWithChoice(
 ): Promise<SentTestQuote & { oak: string; laminate: string }> {
   const draft = await draftWithChoice(world, ws, customer);
   const sent = await sendQuote({
-    ctx: world.ctx,
+    ctx: await quoteCtx(world.ctx, draft.id),
     input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } },
   });
   return {

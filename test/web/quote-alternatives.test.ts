@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { inWorkspace } from '../../src/domain/context.js';
@@ -73,7 +74,7 @@ describeEachBackend("alternatives on the customer's page", (backend) => {
       checked: q.laminate,
     });
     expect(res.body).toContain('value="Grace"');
-    const stored = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const stored = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(stored.status).toBe('sent');
     expect(stored.sections.find((s) => s.id === q.oak)!.chosen).toBe(true);
   });
@@ -89,7 +90,7 @@ describeEachBackend("alternatives on the customer's page", (backend) => {
       'alt-c1': q.laminate,
     });
     expect(res.statusCode).toBe(303);
-    const accepted = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const accepted = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(accepted.sections.map((s) => [s.title, s.chosen])).toEqual([
       ['Preparation', true],
       ['Oak engineered', false],

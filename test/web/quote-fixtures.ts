@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../helpers/contexts.js';
 import { addQuoteLine } from '../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../src/domain/quotes/send-quote.js';
@@ -81,11 +82,11 @@ export async function sentQuote(
       })
     : undefined;
   const quote = await createQuote({
-    ctx,
+    ctx: await leadCtx(ctx, leadId),
     input: { leadId, ...(scanId && item ? { scanIds: [scanId], itemIds: [item.id] } : {}) },
   });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, quote.id),
     input: {
       quoteId: quote.id,
       line: {
@@ -97,14 +98,14 @@ export async function sentQuote(
     },
   });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, quote.id),
     input: {
       quoteId: quote.id,
       line: { description: 'Loyalty discount', quantity: '1', unit: 'fixed', price: '-20', taxes: ['GST'] },
     },
   });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, quote.id),
     input: {
       quoteId: quote.id,
       line: {
@@ -118,7 +119,7 @@ export async function sentQuote(
     },
   });
   await updateQuote({
-    ctx,
+    ctx: await quoteCtx(ctx, quote.id),
     input: {
       quoteId: quote.id,
       details: {
@@ -129,6 +130,9 @@ export async function sentQuote(
       },
     },
   });
-  const sent = await sendQuote({ ctx, input: { quoteId: quote.id, by: { userId: ws.senderId, label: 'sender' } } });
+  const sent = await sendQuote({
+    ctx: await quoteCtx(ctx, quote.id),
+    input: { quoteId: quote.id, by: { userId: ws.senderId, label: 'sender' } },
+  });
   return { quoteId: sent.quote.id, leadId, token: sent.token, url: new URL(sent.customerUrl).pathname };
 }

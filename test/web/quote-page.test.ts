@@ -1,3 +1,4 @@
+import { quoteCtx } from '../helpers/contexts.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import type { App } from '../../src/app.js';
@@ -87,7 +88,8 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     });
   const decline = (q: SentTestQuote, revision = 1, reason = '') =>
     post(q, { do: 'decline', revision: String(revision), reason });
-  const statusOf = async (q: SentTestQuote) => (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).status;
+  const statusOf = async (q: SentTestQuote) =>
+    (await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).status;
   async function mails(total: number): Promise<ParsedMail[]> {
     // The server's document job makes the PDFs these emails carry (docs/documents.md).
     await renderDueDocuments(world.ctx, { limit: 100 });
@@ -116,7 +118,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(page).toContain('+1 514 555 0100');
     expect(page).toContain('hello@renovations.test');
     expect(page).toContain('GST/HST: 123456789 RT0001');
-    const { number } = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const { number } = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(page).toContain(`>${number}</h1>`);
     expect(page).toContain('November 26, 2026'); // the date sent, in en-CA
     expect(page).toContain('December 26, 2026'); // valid until
@@ -136,7 +138,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     // The token itself is nowhere in the page (the form token is an HMAC of it).
     expect(page).not.toContain(q.token);
     // Showing the page is not a view: only the page's script reports one.
-    expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).viewCount).toBe(0);
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).viewCount).toBe(
+      0,
+    );
     expect(page).toContain('data-view=""');
   });
 
@@ -160,7 +164,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     const before = plansOf((await get(q.url)).body);
     expect(before).toContain('aria-label="Floor plan of Kitchen"');
     expect(before).toContain('4.20 m');
-    const { source } = (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).lines.find((l) => l.source)!;
+    const { source } = (
+      await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })
+    ).lines.find((l) => l.source)!;
     const scanId = source!.scanId;
     // The scan changes under the quote: its figures re-read with other rooms, the workspace's units switched.
     const kept = await world.store.db
@@ -259,7 +265,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(asMember.statusCode).toBe(200);
     expect(asMember.body).not.toContain('data-view');
     expect((await post(q, { do: 'view' }, { ...FORM, cookie: `leadscan_session=${sessionId}` })).statusCode).toBe(204);
-    expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).viewCount).toBe(0);
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).viewCount).toBe(
+      0,
+    );
     // A member of another workspace is just a visitor here.
     const stranger = await createUser({
       ctx: world.ctx,
@@ -274,7 +282,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       (await post(q, { do: 'view' }, { ...FORM, cookie: `leadscan_session=${strangerSession.sessionId}` })).statusCode,
     ).toBe(204);
     expect((await post(q, { do: 'view' })).statusCode).toBe(204);
-    const viewed = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const viewed = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(viewed.status).toBe('viewed');
     expect(viewed.viewCount).toBe(2);
     const [mail] = await mails(1);
@@ -291,7 +299,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
 
   it('accepts with the typed name and tick, keeps the optional ticks, shows name, time and SHA-256 back, and emails both', async () => {
     const q = await sentQuote(world, home);
-    const before = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const before = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     const optional = before.lines.find((l) => l.optional)!;
     const missing = await post(q, { do: 'accept', revision: '1', name: '  ', linesShown: '1' });
     expect(missing.statusCode).toBe(400);
@@ -302,7 +310,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     const res = await accept(q, 1, { name: ' Ada Lovelace ', line: optional.id });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(q.token);
-    const accepted = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const accepted = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(accepted).toMatchObject({ status: 'accepted', acceptedName: 'Ada Lovelace' });
     expect(accepted.lines.find((l) => l.optional)!.chosen).toBe(true);
     // The ceiling line (58.59) counted: subtotal 558.59, GST 5 % of 558.59 = 27.93, QST 9.975 % of 578.59 = 57.71.
@@ -331,7 +339,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('This quote was already answered');
     expect((await decline(q)).statusCode).toBe(409);
-    expect((await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).acceptedName).toBe('Ada Lovelace');
+    expect(
+      (await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).acceptedName,
+    ).toBe('Ada Lovelace');
     // A browser's form post (Origin: null under no-referrer, Sec-Fetch-Site: same-origin) is let through to the verb.
     const browserLike = await accept(q, 1, {});
     expect(browserLike.statusCode).toBe(409);
@@ -347,7 +357,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     const q = await sentQuote(world, home);
     const res = await decline(q, 1, 'We went with a cheaper offer.');
     expect(res.statusCode).toBe(303);
-    const declined = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const declined = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(declined).toMatchObject({ status: 'declined', declineReason: 'We went with a cheaper offer.' });
     const page = (await get(q.url)).body;
     expect(page).toContain('This quote was declined on');
@@ -387,7 +397,7 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     await expect(declineQuote({ ctx: broken, input: { token: q.token, revision: 1 } })).rejects.toThrow(
       /outbox unavailable/,
     );
-    expect(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).toMatchObject({
+    expect(await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).toMatchObject({
       status: 'sent',
       viewCount: 0,
       viewedAt: null,
@@ -403,12 +413,15 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
 
   it('refuses an answer to an older revision with "this quote was updated"; the link shows the latest', async () => {
     const q = await sentQuote(world, home);
-    const draft = await reviseQuote({ ctx: world.ctx, input: { quoteId: q.quoteId } });
+    const draft = await reviseQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { quoteId: q.quoteId } });
     await updateQuote({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, draft.id),
       input: { quoteId: draft.id, details: { note: 'Revised: ceiling included.' } },
     });
-    await sendQuote({ ctx: world.ctx, input: { quoteId: draft.id, by: { userId: home.senderId, label: 'sender' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, draft.id),
+      input: { quoteId: draft.id, by: { userId: home.senderId, label: 'sender' } },
+    });
     const shown = await get(q.url);
     expect(shown.body).toContain('This quote was updated');
     expect(shown.body).toContain(' rev 2</h1>');
@@ -418,14 +431,18 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
     expect(stale.body).toContain('This quote was updated');
     expect(stale.body).toContain('Please read the version below');
     expect((await decline(q, 1)).statusCode).toBe(409);
-    expect((await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).status).toBe('sent');
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).status).toBe(
+      'sent',
+    );
     expect((await accept(q, 2)).statusCode).toBe(303);
-    expect((await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).status).toBe('accepted');
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).status).toBe(
+      'accepted',
+    );
   });
 
   it('says in plain words that a withdrawn or expired link can no longer be answered, and refuses answers', async () => {
     const withdrawn = await sentQuote(world, home);
-    await withdrawQuote({ ctx: world.ctx, input: { quoteId: withdrawn.quoteId } });
+    await withdrawQuote({ ctx: await quoteCtx(world.ctx, withdrawn.quoteId), input: { quoteId: withdrawn.quoteId } });
     const page = await get(withdrawn.url);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('This quote was withdrawn');
@@ -446,7 +463,9 @@ describeEachBackend("the customer's quote page /q/{token}", (backend) => {
       const late = await accept(expiring);
       expect(late.statusCode).toBe(410);
       expect((await decline(expiring)).statusCode).toBe(410);
-      expect(await getQuote({ ctx: world.ctx, input: { ref: expiring.quoteId } })).toMatchObject({
+      expect(
+        await getQuote({ ctx: await quoteCtx(world.ctx, expiring.quoteId), input: { ref: expiring.quoteId } }),
+      ).toMatchObject({
         status: 'expired',
         acceptedAt: null,
         declinedAt: null,

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../helpers/contexts.js';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -109,13 +110,13 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     const leadId = await leadOf(world, home.seeded, customer);
     const scanId = await scanOf(world, home.seeded, leadId);
     return createQuote({
-      ctx: world.ctx,
+      ctx: await leadCtx(world.ctx, leadId),
       input: { leadId, scanIds: [scanId], itemIds: [items.sanding, items.tins, items.callout] },
     });
   }
-  const send = (quoteId: string) =>
+  const send = async (quoteId: string) =>
     sendQuote({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quoteId),
       input: {
         quoteId,
         by: { userId: home.senderId, label: 'Sam Sender' },
@@ -174,7 +175,10 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
 
     // With "show how quantities were measured" on, the customer reads each line's note too, page and emails.
     const shown = await pricedDraft('Grace Hopper');
-    await updateQuote({ ctx: world.ctx, input: { quoteId: shown.id, details: { showMeasurements: true } } });
+    await updateQuote({
+      ctx: await quoteCtx(world.ctx, shown.id),
+      input: { quoteId: shown.id, details: { showMeasurements: true } },
+    });
     const shownSent = await send(shown.id);
     const open = (await app.inject({ method: 'GET', url: `/q/${shownSent.token}` })).body;
     expect(open).toContain('<span class="measured small muted">Kitchen: floor 13.02 m²</span>');
@@ -204,8 +208,13 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
   it("Send's email carries the sender's message and the business's address and phone; Save keeps the message", async () => {
     const draft = await pricedDraft('Ada Lovelace');
     const message = `Hi Ada, as promised after Tuesday's visit.\nCall me with any question. ${MARKUP}`;
-    await updateQuote({ ctx: world.ctx, input: { quoteId: draft.id, details: { sendMessage: message } } });
-    expect((await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).sendMessage).toBe(message);
+    await updateQuote({
+      ctx: await quoteCtx(world.ctx, draft.id),
+      input: { quoteId: draft.id, details: { sendMessage: message } },
+    });
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).sendMessage).toBe(
+      message,
+    );
     await send(draft.id);
     const [mail] = await mails(1);
     expect(mail!.subject).toMatch(/^Quote Q-\d{4} from Rénovations Tremblay$/);
@@ -234,22 +243,22 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     const revised = await staffPost(`${ws()}/quotes/${draft.id}/revise`, {});
     expect(revised.statusCode).toBe(303);
     const rev2 = (revised.headers.location as string).split('/quotes/')[1]!.split('?')[0]!;
-    expect((await getQuote({ ctx: world.ctx, input: { ref: rev2 } })).sendMessage).toBeNull();
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, rev2), input: { ref: rev2 } })).sendMessage).toBeNull();
   });
 
   it('tells the sender which optional lines the customer added or took out; optional lines start unticked', async () => {
     const leadId = await leadOf(world, home.seeded, 'Ada Lovelace');
     const optional = async (kept: boolean) => {
-      const quote = await createQuote({ ctx: world.ctx, input: { leadId } });
+      const quote = await createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId } });
       await addQuoteLine({
-        ctx: world.ctx,
+        ctx: await quoteCtx(world.ctx, quote.id),
         input: {
           quoteId: quote.id,
           line: { description: 'Paint the kitchen', quantity: '8', unit: 'hour', price: '65' },
         },
       });
       await addQuoteLine({
-        ctx: world.ctx,
+        ctx: await quoteCtx(world.ctx, quote.id),
         input: {
           quoteId: quote.id,
           line: {
@@ -264,7 +273,7 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
       });
       // Made optional without saying whether it is ticked: it starts unticked.
       const withCeiling = await addQuoteLine({
-        ctx: world.ctx,
+        ctx: await quoteCtx(world.ctx, quote.id),
         input: {
           quoteId: quote.id,
           line: { description: 'Ceiling, one coat', quantity: '13.02', unit: 'm2', price: '4.50', optional: true },
@@ -333,7 +342,7 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
       [`${p}-optional`]: 'on',
     };
     expect((await staffPost(`${ws()}/quotes/${draft.id}`, { ...fields, showMeasurements: 'on' })).statusCode).toBe(303);
-    const saved = await getQuote({ ctx: world.ctx, input: { ref: draft.id } });
+    const saved = await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } });
     expect(saved.lines.find((l) => l.id === line.id)).toMatchObject({ optional: true, chosen: false });
     expect(saved.subtotal).toBe(draft.subtotal - line.amount);
     expect(saved.showMeasurements).toBe(true);
@@ -341,14 +350,16 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     expect((await staffGet(`${ws()}/quotes/${draft.id}`)).body).toContain(`name="${p}-chosen" value="on">`);
     await staffPost(`${ws()}/quotes/${draft.id}`, { ...fields, [`${p}-chosen`]: 'on' });
     expect(
-      (await getQuote({ ctx: world.ctx, input: { ref: draft.id } })).lines.find((l) => l.id === line.id),
+      (await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } })).lines.find(
+        (l) => l.id === line.id,
+      ),
     ).toMatchObject({
       optional: true,
       chosen: true,
     });
     const { [`${p}-optional`]: _off, ...plain } = fields;
     await staffPost(`${ws()}/quotes/${draft.id}`, plain);
-    const back = await getQuote({ ctx: world.ctx, input: { ref: draft.id } });
+    const back = await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } });
     expect(back.lines.find((l) => l.id === line.id)).toMatchObject({ optional: false, chosen: true });
     expect(back.showMeasurements).toBe(false);
     expect(back.subtotal).toBe(draft.subtotal);
@@ -392,7 +403,7 @@ describeEachBackend('what the customer reads, and the preview', (backend) => {
     expect(again).toContain('This is the page Ada Lovelace sees.');
     expect(again).toContain(`>${sent.quote.number}</h1>`);
     expect((await staffGet(`${ws()}/quotes/${draft.id}`)).body).toContain(`href="${ws()}/quotes/${draft.id}/preview"`);
-    const after = await getQuote({ ctx: world.ctx, input: { ref: draft.id } });
+    const after = await getQuote({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } });
     expect({ status: after.status, views: after.viewCount, viewedAt: after.viewedAt }).toEqual({
       status: 'sent',
       views: 0,

@@ -20,10 +20,10 @@ export interface AuditPage {
 
 export interface AuditFilters {
   /**
-   * A workspace's records, plus the sign-ins of its current members (the Audit log screen); undefined: every record,
-   * server-wide ones included (the CLI).
+   * A workspace's records, plus the sign-ins of its current members (the Audit log screen); null: every record,
+   * server-wide ones included (the operator's CLI).
    */
-  workspaceId?: string;
+  workspaceId: string | null;
   action?: string;
   /** The person who acted (a user id). */
   actorUserId?: string;
@@ -81,7 +81,7 @@ export async function listAudit({ ctx, input }: VerbArgs<AuditFilters>): Promise
   const rows = await ctx.store.db
     .selectFrom('audit_log')
     .selectAll()
-    .$if(workspaceId !== undefined, (q) =>
+    .$if(workspaceId !== null, (q) =>
       q.where((eb) =>
         eb.or([
           eb('workspace_id', '=', workspaceId!),

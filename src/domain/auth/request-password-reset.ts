@@ -51,6 +51,7 @@ export async function requestPasswordReset({ ctx, input }: VerbArgs<{ email: str
     const link = await issueSetupLink(trx, ctx, user.id, 'email', base);
     await enqueueEmail(trx, ctx, {
       purpose: 'password_reset',
+      workspaceId: null,
       to: user.email,
       userId: user.id,
       payload: { kind: 'password_reset', link: link.setupUrl, expiresAt: link.expiresAt },

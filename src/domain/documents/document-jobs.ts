@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DocumentTable, Schema } from '../../storage/schema.js';
-import { nowIso, type DomainContext } from '../context.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { AuditAction } from '../audit/audit-actions.js';
+import { nowIso, type DomainContext, type WorkspaceContext } from '../context.js';
 import type { DocumentModel } from '../document-model.js';
 import { newId } from '../ids.js';
 
@@ -236,4 +238,49 @@ export async function retryDocuments(trx: Transaction<Schema>, ctx: DomainContex
     .where('state', '=', 'failed')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * **Make PDF again** on a quote's or an invoice's page: the failed documents of one of them get three new tries, and
+ * the audit log says so (`action`, with how many). Answers how many were queued again.
+ */
+export async function retryFailedDocumentsOf(
+  ctx: WorkspaceContext,
+  of: { column: 'quote_id' | 'invoice_id'; id: string; action: AuditAction },
+): Promise<number> {
+  return ctx.store.writer.write(async (trx) => {
+    const failed = await trx
+      .selectFrom('documents')
+      .select('id')
+      .where(of.column, '=', of.id)
+      .where('state', '=', 'failed')
+      .execute();
+    const queued = await retryDocuments(
+      trx,
+      ctx,
+      failed.map((d) => d.id),
+    );
+    if (queued > 0)
+      await recordAudit(trx, ctx, {
+        action: of.action,
+        workspaceId: ctx.workspaceId,
+        targetIds: [of.id],
+        details: { documents: queued },
+      });
+    return queued;
+  });
+}
+
+/**
+ * A document rendered here and now for a person waiting at the CLI, when no server has rendered it yet or its tries
+ * failed: its three tries at once (the job would pause between them), from the same frozen model, so the bytes are
+ * the ones the server would make.
+ */
+export async function renderForPerson(ctx: DomainContext, doc: { id: string; state: DocumentState }): Promise<void> {
+  if (doc.state === 'done') return;
+  if (doc.state === 'failed') await ctx.store.writer.write((trx) => retryDocuments(trx, ctx, [doc.id]));
+  for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+    const rendered = await renderDocumentNow(ctx, doc.id);
+    if (!rendered || rendered.state !== 'pending') return;
+  }
 }

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { InvoiceTable } from '../../storage/schema.js';
-import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext, VerbArgs, WorkspaceVerbArgs } from '../context.js';
-import { renderDocumentNow, retryDocuments } from '../documents/document-jobs.js';
+import { renderForPerson, retryFailedDocumentsOf } from '../documents/document-jobs.js';
 import { invoiceDocumentOf, type StoredDocument } from '../documents/stored-document.js';
 import { AppError } from '../errors.js';
 import { invoiceByToken } from './customer-invoice.js';
@@ -41,16 +40,11 @@ export async function customerInvoicePdf({ ctx, input }: VerbArgs<{ token: strin
  * `leadscan invoices pdf INV`: the PDF by id or number; when no server has rendered it yet (or its tries failed), it
  * is rendered here from the same frozen model, so the bytes are the same.
  */
-export async function invoicePdfForCli({ ctx, input }: VerbArgs<{ ref: string }>): Promise<StoredDocument> {
-  const row = await findInvoiceByRef(ctx, { ref: input.ref });
+export async function invoicePdfForCli({ ctx, input }: WorkspaceVerbArgs<{ ref: string }>): Promise<StoredDocument> {
+  const row = await findInvoiceByRef(ctx, input.ref);
   let doc = await documentOfInvoice(ctx, row, true);
   if (doc.state === 'done') return doc;
-  if (doc.state === 'failed') await ctx.store.writer.write((trx) => retryDocuments(trx, ctx, [doc.id]));
-  // Up to its three tries at once (the job would pause between them; a person is waiting here).
-  for (let i = 0; i < 3; i += 1) {
-    const rendered = await renderDocumentNow(ctx, doc.id);
-    if (!rendered || rendered.state !== 'pending') break;
-  }
+  await renderForPerson(ctx, doc);
   doc = await documentOfInvoice(ctx, row, true);
   if (doc.state !== 'done')
     throw new AppError(
@@ -63,25 +57,5 @@ export async function invoicePdfForCli({ ctx, input }: VerbArgs<{ ref: string }>
 /** **Make PDF again** on the invoice's page: a failed render gets three new tries. Answers how many were queued. */
 export async function retryInvoicePdf({ ctx, input }: WorkspaceVerbArgs<{ invoiceId: string }>): Promise<number> {
   const row = await findInvoiceRow(ctx.store.db, { workspaceId: ctx.workspaceId, invoiceId: input.invoiceId });
-  return ctx.store.writer.write(async (trx) => {
-    const failed = await trx
-      .selectFrom('documents')
-      .select('id')
-      .where('invoice_id', '=', row.id)
-      .where('state', '=', 'failed')
-      .execute();
-    const queued = await retryDocuments(
-      trx,
-      ctx,
-      failed.map((d) => d.id),
-    );
-    if (queued > 0)
-      await recordAudit(trx, ctx, {
-        action: 'invoice.pdf_retried',
-        workspaceId: ctx.workspaceId,
-        targetIds: [row.id],
-        details: { documents: queued },
-      });
-    return queued;
-  });
+  return retryFailedDocumentsOf(ctx, { column: 'invoice_id', id: row.id, action: 'invoice.pdf_retried' });
 }

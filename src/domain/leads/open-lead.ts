@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { loadStages, type Stage } from '../stages/stage.js';
 import { stageMoveOf, type StageMove } from '../stages/stage-history.js';
 import { earlierLeadsOf, type EarlierLead } from './duplicates.js';
@@ -40,9 +40,9 @@ export interface LeadDetail extends LeadView {
 export async function openLead({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; id: string; markOpened?: boolean }>): Promise<LeadDetail> {
+}: WorkspaceVerbArgs<{ id: string; markOpened?: boolean }>): Promise<LeadDetail> {
   const { db } = ctx.store;
-  const row = await findLeadRow(db, { workspaceId: input.workspaceId, id: input.id });
+  const row = await findLeadRow(db, { workspaceId: ctx.workspaceId, id: input.id });
   const [pipeline, source, stages, history, unread, assignee, internalNotes, events, earlier] = await Promise.all([
     db.selectFrom('pipelines').select('name').where('id', '=', row.pipeline_id).executeTakeFirstOrThrow(),
     db.selectFrom('lead_sources').select('name').where('id', '=', row.source_id).executeTakeFirstOrThrow(),

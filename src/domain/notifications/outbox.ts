@@ -80,7 +80,8 @@ export interface QueuedEmail {
   purpose: OutboxPurpose;
   to: string;
   payload: OutboxPayload;
-  workspaceId?: string | null;
+  /** The workspace it belongs to; null for the server's own (a password reset, a test from the CLI). */
+  workspaceId: string | null;
   userId?: string | null;
 }
 
@@ -261,14 +262,14 @@ export interface OutboxStatus {
 
 /**
  * The outbox as the Notifications screen and `leadscan notify status` show it: for one person in a workspace, for
- * a whole workspace (owners), or for the server (no filter).
+ * a whole workspace (owners), or for the server (`workspaceId: null`, the operator's CLI).
  */
 export async function outboxStatus({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; userId?: string }>): Promise<OutboxStatus> {
+}: VerbArgs<{ workspaceId: string | null; userId?: string }>): Promise<OutboxStatus> {
   let scoped = ctx.store.db.selectFrom('outbox');
-  if (input.workspaceId !== undefined) scoped = scoped.where('workspace_id', '=', input.workspaceId);
+  if (input.workspaceId !== null) scoped = scoped.where('workspace_id', '=', input.workspaceId);
   if (input.userId !== undefined) scoped = scoped.where('user_id', '=', input.userId);
   const [waiting, sent, failure] = await Promise.all([
     scoped

@@ -1,6 +1,6 @@
 import type { DomainContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { queueTestEmail } from './test-email.js';
+import { queueTestEmail, type TestEmailInput } from './test-email.js';
 import { deliverDueEmails } from './deliver-emails.js';
 
 export interface TestEmailSent {
@@ -15,10 +15,7 @@ export interface TestEmailSent {
  * email, then sent at once so the person learns how it went. Tried once: a failure is recorded as the last failure
  * and answered with the server's reason, and is not retried.
  */
-export async function sendTestEmail(
-  ctx: DomainContext,
-  input: { to: string; requestedBy: string; workspaceId?: string; userId?: string },
-): Promise<TestEmailSent> {
+export async function sendTestEmail(ctx: DomainContext, input: TestEmailInput): Promise<TestEmailSent> {
   const outboxId = await queueTestEmail({ ctx, input });
   const server = ctx.mail!.server;
   const [delivery] = await deliverDueEmails(ctx, { limit: 1, only: outboxId });

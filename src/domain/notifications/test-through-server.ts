@@ -37,7 +37,10 @@ export async function testEmailThroughServer(
       'Email is off on the running server: set SMTP_URL and MAIL_FROM in its environment and restart it (docs/notifications.md)',
     );
   }
-  const outboxId = await enqueueTestEmail({ ctx, input });
+  const outboxId = await enqueueTestEmail({
+    ctx,
+    input: { to: input.to, requestedBy: input.requestedBy, workspaceId: null },
+  });
   const smtp = server.email.server ?? 'its SMTP server';
   const deadline = Date.now() + input.timeoutMs;
   for (;;) {

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { DomainContext, VerbArgs, WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { itemOf, type PriceListItem } from './price-list-item.js';
 
@@ -14,14 +14,25 @@ export async function listPriceList({ ctx, input }: VerbArgs<{ workspaceId: stri
   return rows.map(itemOf);
 }
 
-/** One item of a workspace (a quote priced from it, a page editing it). */
-export async function getPriceListItem({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId?: string; itemId: string }>): Promise<PriceListItem> {
-  let query = ctx.store.db.selectFrom('price_list_items').selectAll().where('id', '=', input.itemId);
-  if (input.workspaceId !== undefined) query = query.where('workspace_id', '=', input.workspaceId);
-  const row = await query.executeTakeFirst();
+/** One item of the context's workspace (a quote priced from it, a page editing it); another's is not found. */
+export async function getPriceListItem({ ctx, input }: WorkspaceVerbArgs<{ itemId: string }>): Promise<PriceListItem> {
+  const row = await ctx.store.db
+    .selectFrom('price_list_items')
+    .selectAll()
+    .where('id', '=', input.itemId)
+    .where('workspace_id', '=', ctx.workspaceId)
+    .executeTakeFirst();
   if (!row) throw new AppError('price_list_item_not_found', `No price-list item has the id ${input.itemId}`);
   return itemOf(row);
+}
+
+/** The workspace of a price-list item, for the operator's CLI, which names any item and acts in its workspace. */
+export async function workspaceOfPriceListItem(ctx: DomainContext, itemId: string): Promise<string> {
+  const row = await ctx.store.db
+    .selectFrom('price_list_items')
+    .select('workspace_id')
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('price_list_item_not_found', `No price-list item has the id ${itemId}`);
+  return row.workspace_id;
 }

@@ -1,22 +1,22 @@
 import { recordAudit } from '../audit/record-audit.js';
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Role } from '../roles.js';
 import { itemOf, requireOwnerRole, type PriceListItem } from './price-list-item.js';
 
-/**
- * Removes an item (owners). With no workspace given (the CLI's `price-list remove ITEM`), the item's own workspace;
- * quotes priced from it keep their lines.
- */
+/** Removes an item of the context's workspace (owners); quotes priced from it keep their lines. */
 export async function removePriceListItem({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; role: Role; itemId: string }>): Promise<PriceListItem> {
+}: WorkspaceVerbArgs<{ role: Role; itemId: string }>): Promise<PriceListItem> {
   requireOwnerRole(input.role);
   return ctx.store.writer.write(async (trx) => {
-    let query = trx.selectFrom('price_list_items').selectAll().where('id', '=', input.itemId);
-    if (input.workspaceId !== undefined) query = query.where('workspace_id', '=', input.workspaceId);
-    const row = await query.executeTakeFirst();
+    const row = await trx
+      .selectFrom('price_list_items')
+      .selectAll()
+      .where('id', '=', input.itemId)
+      .where('workspace_id', '=', ctx.workspaceId)
+      .executeTakeFirst();
     if (!row) throw new AppError('price_list_item_not_found', `No price-list item has the id ${input.itemId}`);
     await trx.deleteFrom('price_list_items').where('id', '=', row.id).execute();
     await recordAudit(trx, ctx, {

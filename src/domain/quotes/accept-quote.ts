@@ -122,7 +122,11 @@ export async function acceptQuote({
       targetIds: [row.id, row.lead_id],
       details: { revision: Number(row.revision), total: priced.total },
     });
-    const quote = await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id }));
+    const quote = await loadQuoteView(
+      ctx,
+      trx,
+      await findQuoteRow(trx, { workspaceId: row.workspace_id, quoteId: row.id }),
+    );
     // The accepted copy's PDF, rendered after the sent one (docs/documents.md, "The accepted copy").
     const documentId = await freezeAcceptedCopy(trx, ctx, quote);
     await queueQuoteEmails(trx, ctx, {

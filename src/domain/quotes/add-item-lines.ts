@@ -1,4 +1,4 @@
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { getPriceListItem } from '../price-list/list-price-list.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { measuredLines, sameRooms, type RoomPick } from './measured-lines.js';
@@ -18,8 +18,7 @@ import { requireEditable } from './save-quote.js';
 export async function addItemLines({
   ctx,
   input,
-}: VerbArgs<{
-  workspaceId?: string;
+}: WorkspaceVerbArgs<{
   quoteId: string;
   itemIds: string[];
   scanIds?: string[];
@@ -27,12 +26,10 @@ export async function addItemLines({
   /** Instead of `scanIds` and `rooms`: rooms picked per scan (the builder's Add lines). */
   picks?: RoomPick[];
 }>): Promise<QuoteView> {
-  const quote = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  const quote = await findQuoteRow(ctx.store.db, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
   requireDraft(quote);
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: quote.workspace_id } });
-  const items = await Promise.all(
-    input.itemIds.map((itemId) => getPriceListItem({ ctx, input: { workspaceId: quote.workspace_id, itemId } })),
-  );
+  const items = await Promise.all(input.itemIds.map((itemId) => getPriceListItem({ ctx, input: { itemId } })));
   const lines = await measuredLines(ctx, {
     workspaceId: quote.workspace_id,
     leadId: quote.lead_id,
@@ -42,7 +39,7 @@ export async function addItemLines({
     locale: settings.locale,
   });
   return ctx.store.writer.write(async (trx) => {
-    const row = await lockQuote(ctx, trx, { quoteId: quote.id });
+    const row = await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: quote.id });
     requireEditable(row);
     await insertLines(trx, row.id, await placeMaterials(trx, row.id, await placeInRooms(trx, row.id, lines)));
     return storeTotals(ctx, trx, row.id, nowIso(ctx), quoteStates.moveFrom('edit'));

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { LineFields } from './line-fields.js';
 import type { QuoteView } from './quote-view.js';
 import { saveDraft } from './save-quote.js';
@@ -7,9 +7,9 @@ import { saveDraft } from './save-quote.js';
 export async function addQuoteLine({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; line: LineFields }>): Promise<QuoteView> {
+}: WorkspaceVerbArgs<{ quoteId: string; line: LineFields }>): Promise<QuoteView> {
   // Without taxes given, the new line carries the workspace's taxes that are on by default (and on this quote).
   return ctx.store.writer.write((trx) =>
-    saveDraft(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId }, { newLine: input.line }),
+    saveDraft(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId }, { newLine: input.line }),
   );
 }

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { newId } from '../ids.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
 import { copyLines, freshDraft } from './quote-rows.js';
@@ -13,13 +13,13 @@ import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from '.
 export async function copyQuote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
-  const source = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+}: WorkspaceVerbArgs<{ quoteId: string; userId?: string | null }>): Promise<QuoteView> {
+  const source = await findQuoteRow(ctx.store.db, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: source.workspace_id } });
   const id = newId('quo');
   const at = nowIso(ctx);
   return ctx.store.writer.write(async (trx) => {
-    const row = await findQuoteRow(trx, { quoteId: source.id });
+    const row = await findQuoteRow(trx, { workspaceId: ctx.workspaceId, quoteId: source.id });
     await trx
       .insertInto('quotes')
       .values({
@@ -40,6 +40,6 @@ export async function copyQuote({
       targetIds: [id, row.lead_id, row.id],
       details: { copy: true, total: Number(row.total) },
     });
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: id }));
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { workspaceId: ctx.workspaceId, quoteId: id }));
   });
 }

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseDeposit } from '../money.js';
@@ -25,9 +25,7 @@ import type { NewLine } from './measured-lines.js';
 export async function createQuote({
   ctx,
   input,
-}: VerbArgs<{
-  /** The signed-in workspace (pages); the CLI leaves it out and takes the lead's. */
-  workspaceId?: string;
+}: WorkspaceVerbArgs<{
   leadId: string;
   scanIds?: string[];
   /** Room indices in the scans, from 1; all rooms when empty. */
@@ -41,7 +39,7 @@ export async function createQuote({
   /** The deposit it asks (`30%`, `500.00` or `none`); the workspace's default when not given. */
   deposit?: string;
 }>): Promise<QuoteView> {
-  const lead = await findLeadRow(ctx.store.db, { workspaceId: input.workspaceId, id: input.leadId });
+  const lead = await findLeadRow(ctx.store.db, { workspaceId: ctx.workspaceId, id: input.leadId });
   const workspaceId = lead.workspace_id;
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId } });
   const scanIds = input.scanIds ?? [];
@@ -51,9 +49,7 @@ export async function createQuote({
       { field: 'rooms', code: 'invalid', message: 'Pick a scan first' },
     ]);
   const picks = input.picks ?? sameRooms(scanIds, rooms);
-  let items = await Promise.all(
-    (input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { workspaceId, itemId } })),
-  );
+  let items = await Promise.all((input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { itemId } })));
   // The CLI's `quotes create --scan S` without `--item` prices every measured item; the builder's picker names its items.
   if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);

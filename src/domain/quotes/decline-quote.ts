@@ -51,7 +51,7 @@ export async function declineQuote({
       details: { revision: Number(row.revision), total: Number(row.total) },
     });
     return {
-      quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: row.id })),
+      quote: await loadQuoteView(ctx, trx, await findQuoteRow(trx, { workspaceId: row.workspace_id, quoteId: row.id })),
       sentByUserId: row.sent_by_user_id,
     };
   });

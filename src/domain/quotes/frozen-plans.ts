@@ -41,14 +41,14 @@ export function pricedRooms(
  */
 export async function figuresForSend(
   ctx: DomainContext,
-  ref: { workspaceId?: string; quoteId: string },
+  ref: { workspaceId: string; quoteId: string },
 ): Promise<Map<string, ScanFigures | null>> {
   const sources = await ctx.store.db
     .selectFrom('quote_lines')
     .innerJoin('quotes', 'quotes.id', 'quote_lines.quote_id')
     .select(['quote_lines.source', 'quotes.workspace_id'])
     .where('quote_lines.quote_id', '=', ref.quoteId)
-    .$if(ref.workspaceId !== undefined, (q) => q.where('quotes.workspace_id', '=', ref.workspaceId!))
+    .where('quotes.workspace_id', '=', ref.workspaceId)
     .where('quote_lines.source', 'is not', null)
     .execute();
   const rooms = pricedRooms(sources.map((s) => ({ source: JSON.parse(s.source!) as LineSource })));

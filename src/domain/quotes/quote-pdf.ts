@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { QuoteTable } from '../../storage/schema.js';
-import { recordAudit } from '../audit/record-audit.js';
 import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
-import { renderDocumentNow, retryDocuments, type DocumentPurpose } from '../documents/document-jobs.js';
+import { renderForPerson, retryFailedDocumentsOf, type DocumentPurpose } from '../documents/document-jobs.js';
 import { quoteDocumentOf, type StoredDocument } from '../documents/stored-document.js';
 import { AppError } from '../errors.js';
 import { shownRevision } from './customer-quote.js';
@@ -71,20 +70,17 @@ export async function quotePdf({
 export async function quotePdfForCli({
   ctx,
   input,
-}: {
-  ctx: DomainContext;
-  input: { ref: string; accepted?: boolean };
-}): Promise<StoredDocument> {
-  const row = await latestSent(ctx, await findQuoteByRef(ctx, { ref: input.ref }));
+}: WorkspaceVerbArgs<{ ref: string; accepted?: boolean }>): Promise<StoredDocument> {
+  const row = await latestSent(ctx, await findQuoteByRef(ctx, input.ref));
   const accepted = input.accepted === true;
   let doc = await documentOfRevision(ctx, row, accepted, true);
   if (doc.state === 'done') return doc;
   if (accepted) {
     // The accepted copy prints the sent PDF's SHA-256: that one first.
     const sent = await documentOfRevision(ctx, row, false, false);
-    if (sent.state !== 'done') await renderHere(ctx, sent);
+    if (sent.state !== 'done') await renderForPerson(ctx, sent);
   }
-  await renderHere(ctx, doc);
+  await renderForPerson(ctx, doc);
   doc = await documentOfRevision(ctx, row, accepted, true);
   if (doc.state !== 'done')
     throw new AppError(
@@ -92,15 +88,6 @@ export async function quotePdfForCli({
       `The PDF could not be made: ${doc.error ?? 'it is being rendered; try again in a moment'}`,
     );
   return doc;
-}
-
-async function renderHere(ctx: DomainContext, doc: StoredDocument): Promise<void> {
-  if (doc.state === 'failed') await ctx.store.writer.write((trx) => retryDocuments(trx, ctx, [doc.id]));
-  // Up to its three tries at once (the job would pause between them; a person is waiting here).
-  for (let i = 0; i < 3; i += 1) {
-    const rendered = await renderDocumentNow(ctx, doc.id);
-    if (!rendered || rendered.state !== 'pending') return;
-  }
 }
 
 /** The customer's PDF (their page's **Download PDF**, the accepted copy's stable address), by their link's token. */
@@ -121,27 +108,7 @@ export async function customerQuotePdf({
  */
 export async function retryQuotePdf({ ctx, input }: WorkspaceVerbArgs<{ quoteId: string }>): Promise<number> {
   const row = await findQuoteRow(ctx.store.db, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
-  return ctx.store.writer.write(async (trx) => {
-    const failed = await trx
-      .selectFrom('documents')
-      .select('id')
-      .where('quote_id', '=', row.id)
-      .where('state', '=', 'failed')
-      .execute();
-    const queued = await retryDocuments(
-      trx,
-      ctx,
-      failed.map((d) => d.id),
-    );
-    if (queued > 0)
-      await recordAudit(trx, ctx, {
-        action: 'quote.pdf_retried',
-        workspaceId: ctx.workspaceId,
-        targetIds: [row.id],
-        details: { documents: queued },
-      });
-    return queued;
-  });
+  return retryFailedDocumentsOf(ctx, { column: 'quote_id', id: row.id, action: 'quote.pdf_retried' });
 }
 
 /** Where a revision's PDFs stand, for its staff page (no bytes): its sent PDF and its accepted copy, those it has. */

@@ -85,7 +85,7 @@ export async function answerOf(
 export async function lockQuote(
   ctx: DomainContext,
   trx: Transaction<Schema>,
-  ref: { workspaceId?: string; quoteId: string },
+  ref: { workspaceId: string; quoteId: string },
 ): Promise<Selectable<QuoteTable>> {
   await ctx.store.ops
     .lockedRead(
@@ -103,10 +103,9 @@ export async function lockQuote(
     .selectFrom('quotes')
     .selectAll()
     .where('id', '=', ref.quoteId)
-    .$if(ref.workspaceId !== undefined, (q) => q.where('workspace_id', '=', ref.workspaceId!))
+    .where('workspace_id', '=', ref.workspaceId)
     .executeTakeFirst();
-  if (!row)
-    throw new AppError('quote_not_found', `No quote ${ref.quoteId}${ref.workspaceId ? ' in this workspace' : ''}`);
+  if (!row) throw new AppError('quote_not_found', `No quote ${ref.quoteId} in this workspace`);
   return row;
 }
 

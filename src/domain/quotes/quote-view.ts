@@ -309,18 +309,18 @@ export function viewOf(
   };
 }
 
-/** A quote row of the workspace by id (any workspace when none is given: the CLI), or `quote_not_found`. */
+/** A quote row of the workspace by id, or `quote_not_found` (another workspace's quote is as missing as none). */
 export async function findQuoteRow(
   db: Db,
-  { workspaceId, quoteId }: { workspaceId?: string; quoteId: string },
+  { workspaceId, quoteId }: { workspaceId: string; quoteId: string },
 ): Promise<Selectable<QuoteTable>> {
   const row = await db
     .selectFrom('quotes')
     .selectAll()
     .where('id', '=', quoteId)
-    .$if(workspaceId !== undefined, (q) => q.where('workspace_id', '=', workspaceId!))
+    .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
-  if (!row) throw new AppError('quote_not_found', `No quote ${quoteId}${workspaceId ? ' in this workspace' : ''}`);
+  if (!row) throw new AppError('quote_not_found', `No quote ${quoteId} in this workspace`);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { lockQuote, quoteStates } from './quote-states.js';
 import { storeTotals, type QuoteView } from './quote-view.js';
@@ -8,9 +8,9 @@ import { requireEditable } from './save-quote.js';
 export async function removeQuoteLine({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string }>): Promise<QuoteView> {
+}: WorkspaceVerbArgs<{ quoteId: string; lineId: string }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const row = await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
     requireEditable(row);
     const deleted = await trx
       .deleteFrom('quote_lines')

@@ -1,4 +1,4 @@
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { setQuoteLineIntegers } from '../../storage/quote-lines-sql.js';
 import { lockQuote, quoteStates } from './quote-states.js';
@@ -12,9 +12,9 @@ import { requireEditable } from './save-quote.js';
 export async function reorderQuoteLines({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
+}: WorkspaceVerbArgs<{ quoteId: string; lineIds: string[] }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const row = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const row = await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
     requireEditable(row);
     const current = (await trx.selectFrom('quote_lines').select('id').where('quote_id', '=', row.id).execute()).map(
       (l) => l.id,
@@ -42,8 +42,8 @@ export async function reorderQuoteLines({
 export async function moveQuoteLine({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
-  const row = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+}: WorkspaceVerbArgs<{ quoteId: string; lineId: string; direction: 'up' | 'down' }>): Promise<QuoteView> {
+  const row = await findQuoteRow(ctx.store.db, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
   // In the order shown (by section, then within it): a line moves within its section, never past its heading.
   const lines = await loadLines(ctx.store.db, row.id);
   const ids = lines.map((l) => l.id);
@@ -52,5 +52,5 @@ export async function moveQuoteLine({
   const to = input.direction === 'up' ? at - 1 : at + 1;
   if (to >= 0 && to < ids.length && lines[to]!.sectionId === lines[at]!.sectionId)
     [ids[at], ids[to]] = [ids[to]!, ids[at]!];
-  return reorderQuoteLines({ ctx, input: { workspaceId: input.workspaceId, quoteId: row.id, lineIds: ids } });
+  return reorderQuoteLines({ ctx, input: { quoteId: row.id, lineIds: ids } });
 }

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { getWorkspaceSettings } from '../settings/workspace-settings.js';
@@ -16,13 +16,13 @@ import { addDays, findQuoteRow, loadQuoteView, todayIn, type QuoteView } from '.
 export async function reviseQuote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; userId?: string | null }>): Promise<QuoteView> {
-  const first = await findQuoteRow(ctx.store.db, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+}: WorkspaceVerbArgs<{ quoteId: string; userId?: string | null }>): Promise<QuoteView> {
+  const first = await findQuoteRow(ctx.store.db, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
   const settings = await getWorkspaceSettings({ ctx, input: { workspaceId: first.workspace_id } });
   return ctx.store.writer.write(async (trx) => {
     // Under the quote's lock (quote-states.ts): an answer that got in first makes the quote final, and two Revise
     // presses at once make one draft.
-    await lockQuote(ctx, trx, { quoteId: first.id });
+    await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: first.id });
     const answer = await answerOf(trx, first.chain_id);
     if (answer) throw answeredFirst(answer.status);
     const latest = await trx
@@ -58,6 +58,6 @@ export async function reviseQuote({
       targetIds: [id, latest.id],
       details: { revision: Number(latest.revision) + 1 },
     });
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: id }));
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { workspaceId: ctx.workspaceId, quoteId: id }));
   });
 }

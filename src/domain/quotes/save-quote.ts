@@ -39,7 +39,7 @@ export function requireEditable(row: Selectable<QuoteTable>): void {
 export async function saveDraft(
   ctx: DomainContext,
   trx: Transaction<Schema>,
-  ref: { workspaceId?: string; quoteId: string },
+  ref: { workspaceId: string; quoteId: string },
   changes: DraftChanges,
   names: FieldNames = {},
 ): Promise<QuoteView> {

@@ -2,7 +2,7 @@ import { formatDay } from '../dates.js';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type DomainContext, type VerbArgs } from '../context.js';
+import { nowIso, type DomainContext, type WorkspaceContext, type WorkspaceVerbArgs } from '../context.js';
 import { formatMoney } from '../money.js';
 import { enqueueEmail } from '../notifications/outbox.js';
 import { AppError } from '../errors.js';
@@ -41,8 +41,7 @@ export interface SentQuote {
 export async function sendQuote({
   ctx,
   input,
-}: VerbArgs<{
-  workspaceId?: string;
+}: WorkspaceVerbArgs<{
   quoteId: string;
   by: { userId: string | null; label: string };
   /** From the builder: with email on and a customer address, the quote's email is queued in this same transaction. */
@@ -52,7 +51,7 @@ export async function sendQuote({
   // not nest in the send's: the figures of the draft's scans are read first, and the send takes them only when they
   // still cover its lines (a line priced from another scan meanwhile makes it read them again).
   for (let attempt = 1; ; attempt += 1) {
-    const figures = await figuresForSend(ctx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const figures = await figuresForSend(ctx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
     try {
       return await ctx.store.writer.write((trx) => sendDraft(ctx, trx, input, figures, attempt < 3));
     } catch (error) {
@@ -65,13 +64,13 @@ export async function sendQuote({
 class FiguresOutdated extends Error {}
 
 async function sendDraft(
-  ctx: DomainContext,
+  ctx: WorkspaceContext,
   trx: Transaction<Schema>,
   input: Parameters<typeof sendQuote>[0]['input'],
   figures: Map<string, ScanFigures | null>,
   strict: boolean,
 ): Promise<SentQuote> {
-  const row = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+  const row = await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
   quoteStates.requireMove('send', row.status, (status) => notEditable(row, status));
   const answer = await answerOf(trx, row.chain_id);
   if (answer) throw answeredFirst(answer.status);

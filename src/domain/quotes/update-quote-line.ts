@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { LineFields } from './line-fields.js';
 import type { QuoteView } from './quote-view.js';
 import { saveDraft } from './save-quote.js';
@@ -10,12 +10,12 @@ import { saveDraft } from './save-quote.js';
 export async function updateQuoteLine({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; lineId: string; line: LineFields }>): Promise<QuoteView> {
+}: WorkspaceVerbArgs<{ quoteId: string; lineId: string; line: LineFields }>): Promise<QuoteView> {
   return ctx.store.writer.write((trx) =>
     saveDraft(
       ctx,
       trx,
-      { workspaceId: input.workspaceId, quoteId: input.quoteId },
+      { workspaceId: ctx.workspaceId, quoteId: input.quoteId },
       { lines: [{ lineId: input.lineId, line: input.line }] },
     ),
   );

@@ -1,4 +1,4 @@
-import type { VerbArgs } from '../context.js';
+import type { WorkspaceVerbArgs } from '../context.js';
 import type { QuoteDetails } from './quote-details.js';
 import type { QuoteView } from './quote-view.js';
 import { saveDraft } from './save-quote.js';
@@ -9,8 +9,8 @@ export type { QuoteDetails } from './quote-details.js';
 export async function updateQuote({
   ctx,
   input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string; details: QuoteDetails }>): Promise<QuoteView> {
+}: WorkspaceVerbArgs<{ quoteId: string; details: QuoteDetails }>): Promise<QuoteView> {
   return ctx.store.writer.write((trx) =>
-    saveDraft(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId }, { details: input.details }),
+    saveDraft(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId }, { details: input.details }),
   );
 }

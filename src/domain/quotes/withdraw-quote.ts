@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { nowIso, type VerbArgs } from '../context.js';
+import { nowIso, type WorkspaceVerbArgs } from '../context.js';
 import { changedExactly } from '../document-state.js';
 import { AppError } from '../errors.js';
 import { answeredFirst, answerOf, lockQuote, quoteStates } from './quote-states.js';
@@ -12,12 +12,9 @@ import { findQuoteRow, loadQuoteView, type QuoteView } from './quote-view.js';
  * the quote's lock (quote-states.ts): a withdraw that loses the race to the customer's answer is told so
  * (`quote_final`, "the customer accepted it first") and records nothing.
  */
-export async function withdrawQuote({
-  ctx,
-  input,
-}: VerbArgs<{ workspaceId?: string; quoteId: string }>): Promise<QuoteView> {
+export async function withdrawQuote({ ctx, input }: WorkspaceVerbArgs<{ quoteId: string }>): Promise<QuoteView> {
   return ctx.store.writer.write(async (trx) => {
-    const given = await lockQuote(ctx, trx, { workspaceId: input.workspaceId, quoteId: input.quoteId });
+    const given = await lockQuote(ctx, trx, { workspaceId: ctx.workspaceId, quoteId: input.quoteId });
     const answer = await answerOf(trx, given.chain_id);
     if (answer) throw answeredFirst(answer.status);
     const shown = await trx
@@ -47,6 +44,6 @@ export async function withdrawQuote({
       targetIds: [shown.id, shown.lead_id],
       details: { revision: Number(shown.revision) },
     });
-    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { quoteId: shown.id }));
+    return loadQuoteView(ctx, trx, await findQuoteRow(trx, { workspaceId: ctx.workspaceId, quoteId: shown.id }));
   });
 }

@@ -79,6 +79,7 @@ export async function confirmEmailChange({
     await trx.deleteFrom('invitations').where('user_id', '=', user.id).execute();
     await enqueueEmail(trx, ctx, {
       purpose: 'email_change',
+      workspaceId: null,
       to: user.email,
       userId: user.id,
       payload: {

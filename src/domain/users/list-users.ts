@@ -9,8 +9,11 @@ export interface UserView {
   memberships: Array<{ workspaceId: string; workspaceName: string; role: Role }>;
 }
 
-/** `leadscan user list [--workspace W]`: people by email, with their workspaces and roles. */
-export async function listUsers({ ctx, input }: VerbArgs<{ workspaceId?: string }>): Promise<UserView[]> {
+/**
+ * `leadscan user list [--workspace W]`: people by email, with their workspaces and roles; the members of one
+ * workspace, or everyone on the server (`workspaceId: null`).
+ */
+export async function listUsers({ ctx, input }: VerbArgs<{ workspaceId: string | null }>): Promise<UserView[]> {
   const { workspaceId } = input;
   const { db } = ctx.store;
   let users = db.selectFrom('users').select(['id', 'email', 'display_name', 'password_hash']).orderBy('email_key');

@@ -4,10 +4,10 @@ import { deleteMembership } from '../members/remove-member.js';
 import { findUserByEmail } from './find-user.js';
 
 /**
- * `leadscan user remove --email E [--workspace W]`: with a workspace, the membership only; without, the person
- * entirely (memberships, sessions, links), unless they are the last owner somewhere.
+ * `leadscan user remove --email E [--workspace W]`: with a workspace, the membership only; with `workspaceId: null`,
+ * the person entirely (memberships, sessions, links), unless they are the last owner somewhere.
  */
-export async function removeUser({ ctx, input }: VerbArgs<{ email: string; workspaceId?: string }>): Promise<{
+export async function removeUser({ ctx, input }: VerbArgs<{ email: string; workspaceId: string | null }>): Promise<{
   userId: string;
   email: string;
   removedFrom: string[] | 'everywhere';

@@ -115,6 +115,7 @@ export async function requestEmailChange({
     await recordAudit(trx, ctx, { action: 'account.email_change_requested', workspaceId: null, targetIds: [user.id] });
     await enqueueEmail(trx, ctx, {
       purpose: 'email_change',
+      workspaceId: null,
       to: newEmail,
       userId: user.id,
       payload: taken

@@ -1,3 +1,4 @@
+import { quoteCtx } from '../../helpers/contexts.js';
 import { renderDueDocuments } from '../../../src/domain/documents/document-jobs.js';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -195,8 +196,8 @@ describeEachBackend('follow-ups: the sender and customer reminders', (backend) =
     const expiring = await quote({ customer: 'Expiring', email: 'e@customer.test' });
     const late = await quote({ customer: 'Late Answer', email: 'l@customer.test' });
     setClock(clock, '2026-11-03T15:00:00Z');
-    await withdrawQuote({ ctx: world.ctx, input: { quoteId: withdrawn.quoteId } });
-    await reviseQuote({ ctx: world.ctx, input: { quoteId: revised.quoteId } });
+    await withdrawQuote({ ctx: await quoteCtx(world.ctx, withdrawn.quoteId), input: { quoteId: withdrawn.quoteId } });
+    await reviseQuote({ ctx: await quoteCtx(world.ctx, revised.quoteId), input: { quoteId: revised.quoteId } });
     // Expired: valid until Wednesday, so by Thursday it can no longer be answered, nor is it chased.
     await world.store.writer.write((trx) =>
       trx.updateTable('quotes').set({ valid_until: '2026-11-04' }).where('id', '=', expiring.quoteId).execute(),

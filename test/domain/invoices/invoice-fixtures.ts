@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { acceptQuote } from '../../../src/domain/quotes/accept-quote.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
@@ -45,16 +46,20 @@ export async function acceptedQuote(
     input: { workspaceId: ws.seeded.workspaceId, deposit: options.deposit ?? 'none' },
   });
   const leadId = await leadOf(world, ws.seeded, options.customer ?? 'Ada Lovelace');
-  const draft = await createQuote({ ctx, input: { leadId } });
-  for (const line of options.lines ?? EXAMPLE_LINES) await addQuoteLine({ ctx, input: { quoteId: draft.id, line } });
+  const draft = await createQuote({ ctx: await leadCtx(ctx, leadId), input: { leadId } });
+  for (const line of options.lines ?? EXAMPLE_LINES)
+    await addQuoteLine({ ctx: await quoteCtx(ctx, draft.id), input: { quoteId: draft.id, line } });
   await updateQuote({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       details: { title: 'Floors', customerEmail: options.email ?? 'ada@customer.test' },
     },
   });
-  const sent = await sendQuote({ ctx, input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } } });
+  const sent = await sendQuote({
+    ctx: await quoteCtx(ctx, draft.id),
+    input: { quoteId: draft.id, by: { userId: ws.senderId, label: 'sender' } },
+  });
   await acceptQuote({ ctx, input: { token: sent.token, revision: 1, name: 'Ada Lovelace', agreed: true } });
   return { quoteId: draft.id, leadId, token: sent.token };
 }

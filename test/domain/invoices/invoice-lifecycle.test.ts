@@ -1,3 +1,4 @@
+import { quoteCtx } from '../../helpers/contexts.js';
 import crypto from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -118,7 +119,7 @@ describeEachBackend('invoices: deposit, the rest, payments, void and credit note
     const q = await acceptedQuote(world, ws, { deposit: '30%' });
     quoteId = q.quoteId;
     await flush();
-    const quote = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const quote = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(quote.total).toBe(175084);
     expect(quote.deposit?.amount).toBe(52525);
 

@@ -1,3 +1,4 @@
+import { inWorkspace } from '../../../src/domain/context.js';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
@@ -91,7 +92,7 @@ describeEachBackend('the price list', (backend) => {
       }),
     ).rejects.toMatchObject({ code: 'owner_only' });
     await expect(
-      removePriceListItem({ ctx, input: { workspaceId, role: 'member', itemId: paint.id } }),
+      removePriceListItem({ ctx: inWorkspace(ctx, workspaceId), input: { role: 'member', itemId: paint.id } }),
     ).rejects.toMatchObject({ code: 'owner_only' });
     await expect(
       importPriceList({ ctx, input: { workspaceId, role: 'member', csv: 'name,unit,price\nA,each,1\n' } }),
@@ -134,10 +135,10 @@ describeEachBackend('the price list', (backend) => {
     });
     expect(changed.unitPrice).toBe(1300);
     expect((await listPriceList({ ctx, input: { workspaceId } })).map((i) => i.name)).toEqual(['Paint walls', 'Tiles']);
-    await removePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: tiles.id } });
+    await removePriceListItem({ ctx: inWorkspace(ctx, workspaceId), input: { role: 'owner', itemId: tiles.id } });
     expect((await listPriceList({ ctx, input: { workspaceId } })).map((i) => i.name)).toEqual(['Paint walls']);
     await expect(
-      removePriceListItem({ ctx, input: { workspaceId, role: 'owner', itemId: tiles.id } }),
+      removePriceListItem({ ctx: inWorkspace(ctx, workspaceId), input: { role: 'owner', itemId: tiles.id } }),
     ).rejects.toMatchObject({ code: 'price_list_item_not_found' });
     const other = await workspace('Other');
     await expect(

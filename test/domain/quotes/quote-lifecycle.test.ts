@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { acceptanceHash, canonicalJson, acceptanceContent } from '../../../src/domain/quotes/acceptance-hash.js';
 import { acceptQuote } from '../../../src/domain/quotes/accept-quote.js';
@@ -42,9 +43,9 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
 
   const draft = async (leadId?: string) => {
     const lead = leadId ?? (await leadOf(world, ws));
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId: lead } });
+    const quote = await createQuote({ ctx: await leadCtx(world.ctx, lead), input: { leadId: lead } });
     return addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, line: { description: 'Labour', quantity: '8', unit: 'hour', price: '65' } },
     });
   };
@@ -57,14 +58,14 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     expect(q.validUntil).toBe('2026-12-26');
     expect(q.lines[0]).toMatchObject({ quantity: 800, unitPrice: 6500, amount: 52000, taxes: ['GST', 'QST'] });
     q = await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, q.id),
       input: {
         quoteId: q.id,
         line: { description: 'Loyalty discount', quantity: '1', unit: 'fixed', price: '-20', taxes: ['gst'] },
       },
     });
     q = await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, q.id),
       input: {
         quoteId: q.id,
         line: {
@@ -83,7 +84,7 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     expect(q.taxes.find((t) => t.name === 'QST')!.amount).toBe(5187); // 9.975 % of 520.00 = 51.87
     const [labour, discount, extra] = q.lines;
     q = await updateQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, q.id),
       input: {
         quoteId: q.id,
         lineId: extra!.id,
@@ -91,19 +92,22 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
       },
     });
     expect(q.subtotal).toBe(60000);
-    q = await moveQuoteLine({ ctx, input: { quoteId: q.id, lineId: extra!.id, direction: 'up' } });
+    q = await moveQuoteLine({
+      ctx: await quoteCtx(ctx, q.id),
+      input: { quoteId: q.id, lineId: extra!.id, direction: 'up' },
+    });
     expect(q.lines.map((l) => l.id)).toEqual([labour!.id, extra!.id, discount!.id]);
-    q = await removeQuoteLine({ ctx, input: { quoteId: q.id, lineId: discount!.id } });
+    q = await removeQuoteLine({ ctx: await quoteCtx(ctx, q.id), input: { quoteId: q.id, lineId: discount!.id } });
     expect(q.subtotal).toBe(62000);
     await expect(
       updateQuoteLine({
-        ctx,
+        ctx: await quoteCtx(ctx, q.id),
         input: { quoteId: q.id, lineId: 'qln_0', line: { description: 'x', quantity: '1', unit: 'each', price: '1' } },
       }),
     ).rejects.toMatchObject({ code: 'quote_line_not_found' });
     await expect(
       addQuoteLine({
-        ctx,
+        ctx: await quoteCtx(ctx, q.id),
         input: {
           quoteId: q.id,
           line: { description: '', quantity: 'many', unit: 'yard', price: '1.001', taxes: ['PST'] },
@@ -120,7 +124,7 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
       ]),
     });
     q = await updateQuote({
-      ctx,
+      ctx: await quoteCtx(ctx, q.id),
       input: {
         quoteId: q.id,
         details: {
@@ -138,7 +142,7 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
       customer: { email: 'ada@new.example' },
     });
     await expect(
-      updateQuote({ ctx, input: { quoteId: q.id, details: { validUntil: '2026-11-25' } } }),
+      updateQuote({ ctx: await quoteCtx(ctx, q.id), input: { quoteId: q.id, details: { validUntil: '2026-11-25' } } }),
     ).rejects.toMatchObject({ fieldErrors: [{ field: 'validUntil' }] });
   });
 
@@ -146,23 +150,27 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     const ctx = world.ctx;
     const fresh = await quoteWorkspace(world, 'Numbers');
     const lead = await leadOf(world, fresh);
-    const empty = await createQuote({ ctx, input: { leadId: lead } });
-    await expect(sendQuote({ ctx, input: { quoteId: empty.id, by: BY } })).rejects.toMatchObject({
+    const empty = await createQuote({ ctx: await leadCtx(ctx, lead), input: { leadId: lead } });
+    await expect(
+      sendQuote({ ctx: await quoteCtx(ctx, empty.id), input: { quoteId: empty.id, by: BY } }),
+    ).rejects.toMatchObject({
       code: 'invalid_fields',
     });
     const a = await draft(lead);
     const b = await draft(lead);
-    const sentB = await sendQuote({ ctx, input: { quoteId: b.id, by: BY } });
-    const sentA = await sendQuote({ ctx, input: { quoteId: a.id, by: BY } });
+    const sentB = await sendQuote({ ctx: await quoteCtx(ctx, b.id), input: { quoteId: b.id, by: BY } });
+    const sentA = await sendQuote({ ctx: await quoteCtx(ctx, a.id), input: { quoteId: a.id, by: BY } });
     expect([sentB.quote.number, sentA.quote.number]).toEqual(['Q-0001', 'Q-0002']);
     expect(sentB.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(sentB.customerUrl).toBe(`http://leadscan.test/q/${sentB.token}`);
-    await expect(sendQuote({ ctx, input: { quoteId: b.id, by: BY } })).rejects.toMatchObject({
-      code: 'quote_not_editable',
-    });
+    await expect(sendQuote({ ctx: await quoteCtx(ctx, b.id), input: { quoteId: b.id, by: BY } })).rejects.toMatchObject(
+      {
+        code: 'quote_not_editable',
+      },
+    );
     await expect(
       addQuoteLine({
-        ctx,
+        ctx: await quoteCtx(ctx, b.id),
         input: { quoteId: b.id, line: { description: 'x', quantity: '1', unit: 'each', price: '1' } },
       }),
     ).rejects.toMatchObject({ code: 'quote_not_editable' });
@@ -174,20 +182,22 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain(sentB.token);
 
-    const rev2 = await reviseQuote({ ctx, input: { quoteId: b.id } });
+    const rev2 = await reviseQuote({ ctx: await quoteCtx(ctx, b.id), input: { quoteId: b.id } });
     expect(rev2).toMatchObject({ number: 'Q-0001', revision: 2, status: 'draft', customerUrl: null });
-    expect((await reviseQuote({ ctx, input: { quoteId: b.id } })).id).toBe(rev2.id);
+    expect((await reviseQuote({ ctx: await quoteCtx(ctx, b.id), input: { quoteId: b.id } })).id).toBe(rev2.id);
     await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, rev2.id),
       input: { quoteId: rev2.id, line: { description: 'Ceiling', quantity: '1', unit: 'fixed', price: '150' } },
     });
-    const sentRev2 = await sendQuote({ ctx, input: { quoteId: rev2.id, by: BY } });
+    const sentRev2 = await sendQuote({ ctx: await quoteCtx(ctx, rev2.id), input: { quoteId: rev2.id, by: BY } });
     expect(sentRev2.token).toBe(sentB.token);
     expect(sentRev2.replacedRevision).toBe(1);
-    expect((await getQuote({ ctx, input: { ref: b.id } })).status).toBe('replaced');
-    expect((await getQuote({ ctx, input: { workspaceId: fresh.workspaceId, ref: 'Q-0001' } })).revision).toBe(2);
+    expect((await getQuote({ ctx: await quoteCtx(ctx, b.id), input: { ref: b.id } })).status).toBe('replaced');
+    expect((await getQuote({ ctx: inWorkspace(ctx, fresh.workspaceId), input: { ref: 'Q-0001' } })).revision).toBe(2);
     const c = await draft(lead);
-    expect((await sendQuote({ ctx, input: { quoteId: c.id, by: BY } })).quote.number).toBe('Q-0003');
+    expect((await sendQuote({ ctx: await quoteCtx(ctx, c.id), input: { quoteId: c.id, by: BY } })).quote.number).toBe(
+      'Q-0003',
+    );
     const listed = await listQuotes({ ctx, input: { workspaceId: fresh.workspaceId } });
     expect(listed.map((r) => `${r.number ?? '-'}/${r.revision}/${r.status}`).sort()).toEqual([
       '-/1/draft',
@@ -205,13 +215,13 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     const lead = await leadOf(world, ws, 'Alan Turing');
     let q = await draft(lead);
     q = await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, q.id),
       input: {
         quoteId: q.id,
         line: { description: 'Feature wall', quantity: '1', unit: 'fixed', price: '90', optional: true, chosen: false },
       },
     });
-    const sent = await sendQuote({ ctx, input: { quoteId: q.id, by: BY } });
+    const sent = await sendQuote({ ctx: await quoteCtx(ctx, q.id), input: { quoteId: q.id, by: BY } });
     expect(await stageOf(lead)).toBe('quoted');
     const page = await openQuoteByToken({ ctx, input: { token: sent.token } });
     expect(page).toMatchObject({
@@ -222,15 +232,15 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     });
     expect((await recordQuoteView({ ctx, input: { token: sent.token } })).first).toBe(true);
     expect((await recordQuoteView({ ctx, input: { token: sent.token } })).first).toBe(false);
-    expect(await getQuote({ ctx, input: { ref: q.id } })).toMatchObject({
+    expect(await getQuote({ ctx: await quoteCtx(ctx, q.id), input: { ref: q.id } })).toMatchObject({
       status: 'viewed',
       viewCount: 2,
       viewedAt: new Date(NOW).toISOString(),
     });
 
     // A new revision sent meanwhile: the answer posted for revision 1 is refused.
-    const rev2 = await reviseQuote({ ctx, input: { quoteId: q.id } });
-    const sent2 = await sendQuote({ ctx, input: { quoteId: rev2.id, by: BY } });
+    const rev2 = await reviseQuote({ ctx: await quoteCtx(ctx, q.id), input: { quoteId: q.id } });
+    const sent2 = await sendQuote({ ctx: await quoteCtx(ctx, rev2.id), input: { quoteId: rev2.id, by: BY } });
     await expect(
       acceptQuote({ ctx, input: { token: sent.token, revision: 1, name: 'Alan Turing', agreed: true } }),
     ).rejects.toMatchObject({ code: 'quote_updated', detail: expect.stringMatching(/this quote was updated/i) });
@@ -275,9 +285,13 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
     await expect(declineQuote({ ctx, input: { token: sent2.token, revision: 2 } })).rejects.toMatchObject({
       code: 'quote_final',
     });
-    await expect(reviseQuote({ ctx, input: { quoteId: rev2.id } })).rejects.toMatchObject({ code: 'quote_final' });
-    await expect(withdrawQuote({ ctx, input: { quoteId: rev2.id } })).rejects.toMatchObject({ code: 'quote_final' });
-    const copy = await copyQuote({ ctx, input: { quoteId: rev2.id } });
+    await expect(reviseQuote({ ctx: await quoteCtx(ctx, rev2.id), input: { quoteId: rev2.id } })).rejects.toMatchObject(
+      { code: 'quote_final' },
+    );
+    await expect(
+      withdrawQuote({ ctx: await quoteCtx(ctx, rev2.id), input: { quoteId: rev2.id } }),
+    ).rejects.toMatchObject({ code: 'quote_final' });
+    const copy = await copyQuote({ ctx: await quoteCtx(ctx, rev2.id), input: { quoteId: rev2.id } });
     expect(copy).toMatchObject({ status: 'draft', number: null, revision: 1, leadId: lead, customerUrl: null });
     expect(copy.lines.map((l) => l.description)).toEqual(['Labour', 'Feature wall']);
 
@@ -296,21 +310,33 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
   it('declines with a reason (lead lost), refuses a withdrawn quote, and expires after the end of its last day in the workspace zone', async () => {
     const ctx = world.ctx;
     const lead = await leadOf(world, ws, 'Barbara Liskov');
-    const declined = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
+    const declined = await sendQuote({
+      ctx: inWorkspace(ctx, ws.workspaceId),
+      input: { quoteId: (await draft(lead)).id, by: BY },
+    });
     const answer = await declineQuote({ ctx, input: { token: declined.token, revision: 1, reason: 'Too dear' } });
     expect(answer.quote).toMatchObject({ status: 'declined', declineReason: 'Too dear' });
     expect(await stageOf(lead)).toBe('lost');
 
-    const withdrawn = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
-    expect((await withdrawQuote({ ctx, input: { quoteId: withdrawn.quote.id } })).status).toBe('withdrawn');
+    const withdrawn = await sendQuote({
+      ctx: inWorkspace(ctx, ws.workspaceId),
+      input: { quoteId: (await draft(lead)).id, by: BY },
+    });
+    expect(
+      (await withdrawQuote({ ctx: await quoteCtx(ctx, withdrawn.quote.id), input: { quoteId: withdrawn.quote.id } }))
+        .status,
+    ).toBe('withdrawn');
     expect((await openQuoteByToken({ ctx, input: { token: withdrawn.token } })).state).toBe('withdrawn');
     await expect(
       acceptQuote({ ctx, input: { token: withdrawn.token, revision: 1, name: 'B', agreed: true } }),
     ).rejects.toMatchObject({ code: 'quote_link_unusable' });
 
     const expiring = await draft(lead);
-    await updateQuote({ ctx, input: { quoteId: expiring.id, details: { validUntil: '2026-11-27' } } });
-    const sent = await sendQuote({ ctx, input: { quoteId: expiring.id, by: BY } });
+    await updateQuote({
+      ctx: await quoteCtx(ctx, expiring.id),
+      input: { quoteId: expiring.id, details: { validUntil: '2026-11-27' } },
+    });
+    const sent = await sendQuote({ ctx: await quoteCtx(ctx, expiring.id), input: { quoteId: expiring.id, by: BY } });
     // 2026-11-28 04:59 UTC is still the 27th in Toronto (UTC−5): acceptable until then.
     clock.advance(Date.parse('2026-11-28T04:59:00.000Z') - clock.now().getTime());
     expect((await openQuoteByToken({ ctx, input: { token: sent.token } })).state).toBe('open');
@@ -323,7 +349,7 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
       (await listQuotes({ ctx, input: { workspaceId: ws.workspaceId, status: 'expired' } })).map((r) => r.id),
     ).toContain(expiring.id);
     // Revising an expired quote starts its validity again from today.
-    const rev = await reviseQuote({ ctx, input: { quoteId: expiring.id } });
+    const rev = await reviseQuote({ ctx: await quoteCtx(ctx, expiring.id), input: { quoteId: expiring.id } });
     expect(rev.validUntil).toBe('2026-12-28'); // today is the 28th in Toronto now
     await expect(openQuoteByToken({ ctx, input: { token: 'A'.repeat(22) } })).rejects.toMatchObject({
       code: 'quote_not_found',
@@ -337,7 +363,10 @@ describeEachBackend("quotes: lines, sending, numbers and the customer's answer",
   it("a person's export lists their quotes; a deleted lead takes its quotes with it, and their link stops working", async () => {
     const ctx = world.ctx;
     const lead = await leadOf(world, ws, 'Edsger Dijkstra');
-    const sent = await sendQuote({ ctx, input: { quoteId: (await draft(lead)).id, by: BY } });
+    const sent = await sendQuote({
+      ctx: inWorkspace(ctx, ws.workspaceId),
+      input: { quoteId: (await draft(lead)).id, by: BY },
+    });
     // A person's export lists their quotes, without the link.
     const exported = await exportPerson({
       ctx: inWorkspace(ctx, ws.workspaceId),

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
@@ -15,9 +16,9 @@ const expected = Array.from({ length: SENDS }, (_, i) => `Q-${String(i + 1).padS
 async function drafts(world: TestWorld, lead: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < SENDS; i += 1) {
-    const q = await createQuote({ ctx: world.ctx, input: { leadId: lead } });
+    const q = await createQuote({ ctx: await leadCtx(world.ctx, lead), input: { leadId: lead } });
     await addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, q.id),
       input: { quoteId: q.id, line: { description: `Job ${i}`, quantity: '1', unit: 'fixed', price: '10' } },
     });
     ids.push(q.id);
@@ -37,7 +38,9 @@ describeEachBackend('quote numbers under concurrent sends', (backend) => {
   it(`${SENDS} parallel sends get ${SENDS} consecutive numbers, none twice`, async () => {
     const ws = await quoteWorkspace(world, 'Parallel');
     const ids = await drafts(world, await leadOf(world, ws));
-    const sent = await Promise.all(ids.map((quoteId) => sendQuote({ ctx: world.ctx, input: { quoteId, by: BY } })));
+    const sent = await Promise.all(
+      ids.map(async (quoteId) => sendQuote({ ctx: await quoteCtx(world.ctx, quoteId), input: { quoteId, by: BY } })),
+    );
     expect(sent.map((s) => s.quote.number).sort()).toEqual(expected);
   });
 });
@@ -61,7 +64,9 @@ describe.skipIf(!postgresAdminUrl)('quote numbers with two app instances on one 
     const ids = await drafts(world, lead);
     const other = createDomainContext({ config: world.config, store: second, appSecret: world.appSecret });
     const sent = await Promise.all(
-      ids.map((quoteId, i) => sendQuote({ ctx: i % 2 === 0 ? world.ctx : other, input: { quoteId, by: BY } })),
+      ids.map(async (quoteId, i) =>
+        sendQuote({ ctx: await quoteCtx(i % 2 === 0 ? world.ctx : other, quoteId), input: { quoteId, by: BY } }),
+      ),
     );
     expect(sent.map((s) => s.quote.number).sort()).toEqual(expected);
   });

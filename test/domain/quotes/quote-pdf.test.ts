@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import crypto from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -65,23 +66,26 @@ async function sendOne(world: TestWorld, ws: Workspace, options: { email?: boole
       },
     },
   });
-  const draft = await createQuote({ ctx, input: { leadId, scanIds: [scanId], itemIds: [item.id] } });
+  const draft = await createQuote({
+    ctx: await leadCtx(ctx, leadId),
+    input: { leadId, scanIds: [scanId], itemIds: [item.id] },
+  });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       line: { description: 'Paint the kitchen: two coats', quantity: '8', unit: 'hour', price: '65' },
     },
   });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       line: { description: 'Loyalty discount', quantity: '1', unit: 'fixed', price: '-20', taxes: ['GST'] },
     },
   });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       line: {
@@ -95,7 +99,7 @@ async function sendOne(world: TestWorld, ws: Workspace, options: { email?: boole
     },
   });
   await updateQuote({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       details: {
@@ -107,7 +111,7 @@ async function sendOne(world: TestWorld, ws: Workspace, options: { email?: boole
     },
   });
   const sent = await sendQuote({
-    ctx,
+    ctx: await quoteCtx(ctx, draft.id),
     input: {
       quoteId: draft.id,
       by: { userId: ws.senderId, label: 'sender' },
@@ -166,7 +170,7 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
     expect(sha(doc.pdf!)).toBe(doc.sha256);
     expect(doc.size).toBe(doc.pdf!.byteLength);
 
-    const json = quoteJson(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } }));
+    const json = quoteJson(await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } }));
     expect(doc.fileName).toBe(`${json.number}.pdf`);
     const pages = pdfPages(doc.pdf!);
     const text = pages.join(' ');
@@ -282,7 +286,7 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
     await render();
     clock.advance(2_000);
     const [mail] = await mails(1);
-    const json = quoteJson(await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } }));
+    const json = quoteJson(await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } }));
     expect(mail!.subject).toBe(`Quote ${json.number} from Rénovations Łódź-Tremblay`);
     expect(mail!.attachments).toHaveLength(1);
     const attachment = mail!.attachments[0]!;
@@ -303,7 +307,9 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
       name: 'Ada Q. Lovelace',
       agreed: 'yes',
       linesShown: '1',
-      line: (await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } })).lines.find((l) => l.optional)!.id,
+      line: (await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } })).lines.find(
+        (l) => l.optional,
+      )!.id,
     });
     const answered = await app.inject({ method: 'POST', url: q.url, headers: FORM, payload: body.toString() });
     expect(answered.statusCode).toBe(303);
@@ -321,7 +327,7 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
     const copy = await customerQuotePdf({ ctx: world.ctx, input: { token: q.token, accepted: true } });
     const sent = await customerQuotePdf({ ctx: world.ctx, input: { token: q.token } });
     expect(copy.state).toBe('done');
-    const accepted = await getQuote({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const accepted = await getQuote({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(copy.fileName).toBe(`${accepted.number}-accepted.pdf`);
     const pages = pdfPages(copy.pdf!);
     const last = pages.at(-1)!;
@@ -358,15 +364,19 @@ describeEachBackend('the PDF of a sent quote (docs/documents.md)', (backend) => 
 
   it('`quotes pdf` refuses a draft (not_sent) and an unaccepted copy (not_accepted); renders what no server rendered', async () => {
     const leadId = await leadOf(world, ws.seeded, 'Draft Person');
-    const draft = await createQuote({ ctx: world.ctx, input: { leadId } });
-    await expect(quotePdfForCli({ ctx: world.ctx, input: { ref: draft.id } })).rejects.toMatchObject({
+    const draft = await createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId } });
+    await expect(
+      quotePdfForCli({ ctx: await quoteCtx(world.ctx, draft.id), input: { ref: draft.id } }),
+    ).rejects.toMatchObject({
       code: 'not_sent',
     });
     const q = await sendOne(world, ws);
-    await expect(quotePdfForCli({ ctx: world.ctx, input: { ref: q.quoteId, accepted: true } })).rejects.toMatchObject({
+    await expect(
+      quotePdfForCli({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId, accepted: true } }),
+    ).rejects.toMatchObject({
       code: 'not_accepted',
     });
-    const doc = await quotePdfForCli({ ctx: world.ctx, input: { ref: q.quoteId } });
+    const doc = await quotePdfForCli({ ctx: await quoteCtx(world.ctx, q.quoteId), input: { ref: q.quoteId } });
     expect(doc.state).toBe('done');
     expect(sha(doc.pdf!)).toBe(doc.sha256);
   });

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inWorkspace, type DomainContext } from '../../../src/domain/context.js';
 import { isAppError } from '../../../src/domain/errors.js';
@@ -51,13 +52,14 @@ describeEachBackend('quote verbs racing on one quote', (backend) => {
   });
 
   const draft = async () => {
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId: lead } });
+    const quote = await createQuote({ ctx: await leadCtx(world.ctx, lead), input: { leadId: lead } });
     return addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, line: { description: 'Labour', quantity: '8', unit: 'hour', price: '65' } },
     });
   };
-  const send = (ctx: DomainContext, quoteId: string) => sendQuote({ ctx, input: { quoteId, by: BY } });
+  const send = async (ctx: DomainContext, quoteId: string) =>
+    sendQuote({ ctx: await quoteCtx(ctx, quoteId), input: { quoteId, by: BY } });
   const accept = (ctx: DomainContext, token: string, revision: number) =>
     acceptQuote({ ctx, input: { token, revision, name: 'Ada Lovelace', agreed: true } });
   /** The builder's Save: a changed line and a new one, as one form post. */
@@ -76,7 +78,8 @@ describeEachBackend('quote verbs racing on one quote', (backend) => {
         newLine: { description: 'Extra', quantity: '1', unit: 'fixed', price: '100' },
       },
     });
-  const stored = (quoteId: string) => getQuote({ ctx: world.ctx, input: { ref: quoteId } });
+  const stored = async (quoteId: string) =>
+    getQuote({ ctx: await quoteCtx(world.ctx, quoteId), input: { ref: quoteId } });
   const audits = async (quoteId: string, action: string) =>
     (
       await world.store.db
@@ -151,7 +154,7 @@ describeEachBackend('quote verbs racing on one quote', (backend) => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const first = await send(world.ctx, (await draft()).id);
       const [withdrawn, accepted] = await race(
-        (ctx) => withdrawQuote({ ctx, input: { quoteId: first.quote.id } }),
+        async (ctx) => withdrawQuote({ ctx: await quoteCtx(ctx, first.quote.id), input: { quoteId: first.quote.id } }),
         (ctx) => accept(ctx, first.token, 1),
         round,
       );
@@ -175,7 +178,7 @@ describeEachBackend('quote verbs racing on one quote', (backend) => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const first = await send(world.ctx, (await draft()).id);
       const [revised, accepted] = await race(
-        (ctx) => reviseQuote({ ctx, input: { quoteId: first.quote.id } }),
+        async (ctx) => reviseQuote({ ctx: await quoteCtx(ctx, first.quote.id), input: { quoteId: first.quote.id } }),
         (ctx) => accept(ctx, first.token, 1),
         round,
       );
@@ -199,7 +202,10 @@ describeEachBackend('quote verbs racing on one quote', (backend) => {
   it('send rev 2 × accept rev 1: exactly one wins, the link shows the winner, one answer at most', async () => {
     for (let round = 0; round < ROUNDS; round += 1) {
       const first = await send(world.ctx, (await draft()).id);
-      const rev2 = await reviseQuote({ ctx: world.ctx, input: { quoteId: first.quote.id } });
+      const rev2 = await reviseQuote({
+        ctx: await quoteCtx(world.ctx, first.quote.id),
+        input: { quoteId: first.quote.id },
+      });
       const [sent, accepted] = await race(
         (ctx) => send(ctx, rev2.id),
         (ctx) => accept(ctx, first.token, 1),

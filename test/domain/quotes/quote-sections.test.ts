@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inWorkspace, type WorkspaceContext } from '../../../src/domain/context.js';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
@@ -69,7 +70,8 @@ describeEachBackend('sections and alternatives', (backend) => {
     await world.close();
   });
 
-  const fresh = () => createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds } });
+  const fresh = async () =>
+    createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId, scanIds: [scanId], itemIds } });
 
   it('a quote from a scan of three rooms has a section a room, headed with its name, and General', async () => {
     const quote = await fresh();
@@ -254,7 +256,10 @@ describeEachBackend('sections and alternatives', (backend) => {
     await expect(addQuoteSection({ ctx: stranger, input: { quoteId: quote.id, title: 'A' } })).rejects.toMatchObject({
       code: 'quote_not_found',
     });
-    await sendQuote({ ctx: world.ctx, input: { quoteId: quote.id, by: { userId: null, label: 'test' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, quote.id),
+      input: { quoteId: quote.id, by: { userId: null, label: 'test' } },
+    });
     const refusals = [
       () => addQuoteSection({ ctx, input: { quoteId: quote.id, title: 'A' } }),
       () => renameQuoteSection({ ctx, input: { quoteId: quote.id, sectionId: section, title: 'A' } }),

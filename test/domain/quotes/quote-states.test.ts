@@ -1,3 +1,5 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
+import { inWorkspace } from '../../../src/domain/context.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { acceptQuote } from '../../../src/domain/quotes/accept-quote.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
@@ -31,14 +33,17 @@ describeEachBackend('quote states: answered is final, the lead moves forward onl
   });
 
   const draft = async (leadId: string, price = '65') => {
-    const quote = await createQuote({ ctx: world.ctx, input: { leadId } });
+    const quote = await createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId } });
     return addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, line: { description: 'Labour', quantity: '8', unit: 'hour', price } },
     });
   };
   const sent = async (leadId: string) =>
-    sendQuote({ ctx: world.ctx, input: { quoteId: (await draft(leadId)).id, by: BY } });
+    sendQuote({
+      ctx: inWorkspace(world.ctx, ws.workspaceId),
+      input: { quoteId: (await draft(leadId)).id, by: BY },
+    });
   const stageOf = async (leadId: string) =>
     (await world.store.db.selectFrom('leads').select('stage').where('id', '=', leadId).executeTakeFirstOrThrow()).stage;
   const accept = (token: string, revision = 1) =>
@@ -50,15 +55,22 @@ describeEachBackend('quote states: answered is final, the lead moves forward onl
     it(`a revision drafted before the customer ${answer} rev 1 cannot be sent: quote_final, the link keeps the answer`, async () => {
       const lead = await leadOf(world, ws, `Reopen ${answer}`);
       const first = await sent(lead);
-      const rev2 = await reviseQuote({ ctx: world.ctx, input: { quoteId: first.quote.id } });
+      const rev2 = await reviseQuote({
+        ctx: await quoteCtx(world.ctx, first.quote.id),
+        input: { quoteId: first.quote.id },
+      });
       await (answer === 'accepted' ? accept(first.token) : decline(first.token));
-      await expect(sendQuote({ ctx: world.ctx, input: { quoteId: rev2.id, by: BY } })).rejects.toMatchObject({
+      await expect(
+        sendQuote({ ctx: await quoteCtx(world.ctx, rev2.id), input: { quoteId: rev2.id, by: BY } }),
+      ).rejects.toMatchObject({
         code: 'quote_final',
         detail: expect.stringMatching(new RegExp(`${answer}`)),
       });
       const page = await openQuoteByToken({ ctx: world.ctx, input: { token: first.token } });
       expect({ state: page.state, revision: page.quote.revision }).toEqual({ state: answer, revision: 1 });
-      expect((await getQuote({ ctx: world.ctx, input: { ref: rev2.id } })).status).toBe('draft');
+      expect((await getQuote({ ctx: await quoteCtx(world.ctx, rev2.id), input: { ref: rev2.id } })).status).toBe(
+        'draft',
+      );
       // Nothing of the refused send stayed: no number on the draft's own row beyond the chain's, no second answer.
       const chain = await world.store.db
         .selectFrom('quotes')
@@ -84,7 +96,9 @@ describeEachBackend('quote states: answered is final, the lead moves forward onl
     const lead = await leadOf(world, ws, 'Withdraw late');
     const first = await sent(lead);
     await accept(first.token);
-    await expect(withdrawQuote({ ctx: world.ctx, input: { quoteId: first.quote.id } })).rejects.toMatchObject({
+    await expect(
+      withdrawQuote({ ctx: await quoteCtx(world.ctx, first.quote.id), input: { quoteId: first.quote.id } }),
+    ).rejects.toMatchObject({
       code: 'quote_final',
       detail: expect.stringMatching(/the customer accepted it first/i),
     });
@@ -93,28 +107,38 @@ describeEachBackend('quote states: answered is final, the lead moves forward onl
   it('an answer posted for a revision that a withdraw took back says withdrawn; for one replaced, updated', async () => {
     const lead = await leadOf(world, ws, 'Answer late');
     const first = await sent(lead);
-    const rev2 = await reviseQuote({ ctx: world.ctx, input: { quoteId: first.quote.id } });
-    await sendQuote({ ctx: world.ctx, input: { quoteId: rev2.id, by: BY } });
+    const rev2 = await reviseQuote({
+      ctx: await quoteCtx(world.ctx, first.quote.id),
+      input: { quoteId: first.quote.id },
+    });
+    await sendQuote({ ctx: await quoteCtx(world.ctx, rev2.id), input: { quoteId: rev2.id, by: BY } });
     await expect(accept(first.token, 1)).rejects.toMatchObject({ code: 'quote_updated' });
-    await withdrawQuote({ ctx: world.ctx, input: { quoteId: rev2.id } });
+    await withdrawQuote({ ctx: await quoteCtx(world.ctx, rev2.id), input: { quoteId: rev2.id } });
     await expect(accept(first.token, 2)).rejects.toMatchObject({ code: 'quote_link_unusable' });
   });
 
   it('a quote whose total is negative is refused at Send (negative_total), with what to do about it', async () => {
     const lead = await leadOf(world, ws, 'Negative');
     const quote = await draft(lead, '-13.13');
-    await expect(sendQuote({ ctx: world.ctx, input: { quoteId: quote.id, by: BY } })).rejects.toMatchObject({
+    await expect(
+      sendQuote({ ctx: await quoteCtx(world.ctx, quote.id), input: { quoteId: quote.id, by: BY } }),
+    ).rejects.toMatchObject({
       code: 'negative_total',
       detail: expect.stringMatching(/total .*below zero.*/i),
     });
-    expect((await getQuote({ ctx: world.ctx, input: { ref: quote.id } })).status).toBe('draft');
+    expect((await getQuote({ ctx: await quoteCtx(world.ctx, quote.id), input: { ref: quote.id } })).status).toBe(
+      'draft',
+    );
     // A discount that leaves the total at zero or above is fine.
     const fine = await addQuoteLine({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, line: { description: 'Paint', quantity: '1', unit: 'fixed', price: '200' } },
     });
     expect(fine.total).toBeGreaterThanOrEqual(0);
-    expect((await sendQuote({ ctx: world.ctx, input: { quoteId: quote.id, by: BY } })).quote.status).toBe('sent');
+    expect(
+      (await sendQuote({ ctx: await quoteCtx(world.ctx, quote.id), input: { quoteId: quote.id, by: BY } })).quote
+        .status,
+    ).toBe('sent');
   });
 
   it('two quotes of one lead, accepted then declined: the lead stays Won', async () => {

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { addItemLines } from '../../../src/domain/quotes/add-item-lines.js';
@@ -52,7 +53,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75', taxes: ['GST', 'QST'] });
 
     const quote = await createQuote({
-      ctx: world.ctx,
+      ctx: await leadCtx(world.ctx, leadId),
       input: {
         leadId,
         scanIds: [scanId],
@@ -166,7 +167,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       taxes: [],
     });
     const quote = await createQuote({
-      ctx: world.ctx,
+      ctx: await leadCtx(world.ctx, leadId),
       input: { leadId, scanIds: [scanId], itemIds: [carpet.id, paint.id, base.id] },
     });
     // Both rooms, each with the items sold by the unit; the paint once over both.
@@ -215,7 +216,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       taxes: ['GST'],
     });
     const quote = await createQuote({
-      ctx: world.ctx,
+      ctx: await leadCtx(world.ctx, leadId),
       input: { leadId, scanIds: [scanId], itemIds: [paint.id, labour.id] },
     });
     const section = (id: string) => quote.sections.find((s) => s.id === id)?.title ?? null;
@@ -257,7 +258,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     });
     const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75' });
     const added = await addItemLines({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, quote.id),
       input: { quoteId: quote.id, itemIds: [primer.id, callout.id], picks: [{ scanId, rooms: [] }] },
     });
     const addedSection = (id: string) => added.sections.find((s) => s.id === id)?.title ?? null;
@@ -271,9 +272,15 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     ]);
 
     // The customer's plans cover every room a pack line was measured in.
-    const tinsOnly = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds: [paint.id] } });
+    const tinsOnly = await createQuote({
+      ctx: await leadCtx(world.ctx, leadId),
+      input: { leadId, scanIds: [scanId], itemIds: [paint.id] },
+    });
     expect(tinsOnly.lines).toHaveLength(1);
-    await sendQuote({ ctx: world.ctx, input: { quoteId: tinsOnly.id, by: { userId: null, label: 'test' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, tinsOnly.id),
+      input: { quoteId: tinsOnly.id, by: { userId: null, label: 'test' } },
+    });
     const { plans } = await world.store.db
       .selectFrom('quotes')
       .select('plans')
@@ -286,7 +293,10 @@ describeEachBackend('a quote from measured rooms', (backend) => {
 
     // No scan to measure in: a measured item is one line of quantity 1, to be typed.
     const other = await leadOf(world, ws, 'Grace Hopper');
-    const bare = await createQuote({ ctx: world.ctx, input: { leadId: other, itemIds: [labour.id] } });
+    const bare = await createQuote({
+      ctx: await leadCtx(world.ctx, other),
+      input: { leadId: other, itemIds: [labour.id] },
+    });
     expect(bare.lines.map((l) => [l.description, l.quantity, l.unit, l.source])).toEqual([
       ['Painting walls', 100, 'm2', null],
     ]);
@@ -297,15 +307,17 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const leadId = await leadOf(world, ws);
     const other = await leadOf(world, ws, 'Grace Hopper');
     const scanId = await scanOf(world, ws, other);
-    await expect(createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId] } })).rejects.toMatchObject({
+    await expect(
+      createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId, scanIds: [scanId] } }),
+    ).rejects.toMatchObject({
       code: 'scan_not_found',
     });
     await expect(
-      createQuote({ ctx: world.ctx, input: { leadId: other, scanIds: [scanId], rooms: [3] } }),
+      createQuote({ ctx: await leadCtx(world.ctx, other), input: { leadId: other, scanIds: [scanId], rooms: [3] } }),
     ).rejects.toMatchObject({ code: 'room_not_found' });
     const elsewhere = await quoteWorkspace(world, 'Elsewhere');
     await expect(
-      createQuote({ ctx: world.ctx, input: { workspaceId: elsewhere.workspaceId, leadId } }),
+      createQuote({ ctx: inWorkspace(world.ctx, elsewhere.workspaceId), input: { leadId } }),
     ).rejects.toMatchObject({ code: 'lead_not_found' });
   });
 
@@ -321,10 +333,10 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       waste: '10',
     });
     const callout = await item(ws.workspaceId, { name: 'Call-out', unit: 'fixed', price: '75', taxes: ['GST'] });
-    const draft = await createQuote({ ctx: world.ctx, input: { leadId } });
+    const draft = await createQuote({ ctx: await leadCtx(world.ctx, leadId), input: { leadId } });
     expect(draft.lines).toEqual([]);
     const q = await addItemLines({
-      ctx: world.ctx,
+      ctx: await quoteCtx(world.ctx, draft.id),
       input: { quoteId: draft.id, itemIds: [tiles.id, callout.id], scanIds: [scanId], rooms: [2] },
     });
     // The hall: 1.5 × 5 = 7.5 m² × 1.1 = 8.25 m².
@@ -333,9 +345,12 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       ['Call-out', null, 100, 7500],
     ]);
     expect(q.subtotal).toBe(28875 + 7500);
-    await sendQuote({ ctx: world.ctx, input: { quoteId: q.id, by: { userId: null, label: 'test' } } });
+    await sendQuote({
+      ctx: await quoteCtx(world.ctx, q.id),
+      input: { quoteId: q.id, by: { userId: null, label: 'test' } },
+    });
     await expect(
-      addItemLines({ ctx: world.ctx, input: { quoteId: q.id, itemIds: [callout.id] } }),
+      addItemLines({ ctx: await quoteCtx(world.ctx, q.id), input: { quoteId: q.id, itemIds: [callout.id] } }),
     ).rejects.toMatchObject({ code: 'quote_not_editable' });
   });
 
@@ -345,11 +360,14 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     const tiles = await item(ws.workspaceId, { name: 'Tiles', unit: 'm2', price: '35', measure: 'floor_area' });
     const priced = async () => {
       const scanId = await scanOf(world, ws, leadId);
-      const quote = await createQuote({ ctx: world.ctx, input: { leadId, scanIds: [scanId], itemIds: [tiles.id] } });
+      const quote = await createQuote({
+        ctx: await leadCtx(world.ctx, leadId),
+        input: { leadId, scanIds: [scanId], itemIds: [tiles.id] },
+      });
       return { scanId, quote };
     };
-    const send = (quoteId: string) =>
-      sendQuote({ ctx: world.ctx, input: { quoteId, by: { userId: null, label: 'test' } } });
+    const send = async (quoteId: string) =>
+      sendQuote({ ctx: await quoteCtx(world.ctx, quoteId), input: { quoteId, by: { userId: null, label: 'test' } } });
     const plansOf = async (quoteId: string) =>
       JSON.parse(
         (await world.store.db.selectFrom('quotes').select('plans').where('id', '=', quoteId).executeTakeFirstOrThrow())

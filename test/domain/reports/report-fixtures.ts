@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { expect } from 'vitest';
 import { inWorkspace, type WorkspaceContext } from '../../../src/domain/context.js';
 import { deleteLead } from '../../../src/domain/leads/delete-lead.js';
@@ -87,12 +88,15 @@ export async function quoteSentAt(
   setClock(clock, q.at);
   const ctx = world.ctx;
   const leadId = await campaignLead(world, rw, q.source, q.campaign, q.name);
-  const quote = await createQuote({ ctx, input: { workspaceId: rw.seeded.workspaceId, leadId } });
+  const quote = await createQuote({ ctx: inWorkspace(ctx, rw.seeded.workspaceId), input: { leadId } });
   await addQuoteLine({
-    ctx,
+    ctx: await quoteCtx(ctx, quote.id),
     input: { quoteId: quote.id, line: { description: 'Floor sanding', quantity: '1', unit: 'fixed', price: q.price } },
   });
-  const sent = await sendQuote({ ctx, input: { quoteId: quote.id, by: { userId: null, label: 'test' } } });
+  const sent = await sendQuote({
+    ctx: await quoteCtx(ctx, quote.id),
+    input: { quoteId: quote.id, by: { userId: null, label: 'test' } },
+  });
   return { quoteId: sent.quote.id, leadId, token: sent.token, revision: 1 };
 }
 
@@ -117,18 +121,21 @@ export async function threeMonthsOfQuotes(world: TestWorld, clock: TestClock, rw
   /** A new revision with an extra line of `extra`, sent at `at`. */
   const reviseAndSend = async (q: SentReportQuote, at: string, extra: string) => {
     setClock(clock, at);
-    const draft = await reviseQuote({ ctx, input: { quoteId: q.quoteId } });
+    const draft = await reviseQuote({ ctx: await quoteCtx(ctx, q.quoteId), input: { quoteId: q.quoteId } });
     await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, draft.id),
       input: { quoteId: draft.id, line: { description: 'More', quantity: '1', unit: 'fixed', price: extra } },
     });
-    const again = await sendQuote({ ctx, input: { quoteId: draft.id, by: { userId: null, label: 'test' } } });
+    const again = await sendQuote({
+      ctx: await quoteCtx(ctx, draft.id),
+      input: { quoteId: draft.id, by: { userId: null, label: 'test' } },
+    });
     q.quoteId = again.quote.id;
     q.revision = again.quote.revision;
   };
   const withdraw = async (q: SentReportQuote, at: string) => {
     setClock(clock, at);
-    await withdrawQuote({ ctx, input: { quoteId: q.quoteId } });
+    await withdrawQuote({ ctx: await quoteCtx(ctx, q.quoteId), input: { quoteId: q.quoteId } });
   };
 
   const k = await sent('2026-07-20T15:00:00Z', 0, 'spring', '450.00', 'July Kowalski');
@@ -165,6 +172,6 @@ export async function threeMonthsOfQuotes(world: TestWorld, clock: TestClock, rw
   // A draft is no quote sent.
   setClock(clock, '2026-10-15T14:00:00Z');
   const lead = await campaignLead(world, rw, 0, 'spring', 'Max Draft');
-  await createQuote({ ctx, input: { leadId: lead } });
+  await createQuote({ ctx: await leadCtx(ctx, lead), input: { leadId: lead } });
   setClock(clock, '2026-10-20T16:00:00Z');
 }

@@ -1,3 +1,4 @@
+import { inWorkspace } from '../../../src/domain/context.js';
 import { expect, it } from 'vitest';
 import { acceptQuote } from '../../../src/domain/quotes/accept-quote.js';
 import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
@@ -31,18 +32,20 @@ describeEachBackend('the invoice pages', (backend) => {
   async function accepted(deposit: string): Promise<string> {
     const workspaceId = f.home.workspaceId;
     await updateWorkspaceSettings({ ctx: f.world.ctx, input: { workspaceId, deposit } });
-    const draft = await createQuote({ ctx: f.world.ctx, input: { workspaceId, leadId: f.extra.homeLeadId! } });
+    const draft = await createQuote({
+      ctx: inWorkspace(f.world.ctx, workspaceId),
+      input: { leadId: f.extra.homeLeadId! },
+    });
     await addQuoteLine({
-      ctx: f.world.ctx,
+      ctx: inWorkspace(f.world.ctx, workspaceId),
       input: {
-        workspaceId,
         quoteId: draft.id,
         line: { description: 'Oak <b>floor</b>', quantity: '10', unit: 'm2', price: '40' },
       },
     });
     const sent = await sendQuote({
-      ctx: f.world.ctx,
-      input: { workspaceId, quoteId: draft.id, by: { userId: f.owner.userId, label: 'Owner' } },
+      ctx: inWorkspace(f.world.ctx, workspaceId),
+      input: { quoteId: draft.id, by: { userId: f.owner.userId, label: 'Owner' } },
     });
     await acceptQuote({ ctx: f.world.ctx, input: { token: sent.token, revision: 1, name: 'Ann', agreed: true } });
     return draft.id;

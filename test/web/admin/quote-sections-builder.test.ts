@@ -1,3 +1,4 @@
+import { quoteCtx } from '../../helpers/contexts.js';
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '../../helpers/backends.js';
 import type { Person } from '../../helpers/admin-security.js';
@@ -19,7 +20,7 @@ describeEachBackend('sections, alternatives and the deposit in the builder (form
       payload: form.toString(),
     });
   };
-  const quote = (id: string) => getQuote({ ctx: f.world.ctx, input: { ref: id } });
+  const quote = async (id: string) => getQuote({ ctx: await quoteCtx(f.world.ctx, id), input: { ref: id } });
 
   it('adds, renames, moves, removes sections, moves a line, offers a choice and sets the deposit; Add lines with nothing ticked keeps the editor', async () => {
     const made = await post(`${ws()}/leads/${f.extra.homeLeadId}/quotes`, {});

@@ -261,13 +261,12 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const q = await createQuote({
-        ctx: f.world.ctx,
-        input: { workspaceId: f.home.workspaceId, leadId: f.extra.homeLeadId! },
+        ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
+        input: { leadId: f.extra.homeLeadId! },
       });
       await addQuoteLine({
-        ctx: f.world.ctx,
+        ctx: inWorkspace(f.world.ctx, f.home.workspaceId),
         input: {
-          workspaceId: f.home.workspaceId,
           quoteId: q.id,
           line: { description: `Job ${i}`, quantity: '1', unit: 'each', price: '10' },
         },

@@ -1,3 +1,4 @@
+import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { expect, it } from 'vitest';
 import { inWorkspace } from '../../../src/domain/context.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
@@ -40,12 +41,18 @@ describeEachBackend('the Report and Settings → Follow-ups pages', (backend) =>
       },
     });
     expect(lead.statusCode).toBe(200);
-    const quote = await createQuote({ ctx, input: { leadId: lead.json<{ id: string }>().id } });
+    const quote = await createQuote({
+      ctx: await leadCtx(ctx, lead.json<{ id: string }>().id),
+      input: { leadId: lead.json<{ id: string }>().id },
+    });
     await addQuoteLine({
-      ctx,
+      ctx: await quoteCtx(ctx, quote.id),
       input: { quoteId: quote.id, line: { description: 'Work', quantity: '1', unit: 'fixed', price: '10' } },
     });
-    await sendQuote({ ctx, input: { quoteId: quote.id, by: { userId: null, label: 'test' } } });
+    await sendQuote({
+      ctx: await quoteCtx(ctx, quote.id),
+      input: { quoteId: quote.id, by: { userId: null, label: 'test' } },
+    });
     const page = await get(`/w/${f.home.workspaceId}/quotes/report?period=month`, f.member);
     expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain('<script>alert(1)');

@@ -56,7 +56,7 @@ async function renderInvoice(call: WorkspaceCall, status: number, invoice: Invoi
   const [settings, lead, chain, document] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     invoice.leadId
-      ? openLead({ ctx: call.ctx, input: { workspaceId, id: invoice.leadId, markOpened: false } }).catch(() => null)
+      ? openLead({ ctx: call.ctx, input: { id: invoice.leadId, markOpened: false } }).catch(() => null)
       : null,
     invoice.quoteId ? invoiceChain({ ctx: call.ctx, input: { quoteId: invoice.quoteId } }) : undefined,
     invoice.status === 'draft'
@@ -214,7 +214,7 @@ function many(call: WorkspaceCall, name: string): string[] {
 async function loadQuote(call: WorkspaceCall) {
   const ref = call.params.quoteId ?? '';
   if (!/^[A-Za-z0-9_-]{1,80}$/.test(ref) || /^Q-/i.test(ref)) throw new AppError('quote_not_found', 'No such quote');
-  return getQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref } });
+  return getQuote({ ctx: call.ctx, input: { ref } });
 }
 
 const KINDS: readonly QuoteInvoiceKind[] = ['invoice', 'deposit', 'final'];

@@ -79,7 +79,7 @@ async function renderInbox(call: WorkspaceCall, pipelineRef: string | undefined)
 /** A lead's page, with a refused form's errors and values when there are any. */
 async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWorkInput, 'errors' | 'values'>) {
   const workspaceId = call.workspace.workspaceId;
-  const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
+  const lead = await openLead({ ctx: call.ctx, input: { id: call.params.leadId ?? '' } });
   const [scans, settings, members, quotes, invoices] = await Promise.all([
     scansOfLead({ ctx: call.ctx, input: { leadId: lead.id } }),
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
@@ -270,7 +270,7 @@ export const leadsArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const lead = await openLead({
           ctx: call.ctx,
-          input: { workspaceId, id: call.params.leadId ?? '', markOpened: false },
+          input: { id: call.params.leadId ?? '', markOpened: false },
         });
         await deleteLead({ ctx: call.ctx, input: { id: lead.id } });
         return call.redirect(workspacePath(workspaceId, `pipelines/${lead.pipelineId}/leads`), 'lead-deleted');

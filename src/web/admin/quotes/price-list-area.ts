@@ -327,10 +327,9 @@ export const priceListArea: AdminArea = {
       path: '/w/:workspaceId/settings/price-list/:itemId',
       access: 'owner',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
         const [settings, item] = await Promise.all([
           settingsOf(call),
-          getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+          getPriceListItem({ ctx: call.ctx, input: { itemId: call.params.itemId ?? '' } }),
         ]);
         return call.render(200, {
           title: item.name,
@@ -347,7 +346,7 @@ export const priceListArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         const [settings, item] = await Promise.all([
           settingsOf(call),
-          getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+          getPriceListItem({ ctx: call.ctx, input: { itemId: call.params.itemId ?? '' } }),
         ]);
         await updatePriceListItem({
           ctx: call.ctx,
@@ -363,10 +362,9 @@ export const priceListArea: AdminArea = {
       form: {
         field: 'name',
         rerender: async (call, { status, errors }) => {
-          const workspaceId = call.workspace.workspaceId;
           const [settings, item] = await Promise.all([
             settingsOf(call),
-            getPriceListItem({ ctx: call.ctx, input: { workspaceId, itemId: call.params.itemId ?? '' } }),
+            getPriceListItem({ ctx: call.ctx, input: { itemId: call.params.itemId ?? '' } }),
           ]);
           return call.render(status, {
             title: item.name,
@@ -384,7 +382,7 @@ export const priceListArea: AdminArea = {
         const workspaceId = call.workspace.workspaceId;
         await removePriceListItem({
           ctx: call.ctx,
-          input: { workspaceId, role: call.workspace.role, itemId: call.params.itemId ?? '' },
+          input: { role: call.workspace.role, itemId: call.params.itemId ?? '' },
         });
         return call.redirect(workspacePath(workspaceId, 'settings/price-list'), 'item-removed');
       },

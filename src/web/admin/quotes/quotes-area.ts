@@ -48,7 +48,7 @@ async function loadQuote(call: WorkspaceCall): Promise<QuoteView> {
   const ref = call.params.quoteId ?? '';
   // Only ids in URLs: `Q-0007` would name a chain, not one revision.
   if (!/^[A-Za-z0-9_-]{1,80}$/.test(ref) || /^Q-/i.test(ref)) throw new AppError('quote_not_found', 'No such quote');
-  return getQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, ref } });
+  return getQuote({ ctx: call.ctx, input: { ref } });
 }
 
 /** A quote's page; `invoiceError` is a refusal of its Invoice buttons (src/web/admin/invoices/), shown beside them. */
@@ -62,7 +62,7 @@ export async function renderQuote(
   const workspaceId = call.workspace.workspaceId;
   const [settings, lead, items, scans, documents, chain] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-    openLead({ ctx: call.ctx, input: { workspaceId, id: quote.leadId } }),
+    openLead({ ctx: call.ctx, input: { id: quote.leadId } }),
     listPriceList({ ctx: call.ctx, input: { workspaceId } }),
     roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: quote.leadId } }),
     quote.status === 'draft' ? undefined : quoteDocuments({ ctx: call.ctx, input: { quoteId: quote.id } }),
@@ -237,7 +237,7 @@ async function sectionAction(call: WorkspaceCall, quote: QuoteView): Promise<boo
 /** Move up/down and Remove, named by the button pressed (`do`), after the form's edits are saved. */
 async function lineAction(call: WorkspaceCall, quote: QuoteView): Promise<void> {
   const [verb, lineId = ''] = (call.body.do ?? '').split(':');
-  const input = { workspaceId: call.workspace.workspaceId, quoteId: quote.id, lineId };
+  const input = { quoteId: quote.id, lineId };
   if (verb === 'up' || verb === 'down') await moveQuoteLine({ ctx: call.ctx, input: { ...input, direction: verb } });
   if (verb === 'remove') await removeQuoteLine({ ctx: call.ctx, input });
 }
@@ -256,7 +256,7 @@ async function renderNewQuote(
   errors?: FormErrors,
 ) {
   const workspaceId = call.workspace.workspaceId;
-  const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
+  const lead = await openLead({ ctx: call.ctx, input: { id: call.params.leadId ?? '' } });
   const [settings, items, scans] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
     listPriceList({ ctx: call.ctx, input: { workspaceId } }),
@@ -339,7 +339,7 @@ export const quotesArea: AdminArea = {
       access: 'member',
       handler: async (call) => {
         const workspaceId = call.workspace.workspaceId;
-        const lead = await openLead({ ctx: call.ctx, input: { workspaceId, id: call.params.leadId ?? '' } });
+        const lead = await openLead({ ctx: call.ctx, input: { id: call.params.leadId ?? '' } });
         const scans = await roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } });
         const rooms = many(call, 'room');
         const itemIds = many(call, 'item');
@@ -384,7 +384,7 @@ export const quotesArea: AdminArea = {
           }
           quote = await createQuote({
             ctx: call.ctx,
-            input: { workspaceId, leadId: lead.id, picks, itemIds, userId: call.user.userId },
+            input: { leadId: lead.id, picks, itemIds, userId: call.user.userId },
           });
         } catch (error) {
           if (!isFormError(error)) throw error;
@@ -457,14 +457,12 @@ export const quotesArea: AdminArea = {
           await addItemLines({
             ctx: call.ctx,
             input: {
-              workspaceId,
               quoteId: quote.id,
               itemIds: measured,
               picks: [...byScan].map(([scanId, rooms]) => ({ scanId, rooms })),
             },
           });
-        if (plain.length > 0)
-          await addItemLines({ ctx: call.ctx, input: { workspaceId, quoteId: quote.id, itemIds: plain } });
+        if (plain.length > 0) await addItemLines({ ctx: call.ctx, input: { quoteId: quote.id, itemIds: plain } });
         return call.redirect(quotePath(call, quote.id), 'lines-added');
       },
       form: builderForm,
@@ -483,7 +481,6 @@ export const quotesArea: AdminArea = {
         const sent = await sendQuote({
           ctx: call.ctx,
           input: {
-            workspaceId: call.workspace.workspaceId,
             quoteId: quote.id,
             by: senderOf(call),
             email: { replyTo: call.user.email, senderName: call.user.displayName || call.user.email },
@@ -555,16 +552,14 @@ export const quotesArea: AdminArea = {
     quoteAction('revise', 'quote-revised', (call, quoteId) =>
       reviseQuote({
         ctx: call.ctx,
-        input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId },
+        input: { quoteId, userId: call.user.userId },
       }),
     ),
-    quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) =>
-      withdrawQuote({ ctx: call.ctx, input: { workspaceId: call.workspace.workspaceId, quoteId } }),
-    ),
+    quoteAction('withdraw', 'quote-withdrawn', (call, quoteId) => withdrawQuote({ ctx: call.ctx, input: { quoteId } })),
     quoteAction('copy', 'quote-copied', (call, quoteId) =>
       copyQuote({
         ctx: call.ctx,
-        input: { workspaceId: call.workspace.workspaceId, quoteId, userId: call.user.userId },
+        input: { quoteId, userId: call.user.userId },
       }),
     ),
   ],
