@@ -145,6 +145,7 @@ export class BatchedHotWriter implements HotWriter {
   /** Always zero: these writes are the generic writer's, counted in its own stats (serve's summary adds both). */
   readonly stats = { commits: 0, writes: 0, largestBatch: 0 };
   private readonly statements: Statements;
+  private started = false;
 
   constructor(
     private readonly writer: CommitBatcher,
@@ -155,10 +156,14 @@ export class BatchedHotWriter implements HotWriter {
   }
 
   write<W extends HotWrite>(write: W): Promise<ResultOf<W>> {
+    // As the SQLite hot writer does: the first write starts the helper threads where nothing has yet (a CLI run).
+    this.start();
     return this.writer.write((trx) => apply(trx, this.statements, this.dialect, write)) as Promise<ResultOf<W>>;
   }
 
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.helpers?.start();
   }
 
