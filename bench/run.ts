@@ -21,6 +21,10 @@
  * p99, beside the raw echo on the same schedule, while a signed-in admin reads the Leads inbox's first page, a
  * search every lead matches, a search one lead matches and a lead page in turn (their median and p99).
  * After each Leadscan row the stored rows are counted: every 200 must be there.
+ * Beside each Leadscan intake and scan upload row, the same server with LEADSCAN_WRITE_PATH=batcher (the hot writes
+ * through the generic commit batcher alone, src/storage/batched-hot-writer.ts) on a database of its own, in the same
+ * rounds, with its ratio to the hot writers' run of each round: whether the hot writers earn their lines
+ * (docs/performance.md, "One write path or two").
  * Each closed-loop row also shows what the whole machine spent (all processes and the kernel, from /proc/stat on
  * Linux) per request and how busy it was: a ratio to the echo is only reachable if the CPU per request allows it.
  */
@@ -508,18 +512,27 @@ function roundsRow(
  * The echo, the durable floor of `db`'s kind (its own database, `floorDb`) and Leadscan on `db`, in alternating
  * rounds against the same running servers (each warmed up once). Leadscan's server is left running for the caller.
  */
-async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
+async function intakeRounds(db: Database, floorDb: Database, batcherDb: Database, leadFile: string) {
   const echo = await rawServer('echo');
   const floor = await rawServer(db.label === 'SQLite' ? 'floor-sqlite' : 'floor-postgres', floorDb.url);
   const server = await leadscan(db.url);
   const url = `${server.url}/api/intake/${server.token}`;
-  const runs = { echo: [] as WrkResult[], floor: [] as WrkResult[], leadscan: [] as WrkResult[] };
+  const batcher = await leadscan(batcherDb.url, 1, BATCHER_ENV);
+  const batcherUrl = `${batcher.url}/api/intake/${batcher.token}`;
+  const runs = {
+    echo: [] as WrkResult[],
+    floor: [] as WrkResult[],
+    leadscan: [] as WrkResult[],
+    batcher: [] as WrkResult[],
+  };
   let floorOk = 0;
   let leadscanOk = 0;
+  let batcherOk = 0;
   try {
     await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS);
     floorOk += (await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
     leadscanOk += (await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
+    batcherOk += (await wrk(batcherUrl, leadFile, JSON_HEADERS, CONNECTIONS, WARMUP_SECONDS)).ok;
     for (let round = 0; round < ROUNDS; round += 1) {
       runs.echo.push(await wrk(echo.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS));
       const f = await wrk(floor.url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
@@ -528,9 +541,13 @@ async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
       const l = await wrk(url, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
       runs.leadscan.push(l);
       leadscanOk += l.ok;
+      const b = await wrk(batcherUrl, leadFile, JSON_HEADERS, CONNECTIONS, SECONDS);
+      runs.batcher.push(b);
+      batcherOk += b.ok;
     }
   } catch (error) {
     await server.stop();
+    await batcher.stop();
     throw error;
   } finally {
     await echo.stop();
@@ -547,7 +564,21 @@ async function intakeRounds(db: Database, floorDb: Database, leadFile: string) {
       `${storedCheck(floorStored, floorOk, IN_FLIGHT_AT_STOP)} (${floorStored} stored, ${floorOk} answered 200)`,
     ),
   );
-  return { server, url, runs, leadscanOk };
+  return { server, url, runs, leadscanOk, batcher, batcherOk };
+}
+
+/** `serve` with the hot writes through the commit batcher alone (src/storage/batched-hot-writer.ts). */
+const BATCHER_ENV = { LEADSCAN_WRITE_PATH: 'batcher' };
+
+/** Each round's commit-batcher run over the hot writers' run of the same round, then their median. */
+const writePathNotes: string[] = [];
+function writePathNote(what: string, hot: WrkResult[], batcher: WrkResult[]): void {
+  const ratios = batcher.map((b, i) => b.rps / hot[i]!.rps);
+  const rps = (runs: WrkResult[]) => fmt(median(runs.map((r) => r.rps)));
+  writePathNotes.push(
+    `${what}: hot writers ${rps(hot)} req/s, commit batcher only ${rps(batcher)} req/s (medians); ` +
+      `commit batcher only / hot writers ${fmt(median(ratios), 2)} (rounds: ${ratios.map((x) => fmt(x, 2)).join(', ')})`,
+  );
 }
 
 /**
@@ -628,8 +659,14 @@ async function main(): Promise<void> {
     const db = await make();
     if (!db) continue;
     const floorDb = (await make())!;
+    const batcherDb = (await make())!;
     try {
-      const { server, url, runs, leadscanOk } = await intakeRounds(db, floorDb, leadFile);
+      const { server, url, runs, leadscanOk, batcher, batcherOk } = await intakeRounds(
+        db,
+        floorDb,
+        batcherDb,
+        leadFile,
+      );
       let acknowledged = leadscanOk;
       if (db.label === 'SQLite') {
         sqliteRps = median(runs.leadscan.map((r) => r.rps));
@@ -671,29 +708,71 @@ async function main(): Promise<void> {
         ),
       );
 
+      const batcherStored = await batcherDb.count('leads');
+      intakeRows.push(
+        roundsRow(
+          `Leadscan intake, ${db.label}, commit batcher only`,
+          runs.batcher,
+          runs.echo,
+          runs.floor,
+          `${storedCheck(batcherStored, batcherOk, IN_FLIGHT_AT_STOP)} (${batcherStored} stored, ${batcherOk} answered 200)`,
+        ),
+      );
+      writePathNote(`intake, ${db.label}`, runs.leadscan, runs.batcher);
+
       const uploadKey = server.key;
+      const batcherKey = batcher.key;
       await server.stop();
+      await batcher.stop();
       if (EMAIL_ROWS) emailNotes.push(await emailOnRow(make, leadFile));
       const rawSink = await sinkRun();
-      const scanServer = await leadscan(db.url);
-      const key = { ...json, 'x-scan-key': uploadKey };
-      const scanUrl = `${scanServer.url}/api/scan/upload`;
-      const warmScan = await wrk(scanUrl, scanFile, key, SCAN_CLIENTS, WARMUP_SECONDS);
-      const s = await wrk(scanUrl, scanFile, key, SCAN_CLIENTS, SECONDS);
-      const scans = await db.count('scans');
-      scanRows.push([
-        `Leadscan scan upload, ${db.label}`,
-        fmt(mbps(s), 1),
-        fmt(s.p50, 1),
-        fmt(s.p99, 1),
-        fmt(mbps(s) / mbps(rawSink), 2),
-        ...machineCells(s, 1e3, megabytes(s)),
-        `${storedCheck(scans, warmScan.ok + s.ok, 3 * SCAN_CLIENTS)} (${scans} stored, ${warmScan.ok + s.ok} answered 200)`,
-      ]);
-      await scanServer.stop();
+      // The hot writers and the commit batcher alone in alternating rounds, each on its own database.
+      const paths = [
+        { label: `Leadscan scan upload, ${db.label}`, db, key: uploadKey, env: {} },
+        {
+          label: `Leadscan scan upload, ${db.label}, commit batcher only`,
+          db: batcherDb,
+          key: batcherKey,
+          env: BATCHER_ENV,
+        },
+      ];
+      const scanRuns: WrkResult[][] = [[], []];
+      const scanOk = [0, 0];
+      const scanServers = await Promise.all(paths.map((p) => leadscan(p.db.url, 1, p.env)));
+      try {
+        const scanUrls = scanServers.map((server) => `${server.url}/api/scan/upload`);
+        const keys = paths.map((p) => ({ ...json, 'x-scan-key': p.key }));
+        for (let i = 0; i < paths.length; i += 1)
+          scanOk[i]! += (await wrk(scanUrls[i]!, scanFile, keys[i]!, SCAN_CLIENTS, WARMUP_SECONDS)).ok;
+        for (let round = 0; round < ROUNDS; round += 1) {
+          for (let i = 0; i < paths.length; i += 1) {
+            const r = await wrk(scanUrls[i]!, scanFile, keys[i]!, SCAN_CLIENTS, SECONDS);
+            scanRuns[i]!.push(r);
+            scanOk[i]! += r.ok;
+          }
+        }
+      } finally {
+        await Promise.all(scanServers.map((server) => server.stop()));
+      }
+      for (let i = 0; i < paths.length; i += 1) {
+        const runsOf = scanRuns[i]!;
+        const s = runsOf.find((r) => r.rps === median(runsOf.map((x) => x.rps))) ?? runsOf[0]!;
+        const scans = await paths[i]!.db.count('scans');
+        scanRows.push([
+          paths[i]!.label,
+          fmt(median(runsOf.map(mbps)), 1),
+          fmt(median(runsOf.map((r) => r.p50)), 1),
+          fmt(median(runsOf.map((r) => r.p99)), 1),
+          fmt(median(runsOf.map(mbps)) / mbps(rawSink), 2),
+          ...machineCells(s, 1e3, megabytes(s)),
+          `${storedCheck(scans, scanOk[i]!, (1 + ROUNDS) * SCAN_CLIENTS)} (${scans} stored, ${scanOk[i]} answered 200)`,
+        ]);
+      }
+      writePathNote(`scan upload, ${db.label}`, scanRuns[0]!, scanRuns[1]!);
     } finally {
       await db.drop();
       await floorDb.drop();
+      await batcherDb.drop();
     }
   }
 
@@ -720,7 +799,7 @@ async function main(): Promise<void> {
     ),
     '',
     ...(emailNotes.filter(Boolean).length > 0 ? [...emailNotes.filter(Boolean), ''] : []),
-    `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s`,
+    `== scan upload: ${(scanBody.length / 1e6).toFixed(2)} MB bodies (8 rooms); wrk -t1 -c${SCAN_CLIENTS} -d${SECONDS}s, ${ROUNDS} alternating rounds of the two write paths (medians)`,
     table(
       [
         'server',
@@ -734,6 +813,9 @@ async function main(): Promise<void> {
       ],
       scanRows,
     ),
+    '',
+    `== write path: the hot writers against the commit batcher alone (LEADSCAN_WRITE_PATH=batcher), same rounds`,
+    ...writePathNotes.map((note) => `  ${note}`),
     '',
     `== open loop: ${openLoop || 'skipped'}`,
     '',

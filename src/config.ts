@@ -58,7 +58,15 @@ export interface Config {
    * leadscan` in a checkout (the default), `leadscan` on a server with deploy/leadscan installed (the unit sets it).
    */
   cliCommand: string;
+  /**
+   * LEADSCAN_WRITE_PATH: which path the hot writes (intake, scan upload, idempotency keys) take: 'hot', the hot
+   * writers (the default), or 'batcher', the generic commit batcher alone. A bench switch (docs/performance.md, "One
+   * write path or two"), not a setting: left out of docs/configuration.md on purpose.
+   */
+  writePath: WritePath;
 }
+
+export type WritePath = 'hot' | 'batcher';
 
 export interface MailConfig {
   /** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it redacted. */
@@ -292,5 +300,14 @@ export function loadConfig(env: Env = process.env): Config {
     mail: mailConfig(env),
     emailBatchSeconds: integer(env, 'EMAIL_BATCH_SECONDS', 60, 0, 3600),
     cliCommand,
+    writePath: writePath(env.LEADSCAN_WRITE_PATH),
   };
+}
+
+function writePath(raw: string | undefined): WritePath {
+  const value = raw?.trim() || 'hot';
+  if (value !== 'hot' && value !== 'batcher') {
+    throw new ConfigError('LEADSCAN_WRITE_PATH', `must be hot or batcher, got "${value}"`);
+  }
+  return value;
 }

@@ -90,7 +90,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
 async function connect(config: Config, poolSize: number | undefined): Promise<Database> {
   let store: Database | undefined;
   try {
-    store = openDatabase(config.database, poolSize === undefined ? {} : { poolSize });
+    store = openDatabase(config.database, {
+      writePath: config.writePath,
+      ...(poolSize === undefined ? {} : { poolSize }),
+    });
     await store.ping();
     return store;
   } catch (error) {

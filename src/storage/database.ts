@@ -3,7 +3,8 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config.js';
+import type { DatabaseConfig, WritePath } from '../config.js';
+import { BatchedHotWriter } from './batched-hot-writer.js';
 import { CommitBatcher } from './commit-batcher.js';
 import { dialectOps, type DialectOps } from './dialect-ops.js';
 import type { HotWriter } from './hot-writes.js';
@@ -91,6 +92,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called after each commit of either writer, with the number of writes it held and its duration (metrics). */
   onCommit?: (batchSize: number, seconds: number) => void;
+  /** The hot writes' path (config.ts, LEADSCAN_WRITE_PATH): the hot writers (default) or the commit batcher alone. */
+  writePath?: WritePath;
 }
 
 function openSqlite(file: string): { db: Kysely<Schema>; sqlite: BetterSqlite3.Database } {
@@ -199,8 +202,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   if (config.kind === 'sqlite') {
     const opened = openSqlite(config.path);
     db = opened.db;
-    const sqliteHot = new SqliteHotWriter(config.path, { onCommit });
-    hot = sqliteHot;
+    const batched = options.writePath === 'batcher';
+    // With the batcher as the write path the writer thread never starts; its checkpoint and search index threads do.
+    const sqliteHot = new SqliteHotWriter(config.path, { onCommit, writerThread: !batched });
+    if (batched) {
+      // The writer thread's statement journal setting (sqlite-hot-worker.ts), now that lead INSERTs run here.
+      opened.sqlite.pragma('temp_store = MEMORY');
+    }
     // With the writer thread paused, so no new frame lands in the WAL while it is emptied.
     forgetDeleted = async () => ({ walTruncated: await sqliteHot.exclusive(() => truncateWal(opened.sqlite)) });
     writer = new CommitBatcher(db, {
@@ -216,6 +224,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
           return result;
         }),
     });
+    hot = batched ? new BatchedHotWriter(writer, 'sqlite', sqliteHot) : sqliteHot;
   } else {
     const opened = openPostgres(config.url, options.poolSize ?? 10);
     db = opened.db;
@@ -223,7 +232,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // Two lanes: a batch is one statement per kind (leads, scans, the rest), each its own commit, so two batches in
     // flight keep the WAL flushing back to back while leaving most of the pool to reads and the generic writer. More
     // lanes measured no faster here (2 cores): concurrent scan inserts mostly wait on the TOAST table's extension lock.
-    hot = new PostgresHotWriter(opened.pool, { maxBatch: 512, lanes: 2, onCommit });
+    hot =
+      options.writePath === 'batcher'
+        ? new BatchedHotWriter(writer, 'postgres')
+        : new PostgresHotWriter(opened.pool, { maxBatch: 512, lanes: 2, onCommit });
     // VACUUM cannot run inside a transaction: it runs on a pool connection of its own, after the delete committed.
     forgetDeleted = async (tables) => {
       const names = [...new Set(tables)];

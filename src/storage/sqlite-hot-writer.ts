@@ -11,6 +11,11 @@ interface Waiter {
 
 export interface SqliteHotWriterOptions {
   onCommit?: (batchSize: number, seconds: number) => void;
+  /**
+   * false: start only the checkpoint and search index threads, never the writer thread (the hot writes go through
+   * the commit batcher instead, batched-hot-writer.ts: LEADSCAN_WRITE_PATH=batcher, a bench switch).
+   */
+  writerThread?: boolean;
 }
 
 /** How often the search index thread looks for new leads when it has caught up. */
@@ -102,6 +107,8 @@ export class SqliteHotWriter implements HotWriter {
 
   write<W extends HotWrite>(write: W): Promise<ResultOf<W>> {
     if (this.closed) return Promise.reject(new StorageUnavailableError('The database writer is closed'));
+    if (this.options.writerThread === false)
+      return Promise.reject(new Error('This SQLite writer has no writer thread'));
     return new Promise<HotResult>((resolve, reject) => {
       this.queue.push({ write, waiter: { resolve, reject } });
       if (!this.scheduled) {
@@ -119,9 +126,12 @@ export class SqliteHotWriter implements HotWriter {
     if (!this.closed) this.ensureWorker();
   }
 
-  /** Whether the writer thread is running (with it, the search index thread applies deleted leads to the index). */
+  /**
+   * Whether the writer thread is running (with it, the search index thread applies deleted leads to the index);
+   * without a writer thread (`writerThread: false`), whether the search index thread is.
+   */
   get threaded(): boolean {
-    return this.worker !== null;
+    return this.options.writerThread === false ? this.indexer !== null : this.worker !== null;
   }
 
   /** Runs fn while the writer thread is idle (it finishes its current transaction first and waits). */
@@ -178,6 +188,7 @@ export class SqliteHotWriter implements HotWriter {
     this.ensureCheckpointer();
     this.ensureIndexer();
     if (this.worker) return;
+    if (this.options.writerThread === false) return;
     const channel = new MessageChannel();
     const worker = startThread('sqlite-hot-worker', { file: this.file, port: channel.port2 }, [channel.port2]);
     this.worker = worker;

@@ -57,9 +57,11 @@ export async function createWorld(backend: BackendName, options: WorldOptions = 
     // Load shedding off unless a test is about it (test/http/slow-clients.test.ts sets its own): suites run side by
     // side on two cores, where the event loop can lag past the 1 s threshold and answer an unrelated 503.
     LOAD_SHED_EVENT_LOOP_DELAY_MS: '0',
+    // The write path under test (the hot writers unless LEADSCAN_WRITE_PATH=batcher: test/http/batcher-write-path.test.ts).
+    ...(process.env.LEADSCAN_WRITE_PATH ? { LEADSCAN_WRITE_PATH: process.env.LEADSCAN_WRITE_PATH } : {}),
     ...options.env,
   });
-  const store = openDatabase(config.database);
+  const store = openDatabase(config.database, { writePath: config.writePath });
   await store.migrate();
   const ctx = createDomainContext({
     config,
