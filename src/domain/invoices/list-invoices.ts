@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DomainContext, WorkspaceContext, WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { todayIn } from '../quotes/quote-view.js';
-import { isOverdue } from './invoice-view.js';
+import { isOverdueOn } from './invoice-view.js';
 import type { InvoiceKind, InvoiceStatus } from './invoice-states.js';
 
 /** The Invoices screen's filters (docs/invoices.md, "The list"); `overdue` is derived, the others are states. */
@@ -114,14 +114,14 @@ export function invoiceListQuery(ctx: WorkspaceContext, input: ListInvoicesInput
  */
 export async function listInvoices({ ctx, input }: WorkspaceVerbArgs<ListInvoicesInput>): Promise<InvoiceSummary[]> {
   const timeZone = await timeZoneOf(ctx, ctx.workspaceId);
-  const now = ctx.clock.now();
-  const rows = await invoiceListQuery(ctx, input, todayIn(timeZone, now)).execute();
+  const today = todayIn(timeZone, ctx.clock.now());
+  const rows = await invoiceListQuery(ctx, input, today).execute();
   return rows.map((r) => ({
     id: r.id,
     number: r.number,
     kind: r.kind as InvoiceKind,
     status: r.status as InvoiceStatus,
-    overdue: isOverdue(r, timeZone, now),
+    overdue: isOverdueOn(r, today),
     leadId: r.lead_id,
     quoteId: r.quote_id,
     creditOf: r.credit_of,
