@@ -5,9 +5,10 @@
  *   npm run bench                                   # SQLite rows; PostgreSQL rows too when a server is reachable:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   (or TEST_DATABASE_URL)
  *   BENCH_SECONDS=8 BENCH_CONNECTIONS=50 BENCH_SCAN_CLIENTS=4
- *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier|quotes|pdf (one part, or several with commas: sqlite,postgres)
+ *   BENCH_ONLY=sqlite|postgres|inbox|scan-page|notifier|quotes|invoices|pdf (one part, or several with commas)
  *   BENCH_FLOOD_SECONDS=120                         (the notifier's flood, bench/notifier.ts)
  *   BENCH_QUOTE_LEADS=1000000 BENCH_QUOTES=100000   (quotes at scale, bench/quotes.ts)
+ *   BENCH_INVOICES=100000 BENCH_PAYMENTS=300000     (invoices at scale, bench/invoices.ts)
  *   BENCH_EMAIL=0                                   (leave out the intake rows with email on)
  *   BENCH_READS=0                                   (the open loop without the signed-in admin's reads)
  *
@@ -50,7 +51,7 @@ const SCAN_CLIENTS = Number(process.env.BENCH_SCAN_CLIENTS ?? 4);
 const WARMUP_SECONDS = 2;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.trim().toLowerCase() || '';
-const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes' | 'pdf') =>
+const runs = (part: 'sqlite' | 'postgres' | 'inbox' | 'scan-page' | 'notifier' | 'quotes' | 'invoices' | 'pdf') =>
   ONLY === '' || ONLY.split(',').includes(part);
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'leadscan-bench-'));
 
@@ -881,6 +882,14 @@ try {
     process.stdout.write(`\n== Quotes at scale\n${await benchQuotes('sqlite')}\n`);
     const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
     if (adminUrl) process.stdout.write(`${await benchQuotes('postgres', adminUrl)}\n`);
+  }
+  if (runs('invoices')) {
+    // Invoices at 100,000 invoices and 300,000 payments (bench/invoices.ts): the Invoices screen and its filters, the
+    // outstanding totals and their plain-SQL baseline, an invoice's page, the customer's page, the accountant's export.
+    const { benchInvoices } = await import('./invoices.js');
+    process.stdout.write(`\n== Invoices at scale\n${await benchInvoices('sqlite')}\n`);
+    const adminUrl = process.env.BENCH_DATABASE_URL?.trim() || process.env.TEST_DATABASE_URL?.trim();
+    if (adminUrl) process.stdout.write(`${await benchInvoices('postgres', adminUrl)}\n`);
   }
   if (runs('pdf')) {
     // PDFs (bench/pdf.ts): render times through the worker pool, and /healthz beside 20 renders at once.

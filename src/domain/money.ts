@@ -28,9 +28,18 @@ function numberFormat(locale: string, options: { currency?: string }): Intl.Numb
   return format;
 }
 
+/** Each currency's digits once asked: `resolvedOptions()` builds a new object every call, and every amount asks. */
+const currencyDigits = new Map<string, number>();
+
 /** Digits after the decimal point of a currency's amounts, as ISO 4217 (through Intl) says: USD 2, JPY 0, KWD 3. */
 export function minorDigits(currency: string): number {
-  return numberFormat('en', { currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = currencyDigits.get(currency);
+  if (digits === undefined) {
+    digits = numberFormat('en', { currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    if (currencyDigits.size >= 1000) currencyDigits.clear();
+    currencyDigits.set(currency, digits);
+  }
+  return digits;
 }
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));

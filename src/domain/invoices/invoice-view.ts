@@ -133,11 +133,16 @@ export function isOverdue(
   timeZone: string,
   now: Date,
 ): boolean {
+  return isOverdueOn(row, todayIn(timeZone, now));
+}
+
+/** The same on `today` (the workspace's date), for a list that asks it of every row. */
+export function isOverdueOn(row: Pick<InvoiceTable, 'kind' | 'status' | 'due_date'>, today: string): boolean {
   return (
     row.kind !== 'credit_note' &&
     (OPEN_STATES as readonly string[]).includes(row.status) &&
     row.due_date !== null &&
-    todayIn(timeZone, now) > row.due_date
+    today > row.due_date
   );
 }
 

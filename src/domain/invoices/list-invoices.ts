@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DomainContext, WorkspaceContext, WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import { todayIn } from '../quotes/quote-view.js';
-import { isOverdue } from './invoice-view.js';
+import { isOverdueOn } from './invoice-view.js';
 import type { InvoiceKind, InvoiceStatus } from './invoice-states.js';
 
 /** The Invoices screen's filters (docs/invoices.md, "The list"); `overdue` is derived, the others are states. */
@@ -114,14 +114,14 @@ export function invoiceListQuery(ctx: WorkspaceContext, input: ListInvoicesInput
  */
 export async function listInvoices({ ctx, input }: WorkspaceVerbArgs<ListInvoicesInput>): Promise<InvoiceSummary[]> {
   const timeZone = await timeZoneOf(ctx, ctx.workspaceId);
-  const now = ctx.clock.now();
-  const rows = await invoiceListQuery(ctx, input, todayIn(timeZone, now)).execute();
+  const today = todayIn(timeZone, ctx.clock.now());
+  const rows = await invoiceListQuery(ctx, input, today).execute();
   return rows.map((r) => ({
     id: r.id,
     number: r.number,
     kind: r.kind as InvoiceKind,
     status: r.status as InvoiceStatus,
-    overdue: isOverdue(r, timeZone, now),
+    overdue: isOverdueOn(r, today),
     leadId: r.lead_id,
     quoteId: r.quote_id,
     creditOf: r.credit_of,
@@ -160,8 +160,8 @@ export interface OutstandingTotals {
 
 /**
  * The Invoices screen's outstanding and overdue totals: the balances of the open invoices (sent, viewed, partly
- * paid), and of those past their due date in the workspace's time zone; credit notes are not open. Read from the
- * covering index `invoices_workspace_due` (docs/invoices.md, "The list").
+ * paid), and of those past their due date in the workspace's time zone; credit notes are not open. One pass over the
+ * partial covering index `invoices_workspace_open_totals`, in currency order (docs/invoices.md, "The list").
  */
 export async function outstandingTotals({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<OutstandingTotals> {
   const workspace = await ctx.store.db
@@ -170,32 +170,47 @@ export async function outstandingTotals({ ctx }: WorkspaceVerbArgs<Record<string
     .where('id', '=', ctx.workspaceId)
     .executeTakeFirstOrThrow();
   const today = todayIn(workspace.time_zone ?? 'UTC', ctx.clock.now());
-  const queries = outstandingTotalsQueries(ctx, today);
-  const [all, late] = await Promise.all([queries.outstanding.execute(), queries.overdue.execute()]);
+  const rows = (await outstandingTotalsQuery(ctx, today).execute()).map((r) => ({
+    currency: r.currency,
+    outstanding: Number(r.sum),
+    outstandingCount: Number(r.n),
+    overdue: Number(r.late_sum),
+    overdueCount: Number(r.late_n),
+  }));
   const currency = workspace.currency ?? 'USD';
-  const sumOf = (rows: typeof all, c: string) => Number(rows.find((r) => r.currency === c)?.sum ?? 0);
-  const countOf = (rows: typeof all, c: string) => Number(rows.find((r) => r.currency === c)?.n ?? 0);
+  const own = rows.find((r) => r.currency === currency);
   return {
     currency,
-    outstanding: sumOf(all, currency),
-    outstandingCount: countOf(all, currency),
-    overdue: sumOf(late, currency),
-    overdueCount: countOf(late, currency),
-    otherCurrencies: all
+    outstanding: own?.outstanding ?? 0,
+    outstandingCount: own?.outstandingCount ?? 0,
+    overdue: own?.overdue ?? 0,
+    overdueCount: own?.overdueCount ?? 0,
+    otherCurrencies: rows
       .filter((r) => r.currency !== currency)
-      .map((r) => ({ currency: r.currency, outstanding: Number(r.sum), overdue: sumOf(late, r.currency) })),
+      .map((r) => ({ currency: r.currency, outstanding: r.outstanding, overdue: r.overdue })),
   };
 }
 
-/** The totals' two queries for `today` (the workspace's date), kept apart so a test can pin their plans. */
-export function outstandingTotalsQueries(ctx: WorkspaceContext, today: string) {
-  const open = () =>
+/**
+ * The totals' query for `today` (the workspace's date), kept apart so a test can pin its plan: the open invoices of
+ * each currency, their balances and how many, and the same of those past their due date, in one pass.
+ */
+export function outstandingTotalsQuery(ctx: WorkspaceContext, today: string) {
+  const late = sql<boolean>`due_date < ${today}`;
+  return (
     ctx.store.db
       .selectFrom('invoices')
-      .select(['currency', (eb) => eb.fn.sum<number>('balance').as('sum'), (eb) => eb.fn.countAll<number>().as('n')])
+      .select([
+        'currency',
+        (eb) => eb.fn.sum<number>('balance').as('sum'),
+        (eb) => eb.fn.countAll<number>().as('n'),
+        sql<number>`sum(case when ${late} then balance else 0 end)`.as('late_sum'),
+        sql<number>`sum(case when ${late} then 1 else 0 end)`.as('late_n'),
+      ])
       .where('workspace_id', '=', ctx.workspaceId)
-      // Spelled out: the statuses are a range of the covering index on SQLite only when written as literals.
-      .where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid')`)
-      .groupBy('currency');
-  return { outstanding: open(), overdue: open().where('due_date', '<', today) };
+      // The partial covering index's condition, spelled out as literals (SQLite uses such an index only then): open
+      // invoices, not the credit notes, which are sent or viewed too but ask for nothing (migration 0053).
+      .where(sql<boolean>`status in ('sent', 'viewed', 'partly_paid') and kind <> 'credit_note'`)
+      .groupBy('currency')
+  );
 }

@@ -45,6 +45,7 @@ import { invoices } from './0048-invoices.js';
 import { quoteSendMessage } from './0050-quote-send-message.js';
 import { roomNames } from './0051-room-names.js';
 import { invoiceBooks } from './0052-invoice-books.js';
+import { invoicesOpenTotals } from './0053-invoices-open-totals.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -100,6 +101,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0050_quote_send_message': quoteSendMessage(),
         '0051_room_names': roomNames(),
         '0052_invoice_books': invoiceBooks(),
+        '0053_invoices_open_totals': invoicesOpenTotals(),
       }),
   };
 }

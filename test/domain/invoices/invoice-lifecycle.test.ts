@@ -453,6 +453,15 @@ describeEachBackend('invoices: deposit, the rest, payments, void and credit note
       balance: 0,
       creditOf: { id: again.id, number: 'INV-0004' },
     });
+    // A sent credit note asks for nothing: the totals count the open invoices only, as the list shows them.
+    expect(cn.invoice.status).toBe('sent');
+    const open = (await listInvoices({ ctx: wctx, input: { limit: 1000 } })).filter(
+      (r) => r.kind !== 'credit_note' && ['sent', 'viewed', 'partly_paid'].includes(r.status),
+    );
+    expect(await outstandingTotals({ ctx: wctx, input: {} })).toMatchObject({
+      outstanding: open.reduce((sum, r) => sum + r.balance, 0),
+      outstandingCount: open.length,
+    });
     const credited = await getInvoice({ ctx: wctx, input: { ref: 'INV-0004' } });
     // 1,050.00 − 1,000.00 paid − 1,050.00 credited: 1,000.00 owed back.
     expect(credited).toMatchObject({
