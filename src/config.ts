@@ -15,7 +15,10 @@ export interface Config {
   host: string;
   port: number;
   publicBaseUrl: string;
-  /** Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used (docs/cli.md). */
+  /**
+   * Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used
+   * (docs/cli.md).
+   */
   publicBaseUrlSet: boolean;
   /** From APP_SECRET; undefined means "generate one and keep it in the data directory" (docs/api.md). */
   appSecret: string | undefined;
@@ -33,7 +36,9 @@ export interface Config {
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
-  /** HTTP timeouts in ms (docs/api.md, "Slow and heavy clients"): idle socket, whole request, headers, idle keep-alive. */
+  /**
+   * HTTP timeouts in ms (docs/api.md, "Slow and heavy clients"): idle socket, whole request, headers, idle keep-alive.
+   */
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -61,7 +66,10 @@ export interface Config {
 }
 
 export interface MailConfig {
-  /** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it redacted. */
+  /**
+   * smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it
+   * redacted.
+   */
   smtpUrl: string;
   /** The From header, e.g. `Leadscan <leads@example.com>`. */
   from: string;
@@ -164,7 +172,10 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (wrong !== undefined || entries.length === 0) {
     throw new ConfigError(
       'TRUST_PROXY',
-      `must be a number of proxy hops or a comma-separated list of proxy addresses/CIDRs, got "${(wrong ?? value).slice(0, 100)}"`,
+      `must be a number of proxy hops or a comma-separated list of proxy addresses/CIDRs, got "${(wrong ?? value).slice(
+        0,
+        100,
+      )}"`,
     );
   }
   return entries;

@@ -19,7 +19,8 @@ const RESTART_WINDOW_MS = 60_000;
 /**
  * `leadscan serve`. SQLite is one process: one writer commits for everybody, and several processes would only
  * queue on its lock. On PostgreSQL `--workers N` (or WORKERS) runs N processes with node:cluster on the shared
- * port; the database is the only shared state, so they behave as one service (docs/operations.md, "Running several instances").
+ * port; the database is the only shared state, so they behave as one service (docs/operations.md, "Running several
+ * instances").
  */
 export async function serveCommand(
   config: Config,

@@ -128,7 +128,8 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     app.log.warn({ err: error }, 'the retention run failed; retrying later'),
   );
 
-  // Follow-up reminders: every instance looks; each reminder is queued once (its unique key in the outbox's transaction).
+  // Follow-up reminders: every instance looks; each reminder is queued once (its unique key in the outbox's
+  // transaction).
   const followUps = startFollowUpJob(runtime.ctx, (error) =>
     app.log.warn({ err: error }, 'the follow-up reminders failed a pass; retrying later'),
   );

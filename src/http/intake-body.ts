@@ -95,7 +95,9 @@ export function parseJsonObjectBody(body: Buffer): Record<string, unknown> {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw unreadableBody(
-      `The body must be a JSON object ({ "name": … }), not ${Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)}`,
+      `The body must be a JSON object ({ "name": … }), not ${
+        Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)
+      }`,
     );
   }
   return value as Record<string, unknown>;

@@ -333,7 +333,9 @@ function sectionHeading(c: Cursor, section: DocumentSection): void {
   if (!section.heading && !section.choice) return;
   const heading = section.heading ?? '';
   const marker = section.choice
-    ? `${section.choice.chosen ? 'Chosen' : 'Not chosen'}${section.choice.recommended ? ' · Recommended' : ''} · one of “${section.choice.group}”`
+    ? `${section.choice.chosen ? 'Chosen' : 'Not chosen'}${
+        section.choice.recommended ? ' · Recommended' : ''
+      } · one of “${section.choice.group}”`
     : null;
   const h =
     heightOf(c, heading, { font: 'bold', size: 10.5 }) + (marker ? heightOf(c, marker, { size: SMALL }) + 2 : 0);

@@ -21,8 +21,8 @@ const kindRefusal = (message: string) =>
   new AppError('invalid_fields', message, [{ field: 'kind', code: 'invalid', message }]);
 
 /**
- * A draft invoice from an accepted quote (docs/invoices.md, "Kinds and the chain"), by the quote's id (any revision of it;
- * the accepted one is used):
+ * A draft invoice from an accepted quote (docs/invoices.md, "Kinds and the chain"), by the quote's id (any revision of
+ * it; the accepted one is used):
  * - `invoice`, for a quote that asks no deposit: the lines the customer accepted (those that count: ticked options,
  *   chosen alternatives), as they are;
  * - `deposit`: one line per set of taxes among those lines, p × their net sum (`depositSplit`);

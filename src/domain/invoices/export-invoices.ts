@@ -250,7 +250,10 @@ function money(minor: number, currency: string): CsvNumber {
   return { csvNumber: formatDecimal(minor, minorDigits(currency)) };
 }
 
-/** The CSV's and the Invoices sheet's header: `number,kind,date,customer,net,<each tax name>,gross,paid,balance,status,quote`. */
+/**
+ * The CSV's and the Invoices sheet's header: `number,kind,date,customer,net,<each tax
+ * name>,gross,paid,balance,status,quote`.
+ */
 export function booksHeader(taxNames: readonly string[]): string[] {
   return ['number', 'kind', 'date', 'customer', 'net', ...taxNames, 'gross', 'paid', 'balance', 'status', 'quote'];
 }

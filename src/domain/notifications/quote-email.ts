@@ -15,7 +15,9 @@ export interface QuoteEmailPayload {
   senderName: string;
   replyTo: string;
   customerName: string | null;
-  /** The total as the customer reads it (`$1,234.50`), and the last day it is valid, as dates are shown on the quote. */
+  /**
+   * The total as the customer reads it (`$1,234.50`), and the last day it is valid, as dates are shown on the quote.
+   */
   total: string;
   validUntil: string;
   /** A later revision: the link now shows this one. */
@@ -54,7 +56,8 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
       ? html`<p style="margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;white-space:pre-wrap;${WRAP}" id="sender-message">${message}</p>`
       : ''
   }${paragraphs.slice(1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
-  const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}" id="business">${business.join('\n')}</p>`;
+  const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}"
+    id="business">${business.join('\n')}</p>`;
   return {
     subject,
     text: [

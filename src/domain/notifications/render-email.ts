@@ -109,7 +109,9 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
   }
 }
 
-/** The subject names a single lead by who they are; more than one is counted. Control characters never reach a header. */
+/**
+ * The subject names a single lead by who they are; more than one is counted. Control characters never reach a header.
+ */
 function arrivalsSubject(content: Extract<EmailContent, { kind: 'arrivals' }>): string {
   const { leads, leadTotal, scanTotal } = content;
   const [lead] = leads;
@@ -183,7 +185,9 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
   );
   const more = content.total - content.leads.length;
   const text = [
-    `${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.`,
+    `${content.total} lead${
+      content.total === 1 ? '' : 's'
+    } arrived between ${when(content.from)} and ${when(content.to)}.`,
     '',
     ...content.leads.flatMap((lead) => [
       `- ${leadTitle(lead)} (${lead.sourceName}), ${when(lead.receivedAt)}`,
@@ -193,10 +197,13 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
     '',
     `Choose which emails you get: ${content.settingsUrl}`,
   ];
-  const body = html`<p style="margin:0 0 16px">${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.</p>
+  const body = html`<p style="margin:0 0 16px">${content.total} lead${
+    content.total === 1 ? '' : 's'
+  } arrived between ${when(content.from)} and ${when(content.to)}.</p>
 <ul style="margin:0 0 16px;padding:0;list-style:none">${content.leads.map(
     (lead) =>
-      html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb"><a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
+      html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb">
+      <a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
   )}</ul>${more > 0 ? html`<p style="margin:0 0 16px">…and ${more} more.</p>` : ''}`;
   return {
     subject,
@@ -268,7 +275,8 @@ function leadHtml(lead: EmailLead, when: (iso: string) => string): SafeHtml {
 <p style="margin:0 0 12px;color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</p>
 ${leadRows(lead).map(
   ({ label, value, href }) =>
-    html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div><div style="${WRAP};white-space:pre-wrap">${
+    html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div>
+    <div style="${WRAP};white-space:pre-wrap">${
       href ? html`<a href="${href}" style="color:#1d4ed8">${value}</a>` : value
     }</div></div>`,
 )}

@@ -27,7 +27,9 @@ export async function testEmailThroughServer(
     throw new AppError(
       'service_unavailable',
       server
-        ? `No Leadscan server is running against this database (${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}); start it with leadscan serve, then test again`
+        ? `No Leadscan server is running against this database (${
+            server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`
+          }); start it with leadscan serve, then test again`
         : 'No Leadscan server has run against this database yet; start it with leadscan serve, then test again',
     );
   }
@@ -56,7 +58,9 @@ export async function testEmailThroughServer(
     if (Date.now() >= deadline) {
       throw new AppError(
         'email_not_sent',
-        `The server did not send the test email to ${input.to} within ${Math.round(input.timeoutMs / 1000)} s; it stays in the outbox (see leadscan notify status)`,
+        `The server did not send the test email to ${input.to} within ${Math.round(
+          input.timeoutMs / 1000,
+        )} s; it stays in the outbox (see leadscan notify status)`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, input.pollMs ?? 250));

@@ -201,7 +201,10 @@ function addressOf(value: string | null): PageAddress | null {
 /** How an address is named in a catch's detail: its host, and its port when the scheme's own is not implied. */
 const shown = (address: PageAddress, value: string) => new URL(value).host.toLowerCase() || address.host;
 
-/** A site (`host`, `*.suffix`, either with `:port`) allows an address: same host or below the suffix, and the same port when it names one. */
+/**
+ * A site (`host`, `*.suffix`, either with `:port`) allows an address: same host or below the suffix, and the same port
+ * when it names one.
+ */
 export function siteAllows(site: string, address: PageAddress): boolean {
   const { host, port } = splitSite(site);
   if (port !== null && port !== address.port) return false;

@@ -31,7 +31,9 @@ const NotWritable = problemResponse(
   { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
 );
 
-/** How long one test write answers for (docs/operations.md, "Health"): a monitor polling hard costs a write a second. */
+/**
+ * How long one test write answers for (docs/operations.md, "Health"): a monitor polling hard costs a write a second.
+ */
 export const WRITE_PROBE_CACHE_MS = 1000;
 const WRITE_PROBE_TIMEOUT_MS = 2000;
 

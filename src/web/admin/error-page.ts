@@ -48,7 +48,11 @@ export function errorPage(error: AppError, input: ErrorPageInput): string {
 <h1>${heading}</h1>
 <p>${text}</p>
 ${status >= 500 ? html`<p class="muted small">Reference: <code>${input.requestId}</code></p>` : ''}
-<p>${home ? html`<a href="${workspacePath(home.workspaceId, 'leads')}">Go to the Leads inbox</a>` : html`<a href="/">Back to Leadscan</a>`}</p>
+<p>${
+      home
+        ? html`<a href="${workspacePath(home.workspaceId, 'leads')}">Go to the Leads inbox</a>`
+        : html`<a href="/">Back to Leadscan</a>`
+    }</p>
 </div></div>`,
   });
 }

@@ -62,7 +62,10 @@ const alternativesOf = (body: Body): string[] =>
     .filter((name) => name.startsWith('alt-'))
     .flatMap((name) => fieldList(body, name).slice(0, 1));
 
-/** The form token of a link: an HMAC of the link's token under the server's secret, so it is worthless for any other link. */
+/**
+ * The form token of a link: an HMAC of the link's token under the server's secret, so it is worthless for any other
+ * link.
+ */
 export function quoteFormToken(ctx: DomainContext, token: string): string {
   return ctx.csrf.tokenFor(`quote-link:${token}`);
 }

@@ -15,8 +15,23 @@ export function loginPage(input: { email?: string; errors?: FormErrors; notice?:
 ${notice(input.notice)}
 ${errors.form ? html`<p class="notice error" role="alert" id="login-error">${errors.form}</p>` : ''}
 <form method="post" action="/login${input.next ? `?next=${encodeURIComponent(input.next)}` : ''}" novalidate>
-${field({ name: 'email', label: 'Email', type: 'email', value: input.email ?? '', autocomplete: 'username', required: true, errors })}
-${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true, errors })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
+${field({
+  name: 'password',
+  label: 'Password',
+  type: 'password',
+  autocomplete: 'current-password',
+  required: true,
+  errors,
+})}
 <button type="submit">Sign in</button>
 </form>
 <p><a href="/forgot-password">Forgot password?</a></p>
@@ -50,7 +65,15 @@ export function forgotPasswordPage(input: {
       ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
       : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a new password.</p>
 <form method="post" action="/forgot-password" novalidate>
-${field({ name: 'email', label: 'Email', type: 'email', value: input.email ?? '', autocomplete: 'username', required: true, errors })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
 <button type="submit">Send link</button>
 </form>`;
   return shell({
@@ -66,7 +89,9 @@ ${body}
   });
 }
 
-/** `/confirm-email/{token}`: the link sent to a new address; the button confirms (the token in the URL is the secret). */
+/**
+ * `/confirm-email/{token}`: the link sent to a new address; the button confirms (the token in the URL is the secret).
+ */
 export function confirmEmailPage(input: { email: string; newEmail: string; errors?: FormErrors }): string {
   return shell({
     title: 'Confirm your new email',
@@ -128,13 +153,53 @@ ${
 <form method="post" novalidate>
 ${
   input.firstOwner
-    ? html`${field({ name: 'businessName', label: 'Business name', value: input.values?.businessName ?? '', autocomplete: 'organization', maxlength: 120, required: true, errors, hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.' })}
-${field({ name: 'email', label: 'Email', type: 'email', value: input.values?.email ?? '', autocomplete: 'username', required: true, errors })}
-${field({ name: 'displayName', label: 'Name', value: input.values?.displayName ?? '', autocomplete: 'name', maxlength: 100, required: true, errors })}`
+    ? html`${field({
+        name: 'businessName',
+        label: 'Business name',
+        value: input.values?.businessName ?? '',
+        autocomplete: 'organization',
+        maxlength: 120,
+        required: true,
+        errors,
+        hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.',
+      })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.values?.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
+${field({
+  name: 'displayName',
+  label: 'Name',
+  value: input.values?.displayName ?? '',
+  autocomplete: 'name',
+  maxlength: 100,
+  required: true,
+  errors,
+})}`
     : html`<input type="text" name="username" value="${input.email}" autocomplete="username" hidden>`
 }
-${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true, errors, hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.' })}
-${field({ name: 'repeat', label: 'Repeat the password', type: 'password', autocomplete: 'new-password', required: true, errors })}
+${field({
+  name: 'password',
+  label: 'New password',
+  type: 'password',
+  autocomplete: 'new-password',
+  required: true,
+  errors,
+  hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.',
+})}
+${field({
+  name: 'repeat',
+  label: 'Repeat the password',
+  type: 'password',
+  autocomplete: 'new-password',
+  required: true,
+  errors,
+})}
 <button type="submit">Set password</button>
 </form>
 </div>
