@@ -156,7 +156,8 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (['true', 'on', 'yes'].includes(value.toLowerCase())) {
     throw new ConfigError(
       'TRUST_PROXY',
-      `"${value}" would let any client choose its IP; write the number of proxies in front of Leadscan (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)`,
+      `"${value}" would let any client choose its IP; write the number of proxies in front of Leadscan (e.g. 1) or ` +
+        `their addresses/CIDRs (e.g. 10.0.0.0/8)`,
     );
   }
   if (/^\d+$/.test(value)) {
@@ -258,7 +259,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[A-Za-z0-9_./ -]{1,100}$/.test(cliCommand)) {
     throw new ConfigError(
       'CLI_COMMAND',
-      `must be a command of letters, digits, spaces, ".", "/", "-" or "_" (e.g. leadscan), got "${cliCommand.slice(0, 100)}"`,
+      `must be a command of letters, digits, spaces, ".", "/", "-" or "_" (e.g. leadscan), got ` +
+        `"${cliCommand.slice(0, 100)}"`,
     );
   }
   return {

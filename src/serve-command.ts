@@ -57,8 +57,10 @@ export async function serveCommand(
 function warnGeneratedSecret(runtime: Runtime, io: ServeIo): void {
   if (!runtime.generatedSecretAt) return;
   io.stderr.write(
-    `Note: APP_SECRET is not set, so Leadscan made one and keeps it in ${runtime.generatedSecretAt}. Keep that file with ` +
-      'the database and its backups: upload keys and bot-check secrets are encrypted with it. (To choose your own, set APP_SECRET.)\n',
+    `Note: APP_SECRET is not set, so Leadscan made one and keeps it in ${runtime.generatedSecretAt}. Keep that file ` +
+      `with ` +
+      'the database and its backups: upload keys and bot-check secrets are encrypted with it. (To choose your own, ' +
+      'set APP_SECRET.)\n',
   );
 }
 
@@ -69,7 +71,10 @@ function writerSummary(running: RunningServer): string {
   const writes = generic.writes + hot.writes;
   const largestBatch = Math.max(generic.largestBatch, hot.largestBatch);
   const mean = commits === 0 ? 0 : writes / commits;
-  return `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, largest ${largestBatch})`;
+  return (
+    `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, ` +
+    `largest ${largestBatch})`
+  );
 }
 
 /**

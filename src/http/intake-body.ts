@@ -7,7 +7,8 @@ import { boundedForDetail } from './content-encoding.js';
 export const INTAKE_BODY_LIMIT = 64 * 1024;
 
 export const ACCEPTED_BODY_TYPES =
-  'application/json, application/x-www-form-urlencoded, multipart/form-data, or text/plain holding a JSON object, in UTF-8';
+  'application/json, application/x-www-form-urlencoded, multipart/form-data, or text/plain holding a JSON object, ' +
+  'in UTF-8';
 
 export function unreadableBody(why: string): AppError {
   return new AppError('unreadable_body', `${why}. Send the lead as ${ACCEPTED_BODY_TYPES}`);

@@ -479,7 +479,8 @@ function acceptance(c: Cursor): void {
   c.y += 6;
   text(
     c,
-    "The SHA-256 of the revision's content is computed from the quote's figures as shown (docs: the acceptance record); anyone can compute it again from the quote to check that nothing changed since.",
+    "The SHA-256 of the revision's content is computed from the quote's figures as shown (docs: the acceptance " +
+      'record); anyone can compute it again from the quote to check that nothing changed since.',
     { size: SMALL, color: MUTED },
   );
 }

@@ -127,7 +127,8 @@ function checkKind(quote: QuoteView, kind: QuoteInvoiceKind, earlier: ReadonlyAr
   const draft = earlier.find((i) => i.status === 'draft');
   if (draft)
     throw kindRefusal(
-      `The deposit invoice of ${q} is still a draft: send it (or void it) before invoicing the rest, which subtracts it`,
+      `The deposit invoice of ${q} is still a draft: send it (or void it) before invoicing the rest, which ` +
+        `subtracts it`,
     );
 }
 

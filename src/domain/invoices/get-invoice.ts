@@ -41,7 +41,8 @@ export async function findInvoiceByRef(
   if (new Set(rows.map((r) => r.workspace_id)).size > 1)
     throw new AppError(
       'invoice_not_found',
-      `Several workspaces have a ${ref.slice(0, 40)}: give the invoice's id (see \`leadscan invoices list --workspace W\`)`,
+      `Several workspaces have a ${ref.slice(0, 40)}: give the invoice's id (see \`leadscan invoices list ` +
+        `--workspace W\`)`,
     );
   return rows[0]!;
 }

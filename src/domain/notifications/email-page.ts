@@ -40,7 +40,8 @@ ${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>
 ${footer ?? ''}
 ${
   settingsUrl
-    ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>`
+    ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices
+    on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>`
     : ''
 }
 </div></body></html>`.value;

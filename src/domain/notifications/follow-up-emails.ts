@@ -170,7 +170,8 @@ export function renderFollowUp(c: FollowUpContent): RenderedEmail {
     `A reminder that ${
       c.senderName ? `${c.senderName} of ` : ''
     }${c.workspaceName} sent you quote ${c.number} (${c.total}) on ${c.sentOn}. It is valid until ${c.validUntil}.`,
-    'The link below is the same quote as before: nothing in it has changed. Accept or decline it on the page, or reply to this email with any question.',
+    'The link below is the same quote as before: nothing in it has changed. Accept or decline it on the page, or ' +
+      'reply to this email with any question.',
   ];
   const stop = c.stopLink
     ? 'Do not want reminders about this quote? Stop them with this link (the quote stays as it is):'

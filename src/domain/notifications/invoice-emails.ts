@@ -187,7 +187,8 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       else {
         paragraphs.push(
           `Total: ${money(inv.total)}.${inv.dueDate ? ` Due date: ${day(inv.dueDate, c.locale)}.` : ''}`,
-          'The PDF is attached. The link shows the invoice, what was paid and the balance. Reply to this email with any question.',
+          'The PDF is attached. The link shows the invoice, what was paid and the balance. Reply to this email with ' +
+            'any question.',
         );
         instructions = inv.paymentInstructions;
       }
@@ -218,7 +219,8 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
         `${what} ${inv.number} of ${money(inv.total)} from ${c.workspaceName} was due${
           inv.dueDate ? ` on ${day(inv.dueDate, c.locale)}` : ''
         }.`,
-        `Balance still to pay: ${money(inv.balance)}. If you have paid it meanwhile, thank you: please ignore this reminder.`,
+        `Balance still to pay: ${money(inv.balance)}. If you have paid it meanwhile, thank you: please ignore this ` +
+          `reminder.`,
         'The link shows the invoice, what was paid and the balance. Reply to this email with any question.',
       );
       instructions = inv.paymentInstructions;

@@ -37,7 +37,8 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
   const paragraphs = [
     content.customerName ? `Hello ${content.customerName},` : 'Hello,',
     content.replaces
-      ? `${content.senderName} of ${content.workspaceName} updated quote ${content.number}. The link below now shows the new version.`
+      ? `${content.senderName} of ${content.workspaceName} updated quote ${content.number}. The link below now ` +
+        `shows the new version.`
       : `${content.senderName} of ${content.workspaceName} sent you quote ${content.number}.`,
     `Total: ${content.total}. Valid until ${content.validUntil}.`,
     'Open it to read the details, then accept or decline it on the page. Reply to this email with any question.',

@@ -36,7 +36,8 @@ export async function testEmailThroughServer(
   if (!server.email.on) {
     throw new AppError(
       'email_not_configured',
-      'Email is off on the running server: set SMTP_URL and MAIL_FROM in its environment and restart it (docs/notifications.md)',
+      'Email is off on the running server: set SMTP_URL and MAIL_FROM in its environment and restart it ' +
+        '(docs/notifications.md)',
     );
   }
   const outboxId = await enqueueTestEmail({ ctx, input });

@@ -40,7 +40,8 @@ function fieldMarkup(field: FormField, setting: BuiltInField, hinted: boolean, s
   const describedBy = byHint ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
   const kept = state.values[field.name];
   const value = typeof kept === 'string' ? kept : '';
-  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${
+  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}"
+  autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${
     setting.required ? html` aria-required="true"` : ''
   }${invalid ? html` aria-invalid="true"` : ''}`;
   // The parser drops one newline right after <textarea>: the extra one keeps a kept value's own first newline.

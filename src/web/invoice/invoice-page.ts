@@ -55,7 +55,8 @@ export function invoiceNotFoundPage(): string {
   return shell(
     'Invoice not found',
     html`<div class="sheet"><h1>Invoice not found</h1>
-    <p class="lead-text">This link leads to no invoice. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+    <p class="lead-text">This link leads to no invoice. Please check that it was copied in full, or ask the business
+    that sent it for a new link.</p></div>`,
   );
 }
 
@@ -189,7 +190,8 @@ ${
       <p class="muted small">The PDF is the ${
         credit ? 'credit note' : 'invoice'
       } as it was sent to you, to keep or forward.</p>`
-      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print
+      menu.</p>`
   }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
   return shell(`${KIND_WORDS[invoice.kind]} ${number} from ${business.name}`, body, attributes);

@@ -68,7 +68,8 @@ export function quoteNotFoundPage(): string {
   return shell(
     'Quote not found',
     html`<div class="sheet"><h1>Quote not found</h1>
-    <p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+    <p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that
+    sent it for a new link.</p></div>`,
   );
 }
 
@@ -77,7 +78,8 @@ export function quotePreparingPage(): string {
   return shell(
     'Your PDF is being prepared',
     html`<div class="sheet"><h1>Your PDF is being prepared</h1>
-    <p class="lead-text">It is usually ready within a few seconds. This page looks again by itself and the PDF downloads as soon as it is made.</p></div>`,
+    <p class="lead-text">It is usually ready within a few seconds. This page looks again by itself and the PDF downloads
+    as soon as it is made.</p></div>`,
   ).replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="3">');
 }
 
@@ -248,10 +250,12 @@ function stateNotice(input: QuotePageInput): SafeHtml {
     case 'accepted':
       return html`<section class="notice ok" id="acceptance"><h2>Accepted</h2>
 <p>Accepted by <strong>${quote.acceptedName ?? ''}</strong> on ${at(quote.acceptedAt)}.</p>
-<p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
+<p class="small">Fingerprint of the quote as accepted
+(SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
 ${
   input.customer.documents.accepted
-    ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted', input)}">Download the accepted copy (PDF)</a></p>`
+    ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted', input)}">Download the accepted copy
+    (PDF)</a></p>`
     : ''
 }</section>`;
     case 'declined':
@@ -301,7 +305,8 @@ ${errors.name ? html`<p class="error" id="q-name-error">${errors.name}</p>` : ''
   }> <span>I accept this quote and its terms</span></label>
 ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>` : ''}
 <div class="buttons"><button type="submit" class="primary"${off}>Accept quote</button></div>
-<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
+<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of
+your acceptance.</p>
 </form>
 <details class="decline"${errors.reason || answer.reason ? html` open` : ''}><summary>Decline this quote</summary>
 <form method="post" class="decline-form">
@@ -334,7 +339,8 @@ export function quotePage(input: QuotePageInput): string {
       ? html`<section class="notice preview no-print" id="preview" role="note"><h2>Preview as the customer</h2>
 <p>This is the page ${customer.name ?? 'your customer'} sees${
           preview.draft ? ' once you send the quote' : ''
-        }. Nothing here is sent or recorded: this look is not counted as a view, and Accept and Decline are switched off.</p>
+        }. Nothing here is sent or recorded: this look is not counted as a view, and Accept and Decline are switched
+        off.</p>
 <p><a href="${preview.back}" id="preview-back">Back to the quote</a></p></section>`
       : ''
   }<div class="sheet">
@@ -415,7 +421,8 @@ ${open ? acceptForm(input) : ''}
       : input.customer.documents.sent
         ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent', input)}">Download PDF</a></p>
         <p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
-        : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+        : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print
+        menu.</p>`
   }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
   const title = `Quote ${number} from ${business.name}`;

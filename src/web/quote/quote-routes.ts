@@ -27,7 +27,8 @@ import { quoteMessagePage, quoteNotFoundPage, quotePage, quotePreparingPage, typ
  */
 export const QUOTE_PAGE_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action " +
+    "'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex, nofollow',
@@ -86,7 +87,9 @@ function refusalOf(error: AppError): { heading: string; text: string } | undefin
     case 'quote_updated':
       return {
         heading: 'This quote was updated',
-        text: 'The business sent a newer version of this quote while you had it open. Please read the version below before answering it.',
+        text:
+          'The business sent a newer version of this quote while you had it open. Please read the version below ' +
+          'before answering it.',
       };
     case 'quote_final':
       return {

@@ -28,7 +28,8 @@ function invitationsSection(call: AdminCall, invitations: InvitationForMe[], pro
 ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
 <ul class="plain">${invitations.map(
     (i) => html`<li class="invitation"><p>
-    <strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
+    <strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited
+    by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
 ${
   i.canAccept
     ? actionButton({
@@ -37,7 +38,8 @@ ${
         label: 'Accept',
         kind: 'primary',
       })
-    : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this Leadscan server for a new password link and set your password through it.</p>`
+    : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this
+    Leadscan server for a new password link and set your password through it.</p>`
 }
 ${actionButton({
   action: `/account/invitations/${i.invitationId}/decline`,
@@ -78,7 +80,9 @@ ${field({
 <p>You sign in with <strong>${call.user.email}</strong>.</p>
 ${
   pending
-    ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link to <strong>${pending.newEmail}</strong>. Your email changes when you open it (until ${when(pending.expiresAt)}).</p>`
+    ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link
+    to <strong>${pending.newEmail}</strong>. Your email changes when you open it
+    (until ${when(pending.expiresAt)}).</p>`
     : ''
 }
 ${
@@ -108,7 +112,8 @@ ${field({
     : html`${
         errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''
       }
-<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server. Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`
+<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server.
+Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`
 }
 </section>`;
 }

@@ -62,8 +62,10 @@ export function forgotPasswordPage(input: {
   const body = !input.emailOn
     ? resetElsewhere(input.cli)
     : input.sent
-      ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
-      : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a new password.</p>
+      ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a
+      new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
+      : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a
+      new password.</p>
 <form method="post" action="/forgot-password" novalidate>
 ${field({
   name: 'email',
@@ -97,7 +99,8 @@ export function confirmEmailPage(input: { email: string; newEmail: string; error
     title: 'Confirm your new email',
     body: html`<div class="auth"><div class="card">
 <h1>Confirm your new email</h1>
-<p>Change the email of the account <strong>${input.email}</strong> to <strong>${input.newEmail}</strong>? You will sign in with the new address from then on.</p>
+<p>Change the email of the account <strong>${input.email}</strong> to <strong>${input.newEmail}</strong>? You will sign
+in with the new address from then on.</p>
 ${input.errors?.form ? html`<p class="notice error" role="alert">${input.errors.form}</p>` : ''}
 <form method="post" novalidate><button type="submit">Confirm new email</button></form>
 </div></div>`,
@@ -109,7 +112,8 @@ export function emailChangedPage(input: { newEmail: string }): string {
     title: 'Email changed',
     body: html`<div class="auth"><div class="card">
 <h1>Email changed</h1>
-<p class="notice ok" role="status">Your account's email is now <strong>${input.newEmail}</strong>. Sign in with it from now on.</p>
+<p class="notice ok" role="status">Your account's email is now <strong>${input.newEmail}</strong>. Sign in with it from
+now on.</p>
 <p><a href="/login">Go to sign in</a></p>
 </div></div>`,
   });
@@ -120,7 +124,8 @@ export function emailLinkUnusablePage(): string {
     title: 'Link used or expired',
     body: html`<div class="auth"><div class="card">
 <h1>This link cannot be used</h1>
-<p>It was already used, a newer link replaced it, or it is older than 24 hours. Your email has not changed by this link.</p>
+<p>It was already used, a newer link replaced it, or it is older than 24 hours. Your email has not changed by this
+link.</p>
 <p>Sign in and ask for the change again on your Account page.</p>
 <p><a href="/login">Go to sign in</a></p>
 </div></div>`,
@@ -147,7 +152,8 @@ export function setupPage(input: {
 <h1>Set your password</h1>
 ${
   input.firstOwner
-    ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign in with this email from now on. This link works once.</p>`
+    ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign
+    in with this email from now on. This link works once.</p>`
     : html`<p>For <strong>${input.email}</strong>. This link works once.</p>`
 }
 <form method="post" novalidate>

@@ -74,10 +74,8 @@ function auditPage(
   const time = zonedTimeFormatter(input.timeZone);
   const filtered = FILTERS.some((key) => query[key]);
   return html`<div class="page-head"><div><h1>Audit log</h1>
-  <p class="muted">Who did what in ${call.workspace.workspaceName}, newest first, kept 365 days. Times in ${input.timeZone.replaceAll(
-    '_',
-    ' ',
-  )}.</p></div></div>
+  <p class="muted">Who did what in ${call.workspace.workspaceName}, newest first, kept 365 days.
+  Times in ${input.timeZone.replaceAll('_', ' ')}.</p></div></div>
 <section class="card" aria-labelledby="filter-heading">
 <h2 id="filter-heading" class="offscreen">Filters</h2>
 <form method="get" action="${here}" class="filters" role="search">

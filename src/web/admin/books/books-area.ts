@@ -21,7 +21,8 @@ interface BooksForm {
 export function booksPage(call: WorkspaceCall, form: BooksForm): SafeHtml {
   const base = workspacePath(call.workspace.workspaceId, 'invoices/export');
   return html`<div class="page-head"><div><h1>Export for the accountant</h1>
-<p class="muted">Every invoice and credit note issued in the range, one row each (credit notes negative, void ones at 0), and a summary per tax and rate. The sums equal the rows.</p></div>
+<p class="muted">Every invoice and credit note issued in the range, one row each (credit notes negative, void ones at
+0), and a summary per tax and rate. The sums equal the rows.</p></div>
 <div class="actions"><a class="button secondary" href="${workspacePath(
     call.workspace.workspaceId,
     'invoices',

@@ -74,7 +74,8 @@ export function leadInvoicesCard(
 ${actionButton({ action: `${ws}/leads/${leadId}/invoices`, csrf: call.csrf, label: 'New invoice' })}</div>
 ${
   invoices.length === 0
-    ? html`<p class="muted small">No invoice yet. Invoice an accepted quote from its page, or New invoice starts a blank draft with the customer’s details.</p>`
+    ? html`<p class="muted small">No invoice yet. Invoice an accepted quote from its page, or New invoice starts a blank
+    draft with the customer’s details.</p>`
     : invoicesTable(call, invoices, locale, 'lead-invoices-list')
 }
 </section>`;

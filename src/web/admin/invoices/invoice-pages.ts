@@ -340,7 +340,9 @@ function newLine(input: InvoicePageInput, errors: FormErrors): SafeHtml {
   }</div></div>
 </div>
 <input type="hidden" name="new-taxes-shown" value="1">
-<div class="line-foot"><span class="muted small">Typed here, Save or Add line adds it.</span><span class="actions"><button type="submit" class="secondary" name="do" value="add-line">Add line</button></span></div>
+<div class="line-foot"><span class="muted small">Typed here, Save or Add line adds
+it.</span><span class="actions"><button type="submit" class="secondary" name="do"
+  value="add-line">Add line</button></span></div>
 </fieldset>`;
 }
 
@@ -539,7 +541,8 @@ function voidCard(call: WorkspaceCall, input: InvoicePageInput, base: string): S
 <h2 id="void-heading">Void</h2>
 <p class="muted small">${
     withPayments
-      ? 'An invoice with payments is not voided: correct it with a credit note, or delete a payment recorded by mistake first.'
+      ? 'An invoice with payments is not voided: correct it with a credit note, or delete a payment recorded by ' +
+        'mistake first.'
       : 'A void invoice keeps its number; its link says it is void, with the reason.'
   }</p>
 <form method="post" action="${base}/void" novalidate data-confirm="Void this? It cannot be undone.">
@@ -566,7 +569,8 @@ function creditCard(call: WorkspaceCall, input: InvoicePageInput, base: string):
   const money = (minor: number) => formatMoney(minor, invoice.currency, invoice.locale);
   return html`<section class="card" aria-labelledby="credit-heading" id="credit">
 <h2 id="credit-heading">Credit note</h2>
-<p class="muted small">A draft credit note for the lines ticked (none ticked: every line not credited yet). Sent, it reduces the balance; beyond what is unpaid, it is owed back to the customer.</p>
+<p class="muted small">A draft credit note for the lines ticked (none ticked: every line not credited yet). Sent, it
+reduces the balance; beyond what is unpaid, it is owed back to the customer.</p>
 <form method="post" action="${base}/credit" novalidate>
 ${csrfField(call.csrf)}
 <fieldset class="field pick-items"><legend>Lines</legend>${invoice.lines.map(
@@ -596,7 +600,8 @@ function pdfCard(call: WorkspaceCall, input: InvoicePageInput, base: string): Sa
   const line =
     doc.state === 'done'
       ? html`<li><a href="${base}/pdf"
-        id="invoice-pdf-link">${doc.fileName}</a> <span class="muted small">${kilobytes(doc.size)} · SHA-256 <code>${doc.sha256 ?? ''}</code></span></li>`
+        id="invoice-pdf-link">${doc.fileName}</a> <span class="muted small">${kilobytes(doc.size)} ·
+        SHA-256 <code>${doc.sha256 ?? ''}</code></span></li>`
       : doc.state === 'failed'
         ? html`<li class="pdf-failed">
         <strong>The PDF could not be made.</strong> <span class="small">${doc.error ?? ''}</span>

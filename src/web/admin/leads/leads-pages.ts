@@ -142,9 +142,11 @@ export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
   const set = FILTER_KEYS.filter((key) => key !== 'q' && query[key]?.trim()).length;
   const sources = input.sources.filter((s) => s.pipelineId === input.pipelineId);
   return html`<div class="page-head"><div><h1>Leads inbox</h1>
-  <p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet are marked <span class="badge new">New</span>.</p></div>
+  <p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet
+  are marked <span class="badge new">New</span>.</p></div>
 <div class="actions"><a class="button secondary" id="export-csv"
-  href="${here}.csv${queryString(query)}" download>Export CSV</a><a class="button secondary" id="export-xlsx" href="${here}.xlsx${queryString(query)}" download>Export Excel</a>${
+  href="${here}.csv${queryString(query)}" download>Export
+  CSV</a><a class="button secondary" id="export-xlsx" href="${here}.xlsx${queryString(query)}" download>Export Excel</a>${
     workspace.role === 'owner'
       ? html`<a class="button secondary"
         href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a><a class="button secondary"
@@ -223,7 +225,8 @@ ${cursorPager({
 export function noPipelinePage(call: WorkspaceCall): SafeHtml {
   return html`<div class="page-head"><div><h1>Leads inbox</h1></div></div>
 <section class="card"><p>This workspace has no pipeline yet, so no leads can arrive. Make one with
-<code>${call.ctx.config.cliCommand} pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then add a source on the Sources screen.</p></section>`;
+<code>${call.ctx.config.cliCommand} pipeline create --workspace ${call.workspace.workspaceId} --name Sales</code>, then
+add a source on the Sources screen.</p></section>`;
 }
 
 /** Possible duplicate: links to the earlier leads with the same email or phone (nothing is merged). */
@@ -238,7 +241,8 @@ function duplicateCard(ws: string, lead: LeadDetail): SafeHtml | string {
   }. Nothing was merged.</p>
 <ul class="plain">${lead.earlier.map(
     (e) =>
-      html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} · same ${e.matchedBy.join(' and ')}</span></li>`,
+      html`<li><a href="${ws}/leads/${e.id}">${e.name ?? 'Lead'}</a> <span class="muted small">${when(e.receivedAt)} ·
+      same ${e.matchedBy.join(' and ')}</span></li>`,
   )}</ul>
 </section>`;
 }
@@ -281,7 +285,8 @@ export function leadPage(
   return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
 <div class="page-head"><div><h1>${
     lead.name ?? lead.email ?? lead.phone ?? 'Lead'
-  }</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> · received ${when(lead.receivedAt)}</p></div>
+  }</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> ·
+  received ${when(lead.receivedAt)}</p></div>
 <div class="actions">${actionButton({
     action: `${base}/spam`,
     csrf: call.csrf,
@@ -344,10 +349,12 @@ ${attached.quotes ?? ''}
 <h2 id="lead-scans-heading">Scans</h2>
 ${
   attached.scans.length === 0
-    ? html`<p class="muted small" id="lead-scans">No scan is attached. Attach one from its page on the Scans screen.</p>`
+    ? html`<p class="muted small" id="lead-scans">No scan is attached. Attach one from its page
+    on the Scans screen.</p>`
     : html`<ul class="plain" id="lead-scans">${attached.scans.map(
         (scan) =>
-          html`<li><a href="${ws}/scans/${scan.id}">Scan of ${when(scan.receivedAt)}</a> <span class="muted small">${scan.roomCount} ${
+          html`<li><a href="${ws}/scans/${scan.id}">Scan
+          of ${when(scan.receivedAt)}</a> <span class="muted small">${scan.roomCount} ${
             scan.roomCount === 1 ? 'room' : 'rooms'
           } · ${areaText(scan.floorArea, attached.units)}</span></li>`,
       )}</ul>`

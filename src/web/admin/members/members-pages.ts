@@ -32,7 +32,8 @@ export function membersPage(call: WorkspaceCall, input: MembersPageInput): SafeH
   const base = workspacePath(call.workspace.workspaceId, 'members');
   const errors = input.inviteErrors ?? {};
   return html`<div class="page-head"><div><h1>Members</h1>
-  <p class="muted">Who can sign in to ${call.workspace.workspaceName}. Owners can do everything; members work the inboxes and scans.</p></div></div>
+  <p class="muted">Who can sign in to ${call.workspace.workspaceName}. Owners can do everything; members work the
+  inboxes and scans.</p></div></div>
 ${notice(call.query.notice)}
 ${input.problem ? html`<p class="notice error" role="alert">${input.problem}</p>` : ''}
 ${input.invited ? invitedNotice(input.invited) : ''}
@@ -94,8 +95,10 @@ ${
 <h2 id="invite-heading">Invite</h2>
 <p class="muted small">${
     input.emailOn
-      ? 'We email them: someone new gets a one-time link to choose their own password; someone who already has an account here gets an invitation they accept after signing in.'
-      : 'Someone new gets an account and you get a one-time link to send them; they choose their own password. Someone who already has an account here gets an invitation they accept after signing in.'
+      ? 'We email them: someone new gets a one-time link to choose their own password; someone who already has an ' +
+        'account here gets an invitation they accept after signing in.'
+      : 'Someone new gets an account and you get a one-time link to send them; they choose their own password. ' +
+        'Someone who already has an account here gets an invitation they accept after signing in.'
   }</p>
 <form method="post" action="${base}" novalidate>
 ${csrfField(call.csrf)}
@@ -135,18 +138,21 @@ function invitedNotice(invited: CreatedUser): SafeHtml {
     // One answer for both outcomes: whether the address has an account stays between the server and its owner.
     return html`<section class="notice info" aria-labelledby="invited-heading">
 <h2 id="invited-heading">We emailed an invitation to ${invited.email}</h2>
-<p>They join as ${invited.role}. Someone new chooses their password through the link in the email (it works once, for 24 hours); someone who already has an account here accepts the invitation after signing in.</p>
+<p>They join as ${invited.role}. Someone new chooses their password through the link in the email (it works once, for 24
+hours); someone who already has an account here accepts the invitation after signing in.</p>
 </section>`;
   }
   if (invited.outcome === 'invited' || !invited.setupUrl) {
     return html`<section class="notice info" aria-labelledby="invited-heading">
 <h2 id="invited-heading">${invited.email} is invited as ${invited.role}</h2>
-<p>They already have a Leadscan account on this server. The invitation waits on their Account page; they join when they sign in and accept it. It is listed below until then.</p>
+<p>They already have a Leadscan account on this server. The invitation waits on their Account page; they join when they
+sign in and accept it. It is listed below until then.</p>
 </section>`;
   }
   return html`<section class="notice info" aria-labelledby="invited-heading">
 <h2 id="invited-heading">${invited.email} was added as ${invited.role}</h2>
-<p>Send them this one-time link to set their password. It works once and expires ${html`${when(invited.expiresAt)}`}; it is not shown again.</p>
+<p>Send them this one-time link to set their password. It works once and expires ${html`${when(invited.expiresAt)}`}; it
+is not shown again.</p>
 <div class="copy-row"><code class="copy-value" id="invite-link">${invited.setupUrl}</code>
 <button type="button" class="secondary" data-copy-target="#invite-link" data-status="#invite-status"
   hidden>Copy</button></div>

@@ -101,7 +101,9 @@ ${notice(call.query.notice)}${testOutcome ?? ''}
 ${
   server
     ? ''
-    : html`<p class="notice warn" role="status">Email is off on this server, so nothing is sent yet. Whoever runs the server sets <code>SMTP_URL</code> and <code>MAIL_FROM</code> and restarts it; your choices below are kept meanwhile.</p>`
+    : html`<p class="notice warn" role="status">Email is off on this server, so nothing is sent yet. Whoever
+    runs the server sets <code>SMTP_URL</code> and <code>MAIL_FROM</code> and restarts it; your choices below are kept
+    meanwhile.</p>`
 }
 <section class="card" aria-labelledby="choices-heading">
 <h2 id="choices-heading">Email me about</h2>
@@ -197,7 +199,8 @@ export const notificationsArea: AdminArea = {
           userId: call.user.userId,
         });
         const outcome = html`<p class="notice ok"
-          role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a minute, look in the spam folder.</p>`;
+          role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a
+          minute, look in the spam folder.</p>`;
         return testOutcome(call, outcome);
       },
       // Both refusals are for this page to say: email is off, or the mail server's own reason it did not take it.

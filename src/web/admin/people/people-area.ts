@@ -72,7 +72,8 @@ function peoplePage(
   const quarantineShown = found ? found.quarantine.slice(0, PERSON_ROWS_SHOWN - leadsShown.length) : [];
   const notListed = total - leadsShown.length - quarantineShown.length;
   return html`<div class="page-head"><div><h1>Personal data</h1>
-  <p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead and quarantined submission of this workspace with their email or phone.</p></div></div>
+  <p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead
+  and quarantined submission of this workspace with their email or phone.</p></div></div>
 ${erasedNotice(call)}
 <section class="card" aria-labelledby="find-heading">
 <h2 id="find-heading">Find a person</h2>
@@ -154,7 +155,8 @@ ${quarantineShown.map(
 </tbody></table>
 ${
   notListed > 0
-    ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes every one.</p>`
+    ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes
+    every one.</p>`
     : ''
 }`
     : ''

@@ -36,7 +36,10 @@ function quarantinePage(
   const ws = workspacePath(call.workspace.workspaceId);
   const isOwner = call.workspace.role === 'owner';
   return html`<div class="page-head"><div><h1>Quarantine</h1>
-  <p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam back as it was.</p></div></div>
+  <p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's
+  spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too
+  wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam
+  back as it was.</p></div></div>
 ${leadsNotice(call.query.notice)}
 ${
   items.length === 0

@@ -70,12 +70,12 @@ export function newQuotePage(call: WorkspaceCall, input: NewQuoteInput): SafeHtm
       settings.currency,
       settings.locale,
     )} / ${per(item)}${extra}</span></span></label>`;
-  const noItems = html`<p class="muted small">The price list has no such item. <a href="${ws}/settings/price-list">Open the price list</a>${
-    call.workspace.role === 'owner' ? '' : ' (owners edit it)'
-  }.</p>`;
+  const noItems = html`<p class="muted small">The price list has no such item. <a href="${ws}/settings/price-list">Open
+  the price list</a>${call.workspace.role === 'owner' ? '' : ' (owners edit it)'}.</p>`;
   return html`<p class="small"><a href="${ws}/leads/${input.leadId}">← ${input.leadName}</a></p>
 <div class="page-head"><div><h1>New quote</h1>
-<p class="muted">For ${input.leadName}. Pick the rooms and what to price in them; you can change every line afterwards.</p></div></div>
+<p class="muted">For ${input.leadName}. Pick the rooms and what to price in them; you can change
+every line afterwards.</p></div></div>
 ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
 <form method="post" action="${ws}/leads/${input.leadId}/quotes" class="new-quote">
 ${csrfField(call.csrf)}
@@ -85,7 +85,8 @@ ${csrfField(call.csrf)}
     errors.room ? html` aria-describedby="f-room-error"` : ''
   }><legend id="rooms-heading">Rooms</legend>${
     input.scans.length === 0
-      ? html`<p class="muted small">No scan is attached to this lead, so there are no rooms to measure from: pick what to add once, or start empty and add lines in the builder.</p>`
+      ? html`<p class="muted small">No scan is attached to this lead, so there are no rooms to measure from: pick what
+      to add once, or start empty and add lines in the builder.</p>`
       : input.scans.map(
           (scan) =>
             html`<p class="muted small pick-scan">Scan of ${when(scan.receivedAt)}</p>${
@@ -124,7 +125,9 @@ ${
 </div>
 <div class="card actions">
 <button type="submit" id="create-quote">Create the draft</button>
-<span class="muted small">One line per ticked room and measured item, its quantity from that room (a room without the figure gets no line; a tin or pack item is one line over all the rooms); one line for each item added once. Nothing reaches the customer until you press Send.</span>
+<span class="muted small">One line per ticked room and measured item, its quantity from that room (a
+room without the figure gets no line; a tin or pack item is one line over all the rooms); one line for each
+item added once. Nothing reaches the customer until you press Send.</span>
 </div>
 </form>`;
 }

@@ -120,7 +120,9 @@ ${field({
   errors,
   maxlength: 700,
   textarea: true,
-  hint: 'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a quantity was measured is kept apart, for you.',
+  hint:
+    'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a ' +
+    'quantity was measured is kept apart, for you.',
 })}
 <div class="item-grid">
 ${selectField(
@@ -265,7 +267,9 @@ ${itemForm(
 </section>
 <section class="card" aria-labelledby="import-heading" id="import">
 <h2 id="import-heading">Import CSV</h2>
-<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats, pack and description, what the customer reads under the name, optional). A row whose name matches an item replaces it; the others are added. One bad row refuses the whole file.</p>
+<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats,
+pack and description, what the customer reads under the name, optional). A row whose name matches an item
+replaces it; the others are added. One bad row refuses the whole file.</p>
 <form method="post" action="${ws}/settings/price-list/import" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
 ${importFields(forms.import)}

@@ -361,7 +361,8 @@ ${
             )} / ${unitLabel(item.unit)}${item.measure ? ' · measured' : ''}</span></label>`,
       )}${input.form.errors?.item ? html`<p class="field-error">${input.form.errors.item}</p>` : ''}</fieldset>
 </div>
-<p class="hint">A measured item becomes one line per ticked room, its quantity from that room; the others one line each.</p>
+<p class="hint">A measured item becomes one line per ticked room, its quantity from that room; the others
+one line each.</p>
 <button type="submit" class="secondary">Add lines</button>
 </form>`
 }
@@ -497,7 +498,8 @@ ${errors.lines ? html`<p class="field-error" id="f-lines-error">${errors.lines}<
 ${
   quote.sections.length > 1
     ? html`<button type="submit" class="secondary" name="do" value="choice"
-      id="offer-choice">Offer as a choice</button><span class="muted small">Tick 2 to 4 sections’ “Offer as a choice”, mark one Recommended: the customer picks one.</span>`
+      id="offer-choice">Offer as a choice</button><span class="muted small">Tick 2 to 4 sections’ “Offer as a choice”,
+      mark one Recommended: the customer picks one.</span>`
     : ''
 }
 </div>
@@ -591,7 +593,8 @@ ${field({
 ${field({ name: 'terms', label: 'Terms', value: v('terms', quote.terms), errors, maxlength: 5000, textarea: true })}
 <div class="field"><label><input type="checkbox" name="showMeasurements" id="f-showMeasurements" value="on"${
     (posted ? posted.showMeasurements === 'on' : quote.showMeasurements) ? html` checked` : ''
-  }> Show the customer how quantities were measured</label><p class="hint">Off: the customer reads each line’s description only. On: also “Kitchen: floor 13.02 m² + 10 % waste” under it, as you see it here.</p></div>
+  }> Show the customer how quantities were measured</label><p class="hint">Off: the customer reads each line’s
+  description only. On: also “Kitchen: floor 13.02 m² + 10 % waste” under it, as you see it here.</p></div>
 </section>
 <div class="card" id="builder-actions">
 ${
@@ -603,7 +606,9 @@ ${
         errors,
         maxlength: 2000,
         textarea: true,
-        hint: 'Goes in the email that Send makes, above the button to the quote, with your business’s address and phone under it. Save keeps it with the draft.',
+        hint:
+          'Goes in the email that Send makes, above the button to the quote, with your business’s address and ' +
+          'phone under it. Save keeps it with the draft.',
       })
     : ''
 }
@@ -695,7 +700,8 @@ function documentLine(call: WorkspaceCall, base: string, doc: StoredDocument, la
   if (doc.state === 'done')
     return html`<li><a href="${base}/pdf${
       doc.purpose === 'accepted' ? '/accepted' : ''
-    }">${doc.fileName}</a> <span class="muted small">${label} · ${kilobytes(doc.size)} · SHA-256 <code>${doc.sha256 ?? ''}</code></span></li>`;
+    }">${doc.fileName}</a> <span class="muted small">${label} · ${kilobytes(doc.size)} ·
+    SHA-256 <code>${doc.sha256 ?? ''}</code></span></li>`;
   if (doc.state === 'failed')
     return html`<li class="pdf-failed">
     <strong>${label}: the PDF could not be made.</strong> <span class="small">${doc.error ?? ''}</span>
@@ -751,7 +757,8 @@ ${input.form.problem ? html`<p class="notice error" role="alert">${input.form.pr
 ${
   quote.customerUrl && quote.status !== 'draft'
     ? html`<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">The customer’s link</h2>
-<p class="muted small">Anyone with this link can read the quote and accept or decline it; it is never listed anywhere.</p>
+<p class="muted small">Anyone with this link can read the quote and accept or decline it; it is never listed
+anywhere.</p>
 <div class="copy-row"><code class="copy-value" id="customer-link">${quote.customerUrl}</code><button type="button"
   class="secondary" data-copy-target="#customer-link" data-status="#copy-status" hidden>Copy</button></div>
 <p class="status-line" id="copy-status" role="status"></p></section>`
@@ -779,7 +786,8 @@ export function leadQuotesCard(
 <a class="button" href="${ws}/leads/${leadId}/quotes/new" id="new-quote">New quote</a></div>
 ${
   quotes.length === 0
-    ? html`<p class="muted small">No quote yet. New quote starts a draft with the customer’s details, priced from the rooms of the attached scans you pick.</p>`
+    ? html`<p class="muted small">No quote yet. New quote starts a draft with the customer’s details,
+    priced from the rooms of the attached scans you pick.</p>`
     : quotesTable(call, quotes, settings, 'lead-quotes-list')
 }
 </section>`;

@@ -117,7 +117,8 @@ ${tile(
 </dl>
 ${report.otherCurrencies.map(
   (o) =>
-    html`<p class="hint">Also ${o.sent} quote${o.sent === 1 ? '' : 's'} made in ${o.currency}, counted above but not in the values: ${formatMoney(
+    html`<p class="hint">Also ${o.sent} quote${o.sent === 1 ? '' : 's'} made in ${o.currency}, counted above but
+    not in the values: ${formatMoney(
       o.valueSent,
       o.currency,
       locale,

@@ -16,7 +16,8 @@ function bounds(points: Point[]) {
 
 export function floorPlanSvg(scanned: Plan | null, units: Units, title: string): SafeHtml {
   if (!scanned)
-    return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to draw.</p>`;
+    return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to
+    draw.</p>`;
   const plan = levelPlan(scanned);
   const points: Point[] = [
     ...plan.outline,

@@ -35,7 +35,10 @@ function roomNames(scan: ScanView): string {
 
 function connectionTest(baseUrl: string, key: string | null): string {
   // Double quotes around the key's header, so a shell fills in $LEADSCAN_KEY (single quotes would send it literally).
-  return `curl -sS -X POST '${baseUrl}/api/scan/upload' -H "x-scan-key: ${key ?? '$LEADSCAN_KEY'}" -H 'content-type: application/json' -d '{"rooms":[]}'`;
+  return (
+    `curl -sS -X POST '${baseUrl}/api/scan/upload' -H "x-scan-key: ${key ?? '$LEADSCAN_KEY'}" -H ` +
+    `'content-type: application/json' -d '{"rooms":[]}'`
+  );
 }
 
 export interface ScansPageInput {
@@ -123,7 +126,8 @@ ${
         input.page > 1
           ? 'No older scans.'
           : input.filter === 'unattached'
-            ? html`No scans waiting for a lead. New uploads from the scanning app show up here. <a href="${base}?scans=all">List all scans</a>.`
+            ? html`No scans waiting for a lead. New uploads from the scanning app show up
+            here. <a href="${base}?scans=all">List all scans</a>.`
             : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'
       }</p>`
     : html`<table class="list" id="scans">
@@ -207,7 +211,8 @@ ${
         scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''
       }</p>
 ${actionButton({ action: `${base}/detach`, csrf: call.csrf, label: 'Detach', kind: 'secondary' })}`
-    : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by name, email or phone.</p>`
+    : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by
+    name, email or phone.</p>`
 }
 <form method="get" action="${base}" class="search-row" role="search">
 <label for="f-find">Find a lead</label>
@@ -393,7 +398,8 @@ ${
     ? html`${floorPlanSvg(room.measurement.plan, units, room.name)}${simplifiedNote(room.measurement.plan)}`
     : html`<p class="muted small">No measurements recognized in this room.</p>${
         unrecognized.has(room.index)
-          ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>`
+          ? html`<details><summary>Show its
+          JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>`
           : ''
       }`
 }
@@ -413,5 +419,6 @@ function simplifiedNote(plan: Plan | null): SafeHtml | string {
       : '',
     cut.corners > plan.outline.length ? `its floor outline with ${plan.outline.length} of ${cut.corners} corners` : '',
   ].filter(Boolean);
-  return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show, so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;
+  return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show,
+  so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;
 }

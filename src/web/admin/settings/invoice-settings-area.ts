@@ -25,7 +25,8 @@ function depositText(s: WorkspaceSettings): string {
 function invoiceSettingsPage(call: WorkspaceCall, values: Values, currency: string, errors: FormErrors = {}): SafeHtml {
   const settings = workspacePath(call.workspace.workspaceId, 'settings');
   return html`<div class="page-head"><div><h1>Invoices</h1>
-  <p class="muted">How invoices are numbered, when they are due, how the customer pays, and the deposit new quotes ask.</p></div>
+  <p class="muted">How invoices are numbered, when they are due, how the customer pays, and the deposit new quotes
+  ask.</p></div>
 <div class="actions"><a class="button secondary" href="${settings}">Settings</a></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="invoice-settings-heading">
@@ -39,7 +40,9 @@ ${csrfField(call.csrf)}
     value: values.invoicePrefix,
     errors,
     maxlength: INVOICE_SETTINGS.prefix.max,
-    hint: 'What invoice numbers start with, e.g. INV- or 2026/. A change applies to the next number; credit notes are CN-.',
+    hint:
+      'What invoice numbers start with, e.g. INV- or 2026/. A change applies to the next number; credit notes ' +
+      'are CN-.',
   })}</div>
 <div>${field({
     name: 'paymentTerms',
@@ -65,7 +68,9 @@ ${field({
   value: values.deposit,
   errors,
   maxlength: 20,
-  hint: `A percentage of the total (30%) or an amount in ${currency} (500.00); empty for none. An accepted quote with a deposit is invoiced as Invoice deposit, then Invoice the rest.`,
+  hint:
+    `A percentage of the total (30%) or an amount in ${currency} (500.00); empty for none. An accepted quote ` +
+    `with a deposit is invoiced as Invoice deposit, then Invoice the rest.`,
 })}
 <button type="submit">Save invoice settings</button>
 </form>

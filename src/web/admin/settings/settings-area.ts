@@ -119,7 +119,8 @@ function quoteFields(values: QuoteValues, errors: FormErrors): SafeHtml {
   const numberRows = rows(values.taxNumbers, TAX_NUMBER_ROWS, { name: '', value: '' });
   return html`<fieldset class="quotes" aria-describedby="quotes-hint">
 <legend>Quotes</legend>
-<p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote already made.</p>
+<p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote
+already made.</p>
 ${selectField('currency', 'Currency', currencyOptions(values.currency), values.currency.toUpperCase(), errors)}
 ${selectField(
   'locale',
@@ -217,12 +218,14 @@ function documentsCard(call: WorkspaceCall, docs: DocumentSettingsView, errors: 
   const ws = call.workspace.workspaceId;
   return html`<section class="card" aria-labelledby="business-docs-heading" id="business-documents">
 <h2 id="business-docs-heading">Business: logo and paper</h2>
-<p class="hint">Your logo heads the quotes you send: their page and their PDF. A PDF already sent keeps the logo and paper it was made with.</p>
+<p class="hint">Your logo heads the quotes you send: their page and their PDF. A PDF already sent keeps the logo and
+paper it was made with.</p>
 <form method="post" action="${workspacePath(ws, 'settings/documents')}" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
 ${
   docs.logo
-    ? html`<p class="small">Current logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} × ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>`
+    ? html`<p class="small">Current
+    logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} × ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>`
     : html`<p class="small muted">No logo yet.</p>`
 }
 <div class="field${
@@ -261,7 +264,8 @@ function settingsPage(
     zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]
   ).map((z) => [z, z.replaceAll('_', ' ')]);
   return html`<div class="page-head"><div><h1>Settings</h1>
-  <p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div>
+  <p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans,
+  and what its quotes are priced in.</p></div>
 <div class="actions"><a class="button secondary" href="${workspacePath(
     call.workspace.workspaceId,
     'settings/price-list',
@@ -283,7 +287,9 @@ ${field({
   value: values.name,
   errors,
   maxlength: 120,
-  hint: 'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).',
+  hint:
+    'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on ' +
+    'the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).',
 })}
 ${selectField(
   'timeZone',
@@ -291,7 +297,8 @@ ${selectField(
   zoneOptions,
   values.timeZone,
   errors,
-  'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.',
+  'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its ' +
+    '08:00.',
 )}
 ${selectField(
   'units',
@@ -306,7 +313,8 @@ ${selectField(
 )}
 <fieldset class="retention" aria-describedby="retention-hint">
 <legend>Retention</legend>
-<p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good, and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
+<p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good,
+and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
 ${selectField('leadRetention', 'Delete leads older than', RETENTION_OPTIONS, values.leadRetention, errors)}
 ${selectField('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, values.scanRetention, errors)}
 </fieldset>

@@ -225,7 +225,8 @@ export function formEditorPage(call: WorkspaceCall, input: FormEditorInput): Saf
   const accent = normalizeHex(input.accentValue ?? '') ?? form.accent ?? DEFAULT_ACCENT;
   return html`<p class="small"><a href="${sourceBase}">← ${source.name}</a></p>
 <div class="page-head"><div><h1>Form fields</h1>
-<p class="muted">The hosted form of ${source.name}, in the order visitors see it. Relabel, hide, require or move the built-in fields; add your own below.</p></div>
+<p class="muted">The hosted form of ${source.name}, in the order visitors see it. Relabel, hide, require or move
+the built-in fields; add your own below.</p></div>
 <div class="actions"><a class="button secondary" href="${source.formUrl}" target="_blank"
   rel="noopener">Open the form</a></div></div>
 ${notice(call.query.notice)}
@@ -237,14 +238,17 @@ ${notice(call.query.notice)}
       : fieldRow(call, base, item.field, i, items.length, input.editing),
   )}</ol>
 ${form.fields.length === 0 ? html`<p class="muted" id="no-fields">No fields of your own yet.</p>` : ''}
-<p class="muted small">At least one of name, phone and email stays on the form. Answers to your own fields are stored with the lead under the field’s label, and are columns of the CSV export. Posts to the intake URL from your own forms are not held to any of this: they need none of these fields and may send hidden ones.</p>
+<p class="muted small">At least one of name, phone and email stays on the form. Answers to your own fields are
+stored with the lead under the field’s label, and are columns of the CSV export. Posts to the intake URL
+from your own forms are not held to any of this: they need none of these fields and may send hidden ones.</p>
 </section>
 <div class="grid-2">
 <section class="card" aria-labelledby="add-heading">
 <h2 id="add-heading">Add a field</h2>
 ${
   full
-    ? html`<p class="notice warn">A form has at most ${FORM_LIMITS.fields} fields of its own. Remove one to add another.</p>`
+    ? html`<p class="notice warn">A form has at most ${FORM_LIMITS.fields} fields of its own. Remove one to add
+    another.</p>`
     : ''
 }
 <form method="post" action="${base}/fields" novalidate>
@@ -299,7 +303,8 @@ ${field({
 </section>
 <section class="card" aria-labelledby="look-heading">
 <h2 id="look-heading">Colour</h2>
-<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. The default is ${DEFAULT_ACCENT}.</p>
+<p class="muted small">The Send button and focus rings. White text must stay readable on it: colours
+under a ${MIN_CONTRAST}:1 contrast with white (WCAG AA) are refused. The default is ${DEFAULT_ACCENT}.</p>
 <form method="post" action="${base}/look" novalidate>
 ${csrfField(call.csrf)}
 ${field({

@@ -34,7 +34,8 @@ function baseUrlWarning(call: WorkspaceCall): SafeHtml | string {
   return html`<p class="notice warn" id="base-url-warning" role="note">
   <strong>PUBLIC_BASE_URL is not set.</strong> The links and the embed snippet below use <code>${
     new URL(call.ctx.config.publicBaseUrl).origin
-  }</code> or the address the server last started with, which visitors on the internet may not reach. Set PUBLIC_BASE_URL to the address people use (see docs/operations.md) and restart.</p>`;
+  }</code> or the address the server last started with, which visitors on the internet may not reach. Set
+  PUBLIC_BASE_URL to the address people use (see docs/operations.md) and restart.</p>`;
 }
 
 /** Sources (docs/admin-app.md): every source with its pipeline, status, lead count and last lead. */
@@ -69,7 +70,8 @@ ${
 </section>
 ${
   sources.length
-    ? html`<p class="muted small">Open a source for its intake URL, hosted form, embed snippet, bot check and form texts.</p>`
+    ? html`<p class="muted small">Open a source for its intake URL, hosted form, embed snippet, bot check and
+    form texts.</p>`
     : ''
 }`;
 }
@@ -149,7 +151,9 @@ function confirmationSettings(call: WorkspaceCall, base: string, input: SourcePa
   const settings = workspacePath(call.workspace.workspaceId, 'settings');
   return html`<section class="card" aria-labelledby="confirmation-heading" id="confirmation">
 <h2 id="confirmation-heading">Confirmation to the sender</h2>
-<p class="muted small">An email to the address the person typed: “We got your request”, with the business’s name (${input.workspaceName}) and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
+<p class="muted small">An email to the address the person typed: “We got your request”, with the business’s name
+(${input.workspaceName}) and contact from <a href="${settings}">Settings</a>, Reply-To the business email. It holds
+nothing they typed. Never for a post in Quarantine; at most one per address a day and 100 a day for this source.</p>
 <p>Now: <strong id="confirmation-state">${on ? 'on' : 'off'}</strong>${
     input.businessEmail
       ? html`; replies go to <code>${input.businessEmail}</code>.`
@@ -180,7 +184,8 @@ function intakeLog(stats: SourceStats): SafeHtml {
   );
   return html`<section class="card" aria-labelledby="log-heading">
 <h2 id="log-heading">Intake log</h2>
-<p class="muted small">Requests to this source’s intake link and hosted form over the last 14 days (UTC), counted every few seconds. Refusals show their reason, e.g. <code>missing_contact</code> or <code>rate_limited</code>.</p>
+<p class="muted small">Requests to this source’s intake link and hosted form over the last 14 days (UTC), counted every
+few seconds. Refusals show their reason, e.g. <code>missing_contact</code> or <code>rate_limited</code>.</p>
 ${
   rows.length === 0
     ? html`<p class="muted">No requests in the last 14 days.</p>`
@@ -216,7 +221,8 @@ function campaignCard(
     );
   return html`<section class="card" aria-labelledby="campaigns-heading">
 <h2 id="campaigns-heading">Campaign sources</h2>
-<p class="muted small">This source’s leads of the last ${campaigns.days} days by the <code>utm_source</code> of the page they were sent from.</p>
+<p class="muted small">This source’s leads of the last ${campaigns.days} days by the <code>utm_source</code> of the page
+they were sent from.</p>
 ${
   rows.length === 0
     ? html`<p class="muted">No leads in the last ${campaigns.days} days.</p>`
@@ -277,7 +283,8 @@ ${copyRow(
   embedSnippet({ formUrl: source.formUrl, title: 'Contact form', token: source.token }),
   true,
 )}
-<p class="muted small">The frame fits the form’s height and the lead records the page it was sent from. The frame alone (without the script) works too, at a fixed height.</p>
+<p class="muted small">The frame fits the form’s height and the lead records the page it was sent from. The frame alone
+(without the script) works too, at a fixed height.</p>
 </section>
 ${intakeLog(input.stats)}
 ${campaignCard(call, source, input.campaigns)}

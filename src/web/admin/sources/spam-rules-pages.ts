@@ -21,7 +21,9 @@ const FIELDS: Array<[list: SpamRuleList, label: string, hint: string]> = [
   [
     'allowedSites',
     'Allowed sites',
-    'Optional. One host a line (www.example.com, or *.example.com for its subdomains). When set, a post sent from any other site goes to Quarantine; a post that names no site (a server-side integration) and this server’s own hosted form are always let through.',
+    'Optional. One host a line (www.example.com, or *.example.com for its subdomains). When set, a post sent from ' +
+      'any other site goes to Quarantine; a post that names no site (a server-side integration) and this server’s ' +
+      'own hosted form are always let through.',
   ],
 ];
 
@@ -38,7 +40,8 @@ export function spamRulesPage(
 <p class="muted">${view.name}: posts that match go to <a href="${workspacePath(
     call.workspace.workspaceId,
     'quarantine',
-  )}">Quarantine</a> with the rule that caught them, where Restore makes them leads. The sender always sees the usual thank-you.</p></div></div>
+  )}">Quarantine</a> with the rule that caught them, where Restore makes them leads. The sender always sees the usual
+  thank-you.</p></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="rules-heading">
 <h2 id="rules-heading" class="offscreen">Rules</h2>

@@ -44,7 +44,8 @@ function stagesPage(
     `pipelines/${pipeline.id}/leads`,
   )}">← ${pipeline.name}</a></p>
 <div class="page-head"><div><h1>Stages of ${pipeline.name}</h1>
-<p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
+<p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by
+moving its leads to another stage.</p></div></div>
 ${leadsNotice(call.query.notice)}
 <section class="card table-card" aria-labelledby="stages-heading">
 <h2 id="stages-heading" class="offscreen">Stages</h2>
