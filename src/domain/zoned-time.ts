@@ -20,7 +20,8 @@ export function zonedTimeFormatter(timeZone: string): (iso: string) => string {
     const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
     // `GMT-05:00`, or plain `GMT` at offset zero.
     const offset = part('timeZoneName').replace(/^GMT/, '') || '+00:00';
-    return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}${offset}`;
+    const day = `${part('year')}-${part('month')}-${part('day')}`;
+    return `${day} ${part('hour')}:${part('minute')}:${part('second')}${offset}`;
   };
 }
 

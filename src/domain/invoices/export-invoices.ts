@@ -197,7 +197,8 @@ export async function booksOf(ctx: WorkspaceContext, range: BooksRange): Promise
       if (after) {
         const { date, sentAt, id } = after;
         query = query.where(
-          sql<boolean>`(invoices.issue_date > ${date} or (invoices.issue_date = ${date} and (invoices.sent_at > ${sentAt} or (invoices.sent_at = ${sentAt} and invoices.id > ${id}))))`,
+          sql<boolean>`(invoices.issue_date > ${date} or (invoices.issue_date = ${date}
+            and (invoices.sent_at > ${sentAt} or (invoices.sent_at = ${sentAt} and invoices.id > ${id}))))`,
         );
       }
       const page = await query

@@ -1,6 +1,10 @@
 import { html } from '../html.js';
 import { page, WRAP, type RenderedEmail } from './email-page.js';
 
+const MESSAGE_STYLE =
+  'margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;' +
+  `white-space:pre-wrap;${WRAP}`;
+
 /**
  * The email a sent quote goes to its customer with (docs/quotes.md, "Send"): subject `Quote Q-0007 from {workspace}`,
  * a button to the customer's link, Reply-To the person who sent it. Queued in the send's own transaction.
@@ -54,7 +58,8 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
   const button = { label: 'View the quote', url: content.link };
   const body = html`${paragraphs.slice(0, 1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}${
     message
-      ? html`<p style="margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;white-space:pre-wrap;${WRAP}" id="sender-message">${message}</p>`
+      ? html`<p style="${MESSAGE_STYLE}"
+          id="sender-message">${message}</p>`
       : ''
   }${paragraphs.slice(1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
   const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}"

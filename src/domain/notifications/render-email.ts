@@ -208,7 +208,8 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
 <ul style="margin:0 0 16px;padding:0;list-style:none">${content.leads.map(
     (lead) =>
       html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb">
-      <a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
+      <a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span
+        style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
   )}</ul>${more > 0 ? html`<p style="margin:0 0 16px">…and ${more} more.</p>` : ''}`;
   return {
     subject,

@@ -71,8 +71,9 @@ function canonical(list: SpamRuleList, entry: string): string {
   return text;
 }
 
-const HOST =
-  /^(\*\.)?[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?(\.[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?)*$/u;
+/** One label of a host name (letters, digits, inner hyphens; any non-ASCII letter). */
+const HOST_LABEL = /[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?/u.source;
+const HOST = new RegExp(String.raw`^(\*\.)?${HOST_LABEL}(\.${HOST_LABEL})*$`, 'u');
 
 /** An allowed site: a host or `*.suffix`, with a port (1–65535) or without one (any port). */
 function isSite(entry: string): boolean {

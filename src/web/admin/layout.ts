@@ -72,6 +72,7 @@ export function shell(input: ShellInput): string {
   // One bar: brand, workspace, screens, the person. On a phone the screens fold into a Menu (a <details>, so it
   // opens without the script, from the keyboard, and says it is expanded); wider, the fold is undone (admin-css.ts,
   // `details.unfold`) and they show in the bar.
+  const initials = chrome ? html`<span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span>` : '';
   const top = chrome
     ? html`<header class="topbar"><div class="topbar-inner">
 <a class="brand" href="/"><span class="brand-mark"
@@ -101,8 +102,9 @@ ${
 <div class="topbar-end">
 <a class="who" href="/account" title="${chrome.user.email}"${
         chrome.area === 'account' ? html` aria-current="page"` : ''
-      }><span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span><span class="who-email">${chrome.user.email}</span></a>
-<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button type="submit" class="secondary">Sign out</button></form>
+      }>${initials}<span class="who-email">${chrome.user.email}</span></a>
+<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button
+  type="submit" class="secondary">Sign out</button></form>
 </div>
 </div></header>`
     : '';

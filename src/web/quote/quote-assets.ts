@@ -162,7 +162,8 @@ const QUOTE_JS = `(function () {
   if (body.hasAttribute('data-view') && window.fetch) {
     fetch(location.pathname, { method: 'POST', credentials: 'same-origin', keepalive: true,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'do=view&formToken=' + encodeURIComponent(body.getAttribute('data-form-token') || '') }).catch(function () {});
+      body: 'do=view&formToken=' + encodeURIComponent(body.getAttribute('data-form-token') || '') })
+      .catch(function () {});
   }
   var totals = document.querySelector('[data-totals]');
   if (!totals || typeof BigInt === 'undefined') return;
@@ -174,10 +175,18 @@ const QUOTE_JS = `(function () {
   function text(minor) {
     var n = BigInt(minor), neg = n < 0n; if (neg) n = -n;
     var s = n.toString();
-    if (digits > 0) { while (s.length <= digits) s = '0' + s; s = s.slice(0, s.length - digits) + '.' + s.slice(s.length - digits); }
+    if (digits > 0) {
+      while (s.length <= digits) s = '0' + s;
+      s = s.slice(0, s.length - digits) + '.' + s.slice(s.length - digits);
+    }
     return fmt.format((neg ? '-' : '') + s);
   }
-  function divRound(a, b) { var q = a / b, r = a % b; if (r < 0n) r = -r; if (r * 2n >= b) q += (a < 0n ? -1n : 1n); return q; }
+  function divRound(a, b) {
+    var q = a / b, r = a % b;
+    if (r < 0n) r = -r;
+    if (r * 2n >= b) q += (a < 0n ? -1n : 1n);
+    return q;
+  }
   function recompute() {
     var subtotal = 0n, bases = {};
     document.querySelectorAll('tbody[data-section]').forEach(function (group) {
@@ -194,13 +203,16 @@ const QUOTE_JS = `(function () {
         own += amount;
         if (!taken) return;
         subtotal += amount;
-        (row.getAttribute('data-taxes') || '').split(',').forEach(function (name) { if (name) bases[name] = (bases[name] || 0n) + amount; });
+        (row.getAttribute('data-taxes') || '').split(',').forEach(function (name) {
+          if (name) bases[name] = (bases[name] || 0n) + amount;
+        });
       });
       var cell = group.querySelector('[data-section-subtotal]'); if (cell) cell.textContent = text(own);
     });
     var total = subtotal;
     document.querySelectorAll('[data-tax]').forEach(function (cell) {
-      var tax = divRound(BigInt(cell.getAttribute('data-rate')) * (bases[cell.getAttribute('data-tax')] || 0n), 100000n);
+      var tax = divRound(
+        BigInt(cell.getAttribute('data-rate')) * (bases[cell.getAttribute('data-tax')] || 0n), 100000n);
       total += tax; cell.textContent = text(tax);
     });
     var sub = document.querySelector('[data-subtotal]'); if (sub) sub.textContent = text(subtotal);
@@ -208,13 +220,16 @@ const QUOTE_JS = `(function () {
     var dep = document.querySelector('[data-deposit]');
     if (dep) {
       var base = total < 0n ? 0n : total;
-      var due = dep.hasAttribute('data-percent') ? divRound(base * BigInt(dep.getAttribute('data-percent')), 100000n) : BigInt(dep.getAttribute('data-fixed') || '0');
+      var due = dep.hasAttribute('data-percent')
+        ? divRound(base * BigInt(dep.getAttribute('data-percent')), 100000n)
+        : BigInt(dep.getAttribute('data-fixed') || '0');
       if (due > base) due = base; if (due < 0n) due = 0n;
       dep.textContent = text(due);
     }
   }
   body.classList.add('scripted');
-  document.querySelectorAll('tr[data-amount] input[type=checkbox], tbody[data-section] input[type=radio]').forEach(function (input) { input.addEventListener('change', recompute); });
+  document.querySelectorAll('tr[data-amount] input[type=checkbox], tbody[data-section] input[type=radio]')
+    .forEach(function (input) { input.addEventListener('change', recompute); });
 })();
 `;
 

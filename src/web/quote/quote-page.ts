@@ -94,6 +94,15 @@ export function quoteMessagePage(heading: string, text: string, requestId?: stri
 }
 
 /** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
+/** An optional line's box on an open quote: ticked as the customer left it (or as sent), posted with Accept. */
+function tickBox(lineId: string, chosen: boolean): SafeHtml {
+  return html`<input type="checkbox" form="accept" name="line" value="${lineId}"${chosen ? html` checked` : ''}>`;
+}
+
+/** Its words: a question on screen, a plain "Optional" on paper. */
+const OPTIONAL_WORDS = html`<span class="screen-only">Optional: include this</span><span
+  class="print-only">Optional</span>`;
+
 function dateText(day: string, locale: string): string {
   return formatDay(day, locale);
 }
@@ -121,7 +130,7 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, quote: QuoteView, o
   const note = shownNote(line.source, quote.showMeasurements);
   const tick = line.optional
     ? open
-      ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> <span class="screen-only">Optional: include this</span><span class="print-only">Optional</span></label>`
+      ? html`<label class="tick">${tickBox(line.id, chosen)} ${OPTIONAL_WORDS}</label>`
       : html`<span class="tick">${chosen ? 'Optional: included' : 'Optional: not included'}</span>`
     : '';
   return html`<tr class="${

@@ -206,7 +206,8 @@ ${chain.documents.map(
       current === d.id
         ? html`<strong>${invoiceName(d)}</strong>`
         : html`<a href="${ws}/invoices/${d.id}">${invoiceName(d)}</a>`
-    } <span class="muted small">${KIND_LABELS[d.kind]}</span> ${invoiceBadge(d)} <span class="muted small">${money(d.total)}${
+    } <span class="muted small">${KIND_LABELS[d.kind]}</span> ${invoiceBadge(d)}
+    <span class="muted small">${money(d.total)}${
       d.kind !== 'credit_note' && d.status !== 'draft' && d.status !== 'void' ? ` · balance ${money(d.balance)}` : ''
     }${
       d.dueDate && d.status !== 'paid' && d.status !== 'void' ? ` · due ${formatDay(d.dueDate, locale)}` : ''
@@ -311,7 +312,8 @@ function newLine(input: InvoicePageInput, errors: FormErrors): SafeHtml {
   const v = (name: string, fallback: string) => (posted ? (posted[name] ?? '') : fallback);
   const ticked = (i: number) => (posted ? posted[`new-tax${i + 1}`] === 'on' : true);
   return html`<fieldset class="quote-line" id="new-line"><legend>A new line (a negative price is a discount)</legend>
-<div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description" name="new-description" rows="2" maxlength="1000"${
+<div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description"
+  name="new-description" rows="2" maxlength="1000"${
     errors['new-description'] ? html` aria-invalid="true" aria-describedby="f-new-description-error"` : ''
   }>${v('new-description', '')}</textarea>${fieldError(errors, 'new-description')}</div>
 <div class="line-grid">
@@ -479,9 +481,9 @@ ${
     <th scope="col">Method</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">
     <span class="offscreen">Actions</span></th></tr></thead>
 <tbody>${invoice.payments.map(
-        (
-          p,
-        ) => html`<tr><td data-label="Date">${day(p.date, invoice.locale)}</td><td data-label="Method">${METHOD_LABELS[p.method]}</td><td data-label="Reference">${p.reference ?? '—'}</td><td data-label="Amount" class="amount">${money(p.amount)}</td>
+        (p) => html`<tr><td data-label="Date">${day(p.date, invoice.locale)}</td>
+<td data-label="Method">${METHOD_LABELS[p.method]}</td><td data-label="Reference">${p.reference ?? '—'}</td>
+<td data-label="Amount" class="amount">${money(p.amount)}</td>
 <td class="actions">${actionButton({
           action: `${base}/payments/${p.id}/delete`,
           csrf: call.csrf,
@@ -576,7 +578,8 @@ ${csrfField(call.csrf)}
 <fieldset class="field pick-items"><legend>Lines</legend>${invoice.lines.map(
     (l) =>
       html`<label><input type="checkbox"
-        name="line" value="${l.id}"> <span class="pre">${l.description}</span> <span class="muted small">${money(l.amount)}</span></label>`,
+        name="line" value="${l.id}"> <span class="pre">${l.description}</span> <span
+          class="muted small">${money(l.amount)}</span></label>`,
   )}${fieldError(errors, 'lines')}</fieldset>
 ${field({
   name: 'reason',

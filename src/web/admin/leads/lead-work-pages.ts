@@ -108,7 +108,8 @@ export function historyList(lead: LeadDetail): SafeHtml {
   const entries: Array<{ at: string; text: SafeHtml }> = [
     ...lead.history.map((h) => ({
       at: h.movedAt,
-      text: html`<strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span class="muted">by ${h.byLabel}</span>`,
+      text: html`<strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span
+        class="muted">by ${h.byLabel}</span>`,
     })),
     ...lead.events.map((e) => ({
       at: e.at,

@@ -16,7 +16,8 @@ export const LEADS_CSS = `
 .count.quiet { background: var(--muted); }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: .75rem; align-items: end; }
 .filters .field { margin: 0; }
-/* Filters: a fold on a phone (a button; the fields under it when open), wide the fields sit in the grid (details.unfold) */
+/* Filters: a fold on a phone (a button; the fields under it when open), wide the fields sit in the grid
+   (details.unfold) */
 .filter-fold > summary {
   list-style: none; cursor: pointer; display: inline-flex; align-items: center; gap: .4rem; min-height: 2.5rem;
   padding: .45rem .95rem; border: 1px solid #a3abba; border-radius: 8px; font-weight: 600; background: #fff;

@@ -144,9 +144,9 @@ export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
   return html`<div class="page-head"><div><h1>Leads inbox</h1>
   <p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet
   are marked <span class="badge new">New</span>.</p></div>
-<div class="actions"><a class="button secondary" id="export-csv"
-  href="${here}.csv${queryString(query)}" download>Export
-  CSV</a><a class="button secondary" id="export-xlsx" href="${here}.xlsx${queryString(query)}" download>Export Excel</a>${
+<div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}"
+  download>Export CSV</a><a class="button secondary" id="export-xlsx" href="${here}.xlsx${queryString(query)}"
+  download>Export Excel</a>${
     workspace.role === 'owner'
       ? html`<a class="button secondary"
         href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a><a class="button secondary"

@@ -67,13 +67,14 @@ function statusRows(status: OutboxStatus, whose: string): SafeHtml {
   }</dd>
 <dt>Last failure${whose}</dt><dd>${
     failure
-      ? html`${when(failure.at)}, ${PURPOSES[failure.purpose]} to ${failure.to}: <span class="error-text">${failure.error}</span> ${
-          failure.gaveUp
-            ? failure.purpose === 'test'
-              ? '(a test is tried once)'
-              : '(given up after a day of retries)'
-            : '(retrying)'
-        }`
+      ? html`${when(failure.at)}, ${PURPOSES[failure.purpose]} to ${failure.to}: <span
+          class="error-text">${failure.error}</span> ${
+            failure.gaveUp
+              ? failure.purpose === 'test'
+                ? '(a test is tried once)'
+                : '(given up after a day of retries)'
+              : '(retrying)'
+          }`
       : 'none'
   }</dd>
 <dt>Waiting to be sent</dt><dd>${

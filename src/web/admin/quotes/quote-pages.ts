@@ -426,9 +426,10 @@ function sectionBlocks(input: BuilderInput): SafeHtml[] {
 ${
   quote.sections.length > 1
     ? html`<label class="radio"><input type="checkbox" name="offer"
-      value="${section.id}"${offered ? html` checked` : ''}> Offer as a choice</label><label class="radio"><input type="radio" name="recommended" value="${section.id}"${
-        recommended ? html` checked` : ''
-      }> Recommended</label>`
+      value="${section.id}"${offered ? html` checked` : ''}> Offer as a choice</label><label
+        class="radio"><input type="radio" name="recommended" value="${section.id}"${
+          recommended ? html` checked` : ''
+        }> Recommended</label>`
     : ''
 }
 ${
@@ -505,7 +506,8 @@ ${
 </div>
 <fieldset class="quote-line" id="new-line" data-line="new" data-new-line>
 <legend>A free line (a negative price is a discount)</legend>
-<div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description" name="new-description" rows="2" maxlength="1000"${
+<div class="field"><label for="f-new-description">Description</label><textarea id="f-new-description"
+  name="new-description" rows="2" maxlength="1000"${
     errors['new-description'] ? html` aria-invalid="true" aria-describedby="f-new-description-error"` : ''
   }>${v('new-description', '')}</textarea>${
     errors['new-description']
@@ -745,7 +747,8 @@ export function quotePage(call: WorkspaceCall, input: BuilderInput): SafeHtml {
       : '',
     quote.status !== 'draft' ? actionButton({ action: `${base}/copy`, csrf: call.csrf, label: 'Copy' }) : '',
   ];
-  return html`<p class="small"><a href="${ws}/leads/${quote.leadId}">← ${input.leadName}</a> · <a href="${ws}/quotes">Quotes</a></p>
+  return html`<p class="small"><a href="${ws}/leads/${quote.leadId}">← ${input.leadName}</a> · <a
+    href="${ws}/quotes">Quotes</a></p>
 <div class="page-head"><div><h1>${quoteName(quote)}${
     quote.title ? html` <span class="muted">· ${quote.title}</span>` : ''
   }</h1><p class="muted small">${statusBadge(quote.status)} · ${
@@ -805,11 +808,8 @@ export function scanQuotesCard(
 <h2 id="scan-quotes-heading">Quotes priced from this scan</h2>
 <ul class="plain">${quotes.map(
     (q) =>
-      html`<li><a href="${ws}/quotes/${q.id}">${quoteName(q)}</a> ${statusBadge(q.status)} <span class="muted small">${q.customerName ?? ''} · ${formatMoney(
-        q.total,
-        q.currency,
-        settings.locale,
-      )}</span></li>`,
+      html`<li><a href="${ws}/quotes/${q.id}">${quoteName(q)}</a> ${statusBadge(q.status)} <span
+        class="muted small">${q.customerName ?? ''} · ${formatMoney(q.total, q.currency, settings.locale)}</span></li>`,
   )}</ul>
 </section>`;
 }

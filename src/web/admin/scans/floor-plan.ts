@@ -65,11 +65,13 @@ ${plan.openings.map((o) => {
   const inward = Math.sign((centre[0] - o.a[0]) * -dy + (centre[1] - o.a[1]) * dx) || 1;
   const tip: Point = [o.a[0] - dy * inward, o.a[1] + dx * inward];
   const sweep = inward > 0 ? 1 : 0;
+  // The door's swing: digits, letters and spaces only, so html`` passes it through as it is.
+  const swing =
+    `M ${n(o.a[0])} ${n(o.a[1])} L ${n(tip[0])} ${n(tip[1])} ` +
+    `A ${n(o.width)} ${n(o.width)} 0 0 ${sweep} ${n(o.b[0])} ${n(o.b[1])}`;
   return html`<line class="plan-${o.kind}" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}"
     stroke="#ffffff" stroke-width="${n(stroke * 5)}"/>${
-      o.kind === 'door'
-        ? html`<path d="M ${n(o.a[0])} ${n(o.a[1])} L ${n(tip[0])} ${n(tip[1])} A ${n(o.width)} ${n(o.width)} 0 0 ${sweep} ${n(o.b[0])} ${n(o.b[1])}" fill="none" stroke="#4b5563" stroke-width="${n(stroke)}"/>`
-        : ''
+      o.kind === 'door' ? html`<path d="${swing}" fill="none" stroke="#4b5563" stroke-width="${n(stroke)}"/>` : ''
     }`;
 })}
 ${wallLabels(plan, font).map(

@@ -25,6 +25,9 @@ import { formatArea } from '../../../domain/units.js';
 
 export const SCANS_PER_PAGE = 25;
 
+/** The Excel link's accessible name (plain text: the html tag leaves it as it is). */
+const EXCEL_LABEL = 'Download measurements (Excel)';
+
 export function maskKey(key: string): string {
   return `lsk_…${key.slice(-4)}`;
 }
@@ -226,7 +229,8 @@ ${
       ? html`<p class="muted small" id="found-leads">No lead matches “${find}”.</p>`
       : html`<ul class="plain" id="found-leads">${found.map(
           (lead) => html`<li><form class="inline attach"
-            method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden" name="leadId" value="${lead.id}">
+            method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden"
+              name="leadId" value="${lead.id}">
 <span><strong>${lead.name ?? lead.email ?? lead.phone ?? lead.id}</strong> <span class="muted small">${[
             lead.email,
             lead.phone,
@@ -311,7 +315,8 @@ function measurementsSection(call: WorkspaceCall, base: string, input: ScanPageI
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
 <div class="actions"><a class="button secondary" href="${base}/measurements.csv"
   download id="download-measurements">Download measurements (CSV)</a><a class="button secondary"
-    href="${base}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="Download measurements (Excel)">Excel</a></div></div>
+    href="${base}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="${EXCEL_LABEL}">Excel</a>
+</div></div>
 ${roomsPager(base, shown, rooms.length)}
 <div class="table-scroll"><table class="list measurements wide-labels" id="rooms">
 <thead><tr><th scope="col">#</th><th scope="col">Room</th>${SHOWN_COLUMNS.map(

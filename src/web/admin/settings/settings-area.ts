@@ -224,8 +224,8 @@ paper it was made with.</p>
 ${csrfField(call.csrf)}
 ${
   docs.logo
-    ? html`<p class="small">Current
-    logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} × ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>`
+    ? html`<p class="small">Current logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} ×
+    ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>`
     : html`<p class="small muted">No logo yet.</p>`
 }
 <div class="field${

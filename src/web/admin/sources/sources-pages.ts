@@ -172,15 +172,17 @@ ${actionButton({
 
 /** The intake log: requests per UTC day, accepted, caught by the honeypot, and refused by code. No personal data. */
 function intakeLog(stats: SourceStats): SafeHtml {
+  const cell = (label: string, value: number | string) => html`<td data-label="${label}">${value}</td>`;
   const rows = stats.days.map(
     (day) =>
-      html`<tr><td data-label="Day (UTC)">${day.day}</td><td data-label="Accepted">${day.accepted}</td><td data-label="Quarantined">${day.quarantined}</td><td data-label="Refused">${day.refused}${
-        day.refused > 0
-          ? html` <span class="muted small">(${Object.entries(day.refusedBy)
-              .map(([code, n]) => `${code} ${n}`)
-              .join(', ')})</span>`
-          : ''
-      }</td></tr>`,
+      html`<tr>${cell('Day (UTC)', day.day)}${cell('Accepted', day.accepted)}${cell('Quarantined', day.quarantined)}<td
+        data-label="Refused">${day.refused}${
+          day.refused > 0
+            ? html` <span class="muted small">(${Object.entries(day.refusedBy)
+                .map(([code, n]) => `${code} ${n}`)
+                .join(', ')})</span>`
+            : ''
+        }</td></tr>`,
   );
   return html`<section class="card" aria-labelledby="log-heading">
 <h2 id="log-heading">Intake log</h2>
