@@ -172,17 +172,21 @@ ${actionButton({
 
 /** The intake log: requests per UTC day, accepted, caught by the honeypot, and refused by code. No personal data. */
 function intakeLog(stats: SourceStats): SafeHtml {
-  const cell = (label: string, value: number | string) => html`<td data-label="${label}">${value}</td>`;
+  const cell = (label: string, value: number | string | SafeHtml) => html`<td data-label="${label}">${value}</td>`;
+  const refused = (day: SourceStats['days'][number]) =>
+    day.refused > 0
+      ? html`${day.refused} <span class="muted small">(${Object.entries(day.refusedBy)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', ')})</span>`
+      : day.refused;
   const rows = stats.days.map(
     (day) =>
-      html`<tr>${cell('Day (UTC)', day.day)}${cell('Accepted', day.accepted)}${cell('Quarantined', day.quarantined)}<td
-        data-label="Refused">${day.refused}${
-          day.refused > 0
-            ? html` <span class="muted small">(${Object.entries(day.refusedBy)
-                .map(([code, n]) => `${code} ${n}`)
-                .join(', ')})</span>`
-            : ''
-        }</td></tr>`,
+      html`<tr>${[
+        cell('Day (UTC)', day.day),
+        cell('Accepted', day.accepted),
+        cell('Quarantined', day.quarantined),
+        cell('Refused', refused(day)),
+      ]}</tr>`,
   );
   return html`<section class="card" aria-labelledby="log-heading">
 <h2 id="log-heading">Intake log</h2>
