@@ -15,7 +15,10 @@ export interface Config {
   host: string;
   port: number;
   publicBaseUrl: string;
-  /** Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used (docs/cli.md). */
+  /**
+   * Whether PUBLIC_BASE_URL was set; when not, the CLI prints links with the base URL the server last used
+   * (docs/cli.md).
+   */
   publicBaseUrlSet: boolean;
   /** From APP_SECRET; undefined means "generate one and keep it in the data directory" (docs/api.md). */
   appSecret: string | undefined;
@@ -33,7 +36,9 @@ export interface Config {
   botCheckVerifyUrls: Record<BotCheckProvider, string>;
   botCheckTimeoutMs: number;
   redisUrl: string | undefined;
-  /** HTTP timeouts in ms (docs/api.md, "Slow and heavy clients"): idle socket, whole request, headers, idle keep-alive. */
+  /**
+   * HTTP timeouts in ms (docs/api.md, "Slow and heavy clients"): idle socket, whole request, headers, idle keep-alive.
+   */
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -69,7 +74,10 @@ export interface Config {
 export type WritePath = 'hot' | 'batcher';
 
 export interface MailConfig {
-  /** smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it redacted. */
+  /**
+   * smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://user:pass@host:465. Secret: log it
+   * redacted.
+   */
   smtpUrl: string;
   /** The From header, e.g. `Leadscan <leads@example.com>`. */
   from: string;
@@ -156,7 +164,8 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (['true', 'on', 'yes'].includes(value.toLowerCase())) {
     throw new ConfigError(
       'TRUST_PROXY',
-      `"${value}" would let any client choose its IP; write the number of proxies in front of Leadscan (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)`,
+      `"${value}" would let any client choose its IP; write the number of proxies in front of Leadscan (e.g. 1) or ` +
+        `their addresses/CIDRs (e.g. 10.0.0.0/8)`,
     );
   }
   if (/^\d+$/.test(value)) {
@@ -172,7 +181,10 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (wrong !== undefined || entries.length === 0) {
     throw new ConfigError(
       'TRUST_PROXY',
-      `must be a number of proxy hops or a comma-separated list of proxy addresses/CIDRs, got "${(wrong ?? value).slice(0, 100)}"`,
+      `must be a number of proxy hops or a comma-separated list of proxy addresses/CIDRs, got "${(wrong ?? value).slice(
+        0,
+        100,
+      )}"`,
     );
   }
   return entries;
@@ -255,7 +267,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[A-Za-z0-9_./ -]{1,100}$/.test(cliCommand)) {
     throw new ConfigError(
       'CLI_COMMAND',
-      `must be a command of letters, digits, spaces, ".", "/", "-" or "_" (e.g. leadscan), got "${cliCommand.slice(0, 100)}"`,
+      `must be a command of letters, digits, spaces, ".", "/", "-" or "_" (e.g. leadscan), got ` +
+        `"${cliCommand.slice(0, 100)}"`,
     );
   }
   return {

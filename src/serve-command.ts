@@ -19,7 +19,8 @@ const RESTART_WINDOW_MS = 60_000;
 /**
  * `leadscan serve`. SQLite is one process: one writer commits for everybody, and several processes would only
  * queue on its lock. On PostgreSQL `--workers N` (or WORKERS) runs N processes with node:cluster on the shared
- * port; the database is the only shared state, so they behave as one service (docs/operations.md, "Running several instances").
+ * port; the database is the only shared state, so they behave as one service (docs/operations.md, "Running several
+ * instances").
  */
 export async function serveCommand(
   config: Config,
@@ -56,8 +57,10 @@ export async function serveCommand(
 function warnGeneratedSecret(runtime: Runtime, io: ServeIo): void {
   if (!runtime.generatedSecretAt) return;
   io.stderr.write(
-    `Note: APP_SECRET is not set, so Leadscan made one and keeps it in ${runtime.generatedSecretAt}. Keep that file with ` +
-      'the database and its backups: upload keys and bot-check secrets are encrypted with it. (To choose your own, set APP_SECRET.)\n',
+    `Note: APP_SECRET is not set, so Leadscan made one and keeps it in ${runtime.generatedSecretAt}. Keep that file ` +
+      `with ` +
+      'the database and its backups: upload keys and bot-check secrets are encrypted with it. (To choose your own, ' +
+      'set APP_SECRET.)\n',
   );
 }
 
@@ -68,7 +71,10 @@ function writerSummary(running: RunningServer): string {
   const writes = generic.writes + hot.writes;
   const largestBatch = Math.max(generic.largestBatch, hot.largestBatch);
   const mean = commits === 0 ? 0 : writes / commits;
-  return `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, largest ${largestBatch})`;
+  return (
+    `writer committed ${writes} writes in ${commits} transactions (mean batch ${mean.toFixed(1)}, ` +
+    `largest ${largestBatch})`
+  );
 }
 
 /**

@@ -59,12 +59,14 @@ export function banner(config: Config, listenUrl: string, result: BootstrapResul
     '',
     'First start: created workspace "Default", pipeline "Sales" and lead source "Website form".',
     'Post a lead:',
-    `  curl -X POST '${intake}' -H 'content-type: application/json' -d '{"name":"Ada Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
+    `  curl -X POST '${intake}' -H 'content-type: application/json' -d '{"name":"Ada ` +
+      `Lovelace","email":"ada@example.com","notes":"Kitchen refit"}'`,
     // By name, as the README says: the workspace is "Default" on a first start.
     `Scan upload key (shown once here; later: ${config.cliCommand} key show --workspace Default):`,
     `  ${result.uploadKey}`,
     'Test the scan connection:',
-    `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H 'content-type: application/json' -d '{"rooms":[]}'`,
+    `  curl -X POST '${config.publicBaseUrl}/api/scan/upload' -H 'x-scan-key: ${result.uploadKey}' -H ` +
+      `'content-type: application/json' -d '{"rooms":[]}'`,
   );
   if (result.adminSetup) {
     lines.push(
@@ -128,7 +130,8 @@ export async function startServer(runtime: Runtime): Promise<RunningServer> {
     app.log.warn({ err: error }, 'the retention run failed; retrying later'),
   );
 
-  // Follow-up reminders: every instance looks; each reminder is queued once (its unique key in the outbox's transaction).
+  // Follow-up reminders: every instance looks; each reminder is queued once (its unique key in the outbox's
+  // transaction).
   const followUps = startFollowUpJob(runtime.ctx, (error) =>
     app.log.warn({ err: error }, 'the follow-up reminders failed a pass; retrying later'),
   );

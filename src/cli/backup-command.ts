@@ -9,7 +9,9 @@ const done: Render = ((r: BackupResult) =>
     : `Its upload keys and bot-check secrets are encrypted under the app secret copied to ${r.appSecret}: keep the two files together.\n`) +
   r.removed.map((file) => `Removed the older backup ${file}.\n`).join('')) as Render;
 
-/** `leadscan backup --to FILE | --dir DIR [--keep N]`: a consistent copy of the SQLite database while the server runs. */
+/**
+ * `leadscan backup --to FILE | --dir DIR [--keep N]`: a consistent copy of the SQLite database while the server runs.
+ */
 export function registerBackupCommand(program: Command, { run, withJson, getConfig }: CliKit) {
   withJson(program.command('backup'))
     .description('copy the SQLite database consistently while the server runs (PostgreSQL: use pg_dump)')

@@ -61,7 +61,10 @@ export async function runDoctor(
 
 type Add = (check: string, ok: boolean, detail: string) => void;
 
-/** The PDF renderer (docs/documents.md): a test render of a small document (fonts and layout, as a thread runs them) and its time. */
+/**
+ * The PDF renderer (docs/documents.md): a test render of a small document (fonts and layout, as a thread runs them) and
+ * its time.
+ */
 async function checkRenderer(add: Add): Promise<void> {
   const started = performance.now();
   try {

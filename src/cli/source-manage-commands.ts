@@ -64,7 +64,9 @@ function editsOf(opts: RuleOptions): SpamRuleEdits {
   };
 }
 
-/** `leadscan source rename|delete|stats|rules|block|unblock`: each takes the source's id (`src_…`) or its intake token. */
+/**
+ * `leadscan source rename|delete|stats|rules|block|unblock`: each takes the source's id (`src_…`) or its intake token.
+ */
 export function registerSourceManagement(source: Command, { run, withJson }: CliKit) {
   withJson(source.command('rename <source>'))
     .description('rename a lead source (by id or token); names are unique in a workspace')

@@ -8,8 +8,9 @@ import type { Mailer } from './mailer.js';
 import type { DocumentRenderer } from './document-renderer.js';
 
 /**
- * Who a verb acts for, carried on the DomainContext (`ctx.actor`, made in audit/actor.ts): the admin pages derive a context per request with
- * the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the system).
+ * Who a verb acts for, carried on the DomainContext (`ctx.actor`, made in audit/actor.ts): the admin pages derive a
+ * context per request with the signed-in person, the CLI one with the OS user, and the jobs leave it unset (the
+ * system).
  */
 export type Actor =
   { kind: 'user'; userId: string; displayName: string } | { kind: 'cli'; osUser: string } | { kind: 'system' };

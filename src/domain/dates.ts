@@ -1,7 +1,7 @@
 /**
  * How dates read (docs/admin-app.md, "Dates"): one format on every page and in every email, the workspace's locale
- * (`November 27, 2026` in en-US, `27 novembre 2026` in fr-CA), made here and nowhere else. What machines read (JSON, CSV,
- * CLI flags, file names) stays `YYYY-MM-DD`.
+ * (`November 27, 2026` in en-US, `27 novembre 2026` in fr-CA), made here and nowhere else. What machines read (JSON,
+ * CSV, CLI flags, file names) stays `YYYY-MM-DD`.
  */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 const shownFormats = new Map<string, Intl.DateTimeFormat>();

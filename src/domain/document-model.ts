@@ -74,7 +74,9 @@ export interface DocumentLine {
   chosen: boolean;
 }
 
-/** A section's place in a choice between alternatives (good / better / best): sections sharing `group` are one choice. */
+/**
+ * A section's place in a choice between alternatives (good / better / best): sections sharing `group` are one choice.
+ */
 export interface DocumentChoice {
   group: string;
   recommended: boolean;
@@ -148,7 +150,9 @@ export interface DocumentAcceptance {
   options: string[];
   /** SHA-256 of the revision's content: the acceptance hash (docs/documents.md, "The accepted copy"). */
   contentSha256: string;
-  /** SHA-256 of the sent PDF, filled in when the accepted copy is rendered; null when the sent PDF could not be made. */
+  /**
+   * SHA-256 of the sent PDF, filled in when the accepted copy is rendered; null when the sent PDF could not be made.
+   */
   sentPdfSha256: string | null;
 }
 

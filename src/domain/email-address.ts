@@ -54,5 +54,7 @@ export function mailableAddress(value: string | null | undefined): string | null
   return trimmed.length <= 254 && MAILABLE.test(trimmed) ? trimmed : null;
 }
 
-const MAILABLE =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** One label of the domain: letters, digits and inner hyphens, at most 63. */
+const DOMAIN_LABEL = /[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?/.source;
+const LOCAL_PART = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@/.source;
+const MAILABLE = new RegExp(String.raw`${LOCAL_PART}${DOMAIN_LABEL}(?:\.${DOMAIN_LABEL})+$`);

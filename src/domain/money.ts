@@ -120,7 +120,10 @@ export function parseAmount(text: string, currency: string, field = 'price'): nu
       {
         field,
         code: 'invalid',
-        message: `Give an amount such as ${formatDecimal(4250 * 10 ** Math.max(0, digits - 2), digits)} (${digits} decimals at most)`,
+        message: `Give an amount such as ${formatDecimal(
+          4250 * 10 ** Math.max(0, digits - 2),
+          digits,
+        )} (${digits} decimals at most)`,
       },
     ]);
   }
@@ -175,12 +178,18 @@ export function hundredthsOf(value: number): number {
   return toSafe(value < 0 ? -units : units, 'quantity');
 }
 
-/** A line's amount: quantity (hundredths) × unit price (smallest unit), rounded half away from zero to the smallest unit. */
+/**
+ * A line's amount: quantity (hundredths) × unit price (smallest unit), rounded half away from zero to the smallest
+ * unit.
+ */
 export function lineAmount(quantityHundredths: number, unitPrice: number): number {
   return toSafe(divRound(BigInt(quantityHundredths) * BigInt(unitPrice), 100n), 'amount');
 }
 
-/** A tax: rate (thousandths of a percent) × base, rounded once, half away from zero; a negative base gives a negative tax. */
+/**
+ * A tax: rate (thousandths of a percent) × base, rounded once, half away from zero; a negative base gives a negative
+ * tax.
+ */
 export function taxAmount(rateThousandths: number, base: number): number {
   return toSafe(divRound(BigInt(rateThousandths) * BigInt(base), 100_000n), 'tax');
 }
@@ -196,7 +205,9 @@ export interface PricedLine {
   sectionId?: string | null;
 }
 
-/** What counting needs of a quote's section: whether it is an alternative (`choice`), and whether it is the one taken. */
+/**
+ * What counting needs of a quote's section: whether it is an alternative (`choice`), and whether it is the one taken.
+ */
 export interface PricedSection {
   id: string;
   /** The choice group's key, shared by alternatives of one another; null for a section that always counts. */
@@ -211,7 +222,9 @@ export interface TaxRate {
 }
 
 export interface Totals {
-  /** Each line's amount, in the lines' order (a line that does not count has its amount too, it just does not count). */
+  /**
+   * Each line's amount, in the lines' order (a line that does not count has its amount too, it just does not count).
+   */
   amounts: number[];
   /**
    * Each section's subtotal, in the sections' order: the amounts of its lines that count within it (not optional, or

@@ -16,7 +16,10 @@ export function hasControlCharacters(value: string, multiline = false): boolean 
 }
 
 export function controlCharacterMessage(label: string): string {
-  return `${label} contains a control character (such as NUL or a line break) that cannot be stored. Remove it and try again.`;
+  return (
+    `${label} contains a control character (such as NUL or a line break) that cannot be stored. Remove it and ` +
+    `try again.`
+  );
 }
 
 /** Refuses `value` with a field error when it holds a control character; returns it unchanged otherwise. */

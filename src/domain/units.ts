@@ -1,6 +1,7 @@
 /**
  * Units a workspace shows measurements in. Figures are kept in metres; only their display converts. Metric: m, m²,
- * m³ with two, two and one decimals (an area to 0.01 m², what a quote is priced from). Imperial: feet and inches to the nearest inch, ft² and ft³ to the unit.
+ * m³ with two, two and one decimals (an area to 0.01 m², what a quote is priced from). Imperial: feet and inches to the
+ * nearest inch, ft² and ft³ to the unit.
  */
 export type Units = 'metric' | 'imperial';
 

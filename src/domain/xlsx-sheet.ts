@@ -11,7 +11,9 @@ import type { CsvCell, CsvNumber } from './csv-cells.js';
  * streaming writer, no shared-strings table), so 100,000 leads take the memory of a page of them.
  */
 
-/** A date, or a date and time, as the workspace reads it (a spreadsheet has no time zones), and the CSV's text of it. */
+/**
+ * A date, or a date and time, as the workspace reads it (a spreadsheet has no time zones), and the CSV's text of it.
+ */
 export interface SheetTime {
   /** `2026-11-25` or `2026-11-25 08:03:00`: the wall-clock value the cell shows. */
   readonly wallClock: string;

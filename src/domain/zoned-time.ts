@@ -1,7 +1,7 @@
 /**
  * `2026-11-25 08:03:00-05:00`: an instant as the wall-clock time of a time zone, with that zone's offset at that
- * instant, to the second (docs/admin-app.md, "The CSV export"). Spreadsheets read it as text that sorts within one offset
- * and that any program can turn back into the exact instant. One formatter per zone, made once.
+ * instant, to the second (docs/admin-app.md, "The CSV export"). Spreadsheets read it as text that sorts within one
+ * offset and that any program can turn back into the exact instant. One formatter per zone, made once.
  */
 export function zonedTimeFormatter(timeZone: string): (iso: string) => string {
   const format = new Intl.DateTimeFormat('en-CA', {
@@ -20,7 +20,8 @@ export function zonedTimeFormatter(timeZone: string): (iso: string) => string {
     const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
     // `GMT-05:00`, or plain `GMT` at offset zero.
     const offset = part('timeZoneName').replace(/^GMT/, '') || '+00:00';
-    return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}${offset}`;
+    const day = `${part('year')}-${part('month')}-${part('day')}`;
+    return `${day} ${part('hour')}:${part('minute')}:${part('second')}${offset}`;
   };
 }
 

@@ -45,7 +45,9 @@ export async function decodeContentEncoding(
   if (!makeDecoder) {
     throw new AppError(
       'unsupported_encoding',
-      `The Content-Encoding "${boundedForDetail(String(header))}" is not read here; send the body as it is, or with one of ${ACCEPTED_ENCODINGS}`,
+      `The Content-Encoding "${boundedForDetail(
+        String(header),
+      )}" is not read here; send the body as it is, or with one of ${ACCEPTED_ENCODINGS}`,
       undefined,
       { accepted: ACCEPTED_ENCODINGS.split(', ') },
     );

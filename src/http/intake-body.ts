@@ -7,7 +7,8 @@ import { boundedForDetail } from './content-encoding.js';
 export const INTAKE_BODY_LIMIT = 64 * 1024;
 
 export const ACCEPTED_BODY_TYPES =
-  'application/json, application/x-www-form-urlencoded, multipart/form-data, or text/plain holding a JSON object, in UTF-8';
+  'application/json, application/x-www-form-urlencoded, multipart/form-data, or text/plain holding a JSON object, ' +
+  'in UTF-8';
 
 export function unreadableBody(why: string): AppError {
   return new AppError('unreadable_body', `${why}. Send the lead as ${ACCEPTED_BODY_TYPES}`);
@@ -95,7 +96,9 @@ export function parseJsonObjectBody(body: Buffer): Record<string, unknown> {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw unreadableBody(
-      `The body must be a JSON object ({ "name": … }), not ${Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)}`,
+      `The body must be a JSON object ({ "name": … }), not ${
+        Array.isArray(value) ? 'a list' : String(value === null ? 'null' : typeof value)
+      }`,
     );
   }
   return value as Record<string, unknown>;

@@ -26,7 +26,9 @@ export class Metrics {
   });
   private readonly leads = new Counter({
     name: 'leadscan_leads_total',
-    help: 'Lead submissions by outcome (accepted, quarantined, refused) and code (the refusal code, the quarantine reason)',
+    help:
+      'Lead submissions by outcome (accepted, quarantined, refused) and code (the refusal code, the quarantine ' +
+      'reason)',
     labelNames: ['outcome', 'code'] as const,
     registers: [this.registry],
   });
@@ -55,7 +57,9 @@ export class Metrics {
 
   private readonly emails = new Counter({
     name: 'leadscan_emails_total',
-    help: 'Email attempts settled by this process, by outcome: sent, pending (failed, to be retried), failed (given up), dropped',
+    help:
+      'Email attempts settled by this process, by outcome: sent, pending (failed, to be retried), failed (given ' +
+      'up), dropped',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -23,7 +23,8 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
           'Lead intake and room-scan upload. Errors are application/problem+json with a stable `code`; every ' +
           'response carries `x-request-id`. Refusals from the HTTP layer are problem+json too: 408 `request_timeout` ' +
           '(headers not complete within HEADERS_TIMEOUT_MS), 414 `uri_too_long` (URL over 8 KiB), 431 ' +
-          '`headers_too_large` (request line and headers over 16 KiB). Both write endpoints read gzip, deflate and br ' +
+          '`headers_too_large` (request line and headers over 16 KiB). Both write endpoints read gzip, deflate and ' +
+          'br ' +
           'bodies (Content-Encoding).',
       },
       // The path of PUBLIC_BASE_URL only: a relative server URL resolves against the page that shows the document,

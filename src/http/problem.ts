@@ -142,7 +142,8 @@ export function toAppError(error: FastifyError | AppError | Error, request?: Fas
   if (unstorableText(error)) {
     return new AppError(
       'invalid_request',
-      'A value holds a NUL byte or another control character that cannot be stored or searched. Remove it and try again',
+      'A value holds a NUL byte or another control character that cannot be stored or searched. Remove it and try ' +
+        'again',
     );
   }
   // The one place a storage failure becomes an answer: a StorageUnavailableError (made in storage/; a writer that

@@ -12,7 +12,8 @@ import type { IntakeToken } from '../domain/intake-token.js';
  * one-minute windows. Counters live in Redis when REDIS_URL is set (shared by every instance; while Redis is away,
  * each instance's own), else in memory.
  *
- * Headers follow draft-ietf-httpapi-ratelimit-headers-10 (the structured-field form since -08), on every limited response:
+ * Headers follow draft-ietf-httpapi-ratelimit-headers-10 (the structured-field form since -08), on every limited
+ * response:
  *   RateLimit-Policy: "intake";q=30;w=60      quota q per window w seconds
  *   RateLimit: "intake";r=12;t=42             r requests left, window resets in t seconds
  * and on a 429 also Retry-After (seconds).
@@ -185,7 +186,9 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, o
       if (result.isExceeded) {
         throw new AppError(
           'rate_limited',
-          `Too many requests: at most ${max} per minute ${name === 'intake' ? 'per client for this form' : 'per upload key'}; retry after ${resetSeconds} s`,
+          `Too many requests: at most ${max} per minute ${
+            name === 'intake' ? 'per client for this form' : 'per upload key'
+          }; retry after ${resetSeconds} s`,
           undefined,
           { retryAfterSeconds: resetSeconds },
         );

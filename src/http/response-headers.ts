@@ -17,7 +17,8 @@ export const REQUEST_ID_HEADER = {
 
 export const RATE_LIMIT_HEADERS = {
   RateLimit: header(
-    'Requests left in the current window (r) and seconds until it resets (t), draft-ietf-httpapi-ratelimit-headers-10; sent when the limit is on',
+    'Requests left in the current window (r) and seconds until it resets (t), ' +
+      'draft-ietf-httpapi-ratelimit-headers-10; sent when the limit is on',
     '"intake";r=29;t=60',
   ),
   'RateLimit-Policy': header('The quota (q) per window of w seconds; sent when the limit is on', '"intake";q=30;w=60'),

@@ -333,7 +333,9 @@ function sectionHeading(c: Cursor, section: DocumentSection): void {
   if (!section.heading && !section.choice) return;
   const heading = section.heading ?? '';
   const marker = section.choice
-    ? `${section.choice.chosen ? 'Chosen' : 'Not chosen'}${section.choice.recommended ? ' · Recommended' : ''} · one of “${section.choice.group}”`
+    ? `${section.choice.chosen ? 'Chosen' : 'Not chosen'}${
+        section.choice.recommended ? ' · Recommended' : ''
+      } · one of “${section.choice.group}”`
     : null;
   const h =
     heightOf(c, heading, { font: 'bold', size: 10.5 }) + (marker ? heightOf(c, marker, { size: SMALL }) + 2 : 0);
@@ -477,7 +479,8 @@ function acceptance(c: Cursor): void {
   c.y += 6;
   text(
     c,
-    "The SHA-256 of the revision's content is computed from the quote's figures as shown (docs: the acceptance record); anyone can compute it again from the quote to check that nothing changed since.",
+    "The SHA-256 of the revision's content is computed from the quote's figures as shown (docs: the acceptance " +
+      'record); anyone can compute it again from the quote to check that nothing changed since.',
     { size: SMALL, color: MUTED },
   );
 }

@@ -35,7 +35,8 @@ function startWorker(): Worker {
   const ts = here.pathname.endsWith('.ts');
   const entry = new URL(`./render-worker.${ts ? 'ts' : 'js'}`, here);
   if (!ts) return new Worker(entry);
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
+  const boot =
+    `import('tsx/esm/api').then(({ register }) => { register(); return ` + `import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { eval: true });
 }
 

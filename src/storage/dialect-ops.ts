@@ -17,9 +17,13 @@ export interface DialectOps {
   lock(trx: Transaction<Schema>, key: number): Promise<void>;
   /** Tries the transaction-wide lock named `name` without waiting: whether this transaction holds it now. */
   tryLock(trx: Transaction<Schema>, name: string): Promise<boolean>;
-  /** A select run inside a write, with the rows it reads locked until COMMIT where the backend needs it (FOR UPDATE). */
+  /**
+   * A select run inside a write, with the rows it reads locked until COMMIT where the backend needs it (FOR UPDATE).
+   */
   lockedRead<Q extends { forUpdate(): Q }>(query: Q): Q;
-  /** An ISO timestamp column (as the text it holds) less `days`, as the same ISO text: the start of a window before it. */
+  /**
+   * An ISO timestamp column (as the text it holds) less `days`, as the same ISO text: the start of a window before it.
+   */
   daysBefore(column: RawBuilder<unknown> | Expression<unknown>, days: number): RawBuilder<string>;
   /** Inbox search as a condition on the row of `leads` in scope (search-text.ts, `leadMatches`). */
   leadSearchMatches(query: SearchQuery): Expression<SqlBool>;

@@ -33,7 +33,10 @@ export interface WorkspaceTable {
   deposit_percent?: number | null;
   /** Since 0045: the deposit new quotes ask, a fixed amount in the smallest unit; null for none or a percentage. */
   deposit_amount?: number | null;
-  /** Since 0046: the business's logo, PNG or JPEG bytes (docs/documents.md, "The logo and the paper"), its type and pixel size. */
+  /**
+   * Since 0046: the business's logo, PNG or JPEG bytes (docs/documents.md, "The logo and the paper"), its type and
+   * pixel size.
+   */
   logo?: Buffer | null;
   logo_type?: string | null;
   logo_width?: number | null;
@@ -77,7 +80,10 @@ export interface LeadSourceTable {
   bot_check_min_score: number | null;
   /** Since 0021: JSON text of the source's spam rules (domain/sources/spam-rules.ts); null when it has none. */
   spam_rules?: string | null;
-  /** Since 0037: 1 when the source emails the sender a confirmation (docs/notifications.md, "Confirmation to the sender"); 0 by default. */
+  /**
+   * Since 0037: 1 when the source emails the sender a confirmation (docs/notifications.md, "Confirmation to the
+   * sender"); 0 by default.
+   */
   confirm_sender?: number;
   created_at: string;
   updated_at: string;
@@ -336,7 +342,10 @@ export interface SetupLinkTable {
   used_at: string | null;
   /** Since 0011: the workspace whose inviter was shown this link; null when only the person or the operator saw it. */
   shown_in_workspace_id?: string | null;
-  /** Since 0030: the fingerprint of the account's password hash and email when the link was issued (see credentials-fingerprint.ts). */
+  /**
+   * Since 0030: the fingerprint of the account's password hash and email when the link was issued (see
+   * credentials-fingerprint.ts).
+   */
   issued_for?: string | null;
 }
 
@@ -372,7 +381,10 @@ export interface LeadSourceTextsTable {
   form_fields?: string | null;
   /** Since 0020: the hosted form's accent colour, `#rrggbb`; null for the default. */
   accent?: string | null;
-  /** Since 0040: the built-in fields' labels, shown, required, and the one order of all fields, JSON; null for the default. */
+  /**
+   * Since 0040: the built-in fields' labels, shown, required, and the one order of all fields, JSON; null for the
+   * default.
+   */
   form_layout?: string | null;
 }
 
@@ -595,7 +607,9 @@ export interface QuoteTable {
   declined_at: string | null;
   decline_reason: string | null;
   withdrawn_at: string | null;
-  /** JSON `{ units, rooms: [{ scanId, room, name, plan }] }`: the priced rooms' plans frozen at send; null for a draft. */
+  /**
+   * JSON `{ units, rooms: [{ scanId, room, name, plan }] }`: the priced rooms' plans frozen at send; null for a draft.
+   */
   plans: string | null;
   /** Since 0045: the deposit asked, thousandths of a percent of the total (taxes included); null for none or fixed. */
   deposit_percent?: number | null;
@@ -605,7 +619,10 @@ export interface QuoteTable {
   show_measurements?: number;
   /** Since 0045: the canonical JSON's version the acceptance hash was made with (1 or 2); null before an acceptance. */
   acceptance_version?: number | null;
-  /** Since 0045: JSON `{ lines: [ids], sections: [ids] }`, the optional lines ticked and alternatives chosen as sent, kept at acceptance. */
+  /**
+   * Since 0045: JSON `{ lines: [ids], sections: [ids] }`, the optional lines ticked and alternatives chosen as sent,
+   * kept at acceptance.
+   */
   sent_choices?: string | null;
   /** Since 0050: the sender's message in the email Send queues; null for none. */
   send_message?: string | null;
@@ -625,7 +642,10 @@ export interface QuoteLineTable {
   taxes: string;
   optional: number;
   chosen: number;
-  /** JSON `{ scanId, room, measure, measured, waste, coats, pack, note, rooms? }` for a measured line; null for a free one. */
+  /**
+   * JSON `{ scanId, room, measure, measured, waste, coats, pack, note, rooms? }` for a measured line; null for a free
+   * one.
+   */
   source: string | null;
   /** Since 0045: the line's section (`quote_sections.id`); every line has one. */
   section_id?: string | null;

@@ -5,7 +5,8 @@
  *
  * - Text is folded: Unicode NFD, combining marks removed, lower case. `gagne`, `GAGNÉ` and `Gagné` are all `gagne`.
  * - A search is one piece of text, as typed (trimmed): it matches a lead whose folded name, email, phone or notes,
- *   or one of its extra fields' values (a hosted form's custom answers, a direct post's own fields), contain it. Several words are one phrase, found inside one field (`kitchen refit`), as the inbox always did.
+ *   or one of its extra fields' values (a hosted form's custom answers, a direct post's own fields), contain it.
+ * Several words are one phrase, found inside one field (`kitchen refit`), as the inbox always did.
  * - A search made only of digits and the signs people write phone numbers with (spaces, dashes, dots, parentheses,
  *   plus), with at least 3 digits, also matches a lead whose phone's digits contain its digits: `5550199` and
  *   `514 555` find `+1 514-555-0199`. With fewer digits it is plain text.

@@ -67,7 +67,8 @@ export async function issueSetupLink(
 const unusable = () =>
   new AppError(
     'setup_link_unusable',
-    'This link was already used, a newer one replaced it, the password or email changed since, or it has expired. Ask an owner for a new one (leadscan user reset-password --email …)',
+    'This link was already used, a newer one replaced it, the password or email changed since, or it has expired. ' +
+      'Ask an owner for a new one (leadscan user reset-password --email …)',
   );
 
 export interface OpenedSetupLink {

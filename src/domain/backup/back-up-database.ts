@@ -40,7 +40,9 @@ export async function backUpDatabase(
     const target = input.to ?? path.join(input.dir!, 'leadscan.dump');
     throw new AppError(
       'invalid_arguments',
-      `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${target} '${redactedUrl(input.databaseUrl)}'`,
+      `On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=${target} '${redactedUrl(
+        input.databaseUrl,
+      )}'`,
     );
   }
   let file: string;

@@ -45,7 +45,9 @@ export function checkAccent(text: string): string | null {
   }
   const ratio = contrastWithWhite(hex);
   if (ratio < MIN_CONTRAST) {
-    const message = `${hex} has a contrast of ${ratio.toFixed(2)}:1 with white; the form needs at least ${MIN_CONTRAST}:1 (WCAG AA) so the button text stays readable. Choose a darker colour.`;
+    const message =
+      `${hex} has a contrast of ${ratio.toFixed(2)}:1 with white; the form needs at ` +
+      `least ${MIN_CONTRAST}:1 (WCAG AA) so the button text stays readable. Choose a darker colour.`;
     throw new AppError('invalid_fields', message, [{ field: 'accent', code: 'invalid', message }]);
   }
   return hex;

@@ -72,9 +72,9 @@ function answerOf(field: FormFieldDefinition, value: unknown): { text: string | 
 }
 
 /**
- * A hosted-form post's answers to the source's own fields (docs/api.md, "The hosted form's own fields"): each `cf_<id>` becomes
- * an extra field under the field's label. `strict` checks them (required, in the list, a real date); the lenient
- * read keeps whatever was sent, for a quarantined submission that a person may restore later.
+ * A hosted-form post's answers to the source's own fields (docs/api.md, "The hosted form's own fields"): each `cf_<id>`
+ * becomes an extra field under the field's label. `strict` checks them (required, in the list, a real date); the
+ * lenient read keeps whatever was sent, for a quarantined submission that a person may restore later.
  * Other fields of the body pass through unchanged.
  */
 export function readFormAnswers(

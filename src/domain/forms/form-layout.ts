@@ -123,7 +123,9 @@ export interface BuiltInChange {
 }
 
 export const LAYOUT_MESSAGES = {
-  noContact: `Keep at least one of ${CONTACT_NAMES.map((n) => DEFAULT_BUILT_IN_LABELS[n]).join(', ')} on the form: every lead needs a way to reach the person.`,
+  noContact: `Keep at least one of ${CONTACT_NAMES.map((n) => DEFAULT_BUILT_IN_LABELS[n]).join(
+    ', ',
+  )} on the form: every lead needs a way to reach the person.`,
   hiddenRequired: 'A hidden field cannot be required: show it, or untick Required.',
 } as const;
 

@@ -42,8 +42,8 @@ export type Claim =
 
 /**
  * Claims a key for one request: insert an `in_flight` row (or take over an expired or abandoned one), or, when the
- * key is held, decide from the stored row. The primary key (scope, key) is what makes this hold across instances: a second insert of the
- * same key waits for the first transaction and then sees its row.
+ * key is held, decide from the stored row. The primary key (scope, key) is what makes this hold across instances: a
+ * second insert of the same key waits for the first transaction and then sees its row.
  */
 export async function claimKey(ctx: DomainContext, ref: KeyRef): Promise<Claim> {
   const now = ctx.clock.now();

@@ -13,7 +13,9 @@ export interface IntakeMeta {
   userAgent: string | null;
   origin: string | null;
   referer: string | null;
-  /** The host the request was addressed to (not stored): a post from a page of this server is never `site_not_allowed`. */
+  /**
+   * The host the request was addressed to (not stored): a post from a page of this server is never `site_not_allowed`.
+   */
   host?: string | null;
 }
 

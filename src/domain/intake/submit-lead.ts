@@ -34,7 +34,9 @@ export interface SubmitLeadInput {
    * (or the quarantine row), and kept on the lead.
    */
   idempotency?: KeyRef | null;
-  /** Where a bot-check provider outage, or a confirmation that could not be queued, is reported (the request's logger). */
+  /**
+   * Where a bot-check provider outage, or a confirmation that could not be queued, is reported (the request's logger).
+   */
   log?: BotCheckLog;
 }
 

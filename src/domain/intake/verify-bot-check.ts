@@ -69,7 +69,8 @@ export async function verifyBotCheck({
   if (!token) {
     throw new AppError(
       'bot_check_failed',
-      `This form is protected by ${PROVIDER_NAMES[provider]}: complete the check and send the form again (botCheckToken is missing)`,
+      `This form is protected by ${PROVIDER_NAMES[provider]}: complete the check and send the form again ` +
+        `(botCheckToken is missing)`,
     );
   }
   const secret = await readBotCheckSecret({ ctx, input: { sourceId: input.source.id } });
@@ -100,7 +101,8 @@ export async function verifyBotCheck({
     case 'refused':
       throw new AppError(
         'bot_check_failed',
-        `${PROVIDER_NAMES[provider]} did not accept the check (${verdict.reason}); complete the check again and resend the form`,
+        `${PROVIDER_NAMES[provider]} did not accept the check (${verdict.reason}); complete the check again and ` +
+          `resend the form`,
       );
   }
 }

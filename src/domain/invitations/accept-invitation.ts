@@ -8,7 +8,8 @@ const notFound = () =>
 
 export const NOT_PROVEN_DETAIL =
   'Your password was set through a link someone else was shown, so this account cannot join another workspace yet. ' +
-  'Ask the person who runs this Leadscan server for a new link (leadscan user reset-password --email …) and set your password through it; that proves the address is yours, and you can accept then.';
+  'Ask the person who runs this Leadscan server for a new link (leadscan user reset-password --email …) and set ' +
+  'your password through it; that proves the address is yours, and you can accept then.';
 
 /**
  * The invitee accepts, signed in as the invited account. An account that has not proven its email may only join

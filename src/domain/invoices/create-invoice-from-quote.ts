@@ -21,8 +21,8 @@ const kindRefusal = (message: string) =>
   new AppError('invalid_fields', message, [{ field: 'kind', code: 'invalid', message }]);
 
 /**
- * A draft invoice from an accepted quote (docs/invoices.md, "Kinds and the chain"), by the quote's id (any revision of it;
- * the accepted one is used):
+ * A draft invoice from an accepted quote (docs/invoices.md, "Kinds and the chain"), by the quote's id (any revision of
+ * it; the accepted one is used):
  * - `invoice`, for a quote that asks no deposit: the lines the customer accepted (those that count: ticked options,
  *   chosen alternatives), as they are;
  * - `deposit`: one line per set of taxes among those lines, p × their net sum (`depositSplit`);
@@ -127,7 +127,8 @@ function checkKind(quote: QuoteView, kind: QuoteInvoiceKind, earlier: ReadonlyAr
   const draft = earlier.find((i) => i.status === 'draft');
   if (draft)
     throw kindRefusal(
-      `The deposit invoice of ${q} is still a draft: send it (or void it) before invoicing the rest, which subtracts it`,
+      `The deposit invoice of ${q} is still a draft: send it (or void it) before invoicing the rest, which ` +
+        `subtracts it`,
     );
 }
 

@@ -197,7 +197,8 @@ export async function booksOf(ctx: WorkspaceContext, range: BooksRange): Promise
       if (after) {
         const { date, sentAt, id } = after;
         query = query.where(
-          sql<boolean>`(invoices.issue_date > ${date} or (invoices.issue_date = ${date} and (invoices.sent_at > ${sentAt} or (invoices.sent_at = ${sentAt} and invoices.id > ${id}))))`,
+          sql<boolean>`(invoices.issue_date > ${date} or (invoices.issue_date = ${date}
+            and (invoices.sent_at > ${sentAt} or (invoices.sent_at = ${sentAt} and invoices.id > ${id}))))`,
         );
       }
       const page = await query
@@ -250,7 +251,10 @@ function money(minor: number, currency: string): CsvNumber {
   return { csvNumber: formatDecimal(minor, minorDigits(currency)) };
 }
 
-/** The CSV's and the Invoices sheet's header: `number,kind,date,customer,net,<each tax name>,gross,paid,balance,status,quote`. */
+/**
+ * The CSV's and the Invoices sheet's header: `number,kind,date,customer,net,<each tax
+ * name>,gross,paid,balance,status,quote`.
+ */
 export function booksHeader(taxNames: readonly string[]): string[] {
   return ['number', 'kind', 'date', 'customer', 'net', ...taxNames, 'gross', 'paid', 'balance', 'status', 'quote'];
 }

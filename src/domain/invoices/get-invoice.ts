@@ -55,7 +55,8 @@ async function invoiceByNumber(
   if (new Set(rows.map((r) => r.workspace_id)).size > 1)
     throw new AppError(
       'invoice_not_found',
-      `Several workspaces have a ${ref.slice(0, 40)}: give the invoice's id (see \`leadscan invoices list --workspace W\`)`,
+      `Several workspaces have a ${ref.slice(0, 40)}: give the invoice's id (see \`leadscan invoices list ` +
+        `--workspace W\`)`,
     );
   return rows[0]!;
 }

@@ -12,7 +12,9 @@ import { documentDate, type QuoteDocumentFrame } from '../quotes/quote-document.
 import { KIND_NAMES } from './invoice-states.js';
 import type { InvoiceLineView, InvoiceView } from './invoice-view.js';
 
-/** What an invoice's document names beside its own figures: the quote it came from, the invoice a credit note credits. */
+/**
+ * What an invoice's document names beside its own figures: the quote it came from, the invoice a credit note credits.
+ */
 export interface InvoiceDocumentLinks {
   /** `Q-0007 rev 2`, or null for a blank invoice. */
   quote: string | null;

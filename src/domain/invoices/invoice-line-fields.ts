@@ -2,7 +2,9 @@ import { AppError, type FieldError } from '../errors.js';
 import type { TaxRate } from '../money.js';
 import { checkLineFields, type LineFields } from '../quotes/line-fields.js';
 
-/** A line as a person types it (the quote builder's fields, without optional lines): decimals in the invoice's currency. */
+/**
+ * A line as a person types it (the quote builder's fields, without optional lines): decimals in the invoice's currency.
+ */
 export type InvoiceLineFields = Omit<LineFields, 'optional' | 'chosen'>;
 
 export interface InvoiceLineValues {
@@ -39,7 +41,9 @@ export function checkInvoiceLine(
     for (const name of fields.taxes.map((t) => t.trim()).filter(Boolean)) {
       const rate = rates.find((r) => r.name.toLowerCase() === name.toLowerCase());
       if (!rate) {
-        const message = `"${name.slice(0, 40)}" is not one of this invoice's taxes (${rates.map((r) => r.name).join(', ') || 'none'})`;
+        const message = `"${name.slice(0, 40)}" is not one of this invoice's taxes (${
+          rates.map((r) => r.name).join(', ') || 'none'
+        })`;
         errors.push({ field: 'taxes', code: 'invalid', message });
       } else if (!taxes.includes(rate.name)) taxes.push(rate.name);
     }

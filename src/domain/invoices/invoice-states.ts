@@ -113,7 +113,8 @@ export function notPayable(row: Pick<InvoiceTable, 'number' | 'kind'>, status: s
 /**
  * Locks an invoice until the transaction ends, then reads it: every verb on one invoice runs one after the other, on
  * every instance. A credit note is locked after the invoice it credits (that invoice's balance changes with it), so
- * two verbs always take their locks in the same order. `invoice_not_found` for another workspace's, as for a missing one.
+ * two verbs always take their locks in the same order. `invoice_not_found` for another workspace's, as for a missing
+ * one.
  */
 export async function lockInvoice(
   ctx: WorkspaceContext,

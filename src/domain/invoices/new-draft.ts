@@ -13,7 +13,9 @@ export function actorUserId(ctx: DomainContext): string | null {
   return ctx.actor?.kind === 'user' ? ctx.actor.userId : null;
 }
 
-/** What a new draft starts with; every verb that makes one (from a quote, from a lead, a credit note) passes it here. */
+/**
+ * What a new draft starts with; every verb that makes one (from a quote, from a lead, a credit note) passes it here.
+ */
 export interface NewDraft {
   kind: InvoiceKind;
   quoteId: string | null;

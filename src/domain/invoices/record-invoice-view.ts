@@ -24,7 +24,9 @@ export async function recordInvoiceView({
       .set({
         view_count: sql<number>`view_count + 1`,
         // The view move (sent → viewed), on its condition; an invoice further on keeps its state.
-        status: sql<string>`case when status in (${sql.join(invoiceStates.moveFrom('view'))}) then ${invoiceStates.moves.view.to} else status end`,
+        status: sql<string>`case when status in (${sql.join(
+          invoiceStates.moveFrom('view'),
+        )}) then ${invoiceStates.moves.view.to} else status end`,
         ...(first ? { viewed_at: at } : {}),
       })
       .where('id', '=', row.id)

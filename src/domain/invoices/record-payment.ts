@@ -41,7 +41,8 @@ export async function recordPayment({
       const message = `At most ${money(balance)}, the balance of ${invoiceLabel(row)}`;
       throw new AppError(
         'payment_over_balance',
-        `${money(payment.amount)} is more than the balance of ${invoiceLabel(row)} (${money(balance)}): record at most the balance`,
+        `${money(payment.amount)} is more than the balance of ${invoiceLabel(row)} (${money(balance)}): record at ` +
+          `most the balance`,
         [{ field: 'amount', code: 'invalid', message }],
       );
     }

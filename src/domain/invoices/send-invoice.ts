@@ -60,8 +60,10 @@ export async function sendInvoice({
       throw new AppError(
         'negative_total',
         credit
-          ? `The credit is ${shown}: a credit note gives the customer money back. Credit the lines charged, then send it`
-          : `The total is ${shown}: an invoice asks the customer to pay. Add what it charges for, then send it; money owed back is a credit note`,
+          ? `The credit is ${shown}: a credit note gives the customer money back. Credit the lines charged, then ` +
+              `send it`
+          : `The total is ${shown}: an invoice asks the customer to pay. Add what it charges for, then send it; ` +
+              `money owed back is a credit note`,
       );
     }
     const credited = row.credit_of
@@ -70,7 +72,8 @@ export async function sendInvoice({
     if (credited && !(ISSUED_STATES as readonly string[]).includes(credited.status))
       throw new AppError(
         'invoice_not_creditable',
-        `${invoiceLabel(credited)} is ${statusWords(credited.status)}: it can no longer be credited; void this credit note`,
+        `${invoiceLabel(credited)} is ${statusWords(credited.status)}: it can no longer be credited; void this ` +
+          `credit note`,
         [{ field: 'send', code: 'invalid', message: `${invoiceLabel(credited)} is ${statusWords(credited.status)}` }],
       );
     const at = nowIso(ctx);

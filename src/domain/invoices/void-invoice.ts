@@ -52,7 +52,8 @@ export async function voidInvoice({
       status === 'partly_paid' || status === 'paid'
         ? refuse(
             'invoice_has_payments',
-            `${label} has payments: it cannot be voided; correct it with a credit note, or delete a payment recorded by mistake first`,
+            `${label} has payments: it cannot be voided; correct it with a credit note, or delete a payment ` +
+              `recorded by mistake first`,
           )
         : refuse('invoice_not_editable', `${label} is ${statusWords(status)}`),
     );

@@ -16,7 +16,8 @@ export async function authenticateUploadKey({
   }
   const refused = new AppError(
     'invalid_scan_key',
-    `The x-scan-key is not a valid upload key; sign in at ${ctx.config.publicBaseUrl}/login and copy the current key from the Scans screen (Show or Copy)`,
+    `The x-scan-key is not a valid upload key; sign in at ${ctx.config.publicBaseUrl}/login and copy the current ` +
+      `key from the Scans screen (Show or Copy)`,
   );
   if (presented.length < MIN_PRESENTED_KEY_LENGTH) throw refused;
   const hash = hashUploadKey(presented);

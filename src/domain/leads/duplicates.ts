@@ -17,7 +17,9 @@ function windowStart(ops: DialectOps) {
 }
 
 function earlierBy(ops: DialectOps, key: 'email_key' | 'phone_key'): Expression<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from leads e where e.workspace_id = leads.workspace_id and e.${sql.ref(key)} = leads.${sql.ref(key)} and e.received_at < leads.received_at and e.received_at >= ${windowStart(ops)})`;
+  return sql<SqlBool>`exists (select 1 from leads e where e.workspace_id = leads.workspace_id
+    and e.${sql.ref(key)} = leads.${sql.ref(key)} and e.received_at < leads.received_at
+    and e.received_at >= ${windowStart(ops)})`;
 }
 
 /** Whether the row of `leads` in scope is a possible duplicate: for the inbox mark, its filter and the CSV. */

@@ -123,8 +123,8 @@ const XLSX_WIDTHS: Record<string, number> = {
 export type ExportFormat = 'csv' | 'xlsx';
 
 /**
- * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md, "The CSV export"): RFC 4180 with CRLF, UTF-8
- * with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
+ * Exactly the filtered set (every page), as a CSV stream (docs/admin-app.md, "The CSV export"): RFC 4180 with CRLF,
+ * UTF-8 with a BOM, one column per field, then one per extra field (the union of the keys in the export, first-seen
  * order), times in the workspace's time zone with their offset, every cell quoted and text guarded against formulas
  * (the one cell rule of csv-cells.ts, headers included, since keys come from the public form), so a spreadsheet shows
  * text instead of running it.
@@ -154,7 +154,8 @@ async function exportLeads(
   format: ExportFormat,
 ): Promise<Readable> {
   const filters = await resolveLeadFilters(ctx, input);
-  // Recorded when the download starts (the rows stream after): who took which pipeline's leads, whether filtered, as Excel.
+  // Recorded when the download starts (the rows stream after): who took which pipeline's leads, whether filtered, as
+  // Excel.
   await recordAuditAlone(ctx, {
     action: 'export.downloaded',
     workspaceId: filters.workspaceId,

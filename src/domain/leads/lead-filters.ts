@@ -12,8 +12,8 @@ import type { DialectOps } from '../../storage/dialect-ops.js';
 import { searchQuery, type SearchQuery } from '../../storage/search-text.js';
 
 /**
- * The inbox filters (docs/admin-app.md), within the context's workspace: the pipeline by id, the rest as a person gives them (stage
- * and source by id or name, dates as text).
+ * The inbox filters (docs/admin-app.md), within the context's workspace: the pipeline by id, the rest as a person gives
+ * them (stage and source by id or name, dates as text).
  */
 export interface LeadFilterInput {
   pipelineId?: string;
@@ -47,7 +47,10 @@ export interface LeadFilters {
   botCheck?: string;
   /** The search as compared (storage/search-text.ts). */
   search?: SearchQuery;
-  /** On SQLite, the leads that match `search`, found through the trigram index when they are few (see storage/search-index.ts, `searchLeadIdsSqlite`). */
+  /**
+   * On SQLite, the leads that match `search`, found through the trigram index when they are few (see
+   * storage/search-index.ts, `searchLeadIdsSqlite`).
+   */
   searchIds?: string[];
   since?: string;
   /** Exclusive upper bound. */

@@ -32,7 +32,10 @@ export function toInboxLead(row: LeadPageRow): InboxLead {
   };
 }
 
-/** A pipeline's (or workspace's) leads, newest first, filtered and searched, one cursor page at a time (docs/admin-app.md). */
+/**
+ * A pipeline's (or workspace's) leads, newest first, filtered and searched, one cursor page at a time
+ * (docs/admin-app.md).
+ */
 export async function listLeads({ ctx, input }: WorkspaceVerbArgs<LeadListInput>): Promise<LeadPage> {
   const limit = input.limit ?? PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, SafeHtml } from '../html.js';
 
 /** One email as sent: the subject, a plain-text part, an HTML part, and where replies go when not to the sender. */
 export interface RenderedEmail {
@@ -14,9 +14,19 @@ export interface RenderedEmail {
  */
 export const WRAP = 'overflow-wrap:break-word;word-wrap:break-word;word-break:normal';
 
+/** The column's style: markup, as the font stack's quotes must reach the style attribute unescaped. */
+const COLUMN_STYLE = new SafeHtml(
+  "max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial," +
+    `sans-serif;font-size:16px;line-height:1.5;color:#111827;${WRAP}`,
+);
+
+const BUTTON_STYLE =
+  'display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;' +
+  'font-weight:600';
+
 /** The one button style of every email. */
 export function button(label: string, url: string): SafeHtml {
-  return html`<a href="${url}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${label}</a>`;
+  return html`<a href="${url}" style="${BUTTON_STYLE}">${label}</a>`;
 }
 
 /**
@@ -31,13 +41,19 @@ export function page(
   /** Under the button: who the email is from (a business's address and phone). */
   footer?: SafeHtml,
 ): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head>
 <body style="margin:0;padding:0;background:#f6f7f9">
-<div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827;${WRAP}">
+<div style="${COLUMN_STYLE}">
 <h1 style="font-size:20px;margin:0 0 16px">${title}</h1>
 ${body}
 ${action ? html`<p style="margin:16px 0">${button(action.label, action.url)}</p>` : ''}
 ${footer ?? ''}
-${settingsUrl ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>` : ''}
+${
+  settingsUrl
+    ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280">You get this email because of your choices
+    on <a href="${settingsUrl}" style="color:#6b7280">Notifications</a> in Leadscan.</p>`
+    : ''
+}
 </div></body></html>`.value;
 }

@@ -6,11 +6,11 @@ import { linkBaseUrl } from '../server-base-url.js';
 import { button, page, WRAP, type RenderedEmail } from './email-page.js';
 
 /**
- * The reminders of a sent quote that has no answer yet (docs/notifications.md, "Follow-up reminders"): to its sender after the
- * workspace's follow-up days, and, when the workspace chose so, to its customer with the same link again (never a new
- * document) and a link that stops them. The outbox row names the quote by id; the email is written from the quote
- * when it is sent, and dropped when the quote no longer waits for an answer (answered, withdrawn, revised, expired,
- * or, for the customer, reminders stopped): no reminder reaches anyone after an answer.
+ * The reminders of a sent quote that has no answer yet (docs/notifications.md, "Follow-up reminders"): to its sender
+ * after the workspace's follow-up days, and, when the workspace chose so, to its customer with the same link again
+ * (never a new document) and a link that stops them. The outbox row names the quote by id; the email is written from
+ * the quote when it is sent, and dropped when the quote no longer waits for an answer (answered, withdrawn, revised,
+ * expired, or, for the customer, reminders stopped): no reminder reaches anyone after an answer.
  */
 export interface FollowUpPayload {
   kind: 'follow_up';
@@ -141,12 +141,15 @@ export function renderFollowUp(c: FollowUpContent): RenderedEmail {
   if (c.to === 'sender') {
     const subject = oneLine(`Follow up: quote ${c.number} for ${customer} has had no answer for ${days}`);
     const paragraphs = [
-      `${c.customerName ?? 'The customer'} has not answered quote ${c.number} (${c.total}), sent on ${c.sentOn}: ${c.viewed ? 'they opened it, but did not accept or decline it' : 'they have not opened it yet'}.`,
+      `${c.customerName ?? 'The customer'} has not answered quote ${c.number} (${c.total}), sent on ${c.sentOn}: ${
+        c.viewed ? 'they opened it, but did not accept or decline it' : 'they have not opened it yet'
+      }.`,
       `It is valid until ${c.validUntil}. A call or a short note often settles it.`,
     ];
     const body = html`${paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}${
       c.listUrl
-        ? html`<p style="margin:0 0 16px;font-size:14px"><a href="${c.listUrl}" style="color:#1d4ed8">Every quote that needs a follow-up</a></p>`
+        ? html`<p style="margin:0 0 16px;font-size:14px"><a href="${c.listUrl}"
+          style="color:#1d4ed8">Every quote that needs a follow-up</a></p>`
         : ''
     }`;
     return {
@@ -164,16 +167,22 @@ export function renderFollowUp(c: FollowUpContent): RenderedEmail {
   const subject = oneLine(`Reminder: quote ${c.number} from ${c.workspaceName}`);
   const paragraphs = [
     c.customerName ? `Hello ${c.customerName},` : 'Hello,',
-    `A reminder that ${c.senderName ? `${c.senderName} of ` : ''}${c.workspaceName} sent you quote ${c.number} (${c.total}) on ${c.sentOn}. It is valid until ${c.validUntil}.`,
-    'The link below is the same quote as before: nothing in it has changed. Accept or decline it on the page, or reply to this email with any question.',
+    `A reminder that ${
+      c.senderName ? `${c.senderName} of ` : ''
+    }${c.workspaceName} sent you quote ${c.number} (${c.total}) on ${c.sentOn}. It is valid until ${c.validUntil}.`,
+    'The link below is the same quote as before: nothing in it has changed. Accept or decline it on the page, or ' +
+      'reply to this email with any question.',
   ];
   const stop = c.stopLink
     ? 'Do not want reminders about this quote? Stop them with this link (the quote stays as it is):'
     : null;
   // The button, then the stop link in the small print below it.
-  const body = html`${paragraphs.map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}<p style="margin:16px 0">${button('View the quote', c.url)}</p>${
+  const body = html`${paragraphs.map(
+    (p) => html`<p style="margin:0 0 16px">${p}</p>`,
+  )}<p style="margin:16px 0">${button('View the quote', c.url)}</p>${
     stop
-      ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280;${WRAP}">${stop} <a href="${c.stopLink!}" style="color:#6b7280">Stop reminders</a></p>`
+      ? html`<p style="margin:24px 0 0;font-size:13px;color:#6b7280;${WRAP}">${stop} <a href="${c.stopLink!}"
+        style="color:#6b7280">Stop reminders</a></p>`
       : ''
   }`;
   return {

@@ -102,7 +102,9 @@ export async function invoiceEmailContent(
     : undefined;
   const base = ctx.config.publicBaseUrl.replace(/\/+$/, '');
   const customerUrl = row.token_enc === null ? null : `${base}/i/${ctx.secrets.open(row.token_enc)}`;
-  const staffUrl = `${await linkBaseUrl(ctx)}/w/${encodeURIComponent(workspaceId)}/invoices/${encodeURIComponent(row.id)}`;
+  const staffUrl = `${await linkBaseUrl(ctx)}/w/${encodeURIComponent(
+    workspaceId,
+  )}/invoices/${encodeURIComponent(row.id)}`;
   const url = payload.event === 'paid' ? staffUrl : customerUrl;
   if (!url) return undefined;
   return {
@@ -185,7 +187,8 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       else {
         paragraphs.push(
           `Total: ${money(inv.total)}.${inv.dueDate ? ` Due date: ${day(inv.dueDate, c.locale)}.` : ''}`,
-          'The PDF is attached. The link shows the invoice, what was paid and the balance. Reply to this email with any question.',
+          'The PDF is attached. The link shows the invoice, what was paid and the balance. Reply to this email with ' +
+            'any question.',
         );
         instructions = inv.paymentInstructions;
       }
@@ -196,10 +199,14 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       heading = 'Thank you for your payment';
       paragraphs.push(
         hello,
-        `${c.workspaceName} recorded your payment of ${money(p.amount)} on ${day(p.date, c.locale)} (${METHOD_WORDS[p.method] ?? p.method}${p.reference ? `, reference ${p.reference}` : ''}) for invoice ${inv.number}.`,
+        `${c.workspaceName} recorded your payment of ${money(p.amount)} on ${day(p.date, c.locale)} (${
+          METHOD_WORDS[p.method] ?? p.method
+        }${p.reference ? `, reference ${p.reference}` : ''}) for invoice ${inv.number}.`,
         inv.balance > 0
           ? `Balance still to pay: ${money(inv.balance)}.`
-          : `Invoice ${inv.number} is paid in full.${inv.balance < 0 ? ` ${money(-inv.balance)} is owed back to you.` : ''}`,
+          : `Invoice ${inv.number} is paid in full.${
+              inv.balance < 0 ? ` ${money(-inv.balance)} is owed back to you.` : ''
+            }`,
         'This is a notice of your payment, not an invoice. Reply to this email with any question.',
       );
       break;
@@ -209,8 +216,11 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       heading = subject;
       paragraphs.push(
         hello,
-        `${what} ${inv.number} of ${money(inv.total)} from ${c.workspaceName} was due${inv.dueDate ? ` on ${day(inv.dueDate, c.locale)}` : ''}.`,
-        `Balance still to pay: ${money(inv.balance)}. If you have paid it meanwhile, thank you: please ignore this reminder.`,
+        `${what} ${inv.number} of ${money(inv.total)} from ${c.workspaceName} was due${
+          inv.dueDate ? ` on ${day(inv.dueDate, c.locale)}` : ''
+        }.`,
+        `Balance still to pay: ${money(inv.balance)}. If you have paid it meanwhile, thank you: please ignore this ` +
+          `reminder.`,
         'The link shows the invoice, what was paid and the balance. Reply to this email with any question.',
       );
       instructions = inv.paymentInstructions;
@@ -223,7 +233,9 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
       paragraphs.push(`${customer} paid invoice ${inv.number} (${money(inv.total)}) in full.`);
       if (c.payment)
         paragraphs.push(
-          `The last payment: ${money(c.payment.amount)} on ${day(c.payment.date, c.locale)} (${METHOD_WORDS[c.payment.method] ?? c.payment.method}).`,
+          `The last payment: ${money(c.payment.amount)} on ${day(c.payment.date, c.locale)} (${
+            METHOD_WORDS[c.payment.method] ?? c.payment.method
+          }).`,
         );
       if (inv.balance < 0) paragraphs.push(`${money(-inv.balance)} is owed back to the customer.`);
       break;

@@ -29,7 +29,9 @@ export const MOST_PER_LOOK = 50_000;
 /** `noticed` rows are needed for the overlap only; two days is plenty. */
 const KEEP_NOTICED_MS = 2 * 24 * 60 * 60_000;
 
-/** When each store last read the overlap, per workspace and kind (a look's pace, not state: a restart reads it at once). */
+/**
+ * When each store last read the overlap, per workspace and kind (a look's pace, not state: a restart reads it at once).
+ */
 const lateReadAt = new WeakMap<object, Map<string, number>>();
 
 /**

@@ -126,7 +126,9 @@ export interface ClaimedEmail {
 
 /** How long a claim holds: a sender that died mid-send leaves its emails to another after this. */
 const CLAIM_MS = 2 * 60_000;
-/** Retries back off from 30 s, doubling, at most an hour apart; after a day an email is given up and shown as failed. */
+/**
+ * Retries back off from 30 s, doubling, at most an hour apart; after a day an email is given up and shown as failed.
+ */
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60_000;
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
@@ -234,7 +236,10 @@ export async function settleEmail(ctx: DomainContext, email: ClaimedEmail, outco
   return set.state;
 }
 
-/** Sent, failed and dropped emails are kept 30 days for the status screens, then deleted; so are old confirmation counts. */
+/**
+ * Sent, failed and dropped emails are kept 30 days for the status screens, then deleted; so are old confirmation
+ * counts.
+ */
 const KEEP_SETTLED_MS = 30 * 24 * 60 * 60_000;
 
 export async function pruneOutbox(ctx: DomainContext): Promise<void> {

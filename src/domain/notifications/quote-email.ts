@@ -1,6 +1,10 @@
 import { html } from '../html.js';
 import { page, WRAP, type RenderedEmail } from './email-page.js';
 
+const MESSAGE_STYLE =
+  'margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;' +
+  `white-space:pre-wrap;${WRAP}`;
+
 /**
  * The email a sent quote goes to its customer with (docs/quotes.md, "Send"): subject `Quote Q-0007 from {workspace}`,
  * a button to the customer's link, Reply-To the person who sent it. Queued in the send's own transaction.
@@ -15,7 +19,9 @@ export interface QuoteEmailPayload {
   senderName: string;
   replyTo: string;
   customerName: string | null;
-  /** The total as the customer reads it (`$1,234.50`), and the last day it is valid, as dates are shown on the quote. */
+  /**
+   * The total as the customer reads it (`$1,234.50`), and the last day it is valid, as dates are shown on the quote.
+   */
   total: string;
   validUntil: string;
   /** A later revision: the link now shows this one. */
@@ -35,7 +41,8 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
   const paragraphs = [
     content.customerName ? `Hello ${content.customerName},` : 'Hello,',
     content.replaces
-      ? `${content.senderName} of ${content.workspaceName} updated quote ${content.number}. The link below now shows the new version.`
+      ? `${content.senderName} of ${content.workspaceName} updated quote ${content.number}. The link below now ` +
+        `shows the new version.`
       : `${content.senderName} of ${content.workspaceName} sent you quote ${content.number}.`,
     `Total: ${content.total}. Valid until ${content.validUntil}.`,
     'Open it to read the details, then accept or decline it on the page. Reply to this email with any question.',
@@ -51,10 +58,12 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
   const button = { label: 'View the quote', url: content.link };
   const body = html`${paragraphs.slice(0, 1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}${
     message
-      ? html`<p style="margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;white-space:pre-wrap;${WRAP}" id="sender-message">${message}</p>`
+      ? html`<p style="${MESSAGE_STYLE}"
+          id="sender-message">${message}</p>`
       : ''
   }${paragraphs.slice(1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
-  const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}" id="business">${business.join('\n')}</p>`;
+  const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}"
+    id="business">${business.join('\n')}</p>`;
   return {
     subject,
     text: [

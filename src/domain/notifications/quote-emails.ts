@@ -41,7 +41,9 @@ export interface EmailQuote {
     /** How the quantity was measured, when the quote shows it to the customer; null otherwise. */
     note: string | null;
   }>;
-  /** At acceptance: the optional lines the sender had ticked (ids); null before an acceptance, or for one made before. */
+  /**
+   * At acceptance: the optional lines the sender had ticked (ids); null before an acceptance, or for one made before.
+   */
   sentTicks: string[] | null;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
@@ -189,7 +191,9 @@ export async function quoteEmailContent(
     .where('id', '=', workspaceId)
     .executeTakeFirst();
   if (!workspace) return undefined;
-  const staffUrl = `${await linkBaseUrl(ctx)}/w/${encodeURIComponent(workspaceId)}/quotes/${encodeURIComponent(quote.id)}`;
+  const staffUrl = `${await linkBaseUrl(ctx)}/w/${encodeURIComponent(
+    workspaceId,
+  )}/quotes/${encodeURIComponent(quote.id)}`;
   const url = payload.event === 'customer_copy' ? quote.customerUrl : staffUrl;
   if (!url) return undefined;
   return {
@@ -224,7 +228,9 @@ function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
     isFee(l) ? '' : `${quantityText(l, c.locale)} × ${money(l.unitPrice)}`;
   const text = [
     ...counted.map((l) => {
-      const head = `${oneLineDescription(l.description)}: ${isFee(l) ? money(l.amount) : `${figures(l)} = ${money(l.amount)}`}`;
+      const head = `${oneLineDescription(l.description)}: ${
+        isFee(l) ? money(l.amount) : `${figures(l)} = ${money(l.amount)}`
+      }`;
       return l.note ? `${head}\n  (${l.note})` : head;
     }),
     `Subtotal: ${money(c.quote.subtotal)}`,
@@ -234,10 +240,23 @@ function quoteTable(c: QuoteEmailContent): { text: string[]; html: SafeHtml } {
   const cell = 'padding:6px 0;border-bottom:1px solid #e5e7eb;vertical-align:top';
   const small = 'color:#6b7280;font-size:13px';
   const table = html`<table style="width:100%;border-collapse:collapse;margin:0 0 16px;font-size:15px">
-${counted.map((l) => html`<tr><td style="${cell}"><span style="white-space:pre-line">${l.description}</span>${isFee(l) ? '' : html`<br><span style="${small}">${figures(l)}</span>`}${l.note ? html`<br><span style="${small}">${l.note}</span>` : ''}</td><td style="${cell};text-align:right;white-space:nowrap">${money(l.amount)}</td></tr>`)}
-<tr><td style="padding:6px 0">Subtotal</td><td style="padding:6px 0;text-align:right">${money(c.quote.subtotal)}</td></tr>
-${c.quote.taxes.map((t) => html`<tr><td style="padding:2px 0">${t.name}</td><td style="padding:2px 0;text-align:right">${money(t.amount)}</td></tr>`)}
-<tr><td style="padding:8px 0;font-weight:700">Total</td><td style="padding:8px 0;text-align:right;font-weight:700">${money(c.quote.total)}</td></tr>
+${counted.map(
+  (l) =>
+    html`<tr><td style="${cell}"><span style="white-space:pre-line">${l.description}</span>${
+      isFee(l) ? '' : html`<br><span style="${small}">${figures(l)}</span>`
+    }${
+      l.note ? html`<br><span style="${small}">${l.note}</span>` : ''
+    }</td><td style="${cell};text-align:right;white-space:nowrap">${money(l.amount)}</td></tr>`,
+)}
+<tr><td style="padding:6px 0">Subtotal</td><td style="padding:6px 0;text-align:right">${money(c.quote.subtotal)}</td>
+</tr>
+${c.quote.taxes.map(
+  (t) =>
+    html`<tr><td style="padding:2px 0">${t.name}</td><td style="padding:2px 0;text-align:right">${money(t.amount)}</td>
+    </tr>`,
+)}
+<tr><td style="padding:8px 0;font-weight:700">Total</td>
+<td style="padding:8px 0;text-align:right;font-weight:700">${money(c.quote.total)}</td></tr>
 </table>`;
   return { text, html: table };
 }
@@ -264,7 +283,9 @@ export function optionalChanges(q: Pick<EmailQuote, 'lines' | 'sentTicks'>): str
   ];
 }
 
-/** Subject, text and HTML of a quote email; every value from the quote is escaped by `html` and kept off headers' lines. */
+/**
+ * Subject, text and HTML of a quote email; every value from the quote is escaped by `html` and kept off headers' lines.
+ */
 export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text: string; html: string } {
   const q = c.quote;
   const number = numberOf(q);
@@ -280,14 +301,18 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       subject = `${customer} opened quote ${number}`;
       heading = `${customer} opened quote ${number}`;
       paragraphs.push(
-        `${customer} opened quote ${number} (${total}) for the first time${q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone, c.locale)}` : ''}.`,
+        `${customer} opened quote ${number} (${total}) for the first time${
+          q.viewedAt ? ` on ${when(q.viewedAt, c.timeZone, c.locale)}` : ''
+        }.`,
       );
       break;
     case 'accepted':
       subject = `${customer} accepted quote ${number}`;
       heading = `Quote ${number} was accepted`;
       paragraphs.push(
-        `${q.acceptedName ?? customer} accepted quote ${number} (${total})${q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''}.`,
+        `${q.acceptedName ?? customer} accepted quote ${number} (${total})${
+          q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''
+        }.`,
         ...optionalChanges(q),
         `Acceptance SHA-256: ${q.acceptanceHash ?? ''}`,
       );
@@ -297,7 +322,9 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       subject = `${customer} declined quote ${number}`;
       heading = `Quote ${number} was declined`;
       paragraphs.push(
-        `${customer} declined quote ${number} (${total})${q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone, c.locale)}` : ''}.`,
+        `${customer} declined quote ${number} (${total})${
+          q.declinedAt ? ` on ${when(q.declinedAt, c.timeZone, c.locale)}` : ''
+        }.`,
       );
       paragraphs.push(q.declineReason ? `Their reason: ${q.declineReason}` : 'They gave no reason.');
       break;
@@ -314,7 +341,9 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
       if (q.terms) paragraphs.push(`Terms: ${q.terms}`);
       break;
   }
-  const body = html`${paragraphs.map((p) => html`<p style="margin:0 0 16px;white-space:pre-wrap;overflow-wrap:anywhere">${p}</p>`)}${table?.html ?? ''}`;
+  const body = html`${paragraphs.map(
+    (p) => html`<p style="margin:0 0 16px;white-space:pre-wrap;overflow-wrap:anywhere">${p}</p>`,
+  )}${table?.html ?? ''}`;
   return {
     subject: oneLine(subject),
     text: [

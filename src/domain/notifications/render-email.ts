@@ -71,7 +71,8 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
         subject: 'Reset your Leadscan password',
         heading: 'Reset your password',
         paragraphs: [
-          `Someone (hopefully you) asked to reset the password of this account. The link works once, until ${when(content.expiresAt)}.`,
+          `Someone (hopefully you) asked to reset the password of this account. The link works once, ` +
+            `until ${when(content.expiresAt)}.`,
           'If it was not you, ignore this email: your password stays as it is.',
         ],
         button: { label: 'Choose a new password', url: content.link },
@@ -81,7 +82,8 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
         subject: 'Confirm your new Leadscan email',
         heading: 'Confirm your new email',
         paragraphs: [
-          `Confirm that ${content.newEmail} is the email of your Leadscan account. Until you do, the old one stays. The link works once, until ${when(content.expiresAt)}.`,
+          `Confirm that ${content.newEmail} is the email of your Leadscan account. Until you do, the old one stays. ` +
+            `The link works once, until ${when(content.expiresAt)}.`,
           'If you did not ask for this, ignore this email.',
         ],
         button: { label: 'Confirm this email', url: content.link },
@@ -91,7 +93,8 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
         subject: 'Someone tried to use your Leadscan email',
         heading: 'Someone tried to use your email',
         paragraphs: [
-          `Someone signed in to another Leadscan account asked to make ${content.address} the email of that account. ${content.address} already belongs to your account, so nothing changed, and nothing needs doing.`,
+          `Someone signed in to another Leadscan account asked to make ${content.address} the email of that ` +
+            `account. ${content.address} already belongs to your account, so nothing changed, and nothing needs doing.`,
           'If this keeps happening, tell the person who runs Leadscan.',
         ],
         button: { label: 'Sign in', url: content.signInUrl },
@@ -101,7 +104,8 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
         subject: 'Your Leadscan email was changed',
         heading: 'Your email was changed',
         paragraphs: [
-          `The email of your Leadscan account changed from ${content.oldEmail} to ${content.newEmail} at ${when(content.changedAt)}. Sign in with the new address from now on.`,
+          `The email of your Leadscan account changed from ${content.oldEmail} to ${content.newEmail} ` +
+            `at ${when(content.changedAt)}. Sign in with the new address from now on.`,
           'If you did not make this change, tell an owner of your workspace or the person who runs Leadscan at once.',
         ],
         button: { label: 'Sign in', url: content.signInUrl },
@@ -109,7 +113,9 @@ function accountEmail(content: AccountEmailContent, when: (iso: string) => strin
   }
 }
 
-/** The subject names a single lead by who they are; more than one is counted. Control characters never reach a header. */
+/**
+ * The subject names a single lead by who they are; more than one is counted. Control characters never reach a header.
+ */
 function arrivalsSubject(content: Extract<EmailContent, { kind: 'arrivals' }>): string {
   const { leads, leadTotal, scanTotal } = content;
   const [lead] = leads;
@@ -132,7 +138,8 @@ function unnamedLines(content: Extract<EmailContent, { kind: 'arrivals' }>): str
   return [
     ...content.unnamed.map(
       (s) =>
-        `${count(s.count)} more lead${s.count === 1 ? '' : 's'} from ${s.sourceName}, not listed here: see the Leads inbox.`,
+        `${count(s.count)} more lead${s.count === 1 ? '' : 's'} from ${s.sourceName}, not listed here: see the ` +
+        `Leads inbox.`,
     ),
     ...(scansLeft > 0
       ? [`${count(scansLeft)} more scan${scansLeft === 1 ? '' : 's'}, not listed here: see Scans.`]
@@ -183,7 +190,9 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
   );
   const more = content.total - content.leads.length;
   const text = [
-    `${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.`,
+    `${content.total} lead${
+      content.total === 1 ? '' : 's'
+    } arrived between ${when(content.from)} and ${when(content.to)}.`,
     '',
     ...content.leads.flatMap((lead) => [
       `- ${leadTitle(lead)} (${lead.sourceName}), ${when(lead.receivedAt)}`,
@@ -193,10 +202,14 @@ function digestEmail(content: Extract<EmailContent, { kind: 'digest' }>): Render
     '',
     `Choose which emails you get: ${content.settingsUrl}`,
   ];
-  const body = html`<p style="margin:0 0 16px">${content.total} lead${content.total === 1 ? '' : 's'} arrived between ${when(content.from)} and ${when(content.to)}.</p>
+  const body = html`<p style="margin:0 0 16px">${content.total} lead${
+    content.total === 1 ? '' : 's'
+  } arrived between ${when(content.from)} and ${when(content.to)}.</p>
 <ul style="margin:0 0 16px;padding:0;list-style:none">${content.leads.map(
     (lead) =>
-      html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb"><a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
+      html`<li style="padding:8px 0;border-bottom:1px solid #e5e7eb">
+      <a href="${lead.url}" style="color:#1d4ed8;font-weight:600">${leadTitle(lead)}</a><br><span
+        style="color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</span></li>`,
   )}</ul>${more > 0 ? html`<p style="margin:0 0 16px">…and ${more} more.</p>` : ''}`;
   return {
     subject,
@@ -268,7 +281,8 @@ function leadHtml(lead: EmailLead, when: (iso: string) => string): SafeHtml {
 <p style="margin:0 0 12px;color:#555">${lead.sourceName} · ${when(lead.receivedAt)}</p>
 ${leadRows(lead).map(
   ({ label, value, href }) =>
-    html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div><div style="${WRAP};white-space:pre-wrap">${
+    html`<div style="margin:0 0 10px"><div style="font-size:13px;color:#555">${label}</div>
+    <div style="${WRAP};white-space:pre-wrap">${
       href ? html`<a href="${href}" style="color:#1d4ed8">${value}</a>` : value
     }</div></div>`,
 )}

@@ -22,6 +22,8 @@ export async function sendTestEmail(ctx: DomainContext, input: TestEmailInput): 
   if (delivery?.state === 'sent') return { to: input.to, server, outboxId };
   throw new AppError(
     'email_not_sent',
-    `The test email to ${input.to} could not be sent through ${server}: ${delivery?.error ?? 'another sender took it first'}`,
+    `The test email to ${input.to} could not be sent through ${server}: ${
+      delivery?.error ?? 'another sender took it first'
+    }`,
   );
 }

@@ -113,7 +113,8 @@ export function renderConfirmation(content: ConfirmationContent): RenderedEmail 
   const paragraphs = [
     `Thank you for contacting ${name}. Your request arrived, and we will get back to you soon.`,
     'To add anything, reply to this email.',
-    `If you did not send a request to ${name}, someone else typed your address; ignore this email, nothing more will follow.`,
+    `If you did not send a request to ${name}, someone else typed your address; ignore this email, nothing more ` +
+      `will follow.`,
   ];
   const contact = [name, content.businessPhone, content.businessEmail, content.businessAddress].filter(
     (line): line is string => Boolean(line),

@@ -27,14 +27,17 @@ export async function testEmailThroughServer(
     throw new AppError(
       'service_unavailable',
       server
-        ? `No Leadscan server is running against this database (${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}); start it with leadscan serve, then test again`
+        ? `No Leadscan server is running against this database (${
+            server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`
+          }); start it with leadscan serve, then test again`
         : 'No Leadscan server has run against this database yet; start it with leadscan serve, then test again',
     );
   }
   if (!server.email.on) {
     throw new AppError(
       'email_not_configured',
-      'Email is off on the running server: set SMTP_URL and MAIL_FROM in its environment and restart it (docs/notifications.md)',
+      'Email is off on the running server: set SMTP_URL and MAIL_FROM in its environment and restart it ' +
+        '(docs/notifications.md)',
     );
   }
   const outboxId = await enqueueTestEmail({
@@ -59,7 +62,9 @@ export async function testEmailThroughServer(
     if (Date.now() >= deadline) {
       throw new AppError(
         'email_not_sent',
-        `The server did not send the test email to ${input.to} within ${Math.round(input.timeoutMs / 1000)} s; it stays in the outbox (see leadscan notify status)`,
+        `The server did not send the test email to ${input.to} within ${Math.round(
+          input.timeoutMs / 1000,
+        )} s; it stays in the outbox (see leadscan notify status)`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, input.pollMs ?? 250));

@@ -63,7 +63,8 @@ const ERASED_TABLES = [
   // Their draft invoices and credit notes (issued ones are the books and are kept).
   'invoices',
   'invoice_lines',
-  // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text there.
+  // Emails to the person (a sent quote, their copy of an acceptance, a confirmation): their address is plain text
+  // there.
   'outbox',
   // The record that a confirmation went to their address today (a keyed hash of it).
   'confirmation_sends',

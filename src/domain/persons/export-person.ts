@@ -17,7 +17,9 @@ export interface PersonExport {
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
 }
 
-/** A person's request to see their data (docs/operations.md): everything stored about them, request details included. */
+/**
+ * A person's request to see their data (docs/operations.md): everything stored about them, request details included.
+ */
 export async function exportPerson({
   ctx,
   input,

@@ -37,6 +37,7 @@ export async function getPipeline({ ctx, input }: WorkspaceVerbArgs<{ pipelineId
 function pipelineNotFound(workspaceId: string, ref: string): AppError {
   return new AppError(
     'pipeline_not_found',
-    `No pipeline "${ref}" in workspace ${workspaceId}; \`leadscan pipeline list --workspace ${workspaceId}\` shows them`,
+    `No pipeline "${ref}" in workspace ${workspaceId}; \`leadscan pipeline list --workspace ${workspaceId}\` shows ` +
+      `them`,
   );
 }

@@ -159,7 +159,9 @@ export function checkTaxNames(names: readonly string[], workspaceTaxes: readonly
     if (!tax) {
       throw invalid(
         'taxes',
-        `"${name.slice(0, 40)}" is not one of this workspace's taxes (${workspaceTaxes.map((t) => t.name).join(', ') || 'none; add them in Settings'})`,
+        `"${name.slice(0, 40)}" is not one of this workspace's taxes (${
+          workspaceTaxes.map((t) => t.name).join(', ') || 'none; add them in Settings'
+        })`,
       );
     }
     if (!out.includes(tax.name)) out.push(tax.name);

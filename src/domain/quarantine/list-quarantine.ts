@@ -15,8 +15,9 @@ export interface QuarantineView {
 }
 
 /**
- * Quarantined submissions of a workspace (caught posts, leads marked as spam), newest first (docs/api.md). Pruning runs when a source catches again, so a
- * quiet source may still hold rows past 30 days: the cutoff here keeps them out of sight all the same.
+ * Quarantined submissions of a workspace (caught posts, leads marked as spam), newest first (docs/api.md). Pruning runs
+ * when a source catches again, so a quiet source may still hold rows past 30 days: the cutoff here keeps them out of
+ * sight all the same.
  */
 export async function listQuarantine({
   ctx,

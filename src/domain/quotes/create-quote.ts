@@ -20,7 +20,8 @@ import type { NewLine } from './measured-lines.js';
  * A new draft quote for a lead (members and owners): the customer's name, email, phone and address from the lead,
  * the workspace's currency and taxes frozen on it, terms and validity from Settings. With scans (attached to the
  * lead), one line per chosen room × measured item, priced from the price list (all its measured items when no items
- * are given with `scanIds`; only those given with `picks`); other items given add one line each. Nothing reaches the customer until it is sent.
+ * are given with `scanIds`; only those given with `picks`); other items given add one line each. Nothing reaches the
+ * customer until it is sent.
  */
 export async function createQuote({
   ctx,
@@ -50,7 +51,8 @@ export async function createQuote({
     ]);
   const picks = input.picks ?? sameRooms(scanIds, rooms);
   let items = await Promise.all((input.itemIds ?? []).map((itemId) => getPriceListItem({ ctx, input: { itemId } })));
-  // The CLI's `quotes create --scan S` without `--item` prices every measured item; the builder's picker names its items.
+  // The CLI's `quotes create --scan S` without `--item` prices every measured item; the builder's picker names its
+  // items.
   if (items.length === 0 && !input.picks && scanIds.length > 0) {
     items = (await listPriceList({ ctx, input: { workspaceId } })).filter((i) => i.measure !== null);
   }

@@ -12,8 +12,8 @@ import { findQuoteRow, loadQuoteView, timeZoneOf, type QuoteView } from './quote
 
 /**
  * The customer declines the revision their link shows, with an optional reason. Final; the lead moves to `lost`
- * ("by customer") when its pipeline has that stage, no quote of the lead is accepted and the lead is not won yet. The sender's notice is queued in the same transaction
- * (`queueQuoteEmails`). Answers the quote and its sender.
+ * ("by customer") when its pipeline has that stage, no quote of the lead is accepted and the lead is not won yet. The
+ * sender's notice is queued in the same transaction (`queueQuoteEmails`). Answers the quote and its sender.
  */
 export async function declineQuote({
   ctx,

@@ -22,9 +22,9 @@ function swing(a: PlanPoint, tip: PlanPoint, b: PlanPoint): PlanPoint[] {
 }
 
 /**
- * A revision's frozen plans as the document's neutral vector data (docs/documents.md, "The document model"): the same levelled
- * plan, strokes and wall labels as the customer's page draws (web/admin/scans/floor-plan.ts), in metres, with the
- * lengths written in the units frozen at the send. Bounded again, like the page, whatever the row holds.
+ * A revision's frozen plans as the document's neutral vector data (docs/documents.md, "The document model"): the same
+ * levelled plan, strokes and wall labels as the customer's page draws (web/admin/scans/floor-plan.ts), in metres, with
+ * the lengths written in the units frozen at the send. Bounded again, like the page, whatever the row holds.
  */
 export function documentPlans(plans: FrozenPlans | null): DocumentPlan[] {
   if (!plans) return [];

@@ -11,7 +11,9 @@ export interface LineFields {
   unit: string;
   /** "42.50"; negative for a discount. */
   price: string;
-  /** Tax names of the quote; when not given, a new line carries the taxes on by default, an edited one keeps its own. */
+  /**
+   * Tax names of the quote; when not given, a new line carries the taxes on by default, an edited one keeps its own.
+   */
   taxes?: string[];
   optional?: boolean;
   /** For an optional line: ticked on the customer's page as the sender leaves it. */

@@ -22,7 +22,10 @@ export interface QuoteSummary {
   declinedAt: string | null;
 }
 
-/** `needs-follow-up`: sent or viewed, still valid, and sent the follow-up days ago or more (docs/quotes.md, "Follow-ups"). */
+/**
+ * `needs-follow-up`: sent or viewed, still valid, and sent the follow-up days ago or more (docs/quotes.md,
+ * "Follow-ups").
+ */
 export const LIST_FILTERS = [...LIST_STATUSES, 'needs-follow-up'] as const;
 
 export type ListStatus = (typeof LIST_FILTERS)[number];

@@ -2,7 +2,9 @@ import type { WorkspaceVerbArgs } from '../context.js';
 import { todayIn } from '../quotes/quote-view.js';
 import { monthEnd, monthsOf, resolveRange, type ReportPeriod, type ReportRange } from './report-period.js';
 
-/** The figures of a report, for the whole period and for each source, campaign and month (docs/quotes.md, "What wins"). */
+/**
+ * The figures of a report, for the whole period and for each source, campaign and month (docs/quotes.md, "What wins").
+ */
 export interface ReportFigures {
   sent: number;
   accepted: number;
@@ -16,7 +18,9 @@ export interface ReportFigures {
   valueWon: number;
   /** What was paid on the invoices of these quotes (the payments recorded on every invoice of each quote's chain). */
   valuePaid: number;
-  /** Calendar days from the first send to the answer, the median of the answered quotes; null when none was answered. */
+  /**
+   * Calendar days from the first send to the answer, the median of the answered quotes; null when none was answered.
+   */
   medianDaysToAnswer: number | null;
 }
 

@@ -64,7 +64,10 @@ export function measurementHeaders(units: Units): string[] {
 export function roomNote(m: RoomMeasurement): string {
   if (!m.recognized) return m.reason ?? 'No measurements recognized';
   if (m.wallsClose === false)
-    return "The scan's walls do not close around the floor (a room scanned with its neighbour): wall area is perimeter × height.";
+    return (
+      "The scan's walls do not close around the floor (a room scanned with its neighbour): wall area is " +
+      'perimeter × height.'
+    );
   if (m.floorArea?.source.startsWith('floor bounding box'))
     return 'Floor area from the bounding box: the room may be smaller.';
   return '';

@@ -30,7 +30,8 @@ export async function readScanRoom({
       .executeTakeFirstOrThrow();
     throw new AppError(
       'room_not_found',
-      `Scan ${input.scanId} has ${Number(room_count)} room(s); index ${input.index} is out of range (rooms count from 0)`,
+      `Scan ${input.scanId} has ${Number(room_count)} room(s); index ${input.index} is out of range (rooms count ` +
+        `from 0)`,
     );
   }
   const range = roomRange(row);

@@ -22,7 +22,8 @@ export interface BotCheckView {
  * that posts botCheckToken keeps working.
  */
 export const NO_SITE_KEY_NOTE =
-  'note: without --site-key the hosted form cannot show the widget; posts from your own form with botCheckToken still work';
+  'note: without --site-key the hosted form cannot show the widget; posts from your own form with botCheckToken ' +
+  'still work';
 
 /** Whether the hosted form of this configuration lacks the site key its widget needs. */
 export function lacksSiteKey(view: BotCheckView): boolean {

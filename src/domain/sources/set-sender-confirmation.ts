@@ -5,9 +5,10 @@ import { AppError } from '../errors.js';
 import { getSource } from './find-source.js';
 
 /**
- * Turns the confirmation to a form's sender on or off for a source (docs/notifications.md, "Confirmation to the sender"). On needs
- * the workspace's business email (Settings): the confirmation is Reply-To it, and names no one else to answer.
- * Intake sees the change with the source (its cache drops entries on this write, other processes within seconds).
+ * Turns the confirmation to a form's sender on or off for a source (docs/notifications.md, "Confirmation to the
+ * sender"). On needs the workspace's business email (Settings): the confirmation is Reply-To it, and names no one else
+ * to answer. Intake sees the change with the source (its cache drops entries on this write, other processes within
+ * seconds).
  */
 export async function setSenderConfirmation({
   ctx,

@@ -19,7 +19,10 @@ export interface LeadSource {
   botCheck: BotCheckSettings | null;
   /** The source's spam rules, ready for intake; null when it has none (domain/sources/spam-rules.ts). */
   spamRules: CompiledSpamRules | null;
-  /** Whether a lead from this source is answered with a confirmation to its email (docs/notifications.md, "Confirmation to the sender"); off by default. */
+  /**
+   * Whether a lead from this source is answered with a confirmation to its email (docs/notifications.md, "Confirmation
+   * to the sender"); off by default.
+   */
   confirmSender: boolean;
 }
 

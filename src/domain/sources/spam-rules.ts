@@ -71,8 +71,9 @@ function canonical(list: SpamRuleList, entry: string): string {
   return text;
 }
 
-const HOST =
-  /^(\*\.)?[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?(\.[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?)*$/u;
+/** One label of a host name (letters, digits, inner hyphens; any non-ASCII letter). */
+const HOST_LABEL = /[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]*[a-z0-9\u00a1-\uffff])?/u.source;
+const HOST = new RegExp(String.raw`^(\*\.)?${HOST_LABEL}(\.${HOST_LABEL})*$`, 'u');
 
 /** An allowed site: a host or `*.suffix`, with a port (1–65535) or without one (any port). */
 function isSite(entry: string): boolean {
@@ -201,7 +202,10 @@ function addressOf(value: string | null): PageAddress | null {
 /** How an address is named in a catch's detail: its host, and its port when the scheme's own is not implied. */
 const shown = (address: PageAddress, value: string) => new URL(value).host.toLowerCase() || address.host;
 
-/** A site (`host`, `*.suffix`, either with `:port`) allows an address: same host or below the suffix, and the same port when it names one. */
+/**
+ * A site (`host`, `*.suffix`, either with `:port`) allows an address: same host or below the suffix, and the same port
+ * when it names one.
+ */
 export function siteAllows(site: string, address: PageAddress): boolean {
   const { host, port } = splitSite(site);
   if (port !== null && port !== address.port) return false;

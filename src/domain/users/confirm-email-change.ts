@@ -9,7 +9,8 @@ import { emailKey } from '../email-address.js';
 const unusable = () =>
   new AppError(
     'email_link_unusable',
-    'This link was already used, a newer one replaced it, your password or email changed since, or it has expired. Ask for the change again on your Account page.',
+    'This link was already used, a newer one replaced it, your password or email changed since, or it has expired. ' +
+      'Ask for the change again on your Account page.',
   );
 
 /**

@@ -45,7 +45,8 @@ export async function requestEmailChange({
           field: 'newEmail',
           code: 'invalid',
           message:
-            'Email is not set up on this server, so a new address cannot be confirmed. Ask the person who runs Leadscan.',
+            'Email is not set up on this server, so a new address cannot be confirmed. Ask the person who runs ' +
+            'Leadscan.',
         },
       ],
     );

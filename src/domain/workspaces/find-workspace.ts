@@ -8,7 +8,10 @@ export interface Workspace {
   createdAt: string;
 }
 
-/** A workspace by id, or by name, as a person types it (the CLI's `--workspace`), case-insensitively (names are unique, migration 0002). */
+/**
+ * A workspace by id, or by name, as a person types it (the CLI's `--workspace`), case-insensitively (names are unique,
+ * migration 0002).
+ */
 export async function findWorkspace({
   ctx,
   input,

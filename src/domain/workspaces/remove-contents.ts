@@ -79,7 +79,9 @@ export async function removeLeads(
   return count(await trx.deleteFrom('leads').where(column, 'in', values).executeTakeFirst());
 }
 
-/** Removes pipelines' stages and unread counters, inside `trx`, after their leads and before the pipelines themselves. */
+/**
+ * Removes pipelines' stages and unread counters, inside `trx`, after their leads and before the pipelines themselves.
+ */
 export async function removeStages(trx: Transaction<Schema>, pipelineIds: string[]): Promise<void> {
   if (pipelineIds.length === 0) return;
   await trx.deleteFrom('stages').where('pipeline_id', 'in', pipelineIds).execute();

@@ -25,13 +25,17 @@ const OkResponse = okResponse(Ok, REQUEST_ID_HEADER);
 const HealthyResponse = okResponse(Healthy, REQUEST_ID_HEADER);
 const NotWritable = problemResponse(
   'service_unavailable',
-  'The database cannot take writes: the disk is full. Free space where the database lives (leadscan doctor says how much is free)',
-  '`service_unavailable`: the database did not take a test write; `detail` says why (the disk is full, the database is read-only, it does not answer, or the write failed)',
+  'The database cannot take writes: the disk is full. Free space where the database lives (leadscan doctor says how ' +
+    'much is free)',
+  '`service_unavailable`: the database did not take a test write; `detail` says why (the disk is full, the database ' +
+    'is read-only, it does not answer, or the write failed)',
   {},
   { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER },
 );
 
-/** How long one test write answers for (docs/operations.md, "Health"): a monitor polling hard costs a write a second. */
+/**
+ * How long one test write answers for (docs/operations.md, "Health"): a monitor polling hard costs a write a second.
+ */
 export const WRITE_PROBE_CACHE_MS = 1000;
 const WRITE_PROBE_TIMEOUT_MS = 2000;
 
@@ -41,7 +45,8 @@ type WriteProblem = Extract<WriteProbe, { writable: false }>['problem'];
 /** What /healthz says for each problem: the reason, and where to look; never the database's own text (paths). */
 const NOT_WRITABLE: Record<WriteProblem, string> = {
   disk_full:
-    'The database cannot take writes: the disk is full. Free space where the database lives (leadscan doctor says how much is free)',
+    'The database cannot take writes: the disk is full. Free space where the database lives (leadscan doctor says ' +
+    'how much is free)',
   read_only: 'The database cannot take writes: it is read-only (a standby server, or a read-only file or mount)',
   unreachable: 'The database cannot take writes: it does not answer',
   failed: 'The database cannot take writes: a test write failed; the server log has the error',

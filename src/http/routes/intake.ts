@@ -71,7 +71,8 @@ const LeadInput = Type.Object(
     website: text('Honeypot: leave empty. Any value makes the submission a bot catch (quarantined, no lead)'),
     botCheckToken: text('Token from the bot-check widget, when the source has a bot check'),
     pageUrl: text(
-      'The page the form was on (absolute http or https address); shown on the lead and in the CSV export. Its utm_source, utm_medium, utm_campaign, gclid and fbclid parameters are kept on the lead under those names',
+      'The page the form was on (absolute http or https address); shown on the lead and in the CSV export. Its ' +
+        'utm_source, utm_medium, utm_campaign, gclid and fbclid parameters are kept on the lead under those names',
     ),
     formStamp: text(
       'Sent by the hosted form only: its signed render time. A post that carries it is checked as a hosted-form post ' +

@@ -11,7 +11,8 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   intake_unavailable: 'The intake link is unknown or was deactivated by its owner.',
   missing_scan_key: 'Send the workspace upload key in the x-scan-key header.',
   invalid_scan_key:
-    'The upload key is wrong or was regenerated. Sign in to the web app (/login; it opens on your workspace) and copy the current key from the Scans screen (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
+    'The upload key is wrong or was regenerated. Sign in to the web app (/login; it opens on your workspace) and ' +
+    'copy the current key from the Scans screen (Show or Copy); `npx leadscan key show --workspace W` prints it too.',
   csrf_failed: 'The form was not sent from this site, or its session changed. Reload the page and send it again.',
   quote_updated: 'The quote was revised after the page was opened: reload it, read the new version, then answer it.',
   quote_expired: 'The quote is past its valid-until date; ask the sender for a new one.',
@@ -24,16 +25,20 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   setup_link_unusable:
     'Setup links work once and for 24 hours. `npx leadscan user reset-password --email E` prints a new one.',
   email_not_proven:
-    "This account's password was set through a link someone else was shown, so it cannot join another workspace yet. Ask whoever runs the server for `npx leadscan user reset-password --email E`; setting the password through that link proves the address.",
+    "This account's password was set through a link someone else was shown, so it cannot join another workspace " +
+    'yet. Ask whoever runs the server for `npx leadscan user reset-password --email E`; setting the password ' +
+    'through that link proves the address.',
   last_owner: 'A workspace always keeps an owner: make someone else owner before removing or demoting the last one.',
   body_too_large:
     'The body is over the limit: 64 KiB for a lead, SCAN_MAX_BYTES (32 MiB by default) for a scan upload.',
   rate_limited: 'Too many requests; wait for the number of seconds in Retry-After.',
   unsupported_encoding:
-    'The body is compressed with a Content-Encoding that is not read here. Send it uncompressed, or as gzip, deflate or br (Accept-Encoding lists them).',
+    'The body is compressed with a Content-Encoding that is not read here. Send it uncompressed, or as gzip, ' +
+    'deflate or br (Accept-Encoding lists them).',
   client_aborted: 'The connection closed before the whole request arrived; nothing was stored. Send the request again.',
   request_timeout:
-    'The request did not arrive in time (headers within 20 s, the whole request within 10 min by default); send it again.',
+    'The request did not arrive in time (headers within 20 s, the whole request within 10 min by default); send it ' +
+    'again.',
   uri_too_long: 'The URL is longer than this server reads (8 KiB); the intake and scan URLs need no query string.',
   headers_too_large:
     'The request headers are larger than this server reads (16 KiB in all); send fewer or shorter headers.',
@@ -56,7 +61,8 @@ export const problemDocsRoutes: FastifyPluginAsync = async (app) => {
       .type('text/html; charset=utf-8')
       .send(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(code)}</title></head>` +
-          `<body><h1><code>${escape(code)}</code></h1><p>HTTP ${status} · ${escape(title)}</p><p>${escape(help)}</p></body></html>`,
+          `<body><h1><code>${escape(code)}</code></h1><p>HTTP ${status} ` +
+          `· ${escape(title)}</p><p>${escape(help)}</p></body></html>`,
       );
   });
 };

@@ -164,14 +164,16 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           400: problemResponse(
             'invalid_rooms',
             'rooms[2] is not a JSON object; every entry of "rooms" must be a room object (rooms count from 0)',
-            '`unreadable_body` (not UTF-8 JSON, or not what its Content-Encoding says), `invalid_idempotency_key`, `invalid_rooms` (no `rooms` array, or an entry that is not an ' +
+            '`unreadable_body` (not UTF-8 JSON, or not what its Content-Encoding says), `invalid_idempotency_key`, ' +
+              '`invalid_rooms` (no `rooms` array, or an entry that is not an ' +
               'object; the detail names the index) or `too_many_rooms` (over 500)',
             {},
             { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
           ),
           401: problemResponse(
             'invalid_scan_key',
-            'The x-scan-key is not a valid upload key; sign in at http://localhost:3000/login and copy the current key from the Scans screen (Show or Copy)',
+            'The x-scan-key is not a valid upload key; sign in at http://localhost:3000/login and copy the current ' +
+              'key from the Scans screen (Show or Copy)',
             '`missing_scan_key` (no `x-scan-key`) or `invalid_scan_key` (too short, unknown or regenerated away)',
             {},
             REQUEST_ID_HEADER,
@@ -185,7 +187,8 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           ),
           415: problemResponse(
             'unsupported_encoding',
-            'The Content-Encoding "compress" is not read here; send the body as it is, or with one of gzip, deflate, br',
+            'The Content-Encoding "compress" is not read here; send the body as it is, or with one of gzip, ' +
+              'deflate, br',
             '`unsupported_encoding`: a Content-Encoding other than gzip, deflate, br or identity',
             {},
             { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...ACCEPT_ENCODING_HEADER },
@@ -193,7 +196,8 @@ export const scanUploadRoutes: FastifyPluginAsync<{ ctx: DomainContext }> = asyn
           409: problemResponse(
             'idempotency_in_flight',
             'A request with this Idempotency-Key is still being processed; retry in a moment to receive its answer',
-            '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after `Retry-After`',
+            '`idempotency_in_flight`: an upload with this Idempotency-Key is still being stored; retry after ' +
+              '`Retry-After`',
             {},
             { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
           ),

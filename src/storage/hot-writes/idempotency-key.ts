@@ -1,4 +1,6 @@
-/** The idempotency-key statements of the hot writes: a claim, and the answer marked done with the rows it answers for. */
+/**
+ * The idempotency-key statements of the hot writes: a claim, and the answer marked done with the rows it answers for.
+ */
 import { columns, rowsOf, type Field, type Markers } from './sql-parts.js';
 
 /** Marks an idempotency key done with its result, in the same transaction as the rows it answers for. */
@@ -67,8 +69,8 @@ export function keysDoneIn(m: Markers, stored: string): string {
 }
 
 /**
- * Parameters of keysDoneIn, in DONE_FIELDS order. Two batches never lock the same key rows (each key is claimed by one request), and each
- * statement takes them in key order anyway.
+ * Parameters of keysDoneIn, in DONE_FIELDS order. Two batches never lock the same key rows (each key is claimed by one
+ * request), and each statement takes them in key order anyway.
  */
 export function keysDoneParams(done: KeyDoneFor[]): unknown[] {
   done.sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));

@@ -1,4 +1,7 @@
-/** The quarantine statements of the hot writes: a catch (honeypot, spam rule), and the pruning that keeps each source's catches bounded. */
+/**
+ * The quarantine statements of the hot writes: a catch (honeypot, spam rule), and the pruning that keeps each source's
+ * catches bounded.
+ */
 import type { QuarantineTable } from '../schema.js';
 import type { Markers } from './sql-parts.js';
 
@@ -20,7 +23,9 @@ const COLUMNS = [
   'detail',
 ] as const satisfies ReadonlyArray<keyof QuarantineRow>;
 
-/** The catch, only while its source is active (nothing is stored for a closed link). Parameters: quarantineInsertParams. */
+/**
+ * The catch, only while its source is active (nothing is stored for a closed link). Parameters: quarantineInsertParams.
+ */
 export function quarantineInsert(m: Markers): string {
   return (
     `insert into quarantine (${COLUMNS.join(', ')}, restored_lead_id) select ${m.list(COLUMNS.length)}, null ` +
@@ -44,7 +49,9 @@ export function quarantinePruneOld(m: Markers): string {
   return `delete from quarantine where source_id = ${m.next()} and received_at < ${m.next()}`;
 }
 
-/** Parameters: source id, how many to keep less one. Returns `received_at, id` of the oldest catch that stays, if any. */
+/**
+ * Parameters: source id, how many to keep less one. Returns `received_at, id` of the oldest catch that stays, if any.
+ */
 export function quarantineOldestKept(m: Markers): string {
   return `select received_at, id from quarantine where source_id = ${m.next()} order by received_at desc, id desc limit 1 offset ${m.next()}`;
 }

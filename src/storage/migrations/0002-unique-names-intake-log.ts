@@ -41,8 +41,8 @@ export function dedupeNames(rows: Named[]): Array<{ id: string; from: string; to
 }
 
 /**
- * docs/cli.md, docs/operations.md: names unique per scope, case-insensitively (workspaces service-wide, pipelines and lead
- * sources per workspace); the per-source intake log; quarantine rows remember their Idempotency-Key so erasing a
+ * docs/cli.md, docs/operations.md: names unique per scope, case-insensitively (workspaces service-wide, pipelines and
+ * lead sources per workspace); the per-source intake log; quarantine rows remember their Idempotency-Key so erasing a
  * person also erases the key's record.
  */
 export function uniqueNamesAndIntakeLog(report: (renamed: Renamed) => void = reportRename): Migration {

@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * People and sign-in (docs/security.md) and the hosted form's own texts (docs/api.md). Secrets are stored as hashes only:
- * password hashes (scrypt), SHA-256 of session ids and of setup-link tokens.
+ * People and sign-in (docs/security.md) and the hosted form's own texts (docs/api.md). Secrets are stored as hashes
+ * only: password hashes (scrypt), SHA-256 of session ids and of setup-link tokens.
  */
 export function people(): Migration {
   return {

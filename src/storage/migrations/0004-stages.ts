@@ -139,8 +139,8 @@ async function createUnreadTriggers(db: Kysely<unknown>, dialect: Dialect) {
 
 /**
  * Inbox search is a case-insensitive substring over name, email, phone and notes. PostgreSQL answers it with an
- * ILIKE scan (no extension needed); SQLite's LIKE scan takes hundreds of ms at 100k leads when few rows match, so on SQLite a
- * trigram FTS5 index answers "which leads contain this" (any 3+ characters) in well under a millisecond.
+ * ILIKE scan (no extension needed); SQLite's LIKE scan takes hundreds of ms at 100k leads when few rows match, so on
+ * SQLite a trigram FTS5 index answers "which leads contain this" (any 3+ characters) in well under a millisecond.
  * Triggers keep it in step with `leads`, so no writer of leads (intake, restore) has to know it exists.
  * It is keyed by lead id (a MATCH on the lead_id column), never by SQLite's implicit rowid, which VACUUM may renumber.
  */

@@ -24,7 +24,8 @@ export function errorPage(error: AppError, input: ErrorPageInput): string {
         return reading
           ? [
               'Only owners can open this page',
-              'You do not have access to this page: it is for the owners of this workspace. Ask an owner if you need something from it.',
+              'You do not have access to this page: it is for the owners of this workspace. Ask an owner if you ' +
+                'need something from it.',
             ]
           : ['Only an owner can do this', 'Nothing was changed. Ask an owner of this workspace.'];
       case 'rate_limited':
@@ -48,7 +49,11 @@ export function errorPage(error: AppError, input: ErrorPageInput): string {
 <h1>${heading}</h1>
 <p>${text}</p>
 ${status >= 500 ? html`<p class="muted small">Reference: <code>${input.requestId}</code></p>` : ''}
-<p>${home ? html`<a href="${workspacePath(home.workspaceId, 'leads')}">Go to the Leads inbox</a>` : html`<a href="/">Back to Leadscan</a>`}</p>
+<p>${
+      home
+        ? html`<a href="${workspacePath(home.workspaceId, 'leads')}">Go to the Leads inbox</a>`
+        : html`<a href="/">Back to Leadscan</a>`
+    }</p>
 </div></div>`,
   });
 }

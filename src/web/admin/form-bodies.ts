@@ -14,13 +14,15 @@ export const FORM_LIMIT = 64 * 1024;
 const unreadable = () =>
   new AppError(
     'unreadable_body',
-    'The form could not be read: it was not sent the way this page sends it. Nothing was changed; reload the page and send it again',
+    'The form could not be read: it was not sent the way this page sends it. Nothing was changed; reload the page ' +
+      'and send it again',
   );
 
 const tooLarge = () =>
   new AppError(
     'body_too_large',
-    `The form is larger than ${FORM_LIMIT / 1024} KiB of text. Nothing was changed; shorten what was typed and send it again`,
+    `The form is larger than ${FORM_LIMIT / 1024} KiB of text. Nothing was changed; shorten what was typed and send ` +
+      `it again`,
   );
 
 /** The length a request declares, if it declares one. */

@@ -20,7 +20,11 @@ export function actionButton(input: {
   fields?: Record<string, string>;
 }): SafeHtml {
   const kind = input.kind ?? 'secondary';
-  return html`<form class="inline" method="post" action="${input.action}"${input.confirm ? html` data-confirm="${input.confirm}"` : ''}>${csrfField(input.csrf)}${Object.entries(input.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit"${kind === 'primary' ? '' : html` class="${kind}"`}>${input.label}</button></form>`;
+  return html`<form class="inline" method="post" action="${input.action}"${
+    input.confirm ? html` data-confirm="${input.confirm}"` : ''
+  }>${csrfField(input.csrf)}${Object.entries(input.fields ?? {}).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}<button type="submit"${kind === 'primary' ? '' : html` class="${kind}"`}>${input.label}</button></form>`;
 }
 
 /** Field problems of a refused form, by field name, from the same AppError the API would turn into problem+json. */
@@ -49,10 +53,18 @@ export function field(input: {
   const id = `f-${input.name}`;
   const error = input.errors?.[input.name];
   const describedBy = [input.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = html` id="${id}" name="${input.name}"${input.autocomplete ? html` autocomplete="${input.autocomplete}"` : ''}${input.required ? html` required` : ''}${input.maxlength ? html` maxlength="${input.maxlength}"` : ''}${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
+  const common = html` id="${id}" name="${input.name}"${
+    input.autocomplete ? html` autocomplete="${input.autocomplete}"` : ''
+  }${input.required ? html` required` : ''}${input.maxlength ? html` maxlength="${input.maxlength}"` : ''}${
+    error ? html` aria-invalid="true"` : ''
+  }${describedBy ? html` aria-describedby="${describedBy}"` : ''}`;
   return html`<div class="field">
 <label for="${id}">${input.label}</label>
-${input.textarea ? html`<textarea${common}>${input.value ?? ''}</textarea>` : html`<input type="${input.type ?? 'text'}"${common} value="${input.value ?? ''}">`}
+${
+  input.textarea
+    ? html`<textarea${common}>${input.value ?? ''}</textarea>`
+    : html`<input type="${input.type ?? 'text'}"${common} value="${input.value ?? ''}">`
+}
 ${input.hint ? html`<p class="hint" id="${id}-hint">${input.hint}</p>` : ''}
 ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
 </div>`;
@@ -78,7 +90,9 @@ export function selectField(
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field">
 <label for="${id}">${label}</label>
-<select id="${id}" name="${name}"${error ? html` aria-invalid="true"` : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}>${options.map(
+<select id="${id}" name="${name}"${error ? html` aria-invalid="true"` : ''}${
+    describedBy ? html` aria-describedby="${describedBy}"` : ''
+  }>${options.map(
     ([value, text]) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${text}</option>`,
   )}</select>
 ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}

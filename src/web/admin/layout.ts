@@ -33,7 +33,12 @@ function switcher(current: WorkspaceAccess | undefined, all: WorkspaceAccess[], 
   if (all.length === 1) return html`<span class="switcher workspace-name" title="Workspace">${label}</span>`;
   return html`<details class="switcher">
 <summary aria-label="Switch workspace (now ${label})">${label}</summary>
-<ul>${all.map((w) => html`<li><a href="${switchTarget(w, area)}"${w.workspaceId === current.workspaceId ? html` aria-current="true"` : ''}>${w.workspaceName}</a></li>`)}</ul>
+<ul>${all.map(
+    (w) =>
+      html`<li><a href="${switchTarget(w, area)}"${
+        w.workspaceId === current.workspaceId ? html` aria-current="true"` : ''
+      }>${w.workspaceName}</a></li>`,
+  )}</ul>
 </details>`;
 }
 
@@ -51,7 +56,8 @@ function initialsOf(user: SignedInUser): string {
 /** Quarantine's badge: catches of the last 7 days, not restored (domain/quarantine/count-recent-catches.ts). */
 function catchesBadge(count: number): SafeHtml | string {
   return count > 0
-    ? html` <span class="count quiet" aria-label="${count} caught in the last 7 days" title="Caught in the last 7 days">${count}</span>`
+    ? html` <span class="count quiet" aria-label="${count} caught in the last 7 days"
+      title="Caught in the last 7 days">${count}</span>`
     : '';
 }
 
@@ -66,25 +72,39 @@ export function shell(input: ShellInput): string {
   // One bar: brand, workspace, screens, the person. On a phone the screens fold into a Menu (a <details>, so it
   // opens without the script, from the keyboard, and says it is expanded); wider, the fold is undone (admin-css.ts,
   // `details.unfold`) and they show in the bar.
+  const initials = chrome ? html`<span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span>` : '';
   const top = chrome
     ? html`<header class="topbar"><div class="topbar-inner">
-<a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Leadscan</span></a>
+<a class="brand" href="/"><span class="brand-mark"
+  aria-hidden="true"></span><span class="brand-name">Leadscan</span></a>
 ${switcher(home, chrome.workspaces, chrome.area)}
 ${
   home
-    ? html`<details class="menu unfold"><summary><span class="menu-icon" aria-hidden="true"></span><span class="menu-label">Menu</span></summary>
+    ? html`<details class="menu unfold"><summary><span class="menu-icon"
+      aria-hidden="true"></span><span class="menu-label">Menu</span></summary>
 <nav aria-label="Screens" class="screens"><ul class="nav">${chrome.nav
         .filter((item) => item.access === 'member' || home.role === 'owner')
         .map(
           (item) =>
-            html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${item.area === chrome.area ? html` aria-current="page"` : ''}>${item.label}${item.area === 'quarantine' ? catchesBadge(chrome.unread.quarantine ?? 0) : countBadge(item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0)}</a></li>`,
+            html`<li><a href="${workspacePath(home.workspaceId, item.path)}"${
+              item.area === chrome.area ? html` aria-current="page"` : ''
+            }>${item.label}${
+              item.area === 'quarantine'
+                ? catchesBadge(chrome.unread.quarantine ?? 0)
+                : countBadge(
+                    item.area === 'leads' ? chrome.unread.leads : item.area === 'scans' ? chrome.unread.scans : 0,
+                  )
+            }</a></li>`,
         )}</ul></nav>
 </details>`
     : ''
 }
 <div class="topbar-end">
-<a class="who" href="/account" title="${chrome.user.email}"${chrome.area === 'account' ? html` aria-current="page"` : ''}><span class="who-initials" aria-hidden="true">${initialsOf(chrome.user)}</span><span class="who-email">${chrome.user.email}</span></a>
-<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button type="submit" class="secondary">Sign out</button></form>
+<a class="who" href="/account" title="${chrome.user.email}"${
+        chrome.area === 'account' ? html` aria-current="page"` : ''
+      }>${initials}<span class="who-email">${chrome.user.email}</span></a>
+<form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${chrome.csrf}"><button
+  type="submit" class="secondary">Sign out</button></form>
 </div>
 </div></header>`
     : '';

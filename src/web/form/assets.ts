@@ -42,7 +42,9 @@ const CLIENT_CONFIG: FormClientConfig = {
  * messages of messages.ts among it). esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op
  * lets that source run as well.
  */
-const FORM_JS = `"use strict";\nvar __name = function (f) { return f; };\n(${formClient.toString()})(document, window, ${JSON.stringify(CLIENT_CONFIG)});\n`;
+const FORM_JS =
+  `"use strict";\nvar __name = function (f) { return f; };\n(${formClient.toString()})(document, ` +
+  `window, ${JSON.stringify(CLIENT_CONFIG)});\n`;
 
 /** Served under /f/assets/ from our own origin; the CSP allows no other script or style source. */
 export const FORM_ASSETS: Record<string, StaticAsset> = {

@@ -52,10 +52,12 @@ ${errorLine}
   const boxes = choices.map((choice, i) => {
     const boxId = `${id}-${i}`;
     const checked = values.includes(choice.value) ? html` checked` : '';
-    return html`<div class="choice"><input type="${type}" id="${boxId}" name="${name}" value="${choice.value}"${checked}${i === 0 ? required : ''}><label for="${boxId}">${choice.label}</label></div>
+    return html`<div class="choice"><input type="${type}" id="${boxId}" name="${name}"
+      value="${choice.value}"${checked}${i === 0 ? required : ''}><label for="${boxId}">${choice.label}</label></div>
 `;
   });
-  return html`<fieldset class="field group" id="${id}" data-custom="${name}" aria-describedby="${describedBy}"${invalid}>
+  return html`<fieldset class="field group" id="${id}"
+    data-custom="${name}" aria-describedby="${describedBy}"${invalid}>
 <legend>${labelText(field)}</legend>
 ${help}${boxes}${errorLine}
 </fieldset>

@@ -19,19 +19,24 @@ export function embedSnippet(input: { formUrl: string; title: string; token: str
   const id = `leadscan-form-${input.token.slice(0, 8)}`;
   const origin = new URL(input.formUrl).origin;
   const m = EMBED_MESSAGES;
-  return `<iframe id="${id}" src="${attr(input.formUrl)}" title="${attr(input.title)}" width="100%" height="${START_HEIGHT}" style="border:0;width:100%;max-width:40rem" loading="lazy"></iframe>
+  return (
+    `<iframe id="${id}" src="${attr(input.formUrl)}" title="${attr(input.title)}" width="100%" ` +
+    `height="${START_HEIGHT}" style="border:0;width:100%;max-width:40rem" loading="lazy"></iframe>
 <script>
 (function () {
   var frame = document.getElementById(${JSON.stringify(id)}), origin = ${JSON.stringify(origin)};
   function tell() {
-    if (frame.contentWindow) frame.contentWindow.postMessage({ type: ${JSON.stringify(m.page)}, url: location.href.split('#')[0] }, origin);
+    if (frame.contentWindow) frame.contentWindow.postMessage({ type: ${JSON.stringify(m.page)}, url: ` +
+    `location.href.split('#')[0] }, origin);
   }
   window.addEventListener('message', function (e) {
     if (e.origin !== origin || e.source !== frame.contentWindow || !e.data) return;
     if (e.data.type === ${JSON.stringify(m.hello)}) tell();
-    if (e.data.type === ${JSON.stringify(m.height)} && e.data.height > 0) frame.style.height = Math.min(e.data.height, ${MAX_HEIGHT}) + 'px';
+    if (e.data.type === ${JSON.stringify(m.height)} && e.data.height > 0) frame.style.height = ` +
+    `Math.min(e.data.height, ${MAX_HEIGHT}) + 'px';
   });
   frame.addEventListener('load', tell);
 })();
-</script>`;
+</script>`
+  );
 }

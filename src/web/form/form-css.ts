@@ -31,7 +31,9 @@ input:focus, textarea:focus { border-color: var(--accent); }
 fieldset.group { border: 0; padding: 0; min-width: 0; }
 fieldset.group legend { font-weight: 600; padding: 0; margin: 0 0 .3rem; }
 .choice { display: flex; align-items: flex-start; gap: .6rem; margin: 0 0 .35rem; }
-.choice input { width: 1.25rem; height: 1.25rem; min-height: 0; margin: .15rem 0 0; flex: none; accent-color: var(--accent); }
+.choice input {
+  width: 1.25rem; height: 1.25rem; min-height: 0; margin: .15rem 0 0; flex: none; accent-color: var(--accent);
+}
 .choice label { font-weight: 400; margin: 0; }
 fieldset[aria-invalid="true"] { border-left: 3px solid #b3261e; padding-left: .6rem; }
 [aria-invalid="true"] { border-color: #b3261e; border-width: 2px; }
@@ -48,7 +50,9 @@ button:hover { filter: brightness(.88); }
 button[disabled] { background: #7d8aa3; cursor: progress; }
 .status { margin: 1rem 0 0; min-height: 1.5em; }
 .status:empty { margin: 0; min-height: 0; }
-.notice { border-left: 4px solid #b3261e; background: #fdf2f1; padding: .75rem 1rem; border-radius: 4px; font-weight: 600; }
+.notice {
+  border-left: 4px solid #b3261e; background: #fdf2f1; padding: .75rem 1rem; border-radius: 4px; font-weight: 600;
+}
 .thanks h2 { color: #1b6b3a; }
 .thanks:focus { outline: none; }
 @media (min-width: 40rem) {

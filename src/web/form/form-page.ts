@@ -40,14 +40,21 @@ function fieldMarkup(field: FormField, setting: BuiltInField, hinted: boolean, s
   const describedBy = byHint ? `${CONTACT_HINT_ID} ${errorId}` : errorId;
   const kept = state.values[field.name];
   const value = typeof kept === 'string' ? kept : '';
-  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}" autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${setting.required ? html` aria-required="true"` : ''}${invalid ? html` aria-invalid="true"` : ''}`;
+  const common = html`id="${id}" name="${field.name}" maxlength="${field.maxlength}"
+  autocomplete="${field.autocomplete}" aria-describedby="${describedBy}"${
+    setting.required ? html` aria-required="true"` : ''
+  }${invalid ? html` aria-invalid="true"` : ''}`;
   // The parser drops one newline right after <textarea>: the extra one keeps a kept value's own first newline.
   const control =
     field.control === 'textarea'
       ? html`<textarea ${common} rows="5">\n${value}</textarea>`
-      : html`<input ${common} type="${field.control}"${field.control === 'tel' ? html` inputmode="tel"` : ''} value="${value}">`;
+      : html`<input ${common} type="${field.control}"${
+          field.control === 'tel' ? html` inputmode="tel"` : ''
+        } value="${value}">`;
   return html`<div class="field">
-<label for="${id}">${builtInLabel(setting)}${byHint || setting.required ? '' : html` <span class="optional">(optional)</span>`}</label>
+<label for="${id}">${builtInLabel(setting)}${
+    byHint || setting.required ? '' : html` <span class="optional">(optional)</span>`
+  }</label>
 ${control}
 <p class="field-error" id="${errorId}">${error}</p>
 </div>
@@ -117,7 +124,9 @@ function contactHint(
   const own =
     words.hint === FORM_MESSAGES.contactHint ? '' : html` data-hint="${words.hint}" data-missing="${words.missing}"`;
   return {
-    markup: html`<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}"${own}>${state.contactMissing ? words.missing : words.hint}</p>
+    markup: html`<p id="${CONTACT_HINT_ID}" class="hint${state.contactMissing ? ' error' : ''}"${own}>${
+      state.contactMissing ? words.missing : words.hint
+    }</p>
 `,
     hinted: true,
   };
@@ -161,7 +170,8 @@ export function formPage(input: {
   const hint = contactHint(form.layout.builtIns, state);
   const body = html`<h1>${heading}</h1>
 ${texts.introduction ? html`<p class="intro" id="form-intro">${texts.introduction}</p>` : ''}
-<form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
+<form id="lead-form" method="post" action="${source.token}" accept-charset="utf-8" novalidate
+  data-intake="../api/intake/${source.token}"${botCheckAttributes(botCheck)}>
 ${hint.markup}${fieldsMarkup(form, hint.hinted, state)}<div class="hp" aria-hidden="true">
 <label for="f-website">Leave this field empty</label>
 <input id="f-website" name="website" type="text" value="" tabindex="-1" autocomplete="off" aria-hidden="true">
@@ -170,7 +180,8 @@ ${botCheckMarkup(botCheck)}<input type="hidden" name="${FORM_KEY_FIELD}" value="
 <input type="hidden" name="${FORM_STAMP_FIELD}" value="${input.stamp}">
 <input type="hidden" id="f-${PAGE_URL_FIELD}" name="${PAGE_URL_FIELD}" value="${pageUrl}">
 <button type="submit">Send</button>
-<p id="form-status" class="status${state.status ? ' error' : ''}" role="status" aria-live="polite">${state.status ?? ''}</p>
+<p id="form-status" class="status${state.status ? ' error' : ''}" role="status"
+  aria-live="polite">${state.status ?? ''}</p>
 </form>
 <section class="thanks" id="thanks" aria-labelledby="thanks-heading" tabindex="-1" hidden>
 <h2 id="thanks-heading">Thank you</h2>

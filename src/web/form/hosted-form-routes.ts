@@ -59,7 +59,8 @@ function intakeBody(body: Record<string, unknown>, source: LeadSource): Record<s
     Object.entries(body).filter(([key]) => key !== FORM_KEY_FIELD && !BOT_CHECK_RESPONSE_FIELDS.includes(key)),
   );
   if (source.botCheck) mapped[BOT_CHECK_TOKEN_FIELD] = body[BOT_CHECK_WIDGETS[source.botCheck.provider].responseField];
-  // A post to /f/{token} is a hosted-form post by its path: without a stamp it is held to the stamp's rule all the same.
+  // A post to /f/{token} is a hosted-form post by its path: without a stamp it is held to the stamp's rule all the
+  // same.
   if (!Object.hasOwn(mapped, FORM_STAMP_FIELD)) mapped[FORM_STAMP_FIELD] = '';
   return mapped;
 }

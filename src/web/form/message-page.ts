@@ -12,7 +12,9 @@ ${input.requestId ? html`<p class="hint">Reference: <code>${input.requestId}</co
   });
 }
 
-/** The page of a refusal that has no form to show again (a closed form, a broken link, a post that could not be read). */
+/**
+ * The page of a refusal that has no form to show again (a closed form, a broken link, a post that could not be read).
+ */
 export function problemPage(code: string, requestId?: string): string {
   const problem = formProblem(code);
   // A reference only where it helps someone help: a failure on our side.

@@ -15,6 +15,8 @@ export function quoteInvoiceLinks(links: readonly QuoteInvoiceLink[]): SafeHtml 
   if (links.length === 0) return '';
   return html`<section class="notice info" id="invoices"><h2>Invoices</h2><ul>${links.map(
     (l) =>
-      html`<li><a href="${l.url}">${KIND_WORDS[l.kind]} ${l.number}</a> <span class="muted small">${l.kind === 'credit_note' && l.status !== 'void' ? '' : (STATUS_WORDS[l.status] ?? '')}</span></li>`,
+      html`<li><a href="${l.url}">${KIND_WORDS[l.kind]} ${l.number}</a> <span class="muted small">${
+        l.kind === 'credit_note' && l.status !== 'void' ? '' : (STATUS_WORDS[l.status] ?? '')
+      }</span></li>`,
   )}</ul></section>`;
 }

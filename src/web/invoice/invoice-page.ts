@@ -54,7 +54,9 @@ ${body}
 export function invoiceNotFoundPage(): string {
   return shell(
     'Invoice not found',
-    html`<div class="sheet"><h1>Invoice not found</h1><p class="lead-text">This link leads to no invoice. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+    html`<div class="sheet"><h1>Invoice not found</h1>
+    <p class="lead-text">This link leads to no invoice. Please check that it was copied in full, or ask the business
+    that sent it for a new link.</p></div>`,
   );
 }
 
@@ -71,17 +73,29 @@ function stateNotice(input: InvoicePageInput): SafeHtml {
   const money = (minor: number) => formatMoney(minor, invoice.currency, invoice.locale);
   switch (state) {
     case 'void':
-      return html`<section class="notice warn" id="void"><h2>This invoice is void</h2><p>${business.name} voided it${invoice.voidReason ? html`: <span class="pre">${invoice.voidReason}</span>` : ''}. Nothing is to be paid on it.</p></section>`;
+      return html`<section class="notice warn" id="void"><h2>This invoice is void</h2><p>${business.name} voided it${
+        invoice.voidReason ? html`: <span class="pre">${invoice.voidReason}</span>` : ''
+      }. Nothing is to be paid on it.</p></section>`;
     case 'paid':
       return invoice.owedBack > 0
-        ? html`<section class="notice ok" id="paid-in-full"><h2>Paid</h2><p>Thank you. ${business.name} owes you ${money(invoice.owedBack)} back.</p></section>`
-        : html`<section class="notice ok" id="paid-in-full"><h2>Paid in full</h2><p>Thank you: nothing is left to pay.</p></section>`;
+        ? html`<section class="notice ok" id="paid-in-full"><h2>Paid</h2>
+        <p>Thank you. ${business.name} owes you ${money(invoice.owedBack)} back.</p></section>`
+        : html`<section class="notice ok" id="paid-in-full"><h2>Paid in full</h2>
+        <p>Thank you: nothing is left to pay.</p></section>`;
     case 'credit_note':
-      return html`<section class="notice info" id="credit-note"><h2>Credit note</h2><p>${invoice.creditOf?.number ? html`It reduces invoice ${invoice.creditOf.number} by ${money(invoice.total)}.` : html`A credit of ${money(invoice.total)}.`}${invoice.creditReason ? html` Reason: <span class="pre">${invoice.creditReason}</span>` : ''}</p></section>`;
+      return html`<section class="notice info" id="credit-note"><h2>Credit note</h2><p>${
+        invoice.creditOf?.number
+          ? html`It reduces invoice ${invoice.creditOf.number} by ${money(invoice.total)}.`
+          : html`A credit of ${money(invoice.total)}.`
+      }${invoice.creditReason ? html` Reason: <span class="pre">${invoice.creditReason}</span>` : ''}</p></section>`;
     case 'open':
       return invoice.overdue
-        ? html`<section class="notice bad" id="overdue"><h2>Overdue</h2><p>${money(invoice.balance)} was due on ${invoice.dueDate ? formatDay(invoice.dueDate, invoice.locale) : ''}.</p></section>`
-        : html`<section class="notice info" id="due"><h2>${money(invoice.balance)} to pay</h2>${invoice.dueDate ? html`<p>Due ${formatDay(invoice.dueDate, invoice.locale)}.</p>` : ''}</section>`;
+        ? html`<section class="notice bad" id="overdue"><h2>Overdue</h2><p>${money(invoice.balance)} was due on ${
+            invoice.dueDate ? formatDay(invoice.dueDate, invoice.locale) : ''
+          }.</p></section>`
+        : html`<section class="notice info" id="due"><h2>${money(invoice.balance)} to pay</h2>${
+            invoice.dueDate ? html`<p>Due ${formatDay(invoice.dueDate, invoice.locale)}.</p>` : ''
+          }</section>`;
   }
 }
 
@@ -124,13 +138,18 @@ ${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
 }
 ${invoice.title ? html`<h2 class="title">${invoice.title}</h2>` : ''}
 <table class="lines">
-<thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th><th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+<thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th>
+<th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
 <tbody>
 ${invoice.lines.map((line) => {
   const fee = isFee(line);
   const qty = quantityText(line, locale);
-  return html`<tr><td class="desc"><span class="pre">${line.description}</span>${line.subtractsInvoiceId ? html`<span class="measured small muted">Already invoiced</span>` : ''}${fee ? '' : html`<span class="line-qty">${qty} × ${money(line.unitPrice)}</span>`}</td>
-<td class="num col-qty">${qty}</td><td class="num col-price">${fee ? '' : money(line.unitPrice)}</td><td class="num amount">${money(line.amount)}</td></tr>`;
+  return html`<tr><td class="desc"><span class="pre">${line.description}</span>${
+    line.subtractsInvoiceId ? html`<span class="measured small muted">Already invoiced</span>` : ''
+  }${fee ? '' : html`<span class="line-qty">${qty} × ${money(line.unitPrice)}</span>`}</td>
+<td class="num col-qty">${qty}</td><td class="num col-price">${
+    fee ? '' : money(line.unitPrice)
+  }</td><td class="num amount">${money(line.amount)}</td></tr>`;
 })}
 </tbody>
 </table>
@@ -140,23 +159,39 @@ ${invoice.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td>
 <tr class="total"><td>Total</td><td id="total">${money(invoice.total)}</td></tr>
 ${credit ? '' : html`<tr><td>Paid</td><td id="paid">${money(invoice.paid)}</td></tr>`}
 ${!credit && invoice.credited ? html`<tr><td>Credited</td><td id="credited">${money(invoice.credited)}</td></tr>` : ''}
-${credit ? '' : html`<tr class="total"><td>${invoice.owedBack > 0 ? 'Owed back to you' : 'Balance due'}</td><td id="balance">${money(invoice.owedBack > 0 ? invoice.owedBack : invoice.balance)}</td></tr>`}
+${
+  credit
+    ? ''
+    : html`<tr class="total"><td>${
+        invoice.owedBack > 0 ? 'Owed back to you' : 'Balance due'
+      }</td><td id="balance">${money(invoice.owedBack > 0 ? invoice.owedBack : invoice.balance)}</td></tr>`
+}
 </table>
 ${
   !credit && invoice.payments.length
     ? html`<h2>Payments received</h2><ul class="payments" id="payments">${invoice.payments.map(
         (p) =>
-          html`<li>${formatDay(p.date, locale)}: ${money(p.amount)} by ${METHOD_WORDS[p.method] ?? p.method}${p.reference ? html` (${p.reference})` : ''}</li>`,
+          html`<li>${formatDay(p.date, locale)}: ${money(p.amount)} by ${METHOD_WORDS[p.method] ?? p.method}${
+            p.reference ? html` (${p.reference})` : ''
+          }</li>`,
       )}</ul>`
     : ''
 }
 ${invoice.note ? html`<h2>Note</h2><p class="pre">${invoice.note}</p>` : ''}
-${!credit && state === 'open' && invoice.paymentInstructions ? html`<h2>How to pay</h2><p class="pre" id="payment-instructions">${invoice.paymentInstructions}</p>` : ''}
+${
+  !credit && state === 'open' && invoice.paymentInstructions
+    ? html`<h2>How to pay</h2><p class="pre" id="payment-instructions">${invoice.paymentInstructions}</p>`
+    : ''
+}
 </div>
 <footer class="foot no-print">${
     pdfReady
-      ? html`<p><a class="button secondary" id="download-pdf" href="?pdf=1">Download PDF</a></p><p class="muted small">The PDF is the ${credit ? 'credit note' : 'invoice'} as it was sent to you, to keep or forward.</p>`
-      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+      ? html`<p><a class="button secondary" id="download-pdf" href="?pdf=1">Download PDF</a></p>
+      <p class="muted small">The PDF is the ${
+        credit ? 'credit note' : 'invoice'
+      } as it was sent to you, to keep or forward.</p>`
+      : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print
+      menu.</p>`
   }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
   return shell(`${KIND_WORDS[invoice.kind]} ${number} from ${business.name}`, body, attributes);

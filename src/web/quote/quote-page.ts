@@ -67,7 +67,9 @@ ${body}
 export function quoteNotFoundPage(): string {
   return shell(
     'Quote not found',
-    html`<div class="sheet"><h1>Quote not found</h1><p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that sent it for a new link.</p></div>`,
+    html`<div class="sheet"><h1>Quote not found</h1>
+    <p class="lead-text">This link leads to no quote. Please check that it was copied in full, or ask the business that
+    sent it for a new link.</p></div>`,
   );
 }
 
@@ -75,7 +77,9 @@ export function quoteNotFoundPage(): string {
 export function quotePreparingPage(): string {
   return shell(
     'Your PDF is being prepared',
-    html`<div class="sheet"><h1>Your PDF is being prepared</h1><p class="lead-text">It is usually ready within a few seconds. This page looks again by itself and the PDF downloads as soon as it is made.</p></div>`,
+    html`<div class="sheet"><h1>Your PDF is being prepared</h1>
+    <p class="lead-text">It is usually ready within a few seconds. This page looks again by itself and the PDF downloads
+    as soon as it is made.</p></div>`,
   ).replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta http-equiv="refresh" content="3">');
 }
 
@@ -83,11 +87,22 @@ export function quotePreparingPage(): string {
 export function quoteMessagePage(heading: string, text: string, requestId?: string): string {
   return shell(
     heading,
-    html`<div class="sheet"><h1>${heading}</h1><p class="lead-text">${text}</p>${requestId ? html`<p class="muted small">Reference: ${requestId}</p>` : ''}</div>`,
+    html`<div class="sheet"><h1>${heading}</h1><p class="lead-text">${text}</p>${
+      requestId ? html`<p class="muted small">Reference: ${requestId}</p>` : ''
+    }</div>`,
   );
 }
 
 /** A calendar date (`2026-12-26`) in the workspace's locale: "December 26, 2026". */
+/** An optional line's box on an open quote: ticked as the customer left it (or as sent), posted with Accept. */
+function tickBox(lineId: string, chosen: boolean): SafeHtml {
+  return html`<input type="checkbox" form="accept" name="line" value="${lineId}"${chosen ? html` checked` : ''}>`;
+}
+
+/** Its words: a question on screen, a plain "Optional" on paper. */
+const OPTIONAL_WORDS = html`<span class="screen-only">Optional: include this</span><span
+  class="print-only">Optional</span>`;
+
 function dateText(day: string, locale: string): string {
   return formatDay(day, locale);
 }
@@ -115,11 +130,17 @@ function lineRow(line: QuoteLineView, input: QuotePageInput, quote: QuoteView, o
   const note = shownNote(line.source, quote.showMeasurements);
   const tick = line.optional
     ? open
-      ? html`<label class="tick"><input type="checkbox" form="accept" name="line" value="${line.id}"${chosen ? html` checked` : ''}> <span class="screen-only">Optional: include this</span><span class="print-only">Optional</span></label>`
+      ? html`<label class="tick">${tickBox(line.id, chosen)} ${OPTIONAL_WORDS}</label>`
       : html`<span class="tick">${chosen ? 'Optional: included' : 'Optional: not included'}</span>`
     : '';
-  return html`<tr class="${line.optional ? 'optional' : ''}${counted ? '' : ' unticked'}" data-amount="${String(line.amount)}" data-taxes="${line.taxes.join(',')}">
-<td class="desc"><span class="pre">${line.description}</span>${note ? html`<span class="measured small muted">${note}</span>` : ''}${fee ? '' : html`<span class="line-qty">${qty} × ${money(line.unitPrice)}</span>`}${tick ? html`<br>${tick}` : ''}</td>
+  return html`<tr class="${
+    line.optional ? 'optional' : ''
+  }${counted ? '' : ' unticked'}" data-amount="${String(line.amount)}" data-taxes="${line.taxes.join(',')}">
+<td class="desc"><span class="pre">${line.description}</span>${
+    note ? html`<span class="measured small muted">${note}</span>` : ''
+  }${
+    fee ? '' : html`<span class="line-qty">${qty} × ${money(line.unitPrice)}</span>`
+  }${tick ? html`<br>${tick}` : ''}</td>
 <td class="num col-qty">${qty}</td>
 <td class="num col-price">${fee ? '' : money(line.unitPrice)}</td>
 <td class="num amount">${money(line.amount)}</td>
@@ -156,7 +177,9 @@ export function shownQuote(quote: QuoteView, answer: AnswerState | undefined): Q
 /** The quantity and unit-price cells a heading or subtotal row leaves empty (hidden on a phone, as the lines' are). */
 const FILL = html`<td class="col-qty"></td><td class="col-price"></td>`;
 
-/** A section's lines with its heading and subtotal; an alternative with its radio (while open) or whether it was taken. */
+/**
+ * A section's lines with its heading and subtotal; an alternative with its radio (while open) or whether it was taken.
+ */
 function sectionBody(section: QuoteSectionView, input: QuotePageInput, quote: QuoteView, open: boolean): SafeHtml {
   const money = (minor: number) => formatMoney(minor, quote.currency, input.customer.locale);
   const lines = quote.lines.filter((line) => line.sectionId === section.id);
@@ -165,16 +188,26 @@ function sectionBody(section: QuoteSectionView, input: QuotePageInput, quote: Qu
   const recommended = section.recommended ? html` <span class="badge">Recommended</span>` : '';
   const head = alternative
     ? open
-      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head"><label class="pick"><input type="radio" form="accept" name="alt-${section.choice!}" value="${section.id}"${section.chosen ? html` checked` : ''}> <span>${title}</span></label>${recommended}</th>${FILL}<td></td></tr>`
-      : html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}${recommended} <span class="small muted">${section.chosen ? 'Chosen' : 'Not chosen'}</span></th>${FILL}<td></td></tr>`
+      ? html`<tr class="section-head"><th scope="rowgroup" class="group-head">
+      <label class="pick"><input type="radio" form="accept" name="alt-${section.choice!}" value="${section.id}"${
+        section.chosen ? html` checked` : ''
+      }> <span>${title}</span></label>${recommended}</th>${FILL}<td></td></tr>`
+      : html`<tr class="section-head"><th scope="rowgroup"
+        class="group-head">${title}${recommended} <span class="small muted">${
+          section.chosen ? 'Chosen' : 'Not chosen'
+        }</span></th>${FILL}<td></td></tr>`
     : section.title !== null
       ? html`<tr class="section-head"><th scope="rowgroup" class="group-head">${title}</th>${FILL}<td></td></tr>`
       : '';
   const subtotal =
     quote.sections.length > 1
-      ? html`<tr class="section-subtotal"><td>Subtotal${title ? html` · ${title}` : ''}</td>${FILL}<td class="num" data-section-subtotal>${money(section.subtotal)}</td></tr>`
+      ? html`<tr class="section-subtotal"><td>Subtotal${
+          title ? html` · ${title}` : ''
+        }</td>${FILL}<td class="num" data-section-subtotal>${money(section.subtotal)}</td></tr>`
       : '';
-  return html`<tbody data-section="${section.id}"${alternative ? html` data-choice="${section.choice!}" class="alternative${section.chosen ? '' : ' not-chosen'}"` : ''}>
+  return html`<tbody data-section="${section.id}"${
+    alternative ? html` data-choice="${section.choice!}" class="alternative${section.chosen ? '' : ' not-chosen'}"` : ''
+  }>
 ${head}${lines.map((line) => lineRow(line, input, quote, open))}
 ${subtotal}</tbody>`;
 }
@@ -198,7 +231,8 @@ function sectionBodies(input: QuotePageInput, quote: QuoteView, open: boolean): 
     bodies.push(
       html`<tbody class="choice-head"><tr><th scope="rowgroup" class="group-head">Choose one: ${names}${
         open
-          ? html` <button type="submit" form="accept" name="update" value="1" class="secondary small-button" data-update>Update</button>`
+          ? html` <button type="submit" form="accept" name="update" value="1" class="secondary small-button"
+            data-update>Update</button>`
           : ''
       }</th>${FILL}<td></td></tr></tbody>`,
     );
@@ -225,17 +259,34 @@ function stateNotice(input: QuotePageInput): SafeHtml {
     case 'accepted':
       return html`<section class="notice ok" id="acceptance"><h2>Accepted</h2>
 <p>Accepted by <strong>${quote.acceptedName ?? ''}</strong> on ${at(quote.acceptedAt)}.</p>
-<p class="small">Fingerprint of the quote as accepted (SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
-${input.customer.documents.accepted ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted', input)}">Download the accepted copy (PDF)</a></p>` : ''}</section>`;
+<p class="small">Fingerprint of the quote as accepted
+(SHA-256):<br><span class="hash">${quote.acceptanceHash ?? ''}</span></p>
+${
+  input.customer.documents.accepted
+    ? html`<p><a class="button" id="accepted-pdf" href="${pdfHref('accepted', input)}">Download the accepted copy
+    (PDF)</a></p>`
+    : ''
+}</section>`;
     case 'declined':
-      return html`<section class="notice bad" id="declined"><h2>Declined</h2><p>This quote was declined on ${at(quote.declinedAt)}.${quote.declineReason ? html` Reason given: <span class="pre">${quote.declineReason}</span>` : ''}</p></section>`;
+      return html`<section class="notice bad" id="declined"><h2>Declined</h2>
+      <p>This quote was declined on ${at(quote.declinedAt)}.${
+        quote.declineReason ? html` Reason given: <span class="pre">${quote.declineReason}</span>` : ''
+      }</p></section>`;
     case 'withdrawn':
-      return html`<section class="notice warn" id="withdrawn"><h2>This quote was withdrawn</h2><p>${business.name} withdrew this quote${quote.withdrawnAt ? html` on ${at(quote.withdrawnAt)}` : ''}, so it can no longer be accepted. Please contact them if you have questions.</p></section>`;
+      return html`<section class="notice warn" id="withdrawn"><h2>This quote was withdrawn</h2>
+      <p>${business.name} withdrew this quote${
+        quote.withdrawnAt ? html` on ${at(quote.withdrawnAt)}` : ''
+      }, so it can no longer be accepted. Please contact them if you have questions.</p></section>`;
     case 'expired':
-      return html`<section class="notice warn" id="expired"><h2>This quote has expired</h2><p>It was valid until ${dateText(quote.validUntil, locale)} and can no longer be accepted. Please ask ${business.name} for an updated quote.</p></section>`;
+      return html`<section class="notice warn" id="expired"><h2>This quote has expired</h2>
+      <p>It was valid until ${dateText(
+        quote.validUntil,
+        locale,
+      )} and can no longer be accepted. Please ask ${business.name} for an updated quote.</p></section>`;
     case 'open':
       return input.customer.replacesEarlier
-        ? html`<section class="notice info" id="updated"><h2>This quote was updated</h2><p>This is revision ${String(quote.revision)}; it replaces the earlier version you may have seen.</p></section>`
+        ? html`<section class="notice info" id="updated"><h2>This quote was updated</h2>
+        <p>This is revision ${String(quote.revision)}; it replaces the earlier version you may have seen.</p></section>`
         : html``;
   }
 }
@@ -254,12 +305,17 @@ function acceptForm(input: QuotePageInput): SafeHtml {
 <input type="hidden" name="revision" value="${String(quote.revision)}">
 <input type="hidden" name="linesShown" value="1">
 <label class="field" for="q-name">Your full name</label>
-<input type="text" id="q-name" name="name" autocomplete="name" maxlength="200" value="${answer.name ?? ''}"${off}${errors.name ? html` aria-invalid="true" aria-describedby="q-name-error"` : ''}>
+<input type="text" id="q-name" name="name" autocomplete="name" maxlength="200" value="${answer.name ?? ''}"${off}${
+    errors.name ? html` aria-invalid="true" aria-describedby="q-name-error"` : ''
+  }>
 ${errors.name ? html`<p class="error" id="q-name-error">${errors.name}</p>` : ''}
-<label class="agree"><input type="checkbox" name="agreed" value="yes"${off}${answer.agreed ? html` checked` : ''}${errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''}> <span>I accept this quote and its terms</span></label>
+<label class="agree"><input type="checkbox" name="agreed" value="yes"${off}${answer.agreed ? html` checked` : ''}${
+    errors.agreed ? html` aria-invalid="true" aria-describedby="q-agreed-error"` : ''
+  }> <span>I accept this quote and its terms</span></label>
 ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>` : ''}
 <div class="buttons"><button type="submit" class="primary"${off}>Accept quote</button></div>
-<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of your acceptance.</p>
+<p class="muted small keep-note">Your name, the time and a fingerprint of this quote as shown are kept as the record of
+your acceptance.</p>
 </form>
 <details class="decline"${errors.reason || answer.reason ? html` open` : ''}><summary>Decline this quote</summary>
 <form method="post" class="decline-form">
@@ -267,7 +323,9 @@ ${errors.agreed ? html`<p class="error" id="q-agreed-error">${errors.agreed}</p>
 <input type="hidden" name="formToken" value="${input.formToken}">
 <input type="hidden" name="revision" value="${String(quote.revision)}">
 <label class="field" for="q-reason">Reason (optional)</label>
-<textarea id="q-reason" name="reason" maxlength="2000"${off}${errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''}>${answer.reason ?? ''}</textarea>
+<textarea id="q-reason" name="reason" maxlength="2000"${off}${
+    errors.reason ? html` aria-invalid="true" aria-describedby="q-reason-error"` : ''
+  }>${answer.reason ?? ''}</textarea>
 ${errors.reason ? html`<p class="error" id="q-reason-error">${errors.reason}</p>` : ''}
 <div class="buttons spaced"><button type="submit" class="secondary"${off}>Decline quote</button></div>
 </form></details>
@@ -288,11 +346,19 @@ export function quotePage(input: QuotePageInput): string {
   const body = html`${
     preview
       ? html`<section class="notice preview no-print" id="preview" role="note"><h2>Preview as the customer</h2>
-<p>This is the page ${customer.name ?? 'your customer'} sees${preview.draft ? ' once you send the quote' : ''}. Nothing here is sent or recorded: this look is not counted as a view, and Accept and Decline are switched off.</p>
+<p>This is the page ${customer.name ?? 'your customer'} sees${
+          preview.draft ? ' once you send the quote' : ''
+        }. Nothing here is sent or recorded: this look is not counted as a view, and Accept and Decline are switched
+        off.</p>
 <p><a href="${preview.back}" id="preview-back">Back to the quote</a></p></section>`
       : ''
   }<div class="sheet">
-${refusal ? html`<section class="notice bad" id="refusal" role="alert"><h2>${refusal.heading}</h2><p>${refusal.text}</p></section>` : ''}
+${
+  refusal
+    ? html`<section class="notice bad" id="refusal" role="alert"><h2>${refusal.heading}</h2><p>${refusal.text}</p>
+    </section>`
+    : ''
+}
 ${stateNotice(input)}
 ${quoteInvoiceLinks(input.invoices ?? [])}
 <header class="head">
@@ -323,22 +389,35 @@ ${customer.phone ? html`<p>${customer.phone}</p>` : ''}</section>`
 }
 ${quote.title ? html`<h2 class="title">${quote.title}</h2>` : ''}
 <table class="lines">
-<thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th><th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+<thead><tr><th scope="col">Description</th><th scope="col" class="num col-qty">Quantity</th>
+<th scope="col" class="num col-price">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
 ${sectionBodies(input, quote, open)}
 </table>
-<table class="totals" data-totals data-locale="${locale}" data-currency="${quote.currency}" data-digits="${String(minorDigits(quote.currency))}">
+<table class="totals" data-totals data-locale="${locale}" data-currency="${quote.currency}" data-digits="${String(
+    minorDigits(quote.currency),
+  )}">
 <tr><td>Subtotal</td><td data-subtotal>${money(quote.subtotal)}</td></tr>
-${quote.taxes.map((t) => html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}" data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`)}
+${quote.taxes.map(
+  (t) =>
+    html`<tr><td>${t.name} ${rateText(t.rate)} %</td><td data-tax="${t.name}"
+      data-rate="${String(t.rate)}">${money(t.amount)}</td></tr>`,
+)}
 <tr class="total"><td>Total</td><td data-total>${money(quote.total)}</td></tr>
 ${
   quote.deposit
-    ? html`<tr class="deposit"><td>Deposit due on acceptance</td><td data-deposit${quote.deposit.percent !== null ? html` data-percent="${String(quote.deposit.percent)}"` : html` data-fixed="${String(quote.deposit.fixed ?? 0)}"`}>${money(quote.deposit.amount)}</td></tr>`
+    ? html`<tr class="deposit"><td>Deposit due on acceptance</td><td data-deposit${
+        quote.deposit.percent !== null
+          ? html` data-percent="${String(quote.deposit.percent)}"`
+          : html` data-fixed="${String(quote.deposit.fixed ?? 0)}"`
+      }>${money(quote.deposit.amount)}</td></tr>`
     : ''
 }
 </table>
 ${
   input.plans && input.plans.length > 0
-    ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map((p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`)}</div></section>`
+    ? html`<section class="plans"><h2>Floor plans</h2><div class="plan-grid">${input.plans.map(
+        (p) => html`<figure class="plan"><figcaption>${p.name}</figcaption>${p.svg}</figure>`,
+      )}</div></section>`
     : ''
 }
 ${quote.note ? html`<h2>Note</h2><p class="pre">${quote.note}</p>` : ''}
@@ -349,8 +428,10 @@ ${open ? acceptForm(input) : ''}
     preview && !input.customer.documents.sent
       ? html`<p class="muted small">Once the quote is sent, the customer can download its PDF here.</p>`
       : input.customer.documents.sent
-        ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent', input)}">Download PDF</a></p><p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
-        : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print menu.</p>`
+        ? html`<p><a class="button secondary" id="download-pdf" href="${pdfHref('sent', input)}">Download PDF</a></p>
+        <p class="muted small">The PDF is the quote as it was sent to you, to keep or forward.</p>`
+        : html`<p class="muted small">To keep a copy, print this page or save it as a PDF from your browser's Print
+        menu.</p>`
   }</footer>`;
   const attributes = html` data-form-token="${input.formToken}"${input.beacon ? html` data-view=""` : ''}`;
   const title = `Quote ${number} from ${business.name}`;

@@ -27,7 +27,8 @@ import { quoteMessagePage, quoteNotFoundPage, quotePage, quotePreparingPage, typ
  */
 export const QUOTE_PAGE_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action " +
+    "'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex, nofollow',
@@ -62,7 +63,10 @@ const alternativesOf = (body: Body): string[] =>
     .filter((name) => name.startsWith('alt-'))
     .flatMap((name) => fieldList(body, name).slice(0, 1));
 
-/** The form token of a link: an HMAC of the link's token under the server's secret, so it is worthless for any other link. */
+/**
+ * The form token of a link: an HMAC of the link's token under the server's secret, so it is worthless for any other
+ * link.
+ */
 export function quoteFormToken(ctx: DomainContext, token: string): string {
   return ctx.csrf.tokenFor(`quote-link:${token}`);
 }
@@ -83,7 +87,9 @@ function refusalOf(error: AppError): { heading: string; text: string } | undefin
     case 'quote_updated':
       return {
         heading: 'This quote was updated',
-        text: 'The business sent a newer version of this quote while you had it open. Please read the version below before answering it.',
+        text:
+          'The business sent a newer version of this quote while you had it open. Please read the version below ' +
+          'before answering it.',
       };
     case 'quote_final':
       return {

@@ -1,7 +1,7 @@
 /**
  * A room's name from its RoomPlan sections (docs/admin-app.md, "Room names"): RoomPlan labels a captured room's
- * sections (`sections: [{ label: { "diningRoom": {} }, … }]`, at the room object's top level or one level down, where the
- * CapturedRoom sits). The labels are camelCase identifiers; a person reads "Dining room". `unidentified` says
+ * sections (`sections: [{ label: { "diningRoom": {} }, … }]`, at the room object's top level or one level down, where
+ * the CapturedRoom sits). The labels are camelCase identifiers; a person reads "Dining room". `unidentified` says
  * nothing and is left out; several distinct labels are joined ("Kitchen & Dining room"). Bounded: a few labels of a
  * few dozen characters, whatever the upload holds.
  */

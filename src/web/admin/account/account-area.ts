@@ -27,9 +27,9 @@ function invitationsSection(call: AdminCall, invitations: InvitationForMe[], pro
 <h2 id="inv-heading">Invitations</h2>
 ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
 <ul class="plain">${invitations.map(
-    (
-      i,
-    ) => html`<li class="invitation"><p><strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
+    (i) => html`<li class="invitation"><p>
+    <strong>${i.workspaceName}</strong> <span class="badge">${i.role}</span><br><span class="muted small">Invited
+    by ${i.invitedBy}; open until ${when(i.expiresAt)}</span></p>
 ${
   i.canAccept
     ? actionButton({
@@ -38,9 +38,15 @@ ${
         label: 'Accept',
         kind: 'primary',
       })
-    : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this Leadscan server for a new password link and set your password through it.</p>`
+    : html`<p class="muted small">To accept, first prove this email address is yours: ask the person who runs this
+    Leadscan server for a new password link and set your password through it.</p>`
 }
-${actionButton({ action: `/account/invitations/${i.invitationId}/decline`, csrf: call.csrf, label: 'Decline', kind: 'secondary' })}</li>`,
+${actionButton({
+  action: `/account/invitations/${i.invitationId}/decline`,
+  csrf: call.csrf,
+  label: 'Decline',
+  kind: 'secondary',
+})}</li>`,
   )}</ul>
 </section>`;
 }
@@ -56,24 +62,58 @@ function profileSection(
 <h2 id="name-heading">Name</h2>
 <form method="post" action="/account/name" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'displayName', label: 'Name', value: values.displayName ?? call.user.displayName, autocomplete: 'name', maxlength: 100, required: true, errors, hint: 'How the other people of your workspaces see you.' })}
+${field({
+  name: 'displayName',
+  label: 'Name',
+  value: values.displayName ?? call.user.displayName,
+  autocomplete: 'name',
+  maxlength: 100,
+  required: true,
+  errors,
+  hint: 'How the other people of your workspaces see you.',
+})}
 <button type="submit">Save name</button>
 </form>
 </section>
 <section class="card" aria-labelledby="email-heading">
 <h2 id="email-heading">Email</h2>
 <p>You sign in with <strong>${call.user.email}</strong>.</p>
-${pending ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link to <strong>${pending.newEmail}</strong>. Your email changes when you open it (until ${when(pending.expiresAt)}).</p>` : ''}
+${
+  pending
+    ? html`<p class="notice info" role="status">Waiting for confirmation: we sent a link
+    to <strong>${pending.newEmail}</strong>. Your email changes when you open it
+    (until ${when(pending.expiresAt)}).</p>`
+    : ''
+}
 ${
   emailOn
     ? html`<form method="post" action="/account/email" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'newEmail', label: 'New email', type: 'email', value: values.newEmail ?? '', autocomplete: 'email', required: true, errors, hint: 'We send a link to the new address; your email changes when you open it.' })}
-${field({ name: 'emailPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true, errors })}
+${field({
+  name: 'newEmail',
+  label: 'New email',
+  type: 'email',
+  value: values.newEmail ?? '',
+  autocomplete: 'email',
+  required: true,
+  errors,
+  hint: 'We send a link to the new address; your email changes when you open it.',
+})}
+${field({
+  name: 'emailPassword',
+  label: 'Current password',
+  type: 'password',
+  autocomplete: 'current-password',
+  required: true,
+  errors,
+})}
 <button type="submit">Send confirmation link</button>
 </form>`
-    : html`${errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''}
-<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server. Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`
+    : html`${
+        errors.newEmail ? html`<p class="field-error" id="f-newEmail-error" role="alert">${errors.newEmail}</p>` : ''
+      }
+<p class="muted small">Changing your email needs a link sent to the new address, and email is not set up on this server.
+Ask the person who runs Leadscan to set up email (SMTP_URL and MAIL_FROM).</p>`
 }
 </section>`;
 }
@@ -96,8 +136,21 @@ ${profileSection(call, errors, input.values, pending)}
 <form method="post" action="/account/password" novalidate>
 ${csrfField(call.csrf)}
 <input type="text" name="username" value="${call.user.email}" autocomplete="username" hidden>
-${field({ name: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', errors })}
-${field({ name: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', errors, hint: 'At least 10 characters. Your other sessions will be signed out.' })}
+${field({
+  name: 'currentPassword',
+  label: 'Current password',
+  type: 'password',
+  autocomplete: 'current-password',
+  errors,
+})}
+${field({
+  name: 'newPassword',
+  label: 'New password',
+  type: 'password',
+  autocomplete: 'new-password',
+  errors,
+  hint: 'At least 10 characters. Your other sessions will be signed out.',
+})}
 <button type="submit">Change password</button>
 </form>
 </section>
@@ -105,7 +158,13 @@ ${field({ name: 'newPassword', label: 'New password', type: 'password', autocomp
 <h2 id="ws-heading">Your workspaces</h2>
 ${
   call.workspaces.length
-    ? html`<ul>${call.workspaces.map((w) => html`<li><a href="${workspacePath(w.workspaceId, 'leads')}">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`)}</ul>`
+    ? html`<ul>${call.workspaces.map(
+        (w) =>
+          html`<li><a href="${workspacePath(
+            w.workspaceId,
+            'leads',
+          )}">${w.workspaceName}</a> <span class="badge">${w.role}</span></li>`,
+      )}</ul>`
     : html`<p class="muted">You are not a member of any workspace yet. Ask an owner to invite you.</p>`
 }
 </section>

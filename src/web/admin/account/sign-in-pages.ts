@@ -15,8 +15,23 @@ export function loginPage(input: { email?: string; errors?: FormErrors; notice?:
 ${notice(input.notice)}
 ${errors.form ? html`<p class="notice error" role="alert" id="login-error">${errors.form}</p>` : ''}
 <form method="post" action="/login${input.next ? `?next=${encodeURIComponent(input.next)}` : ''}" novalidate>
-${field({ name: 'email', label: 'Email', type: 'email', value: input.email ?? '', autocomplete: 'username', required: true, errors })}
-${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true, errors })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
+${field({
+  name: 'password',
+  label: 'Password',
+  type: 'password',
+  autocomplete: 'current-password',
+  required: true,
+  errors,
+})}
 <button type="submit">Sign in</button>
 </form>
 <p><a href="/forgot-password">Forgot password?</a></p>
@@ -47,10 +62,20 @@ export function forgotPasswordPage(input: {
   const body = !input.emailOn
     ? resetElsewhere(input.cli)
     : input.sent
-      ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
-      : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a new password.</p>
+      ? html`<p class="notice ok" role="status">If an account exists for that address, we sent a link to choose a
+      new password. It works once, for 24 hours. Check your inbox (and the spam folder).</p>`
+      : html`<p>Enter the email you sign in with. If it has an account, we email you a link to choose a
+      new password.</p>
 <form method="post" action="/forgot-password" novalidate>
-${field({ name: 'email', label: 'Email', type: 'email', value: input.email ?? '', autocomplete: 'username', required: true, errors })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
 <button type="submit">Send link</button>
 </form>`;
   return shell({
@@ -66,13 +91,16 @@ ${body}
   });
 }
 
-/** `/confirm-email/{token}`: the link sent to a new address; the button confirms (the token in the URL is the secret). */
+/**
+ * `/confirm-email/{token}`: the link sent to a new address; the button confirms (the token in the URL is the secret).
+ */
 export function confirmEmailPage(input: { email: string; newEmail: string; errors?: FormErrors }): string {
   return shell({
     title: 'Confirm your new email',
     body: html`<div class="auth"><div class="card">
 <h1>Confirm your new email</h1>
-<p>Change the email of the account <strong>${input.email}</strong> to <strong>${input.newEmail}</strong>? You will sign in with the new address from then on.</p>
+<p>Change the email of the account <strong>${input.email}</strong> to <strong>${input.newEmail}</strong>? You will sign
+in with the new address from then on.</p>
 ${input.errors?.form ? html`<p class="notice error" role="alert">${input.errors.form}</p>` : ''}
 <form method="post" novalidate><button type="submit">Confirm new email</button></form>
 </div></div>`,
@@ -84,7 +112,8 @@ export function emailChangedPage(input: { newEmail: string }): string {
     title: 'Email changed',
     body: html`<div class="auth"><div class="card">
 <h1>Email changed</h1>
-<p class="notice ok" role="status">Your account's email is now <strong>${input.newEmail}</strong>. Sign in with it from now on.</p>
+<p class="notice ok" role="status">Your account's email is now <strong>${input.newEmail}</strong>. Sign in with it from
+now on.</p>
 <p><a href="/login">Go to sign in</a></p>
 </div></div>`,
   });
@@ -95,7 +124,8 @@ export function emailLinkUnusablePage(): string {
     title: 'Link used or expired',
     body: html`<div class="auth"><div class="card">
 <h1>This link cannot be used</h1>
-<p>It was already used, a newer link replaced it, or it is older than 24 hours. Your email has not changed by this link.</p>
+<p>It was already used, a newer link replaced it, or it is older than 24 hours. Your email has not changed by this
+link.</p>
 <p>Sign in and ask for the change again on your Account page.</p>
 <p><a href="/login">Go to sign in</a></p>
 </div></div>`,
@@ -122,19 +152,60 @@ export function setupPage(input: {
 <h1>Set your password</h1>
 ${
   input.firstOwner
-    ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign in with this email from now on. This link works once.</p>`
+    ? html`<p>You are the first owner of this Leadscan. Tell us your business's name, your email and your name: you sign
+    in with this email from now on. This link works once.</p>`
     : html`<p>For <strong>${input.email}</strong>. This link works once.</p>`
 }
 <form method="post" novalidate>
 ${
   input.firstOwner
-    ? html`${field({ name: 'businessName', label: 'Business name', value: input.values?.businessName ?? '', autocomplete: 'organization', maxlength: 120, required: true, errors, hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.' })}
-${field({ name: 'email', label: 'Email', type: 'email', value: input.values?.email ?? '', autocomplete: 'username', required: true, errors })}
-${field({ name: 'displayName', label: 'Name', value: input.values?.displayName ?? '', autocomplete: 'name', maxlength: 100, required: true, errors })}`
+    ? html`${field({
+        name: 'businessName',
+        label: 'Business name',
+        value: input.values?.businessName ?? '',
+        autocomplete: 'organization',
+        maxlength: 120,
+        required: true,
+        errors,
+        hint: 'Heads your public lead form and names your workspace. You can change it later in Settings.',
+      })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: input.values?.email ?? '',
+  autocomplete: 'username',
+  required: true,
+  errors,
+})}
+${field({
+  name: 'displayName',
+  label: 'Name',
+  value: input.values?.displayName ?? '',
+  autocomplete: 'name',
+  maxlength: 100,
+  required: true,
+  errors,
+})}`
     : html`<input type="text" name="username" value="${input.email}" autocomplete="username" hidden>`
 }
-${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true, errors, hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.' })}
-${field({ name: 'repeat', label: 'Repeat the password', type: 'password', autocomplete: 'new-password', required: true, errors })}
+${field({
+  name: 'password',
+  label: 'New password',
+  type: 'password',
+  autocomplete: 'new-password',
+  required: true,
+  errors,
+  hint: 'At least 10 characters. A few unrelated words are easy to remember and hard to guess.',
+})}
+${field({
+  name: 'repeat',
+  label: 'Repeat the password',
+  type: 'password',
+  autocomplete: 'new-password',
+  required: true,
+  errors,
+})}
 <button type="submit">Set password</button>
 </form>
 </div>

@@ -10,7 +10,8 @@
  * - `time[data-local]` is rewritten in the viewer's time zone.
  * - The top bar's Menu (on a phone) closes on Escape, giving focus back to its button, and on a tap outside it.
  * - `dl[data-live-totals]` (the quote builder) recomputes each `fieldset[data-line]`'s amount, the subtotal, each
- *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the server's rules (src/domain/money.ts, ported here because the
+ *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the
+ * server's rules (src/domain/money.ts, ported here because the
  *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
  *
  * - `p[data-contrast-of="#input"]` (the form editor's colour) says, as the owner picks a colour, whether white text
@@ -140,7 +141,8 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
       let subtotal: bigint | undefined = 0n;
       const bases = taxes.map((): bigint | undefined => 0n);
       builder.querySelectorAll('fieldset[data-line]').forEach((line) => {
-        // The free line counts once a description or a price is typed in it, as Save then adds it (quantity 1 if empty).
+        // The free line counts once a description or a price is typed in it, as Save then adds it (quantity 1 if
+        // empty).
         const fresh = line.getAttribute('data-new-line') !== null;
         if (
           fresh &&

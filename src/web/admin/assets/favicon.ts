@@ -3,7 +3,8 @@
  * answers browsers and tools that ask for /favicon.ico on their own, so that request never ends in a 404.
  */
 export const FAVICON_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28" height="28" rx="7" fill="#1f5fd1"/><rect x="9" y="9" width="14" height="14" rx="3" fill="#fff" fill-opacity=".9"/></svg>\n';
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28" height="28" rx="7" ' +
+  'fill="#1f5fd1"/><rect x="9" y="9" width="14" height="14" rx="3" fill="#fff" fill-opacity=".9"/></svg>\n';
 
 const SIZE = 16;
 const ACCENT = { r: 0x1f, g: 0x5f, b: 0xd1 };

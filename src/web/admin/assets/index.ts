@@ -35,12 +35,14 @@ const SHARED = `{ ${Object.entries(SHARED_FUNCTIONS)
  */
 export const ADMIN_ASSETS: Record<string, AdminAsset> = {
   'admin.css': asset(
-    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}${REPORT_CSS}${INVOICES_CSS}.offscreen { position: absolute; left: -9999px; }\n`,
+    `${ADMIN_CSS}${LEADS_CSS}${LEAD_WORK_CSS}${QUOTES_CSS}${REPORT_CSS}${INVOICES_CSS}.offscreen { position: ` +
+      `absolute; left: -9999px; }\n`,
     'text/css; charset=utf-8',
   ),
   // esbuild with keepNames (tsx) wraps inner functions in __name(); the no-op lets that source run as well.
   'admin.js': asset(
-    `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, window, ${SHARED});\n`,
+    `"use strict";\nvar __name = function (f) { return f; };\n(${adminClient.toString()})(document, ` +
+      `window, ${SHARED});\n`,
     'text/javascript; charset=utf-8',
   ),
   'favicon.svg': asset(FAVICON_SVG, 'image/svg+xml'),

@@ -25,7 +25,9 @@ function queryString(query: Query, extra: Query = {}): string {
 
 function select(name: string, label: string, current: string | undefined, options: Array<[string, string]>): SafeHtml {
   return html`<div class="field"><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}">
-<option value="">Any</option>${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}
+<option value="">Any</option>${options.map(
+    ([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`,
+  )}
 </select></div>`;
 }
 
@@ -71,7 +73,9 @@ function auditPage(
   const { query } = input;
   const time = zonedTimeFormatter(input.timeZone);
   const filtered = FILTERS.some((key) => query[key]);
-  return html`<div class="page-head"><div><h1>Audit log</h1><p class="muted">Who did what in ${call.workspace.workspaceName}, newest first, kept 365 days. Times in ${input.timeZone.replaceAll('_', ' ')}.</p></div></div>
+  return html`<div class="page-head"><div><h1>Audit log</h1>
+  <p class="muted">Who did what in ${call.workspace.workspaceName}, newest first, kept 365 days.
+  Times in ${input.timeZone.replaceAll('_', ' ')}.</p></div></div>
 <section class="card" aria-labelledby="filter-heading">
 <h2 id="filter-heading" class="offscreen">Filters</h2>
 <form method="get" action="${here}" class="filters" role="search">
@@ -87,7 +91,8 @@ ${select(
   query.action,
   AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]]),
 )}
-<div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${query.from ?? ''}"></div>
+<div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from"
+  value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${query.to ?? ''}"></div>
 <div class="actions"><button type="submit">Apply</button>${filtered ? html`<a href="${here}">Clear</a>` : ''}</div>
 </form>
@@ -97,21 +102,33 @@ ${input.error ? html`<p class="field-error" role="alert">${input.error}</p>` : '
 <h2 id="list-heading" class="offscreen">Records</h2>
 ${
   input.page.records.length === 0
-    ? html`<p class="empty">${filtered ? 'No records match these filters.' : query.after ? 'No older records.' : 'Nothing recorded yet.'}</p>`
+    ? html`<p class="empty">${
+        filtered ? 'No records match these filters.' : query.after ? 'No older records.' : 'Nothing recorded yet.'
+      }</p>`
     : html`<table class="list audit" id="audit">
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Details</th></tr></thead>
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">On</th>
+<th scope="col">Details</th></tr></thead>
 <tbody>${input.page.records.map(
         (r) => html`<tr>
 <td class="num" data-label="When"><time datetime="${r.at}">${time(r.at)}</time></td>
 <td data-label="Who">${actorText(r)}</td>
 <td data-label="Action" data-action="${r.action}">${AUDIT_ACTION_LABELS[r.action]}</td>
-<td data-label="On" class="ids">${r.targetIds.length ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id, input.names)} `) : html`<span class="muted">—</span>`}</td>
+<td data-label="On" class="ids">${
+          r.targetIds.length
+            ? r.targetIds.map((id) => html`${target(call.workspace.workspaceId, id, input.names)} `)
+            : html`<span class="muted">—</span>`
+        }</td>
 <td data-label="Details">${detailsText(r.details) || html`<span class="muted">—</span>`}</td>
 </tr>`,
       )}</tbody>
 </table>`
 }
-${cursorPager({ base: `${here}${queryString({ ...query, after: undefined })}`, param: 'after', cursor: query.after, next: input.page.next })}
+${cursorPager({
+  base: `${here}${queryString({ ...query, after: undefined })}`,
+  param: 'after',
+  cursor: query.after,
+  next: input.page.next,
+})}
 </section>`;
 }
 

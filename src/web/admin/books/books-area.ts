@@ -21,16 +21,28 @@ interface BooksForm {
 export function booksPage(call: WorkspaceCall, form: BooksForm): SafeHtml {
   const base = workspacePath(call.workspace.workspaceId, 'invoices/export');
   return html`<div class="page-head"><div><h1>Export for the accountant</h1>
-<p class="muted">Every invoice and credit note issued in the range, one row each (credit notes negative, void ones at 0), and a summary per tax and rate. The sums equal the rows.</p></div>
-<div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'invoices')}">Invoices</a></div></div>
+<p class="muted">Every invoice and credit note issued in the range, one row each (credit notes negative, void ones at
+0), and a summary per tax and rate. The sums equal the rows.</p></div>
+<div class="actions"><a class="button secondary" href="${workspacePath(
+    call.workspace.workspaceId,
+    'invoices',
+  )}">Invoices</a></div></div>
 <section class="card">
 <form method="get" action="${base}.xlsx" class="report-range" novalidate>
 ${field({ name: 'from', label: 'From', type: 'date', value: form.from, errors: form.errors })}
-${field({ name: 'to', label: 'To', type: 'date', value: form.to, errors: form.errors, hint: 'Issue dates, both days included' })}
+${field({
+  name: 'to',
+  label: 'To',
+  type: 'date',
+  value: form.to,
+  errors: form.errors,
+  hint: 'Issue dates, both days included',
+})}
 <div class="actions">
 <button type="submit" id="export-xlsx">Download Excel</button>
 <button type="submit" class="secondary" id="export-csv" formaction="${base}.csv">Download CSV</button>
-<button type="submit" class="secondary" id="export-summary" formaction="${base}.csv" name="summary" value="1">Tax summary (CSV)</button>
+<button type="submit" class="secondary" id="export-summary" formaction="${base}.csv"
+  name="summary" value="1">Tax summary (CSV)</button>
 </div>
 </form>
 </section>`;

@@ -21,7 +21,9 @@ table.payments td.actions { text-align: right; }
   table.invoices thead, table.payments thead { display: none; }
   table.invoices tr, table.payments tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.invoices td, table.payments td { display: block; border: 0; padding: .15rem .75rem; }
-  table.invoices td[data-label]::before, table.payments td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: .8rem; }
+  table.invoices td[data-label]::before, table.payments td[data-label]::before {
+    content: attr(data-label) ": "; color: var(--muted); font-size: .8rem;
+  }
   table.invoices td.amount, table.payments td.amount, table.payments td.actions { text-align: left; }
 }
 `;

@@ -38,15 +38,23 @@ export function leadWorkCard(call: WorkspaceCall, lead: LeadDetail, input: LeadW
 <label for="f-assignee">Assigned to</label>
 <select id="f-assignee" name="assignee"><option value="">Nobody</option>${input.members.map(
     (m) =>
-      html`<option value="${m.userId}"${m.userId === lead.assignee?.userId ? html` selected` : ''}>${m.displayName || m.email}${m.userId === call.user.userId ? ' (me)' : ''}</option>`,
+      html`<option value="${m.userId}"${
+        m.userId === lead.assignee?.userId ? html` selected` : ''
+      }>${m.displayName || m.email}${m.userId === call.user.userId ? ' (me)' : ''}</option>`,
   )}</select>
 <button type="submit">Assign</button>
 </form>
-<p class="muted small" id="assignee">${lead.assignee ? html`Assigned to <strong>${lead.assignee.label}</strong> (${lead.assignee.email}).` : 'Nobody is assigned.'}</p>
+<p class="muted small" id="assignee">${
+    lead.assignee
+      ? html`Assigned to <strong>${lead.assignee.label}</strong> (${lead.assignee.email}).`
+      : 'Nobody is assigned.'
+  }</p>
 <form method="post" action="${base}/follow-up" class="work-row">${csrfField(call.csrf)}
 <label for="f-followUp">Follow up on</label>
 <input type="date" id="f-followUp" name="followUp" value="${followUp}"${invalid(input.errors, 'followUp')}>
-<button type="submit">Set date</button>${lead.followUpOn ? html`<button type="submit" name="clear" value="1" class="secondary">Clear</button>` : ''}
+<button type="submit">Set date</button>${
+    lead.followUpOn ? html`<button type="submit" name="clear" value="1" class="secondary">Clear</button>` : ''
+  }
 </form>
 ${fieldError(input.errors, 'followUp')}
 <p class="muted small" id="follow-up">${
@@ -63,7 +71,13 @@ function noteItem(call: WorkspaceCall, base: string, note: LeadNote): SafeHtml {
   return html`<li class="note"><p class="note-text">${note.text}</p>
 <p class="muted small">${note.authorLabel} · ${when(note.createdAt)}${
     mayDelete
-      ? html` ${actionButton({ action: `${base}/notes/${note.id}/delete`, csrf: call.csrf, label: 'Delete', kind: 'danger', confirm: 'Delete this note?' })}`
+      ? html` ${actionButton({
+          action: `${base}/notes/${note.id}/delete`,
+          csrf: call.csrf,
+          label: 'Delete',
+          kind: 'danger',
+          confirm: 'Delete this note?',
+        })}`
       : ''
   }</p></li>`;
 }
@@ -75,7 +89,8 @@ export function notesCard(call: WorkspaceCall, lead: LeadDetail, input: LeadWork
 <h2 id="notes-heading">Internal notes</h2>
 <form method="post" action="${base}/notes">${csrfField(call.csrf)}
 <div class="field"><label for="f-text">Add a note</label>
-<textarea id="f-text" name="text" maxlength="${NOTE_MAX}" required${invalid(input.errors, 'text')}>${input.values?.text ?? ''}</textarea>
+<textarea id="f-text" name="text" maxlength="${NOTE_MAX}"
+  required${invalid(input.errors, 'text')}>${input.values?.text ?? ''}</textarea>
 ${fieldError(input.errors, 'text')}
 <p class="hint">Seen by the workspace's members only, never by the lead.</p></div>
 <button type="submit">Add note</button>
@@ -93,17 +108,24 @@ export function historyList(lead: LeadDetail): SafeHtml {
   const entries: Array<{ at: string; text: SafeHtml }> = [
     ...lead.history.map((h) => ({
       at: h.movedAt,
-      text: html`<strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span class="muted">by ${h.byLabel}</span>`,
+      text: html`<strong>${h.fromName}</strong> → <strong>${h.toName}</strong> <span
+        class="muted">by ${h.byLabel}</span>`,
     })),
     ...lead.events.map((e) => ({
       at: e.at,
       text:
         e.kind === 'assigned'
-          ? html`${e.value === null ? 'Unassigned' : html`Assigned to <strong>${e.value}</strong>`} <span class="muted">by ${e.byLabel}</span>`
-          : html`${e.value === null ? 'Follow-up date cleared' : html`Follow-up set to <strong>${e.value}</strong>`} <span class="muted">by ${e.byLabel}</span>`,
+          ? html`${
+              e.value === null ? 'Unassigned' : html`Assigned to <strong>${e.value}</strong>`
+            } <span class="muted">by ${e.byLabel}</span>`
+          : html`${
+              e.value === null ? 'Follow-up date cleared' : html`Follow-up set to <strong>${e.value}</strong>`
+            } <span class="muted">by ${e.byLabel}</span>`,
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return entries.length === 0
-    ? html`<p class="muted small" id="history">Not moved yet: it arrived in ${lead.stages[0]?.name ?? 'the first stage'}.</p>`
+    ? html`<p class="muted small" id="history">Not moved yet: it arrived in ${
+        lead.stages[0]?.name ?? 'the first stage'
+      }.</p>`
     : html`<ol class="history" id="history">${entries.map((e) => html`<li>${when(e.at)}: ${e.text}</li>`)}</ol>`;
 }

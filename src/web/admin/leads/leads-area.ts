@@ -97,7 +97,12 @@ async function renderLead(call: WorkspaceCall, status: number, form: Pick<LeadWo
       {
         scans,
         units: settings.units,
-        quotes: html`${leadQuotesCard(call, lead.id, quotes, settings)}${leadInvoicesCard(call, lead.id, invoices, settings.locale)}`,
+        quotes: html`${leadQuotesCard(call, lead.id, quotes, settings)}${leadInvoicesCard(
+          call,
+          lead.id,
+          invoices,
+          settings.locale,
+        )}`,
       },
       { members, today, ...form },
     ),
@@ -133,7 +138,10 @@ async function exportLeadsFile(call: WorkspaceCall, format: 'csv' | 'xlsx') {
   return sendAttachment(call.reply, { contentType, filename: `leads-${slug}-${day}.${format}`, body });
 }
 
-/** Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export CSV and Excel. */
+/**
+ * Leads (docs/admin-app.md): each pipeline's inbox, a lead's page, Move to, assign, follow-up, notes, Delete, Export
+ * CSV and Excel.
+ */
 export const leadsArea: AdminArea = {
   nav: { area: 'leads', label: 'Leads', path: 'leads', access: 'member' },
   routes: [

@@ -34,7 +34,9 @@ function radios(
 <legend>${legend}</legend>
 ${options.map(
   ([value, label, hint]) =>
-    html`<label class="radio"><input type="radio" name="${name}" value="${value}"${value === selected ? html` checked` : ''}> <span>${label}${hint ? html`<span class="hint">${hint}</span>` : ''}</span></label>`,
+    html`<label class="radio"><input type="radio" name="${name}" value="${value}"${
+      value === selected ? html` checked` : ''
+    }> <span>${label}${hint ? html`<span class="hint">${hint}</span>` : ''}</span></label>`,
 )}
 ${error ? html`<p class="field-error" id="f-${name}-error">${error}</p>` : ''}
 </fieldset>`;
@@ -58,9 +60,26 @@ const PURPOSES: Record<OutboxPurpose, string> = {
 /** The rows (inside a `dl.facts`) of what was last sent and failed, and what waits, for a person or a workspace. */
 function statusRows(status: OutboxStatus, whose: string): SafeHtml {
   const failure = status.lastFailure;
-  return html`<dt>Last email sent${whose}</dt><dd>${status.lastSent ? html`${when(status.lastSent.at)}, ${PURPOSES[status.lastSent.purpose]} to ${status.lastSent.to}` : 'none yet'}</dd>
-<dt>Last failure${whose}</dt><dd>${failure ? html`${when(failure.at)}, ${PURPOSES[failure.purpose]} to ${failure.to}: <span class="error-text">${failure.error}</span> ${failure.gaveUp ? (failure.purpose === 'test' ? '(a test is tried once)' : '(given up after a day of retries)') : '(retrying)'}` : 'none'}</dd>
-<dt>Waiting to be sent</dt><dd>${status.waiting === 0 ? 'nothing' : html`${status.waiting}, the oldest since ${when(status.oldestWaitingAt)}`}</dd>`;
+  return html`<dt>Last email sent${whose}</dt><dd>${
+    status.lastSent
+      ? html`${when(status.lastSent.at)}, ${PURPOSES[status.lastSent.purpose]} to ${status.lastSent.to}`
+      : 'none yet'
+  }</dd>
+<dt>Last failure${whose}</dt><dd>${
+    failure
+      ? html`${when(failure.at)}, ${PURPOSES[failure.purpose]} to ${failure.to}: <span
+          class="error-text">${failure.error}</span> ${
+            failure.gaveUp
+              ? failure.purpose === 'test'
+                ? '(a test is tried once)'
+                : '(given up after a day of retries)'
+              : '(retrying)'
+          }`
+      : 'none'
+  }</dd>
+<dt>Waiting to be sent</dt><dd>${
+    status.waiting === 0 ? 'nothing' : html`${status.waiting}, the oldest since ${when(status.oldestWaitingAt)}`
+  }</dd>`;
 }
 
 async function page(
@@ -76,9 +95,17 @@ async function page(
     isOwner ? outboxStatus({ ctx: call.ctx, input: { workspaceId } }) : undefined,
   ]);
   const server = call.ctx.mail?.server;
-  const body = html`<div class="page-head"><div><h1>Notifications</h1><p class="muted">Which emails you get about ${call.workspace.workspaceName}, sent to ${call.user.email}.</p></div></div>
+  const body = html`<div class="page-head"><div><h1>Notifications</h1>
+  <p class="muted">Which emails you get about ${call.workspace.workspaceName}, sent to ${call.user.email}.</p></div>
+  </div>
 ${notice(call.query.notice)}${testOutcome ?? ''}
-${server ? '' : html`<p class="notice warn" role="status">Email is off on this server, so nothing is sent yet. Whoever runs the server sets <code>SMTP_URL</code> and <code>MAIL_FROM</code> and restarts it; your choices below are kept meanwhile.</p>`}
+${
+  server
+    ? ''
+    : html`<p class="notice warn" role="status">Email is off on this server, so nothing is sent yet. Whoever
+    runs the server sets <code>SMTP_URL</code> and <code>MAIL_FROM</code> and restarts it; your choices below are kept
+    meanwhile.</p>`
+}
 <section class="card" aria-labelledby="choices-heading">
 <h2 id="choices-heading">Email me about</h2>
 <form method="post" action="${workspacePath(workspaceId, 'notifications')}" novalidate>
@@ -93,12 +120,23 @@ ${radios('scans', 'New scans', SCAN_OPTIONS, choices.scans, errors)}
 <dl class="facts"><dt>Email</dt><dd>${server ? html`on, through ${server}` : 'off (SMTP_URL is not set)'}</dd>
 ${statusRows(mine, ' to you')}</dl>
 ${workspace ? html`<h3>Everyone in this workspace</h3><dl class="facts">${statusRows(workspace, '')}</dl>` : ''}
-${server ? actionButton({ action: workspacePath(workspaceId, 'notifications/test'), csrf: call.csrf, label: 'Send test email', kind: 'secondary' }) : ''}
+${
+  server
+    ? actionButton({
+        action: workspacePath(workspaceId, 'notifications/test'),
+        csrf: call.csrf,
+        label: 'Send test email',
+        kind: 'secondary',
+      })
+    : ''
+}
 </section>`;
   return body;
 }
 
-/** The Notifications screen with how the test email went (sent, or the refusal's own words), answered 200 either way. */
+/**
+ * The Notifications screen with how the test email went (sent, or the refusal's own words), answered 200 either way.
+ */
 async function testOutcome(call: WorkspaceCall, outcome: SafeHtml) {
   const choices = await getNotificationChoices({ ctx: call.ctx, input: { userId: call.user.userId } });
   return call.render(200, {
@@ -161,7 +199,9 @@ export const notificationsArea: AdminArea = {
           workspaceId,
           userId: call.user.userId,
         });
-        const outcome = html`<p class="notice ok" role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a minute, look in the spam folder.</p>`;
+        const outcome = html`<p class="notice ok"
+          role="status">A test email went to ${sent.to} through ${sent.server}. If it is not in the inbox within a
+          minute, look in the spam folder.</p>`;
         return testOutcome(call, outcome);
       },
       // Both refusals are for this page to say: email is off, or the mail server's own reason it did not take it.

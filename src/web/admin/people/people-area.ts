@@ -10,9 +10,9 @@ import { actionButton, csrfField, field, formErrorsOf, type FormErrors } from '.
 import { when } from '../formats.js';
 
 /**
- * Personal data (docs/operations.md): an owner answers a person's request to see or erase what the workspace holds about
- * them, by email or phone, with the verbs `leadscan person export|erase` use. Every step is a POST, so the person's
- * email or phone never lands in a URL (browser history, proxy logs).
+ * Personal data (docs/operations.md): an owner answers a person's request to see or erase what the workspace holds
+ * about them, by email or phone, with the verbs `leadscan person export|erase` use. Every step is a POST, so the
+ * person's email or phone never lands in a URL (browser history, proxy logs).
  */
 
 interface Wanted {
@@ -44,10 +44,17 @@ function erasedNotice(call: WorkspaceCall): SafeHtml | string {
   const what =
     leads === null || quarantine === null || records === null
       ? 'everything that matched'
-      : `${plural(leads, 'lead', 'leads')}, ${plural(quarantine, 'quarantined submission', 'quarantined submissions')} and ${plural(records, 'retry record', 'retry records')}`;
+      : `${plural(leads, 'lead', 'leads')}, ${plural(
+          quarantine,
+          'quarantined submission',
+          'quarantined submissions',
+        )} and ${plural(records, 'retry record', 'retry records')}`;
   const kept = count(call.query.kept);
   const books = kept
-    ? ` Kept ${plural(kept, 'issued invoice', 'issued invoices')} (credit notes included): ${BOOKS_KEEP_IT.replace(/^Kept: /, '')}`
+    ? ` Kept ${plural(kept, 'issued invoice', 'issued invoices')} (credit notes included): ${BOOKS_KEEP_IT.replace(
+        /^Kept: /,
+        '',
+      )}`
     : '';
   return html`<p class="notice ok" role="status">Erased ${what}.${books} ${BACKUPS_KEEP_IT}</p>`;
 }
@@ -64,14 +71,32 @@ function peoplePage(
   const leadsShown = found ? found.leads.slice(0, PERSON_ROWS_SHOWN) : [];
   const quarantineShown = found ? found.quarantine.slice(0, PERSON_ROWS_SHOWN - leadsShown.length) : [];
   const notListed = total - leadsShown.length - quarantineShown.length;
-  return html`<div class="page-head"><div><h1>Personal data</h1><p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead and quarantined submission of this workspace with their email or phone.</p></div></div>
+  return html`<div class="page-head"><div><h1>Personal data</h1>
+  <p class="muted">When someone asks what you hold about them, or asks you to erase it: find every lead
+  and quarantined submission of this workspace with their email or phone.</p></div></div>
 ${erasedNotice(call)}
 <section class="card" aria-labelledby="find-heading">
 <h2 id="find-heading">Find a person</h2>
 <form method="post" action="${ws}/people" novalidate>${csrfField(call.csrf)}
 <div class="grid-2">
-${field({ name: 'email', label: 'Email', type: 'email', value: wanted.email, errors: input.errors, hint: 'Compared without regard to case', autocomplete: 'off' })}
-${field({ name: 'phone', label: 'Phone', type: 'tel', value: wanted.phone, errors: input.errors, hint: 'Or a phone number, compared by its digits', autocomplete: 'off' })}
+${field({
+  name: 'email',
+  label: 'Email',
+  type: 'email',
+  value: wanted.email,
+  errors: input.errors,
+  hint: 'Compared without regard to case',
+  autocomplete: 'off',
+})}
+${field({
+  name: 'phone',
+  label: 'Phone',
+  type: 'tel',
+  value: wanted.phone,
+  errors: input.errors,
+  hint: 'Or a phone number, compared by its digits',
+  autocomplete: 'off',
+})}
 </div>
 <div class="actions"><button type="submit">Find</button></div>
 </form>
@@ -79,9 +104,23 @@ ${field({ name: 'phone', label: 'Phone', type: 'tel', value: wanted.phone, error
 ${
   found
     ? html`<section class="card" aria-labelledby="found-heading">
-<div class="page-head"><div><h2 id="found-heading">${total === 0 ? html`Nothing stored matches ${who}` : html`${plural(found.leads.length, 'lead', 'leads')} and ${plural(found.quarantine.length, 'quarantined submission', 'quarantined submissions')} match ${who}`}</h2>
-<p class="muted small">The export holds every field and request detail (IP address, user agent, origin), as JSON.</p></div>
-<div class="actions">${actionButton({ action: `${ws}/people/export`, csrf: call.csrf, label: 'Download export', fields: hidden })}${
+<div class="page-head"><div><h2 id="found-heading">${
+        total === 0
+          ? html`Nothing stored matches ${who}`
+          : html`${plural(found.leads.length, 'lead', 'leads')} and ${plural(
+              found.quarantine.length,
+              'quarantined submission',
+              'quarantined submissions',
+            )} match ${who}`
+      }</h2>
+<p class="muted small">The export holds every field and request detail (IP address, user agent, origin), as JSON.</p>
+</div>
+<div class="actions">${actionButton({
+        action: `${ws}/people/export`,
+        csrf: call.csrf,
+        label: 'Download export',
+        fields: hidden,
+      })}${
         total > 0
           ? actionButton({
               action: `${ws}/people/erase`,
@@ -95,17 +134,31 @@ ${
       }</div></div>
 ${
   total > 0
-    ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th><th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
+    ? html`<table class="list" id="person-records"><thead><tr><th scope="col">What</th><th scope="col">Name</th>
+    <th scope="col">Source</th><th scope="col">Received</th></tr></thead><tbody>
 ${leadsShown.map(
   (lead) =>
-    html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${lead.name ?? lead.email ?? lead.phone ?? '—'}</td><td data-label="Source">${names?.get(lead.sourceId) ?? lead.sourceId}</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
+    html`<tr><td data-label="What"><a href="${ws}/leads/${lead.id}">Lead</a></td><td data-label="Name">${
+      lead.name ?? lead.email ?? lead.phone ?? '—'
+    }</td><td data-label="Source">${
+      names?.get(lead.sourceId) ?? lead.sourceId
+    }</td><td data-label="Received">${when(lead.receivedAt)}</td></tr>`,
 )}
 ${quarantineShown.map(
   (item) =>
-    html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'}</td><td data-label="Source">${names?.get(item.sourceId) ?? item.sourceId}</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
+    html`<tr><td data-label="What">Quarantined</td><td data-label="Name">${
+      item.fields.name ?? item.fields.email ?? item.fields.phone ?? '—'
+    }</td><td data-label="Source">${
+      names?.get(item.sourceId) ?? item.sourceId
+    }</td><td data-label="Received">${when(item.receivedAt)}</td></tr>`,
 )}
 </tbody></table>
-${notListed > 0 ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes every one.</p>` : ''}`
+${
+  notListed > 0
+    ? html`<p class="muted small">…and ${notListed} more, not listed here. The export holds every one, and Erase takes
+    every one.</p>`
+    : ''
+}`
     : ''
 }
 </section>`

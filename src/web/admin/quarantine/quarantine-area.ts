@@ -35,14 +35,24 @@ function quarantinePage(
   const { items, names } = input;
   const ws = workspacePath(call.workspace.workspaceId);
   const isOwner = call.workspace.role === 'owner';
-  return html`<div class="page-head"><div><h1>Quarantine</h1><p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam back as it was.</p></div></div>
+  return html`<div class="page-head"><div><h1>Quarantine</h1>
+  <p class="muted">Submissions caught by the hidden trap field, the form's timing or a source's
+  spam rules, and leads marked as spam; kept 30 days. A real person is sometimes caught (browser autofill, a rule too
+  wide): <strong>Restore</strong> makes the submission a lead with its original time, and brings a lead marked as spam
+  back as it was.</p></div></div>
 ${leadsNotice(call.query.notice)}
 ${
   items.length === 0
-    ? html`<section class="card"><p class="empty">${input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'}</p></section>`
+    ? html`<section class="card"><p class="empty">${
+        input.page > 1 ? 'No older submissions.' : 'Nothing in quarantine.'
+      }</p></section>`
     : items.map(
         (item) => html`<section class="card quarantine-item" aria-label="Caught ${item.receivedAt}">
-<div class="page-head"><div><h2>${item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'}</h2><p class="muted small">${when(item.receivedAt)} · ${names.get(item.sourceId) ?? item.sourceId} · <span class="reason">${reasonText(item.reason, item.detail)}</span></p></div>
+<div class="page-head"><div><h2>${
+          item.fields.name ?? item.fields.email ?? item.fields.phone ?? 'Submission'
+        }</h2><p class="muted small">${when(item.receivedAt)} · ${
+          names.get(item.sourceId) ?? item.sourceId
+        } · <span class="reason">${reasonText(item.reason, item.detail)}</span></p></div>
 <div class="actions">${
           item.restoredLeadId
             ? html`<a class="button secondary" href="${ws}/leads/${item.restoredLeadId}">Restored: open the lead</a>`
@@ -72,7 +82,10 @@ ${
 ${numberedPager({ base: `${ws}/quarantine`, page: input.page, hasOlder: input.hasOlder })}`;
 }
 
-/** Quarantine (docs/admin-app.md): caught submissions and leads marked as spam, with reason and fields, Restore and Delete. */
+/**
+ * Quarantine (docs/admin-app.md): caught submissions and leads marked as spam, with reason and fields, Restore and
+ * Delete.
+ */
 export const quarantineArea: AdminArea = {
   nav: { area: 'quarantine', label: 'Quarantine', path: 'quarantine', access: 'member' },
   routes: [

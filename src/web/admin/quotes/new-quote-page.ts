@@ -59,20 +59,34 @@ export function newQuotePage(call: WorkspaceCall, input: NewQuoteInput): SafeHtm
   const once = input.items.filter((i) => i.measure === null);
   // A pack item is priced by the pack ("$48.00 / pack of 10 m²"), the others by their unit.
   const per = (item: PriceListItem) =>
-    `${item.pack === null ? '' : `pack of ${hundredthsText(item.pack)} `}${UNIT_LABELS[item.unit as Unit] ?? item.unit}`;
+    `${item.pack === null ? '' : `pack of ${hundredthsText(item.pack)} `}${
+      UNIT_LABELS[item.unit as Unit] ?? item.unit
+    }`;
   const itemLabel = (item: PriceListItem, extra: string) =>
-    html`<label><input type="checkbox" name="item" value="${item.id}"${itemTicked(item.id) ? html` checked` : ''}> <span>${item.name} <span class="muted small">${formatMoney(item.unitPrice, settings.currency, settings.locale)} / ${per(item)}${extra}</span></span></label>`;
-  const noItems = html`<p class="muted small">The price list has no such item. <a href="${ws}/settings/price-list">Open the price list</a>${call.workspace.role === 'owner' ? '' : ' (owners edit it)'}.</p>`;
+    html`<label><input type="checkbox" name="item" value="${item.id}"${
+      itemTicked(item.id) ? html` checked` : ''
+    }> <span>${item.name} <span class="muted small">${formatMoney(
+      item.unitPrice,
+      settings.currency,
+      settings.locale,
+    )} / ${per(item)}${extra}</span></span></label>`;
+  const noItems = html`<p class="muted small">The price list has no such item. <a href="${ws}/settings/price-list">Open
+  the price list</a>${call.workspace.role === 'owner' ? '' : ' (owners edit it)'}.</p>`;
   return html`<p class="small"><a href="${ws}/leads/${input.leadId}">← ${input.leadName}</a></p>
-<div class="page-head"><div><h1>New quote</h1><p class="muted">For ${input.leadName}. Pick the rooms and what to price in them; you can change every line afterwards.</p></div></div>
+<div class="page-head"><div><h1>New quote</h1>
+<p class="muted">For ${input.leadName}. Pick the rooms and what to price in them; you can change
+every line afterwards.</p></div></div>
 ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
 <form method="post" action="${ws}/leads/${input.leadId}/quotes" class="new-quote">
 ${csrfField(call.csrf)}
 <div class="grid-2">
 <section class="card" aria-labelledby="rooms-heading">
-<fieldset class="field pick-rooms"${errors.room ? html` aria-describedby="f-room-error"` : ''}><legend id="rooms-heading">Rooms</legend>${
+<fieldset class="field pick-rooms"${
+    errors.room ? html` aria-describedby="f-room-error"` : ''
+  }><legend id="rooms-heading">Rooms</legend>${
     input.scans.length === 0
-      ? html`<p class="muted small">No scan is attached to this lead, so there are no rooms to measure from: pick what to add once, or start empty and add lines in the builder.</p>`
+      ? html`<p class="muted small">No scan is attached to this lead, so there are no rooms to measure from: pick what
+      to add once, or start empty and add lines in the builder.</p>`
       : input.scans.map(
           (scan) =>
             html`<p class="muted small pick-scan">Scan of ${when(scan.receivedAt)}</p>${
@@ -81,7 +95,11 @@ ${csrfField(call.csrf)}
                 : scan.rooms.map((room) => {
                     const value = `${scan.scanId}:${room.index}`;
                     const figures = figuresText(input.figures.get(value), settings);
-                    return html`<label><input type="checkbox" name="room" value="${value}"${roomTicked(value) ? html` checked` : ''}> <span>${room.name || `Room ${room.index}`} <span class="figures muted small">${figures || 'Not measured'}</span></span></label>`;
+                    return html`<label><input type="checkbox" name="room" value="${value}"${
+                      roomTicked(value) ? html` checked` : ''
+                    }> <span>${
+                      room.name || `Room ${room.index}`
+                    } <span class="figures muted small">${figures || 'Not measured'}</span></span></label>`;
                   })
             }`,
         )
@@ -92,7 +110,9 @@ ${csrfField(call.csrf)}
 ${
   input.scans.length === 0
     ? ''
-    : html`<fieldset class="field pick-items"${errors.item ? html` aria-describedby="f-item-error"` : ''}><legend>Priced by each room</legend>${
+    : html`<fieldset class="field pick-items"${
+        errors.item ? html` aria-describedby="f-item-error"` : ''
+      }><legend>Priced by each room</legend>${
         measured.length === 0
           ? noItems
           : measured.map((item) => itemLabel(item, ` · ${MEASURE_LABELS[item.measure ?? ''] ?? ''}`))
@@ -105,7 +125,9 @@ ${
 </div>
 <div class="card actions">
 <button type="submit" id="create-quote">Create the draft</button>
-<span class="muted small">One line per ticked room and measured item, its quantity from that room (a room without the figure gets no line; a tin or pack item is one line over all the rooms); one line for each item added once. Nothing reaches the customer until you press Send.</span>
+<span class="muted small">One line per ticked room and measured item, its quantity from that room (a
+room without the figure gets no line; a tin or pack item is one line over all the rooms); one line for each
+item added once. Nothing reaches the customer until you press Send.</span>
 </div>
 </form>`;
 }

@@ -113,7 +113,17 @@ function itemForm(
   return html`<form method="post" action="${action}" novalidate class="item-form">
 ${csrfField(call.csrf)}
 ${field({ name: 'name', label: 'Name', value: values.name, errors, maxlength: 200 })}
-${field({ name: 'customerDescription', label: 'Description for the customer (optional)', value: values.customerDescription, errors, maxlength: 700, textarea: true, hint: 'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a quantity was measured is kept apart, for you.' })}
+${field({
+  name: 'customerDescription',
+  label: 'Description for the customer (optional)',
+  value: values.customerDescription,
+  errors,
+  maxlength: 700,
+  textarea: true,
+  hint:
+    'Under the name on each quote line, as the customer reads it: “Washable matt finish, two coats”. How a ' +
+    'quantity was measured is kept apart, for you.',
+})}
 <div class="item-grid">
 ${selectField(
   'unit',
@@ -123,17 +133,34 @@ ${selectField(
   errors,
 )}
 ${field({ name: 'price', label: `Unit price (${settings.currency})`, value: values.price, errors, maxlength: 20 })}
-${selectField('measure', 'Measured by', [['', 'Not measured (typed on the quote)'], ...MEASURES.map((m): [string, string] => [m, MEASURE_LABELS[m] ?? m])], values.measure, errors)}
+${selectField(
+  'measure',
+  'Measured by',
+  [['', 'Not measured (typed on the quote)'], ...MEASURES.map((m): [string, string] => [m, MEASURE_LABELS[m] ?? m])],
+  values.measure,
+  errors,
+)}
 ${field({ name: 'waste', label: 'Waste (%)', value: values.waste, errors, maxlength: 8 })}
 ${field({ name: 'coats', label: 'Multiplier (coats)', value: values.coats, errors, maxlength: 8 })}
-${field({ name: 'pack', label: 'One pack covers', value: values.pack, errors, maxlength: 12, hint: 'In the item’s unit; empty when sold by the unit.' })}
+${field({
+  name: 'pack',
+  label: 'One pack covers',
+  value: values.pack,
+  errors,
+  maxlength: 12,
+  hint: 'In the item’s unit; empty when sold by the unit.',
+})}
 </div>
 ${
   settings.taxes.length === 0
     ? html`<p class="hint">No taxes are set up (Settings).</p>`
-    : html`<fieldset class="field"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}><legend>Taxes</legend>${settings.taxes.map(
+    : html`<fieldset class="field"${
+        errors.taxes ? html` aria-describedby="f-taxes-error"` : ''
+      }><legend>Taxes</legend>${settings.taxes.map(
         (t, i) =>
-          html`<label class="radio"><input type="checkbox" name="tax${i + 1}" value="on"${values.taxes.some((n) => n.toLowerCase() === t.name.toLowerCase()) ? html` checked` : ''}> ${t.name} (${rateText(t.rate)} %)</label>`,
+          html`<label class="radio"><input type="checkbox" name="tax${i + 1}" value="on"${
+            values.taxes.some((n) => n.toLowerCase() === t.name.toLowerCase()) ? html` checked` : ''
+          }> ${t.name} (${rateText(t.rate)} %)</label>`,
       )}${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}</fieldset>`
 }
 <button type="submit">${button}</button>
@@ -148,13 +175,27 @@ function itemRow(call: WorkspaceCall, settings: WorkspaceSettings, item: PriceLi
     item.pack !== null ? `packs of ${formatDecimal(item.pack, 2).replace(/\.?0+$/, '')} ${UNIT_LABELS[item.unit]}` : '',
   ].filter(Boolean);
   return html`<tr>
-<td data-label="Name">${item.name}${item.customerDescription ? html`<span class="muted small item-description">${item.customerDescription}</span>` : ''}</td>
-<td data-label="Price" class="num">${formatMoney(item.unitPrice, settings.currency, settings.locale)} / ${UNIT_LABELS[item.unit]}</td>
-<td data-label="Measured by" class="meta">${item.measure ? MEASURE_LABELS[item.measure] : '—'}${extras.length ? html`<span class="muted small"> · ${extras.join(' · ')}</span>` : ''}</td>
+<td data-label="Name">${item.name}${
+    item.customerDescription ? html`<span class="muted small item-description">${item.customerDescription}</span>` : ''
+  }</td>
+<td data-label="Price" class="num">${formatMoney(
+    item.unitPrice,
+    settings.currency,
+    settings.locale,
+  )} / ${UNIT_LABELS[item.unit]}</td>
+<td data-label="Measured by" class="meta">${item.measure ? MEASURE_LABELS[item.measure] : '—'}${
+    extras.length ? html`<span class="muted small"> · ${extras.join(' · ')}</span>` : ''
+  }</td>
 <td data-label="Taxes" class="meta">${item.taxes.join(', ') || '—'}</td>
 ${
   call.workspace.role === 'owner'
-    ? html`<td class="actions"><a class="button secondary" href="${base}">Edit</a>${actionButton({ action: `${base}/remove`, csrf: call.csrf, label: 'Remove', kind: 'danger', confirm: `Remove ${item.name} from the price list?` })}</td>`
+    ? html`<td class="actions"><a class="button secondary" href="${base}">Edit</a>${actionButton({
+        action: `${base}/remove`,
+        csrf: call.csrf,
+        label: 'Remove',
+        kind: 'danger',
+        confirm: `Remove ${item.name} from the price list?`,
+      })}</td>`
     : ''
 }
 </tr>`;
@@ -172,9 +213,15 @@ interface ListForms {
  */
 function importFields(posted: ListForms['import']): SafeHtml {
   const problems = posted?.problems ?? [];
-  return html`<div class="field"><label for="f-file">CSV file</label><input type="file" id="f-file" name="file" accept=".csv,text/csv"${problems.length ? html` aria-invalid="true" aria-describedby="f-file-error"` : ''}>
-${problems.length ? html`<ul class="field-error" id="f-file-error">${problems.map((p) => html`<li>${p}</li>`)}</ul>` : ''}</div>
-<div class="field"><label for="f-csv">Or paste the CSV</label><textarea id="f-csv" name="csv" rows="4" maxlength="60000">${posted?.csv ?? ''}</textarea><p class="hint">Used when no file is chosen.</p></div>`;
+  return html`<div class="field"><label for="f-file">CSV file</label><input type="file" id="f-file" name="file"
+    accept=".csv,text/csv"${problems.length ? html` aria-invalid="true" aria-describedby="f-file-error"` : ''}>
+${
+  problems.length
+    ? html`<ul class="field-error" id="f-file-error">${problems.map((p) => html`<li>${p}</li>`)}</ul>`
+    : ''
+}</div>
+<div class="field"><label for="f-csv">Or paste the CSV</label><textarea id="f-csv" name="csv" rows="4"
+  maxlength="60000">${posted?.csv ?? ''}</textarea><p class="hint">Used when no file is chosen.</p></div>`;
 }
 
 function priceListPage(
@@ -186,8 +233,12 @@ function priceListPage(
   const ws = workspacePath(call.workspace.workspaceId);
   const owner = call.workspace.role === 'owner';
   return html`${owner ? html`<p class="small"><a href="${ws}/settings">← Settings</a></p>` : ''}
-<div class="page-head"><div><h1>Price list</h1><p class="muted">What quotes are priced from: an item measured by a room’s figure becomes one line per room.${owner ? '' : ' Owners change it.'}</p></div>
-<div class="actions"><a class="button secondary" id="export-price-list" href="${ws}/settings/price-list.csv" download>Export CSV</a></div></div>
+<div class="page-head"><div><h1>Price list</h1>
+<p class="muted">What quotes are priced from: an item measured by a room’s figure becomes one line per room.${
+    owner ? '' : ' Owners change it.'
+  }</p></div>
+<div class="actions"><a class="button secondary" id="export-price-list" href="${ws}/settings/price-list.csv"
+  download>Export CSV</a></div></div>
 ${priceListNotice(call)}
 <section class="card table-card" aria-labelledby="items-heading">
 <h2 id="items-heading">Items</h2>
@@ -195,7 +246,8 @@ ${
   items.length === 0
     ? html`<p class="empty">No items yet.${owner ? ' Add one below, or import a CSV.' : ''}</p>`
     : html`<table class="list wide-labels" id="price-list">
-<thead><tr><th scope="col">Name</th><th scope="col">Unit price</th><th scope="col">Measured by</th><th scope="col">Taxes</th>${owner ? html`<th scope="col"><span class="offscreen">Actions</span></th>` : ''}</tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Unit price</th><th scope="col">Measured by</th>
+<th scope="col">Taxes</th>${owner ? html`<th scope="col"><span class="offscreen">Actions</span></th>` : ''}</tr></thead>
 <tbody>${items.map((item) => itemRow(call, settings, item))}</tbody>
 </table>`
 }
@@ -204,11 +256,20 @@ ${
   owner
     ? html`<section class="card" aria-labelledby="add-heading" id="add-item">
 <h2 id="add-heading">Add an item</h2>
-${itemForm(call, settings, `${ws}/settings/price-list`, 'Add item', forms.add?.values ?? emptyValues(settings), forms.add?.errors ?? {})}
+${itemForm(
+  call,
+  settings,
+  `${ws}/settings/price-list`,
+  'Add item',
+  forms.add?.values ?? emptyValues(settings),
+  forms.add?.errors ?? {},
+)}
 </section>
 <section class="card" aria-labelledby="import-heading" id="import">
 <h2 id="import-heading">Import CSV</h2>
-<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats, pack and description, what the customer reads under the name, optional). A row whose name matches an item replaces it; the others are added. One bad row refuses the whole file.</p>
+<p class="muted small">A header row naming the columns (name, unit and price required; taxes, measure, waste, coats,
+pack and description, what the customer reads under the name, optional). A row whose name matches an item
+replaces it; the others are added. One bad row refuses the whole file.</p>
 <form method="post" action="${ws}/settings/price-list/import" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
 ${importFields(forms.import)}
@@ -228,8 +289,16 @@ function editPage(
 ): SafeHtml {
   const ws = workspacePath(call.workspace.workspaceId);
   return html`<p class="small"><a href="${ws}/settings/price-list">← Price list</a></p>
-<div class="page-head"><div><h1>${item.name}</h1><p class="muted">A change prices new lines; quotes already made keep theirs.</p></div></div>
-<section class="card">${itemForm(call, settings, `${ws}/settings/price-list/${item.id}`, 'Save item', values, errors)}</section>`;
+<div class="page-head"><div><h1>${item.name}</h1>
+<p class="muted">A change prices new lines; quotes already made keep theirs.</p></div></div>
+<section class="card">${itemForm(
+    call,
+    settings,
+    `${ws}/settings/price-list/${item.id}`,
+    'Save item',
+    values,
+    errors,
+  )}</section>`;
 }
 
 const settingsOf = (call: WorkspaceCall) =>

@@ -24,7 +24,9 @@ function dayText(day: string, locale: string): string {
 
 /** One figure of the summary: a label above a large value, a note below. */
 const tile = (label: string, value: string, note?: string) =>
-  html`<div class="tile"><dt>${label}</dt><dd><span class="value">${value}</span>${note ? html`<span class="note">${note}</span>` : ''}</dd></div>`;
+  html`<div class="tile"><dt>${label}</dt><dd><span class="value">${value}</span>${
+    note ? html`<span class="note">${note}</span>` : ''
+  }</dd></div>`;
 
 /** The columns every breakdown shares, in the order of the summary. */
 function figureCells(row: ReportFigures, money: (minor: number) => string): SafeHtml {
@@ -39,7 +41,11 @@ function figureCells(row: ReportFigures, money: (minor: number) => string): Safe
 <td data-label="Median days" class="num">${days(row.medianDaysToAnswer)}</td>`;
 }
 
-const FIGURE_HEADS = html`<th scope="col" class="num">Sent</th><th scope="col" class="num">Accepted</th><th scope="col" class="num">Declined</th><th scope="col" class="num">Unanswered</th><th scope="col" class="num">Won / answered</th><th scope="col" class="num">Won / sent</th><th scope="col" class="amount">Value sent</th><th scope="col" class="amount">Value won</th><th scope="col" class="num">Median days</th>`;
+const FIGURE_HEADS = html`<th scope="col" class="num">Sent</th><th scope="col" class="num">Accepted</th>
+<th scope="col" class="num">Declined</th><th scope="col" class="num">Unanswered</th>
+<th scope="col" class="num">Won / answered</th><th scope="col" class="num">Won / sent</th>
+<th scope="col" class="amount">Value sent</th><th scope="col" class="amount">Value won</th>
+<th scope="col" class="num">Median days</th>`;
 
 interface ReportForm {
   period: ReportPeriod | undefined;
@@ -52,11 +58,20 @@ function periodNav(call: WorkspaceCall, form: ReportForm): SafeHtml {
   const base = workspacePath(call.workspace.workspaceId, 'quotes/report');
   const current = form.from ? undefined : (form.period ?? '3-months');
   return html`<nav aria-label="Period"><ul class="status-filters">
-${REPORT_PERIODS.map((p) => html`<li><a href="${base}?period=${p}"${current === p ? html` aria-current="page"` : ''}>${PERIOD_LABELS[p]}</a></li>`)}
+${REPORT_PERIODS.map(
+  (p) =>
+    html`<li><a href="${base}?period=${p}"${
+      current === p ? html` aria-current="page"` : ''
+    }>${PERIOD_LABELS[p]}</a></li>`,
+)}
 </ul></nav>
 <form method="get" action="${base}" class="report-range" novalidate>
-<div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${form.from}"${form.errors.from ? html` aria-invalid="true" aria-describedby="f-from-error"` : ''}>${form.errors.from ? html`<p class="field-error" id="f-from-error">${form.errors.from}</p>` : ''}</div>
-<div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${form.to}"${form.errors.to ? html` aria-invalid="true" aria-describedby="f-to-error"` : ''}>${form.errors.to ? html`<p class="field-error" id="f-to-error">${form.errors.to}</p>` : ''}</div>
+<div class="field"><label for="f-from">From</label><input type="date" id="f-from" name="from" value="${form.from}"${
+    form.errors.from ? html` aria-invalid="true" aria-describedby="f-from-error"` : ''
+  }>${form.errors.from ? html`<p class="field-error" id="f-from-error">${form.errors.from}</p>` : ''}</div>
+<div class="field"><label for="f-to">To</label><input type="date" id="f-to" name="to" value="${form.to}"${
+    form.errors.to ? html` aria-invalid="true" aria-describedby="f-to-error"` : ''
+  }>${form.errors.to ? html`<p class="field-error" id="f-to-error">${form.errors.to}</p>` : ''}</div>
 <button type="submit" class="secondary">Show</button>
 </form>`;
 }
@@ -67,14 +82,16 @@ export function reportPage(
 ): SafeHtml {
   const { report, locale } = input;
   const ws = workspacePath(call.workspace.workspaceId);
-  const head = html`<div class="page-head"><div><h1>Report</h1><p class="muted">What wins: each quote counted once, in the month it was first sent, with what came of it.</p></div>
+  const head = html`<div class="page-head"><div><h1>Report</h1>
+  <p class="muted">What wins: each quote counted once, in the month it was first sent, with what came of it.</p></div>
 <div class="actions"><a class="button secondary" href="${ws}/quotes">Quotes</a></div></div>
 ${periodNav(call, input.form)}`;
   if (!report) return head;
   const money = (minor: number) => formatMoney(minor, report.currency, locale);
   const period = html`<h2 class="report-period">${dayText(report.from, locale)} – ${dayText(report.to, locale)}</h2>`;
   if (report.sent === 0)
-    return html`${head}${period}<section class="card"><p class="empty">No quotes were first sent in this period.</p></section>`;
+    return html`${head}${period}<section class="card"><p class="empty">No quotes were first sent in this period.</p>
+    </section>`;
   const answered = report.accepted + report.declined;
   return html`${head}${period}
 <section class="card" aria-labelledby="summary-heading">
@@ -84,15 +101,28 @@ ${tile('Sent', String(report.sent))}
 ${tile('Accepted', String(report.accepted))}
 ${tile('Declined', String(report.declined))}
 ${tile('Unanswered', String(report.unanswered), 'open, expired or withdrawn')}
-${tile('Win rate', percent(report.winRate.ofAnswered), `of answered (${report.accepted} of ${answered}); ${percent(report.winRate.ofSent)} of sent`)}
+${tile(
+  'Win rate',
+  percent(report.winRate.ofAnswered),
+  `of answered (${report.accepted} of ${answered}); ${percent(report.winRate.ofSent)} of sent`,
+)}
 ${tile('Value sent', money(report.valueSent))}
 ${tile('Value won', money(report.valueWon))}
 ${tile('Value paid', money(report.valuePaid), 'recorded on their invoices')}
-${tile('Median days to an answer', days(report.medianDaysToAnswer), report.medianDaysToAnswer === null ? 'none answered yet' : 'from the first send')}
+${tile(
+  'Median days to an answer',
+  days(report.medianDaysToAnswer),
+  report.medianDaysToAnswer === null ? 'none answered yet' : 'from the first send',
+)}
 </dl>
 ${report.otherCurrencies.map(
   (o) =>
-    html`<p class="hint">Also ${o.sent} quote${o.sent === 1 ? '' : 's'} made in ${o.currency}, counted above but not in the values: ${formatMoney(o.valueSent, o.currency, locale)} sent, ${formatMoney(o.valueWon, o.currency, locale)} won.</p>`,
+    html`<p class="hint">Also ${o.sent} quote${o.sent === 1 ? '' : 's'} made in ${o.currency}, counted above but
+    not in the values: ${formatMoney(
+      o.valueSent,
+      o.currency,
+      locale,
+    )} sent, ${formatMoney(o.valueWon, o.currency, locale)} won.</p>`,
 )}
 </section>
 <section class="card" aria-labelledby="chart-heading">
@@ -104,7 +134,11 @@ ${winRateChart(report, locale)}
 <h2 id="sources-heading">By lead source</h2>
 <div class="report-scroll"><table class="list report wide-labels" id="by-source">
 <thead><tr><th scope="col">Lead source</th>${FIGURE_HEADS}</tr></thead>
-<tbody>${report.bySource.map((s) => html`<tr><th scope="row" data-label="Lead source"><a href="${ws}/sources/${s.sourceId}">${s.name}</a></th>${figureCells(s, money)}</tr>`)}</tbody>
+<tbody>${report.bySource.map(
+    (s) =>
+      html`<tr><th scope="row" data-label="Lead source"><a href="${ws}/sources/${s.sourceId}">${s.name}</a>
+      </th>${figureCells(s, money)}</tr>`,
+  )}</tbody>
 </table></div>
 </section>
 <section class="card table-card report-table" aria-labelledby="campaigns-heading">
@@ -114,7 +148,14 @@ ${winRateChart(report, locale)}
 <thead><tr><th scope="col">Campaign</th><th scope="col">Source</th>${FIGURE_HEADS}</tr></thead>
 <tbody>${report.byCampaign.map(
     (c) =>
-      html`<tr><th scope="row" data-label="Campaign">${c.utmCampaign ?? (c.utmSource ? html`<span class="muted">(no campaign)</span>` : html`<span class="muted">Not from a campaign</span>`)}</th><td data-label="Source">${c.utmSource ?? html`<span class="muted">—</span>`}</td>${figureCells(c, money)}</tr>`,
+      html`<tr><th scope="row" data-label="Campaign">${
+        c.utmCampaign ??
+        (c.utmSource
+          ? html`<span class="muted">(no campaign)</span>`
+          : html`<span class="muted">Not from a campaign</span>`)
+      }</th><td data-label="Source">${
+        c.utmSource ?? html`<span class="muted">—</span>`
+      }</td>${figureCells(c, money)}</tr>`,
   )}</tbody>
 </table></div>
 </section>`;

@@ -4,7 +4,9 @@ h2.report-period { font-size: 1.05rem; margin: 0 0 .75rem; }
 form.report-range { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 0 0 1.25rem; }
 form.report-range .field { margin: 0; }
 form.report-range input[type="date"] { width: 11rem; }
-dl.report-tiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 1rem 1.25rem; margin: 0; }
+dl.report-tiles {
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 1rem 1.25rem; margin: 0;
+}
 dl.report-tiles .tile { margin: 0; }
 dl.report-tiles dt { color: var(--muted); font-size: .85rem; }
 dl.report-tiles dd { margin: .15rem 0 0; }
@@ -23,7 +25,9 @@ section.report-table > .hint { margin: 0; padding: 0 .75rem .6rem; }
 table.report thead th { vertical-align: bottom; }
 table.report td.num, table.report th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.report tr:last-child th { border-bottom: none; }
-table.report tbody th { font-size: 1rem; text-transform: none; letter-spacing: normal; color: var(--ink); background: none; font-weight: 600; }
+table.report tbody th {
+  font-size: 1rem; text-transform: none; letter-spacing: normal; color: var(--ink); background: none; font-weight: 600;
+}
 @media (max-width: 40rem) {
   dl.report-tiles { grid-template-columns: 1fr 1fr; gap: .75rem; }
   dl.report-tiles .value { font-size: 1.25rem; }

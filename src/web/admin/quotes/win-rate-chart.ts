@@ -38,7 +38,11 @@ export function winRateChart(report: QuoteReport, locale: string): SafeHtml {
     return html`<g><title>${label}: ${rate === null ? '—' : `${rate} %`} (${detail})</title>
 <text x="0" y="${y + 24}" class="month">${label}</text>
 <rect x="${LABEL}" y="${y + 9}" width="${BAR}" height="20" rx="3" class="track"></rect>
-${width > 0 ? html`<rect x="${LABEL}" y="${y + 9}" width="${width.toFixed(1)}" height="20" rx="3" class="bar"></rect>` : ''}
+${
+  width > 0
+    ? html`<rect x="${LABEL}" y="${y + 9}" width="${width.toFixed(1)}" height="20" rx="3" class="bar"></rect>`
+    : ''
+}
 <text x="${LABEL + BAR + 8}" y="${y + 17}" class="rate">${rate === null ? '—' : `${rate} %`}</text>
 <text x="${LABEL + BAR + 8}" y="${y + 33}" class="count">${detail}</text></g>`;
   });
@@ -48,7 +52,8 @@ ${width > 0 ? html`<rect x="${LABEL}" y="${y + 9}" width="${width.toFixed(1)}" h
         `${monthLabel(m.month, locale)}: ${m.winRate.ofAnswered === null ? 'no answers' : `${m.winRate.ofAnswered} %`}`,
     )
     .join('; ');
-  return html`<svg class="win-rate-chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="win-rate-title win-rate-desc" xmlns="http://www.w3.org/2000/svg">
+  return html`<svg class="win-rate-chart" viewBox="0 0 ${WIDTH} ${height}" role="img"
+    aria-labelledby="win-rate-title win-rate-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="win-rate-title">Win rate by month</title>
 <desc id="win-rate-desc">${desc}</desc>
 ${rows}

@@ -16,7 +16,8 @@ function bounds(points: Point[]) {
 
 export function floorPlanSvg(scanned: Plan | null, units: Units, title: string): SafeHtml {
   if (!scanned)
-    return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to draw.</p>`;
+    return html`<p class="muted small plan-none">No plan for this room: the scan has no floor outline or walls to
+    draw.</p>`;
   const plan = levelPlan(scanned);
   const points: Point[] = [
     ...plan.outline,
@@ -35,16 +36,28 @@ export function floorPlanSvg(scanned: Plan | null, units: Units, title: string):
     .join(' ');
   const centre: Point = [(box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2];
   const barY = box.maxY + margin * 0.6 + font;
-  return html`<svg class="floor-plan" role="img" viewBox="${viewBox}" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg" aria-label="${`Floor plan of ${title}`}">
+  return html`<svg class="floor-plan" role="img" viewBox="${viewBox}" preserveAspectRatio="xMidYMid meet"
+    xmlns="http://www.w3.org/2000/svg" aria-label="${`Floor plan of ${title}`}">
 <title>${`Floor plan of ${title}`}</title>
-${plan.outline.length >= 3 ? html`<polygon class="plan-floor" points="${plan.outline.map((p) => `${n(p[0])},${n(p[1])}`).join(' ')}" fill="#f3f5f8" stroke="#9aa3af" stroke-width="${n(stroke)}" stroke-dasharray="${n(stroke * 3)} ${n(stroke * 2)}"/>` : ''}
+${
+  plan.outline.length >= 3
+    ? html`<polygon class="plan-floor" points="${plan.outline
+        .map((p) => `${n(p[0])},${n(p[1])}`)
+        .join(' ')}" fill="#f3f5f8" stroke="#9aa3af" stroke-width="${n(stroke)}"
+          stroke-dasharray="${n(stroke * 3)} ${n(stroke * 2)}"/>`
+    : ''
+}
 ${plan.walls.map(
   (w) =>
-    html`<line class="plan-wall" x1="${n(w.a[0])}" y1="${n(w.a[1])}" x2="${n(w.b[0])}" y2="${n(w.b[1])}" stroke="#111827" stroke-width="${n(stroke * 4)}" stroke-linecap="square"/>`,
+    html`<line class="plan-wall" x1="${n(w.a[0])}" y1="${n(w.a[1])}" x2="${n(w.b[0])}" y2="${n(w.b[1])}"
+      stroke="#111827" stroke-width="${n(stroke * 4)}" stroke-linecap="square"/>`,
 )}
 ${plan.openings.map((o) => {
   if (o.kind === 'window') {
-    return html`<line class="plan-window" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#ffffff" stroke-width="${n(stroke * 4)}"/><line x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#111827" stroke-width="${n(stroke)}" stroke-dasharray="${n(stroke * 2)} ${n(stroke)}"/>`;
+    return html`<line class="plan-window" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}"
+      stroke="#ffffff" stroke-width="${n(stroke * 4)}"/><line x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}"
+        y2="${n(o.b[1])}" stroke="#111827" stroke-width="${n(stroke)}"
+          stroke-dasharray="${n(stroke * 2)} ${n(stroke)}"/>`;
   }
   // A door: a gap in the wall and a quarter circle for its swing, hinged at one end, into the room.
   const dx = o.b[0] - o.a[0];
@@ -52,12 +65,28 @@ ${plan.openings.map((o) => {
   const inward = Math.sign((centre[0] - o.a[0]) * -dy + (centre[1] - o.a[1]) * dx) || 1;
   const tip: Point = [o.a[0] - dy * inward, o.a[1] + dx * inward];
   const sweep = inward > 0 ? 1 : 0;
-  return html`<line class="plan-${o.kind}" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}" stroke="#ffffff" stroke-width="${n(stroke * 5)}"/>${o.kind === 'door' ? html`<path d="M ${n(o.a[0])} ${n(o.a[1])} L ${n(tip[0])} ${n(tip[1])} A ${n(o.width)} ${n(o.width)} 0 0 ${sweep} ${n(o.b[0])} ${n(o.b[1])}" fill="none" stroke="#4b5563" stroke-width="${n(stroke)}"/>` : ''}`;
+  // The door's swing: digits, letters and spaces only, so html`` passes it through as it is.
+  const swing =
+    `M ${n(o.a[0])} ${n(o.a[1])} L ${n(tip[0])} ${n(tip[1])} ` +
+    `A ${n(o.width)} ${n(o.width)} 0 0 ${sweep} ${n(o.b[0])} ${n(o.b[1])}`;
+  return html`<line class="plan-${o.kind}" x1="${n(o.a[0])}" y1="${n(o.a[1])}" x2="${n(o.b[0])}" y2="${n(o.b[1])}"
+    stroke="#ffffff" stroke-width="${n(stroke * 5)}"/>${
+      o.kind === 'door' ? html`<path d="${swing}" fill="none" stroke="#4b5563" stroke-width="${n(stroke)}"/>` : ''
+    }`;
 })}
 ${wallLabels(plan, font).map(
   (label, i) =>
-    html`<text class="plan-label" x="${n(label.x)}" y="${n(label.y)}" font-size="${n(font)}" text-anchor="${label.anchor}" dominant-baseline="middle" fill="#111827" paint-order="stroke" stroke="#ffffff" stroke-width="${n(stroke * 3)}">${formatLength(plan.walls[i]!.length, units)}</text>`,
+    html`<text class="plan-label" x="${n(label.x)}" y="${n(label.y)}" font-size="${n(font)}"
+      text-anchor="${label.anchor}" dominant-baseline="middle" fill="#111827" paint-order="stroke" stroke="#ffffff"
+        stroke-width="${n(stroke * 3)}">${formatLength(plan.walls[i]!.length, units)}</text>`,
 )}
-<g class="plan-scale"><line x1="${n(box.minX)}" y1="${n(barY)}" x2="${n(box.minX + bar.metres)}" y2="${n(barY)}" stroke="#111827" stroke-width="${n(stroke * 2)}"/><line x1="${n(box.minX)}" y1="${n(barY - font / 3)}" x2="${n(box.minX)}" y2="${n(barY + font / 3)}" stroke="#111827" stroke-width="${n(stroke)}"/><line x1="${n(box.minX + bar.metres)}" y1="${n(barY - font / 3)}" x2="${n(box.minX + bar.metres)}" y2="${n(barY + font / 3)}" stroke="#111827" stroke-width="${n(stroke)}"/><text x="${n(box.minX + bar.metres + font / 2)}" y="${n(barY)}" font-size="${n(font)}" dominant-baseline="middle" fill="#111827">${bar.label}</text></g>
+<g class="plan-scale"><line x1="${n(box.minX)}" y1="${n(barY)}" x2="${n(box.minX + bar.metres)}" y2="${n(barY)}"
+  stroke="#111827" stroke-width="${n(stroke * 2)}"/><line x1="${n(box.minX)}" y1="${n(barY - font / 3)}"
+    x2="${n(box.minX)}" y2="${n(barY + font / 3)}" stroke="#111827"
+      stroke-width="${n(stroke)}"/><line x1="${n(box.minX + bar.metres)}" y1="${n(barY - font / 3)}"
+        x2="${n(box.minX + bar.metres)}" y2="${n(barY + font / 3)}" stroke="#111827"
+          stroke-width="${n(stroke)}"/><text x="${n(
+            box.minX + bar.metres + font / 2,
+          )}" y="${n(barY)}" font-size="${n(font)}" dominant-baseline="middle" fill="#111827">${bar.label}</text></g>
 </svg>`;
 }

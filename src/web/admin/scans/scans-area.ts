@@ -124,7 +124,16 @@ async function showScanPage(call: WorkspaceCall, status: number, rename?: RoomRe
   return call.render(status, {
     title: 'Scan',
     area: 'scans',
-    body: html`${scanPage(call, { scan, units, figures, unrecognized, find, found: found?.leads ?? null, shown, rename })}${scanQuotesCard(call, quotes, settings)}`,
+    body: html`${scanPage(call, {
+      scan,
+      units,
+      figures,
+      unrecognized,
+      find,
+      found: found?.leads ?? null,
+      shown,
+      rename,
+    })}${scanQuotesCard(call, quotes, settings)}`,
   });
 }
 

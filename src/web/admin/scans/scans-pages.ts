@@ -25,6 +25,9 @@ import { formatArea } from '../../../domain/units.js';
 
 export const SCANS_PER_PAGE = 25;
 
+/** The Excel link's accessible name (plain text: the html tag leaves it as it is). */
+const EXCEL_LABEL = 'Download measurements (Excel)';
+
 export function maskKey(key: string): string {
   return `lsk_…${key.slice(-4)}`;
 }
@@ -35,7 +38,10 @@ function roomNames(scan: ScanView): string {
 
 function connectionTest(baseUrl: string, key: string | null): string {
   // Double quotes around the key's header, so a shell fills in $LEADSCAN_KEY (single quotes would send it literally).
-  return `curl -sS -X POST '${baseUrl}/api/scan/upload' -H "x-scan-key: ${key ?? '$LEADSCAN_KEY'}" -H 'content-type: application/json' -d '{"rooms":[]}'`;
+  return (
+    `curl -sS -X POST '${baseUrl}/api/scan/upload' -H "x-scan-key: ${key ?? '$LEADSCAN_KEY'}" -H ` +
+    `'content-type: application/json' -d '{"rooms":[]}'`
+  );
 }
 
 export interface ScansPageInput {
@@ -54,7 +60,11 @@ export interface ScansPageInput {
 function filterTabs(base: string, filter: ScanListFilter): SafeHtml {
   const tab = (value: ScanListFilter, label: string, href: string) =>
     html`<a class="tab" href="${href}"${value === filter ? html` aria-current="page"` : ''}>${label}</a>`;
-  return html`<nav class="tabs" aria-label="Which scans">${tab('unattached', 'Not attached', base)}${tab('all', 'All', `${base}?scans=all`)}</nav>`;
+  return html`<nav class="tabs" aria-label="Which scans">${tab('unattached', 'Not attached', base)}${tab(
+    'all',
+    'All',
+    `${base}?scans=all`,
+  )}</nav>`;
 }
 
 /** Scans (docs/admin-app.md): the upload key with Show/Copy/Regenerate, the connection test, every scan, paged. */
@@ -64,7 +74,8 @@ export function scansPage(call: WorkspaceCall, input: ScansPageInput): SafeHtml 
   const isOwner = workspace.role === 'owner';
   const baseUrl = call.ctx.config.publicBaseUrl;
   const keyText = input.shown ? input.uploadKey : maskKey(input.uploadKey);
-  return html`<div class="page-head"><div><h1>Scans</h1><p class="muted">Rooms your scanning app sent to ${workspace.workspaceName}, newest first.</p></div></div>
+  return html`<div class="page-head"><div><h1>Scans</h1>
+  <p class="muted">Rooms your scanning app sent to ${workspace.workspaceName}, newest first.</p></div></div>
 ${notice(call.query.notice)}
 <div class="grid-2">
 <section class="card" aria-labelledby="key-heading">
@@ -77,7 +88,8 @@ ${
     ? html`<a class="button secondary" href="${base}">Hide</a>`
     : html`<a class="button secondary" href="${base}?show=key" id="show-key">Show</a>`
 }
-<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-csrf="${call.csrf}" data-status="#key-status" hidden>Copy</button>
+<button type="button" class="secondary" id="copy-key" data-copy-url="${base}/key" data-csrf="${call.csrf}"
+  data-status="#key-status" hidden>Copy</button>
 </div>
 <p class="status-line" id="key-status" role="status" aria-live="polite"></p>
 <dl class="facts">
@@ -98,9 +110,12 @@ ${
 </section>
 <section class="card" aria-labelledby="test-heading">
 <h2 id="test-heading">Test the connection</h2>
-<p class="muted small">Sends no rooms; stores nothing; updates “Last connected”.${input.shown ? '' : html` Click <strong>Show</strong> to fill in the key, or set <code>LEADSCAN_KEY</code>.`}</p>
+<p class="muted small">Sends no rooms; stores nothing; updates “Last connected”.${
+    input.shown ? '' : html` Click <strong>Show</strong> to fill in the key, or set <code>LEADSCAN_KEY</code>.`
+  }</p>
 <div class="copy-row"><pre id="connection-test">${connectionTest(baseUrl, input.shown ? input.uploadKey : null)}</pre>
-<button type="button" class="secondary" data-copy-target="#connection-test" data-status="#test-status" hidden>Copy</button></div>
+<button type="button" class="secondary" data-copy-target="#connection-test" data-status="#test-status"
+  hidden>Copy</button></div>
 <p class="status-line" id="test-status" role="status" aria-live="polite"></p>
 <p class="muted small">An answer of <code>{"ok":true,"count":0}</code> means the key works.</p>
 </section>
@@ -110,16 +125,30 @@ ${
 ${filterTabs(base, input.filter)}
 ${
   input.scans.length === 0
-    ? html`<p class="empty">${input.page > 1 ? 'No older scans.' : input.filter === 'unattached' ? html`No scans waiting for a lead. New uploads from the scanning app show up here. <a href="${base}?scans=all">List all scans</a>.` : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'}</p>`
+    ? html`<p class="empty">${
+        input.page > 1
+          ? 'No older scans.'
+          : input.filter === 'unattached'
+            ? html`No scans waiting for a lead. New uploads from the scanning app show up
+            here. <a href="${base}?scans=all">List all scans</a>.`
+            : 'No scans yet. When the scanning app uploads rooms with the key above, they show up here.'
+      }</p>`
     : html`<table class="list" id="scans">
-<thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Floor area</th><th scope="col">Lead</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
+<thead><tr><th scope="col">Received</th><th scope="col">Rooms</th><th scope="col">Floor area</th>
+<th scope="col">Lead</th><th scope="col">Size</th><th scope="col">Device</th></tr></thead>
 <tbody>
 ${input.scans.map(
   (scan) => html`<tr${scan.isNew ? html` class="unread"` : ''}>
-<td data-label="Received"><a href="${base}/${scan.id}">${when(scan.receivedAt)}</a>${scan.isNew ? html` <span class="badge new">New</span>` : ''}</td>
+<td data-label="Received"><a href="${base}/${scan.id}">${when(scan.receivedAt)}</a>${
+    scan.isNew ? html` <span class="badge new">New</span>` : ''
+  }</td>
 <td data-label="Rooms" class="rooms"><strong>${scan.count}</strong>${scan.count ? html` · ${roomNames(scan)}` : ''}</td>
 <td data-label="Floor area" class="num">${areaText(scan.floorArea, input.units)}</td>
-<td data-label="Lead">${scan.lead ? html`<a href="${workspacePath(workspace.workspaceId, `leads/${scan.lead.id}`)}">${leadLabel(scan.lead)}</a>` : html`<span class="muted">—</span>`}</td>
+<td data-label="Lead">${
+    scan.lead
+      ? html`<a href="${workspacePath(workspace.workspaceId, `leads/${scan.lead.id}`)}">${leadLabel(scan.lead)}</a>`
+      : html`<span class="muted">—</span>`
+  }</td>
 <td data-label="Size" class="num">${bytes(scan.byteSize)}</td>
 <td data-label="Device" class="muted small">${scan.userAgent ?? 'unknown'}</td>
 </tr>`,
@@ -127,7 +156,11 @@ ${input.scans.map(
 </tbody>
 </table>`
 }
-${numberedPager({ base: input.filter === 'all' ? `${base}?scans=all` : base, page: input.page, hasOlder: input.hasOlder })}
+${numberedPager({
+  base: input.filter === 'all' ? `${base}?scans=all` : base,
+  page: input.page,
+  hasOlder: input.hasOlder,
+})}
 </section>`;
 }
 
@@ -161,7 +194,11 @@ function renameForm(call: WorkspaceCall, base: string, room: { index: number; na
   return html`<details class="rename"${failed ? html` open` : ''}><summary>Rename</summary>
 <form method="post" action="${base}/rooms/${number}/rename" class="rename-form">${csrfField(call.csrf)}
 <label for="${id}">Name of room ${number}</label>
-<input type="text" id="${id}" name="name" value="${failed ? failed.value : room.name}" maxlength="${MAX_ROOM_RENAME_LENGTH}" required${failed ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
+<input type="text" id="${id}" name="name" value="${
+    failed ? failed.value : room.name
+  }" maxlength="${MAX_ROOM_RENAME_LENGTH}" required${
+    failed ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''
+  }>
 ${failed ? html`<p class="field-error" id="${id}-error">${failed.error}</p>` : ''}
 <button type="submit" class="secondary">Save name</button></form></details>`;
 }
@@ -173,9 +210,12 @@ function attachSection(call: WorkspaceCall, base: string, input: ScanPageInput):
 <h2 id="lead-heading">Lead</h2>
 ${
   scan.lead
-    ? html`<p id="attached-lead">Attached to <a href="${ws}/leads/${scan.lead.id}">${leadLabel(scan.lead)}</a>${scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''}</p>
+    ? html`<p id="attached-lead">Attached to <a href="${ws}/leads/${scan.lead.id}">${leadLabel(scan.lead)}</a>${
+        scan.lead.email && scan.lead.name ? html` <span class="muted small">${scan.lead.email}</span>` : ''
+      }</p>
 ${actionButton({ action: `${base}/detach`, csrf: call.csrf, label: 'Detach', kind: 'secondary' })}`
-    : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by name, email or phone.</p>`
+    : html`<p class="muted small" id="attached-lead">Not attached yet. Find the lead this scan is for by
+    name, email or phone.</p>`
 }
 <form method="get" action="${base}" class="search-row" role="search">
 <label for="f-find">Find a lead</label>
@@ -188,10 +228,15 @@ ${
     : found.length === 0
       ? html`<p class="muted small" id="found-leads">No lead matches “${find}”.</p>`
       : html`<ul class="plain" id="found-leads">${found.map(
-          (
-            lead,
-          ) => html`<li><form class="inline attach" method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden" name="leadId" value="${lead.id}">
-<span><strong>${lead.name ?? lead.email ?? lead.phone ?? lead.id}</strong> <span class="muted small">${[lead.email, lead.phone].filter(Boolean).join(' · ')} · ${lead.sourceName}, ${when(lead.receivedAt)}</span></span>
+          (lead) => html`<li><form class="inline attach"
+            method="post" action="${base}/attach">${csrfField(call.csrf)}<input type="hidden"
+              name="leadId" value="${lead.id}">
+<span><strong>${lead.name ?? lead.email ?? lead.phone ?? lead.id}</strong> <span class="muted small">${[
+            lead.email,
+            lead.phone,
+          ]
+            .filter(Boolean)
+            .join(' · ')} · ${lead.sourceName}, ${when(lead.receivedAt)}</span></span>
 <button type="submit" class="secondary">Attach</button></form></li>`,
         )}</ul>`
 }
@@ -268,31 +313,48 @@ function measurementsSection(call: WorkspaceCall, base: string, input: ScanPageI
   const count = (key: 'doors' | 'windows' | 'openings') => sum(rooms.map((r) => r.measurement[key]));
   return html`<section class="card table-card" aria-labelledby="rooms-heading">
 <div class="table-head"><h2 id="rooms-heading">Rooms and measurements</h2>
-<div class="actions"><a class="button secondary" href="${base}/measurements.csv" download id="download-measurements">Download measurements (CSV)</a><a class="button secondary" href="${base}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="Download measurements (Excel)">Excel</a></div></div>
+<div class="actions"><a class="button secondary" href="${base}/measurements.csv"
+  download id="download-measurements">Download measurements (CSV)</a><a class="button secondary"
+    href="${base}/measurements.xlsx" download id="download-measurements-xlsx" aria-label="${EXCEL_LABEL}">Excel</a>
+</div></div>
 ${roomsPager(base, shown, rooms.length)}
 <div class="table-scroll"><table class="list measurements wide-labels" id="rooms">
-<thead><tr><th scope="col">#</th><th scope="col">Room</th>${SHOWN_COLUMNS.map(([, label]) => html`<th scope="col" class="num">${label}</th>`)}<th scope="col">Details</th></tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">Room</th>${SHOWN_COLUMNS.map(
+    ([, label]) => html`<th scope="col" class="num">${label}</th>`,
+  )}<th scope="col">Details</th></tr></thead>
 <tbody>${shown.rooms.map((room) => {
     const m = room.measurement;
     const note = roomNote(m);
     const cell = (key: MeasurementKey, kind: 'area' | 'length' | 'volume') =>
       html`${m[key] ? html`<span title="${m[key]!.source}">${figureText(m[key], kind, units)}</span>` : '—'}`;
-    return html`<tr${m.recognized ? '' : html` class="unrecognized"`}><td data-label="#" class="num">${room.index + 1}</td>
-<td data-label="Room" class="rooms"><strong id="room-name-${room.index + 1}">${room.name}</strong>${note ? html`<br><span class="muted small">${note}</span>` : ''}${renameForm(call, base, room, rename)}</td>
+    return html`<tr${
+      m.recognized ? '' : html` class="unrecognized"`
+    }><td data-label="#" class="num">${room.index + 1}</td>
+<td data-label="Room" class="rooms"><strong id="room-name-${room.index + 1}">${room.name}</strong>${
+      note ? html`<br><span class="muted small">${note}</span>` : ''
+    }${renameForm(call, base, room, rename)}</td>
 ${SHOWN_COLUMNS.map(([key, label, kind]) => html`<td data-label="${label}" class="num">${cell(key, kind)}</td>`)}
 <td data-label="Details" class="room-details"><details><summary>More</summary><dl class="facts">
 ${DETAIL_COLUMNS.map(([key, label, kind]) => html`<dt>${label}</dt><dd>${cell(key, kind)}</dd>`)}
-<dt>Doors · windows</dt><dd>${m.doors === null ? '—' : `${m.doors} · ${m.windows ?? 0}${m.openings ? ` · ${m.openings} open` : ''}`}</dd>
+<dt>Doors · windows</dt><dd>${
+      m.doors === null ? '—' : `${m.doors} · ${m.windows ?? 0}${m.openings ? ` · ${m.openings} open` : ''}`
+    }</dd>
 </dl><a href="${base}/rooms/${room.index}" download>Download room JSON</a></details></td></tr>`;
   })}</tbody>
 <tfoot><tr><th scope="row" colspan="2">Total (${rooms.length} ${rooms.length === 1 ? 'room' : 'rooms'})</th>
 ${SHOWN_COLUMNS.map(([key, label, kind]) =>
   TOTALLED.has(key)
-    ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(totalOf(key), kind, units)}</td>`
+    ? html`<td data-label="${label}" class="num"${key === 'floorArea' ? html` id="total-floor-area"` : ''}>${figureText(
+        totalOf(key),
+        kind,
+        units,
+      )}</td>`
     : html`<td class="empty-cell"></td>`,
 )}
 <td data-label="Details" class="room-details"><details><summary>More totals</summary><dl class="facts">
-${DETAIL_COLUMNS.filter(([key]) => TOTALLED.has(key)).map(([key, label, kind]) => html`<dt>${label}</dt><dd>${figureText(totalOf(key), kind, units)}</dd>`)}
+${DETAIL_COLUMNS.filter(([key]) => TOTALLED.has(key)).map(
+  ([key, label, kind]) => html`<dt>${label}</dt><dd>${figureText(totalOf(key), kind, units)}</dd>`,
+)}
 <dt>Doors · windows</dt><dd>${count('doors') ?? '—'} · ${count('windows') ?? 0}</dd>
 </dl></details></td></tr></tfoot>
 </table></div>
@@ -306,9 +368,20 @@ function roomsPager(base: string, shown: ScanPageRooms, total: number): SafeHtml
   const last = first + shown.rooms.length - 1;
   const link = (page: number) => (page === 1 ? base : `${base}?rooms=${page}`);
   return html`<nav class="pager" aria-label="Pages of rooms">
-<span>${shown.page > 1 ? html`<a href="${link(shown.page - 1)}" rel="prev">← Rooms ${first - ROOMS_PER_PAGE}–${first - 1}</a>` : ''}</span>
+<span>${
+    shown.page > 1
+      ? html`<a href="${link(shown.page - 1)}" rel="prev">← Rooms ${first - ROOMS_PER_PAGE}–${first - 1}</a>`
+      : ''
+  }</span>
 <span class="muted small">Rooms ${first}–${last} of ${total} (page ${shown.page} of ${shown.pages})</span>
-<span>${shown.page < shown.pages ? html`<a href="${link(shown.page + 1)}" rel="next">Rooms ${last + 1}–${Math.min(last + ROOMS_PER_PAGE, total)} →</a>` : ''}</span>
+<span>${
+    shown.page < shown.pages
+      ? html`<a href="${link(shown.page + 1)}" rel="next">Rooms ${last + 1}–${Math.min(
+          last + ROOMS_PER_PAGE,
+          total,
+        )} →</a>`
+      : ''
+  }</span>
 </nav>`;
 }
 
@@ -320,11 +393,20 @@ function plansSection(input: ScanPageInput): SafeHtml | string {
 <h2 id="plans-heading">Floor plans</h2>
 <div class="plan-grid">${shown.rooms.map(
     (room) => html`<figure class="card plan">
-<figcaption><strong>${room.index + 1}. ${room.name}</strong>${room.measurement.floorArea ? html` <span class="muted small">${formatArea(room.measurement.floorArea.value, units)}</span>` : ''}</figcaption>
+<figcaption><strong>${room.index + 1}. ${room.name}</strong>${
+      room.measurement.floorArea
+        ? html` <span class="muted small">${formatArea(room.measurement.floorArea.value, units)}</span>`
+        : ''
+    }</figcaption>
 ${
   room.measurement.recognized
     ? html`${floorPlanSvg(room.measurement.plan, units, room.name)}${simplifiedNote(room.measurement.plan)}`
-    : html`<p class="muted small">No measurements recognized in this room.</p>${unrecognized.has(room.index) ? html`<details><summary>Show its JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>` : ''}`
+    : html`<p class="muted small">No measurements recognized in this room.</p>${
+        unrecognized.has(room.index)
+          ? html`<details><summary>Show its
+          JSON</summary><pre class="room-json">${unrecognized.get(room.index)!}</pre></details>`
+          : ''
+      }`
 }
 </figure>`,
   )}</div>
@@ -342,5 +424,6 @@ function simplifiedNote(plan: Plan | null): SafeHtml | string {
       : '',
     cut.corners > plan.outline.length ? `its floor outline with ${plan.outline.length} of ${cut.corners} corners` : '',
   ].filter(Boolean);
-  return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show, so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;
+  return html`<p class="muted small plan-simplified">Plan simplified: this room has more surfaces than a plan can show,
+  so it draws ${parts.join(', ')}. The measurements count every surface.</p>`;
 }

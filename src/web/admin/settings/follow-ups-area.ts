@@ -26,25 +26,58 @@ function dayOptions(current: string): Array<[string, string]> {
 
 function followUpsPage(call: WorkspaceCall, values: Values, timeZone: string, errors: FormErrors = {}): SafeHtml {
   const settings = workspacePath(call.workspace.workspaceId, 'settings');
-  return html`<div class="page-head"><div><h1>Follow-ups</h1><p class="muted">Reminders when a sent quote has no answer yet. Each goes out once, on its day from 08:00 (${timeZone.replaceAll('_', ' ')}).</p></div>
+  return html`<div class="page-head"><div><h1>Follow-ups</h1>
+  <p class="muted">Reminders when a sent quote has no answer yet. Each goes out once, on its day from 08:00
+  (${timeZone.replaceAll('_', ' ')}).</p></div>
 <div class="actions"><a class="button secondary" href="${settings}">Settings</a></div></div>
 ${notice(call.query.notice)}
-${call.ctx.mail ? '' : html`<p class="notice warn" role="status">Email is off on this server: no reminder is sent. The Quotes screen still lists the quotes that need a follow-up.</p>`}
+${
+  call.ctx.mail
+    ? ''
+    : html`<p class="notice warn" role="status">Email is off on this server: no reminder is sent. The Quotes screen
+    still lists the quotes that need a follow-up.</p>`
+}
 <section class="card" aria-labelledby="follow-ups-heading">
 <h2 id="follow-ups-heading" class="offscreen">Follow-up settings</h2>
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings/follow-ups')}" novalidate>
 ${csrfField(call.csrf)}
 <fieldset class="quotes">
 <legend>Remind the sender</legend>
-${selectField('followUpDays', 'Remind the person who sent the quote', dayOptions(values.followUpDays), values.followUpDays, errors, 'One email to them, and the quote shows under Quotes → Needs follow-up. Nothing once the customer answers, or the quote is withdrawn, revised or expired.')}
+${selectField(
+  'followUpDays',
+  'Remind the person who sent the quote',
+  dayOptions(values.followUpDays),
+  values.followUpDays,
+  errors,
+  'One email to them, and the quote shows under Quotes → Needs follow-up. Nothing once the customer answers, or the ' +
+    'quote is withdrawn, revised or expired.',
+)}
 </fieldset>
 <fieldset class="quotes">
 <legend>Remind the customer</legend>
-${field({ name: 'customerReminders', label: 'Days after sending', value: values.customerReminders, errors, maxlength: 20, hint: 'Up to two, e.g. 3,7. Empty: no reminders (the default). The customer gets the same link again, never a new document, with a link to stop the reminders. They stop on any answer, a withdraw, a revision or expiry.' })}
+${field({
+  name: 'customerReminders',
+  label: 'Days after sending',
+  value: values.customerReminders,
+  errors,
+  maxlength: 20,
+  hint:
+    'Up to two, e.g. 3,7. Empty: no reminders (the default). The customer gets the same link again, never a new ' +
+    'document, with a link to stop the reminders. They stop on any answer, a withdraw, a revision or expiry.',
+})}
 </fieldset>
 <fieldset class="quotes">
 <legend>Overdue invoices</legend>
-${field({ name: 'invoiceReminders', label: 'Days after the due date', value: values.invoiceReminders, errors, maxlength: 20, hint: 'Up to three, e.g. 7,14,30. Empty: none (the default). Kept for the reminders of overdue invoices, which come next.' })}
+${field({
+  name: 'invoiceReminders',
+  label: 'Days after the due date',
+  value: values.invoiceReminders,
+  errors,
+  maxlength: 20,
+  hint:
+    'Up to three, e.g. 7,14,30. Empty: none (the default). Kept for the reminders of overdue invoices, which ' +
+    'come next.',
+})}
 </fieldset>
 <button type="submit">Save follow-ups</button>
 </form>

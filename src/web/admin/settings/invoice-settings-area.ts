@@ -24,7 +24,9 @@ function depositText(s: WorkspaceSettings): string {
 
 function invoiceSettingsPage(call: WorkspaceCall, values: Values, currency: string, errors: FormErrors = {}): SafeHtml {
   const settings = workspacePath(call.workspace.workspaceId, 'settings');
-  return html`<div class="page-head"><div><h1>Invoices</h1><p class="muted">How invoices are numbered, when they are due, how the customer pays, and the deposit new quotes ask.</p></div>
+  return html`<div class="page-head"><div><h1>Invoices</h1>
+  <p class="muted">How invoices are numbered, when they are due, how the customer pays, and the deposit new quotes
+  ask.</p></div>
 <div class="actions"><a class="button secondary" href="${settings}">Settings</a></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="invoice-settings-heading">
@@ -32,11 +34,44 @@ ${notice(call.query.notice)}
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings/invoices')}" novalidate>
 ${csrfField(call.csrf)}
 <div class="grid-2">
-<div>${field({ name: 'invoicePrefix', label: 'Number prefix', value: values.invoicePrefix, errors, maxlength: INVOICE_SETTINGS.prefix.max, hint: 'What invoice numbers start with, e.g. INV- or 2026/. A change applies to the next number; credit notes are CN-.' })}</div>
-<div>${field({ name: 'paymentTerms', label: 'Payment terms (days)', value: values.paymentTerms, errors, maxlength: 3, hint: 'A new invoice is due this many days after it is sent; 0 is due on receipt. Each draft can change its own.' })}</div>
+<div>${field({
+    name: 'invoicePrefix',
+    label: 'Number prefix',
+    value: values.invoicePrefix,
+    errors,
+    maxlength: INVOICE_SETTINGS.prefix.max,
+    hint:
+      'What invoice numbers start with, e.g. INV- or 2026/. A change applies to the next number; credit notes ' +
+      'are CN-.',
+  })}</div>
+<div>${field({
+    name: 'paymentTerms',
+    label: 'Payment terms (days)',
+    value: values.paymentTerms,
+    errors,
+    maxlength: 3,
+    hint: 'A new invoice is due this many days after it is sent; 0 is due on receipt. Each draft can change its own.',
+  })}</div>
 </div>
-${field({ name: 'paymentInstructions', label: 'Payment instructions', value: values.paymentInstructions, errors, maxlength: INVOICE_SETTINGS.paymentInstructions.max, textarea: true, hint: 'Printed on every invoice and its page, e.g. “Bank transfer to …”. Frozen on each invoice when it is sent.' })}
-${field({ name: 'deposit', label: `Deposit new quotes ask`, value: values.deposit, errors, maxlength: 20, hint: `A percentage of the total (30%) or an amount in ${currency} (500.00); empty for none. An accepted quote with a deposit is invoiced as Invoice deposit, then Invoice the rest.` })}
+${field({
+  name: 'paymentInstructions',
+  label: 'Payment instructions',
+  value: values.paymentInstructions,
+  errors,
+  maxlength: INVOICE_SETTINGS.paymentInstructions.max,
+  textarea: true,
+  hint: 'Printed on every invoice and its page, e.g. “Bank transfer to …”. Frozen on each invoice when it is sent.',
+})}
+${field({
+  name: 'deposit',
+  label: `Deposit new quotes ask`,
+  value: values.deposit,
+  errors,
+  maxlength: 20,
+  hint:
+    `A percentage of the total (30%) or an amount in ${currency} (500.00); empty for none. An accepted quote ` +
+    `with a deposit is invoiced as Invoice deposit, then Invoice the rest.`,
+})}
 <button type="submit">Save invoice settings</button>
 </form>
 </section>`;

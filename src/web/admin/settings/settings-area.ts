@@ -92,7 +92,10 @@ function localeOptions(current: string): Array<[string, string]> {
   return list.map((tag) => {
     let example = '';
     try {
-      example = ` (${new Intl.NumberFormat(tag).format(1234.5)} · ${new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(sample)})`;
+      example = ` (${new Intl.NumberFormat(tag).format(1234.5)} · ${new Intl.DateTimeFormat(tag, {
+        dateStyle: 'long',
+        timeZone: 'UTC',
+      }).format(sample)})`;
     } catch {
       // a tag this runtime cannot format is still offered as it was saved
     }
@@ -116,9 +119,17 @@ function quoteFields(values: QuoteValues, errors: FormErrors): SafeHtml {
   const numberRows = rows(values.taxNumbers, TAX_NUMBER_ROWS, { name: '', value: '' });
   return html`<fieldset class="quotes" aria-describedby="quotes-hint">
 <legend>Quotes</legend>
-<p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote already made.</p>
+<p class="hint" id="quotes-hint">What new quotes are priced in and printed with. A change never re-prices a quote
+already made.</p>
 ${selectField('currency', 'Currency', currencyOptions(values.currency), values.currency.toUpperCase(), errors)}
-${selectField('locale', 'Number and date format', localeOptions(values.locale), values.locale, errors, 'How amounts and dates read on pages, quotes and emails.')}
+${selectField(
+  'locale',
+  'Number and date format',
+  localeOptions(values.locale),
+  values.locale,
+  errors,
+  'How amounts and dates read on pages, quotes and emails.',
+)}
 <fieldset class="taxes"${errors.taxes ? html` aria-describedby="f-taxes-error"` : ''}>
 <legend>Taxes (up to ${MAX_TAXES})</legend>
 ${taxRows.map((t, i) => {
@@ -126,19 +137,61 @@ ${taxRows.map((t, i) => {
   const nameError = errors[`taxName${i + 1}`];
   const rateError = errors[`taxRate${i + 1}`];
   return html`<div class="tax-row">
-<label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"${nameError ? html` aria-invalid="true" aria-describedby="f-taxName${i + 1}-error"` : ''}></label>
-<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="9"${rateError ? html` aria-invalid="true" aria-describedby="f-taxRate${i + 1}-error"` : ''}></label>
-<label><input type="checkbox" name="taxDefault${i + 1}" value="on"${t.onByDefault ? html` checked` : ''}> On new lines by default</label>
-${nameError ? html`<p class="field-error" id="f-taxName${i + 1}-error">${nameError}</p>` : ''}${rateError ? html`<p class="field-error" id="f-taxRate${i + 1}-error">${rateError}</p>` : ''}
+<label>Name <input type="text" name="taxName${i + 1}" value="${t.name}" maxlength="40"${
+    nameError ? html` aria-invalid="true" aria-describedby="f-taxName${i + 1}-error"` : ''
+  }></label>
+<label>Rate (%) <input type="text" inputmode="decimal" name="taxRate${i + 1}" value="${t.rate}" maxlength="9"${
+    rateError ? html` aria-invalid="true" aria-describedby="f-taxRate${i + 1}-error"` : ''
+  }></label>
+<label><input type="checkbox" name="taxDefault${i + 1}" value="on"${
+    t.onByDefault ? html` checked` : ''
+  }> On new lines by default</label>
+${nameError ? html`<p class="field-error" id="f-taxName${i + 1}-error">${nameError}</p>` : ''}${
+    rateError ? html`<p class="field-error" id="f-taxRate${i + 1}-error">${rateError}</p>` : ''
+  }
 </div>`;
 })}
 ${errors.taxes ? html`<p class="field-error" id="f-taxes-error">${errors.taxes}</p>` : ''}
 </fieldset>
-${field({ name: 'quoteValidDays', label: 'Quotes are valid for (days)', value: values.quoteValidDays, errors, maxlength: 3 })}
-${field({ name: 'quoteTerms', label: 'Terms of new quotes', value: values.quoteTerms, errors, maxlength: 5000, textarea: true })}
-${field({ name: 'businessAddress', label: 'Business address', value: values.businessAddress, errors, maxlength: 500, textarea: true })}
-${field({ name: 'businessPhone', label: 'Business phone', value: values.businessPhone, errors, maxlength: 40, type: 'tel' })}
-${field({ name: 'businessEmail', label: 'Business email', value: values.businessEmail, errors, maxlength: 254, type: 'email' })}
+${field({
+  name: 'quoteValidDays',
+  label: 'Quotes are valid for (days)',
+  value: values.quoteValidDays,
+  errors,
+  maxlength: 3,
+})}
+${field({
+  name: 'quoteTerms',
+  label: 'Terms of new quotes',
+  value: values.quoteTerms,
+  errors,
+  maxlength: 5000,
+  textarea: true,
+})}
+${field({
+  name: 'businessAddress',
+  label: 'Business address',
+  value: values.businessAddress,
+  errors,
+  maxlength: 500,
+  textarea: true,
+})}
+${field({
+  name: 'businessPhone',
+  label: 'Business phone',
+  value: values.businessPhone,
+  errors,
+  maxlength: 40,
+  type: 'tel',
+})}
+${field({
+  name: 'businessEmail',
+  label: 'Business email',
+  value: values.businessEmail,
+  errors,
+  maxlength: 254,
+  type: 'email',
+})}
 <fieldset class="tax-numbers"${errors.taxNumbers ? html` aria-describedby="f-taxNumbers-error"` : ''}>
 <legend>Tax registration numbers</legend>
 ${numberRows.map(
@@ -165,12 +218,22 @@ function documentsCard(call: WorkspaceCall, docs: DocumentSettingsView, errors: 
   const ws = call.workspace.workspaceId;
   return html`<section class="card" aria-labelledby="business-docs-heading" id="business-documents">
 <h2 id="business-docs-heading">Business: logo and paper</h2>
-<p class="hint">Your logo heads the quotes you send: their page and their PDF. A PDF already sent keeps the logo and paper it was made with.</p>
+<p class="hint">Your logo heads the quotes you send: their page and their PDF. A PDF already sent keeps the logo and
+paper it was made with.</p>
 <form method="post" action="${workspacePath(ws, 'settings/documents')}" enctype="multipart/form-data" novalidate>
 ${csrfField(call.csrf)}
-${docs.logo ? html`<p class="small">Current logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} × ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>` : html`<p class="small muted">No logo yet.</p>`}
-<div class="field${errors.logo ? ' has-error' : ''}"><label for="f-logo">Logo (PNG or JPEG, up to 1 MB and 2000 pixels either way)</label>
-<input type="file" id="f-logo" name="logo" accept="image/png,image/jpeg"${errors.logo ? html` aria-invalid="true" aria-describedby="f-logo-error"` : ''}>
+${
+  docs.logo
+    ? html`<p class="small">Current logo: ${docs.logo.type.toUpperCase()}, ${String(docs.logo.width)} ×
+    ${String(docs.logo.height)} px. <label><input type="checkbox" name="removeLogo" value="on"> Remove it</label></p>`
+    : html`<p class="small muted">No logo yet.</p>`
+}
+<div class="field${
+    errors.logo ? ' has-error' : ''
+  }"><label for="f-logo">Logo (PNG or JPEG, up to 1 MB and 2000 pixels either way)</label>
+<input type="file" id="f-logo" name="logo" accept="image/png,image/jpeg"${
+    errors.logo ? html` aria-invalid="true" aria-describedby="f-logo-error"` : ''
+  }>
 ${errors.logo ? html`<p class="field-error" id="f-logo-error">${errors.logo}</p>` : ''}</div>
 ${selectField(
   'paper',
@@ -200,15 +263,43 @@ function settingsPage(
   const zoneOptions: Array<[string, string]> = (
     zones.includes(values.timeZone) ? zones : [values.timeZone, ...zones]
   ).map((z) => [z, z.replaceAll('_', ' ')]);
-  return html`<div class="page-head"><div><h1>Settings</h1><p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans, and what its quotes are priced in.</p></div>
-<div class="actions"><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/price-list')}" id="price-list-link">Price list</a><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/follow-ups')}" id="follow-ups-link">Follow-ups</a><a class="button secondary" href="${workspacePath(call.workspace.workspaceId, 'settings/invoices')}" id="invoice-settings-link">Invoices</a></div></div>
+  return html`<div class="page-head"><div><h1>Settings</h1>
+  <p class="muted">How ${call.workspace.workspaceName} shows times and measurements, how long it keeps leads and scans,
+  and what its quotes are priced in.</p></div>
+<div class="actions"><a class="button secondary" href="${workspacePath(
+    call.workspace.workspaceId,
+    'settings/price-list',
+  )}" id="price-list-link">Price list</a><a class="button secondary" href="${workspacePath(
+    call.workspace.workspaceId,
+    'settings/follow-ups',
+  )}" id="follow-ups-link">Follow-ups</a><a class="button secondary" href="${workspacePath(
+    call.workspace.workspaceId,
+    'settings/invoices',
+  )}" id="invoice-settings-link">Invoices</a></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="settings-heading">
 <h2 id="settings-heading" class="offscreen">Workspace settings</h2>
 <form method="post" action="${workspacePath(call.workspace.workspaceId, 'settings')}" novalidate>
 ${csrfField(call.csrf)}
-${field({ name: 'name', label: 'Workspace name', value: values.name, errors, maxlength: 120, hint: 'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).' })}
-${selectField('timeZone', 'Time zone', zoneOptions, values.timeZone, errors, 'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its 08:00.')}
+${field({
+  name: 'name',
+  label: 'Workspace name',
+  value: values.name,
+  errors,
+  maxlength: 120,
+  hint:
+    'Your business’s name: it heads your public lead forms (unless a source sets its own heading), names you on ' +
+    'the quotes you send, and names this workspace in the switcher and on the CLI (--workspace).',
+})}
+${selectField(
+  'timeZone',
+  'Time zone',
+  zoneOptions,
+  values.timeZone,
+  errors,
+  'Pages show times in your browser’s zone; emails write times in this one, and the daily summary goes out at its ' +
+    '08:00.',
+)}
 ${selectField(
   'units',
   'Units',
@@ -222,7 +313,8 @@ ${selectField(
 )}
 <fieldset class="retention" aria-describedby="retention-hint">
 <legend>Retention</legend>
-<p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good, and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
+<p class="hint" id="retention-hint">Once a day, leads and scans received longer ago than this are deleted for good,
+and each run is counted in the Audit log. Quarantined submissions are always deleted after 30 days.</p>
 ${selectField('leadRetention', 'Delete leads older than', RETENTION_OPTIONS, values.leadRetention, errors)}
 ${selectField('scanRetention', 'Delete scans older than', RETENTION_OPTIONS, values.scanRetention, errors)}
 </fieldset>

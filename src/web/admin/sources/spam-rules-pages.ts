@@ -21,7 +21,9 @@ const FIELDS: Array<[list: SpamRuleList, label: string, hint: string]> = [
   [
     'allowedSites',
     'Allowed sites',
-    'Optional. One host a line (www.example.com, or *.example.com for its subdomains). When set, a post sent from any other site goes to Quarantine; a post that names no site (a server-side integration) and this server’s own hosted form are always let through.',
+    'Optional. One host a line (www.example.com, or *.example.com for its subdomains). When set, a post sent from ' +
+      'any other site goes to Quarantine; a post that names no site (a server-side integration) and this server’s ' +
+      'own hosted form are always let through.',
   ],
 ];
 
@@ -34,13 +36,27 @@ export function spamRulesPage(
   const source = workspacePath(call.workspace.workspaceId, `sources/${view.sourceId}`);
   const value = (list: keyof SpamRules) => input.values?.[list] ?? view.rules[list].join('\n');
   return html`<p class="small"><a href="${source}">← ${view.name}</a></p>
-<div class="page-head"><div><h1>Spam rules</h1><p class="muted">${view.name}: posts that match go to <a href="${workspacePath(call.workspace.workspaceId, 'quarantine')}">Quarantine</a> with the rule that caught them, where Restore makes them leads. The sender always sees the usual thank-you.</p></div></div>
+<div class="page-head"><div><h1>Spam rules</h1>
+<p class="muted">${view.name}: posts that match go to <a href="${workspacePath(
+    call.workspace.workspaceId,
+    'quarantine',
+  )}">Quarantine</a> with the rule that caught them, where Restore makes them leads. The sender always sees the usual
+  thank-you.</p></div></div>
 ${notice(call.query.notice)}
 <section class="card" aria-labelledby="rules-heading">
 <h2 id="rules-heading" class="offscreen">Rules</h2>
 <form method="post" action="${source}/spam" novalidate class="spam-rules">
 ${csrfField(call.csrf)}
-${FIELDS.map(([list, label, hint]) => field({ name: list, label, value: value(list), errors: input.errors, textarea: true, hint: `${hint} At most ${SPAM_RULE_LIMITS.entries} entries.` }))}
+${FIELDS.map(([list, label, hint]) =>
+  field({
+    name: list,
+    label,
+    value: value(list),
+    errors: input.errors,
+    textarea: true,
+    hint: `${hint} At most ${SPAM_RULE_LIMITS.entries} entries.`,
+  }),
+)}
 <button type="submit">Save rules</button>
 </form>
 </section>`;
@@ -52,7 +68,13 @@ export function spamRulesSummary(base: string, rules: SpamRules | null): SafeHtm
   const sites = rules?.allowedSites.length ?? 0;
   return html`<section class="card" aria-labelledby="spam-heading">
 <h2 id="spam-heading">Spam rules</h2>
-<p class="muted small">${blocked === 0 && sites === 0 ? 'None: only the hidden trap field catches bots.' : `${blocked} blocked ${blocked === 1 ? 'entry' : 'entries'}; ${sites === 0 ? 'any site may post' : `${sites} allowed ${sites === 1 ? 'site' : 'sites'}`}.`}</p>
+<p class="muted small">${
+    blocked === 0 && sites === 0
+      ? 'None: only the hidden trap field catches bots.'
+      : `${blocked} blocked ${blocked === 1 ? 'entry' : 'entries'}; ${
+          sites === 0 ? 'any site may post' : `${sites} allowed ${sites === 1 ? 'site' : 'sites'}`
+        }.`
+  }</p>
 <p><a class="button secondary" href="${base}/spam" id="spam-rules-link">Edit spam rules</a></p>
 </section>`;
 }

@@ -39,23 +39,55 @@ function stagesPage(
   refused?: AddStageRefused,
 ): SafeHtml {
   const base = stagesPath(call);
-  return html`<p class="small"><a href="${workspacePath(call.workspace.workspaceId, `pipelines/${pipeline.id}/leads`)}">← ${pipeline.name}</a></p>
-<div class="page-head"><div><h1>Stages of ${pipeline.name}</h1><p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by moving its leads to another stage.</p></div></div>
+  return html`<p class="small"><a href="${workspacePath(
+    call.workspace.workspaceId,
+    `pipelines/${pipeline.id}/leads`,
+  )}">← ${pipeline.name}</a></p>
+<div class="page-head"><div><h1>Stages of ${pipeline.name}</h1>
+<p class="muted">New leads arrive in the first stage: that is the Leads inbox. A stage that holds leads is removed by
+moving its leads to another stage.</p></div></div>
 ${leadsNotice(call.query.notice)}
 <section class="card table-card" aria-labelledby="stages-heading">
 <h2 id="stages-heading" class="offscreen">Stages</h2>
 <table class="list stages" id="stages">
-<thead><tr><th scope="col">Stage</th><th scope="col" class="num">Leads</th><th scope="col">Order</th><th scope="col">Remove</th></tr></thead>
+<thead><tr><th scope="col">Stage</th><th scope="col" class="num">Leads</th><th scope="col">Order</th>
+<th scope="col">Remove</th></tr></thead>
 <tbody>${stages.map(
     (s, i) => html`<tr>
-<td data-label="Stage"><form method="post" action="${base}/${s.key}/rename" class="stage-row">${csrfField(call.csrf)}<label class="offscreen" for="rename-${s.key}">Name of ${s.name}</label><input type="text" id="rename-${s.key}" name="name" value="${s.name}" maxlength="60" required><button type="submit" class="secondary">Rename</button></form></td>
+<td data-label="Stage"><form method="post" action="${base}/${s.key}/rename"
+  class="stage-row">${csrfField(call.csrf)}<label class="offscreen"
+    for="rename-${s.key}">Name of ${s.name}</label><input type="text" id="rename-${s.key}"
+      name="name" value="${s.name}" maxlength="60"
+        required><button type="submit" class="secondary">Rename</button></form></td>
 <td data-label="Leads" class="num">${s.leads}</td>
-<td data-label="Order"><div class="order">${i > 0 ? html`<span class="up">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Up', fields: { direction: 'up' } })}</span>` : ''}${i < stages.length - 1 ? html`<span class="down">${actionButton({ action: `${base}/${s.key}/move`, csrf: call.csrf, label: 'Down', fields: { direction: 'down' } })}</span>` : ''}</div></td>
+<td data-label="Order"><div class="order">${
+      i > 0
+        ? html`<span class="up">${actionButton({
+            action: `${base}/${s.key}/move`,
+            csrf: call.csrf,
+            label: 'Up',
+            fields: { direction: 'up' },
+          })}</span>`
+        : ''
+    }${
+      i < stages.length - 1
+        ? html`<span class="down">${actionButton({
+            action: `${base}/${s.key}/move`,
+            csrf: call.csrf,
+            label: 'Down',
+            fields: { direction: 'down' },
+          })}</span>`
+        : ''
+    }</div></td>
 <td data-label="Remove">${
       stages.length > 1
-        ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row remove" data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${
+        ? html`<form method="post" action="${base}/${s.key}/remove" class="stage-row remove"
+          data-confirm="Remove the stage ${s.name}?">${csrfField(call.csrf)}${
             s.leads > 0
-              ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}" name="moveTo">${stages.filter((o) => o.key !== s.key).map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
+              ? html`<label for="move-${s.key}" class="small">Move its leads to</label><select id="move-${s.key}"
+                name="moveTo">${stages
+                  .filter((o) => o.key !== s.key)
+                  .map((o) => html`<option value="${o.key}">${o.name}</option>`)}</select>`
               : ''
           }<button type="submit" class="danger">Remove</button></form>`
         : html`<span class="muted small">The last stage stays</span>`
@@ -66,7 +98,13 @@ ${leadsNotice(call.query.notice)}
 </section>
 <section class="card" aria-labelledby="add-heading">
 <h2 id="add-heading">Add a stage</h2>
-<form method="post" action="${base}" class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text" id="f-new-stage" name="name" maxlength="60" required${refused ? html` aria-invalid="true" aria-describedby="f-new-stage-error" value="${refused.name}"` : ''}><button type="submit">Add stage</button>${refused ? html`<p class="field-error" id="f-new-stage-error">${refused.error}</p>` : ''}</form>
+<form method="post" action="${base}"
+  class="stage-row">${csrfField(call.csrf)}<label for="f-new-stage">New stage name</label><input type="text"
+    id="f-new-stage" name="name" maxlength="60" required${
+      refused ? html` aria-invalid="true" aria-describedby="f-new-stage-error" value="${refused.name}"` : ''
+    }><button type="submit">Add stage</button>${
+      refused ? html`<p class="field-error" id="f-new-stage-error">${refused.error}</p>` : ''
+    }</form>
 </section>`;
 }
 
