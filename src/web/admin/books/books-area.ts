@@ -41,8 +41,8 @@ ${field({
 <div class="actions">
 <button type="submit" id="export-xlsx">Download Excel</button>
 <button type="submit" class="secondary" id="export-csv" formaction="${base}.csv">Download CSV</button>
-<button type="submit" class="secondary" id="export-summary" formaction="${base}.csv"
-  name="summary" value="1">Tax summary (CSV)</button>
+<button type="submit" class="secondary" id="export-summary"
+  formaction="${base}.csv" name="summary" value="1">Tax summary (CSV)</button>
 </div>
 </form>
 </section>`;

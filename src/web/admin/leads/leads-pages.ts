@@ -136,6 +136,9 @@ export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
   const ws = workspacePath(workspace.workspaceId);
   const here = `${ws}/pipelines/${input.pipelineId}/leads`;
   const { query } = input;
+  const search = queryString(query);
+  const exportLink = (kind: 'csv' | 'xlsx', label: string) =>
+    html`<a class="button secondary" id="export-${kind}" href="${here}.${kind}${search}" download>${label}</a>`;
   const filtered = FILTER_KEYS.some((key) => query[key]?.trim());
   // Every filter but the search folds behind Filters on a phone, open when one is set (so it shows what narrows the
   // list).
@@ -144,9 +147,7 @@ export function inboxPage(call: WorkspaceCall, input: InboxInput): SafeHtml {
   return html`<div class="page-head"><div><h1>Leads inbox</h1>
   <p class="muted">${input.pipelineName}: newest first. Leads nobody has opened yet
   are marked <span class="badge new">New</span>.</p></div>
-<div class="actions"><a class="button secondary" id="export-csv" href="${here}.csv${queryString(query)}"
-  download>Export CSV</a><a class="button secondary" id="export-xlsx" href="${here}.xlsx${queryString(query)}"
-  download>Export Excel</a>${
+<div class="actions">${exportLink('csv', 'Export CSV')}${exportLink('xlsx', 'Export Excel')}${
     workspace.role === 'owner'
       ? html`<a class="button secondary"
         href="${ws}/pipelines/${input.pipelineId}/stages">Stages</a><a class="button secondary"
