@@ -122,6 +122,15 @@ describeEachBackend("alternatives on the customer's page", (backend) => {
     expect(mail.text).not.toContain('Oak engineered flooring');
     expect(mail.html).not.toContain('Oak engineered flooring');
     expect(mail.text).toContain('Total: $804.83');
+    // The sender's notice says which alternative the customer took, of which.
+    const notice = await quoteEmailContent(
+      world.ctx,
+      { kind: 'quote', event: 'accepted', quoteId: q.quoteId },
+      ws.seeded.workspaceId,
+    );
+    const told = renderQuoteEmail(notice!);
+    expect(told.text).toContain('The customer chose Laminate (of Oak engineered, Laminate).');
+    expect(told.html).toContain('The customer chose Laminate (of Oak engineered, Laminate).');
 
     // The deposit invoice: 30 % of the laminate's net $700 = $210.00, GST $10.50, QST $20.9475 → $20.95: $241.45.
     const deposit = await createInvoiceFromQuote({

@@ -45,6 +45,8 @@ export interface EmailQuote {
    * At acceptance: the optional lines the sender had ticked (ids); null before an acceptance, or for one made before.
    */
   sentTicks: string[] | null;
+  /** The sections offered as alternatives ("choose one"), in the quote's order, with the one the customer took. */
+  alternatives: Array<{ title: string; choice: string; chosen: boolean }>;
   subtotal: number;
   taxes: Array<{ name: string; rate: number; amount: number }>;
   total: number;
@@ -135,7 +137,12 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
       .orderBy('position')
       .orderBy('id')
       .execute()
-  ).map((s) => ({ id: s.id, choice: s.choice, chosen: s.choice === null || Boolean(Number(s.chosen)) }));
+  ).map((s) => ({
+    id: s.id,
+    title: s.title,
+    choice: s.choice,
+    chosen: s.choice === null || Boolean(Number(s.chosen)),
+  }));
   const showMeasurements = Boolean(Number(row.show_measurements ?? 0));
   const lines = rows.map((l) => ({
     id: l.id,
@@ -163,6 +170,9 @@ async function emailQuote(ctx: DomainContext, workspaceId: string, quoteId: stri
     customer: { name: row.customer_name, email: row.customer_email },
     lines: charged,
     sentTicks: row.sent_choices ? (JSON.parse(row.sent_choices) as { lines: string[] }).lines : null,
+    alternatives: sections.flatMap((s) =>
+      s.choice === null ? [] : [{ title: s.title ?? 'Option', choice: s.choice, chosen: s.chosen }],
+    ),
     subtotal: totals.subtotal,
     taxes: totals.taxes,
     total: totals.total,
@@ -284,6 +294,22 @@ export function optionalChanges(q: Pick<EmailQuote, 'lines' | 'sentTicks'>): str
 }
 
 /**
+ * Which alternative the customer took of each "choose one" group, for the sender's accepted notice: "The customer
+ * chose Laminate (of Oak floor, Laminate)." Nothing for a quote without alternatives.
+ */
+export function chosenAlternatives(q: Pick<EmailQuote, 'alternatives'>): string[] {
+  const groups = new Map<string, EmailQuote['alternatives']>();
+  for (const s of q.alternatives) groups.set(s.choice, [...(groups.get(s.choice) ?? []), s]);
+  return [...groups.values()].map((group) => {
+    const titles = group.map((s) => oneLineDescription(s.title)).join(', ');
+    const taken = group.find((s) => s.chosen);
+    return taken
+      ? `The customer chose ${oneLineDescription(taken.title)} (of ${titles}).`
+      : `The customer chose none of ${titles}.`;
+  });
+}
+
+/**
  * Subject, text and HTML of a quote email; every value from the quote is escaped by `html` and kept off headers' lines.
  */
 export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text: string; html: string } {
@@ -313,6 +339,7 @@ export function renderQuoteEmail(c: QuoteEmailContent): { subject: string; text:
         `${q.acceptedName ?? customer} accepted quote ${number} (${total})${
           q.acceptedAt ? ` on ${when(q.acceptedAt, c.timeZone, c.locale)}` : ''
         }.`,
+        ...chosenAlternatives(q),
         ...optionalChanges(q),
         `Acceptance SHA-256: ${q.acceptanceHash ?? ''}`,
       );
