@@ -57,7 +57,13 @@ export function registerAuditCommands(program: Command, { run, withJson }: CliKi
     .action(
       run((ctx) => runRetention(ctx), ((r: RetentionRun) =>
         r.ran
-          ? `${r.workspaces.map((w) => `${w.workspaceId}: ${w.leads} lead(s), ${w.scans} scan(s), ${w.quarantine} quarantine entr(ies)${w.invoices > 0 ? `, ${w.invoices} invoice(s) past the books' keeping period` : ''} deleted`).join('\n')}\naudit records older than a year: ${r.auditPruned}\n`
+          ? `${r.workspaces
+              .map(
+                (w) =>
+                  `${w.workspaceId}: ${w.leads} lead(s), ${w.scans} scan(s), ${w.quarantine} quarantine entr(ies)` +
+                  `${w.invoices > 0 ? `, ${w.invoices} invoice(s) past the books' keeping period` : ''} deleted`,
+              )
+              .join('\n')}\naudit records older than a year: ${r.auditPruned}\n`
           : 'Already run today (or running on another instance).\n') as Render),
     );
 }

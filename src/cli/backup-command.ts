@@ -5,8 +5,10 @@ import { positiveInteger, type CliKit, type Render } from './kit.js';
 const done: Render = ((r: BackupResult) =>
   `Backed up ${r.leads} lead(s) and ${r.scans} scan(s) to ${r.file} (${r.byteSize} bytes).\n` +
   (r.appSecret === 'APP_SECRET'
-    ? 'Its upload keys and bot-check secrets are encrypted under APP_SECRET: keep that value with the backup and restore with it.\n'
-    : `Its upload keys and bot-check secrets are encrypted under the app secret copied to ${r.appSecret}: keep the two files together.\n`) +
+    ? 'Its upload keys and bot-check secrets are encrypted under APP_SECRET: ' +
+      'keep that value with the backup and restore with it.\n'
+    : `Its upload keys and bot-check secrets are encrypted under the app secret copied to ${r.appSecret}: ` +
+      'keep the two files together.\n') +
   r.removed.map((file) => `Removed the older backup ${file}.\n`).join('')) as Render;
 
 /**

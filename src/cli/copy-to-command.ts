@@ -12,8 +12,10 @@ const done = (r: CopyResult) =>
   `Wrote ${r.searchDocuments} search document(s); inbox search on PostgreSQL finds every copied lead.\n` +
   'Sessions and one-time links were copied: people stay signed in and unused links keep working.\n' +
   (r.appSecretFile
-    ? `Upload keys and bot-check secrets are encrypted under the app secret in ${r.appSecretFile}: start the PostgreSQL server with APP_SECRET set to its contents.\n`
-    : 'Upload keys and bot-check secrets are encrypted under APP_SECRET: start the PostgreSQL server with the same APP_SECRET.\n');
+    ? `Upload keys and bot-check secrets are encrypted under the app secret in ${r.appSecretFile}: ` +
+      'start the PostgreSQL server with APP_SECRET set to its contents.\n'
+    : 'Upload keys and bot-check secrets are encrypted under APP_SECRET: ' +
+      'start the PostgreSQL server with the same APP_SECRET.\n');
 
 /**
  * `leadscan copy-to POSTGRES_URL`: the SQLite database the CLI opens (DATABASE_URL) into an empty PostgreSQL

@@ -100,7 +100,8 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
     add(
       'database',
       false,
-      `Cannot reach ${where}${diskFullAtOpen(config, error) ? ' (the disk is full: see the disk line)' : ''}: ${reasonOf(error)}`,
+      `Cannot reach ${where}${diskFullAtOpen(config, error) ? ' (the disk is full: see the disk line)' : ''}: ` +
+        reasonOf(error),
     );
     return;
   }
@@ -112,7 +113,13 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
       add(
         'database',
         false,
-        `${where} answers but refuses writes${probe.problem === 'disk_full' ? ' (the disk is full: see the disk line)' : probe.problem === 'read_only' ? ' (it is read-only)' : ''}: ${reasonOf(probe.error)}`,
+        `${where} answers but refuses writes` +
+          (probe.problem === 'disk_full'
+            ? ' (the disk is full: see the disk line)'
+            : probe.problem === 'read_only'
+              ? ' (it is read-only)'
+              : '') +
+          `: ${reasonOf(probe.error)}`,
       );
 
     const known = Object.keys(await migrationProvider(store.dialect).getMigrations());
@@ -126,9 +133,11 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
       'migrations',
       missing.length === 0 && unknown.length === 0,
       missing.length > 0
-        ? `${missing.length} migration(s) not applied (first ${missing[0]}): run leadscan migrate, or restart the server (it migrates at start)`
+        ? `${missing.length} migration(s) not applied (first ${missing[0]}): ` +
+            'run leadscan migrate, or restart the server (it migrates at start)'
         : unknown.length > 0
-          ? `The database has migration(s) this code does not know (${unknown[0]}): this leadscan is older than the database; upgrade it`
+          ? `The database has migration(s) this code does not know (${unknown[0]}): ` +
+            'this leadscan is older than the database; upgrade it'
           : `current (${known.length} applied)`,
     );
 
@@ -138,7 +147,11 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
         'server',
         false,
         server
-          ? `No server running: ${server.stoppedAt ? `it stopped at ${server.stoppedAt}` : `the last heartbeat was at ${server.heartbeatAt}`}; start leadscan serve`
+          ? 'No server running: ' +
+              (server.stoppedAt
+                ? `it stopped at ${server.stoppedAt}`
+                : `the last heartbeat was at ${server.heartbeatAt}`) +
+              '; start leadscan serve'
           : 'No server has run against this database; start leadscan serve',
       );
     } else {
@@ -151,7 +164,10 @@ async function checkDatabase(config: Config, add: Add): Promise<void> {
         server.email.on && send?.state !== 'failed' && send?.state !== 'pending',
         !server.email.on
           ? 'off on the server: set SMTP_URL and MAIL_FROM in its environment and restart it (docs/notifications.md)'
-          : `on, through ${server.email.server}; last send: ${send ? `${send.state} at ${send.at}${send.error ? ` (${send.error})` : ''}` : 'none yet (try leadscan notify test --to you@example.com)'}`,
+          : `on, through ${server.email.server}; last send: ` +
+              (send
+                ? `${send.state} at ${send.at}${send.error ? ` (${send.error})` : ''}`
+                : 'none yet (try leadscan notify test --to you@example.com)'),
       );
       checkTrustProxy(config, server.trustProxy, add);
     }
@@ -174,13 +190,17 @@ function checkTrustProxy(config: Config, serverTrustProxy: unknown, add: Add): v
     add(
       'trust proxy',
       false,
-      `PUBLIC_BASE_URL is ${host}, not where the server listens, so a proxy is likely in front, but the server runs without TRUST_PROXY: client addresses will be the proxy's; set TRUST_PROXY to the proxy's address (docs/deployment.md)`,
+      `PUBLIC_BASE_URL is ${host}, not where the server listens, so a proxy is likely in front, ` +
+        "but the server runs without TRUST_PROXY: client addresses will be the proxy's; " +
+        "set TRUST_PROXY to the proxy's address (docs/deployment.md)",
     );
   } else if (trusted && direct) {
     add(
       'trust proxy',
       false,
-      `The server trusts X-Forwarded-For (TRUST_PROXY=${JSON.stringify(serverTrustProxy)}) but PUBLIC_BASE_URL (${host}) points at the server itself: any client can name its own address; unset TRUST_PROXY`,
+      `The server trusts X-Forwarded-For (TRUST_PROXY=${JSON.stringify(serverTrustProxy)}) ` +
+        `but PUBLIC_BASE_URL (${host}) points at the server itself: ` +
+        'any client can name its own address; unset TRUST_PROXY',
     );
   } else {
     add(
@@ -227,7 +247,8 @@ async function checkPublicUrl(
     https,
     https
       ? 'PUBLIC_BASE_URL is https'
-      : 'PUBLIC_BASE_URL is plain http: passwords and session cookies cross the network in the clear; put TLS in front (docs/deployment.md)',
+      : 'PUBLIC_BASE_URL is plain http: passwords and session cookies cross the network in the clear; ' +
+          'put TLS in front (docs/deployment.md)',
   );
 }
 
@@ -326,7 +347,9 @@ function checkDisk(config: Config, minFree: number, add: Add): void {
     const free = stats.bavail * stats.bsize;
     const total = stats.blocks * stats.bsize;
     const database = sqliteBytes(config);
-    const said = `${formatBytes(free)} free of ${formatBytes(total)} under ${dir}${database === null ? '' : `; the database takes ${formatBytes(database)}`}`;
+    const said =
+      `${formatBytes(free)} free of ${formatBytes(total)} under ${dir}` +
+      `${database === null ? '' : `; the database takes ${formatBytes(database)}`}`;
     add(
       'disk',
       free >= minFree,
@@ -359,7 +382,8 @@ function checkAppSecret(config: Config, add: Add): void {
     add(
       'app secret',
       false,
-      `APP_SECRET is not set and there is no ${file}: the server makes one at its first start; keep it with the backups`,
+      `APP_SECRET is not set and there is no ${file}: ` +
+        'the server makes one at its first start; keep it with the backups',
     );
     return;
   }
@@ -377,7 +401,8 @@ function checkAppSecret(config: Config, add: Add): void {
 }
 
 const reportText = (report: DoctorReport) =>
-  `${report.checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.check.padEnd(12)} ${c.detail}`).join('\n')}\n${report.ok ? 'Nothing to fix.' : 'Something to fix (the FIX lines above).'}\n`;
+  `${report.checks.map((c) => `${c.ok ? 'ok  ' : 'FIX '} ${c.check.padEnd(12)} ${c.detail}`).join('\n')}\n` +
+  `${report.ok ? 'Nothing to fix.' : 'Something to fix (the FIX lines above).'}\n`;
 
 /** `leadscan doctor [--backups DIR] [--json]`: exit 0 when every check passes, 1 otherwise. */
 export function registerDoctorCommand(

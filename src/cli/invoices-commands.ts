@@ -85,7 +85,8 @@ const KIND_WORDS: Record<string, string> = {
 
 const shown: Render = ((i: InvoiceJson) => {
   const head =
-    `${i.number ?? 'Draft'} (${i.id}): ${KIND_WORDS[i.kind] ?? i.kind}, ${i.status.replace('_', ' ')}${i.overdue ? ', OVERDUE' : ''}\n` +
+    `${i.number ?? 'Draft'} (${i.id}): ${KIND_WORDS[i.kind] ?? i.kind}, ` +
+    `${i.status.replace('_', ' ')}${i.overdue ? ', OVERDUE' : ''}\n` +
     `Customer: ${i.customer.name ?? '—'}\n` +
     (i.issueDate ? `Date: ${i.issueDate}${i.dueDate ? `, due ${i.dueDate}` : ''}\n` : '');
   const lines =
@@ -114,7 +115,8 @@ const shown: Render = ((i: InvoiceJson) => {
   ];
   const payments = i.payments.map(
     (p) =>
-      `Payment ${p.id}: ${money(p.amount, i.currency)} on ${p.date} by ${p.method.replace('_', ' ')}${p.reference ? ` (${p.reference})` : ''}`,
+      `Payment ${p.id}: ${money(p.amount, i.currency)} on ${p.date} ` +
+      `by ${p.method.replace('_', ' ')}${p.reference ? ` (${p.reference})` : ''}`,
   );
   return `${head}${lines}${[...totals, ...payments].join('\n')}\n${i.voidReason ? `Void: ${i.voidReason}\n` : ''}${
     i.customerUrl ? `Customer link: ${i.customerUrl}\n` : ''
@@ -170,7 +172,8 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
         if (!kit.jsonMode) {
           const totals = await outstandingTotals({ ctx: wctx, input: {} });
           io.stderr.write(
-            `Outstanding: ${money(totals.outstanding, totals.currency)} (${totals.outstandingCount}); overdue: ${money(totals.overdue, totals.currency)} (${totals.overdueCount})\n`,
+            `Outstanding: ${money(totals.outstanding, totals.currency)} (${totals.outstandingCount}); ` +
+              `overdue: ${money(totals.overdue, totals.currency)} (${totals.overdueCount})\n`,
           );
         }
         return rows;
@@ -186,7 +189,8 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
     );
   withJson(invoices.command('create'))
     .description(
-      'a draft invoice from an accepted quote (whole; --deposit; --rest: the rest, less earlier invoices), or a blank one for a lead',
+      'a draft invoice from an accepted quote (whole; --deposit; --rest: the rest, less earlier invoices), ' +
+        'or a blank one for a lead',
     )
     .option('--quote <quote>', 'an accepted quote, by id or number (Q-0007)')
     .option('--deposit', "invoice the quote's deposit")
@@ -312,7 +316,8 @@ export function registerInvoicesCommands(program: Command, kit: CliKit) {
   invoices
     .command('export')
     .description(
-      'export for the accountant: the invoices and credit notes issued from --from to --to, as CSV (or with --summary the tax summary) or an .xlsx of both; to stdout without --out',
+      'export for the accountant: the invoices and credit notes issued from --from to --to, ' +
+        'as CSV (or with --summary the tax summary) or an .xlsx of both; to stdout without --out',
     )
     .requiredOption('--workspace <workspace>', 'workspace id or name')
     .requiredOption('--from <day>', 'the first issue date, YYYY-MM-DD')

@@ -8,8 +8,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const ranText: Render = ((r: FollowUpRun) =>
   r.emailOn
-    ? `Queued ${plural(r.senderReminders, 'sender reminder')} and ${plural(r.customerReminders, 'customer reminder')}; the server sends them.\n`
-    : 'Email is off on the server: no reminder was queued (the Needs follow-up list still shows what waits).\n') as Render;
+    ? `Queued ${plural(r.senderReminders, 'sender reminder')} ` +
+      `and ${plural(r.customerReminders, 'customer reminder')}; the server sends them.\n`
+    : 'Email is off on the server: no reminder was queued ' +
+      '(the Needs follow-up list still shows what waits).\n') as Render;
 
 /**
  * `leadscan jobs run follow-ups`: the follow-up job's pass now (docs/cli.md). It queues the reminders due into the

@@ -72,7 +72,10 @@ function leadLine(lead: InboxLead): string {
   ]
     .filter(Boolean)
     .join(', ');
-  return `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  (${lead.sourceName})${work ? `  ${work}` : ''}\n`;
+  return (
+    `${lead.id}  ${lead.receivedAt}  ${lead.isNew ? 'new ' : '    '} ${lead.stageName.padEnd(10)} ${who}  ` +
+    `(${lead.sourceName})${work ? `  ${work}` : ''}\n`
+  );
 }
 
 /** `leadscan leads …`, `leadscan stages …` and `leadscan quarantine …`. */
@@ -146,7 +149,8 @@ export function registerLeadsCommands(program: Command, { io, run, withJson }: C
     .action(run(async (ctx, id: string) => deleteLead({ ctx: await leadContextOf(ctx, id), input: { id } })));
   withFilters(leads.command('export'))
     .description(
-      'the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; --format xlsx > leads.xlsx for Excel',
+      'the filtered leads as CSV on stdout (UTF-8 with BOM): leadscan leads export --workspace W > leads.csv; ' +
+        '--format xlsx > leads.xlsx for Excel',
     )
     .option('--format <format>', 'csv (the default) or xlsx (an Excel file, every cell typed)', 'csv')
     .action(

@@ -44,13 +44,22 @@ const statusText = ((s: NotifyStatus) => {
   const p = s.serverProcess;
   const lines = [
     p
-      ? `server:       ${p.running ? 'running' : `not running (${p.stoppedAt ? `stopped ${p.stoppedAt}` : `last heartbeat ${p.heartbeatAt}`})`}, started ${p.startedAt}`
+      ? 'server:       ' +
+        (p.running
+          ? 'running'
+          : `not running (${p.stoppedAt ? `stopped ${p.stoppedAt}` : `last heartbeat ${p.heartbeatAt}`})`) +
+        `, started ${p.startedAt}`
       : 'server:       never started against this database (leadscan serve)',
     s.email.on
       ? `email:        on, through ${s.email.server} as ${s.email.from}`
-      : `email:        off${p ? ' on the server' : ''} (set SMTP_URL and MAIL_FROM in the server's environment; docs/notifications.md)`,
+      : `email:        off${p ? ' on the server' : ''} ` +
+        "(set SMTP_URL and MAIL_FROM in the server's environment; docs/notifications.md)",
     `last sent:    ${s.lastSent ? `${s.lastSent.at} ${s.lastSent.purpose} to ${s.lastSent.to}` : 'none'}`,
-    `last failure: ${s.lastFailure ? `${s.lastFailure.at} ${s.lastFailure.purpose} to ${s.lastFailure.to}: ${s.lastFailure.error}${s.lastFailure.gaveUp ? ' (not retried)' : ' (retrying)'}` : 'none'}`,
+    'last failure: ' +
+      (s.lastFailure
+        ? `${s.lastFailure.at} ${s.lastFailure.purpose} to ${s.lastFailure.to}: ${s.lastFailure.error}` +
+          (s.lastFailure.gaveUp ? ' (not retried)' : ' (retrying)')
+        : 'none'),
     `waiting:      ${s.waiting}${s.oldestWaitingAt ? ` (oldest since ${s.oldestWaitingAt})` : ''}`,
   ];
   return `${lines.join('\n')}\n`;

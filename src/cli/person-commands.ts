@@ -21,16 +21,19 @@ const erased: Render = ((result: PersonErasure) => {
   const who = matchedContact(result.match);
   const ids = [...leads, ...quarantine, ...idempotencyRecords.map((r) => `${r.scope} ${r.key}`)];
   return (
-    `Erased ${leads.length} lead(s), ${quarantine.length} quarantine entr${quarantine.length === 1 ? 'y' : 'ies'} and ` +
+    `Erased ${leads.length} lead(s), ` +
+    `${quarantine.length} quarantine entr${quarantine.length === 1 ? 'y' : 'ies'} and ` +
     `${idempotencyRecords.length} idempotency record(s) of ${who} in workspace ${result.workspaceId}.\n` +
     ids.map((id) => `  ${id}\n`).join('') +
     (result.deleted.invoices.length > 0 ? `Deleted ${result.deleted.invoices.length} draft invoice(s).\n` : '') +
     result.kept.map((k) => `Kept ${k.number ?? k.id} (${k.kind}): ${k.reason}\n`).join('') +
     (result.onDisk.walTruncated === false
-      ? 'The SQLite WAL could not be emptied now (a long read held it open); run this erase again in a minute to finish.\n'
+      ? 'The SQLite WAL could not be emptied now (a long read held it open); ' +
+        'run this erase again in a minute to finish.\n'
       : '') +
     (result.onDisk.olderTransactionsOpen
-      ? 'PostgreSQL could not clean every erased row version now (a long transaction held it open); run this erase again in a minute to finish.\n'
+      ? 'PostgreSQL could not clean every erased row version now (a long transaction held it open); ' +
+        'run this erase again in a minute to finish.\n'
       : '') +
     `${result.backups}\n`
   );

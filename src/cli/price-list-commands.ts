@@ -74,7 +74,8 @@ export function registerPriceListCommands(program: Command, { run, withJson }: C
     .requiredOption('--price <amount>', "unit price as a decimal in the workspace's currency, e.g. 42.50")
     .option(
       '--measure <measure>',
-      'the room figure it is priced by: floor_area, ceiling_area, wall_area_net, wall_area_gross, perimeter, skirting, volume, doors, windows',
+      'the room figure it is priced by: floor_area, ceiling_area, wall_area_net, wall_area_gross, ' +
+        'perimeter, skirting, volume, doors, windows',
     )
     .option('--waste <percent>', 'waste allowance in percent, e.g. 10')
     .option('--coats <n>', 'multiplier (coats), e.g. 2')

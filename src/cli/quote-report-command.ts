@@ -33,7 +33,8 @@ export const reportText: Render = ((r: QuoteReport) => {
     `  median days to an answer: ${days(r.medianDaysToAnswer)}`,
     ...r.otherCurrencies.map(
       (o) =>
-        `  also ${o.sent} in ${o.currency} (values not above): sent ${amountText(o.valueSent, o.currency)}, won ${amountText(o.valueWon, o.currency)} ${o.currency}`,
+        `  also ${o.sent} in ${o.currency} (values not above): sent ${amountText(o.valueSent, o.currency)}, ` +
+        `won ${amountText(o.valueWon, o.currency)} ${o.currency}`,
     ),
     '',
     'By lead source:',

@@ -68,7 +68,8 @@ const money = (minor: number, currency: string) => `${amountText(minor, currency
 
 const shown: Render = ((q: QuoteJson) => {
   const head =
-    `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, valid until ${q.validUntil}\n` +
+    `${q.number ?? 'Draft'}${q.revision > 1 ? ` rev ${q.revision}` : ''} (${q.id}): ${q.status}, ` +
+    `valid until ${q.validUntil}\n` +
     `Customer: ${q.customer.name ?? '—'}\n`;
   const lineTable = (lines: QuoteJson['lines']) =>
     table(lines, [
@@ -77,7 +78,8 @@ const shown: Render = ((q: QuoteJson) => {
       [
         'DESCRIPTION',
         (l) =>
-          `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description.replace(/\s+/g, ' ')}${l.source?.note ? ` (${l.source.note})` : ''}`,
+          `${l.optional ? (l.chosen ? '[x] ' : '[ ] ') : ''}${l.description.replace(/\s+/g, ' ')}` +
+          `${l.source?.note ? ` (${l.source.note})` : ''}`,
       ],
       ['QTY', (l) => `${l.quantity} ${l.unit}`],
       ['PRICE', (l) => amountText(l.unitPrice, q.currency)],
@@ -106,7 +108,8 @@ const shown: Render = ((q: QuoteJson) => {
     `Total: ${money(q.total, q.currency)}`,
     ...(q.deposit
       ? [
-          `Deposit due on acceptance${q.deposit.percent !== null ? ` (${q.deposit.percent} %)` : ''}: ${money(q.deposit.amount, q.currency)}`,
+          `Deposit due on acceptance${q.deposit.percent !== null ? ` (${q.deposit.percent} %)` : ''}: ` +
+            `${money(q.deposit.amount, q.currency)}`,
         ]
       : []),
   ];
@@ -224,7 +227,8 @@ export function registerQuotesCommands(program: Command, kit: CliKit) {
     );
   withJson(quotes.command('pdf <quote>'))
     .description(
-      "write the latest sent revision's PDF (docs/documents.md), or with --accepted its accepted copy, to a file; a draft is refused",
+      "write the latest sent revision's PDF (docs/documents.md), or with --accepted its accepted copy, " +
+        'to a file; a draft is refused',
     )
     .requiredOption('--out <file>', 'the file to write (`-` for standard output)')
     .option('--accepted', 'the accepted copy (the same pages and the acceptance page)')

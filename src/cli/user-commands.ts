@@ -16,9 +16,15 @@ function linkLines(result: {
     return `We emailed an invitation to ${result.email} (the running server sends it within a few seconds).\n`;
   }
   if (!result.setupUrl) {
-    return `${result.email} already has an account: an invitation waits for them to accept after signing in (Account page).\n`;
+    return (
+      `${result.email} already has an account: ` +
+      'an invitation waits for them to accept after signing in (Account page).\n'
+    );
   }
-  return `One-time link for ${result.email} to set a password (valid until ${result.expiresAt}, works once):\n  ${result.setupUrl}\n`;
+  return (
+    `One-time link for ${result.email} to set a password (valid until ${result.expiresAt}, works once):\n` +
+    `  ${result.setupUrl}\n`
+  );
 }
 
 function userLines(users: UserView[]): string {

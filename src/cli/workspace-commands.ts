@@ -132,7 +132,8 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     .option('--locale <tag>', 'BCP 47 locale numbers and dates are shown in, e.g. en-US, fr-CA')
     .option(
       '--tax <name=rate>',
-      'add or change a tax, e.g. GST=5 or QST=9.975 (on new lines by default; NAME=RATE:default-off for not); NAME=off removes it; repeatable',
+      'add or change a tax, e.g. GST=5 or QST=9.975 (on new lines by default; NAME=RATE:default-off for not); ' +
+        'NAME=off removes it; repeatable',
       collect,
       [],
     )
@@ -153,11 +154,13 @@ export function registerWorkspaceCommands(program: Command, { run, withJson }: C
     )
     .option(
       '--customer-reminders <days>',
-      'remind the customer with the same link this many days after the send, up to two, e.g. 3,7; off (the default) for none',
+      'remind the customer with the same link this many days after the send, up to two, e.g. 3,7; ' +
+        'off (the default) for none',
     )
     .option(
       '--invoice-reminders <days>',
-      'remind the customer of an unpaid invoice this many days after its due date, up to three, e.g. 7,14,30; off (the default)',
+      'remind the customer of an unpaid invoice this many days after its due date, up to three, e.g. 7,14,30; ' +
+        'off (the default)',
     )
     .option('--invoice-prefix <prefix>', 'what invoice numbers start with (default INV-); credit notes are CN-')
     .option('--payment-terms <days>', "days from an invoice's date to its due date, 0 to 365 (default 14)")

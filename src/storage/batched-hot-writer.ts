@@ -67,7 +67,9 @@ function statementsOf(dialect: Dialect) {
     ...one,
     // The lead (and its search document) and its key's answer, one statement: the key is marked done only if the
     // guarded insert stored the lead.
-    leadAndDone: `with ${leadInsertCtes(lead, { guarded: true })}, done as (${keysDoneIn(lead, 'stored')}) select id from stored`,
+    leadAndDone:
+      `with ${leadInsertCtes(lead, { guarded: true })}, ` +
+      `done as (${keysDoneIn(lead, 'stored')}) select id from stored`,
     scanAndDone:
       `with stored as (${scanInsert(scan, 1)} returning id), rooms as (${roomInsert(scan)}), ` +
       `done as (${keysDoneIn(scan, 'stored')}) select id from stored`,

@@ -92,7 +92,8 @@ function foreignKeyOrder(sqlite: BetterSqlite3.Database, tables: string[]): stri
 
 async function targetTables(client: pg.ClientBase): Promise<string[]> {
   const { rows } = await client.query<{ name: string }>(
-    "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1",
+    'select table_name as name from information_schema.tables ' +
+      "where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1",
   );
   return rows.map((r) => r.name);
 }
@@ -129,7 +130,8 @@ export async function copyToPostgres(input: {
       if ((error as { code?: string }).code === 'SQLITE_BUSY') {
         throw new CopyRefused(
           'invalid_request',
-          `The SQLite database ${input.sqlitePath} is being written to (is \`leadscan serve\` running?): stop the server, then copy`,
+          `The SQLite database ${input.sqlitePath} is being written to (is \`leadscan serve\` running?): ` +
+            'stop the server, then copy',
         );
       }
       throw error;
@@ -169,7 +171,8 @@ export async function copyToPostgres(input: {
         if (rows[0]!.n !== applied) {
           throw new CopyRefused(
             'invalid_request',
-            `The SQLite database has ${applied} migrations applied and this version has ${rows[0]!.n}: run \`leadscan migrate\` on it first`,
+            `The SQLite database has ${applied} migrations applied and this version has ${rows[0]!.n}: ` +
+              'run `leadscan migrate` on it first',
           );
         }
       } finally {
@@ -188,7 +191,8 @@ export async function copyToPostgres(input: {
         ];
         if (unknown.length > 0) {
           throw new Error(
-            `copy-to does not know how to copy ${unknown.join(', ')}: copy it or name it as skipped in src/storage/copy-to-postgres.ts`,
+            `copy-to does not know how to copy ${unknown.join(', ')}: ` +
+              'copy it or name it as skipped in src/storage/copy-to-postgres.ts',
           );
         }
         const order = foreignKeyOrder(sqlite, copied);
@@ -299,7 +303,8 @@ async function advanceSequences(client: pg.ClientBase) {
   );
   for (const r of rows) {
     await client.query(
-      `select setval(${"'" + quote(r.seq).replace(/'/g, "''") + "'"}::regclass, coalesce((select max(${quote(r.col)}) from ${quote(r.tbl)}), 0) + 1, false)`,
+      `select setval(${"'" + quote(r.seq).replace(/'/g, "''") + "'"}::regclass, ` +
+        `coalesce((select max(${quote(r.col)}) from ${quote(r.tbl)}), 0) + 1, false)`,
     );
   }
 }

@@ -78,9 +78,8 @@ async function awaitOlderTransactions(db: Kysely<Schema>, since: string): Promis
   for (;;) {
     const { rows } = await sql<{ open: number }>`
       select count(*)::int as open from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and backend_xmin is not null and xact_start < ${since}::timestamptz`.execute(
-      db,
-    );
+      where datname = current_database() and pid <> pg_backend_pid() and backend_xmin is not null
+      and xact_start < ${since}::timestamptz`.execute(db);
     const open = rows[0]!.open;
     if (open === 0 || Date.now() >= deadline) return open;
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -53,7 +53,8 @@ const sqliteOps: DialectOps = {
   lockedRead: (query) => query,
   daysBefore: (column, days) => sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${column}, ${`-${days} days`})`,
   leadSearchMatches: (query) =>
-    sql<SqlBool>`${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, leads.name, leads.email, leads.phone, leads.notes, leads.extra) = 1`,
+    sql<SqlBool>`${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits},
+      leads.name, leads.email, leads.phone, leads.notes, leads.extra) = 1`,
   indexedLeadIds: (db, workspaceId, query) => searchLeadIdsSqlite(db, workspaceId, query),
   pruneSearchLog: (db, write) => pruneSearchChanges(db, write),
   insertLead: (trx, values) => insertLeadInWrite(trx, 'sqlite', values),
@@ -73,7 +74,8 @@ const postgresOps: DialectOps = {
   },
   lockedRead: (query) => query.forUpdate(),
   daysBefore: (column, days) =>
-    sql<string>`to_char((${column}::timestamptz - make_interval(days => ${days})) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    sql<string>`to_char((${column}::timestamptz - make_interval(days => ${days})) at time zone 'UTC',
+      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   /**
    * Two LIKE patterns over the lead's search document, wherever it is (migration 0025): moved into `lead_search`,
    * whose trigram index answers them, or still in `lead_search_pending`, a few rows scanned. The two tables are one

@@ -58,8 +58,7 @@ export async function noticeArrivalsIn(
     await sql`insert into notification_pending (workspace_id, user_id, kind, subject_id, noticed_at)
       select ${r.workspaceId}, ${userId}, ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
   }
-  await sql`insert into noticed (kind, subject_id, noticed_at) select ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(
-    trx,
-  );
+  await sql`insert into noticed (kind, subject_id, noticed_at)
+    select ${r.kind}, id, ${r.nowIso} from (${arrivals})`.execute(trx);
   return { count, newest: rows[0]?.newest ?? null };
 }

@@ -353,9 +353,8 @@ export async function searchLeadIdsSqlite(
   const rowids = indexed.rows.map((r) => r.rowid);
   for (let at = 0; at < rowids.length; at += 500) {
     const { rows } = await sql<SearchableLead & { id: string }>`
-      select id, name, email, phone, notes, extra from leads where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(
-      db,
-    );
+      select id, name, email, phone, notes, extra from leads
+      where rowid in (${sql.join(rowids.slice(at, at + 500))})`.execute(db);
     for (const lead of rows) if (leadMatches(lead, query)) ids.add(lead.id);
   }
   return [...ids];
@@ -374,7 +373,8 @@ export function unindexedMatches(workspaceId: string, query: SearchQuery, limit:
       union select rowid from leads where rowid > (select indexed_upto from search.state)) c
     cross join leads l on l.rowid = c.rowid
     where l.workspace_id = ${workspaceId}
-    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits}, l.name, l.email, l.phone, l.notes, l.extra) = 1
+    and ${sql.raw(SEARCH_MATCH_FUNCTION)}(${query.text}, ${query.digits},
+      l.name, l.email, l.phone, l.notes, l.extra) = 1
     limit ${limit}`;
 }
 

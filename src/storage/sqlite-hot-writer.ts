@@ -31,7 +31,8 @@ function startThread(name: string, workerData: unknown, transferList: TransferLi
   const entry = new URL(`./${name}.${ts ? 'ts' : 'js'}`, here);
   const options = { workerData, transferList };
   if (!ts) return new Worker(entry, options);
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
+  const href = JSON.stringify(entry.href);
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${href}); })`;
   return new Worker(boot, { ...options, eval: true });
 }
 

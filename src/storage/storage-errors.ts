@@ -96,8 +96,17 @@ const SQLITE_UNAVAILABLE = [
   'SQLITE_READONLY',
 ];
 /** pg and pg-pool report a lost or refused connection only in the message. */
-const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|The database writer is closed/i;
+const UNAVAILABLE_MESSAGE = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'connection timeout',
+    'Client has encountered a connection error',
+    'Cannot use a pool after calling end',
+    'The database writer is closed',
+  ].join('|'),
+  'i',
+);
 
 function isUnavailableCode(code: unknown, conflicts: boolean): boolean {
   if (typeof code !== 'string') return false;

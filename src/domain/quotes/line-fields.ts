@@ -68,7 +68,9 @@ export function checkLineFields(fields: LineFields, currency: string, rates: rea
       .map((name) => {
         const rate = rates.find((r) => r.name.toLowerCase() === name.toLowerCase());
         if (!rate) {
-          const message = `"${name.slice(0, 40)}" is not one of this quote's taxes (${rates.map((r) => r.name).join(', ') || 'none'})`;
+          const message =
+            `"${name.slice(0, 40)}" is not one of this quote's taxes ` +
+            `(${rates.map((r) => r.name).join(', ') || 'none'})`;
           throw new AppError('invalid_fields', message, [{ field: 'taxes', code: 'invalid', message }]);
         }
         return rate.name;

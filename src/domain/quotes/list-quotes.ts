@@ -96,7 +96,8 @@ export function quoteListQuery(ctx: DomainContext, input: ListInput, today: stri
   if (input.leadId !== undefined) query = query.where('q.lead_id', '=', input.leadId);
   if (input.scanId !== undefined) {
     // Ids hold only [a-z0-9_]; `_` is escaped so it matches itself.
-    const pattern = `%"scanId":"${input.scanId.replaceAll('\\', '\\\\').replaceAll('_', '\\_').replaceAll('%', '\\%')}"%`;
+    const escaped = input.scanId.replaceAll('\\', '\\\\').replaceAll('_', '\\_').replaceAll('%', '\\%');
+    const pattern = `%"scanId":"${escaped}"%`;
     query = query.where(({ exists, selectFrom }) =>
       exists(
         selectFrom('quote_lines as l')

@@ -134,7 +134,8 @@ export function packNote(
   const words = MEASURE_WORDS[measure];
   const sum = rooms.reduce((total, room) => total + room.measured, 0);
   const parts = [
-    `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${rooms.map((r) => `${r.name} ${figure(r.measured)}`).join(' + ')} = ${figure(sum)}`,
+    `${words.charAt(0).toUpperCase()}${words.slice(1)}: ` +
+      `${rooms.map((r) => `${r.name} ${figure(r.measured)}`).join(' + ')} = ${figure(sum)}`,
   ];
   if (item.waste > 0) parts.push(`+ ${rateText(item.waste)} % waste`);
   if (item.coats !== 100) parts.push(`× ${hundredthsText(item.coats)} coats`);

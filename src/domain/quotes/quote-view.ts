@@ -333,7 +333,8 @@ export function requireDraft(row: Pick<QuoteTable, 'status' | 'number' | 'revisi
   if (row.status !== 'draft') {
     throw new AppError(
       'quote_not_editable',
-      `${row.number ?? 'This quote'}${Number(row.revision) > 1 ? ` rev ${row.revision}` : ''} is ${row.status}: a sent quote is never changed; revise it to make a new draft`,
+      `${row.number ?? 'This quote'}${Number(row.revision) > 1 ? ` rev ${row.revision}` : ''} is ${row.status}: ` +
+        'a sent quote is never changed; revise it to make a new draft',
     );
   }
 }

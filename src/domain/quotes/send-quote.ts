@@ -99,7 +99,8 @@ async function sendDraft(
     const shown = formatMoney(total, row.currency, workspace.locale ?? 'en-US');
     throw new AppError(
       'negative_total',
-      `The total is ${shown}, below zero: a quote asks the customer to pay. Lower the discount or add the work it is taken off, then send it`,
+      `The total is ${shown}, below zero: a quote asks the customer to pay. ` +
+        'Lower the discount or add the work it is taken off, then send it',
     );
   }
   const at = nowIso(ctx);

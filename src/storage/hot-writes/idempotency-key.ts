@@ -38,7 +38,10 @@ function doneSet(requestHash: string, status: string, body: string): string {
 
 /** One key marked done (each write on SQLite; each quarantine entry on PostgreSQL). Parameters: keyDoneParams. */
 export function keyDone(m: Markers): string {
-  return `update idempotency_keys set ${doneSet(m.next(), m.next(), m.next())} where scope = ${m.next()} and key = ${m.next()}`;
+  return (
+    `update idempotency_keys set ${doneSet(m.next(), m.next(), m.next())} ` +
+    `where scope = ${m.next()} and key = ${m.next()}`
+  );
 }
 
 export function keyDoneParams(done: KeyDone): unknown[] {
@@ -64,7 +67,8 @@ const DONE_FIELDS = [
 export function keysDoneIn(m: Markers, stored: string): string {
   return (
     `update idempotency_keys k set ${doneSet('d.request_hash', 'd.response_status', 'd.response_body')} ` +
-    `from ${rowsOf(m, 'd', DONE_FIELDS)} where k.scope = d.scope and k.key = d.key and d.row_id in (select id from ${stored})`
+    `from ${rowsOf(m, 'd', DONE_FIELDS)} where k.scope = d.scope and k.key = d.key ` +
+    `and d.row_id in (select id from ${stored})`
   );
 }
 
@@ -84,10 +88,13 @@ export function keysDoneParams(done: KeyDoneFor[]): unknown[] {
  */
 function claimUpsert(rows: string, leaseCutoff: string, returning: string): string {
   return (
-    `insert into idempotency_keys (scope, key, request_hash, state, response_status, response_body, created_at, expires_at) ${rows} ` +
-    'on conflict (scope, key) do update set request_hash = excluded.request_hash, state = excluded.state, response_status = null, ' +
+    'insert into idempotency_keys ' +
+    `(scope, key, request_hash, state, response_status, response_body, created_at, expires_at) ${rows} ` +
+    'on conflict (scope, key) do update set request_hash = excluded.request_hash, state = excluded.state, ' +
+    'response_status = null, ' +
     'response_body = null, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
-    `where idempotency_keys.expires_at <= excluded.created_at or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at <= ${leaseCutoff}) ` +
+    'where idempotency_keys.expires_at <= excluded.created_at ' +
+    `or (idempotency_keys.state = 'in_flight' and idempotency_keys.created_at <= ${leaseCutoff}) ` +
     `returning ${returning}`
   );
 }
@@ -108,7 +115,10 @@ export function keyClaimParams(c: KeyClaim): unknown[] {
 
 /** The row in the way of a claim that did not take its key (SQLite). */
 export function keyRead(m: Markers): string {
-  return `select request_hash, state, response_status, response_body from idempotency_keys where scope = ${m.next()} and key = ${m.next()}`;
+  return (
+    'select request_hash, state, response_status, response_body from idempotency_keys ' +
+    `where scope = ${m.next()} and key = ${m.next()}`
+  );
 }
 
 const CLAIM_FIELDS = [
@@ -131,7 +141,8 @@ export function keyClaims(m: Markers): string {
   const rows = `select ${claimedRow('c.scope', 'c.key', 'c.request_hash', 'c.created_at', 'c.expires_at')} from c`;
   const cutoff = '(select c.lease_cutoff from c where c.scope = excluded.scope and c.key = excluded.key)';
   return (
-    `with c as (select * from ${rowsOf(m, 'c', CLAIM_FIELDS, 'i')}), claimed as (${claimUpsert(rows, cutoff, 'scope, key')}) ` +
+    `with c as (select * from ${rowsOf(m, 'c', CLAIM_FIELDS, 'i')}), ` +
+    `claimed as (${claimUpsert(rows, cutoff, 'scope, key')}) ` +
     'select cl.key is not null as claimed, k.request_hash, k.state, k.response_status, k.response_body from c ' +
     'left join claimed cl on cl.scope = c.scope and cl.key = c.key ' +
     'left join idempotency_keys k on cl.key is null and k.scope = c.scope and k.key = c.key order by c.i'

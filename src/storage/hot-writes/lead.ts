@@ -91,7 +91,10 @@ function insertFrom(rows: string, guarded: boolean): string {
   const columns = LEAD_INSERT_COLUMNS.map(([c]) => c).join(', ');
   const expressions = LEAD_INSERT_COLUMNS.map(([, e]) => e).join(', ');
   const guard = guarded ? ' and s.active = 1 and s.pipeline_id = v.pipeline_id' : '';
-  return `insert into leads (${columns}) select ${expressions} from ${rows} join lead_sources s on s.id = v.source_id${guard} returning id`;
+  return (
+    `insert into leads (${columns}) select ${expressions} ` +
+    `from ${rows} join lead_sources s on s.id = v.source_id${guard} returning id`
+  );
 }
 
 /**
@@ -105,7 +108,8 @@ export function leadInsertCtes(m: Markers, { guarded }: { guarded: boolean }): s
   return (
     `v as materialized (select * from ${rowsOf(m, 'v', [...FIELDS, PG_SEARCH_TEXT])}), ` +
     `stored as (${insertFrom('v', guarded)}), ` +
-    'searched as (insert into lead_search_pending (lead_id, search_text) select v.id, v.search_text from v join stored on stored.id = v.id)'
+    'searched as (insert into lead_search_pending (lead_id, search_text) ' +
+    'select v.id, v.search_text from v join stored on stored.id = v.id)'
   );
 }
 

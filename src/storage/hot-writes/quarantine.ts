@@ -53,13 +53,19 @@ export function quarantinePruneOld(m: Markers): string {
  * Parameters: source id, how many to keep less one. Returns `received_at, id` of the oldest catch that stays, if any.
  */
 export function quarantineOldestKept(m: Markers): string {
-  return `select received_at, id from quarantine where source_id = ${m.next()} order by received_at desc, id desc limit 1 offset ${m.next()}`;
+  return (
+    `select received_at, id from quarantine where source_id = ${m.next()} ` +
+    `order by received_at desc, id desc limit 1 offset ${m.next()}`
+  );
 }
 
 /** Parameters: quarantinePruneBeyondParams. */
 export function quarantinePruneBeyond(m: Markers): string {
   const [source, receivedAt, sameReceivedAt, id] = [m.next(), m.next(), m.next(), m.next()];
-  return `delete from quarantine where source_id = ${source} and (received_at < ${receivedAt} or (received_at = ${sameReceivedAt} and id < ${id}))`;
+  return (
+    `delete from quarantine where source_id = ${source} ` +
+    `and (received_at < ${receivedAt} or (received_at = ${sameReceivedAt} and id < ${id}))`
+  );
 }
 
 export function quarantinePruneBeyondParams(

@@ -55,9 +55,8 @@ export function stages(dialect: Dialect): Migration {
           .execute();
       }
       // Every lead so far was stored as `inbox`; say so explicitly in case a row was written by hand.
-      await sql`update leads set stage = 'inbox' where stage not in ('inbox', 'contacted', 'quoted', 'won', 'lost')`.execute(
-        db,
-      );
+      await sql`update leads set stage = 'inbox'
+        where stage not in ('inbox', 'contacted', 'quoted', 'won', 'lost')`.execute(db);
 
       await db.schema
         .createTable('stage_history')
@@ -129,12 +128,10 @@ async function createUnreadTriggers(db: Kysely<unknown>, dialect: Dialect) {
       delete from lead_unread where lead_id = old.id;
       return null;
     end $$`.execute(db);
-  await sql`create trigger leads_unread_insert after insert on leads for each row execute function leads_unread_insert()`.execute(
-    db,
-  );
-  await sql`create trigger leads_unread_delete after delete on leads for each row execute function leads_unread_delete()`.execute(
-    db,
-  );
+  await sql`create trigger leads_unread_insert after insert on leads
+    for each row execute function leads_unread_insert()`.execute(db);
+  await sql`create trigger leads_unread_delete after delete on leads
+    for each row execute function leads_unread_delete()`.execute(db);
 }
 
 /**
@@ -145,20 +142,20 @@ async function createUnreadTriggers(db: Kysely<unknown>, dialect: Dialect) {
  * It is keyed by lead id (a MATCH on the lead_id column), never by SQLite's implicit rowid, which VACUUM may renumber.
  */
 async function createSqliteSearch(db: Kysely<unknown>) {
-  await sql`create virtual table leads_search using fts5(lead_id, name, email, phone, notes, tokenize = 'trigram')`.execute(
-    db,
-  );
-  await sql`insert into leads_search (lead_id, name, email, phone, notes) select id, name, email, phone, notes from leads`.execute(
-    db,
-  );
+  await sql`create virtual table leads_search using fts5(lead_id, name, email, phone, notes,
+    tokenize = 'trigram')`.execute(db);
+  await sql`insert into leads_search (lead_id, name, email, phone, notes)
+    select id, name, email, phone, notes from leads`.execute(db);
   await sql`create trigger leads_search_insert after insert on leads begin
-    insert into leads_search (lead_id, name, email, phone, notes) values (new.id, new.name, new.email, new.phone, new.notes);
+    insert into leads_search (lead_id, name, email, phone, notes)
+      values (new.id, new.name, new.email, new.phone, new.notes);
   end`.execute(db);
   await sql`create trigger leads_search_delete after delete on leads begin
     delete from leads_search where leads_search match 'lead_id : "' || old.id || '"' and lead_id = old.id;
   end`.execute(db);
   await sql`create trigger leads_search_update after update of id, name, email, phone, notes on leads begin
     delete from leads_search where leads_search match 'lead_id : "' || old.id || '"' and lead_id = old.id;
-    insert into leads_search (lead_id, name, email, phone, notes) values (new.id, new.name, new.email, new.phone, new.notes);
+    insert into leads_search (lead_id, name, email, phone, notes)
+      values (new.id, new.name, new.email, new.phone, new.notes);
   end`.execute(db);
 }

@@ -36,9 +36,8 @@ export function leanSearchIndex(dialect: Dialect): Migration {
         name, email, phone, notes, tokenize = 'trigram', detail = none, content = '', contentless_delete = 1
       )`.execute(db);
       await sql`insert into leads_search (leads_search, rank) values ('secure-delete', 1)`.execute(db);
-      await sql`insert into leads_search (rowid, name, email, phone, notes) select rowid, name, email, phone, notes from leads`.execute(
-        db,
-      );
+      await sql`insert into leads_search (rowid, name, email, phone, notes)
+        select rowid, name, email, phone, notes from leads`.execute(db);
       await sql`create table leads_search_pending (lead_rowid integer primary key)`.execute(db);
       await sql`create trigger leads_search_insert after insert on leads begin
         insert into leads_search_pending (lead_rowid) values (new.rowid);

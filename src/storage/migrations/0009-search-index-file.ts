@@ -20,9 +20,8 @@ export function searchIndexFile(dialect: Dialect): Migration {
       }
       await sql`drop table if exists leads_search`.execute(db);
       await sql`drop table if exists leads_search_pending`.execute(db);
-      await sql`create table leads_search_changes (seq integer primary key autoincrement, lead_rowid integer not null)`.execute(
-        db,
-      );
+      await sql`create table leads_search_changes (seq integer primary key autoincrement,
+        lead_rowid integer not null)`.execute(db);
       await sql`create trigger leads_search_delete after delete on leads begin
         insert into leads_search_changes (lead_rowid) values (old.rowid);
       end`.execute(db);

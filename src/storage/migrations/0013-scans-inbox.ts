@@ -38,12 +38,10 @@ export function scansInbox(dialect: Dialect): Migration {
             delete from scan_unread where scan_id = old.id;
             return null;
           end $$`.execute(db);
-        await sql`create trigger scans_unread_insert after insert on scans for each row execute function scans_unread_insert()`.execute(
-          db,
-        );
-        await sql`create trigger scans_unread_delete after delete on scans for each row execute function scans_unread_delete()`.execute(
-          db,
-        );
+        await sql`create trigger scans_unread_insert after insert on scans
+          for each row execute function scans_unread_insert()`.execute(db);
+        await sql`create trigger scans_unread_delete after delete on scans
+          for each row execute function scans_unread_delete()`.execute(db);
       }
 
       await db.schema

@@ -27,7 +27,8 @@ export function foldedSearch(dialect: Dialect): Migration {
           select id, name, email, phone, notes from leads where id > ${after} order by id limit ${BATCH}`.execute(db);
         if (rows.length === 0) break;
         await sql`update leads set search_text = v.search_text
-          from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => searchDocument({ ...r, extra: null }))}::text[]) as v(id, search_text)
+          from unnest(${rows.map((r) => r.id)}::text[],
+            ${rows.map((r) => searchDocument({ ...r, extra: null }))}::text[]) as v(id, search_text)
           where leads.id = v.id`.execute(db);
         after = rows.at(-1)!.id;
       }

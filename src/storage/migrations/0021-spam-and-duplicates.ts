@@ -33,7 +33,8 @@ export function spamAndDuplicates(dialect: Dialect): Migration {
           .filter((r) => r.email !== null || r.phone !== null);
         if (dialect === 'postgres' && keyed.length > 0) {
           await sql`update leads set email_key = v.email_key, phone_key = v.phone_key
-            from unnest(${keyed.map((r) => r.id)}::text[], ${keyed.map((r) => r.email)}::text[], ${keyed.map((r) => r.phone)}::text[])
+            from unnest(${keyed.map((r) => r.id)}::text[], ${keyed.map((r) => r.email)}::text[],
+              ${keyed.map((r) => r.phone)}::text[])
               as v(id, email_key, phone_key)
             where leads.id = v.id`.execute(db);
         } else {

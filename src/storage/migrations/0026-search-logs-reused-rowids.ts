@@ -29,7 +29,8 @@ export function searchLogsReusedRowids(dialect: Dialect): Migration {
       if (dialect !== 'sqlite') return;
       await sql`create table if not exists leads_search_mark (deleted_upto integer not null)`.execute(db);
       await sql`insert into leads_search_mark (deleted_upto)
-        select max(coalesce((select max(rowid) from leads), 0), coalesce((select max(lead_rowid) from leads_search_changes), 0))
+        select max(coalesce((select max(rowid) from leads), 0),
+          coalesce((select max(lead_rowid) from leads_search_changes), 0))
         where not exists (select 1 from leads_search_mark)`.execute(db);
       await sql`drop trigger if exists leads_search_delete`.execute(db);
       await sql`create trigger leads_search_delete after delete on leads begin

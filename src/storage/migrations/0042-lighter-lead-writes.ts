@@ -38,9 +38,8 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
       await sql`alter table pipelines add constraint pipelines_id_workspace unique (id, workspace_id)`.execute(db);
       await sql`alter table leads add constraint leads_pipeline_workspace_fkey foreign key (pipeline_id, workspace_id)
         references pipelines (id, workspace_id)`.execute(db);
-      await sql`alter table leads drop constraint leads_workspace_id_fkey, drop constraint leads_pipeline_id_fkey`.execute(
-        db,
-      );
+      await sql`alter table leads drop constraint leads_workspace_id_fkey,
+        drop constraint leads_pipeline_id_fkey`.execute(db);
 
       await sql`alter table lead_search_pending drop constraint lead_search_pending_lead_id_fkey`.execute(db);
       await sql`alter table lead_search drop constraint lead_search_lead_id_fkey`.execute(db);
@@ -57,9 +56,8 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
       if (dialect === 'postgres') {
         await sql`drop trigger leads_search_delete on leads`.execute(db);
         await sql`drop function leads_search_delete()`.execute(db);
-        await sql`delete from lead_search_pending p where not exists (select 1 from leads l where l.id = p.lead_id)`.execute(
-          db,
-        );
+        await sql`delete from lead_search_pending p
+          where not exists (select 1 from leads l where l.id = p.lead_id)`.execute(db);
         await sql`delete from lead_search s where not exists (select 1 from leads l where l.id = s.lead_id)`.execute(
           db,
         );
@@ -67,7 +65,8 @@ export function lighterLeadWrites(dialect: Dialect): Migration {
           references leads (id) on delete cascade`.execute(db);
         await sql`alter table lead_search add constraint lead_search_lead_id_fkey foreign key (lead_id)
           references leads (id) on delete cascade`.execute(db);
-        await sql`alter table leads add constraint leads_workspace_id_fkey foreign key (workspace_id) references workspaces (id),
+        await sql`alter table leads add constraint leads_workspace_id_fkey foreign key (workspace_id)
+          references workspaces (id),
           add constraint leads_pipeline_id_fkey foreign key (pipeline_id) references pipelines (id)`.execute(db);
         await sql`alter table leads drop constraint leads_pipeline_workspace_fkey`.execute(db);
         await sql`alter table pipelines drop constraint pipelines_id_workspace`.execute(db);

@@ -168,8 +168,11 @@ async function sqliteTriggers(db: Kysely<unknown>) {
   const takeAway = (row: string) => {
     const c = contribution(row);
     const where = `(${KEY.join(', ')}) = (${c.key.join(', ')})`;
-    return `update quote_report_months set ${COUNTS.map((n, i) => `${n} = ${n} - (${c.counts[i]})`).join(', ')} where ${where};
-      delete from quote_report_months where ${where} and sent = 0;`;
+    return (
+      `update quote_report_months set ${COUNTS.map((n, i) => `${n} = ${n} - (${c.counts[i]})`).join(', ')} ` +
+      `where ${where};
+      delete from quote_report_months where ${where} and sent = 0;`
+    );
   };
   const triggers = [
     ['quote_outcomes_count_insert', 'insert', add('new')],
@@ -190,17 +193,22 @@ async function postgresTriggers(db: Kysely<unknown>) {
   const changes = (table: string, sign: 1 | -1) => {
     const c = contribution('r');
     const sums = c.counts.map((count, i) => `sum(${sign} * (${count})) as ${COUNTS[i]}`).join(', ');
-    return `select ${c.key.map((k, i) => `${k} as ${KEY[i]}`).join(', ')}, ${sums} from ${table} r group by ${KEY.map((_k, i) => i + 1).join(', ')}`;
+    return (
+      `select ${c.key.map((k, i) => `${k} as ${KEY[i]}`).join(', ')}, ${sums} ` +
+      `from ${table} r group by ${KEY.map((_k, i) => i + 1).join(', ')}`
+    );
   };
   const keyOf = (alias: string) => `(${KEY.map((k) => `${alias}.${k}`).join(', ')})`;
-  const add = (table: string) => `insert into quote_report_months (${KEY.join(', ')}, ${COUNTS.join(', ')})
+  const add = (table: string) =>
+    `insert into quote_report_months (${KEY.join(', ')}, ${COUNTS.join(', ')})
       select * from (${changes(table, 1)}) s order by ${KEY.join(', ')}
-      on conflict (${KEY.join(', ')}) do update set ${COUNTS.map((n) => `${n} = quote_report_months.${n} + excluded.${n}`).join(', ')}`;
-  const takeAway = (
-    table: string,
-  ) => `update quote_report_months m set ${COUNTS.map((n) => `${n} = m.${n} + s.${n}`).join(', ')}
+      on conflict (${KEY.join(', ')}) ` +
+    `do update set ${COUNTS.map((n) => `${n} = quote_report_months.${n} + excluded.${n}`).join(', ')}`;
+  const takeAway = (table: string) =>
+    `update quote_report_months m set ${COUNTS.map((n) => `${n} = m.${n} + s.${n}`).join(', ')}
       from (${changes(table, -1)}) s where ${keyOf('m')} = ${keyOf('s')};
-      delete from quote_report_months m using (${changes(table, -1)}) s where ${keyOf('m')} = ${keyOf('s')} and m.sent = 0`;
+      delete from quote_report_months m using (${changes(table, -1)}) s ` +
+    `where ${keyOf('m')} = ${keyOf('s')} and m.sent = 0`;
   const triggers = [
     { name: 'quote_outcomes_count_insert', on: 'insert', tables: 'new table as added', body: add('added') },
     { name: 'quote_outcomes_count_delete', on: 'delete', tables: 'old table as removed', body: takeAway('removed') },
@@ -217,7 +225,8 @@ async function postgresTriggers(db: Kysely<unknown>) {
       .execute(db);
     await sql
       .raw(
-        `create trigger ${t.name} after ${t.on} on quote_outcomes referencing ${t.tables} for each statement execute function ${t.name}()`,
+        `create trigger ${t.name} after ${t.on} on quote_outcomes referencing ${t.tables} ` +
+          `for each statement execute function ${t.name}()`,
       )
       .execute(db);
   }
@@ -268,10 +277,11 @@ export async function backfillOutcomes(db: Kysely<unknown>) {
     const answeredAt =
       latest.status === 'accepted' ? latest.accepted_at : latest.status === 'declined' ? latest.declined_at : null;
     const outcome = ['accepted', 'declined', 'withdrawn'].includes(latest.status) ? latest.status : 'open';
-    await sql`insert into quote_outcomes (chain_id, workspace_id, lead_id, quote_id, source_id, utm_source, utm_campaign,
-        currency, value, first_sent_at, first_sent_day, outcome, answered_at, answer_days)
-      values (${chainId}, ${first.workspace_id}, ${first.lead_id}, ${latest.id}, ${first.source_id}, ${first.utm_source},
-        ${first.utm_campaign}, ${latest.currency}, ${Number(latest.total)}, ${first.sent_at}, ${firstDay}, ${outcome},
-        ${answeredAt}, ${answeredAt === null ? null : daysBetween(firstDay, dayIn(answeredAt, zone))})`.execute(db);
+    const answerDays = answeredAt === null ? null : daysBetween(firstDay, dayIn(answeredAt, zone));
+    await sql`insert into quote_outcomes (chain_id, workspace_id, lead_id, quote_id, source_id,
+        utm_source, utm_campaign, currency, value, first_sent_at, first_sent_day, outcome, answered_at, answer_days)
+      values (${chainId}, ${first.workspace_id}, ${first.lead_id}, ${latest.id}, ${first.source_id},
+        ${first.utm_source}, ${first.utm_campaign}, ${latest.currency}, ${Number(latest.total)}, ${first.sent_at},
+        ${firstDay}, ${outcome}, ${answeredAt}, ${answerDays})`.execute(db);
   }
 }
