@@ -288,4 +288,86 @@ describeEachBackend('quotes in Chromium', (backend) => {
     );
     expect(ticks.at(-1)).toEqual([true, false]);
   });
+
+  /** The builder's lines in the order shown: each row's id and description. */
+  const rowsShown = () =>
+    page.$$eval('[data-section] > fieldset[data-line]', (els) =>
+      els.map((e) => `${e.id}:${(e.querySelector('textarea') as unknown as { value: string }).value}`),
+    );
+
+  it('at 1280 the lines are table rows; a row dragged by its handle, or moved by its keys, saves the order and the edits', async () => {
+    await newQuote(['Oak flooring, laid', 'Skirting boards']);
+    const before = await rowsShown();
+    expect(before).toHaveLength(4);
+    // One row a line: the description, quantity, price and the amount side by side, under one row of column names.
+    const boxes = await page.$$eval('[data-section] > fieldset[data-line]', (els) =>
+      els.map((e) => {
+        const top = (selector: string) => e.querySelector(selector)!.getBoundingClientRect().top;
+        return {
+          height: e.getBoundingClientRect().height,
+          spread:
+            Math.max(
+              ...['textarea', 'input[name$="-quantity"]', 'input[name$="-price"]', '[data-line-amount]'].map(top),
+            ) - Math.min(...['textarea', 'input[name$="-quantity"]', 'input[name$="-price"]'].map(top)),
+        };
+      }),
+    );
+    for (const box of boxes) {
+      expect(box.height).toBeLessThan(80);
+      expect(box.spread).toBeLessThan(12);
+    }
+    expect(await page.isVisible('.lines-head')).toBe(true);
+    expect(await page.isVisible('fieldset[data-line] button.move')).toBe(false);
+    // The Hall's skirting line, its price retyped, dragged above the Kitchen's first line.
+    const hallSkirting = before[3]!.split(':')[0]!;
+    const first = before[0]!.split(':')[0]!;
+    await page.fill(`#f-${hallSkirting}-price`, '13.25');
+    await page.dragAndDrop(`#${hallSkirting} [data-drag]`, `#${first}`, { targetPosition: { x: 300, y: 5 } });
+    await page.waitForURL(new RegExp(`moved=${hallSkirting.slice(5)}&notice=quote-saved#${hallSkirting}$`));
+    const dragged = await rowsShown();
+    expect(dragged).toEqual([before[3], before[0], before[1], before[2]]);
+    expect(await page.inputValue(`#f-${hallSkirting}-price`)).toBe('13.25');
+    // It joined the Kitchen’s section, is marked as moved, and has the focus for the keys.
+    const kitchen = await page.getAttribute('[data-section] >> nth=0', 'id');
+    expect(`section-${await page.inputValue(`#f-${hallSkirting}-section`)}`).toBe(kitchen);
+    await expect(page.textContent(`#${hallSkirting} .moved-note`)).resolves.toBe('Moved here and saved.');
+    expect(await page.$eval(':focus', (e) => e.closest('fieldset')?.id)).toBe(hallSkirting);
+    // The same URL again: wait for the page the key's post loads.
+    await Promise.all([page.waitForEvent('framenavigated'), page.keyboard.press('ArrowDown')]);
+    await page.waitForLoadState();
+    expect(await rowsShown()).toEqual([before[0], before[3], before[1], before[2]]);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (backend === 'sqlite')
+        await page.screenshot({ path: path.join(DOCS, `quote-builder-rows-${width}.png`), fullPage: true });
+    }
+    // On a phone each line is a card again, the arrows instead of the handle.
+    expect(await page.isVisible('.lines-head')).toBe(false);
+    expect(await page.isVisible(`#${hallSkirting} [data-drag]`)).toBe(false);
+    expect(await page.isVisible(`#${hallSkirting} button.move >> nth=0`)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('without the script the arrows reorder, and the page comes back at the moved line with its notice', async () => {
+    const url = page.url().split('?')[0]!;
+    const bare = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    try {
+      await bare.addCookies(await context.cookies());
+      const noScript = await bare.newPage();
+      await noScript.goto(url);
+      const order = await noScript.$$eval('[data-section] > fieldset[data-line]', (els) => els.map((e) => e.id));
+      expect(await noScript.isVisible(`#${order[1]} [data-drag]`)).toBe(false);
+      await noScript.click(`#${order[1]} button.move[value^="up:"]`);
+      await noScript.waitForURL(new RegExp(`moved=${order[1]!.slice(5)}&notice=quote-saved#${order[1]}$`));
+      expect(await noScript.$$eval('[data-section] > fieldset[data-line]', (els) => els.map((e) => e.id))).toEqual([
+        order[1],
+        order[0],
+        ...order.slice(2),
+      ]);
+      await expect(noScript.textContent('p.notice.ok')).resolves.toContain('Saved');
+      await expect(noScript.textContent(`#${order[1]} .moved-note`)).resolves.toBe('Moved here and saved.');
+    } finally {
+      await bare.close();
+    }
+  });
 });

@@ -144,10 +144,26 @@ describeEachBackend('the quote builder and the Quotes screen', (backend) => {
     expect(shown.body).toContain('Kitchen &lt;script&gt;x&lt;/script&gt;');
     expect(shown.body).not.toContain('<script>x');
     expect(shown.body).toContain('value="Ann &amp; Bob"');
-    // Move the discount up, then remove the paint line.
+    // Move the discount up: back at that line, marked, with the notice before the fragment.
     const second = lines[1]!.id;
-    await post(`${ws()}/quotes/${id}`, { do: `up:${second}` }, f.member);
+    const moved = await post(`${ws()}/quotes/${id}`, { do: `up:${second}` }, f.member);
+    expect(moved.headers.location).toBe(`${ws()}/quotes/${id}?moved=${second}&notice=quote-saved#line-${second}`);
     expect((await linesOf(id)).map((l) => l.description)).toEqual(['Discount', 'Paint <b>walls</b>']);
+    const marked = await get(moved.headers.location as string, f.member);
+    expect(marked.body).toMatch(new RegExp(`class="quote-line moved" id="line-${second}"`));
+    // The script's drag posts the whole order; an order that misses a line is refused by the sections, unchanged.
+    const dragged = await post(
+      `${ws()}/quotes/${id}`,
+      { do: `reorder:${first}`, 'line-order': `${first},${second}` },
+      f.member,
+    );
+    expect(dragged.headers.location).toBe(`${ws()}/quotes/${id}?moved=${first}&notice=quote-saved#line-${first}`);
+    expect((await linesOf(id)).map((l) => l.description)).toEqual(['Paint <b>walls</b>', 'Discount']);
+    const partial = await post(`${ws()}/quotes/${id}`, { do: `reorder:${first}`, 'line-order': second }, f.member);
+    expect(partial.statusCode).toBe(400);
+    expect(partial.body).toMatch(/id="f-sections-error"[^>]*>The lines changed meanwhile; reload and try again</);
+    expect((await linesOf(id)).map((l) => l.description)).toEqual(['Paint <b>walls</b>', 'Discount']);
+    await post(`${ws()}/quotes/${id}`, { do: `up:${second}` }, f.member);
     await post(`${ws()}/quotes/${id}`, { do: `remove:${first}` }, f.member);
     expect((await linesOf(id)).map((l) => l.description)).toEqual(['Discount']);
   });

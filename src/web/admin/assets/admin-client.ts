@@ -13,6 +13,9 @@
  *   tax and the total as the lines are typed (the free `[data-new-line]` too, once something is typed in it), by the
  * server's rules (src/domain/money.ts, ported here because the
  *   script cannot import): integers only, BigInt products divided once, half away from zero. Save still computes them.
+ * - `[data-drag]` (the builder's line handles) shows the handles and hides the ↑/↓ buttons at desktop width: a line
+ *   dragged, or moved with ↑/↓ on its focused handle, posts the builder form with `do=reorder:{id}` and the whole
+ *   order in `line-order`, so the edits on the page are saved with it.
  *
  * - `p[data-contrast-of="#input"]` (the form editor's colour) says, as the owner picks a colour, whether white text
  *   on it meets WCAG AA: the ratio comes from `shared.contrastWithWhite`, the server's own function
@@ -191,6 +194,98 @@ export function adminClient(doc: ClientDocument, win: ClientWindow, shared: Admi
     builder.addEventListener('change', recompute);
   }
 
+  // The builder's lines: drag a row by its handle, or focus the handle and press ↑ or ↓, and the new order is saved
+  // at once with what the form shows (a row dropped in another section takes that section), as the arrow buttons do
+  // without the script. The page comes back at the moved line, marked as saved.
+  const builderForm = doc.querySelector('form#builder');
+  const lines = builderForm?.querySelector('.lines-card') ?? null;
+  if (builderForm && lines) {
+    const idOf = (row: ClientElement) => (row.getAttribute('data-line') ?? '').replace(/^line-/, '');
+    const rows = () => {
+      const all: ClientElement[] = [];
+      lines.querySelectorAll('[data-section] > fieldset[data-line]').forEach((row) => all.push(row));
+      return all;
+    };
+    const commit = (row: ClientElement) => {
+      const section = row.parentElement;
+      const select = row.querySelector('select[name$="-section"]') as ClientInput | null;
+      if (section && select) select.value = (section.getAttribute('id') ?? '').replace(/^section-/, '');
+      const order = builderForm.querySelector('[data-line-order]') as ClientInput | null;
+      const action = builderForm.querySelector('[data-line-action]') as ClientInput | null;
+      if (!order || !action) return;
+      order.value = rows().map(idOf).join(',');
+      action.setAttribute('name', 'do');
+      action.value = `reorder:${idOf(row)}`;
+      builderForm.submit();
+    };
+    let dragged: ClientElement | null = null;
+    let home: { parent: ClientElement | null; next: ClientElement | null } = { parent: null, next: null };
+    let dropped = false;
+    lines.className += ' scripted';
+    lines.querySelectorAll('[data-drag]').forEach((handle) => {
+      const row = handle.closest('fieldset[data-line]');
+      if (!row) return;
+      handle.hidden = false;
+      handle.addEventListener('pointerdown', () => row.setAttribute('draggable', 'true'));
+      handle.addEventListener('pointerup', () => row.removeAttribute('draggable'));
+      // The keys on the handle, or on the row itself when it has the focus after a move (its fragment focuses it).
+      row.addEventListener('keydown', (event) => {
+        if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+        if (event.target !== handle && event.target !== row) return;
+        event.preventDefault();
+        const all = rows();
+        const other = all[all.indexOf(row) + (event.key === 'ArrowUp' ? -1 : 1)];
+        const parent = other?.parentElement;
+        if (!other || !parent) return;
+        // Within a section a row swaps with its neighbour; past the section's edge it joins the next section's end.
+        const same = parent === row.parentElement;
+        parent.insertBefore(row, (event.key === 'ArrowUp') === same ? other : other.nextElementSibling);
+        commit(row);
+      });
+      row.addEventListener('dragstart', (event) => {
+        dragged = row;
+        dropped = false;
+        home = { parent: row.parentElement, next: row.nextElementSibling };
+        if (event.dataTransfer) {
+          event.dataTransfer.effectAllowed = 'move';
+          event.dataTransfer.setData('text/plain', idOf(row));
+        }
+        row.className += ' dragging';
+      });
+      row.addEventListener('dragend', () => {
+        row.removeAttribute('draggable');
+        row.className = row.className.replace(/ dragging/g, '');
+        if (!dropped && home.parent) home.parent.insertBefore(row, home.next);
+        dragged = null;
+      });
+    });
+    lines.addEventListener('dragover', (event) => {
+      const moving = dragged;
+      const over = (event.target as ClientElement | null)?.closest?.('[data-section]');
+      if (!moving || !over) return;
+      event.preventDefault();
+      const target = (event.target as ClientElement).closest('fieldset[data-line]');
+      if (target === moving) return;
+      if (target && target.parentElement === over) {
+        const box = target.getBoundingClientRect();
+        over.insertBefore(moving, event.clientY > box.top + box.height / 2 ? target.nextElementSibling : target);
+        return;
+      }
+      // Over a section's heading or its empty place: to its start when above its first row, else to its end.
+      const first = over.querySelector(':scope > fieldset[data-line]');
+      if (first && first !== moving && event.clientY < first.getBoundingClientRect().top)
+        over.insertBefore(moving, first);
+      else if (moving.parentElement !== over || moving.nextElementSibling) over.appendChild(moving);
+    });
+    lines.addEventListener('drop', (event) => {
+      const moving = dragged;
+      if (!moving) return;
+      event.preventDefault();
+      dropped = true;
+      if (moving.parentElement !== home.parent || moving.nextElementSibling !== home.next) commit(moving);
+    });
+  }
+
   // The form editor's colour: the contrast with white as the owner picks (Save still checks it on the server).
   doc.querySelectorAll('p[data-contrast-of]').forEach((hint) => {
     const picker = doc.querySelector(hint.getAttribute('data-contrast-of') ?? '') as ClientInput | null;
@@ -227,13 +322,30 @@ export interface ClientElement {
   hidden: boolean;
   textContent: string | null;
   className: string;
+  parentElement: ClientElement | null;
+  nextElementSibling: ClientElement | null;
   getAttribute(name: string): string | null;
   querySelector(selector: string): ClientElement | null;
   querySelectorAll(selector: string): { forEach(each: (element: ClientElement) => void): void };
+  closest(selector: string): ClientElement | null;
   setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  insertBefore(node: ClientElement, before: ClientElement | null): unknown;
+  appendChild(node: ClientElement): unknown;
+  getBoundingClientRect(): { top: number; height: number };
   focus(): void;
-  addEventListener(type: string, listener: (event: { preventDefault(): void }) => void): void;
+  submit(): void;
+  addEventListener(type: string, listener: (event: ClientEvent) => void): void;
   remove(): void;
+}
+
+/** What the listeners read of an event (a key, the pointer's height, a drag's data). */
+interface ClientEvent {
+  key?: string;
+  clientY: number;
+  target: unknown;
+  dataTransfer?: { effectAllowed: string; setData(type: string, data: string): void } | null;
+  preventDefault(): void;
 }
 
 interface ClientDetails extends ClientElement {

@@ -166,6 +166,8 @@ export interface BuilderInput {
   documents?: { sent?: StoredDocument; accepted?: StoredDocument };
   /** An accepted quote's Invoices block (src/web/admin/invoices/invoice-chain-blocks.ts). */
   invoices?: SafeHtml | string;
+  /** The line a move just placed (`?moved=`): the builder marks it and says it was saved. */
+  movedLine?: string;
 }
 
 /** The unit a room's figure is in, by its kind, in the workspace's units (a pack line's own unit is `each`). */
@@ -195,8 +197,21 @@ export function measuredNote(line: QuoteLineView, settings: Pick<WorkspaceSettin
   }${source.pack !== null ? ` = ${formatQuantity(line.quantity, settings.locale)} packs` : ''}`;
 }
 
-function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, count: number): SafeHtml {
+/** Where a line sits, for its labels and buttons: its place among all lines, and whether it just moved there. */
+interface LinePlace {
+  position: number;
+  count: number;
+  moved: boolean;
+}
+
+/**
+ * A draft's line: a compact table row at desktop width (the column names in `linesHead`, each field's own label kept
+ * for screen readers), a card on a phone. The drag handle is hidden until the admin script shows it; the arrows work
+ * without the script (docs/admin-app.md, "Quotes").
+ */
+function lineBlock(input: BuilderInput, line: QuoteLineView, place: LinePlace): SafeHtml {
   const { quote, form } = input;
+  const { position, count } = place;
   const errors = form.errors ?? {};
   const p = `line-${line.id}`;
   const posted = form.body;
@@ -223,19 +238,26 @@ function lineBlock(input: BuilderInput, line: QuoteLineView, position: number, c
     }${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}</div>`;
   };
   const source = line.source;
-  return html`<fieldset class="quote-line" id="${p}" data-line="${p}">
+  // A moved line takes the focus from the URL's fragment (#line-…), so the arrow keys go on moving it (admin script).
+  return html`<fieldset class="quote-line${place.moved ? ' moved' : ''}" id="${p}" data-line="${p}"${
+    place.moved ? html` tabindex="-1"` : ''
+  }>
   <legend class="offscreen">Line ${position + 1}</legend>
+<span class="drag-cell"><button type="button" class="drag-handle secondary" data-drag hidden
+  aria-label="Move line ${position + 1}: drag it, or press the up and down arrow keys">⠿</button></span>
 ${input1('description', `Line ${position + 1}`, value('description', line.description), {
   textarea: true,
   maxlength: 1000,
 })}
 ${source ? html`<p class="source">${measuredNote(line, input.settings)}</p>` : ''}
+${place.moved ? html`<p class="moved-note" role="status">Moved here and saved.</p>` : ''}
 <div class="line-grid">
 ${input1('quantity', 'Quantity', value('quantity', formatDecimal(line.quantity, 2)), {
   maxlength: 14,
   inputmode: 'decimal',
 })}
-<div class="field"><label for="f-${p}-unit">Unit</label><select id="f-${p}-unit" name="${p}-unit">${UNITS.map(
+<div class="field unit-cell"><label for="f-${p}-unit">Unit</label><select id="f-${p}-unit"
+  name="${p}-unit">${UNITS.map(
     (u) => html`<option value="${u}"${u === unit ? html` selected` : ''}>${UNIT_LABELS[u]}</option>`,
   )}</select>${err('unit') ? html`<p class="field-error">${err('unit')}</p>` : ''}</div>
 ${input1('price', `Unit price (${quote.currency})`, value('price', amountText(line.unitPrice, quote.currency)), {
@@ -266,12 +288,12 @@ ${
 </div>
 <input type="hidden" name="${p}-present" value="1">
 <div class="line-foot">
-<span><label><input type="checkbox" name="${p}-optional" value="on"${
+<span class="optional-cell"><label><input type="checkbox" name="${p}-optional" value="on"${
     ticked('optional', line.optional) ? html` checked` : ''
-  }> Optional (the customer ticks it)</label>
+  }><span class="wordy"> Optional (the customer ticks it)</span></label>
 ${
   line.optional
-    ? html`<label><input type="checkbox" name="${p}-chosen" value="on"${
+    ? html`<label class="first"><input type="checkbox" name="${p}-chosen" value="on"${
         ticked('chosen', line.chosen) ? html` checked` : ''
       }> Ticked at first</label>`
     : ''
@@ -281,22 +303,28 @@ ${
     quote.currency,
     input.settings.locale,
   )}</span>
-${
-  position > 0
-    ? html`<button type="submit" class="secondary" name="do"
+<span class="line-buttons">${
+    position > 0
+      ? html`<button type="submit" class="secondary move" name="do"
       value="up:${line.id}" aria-label="Move line ${position + 1} up">↑</button>`
-    : ''
-}
-${
-  position < count - 1
-    ? html`<button type="submit" class="secondary" name="do"
+      : ''
+  }${
+    position < count - 1
+      ? html`<button type="submit" class="secondary move" name="do"
       value="down:${line.id}" aria-label="Move line ${position + 1} down">↓</button>`
-    : ''
-}
-<button type="submit" class="danger" name="do"
-  value="remove:${line.id}" aria-label="Remove line ${position + 1}">Remove</button></span>
+      : ''
+  }<button type="submit" class="danger" name="do"
+  value="remove:${line.id}" aria-label="Remove line ${position + 1}">Remove</button></span></span>
 </div>
 </fieldset>`;
+}
+
+/** The column names over a section's line rows at desktop width (each field keeps its own label for screen readers). */
+function linesHead(quote: QuoteView): SafeHtml {
+  return html`<div class="lines-head" aria-hidden="true"><span></span><span>Description</span><span>Quantity</span>
+<span>Unit</span><span>Price (${quote.currency})</span><span>Taxes</span>${
+    quote.sections.length > 1 ? html`<span>Section</span>` : ''
+  }<span>Optional</span><span class="amount">Amount</span><span></span></div>`;
 }
 
 /**
@@ -456,14 +484,17 @@ ${
     : ''
 }
 </span></div>`;
-    const body = lines.map((line) => lineBlock(input, line, n++, count));
+    const body = lines.map((line) =>
+      lineBlock(input, line, { position: n++, count, moved: line.id === input.movedLine }),
+    );
     return html`<section class="quote-section${
       section.choice ? ' alternative' : ''
     }" id="section-${section.id}" data-section aria-label="${label}"${section.chosen ? '' : html` data-not-taken`}>
 ${head}${
       lines.length === 0
-        ? html`<p class="muted small">No lines in this section: move lines here with their Section select.</p>`
-        : body
+        ? html`<p class="muted small" data-empty-section>No lines in this section: move lines here with their
+  Section select.</p>`
+        : html`${linesHead(quote)}${body}`
     }
 </section>`;
   });
@@ -483,8 +514,9 @@ function draftBuilder(call: WorkspaceCall, input: BuilderInput, base: string): S
   return html`${pickCard(call, input, base)}
 <form method="post" action="${base}" novalidate id="builder">
 ${csrfField(call.csrf)}
-<section class="card" aria-labelledby="lines-heading">
+<section class="card lines-card${quote.sections.length > 1 ? ' has-sections' : ''}" aria-labelledby="lines-heading">
 <h2 id="lines-heading">Lines</h2>
+<input type="hidden" name="line-order" value="" data-line-order><input type="hidden" value="" data-line-action>
 ${errors.sections ? html`<p class="field-error" id="f-sections-error" role="alert">${errors.sections}</p>` : ''}
 ${
   quote.lines.length === 0 && quote.sections.length <= 1

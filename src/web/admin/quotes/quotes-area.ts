@@ -19,7 +19,7 @@ import { removeQuoteSection } from '../../../domain/quotes/remove-quote-section.
 import { renameQuoteSection } from '../../../domain/quotes/rename-quote-section.js';
 import { setQuoteDeposit } from '../../../domain/quotes/set-quote-deposit.js';
 import { undoChoice } from '../../../domain/quotes/undo-choice.js';
-import { moveQuoteLine } from '../../../domain/quotes/reorder-quote-lines.js';
+import { moveQuoteLine, reorderQuoteLines } from '../../../domain/quotes/reorder-quote-lines.js';
 import { reviseQuote } from '../../../domain/quotes/revise-quote.js';
 import { saveQuote, type DraftChanges } from '../../../domain/quotes/save-quote.js';
 import { sendQuote } from '../../../domain/quotes/send-quote.js';
@@ -80,6 +80,7 @@ export async function renderQuote(
       scans,
       emailOn: Boolean(call.ctx.mail),
       form,
+      ...(call.query.moved ? { movedLine: call.query.moved } : {}),
       ...(documents ? { documents } : {}),
       ...(chain
         ? { invoices: quoteInvoicesCard(call, { quote, chain, locale: settings.locale, error: invoiceError }) }
@@ -234,12 +235,32 @@ async function sectionAction(call: WorkspaceCall, quote: QuoteView): Promise<boo
   }
 }
 
-/** Move up/down and Remove, named by the button pressed (`do`), after the form's edits are saved. */
+/**
+ * Move up/down, Remove and the script's drag (`reorder`, with the whole order in `line-order`), named by the button
+ * pressed (`do`), after the form's edits are saved (a dragged line's new section, too, through its Section select).
+ */
 async function lineAction(call: WorkspaceCall, quote: QuoteView): Promise<void> {
   const [verb, lineId = ''] = (call.body.do ?? '').split(':');
   const input = { quoteId: quote.id, lineId };
   if (verb === 'up' || verb === 'down') await moveQuoteLine({ ctx: call.ctx, input: { ...input, direction: verb } });
+  if (verb === 'reorder') {
+    const lineIds = (call.body['line-order'] ?? '').split(',').filter((id) => id !== '');
+    await reorderQuoteLines({ ctx: call.ctx, input: { quoteId: quote.id, lineIds } });
+  }
   if (verb === 'remove') await removeQuoteLine({ ctx: call.ctx, input });
+}
+
+/**
+ * Where the builder reloads after a button: at the line that moved (marked there as saved), at the lines after a
+ * removal or a section button, at the top after Save.
+ */
+function builderPlace(call: WorkspaceCall, quoteId: string): string {
+  const [verb = '', id = ''] = (call.body.do ?? '').split(':');
+  const path = quotePath(call, quoteId);
+  if (['up', 'down', 'reorder'].includes(verb) && /^[A-Za-z0-9_-]{1,80}$/.test(id))
+    return `${path}?moved=${id}#line-${id}`;
+  if (verb === 'remove' || verb.startsWith('section') || verb.startsWith('choice')) return `${path}#lines-heading`;
+  return path;
 }
 
 /** Ticked boxes repeat their name; the gate's body keeps one value a name, so the list is read from the request. */
@@ -422,9 +443,7 @@ export const quotesArea: AdminArea = {
           const message = error.fieldErrors?.[0]?.message ?? error.detail;
           return renderQuote(call, httpStatusOf(error), await loadQuote(call), { errors: { sections: message } });
         }
-        const placed =
-          call.body.do?.includes(':') || call.body.do?.startsWith('section') || call.body.do?.startsWith('choice');
-        return call.redirect(`${quotePath(call, quote.id)}${placed ? `#lines-heading` : ''}`, 'quote-saved');
+        return call.redirect(builderPlace(call, quote.id), 'quote-saved');
       },
       form: builderForm,
     },

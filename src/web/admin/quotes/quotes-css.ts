@@ -62,25 +62,93 @@ dl.totals .grand { font-weight: 700; color: var(--ink); font-size: 1.1rem; }
 }
 .section-tools { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0 1rem; }
 .section-tools .field { margin: 0; }
+.drag-cell, .lines-head { display: none; }
+.quote-line .optional-cell label.first { margin-left: .75rem; }
+.quote-line .line-buttons { display: inline-flex; gap: .35rem; }
+.quote-line.moved { box-shadow: 0 0 0 2px var(--ok-soft); border-color: #b7dfc3; }
+.moved-note { color: var(--ok); font-size: .85rem; font-weight: 600; margin: 0 0 .5rem; }
+.quote-line.dragging { opacity: .55; }
+.quote-line.moved:focus { outline: 3px solid var(--focus); outline-offset: 1px; }
+/*
+ * At desktop width a section's lines are rows of one table: every row the same columns (--line-cols), the column
+ * names once over them (.lines-head), each field's own label kept for screen readers only. The free line stays a
+ * small form of its own.
+ */
 @media (min-width: 64rem) {
-  .quote-line {
-    display: grid; grid-template-columns: minmax(13rem, 1fr) minmax(0, 2.3fr); gap: 0 1rem; padding: .4rem .6rem;
-    margin: 0 0 .4rem;
+  .lines-card {
+    --line-cols: 1.75rem minmax(11rem, 1fr) 4.75rem 5rem 6.25rem 7.25rem 5.75rem 6rem 9.25rem;
   }
-  .quote-line > .description-cell { grid-column: 1; grid-row: 1; margin: 0; }
-  .quote-line > .line-grid {
-    grid-column: 2; grid-row: 1; grid-template-columns: 5.5rem 6rem 7.5rem minmax(6rem, 1fr) minmax(7rem, 10rem);
+  .lines-card.has-sections {
+    --line-cols: 1.75rem minmax(11rem, 1fr) 4.75rem 5rem 6.25rem 7.25rem 7.5rem 5.75rem 6rem 9.25rem;
   }
-  .quote-line > .source { grid-column: 1 / -1; grid-row: 2; margin: .15rem 0 0; }
-  .quote-line > .line-foot { grid-column: 1 / -1; grid-row: 3; }
-  .quote-line textarea { min-height: 2.4rem; }
-  .quote-line .line-grid .field { margin: 0; }
-  .quote-line .line-grid select, .quote-line .line-grid input[type="text"] { width: 100%; min-width: 0; }
+  .lines-card.scripted { --line-cols: 1.75rem minmax(11rem, 1fr) 4.75rem 5rem 6.25rem 7.25rem 5.75rem 6rem 5.75rem; }
+  .lines-card.scripted.has-sections {
+    --line-cols: 1.75rem minmax(11rem, 1fr) 4.75rem 5rem 6.25rem 7.25rem 7.5rem 5.75rem 6rem 5.75rem;
+  }
+  .lines-head, .quote-section .quote-line {
+    display: grid; grid-template-columns: var(--line-cols); gap: 0 .5rem; align-items: center;
+  }
+  .lines-head {
+    font-size: .8rem; font-weight: 600; color: var(--muted); padding: 0 .25rem .3rem;
+    border-bottom: 1px solid var(--line);
+  }
+  .lines-head .amount { text-align: right; }
+  .quote-section .quote-line {
+    border: 0; border-bottom: 1px solid var(--line); border-radius: 0; margin: 0; padding: .35rem .25rem;
+  }
+  .quote-section .quote-line.moved { background: var(--ok-soft); }
+  .quote-section .quote-line > .line-grid, .quote-section .quote-line > .line-foot,
+  .quote-section .quote-line .line-foot > .actions { display: contents; }
+  .quote-section .quote-line .field { margin: 0; min-width: 0; }
+  .quote-section .quote-line .field > label, .quote-section .quote-line .taxes-cell > .muted,
+  .quote-section .quote-line .wordy {
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
+  }
+  .quote-section .quote-line input[type="text"], .quote-section .quote-line select {
+    min-height: 2.1rem; padding: .3rem .45rem; width: 100%; min-width: 0;
+  }
+  .quote-section .quote-line textarea {
+    min-height: 2.1rem; padding: .3rem .45rem; field-sizing: content; max-height: 8rem; resize: vertical;
+  }
+  .quote-section .quote-line .drag-cell { display: block; grid-column: 1; grid-row: 1; }
+  .quote-section .quote-line .description-cell { grid-column: 2; grid-row: 1; }
+  .quote-section .quote-line .quantity-cell { grid-column: 3; grid-row: 1; }
+  .quote-section .quote-line .unit-cell { grid-column: 4; grid-row: 1; }
+  .quote-section .quote-line .price-cell { grid-column: 5; grid-row: 1; }
+  .quote-section .quote-line .taxes-cell { grid-column: 6; grid-row: 1; font-size: .875rem; }
+  .quote-section .quote-line .taxes-cell label.radio { display: inline-flex; gap: .2rem; margin: 0 .35rem 0 0; }
+  .quote-section .quote-line .section-cell { grid-column: 7; grid-row: 1; }
+  .quote-section .quote-line .optional-cell { grid-column: -4; grid-row: 1; font-size: .875rem; }
+  .quote-section .quote-line .optional-cell label { display: flex; margin: 0; }
+  .quote-section .quote-line .optional-cell label.first { margin: .1rem 0 0; font-size: .8rem; white-space: nowrap; }
+  .quote-section .quote-line .line-amount { grid-column: -3; grid-row: 1; text-align: right; }
+  .quote-section .quote-line .line-buttons { grid-column: -2; grid-row: 1; justify-content: flex-end; }
+  .quote-section .quote-line .line-buttons button { min-height: 2.1rem; padding: .25rem .55rem; }
+  .lines-card.scripted .quote-section .quote-line .line-buttons button.move { display: none; }
+  .quote-section .quote-line > .source, .quote-section .quote-line > .moved-note {
+    grid-column: 2 / -1; margin: .2rem 0 0; font-size: .8rem;
+  }
+  .drag-handle {
+    min-height: 2.1rem; width: 1.75rem; padding: 0; border-color: transparent; color: var(--muted); cursor: grab;
+    font-size: 1.1rem; background: transparent;
+  }
+  .drag-handle:hover { border-color: #a3abba; }
+  #new-line {
+    display: grid; grid-template-columns: minmax(13rem, 1fr) minmax(0, 2.3fr); gap: 0 1rem; padding: .5rem .75rem;
+  }
+  #new-line > legend { grid-column: 1 / -1; }
+  #new-line > .field { grid-column: 1; grid-row: 1; margin: 0; }
+  #new-line > .line-grid { grid-column: 2; grid-row: 1; grid-template-columns: 5.5rem 6rem 7.5rem minmax(6rem, 1fr); }
+  #new-line > .line-foot { grid-column: 1 / -1; grid-row: 2; }
+  #new-line textarea { min-height: 2.4rem; }
+  #new-line .taxes-cell label.radio { display: inline-flex; gap: .25rem; margin: .5rem .6rem 0 0; }
+  #new-line .line-grid .field { margin: 0; }
+  #new-line .line-grid select, #new-line .line-grid input[type="text"] { width: 100%; min-width: 0; }
 }
 @media (max-width: 40rem) {
   .quote-line .line-grid { grid-template-columns: 1fr 1fr; }
   .quote-line .line-grid label { white-space: normal; }
-  .quote-line .line-grid .taxes-cell { grid-column: 1 / -1; }
+  .quote-line .taxes-cell label.radio { display: inline-flex; gap: .25rem; margin: .35rem .75rem 0 0; }
   table.quotes thead { display: none; }
   table.quotes tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.quotes td { display: block; border: 0; padding: .15rem .75rem; }
