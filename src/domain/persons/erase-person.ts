@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { removeLeads } from '../workspaces/remove-contents.js';
 import type { WorkspaceVerbArgs } from '../context.js';
 import type { ForgetReport } from '../../storage/database.js';
-import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+import { findPersonInvoices, findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 import { forgetConfirmations } from '../notifications/sender-confirmation.js';
 import type { InvoiceKind } from '../invoices/invoice-states.js';
 
@@ -112,23 +112,7 @@ export async function erasePerson({
     }
     // Their invoices: those of their leads, and (found by email) those addressed to them. Issued ones are the books:
     // kept, their customer link ended; drafts are deleted (their lines with them).
-    const byEmail = 'email' in match ? match.email.toLowerCase() : undefined;
-    const invoiceRows =
-      leads.length === 0 && byEmail === undefined
-        ? []
-        : await trx
-            .selectFrom('invoices')
-            .select(['id', 'kind', 'number', 'status'])
-            .where('workspace_id', '=', ctx.workspaceId)
-            .where((eb) =>
-              eb.or([
-                ...(leads.length > 0 ? [eb('lead_id', 'in', leads)] : []),
-                ...(byEmail !== undefined ? [eb(eb.fn('lower', ['customer_email']), '=', byEmail)] : []),
-              ]),
-            )
-            .orderBy('created_at')
-            .orderBy('id')
-            .execute();
+    const invoiceRows = await findPersonInvoices(trx, { workspaceId: ctx.workspaceId, match, leadIds: leads });
     const drafts = invoiceRows.filter((r) => r.status === 'draft').map((r) => r.id);
     const kept: KeptInvoice[] = invoiceRows
       .filter((r) => r.status !== 'draft')

@@ -3,8 +3,9 @@ import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import type { MarkedLeadState } from '../quarantine/mark-as-spam.js';
 import { toQuarantineView, type QuarantineView } from '../quarantine/list-quarantine.js';
 import { readLeadRecords, requestMeta, toExportedLead, type ExportedLead, type RequestMeta } from './exported-lead.js';
-import { findPersonRows, personMatch, type PersonMatch } from './person-data.js';
+import { findPersonInvoices, findPersonRows, personMatch, type PersonMatch } from './person-data.js';
 import { loadQuoteView, type QuoteView } from '../quotes/quote-view.js';
+import { loadInvoiceView, type InvoiceView } from '../invoices/invoice-view.js';
 
 export interface PersonExport {
   workspaceId: string;
@@ -12,6 +13,11 @@ export interface PersonExport {
   leads: ExportedLead[];
   /** Every revision of the quotes made for those leads (docs/quotes.md), without the customer's link (a secret). */
   quotes: Array<Omit<QuoteView, 'customerUrl'>>;
+  /**
+   * Their invoices and credit notes with lines and payments (those of their leads, and those addressed to their
+   * email), without the customer's link.
+   */
+  invoices: Array<Omit<InvoiceView, 'customerUrl'>>;
   /** `markedLead`: for a lead marked as spam, the lead as it was kept (Restore brings it back); null for a catch. */
   quarantine: Array<QuarantineView & RequestMeta & { markedLead: ExportedLead | null }>;
   idempotencyRecords: Array<{ scope: string; key: string; createdAt: string }>;
@@ -30,12 +36,14 @@ export async function exportPerson({
 }>): Promise<PersonExport> {
   const match = personMatch(input);
   const rows = await findPersonRows(ctx.store.db, { workspaceId: ctx.workspaceId, match });
+  const leadIds = rows.leads.map((l) => l.id);
+  const invoiceRows = await findPersonInvoices(ctx.store.db, { workspaceId: ctx.workspaceId, match, leadIds });
   // The export handed out is recorded with its counts (never whom); the People screen's lookup before it is not.
   if (!input.lookupOnly) {
     await recordAuditAlone(ctx, {
       action: 'person.exported',
       workspaceId: ctx.workspaceId,
-      details: { leads: rows.leads.length, quarantine: rows.quarantine.length },
+      details: { leads: rows.leads.length, quarantine: rows.quarantine.length, invoices: invoiceRows.length },
     });
   }
   return {
@@ -43,9 +51,12 @@ export async function exportPerson({
     match,
     // The team's notes and history about the person are data about them too (the erasure deletes them with the lead).
     leads: await Promise.all(rows.leads.map(async (row) => toExportedLead(await readLeadRecords(ctx.store.db, row)))),
-    quotes: await quotesOf(
-      ctx,
-      rows.leads.map((l) => l.id),
+    quotes: await quotesOf(ctx, leadIds),
+    invoices: await Promise.all(
+      invoiceRows.map(async (row) => {
+        const { customerUrl: _link, ...invoice } = await loadInvoiceView(ctx, ctx.store.db, row);
+        return invoice;
+      }),
     ),
     quarantine: rows.quarantine.map((row) => ({
       ...toQuarantineView(row),

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { LeadTable, QuarantineTable, Schema } from '../../storage/schema.js';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { InvoiceTable, LeadTable, QuarantineTable, Schema } from '../../storage/schema.js';
 import { emailKey, phoneKey } from '../../storage/contact-keys.js';
 import { AppError } from '../errors.js';
 import { checkText } from '../text-input.js';
@@ -111,4 +111,30 @@ export async function findPersonRows(
           .orderBy('created_at')
           .execute();
   return { leads, quarantine, idempotency };
+}
+
+/**
+ * The person's invoices and credit notes, oldest first: those of their leads, and (found by email, in any case) those
+ * addressed to them. Export lists them; erasure deletes the drafts and keeps the issued ones as the books.
+ */
+export async function findPersonInvoices(
+  db: Kysely<Schema> | Transaction<Schema>,
+  input: { workspaceId: string; match: PersonMatch; leadIds: string[] },
+): Promise<Array<Selectable<InvoiceTable>>> {
+  const { workspaceId, match, leadIds } = input;
+  const byEmail = 'email' in match ? match.email.toLowerCase() : undefined;
+  if (leadIds.length === 0 && byEmail === undefined) return [];
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        ...(leadIds.length > 0 ? [eb('lead_id', 'in', leadIds)] : []),
+        ...(byEmail !== undefined ? [eb(eb.fn('lower', ['customer_email']), '=', byEmail)] : []),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

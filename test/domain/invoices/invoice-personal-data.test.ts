@@ -10,6 +10,7 @@ import { recordPayment } from '../../../src/domain/invoices/record-payment.js';
 import { sendInvoice } from '../../../src/domain/invoices/send-invoice.js';
 import { updateInvoice } from '../../../src/domain/invoices/update-invoice.js';
 import { BOOKS_KEEP_IT, erasePerson } from '../../../src/domain/persons/erase-person.js';
+import { exportPerson } from '../../../src/domain/persons/export-person.js';
 import { runRetention } from '../../../src/domain/retention/run-retention.js';
 import { updateWorkspaceSettings } from '../../../src/domain/settings/update-workspace-settings.js';
 import { describeEachBackend } from '../../helpers/backends.js';
@@ -79,6 +80,15 @@ describeEachBackend('invoices and personal data', (backend) => {
     const carol = await blankFor(await leadOf(world, ws.seeded, 'Carol Jones'));
     const carolSent = await sendInvoice({ ctx: wctx, input: { invoiceId: carol.id, by: by() } });
 
+    // Her export lists the same invoices (of her lead, and addressed to her), payments in, links out.
+    const exported = await exportPerson({ ctx: wctx, input: { email: 'Ada@Example.com' } });
+    expect(exported.invoices.map((i) => [i.id, i.number, i.kind, i.payments.map((p) => p.amount)])).toEqual([
+      [deposit.id, 'INV-0001', 'deposit', [52525]],
+      [rest.id, null, 'final', []],
+      [other.id, 'INV-0002', 'invoice', []],
+    ]);
+    expect(JSON.stringify(exported)).not.toContain(sent.token);
+    expect(JSON.stringify(exported)).not.toContain('customerUrl');
     const erased = await erasePerson({ ctx: wctx, input: { email: 'ada@example.com' } });
     expect(erased.deleted.invoices).toEqual([rest.id]);
     expect(erased.kept).toEqual([
