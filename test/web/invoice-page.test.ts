@@ -1,3 +1,4 @@
+import { pdfInfo, pdfText } from '../helpers/pdf-text.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
 import type { App } from '../../src/app.js';
@@ -130,6 +131,11 @@ describeEachBackend("the customer's invoice page /i/{token}", (backend) => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // In the PDF the markup is text, printed as typed, never interpreted: every field, and no script in the file.
+    const printed = pdfText(pdf.rawPayload);
+    for (const text of ['Oak', 'Title', 'Note', 'Ada', 'Street', 'Bank transfer to', 'Home'])
+      expect(printed).toContain(`${text} <script>alert(1)</script><b>x</b>&"'`);
+    expect(pdfInfo(pdf.rawPayload).JavaScript).toBe('no');
     expect((await app.inject({ method: 'GET', url: inv.path })).body).toContain('id="download-pdf" href="?pdf=1"');
 
     const viewCount = async () =>
