@@ -1,3 +1,4 @@
+import { overdueCandidatesQuery } from '../../src/domain/follow-ups/invoice-reminders.js';
 import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveLeadFilters, type LeadFilterInput } from '../../src/domain/leads/lead-filters.js';
@@ -168,6 +169,15 @@ describeEachBackend('query plans of leads', (backend) => {
     const text = expectIndexed(await planOf(followUpCandidatesQuery(world.ctx, '2026-10-01T00:00:00.000Z')));
     expect(text).toMatch(/quotes_open_sent/);
     expect(text).toMatch(/quotes_chain/);
+  });
+
+  it('the overdue reminders read only the open invoices, from their partial index, never the whole table', async () => {
+    // Across workspaces: the partial index of the open invoices is read whole (SQLite: `SCAN … USING INDEX`), which
+    // holds only open invoices; the table itself is never scanned.
+    const text = (await planOf(overdueCandidatesQuery(world.ctx, '2026-10-01'))).join('\n');
+    expect(text).toMatch(/invoices_workspace_open_(due|totals)/);
+    if (backend === 'postgres') expect(text, text).not.toMatch(/Seq Scan/);
+    else expect(text, text).not.toMatch(/^SCAN (i|invoices)$/m);
   });
 
   it.each([
