@@ -772,6 +772,8 @@ export interface InvoiceTable {
   customer_address: string | null;
   title: string | null;
   note: string | null;
+  /** Since 0054: the sender's words in the email Send queues; null for none. */
+  send_message?: string | null;
   currency: string;
   /** JSON `[{ name, rate }]`, rate in thousandths of a percent, frozen at creation. */
   tax_rates: string;

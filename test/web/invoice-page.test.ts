@@ -47,7 +47,12 @@ describeEachBackend("the customer's invoice page /i/{token}", (backend) => {
     home = await quotingWorkspace(world, 'Home', { businessName: `Home ${MARKUP}` });
     await updateWorkspaceSettings({
       ctx: world.ctx,
-      input: { workspaceId: home.seeded.workspaceId, paymentInstructions: `Bank transfer to ${MARKUP}` },
+      input: {
+        workspaceId: home.seeded.workspaceId,
+        paymentInstructions: `Bank transfer to ${MARKUP}`,
+        businessAddress: '1 Main St, Montréal',
+        businessPhone: '+1 514-555-0100',
+      },
     });
   });
   afterAll(async () => {
@@ -77,6 +82,7 @@ describeEachBackend("the customer's invoice page /i/{token}", (backend) => {
           customerName: `Ada ${MARKUP}`,
           customerAddress: `Street ${MARKUP}`,
           customerEmail: 'ada@customer.test',
+          sendMessage: `Thanks for choosing us ${MARKUP}`,
         },
       },
     });
@@ -126,6 +132,11 @@ describeEachBackend("the customer's invoice page /i/{token}", (backend) => {
     expect(invoiceMail.html).not.toContain('<script>alert(1)');
     expect(invoiceMail.attachments.map((a) => a.contentType)).toContain('application/pdf');
     expect(String(invoiceMail.html)).toContain(inv.path);
+    // The sender's words after the greeting, escaped; the business's address and phone under it; never on the page.
+    expect(String(invoiceMail.html)).toContain(`id="sender-message">Thanks for choosing us ${ESCAPED}</p>`);
+    expect(invoiceMail.text).toContain(`Hello Ada ${MARKUP},\n\nThanks for choosing us ${MARKUP}\n\nSender of`);
+    expect(invoiceMail.text).toContain(`\n\nHome ${MARKUP}\n1 Main St, Montréal\n+1 514-555-0100\n`);
+    expect(res.body).not.toContain('Thanks for choosing us');
 
     const pdf = await app.inject({ method: 'GET', url: `${inv.path}?pdf=1` });
     expect(pdf.statusCode).toBe(200);

@@ -68,6 +68,8 @@ export interface InvoiceView {
   customer: { name: string | null; email: string | null; phone: string | null; address: string | null };
   title: string | null;
   note: string | null;
+  /** The sender's own words in the email Send queues (docs/invoices.md, "Send"); null for none. */
+  sendMessage: string | null;
   paymentTermsDays: number;
   /** Frozen at the send (Settings' before it). */
   paymentInstructions: string | null;
@@ -236,6 +238,7 @@ export function viewOf(ctx: DomainContext, row: Selectable<InvoiceTable>, parts:
     },
     title: row.title,
     note: row.note,
+    sendMessage: row.send_message ?? null,
     paymentTermsDays: Number(row.payment_terms_days),
     paymentInstructions: row.payment_instructions,
     lines: parts.lines,

@@ -16,6 +16,8 @@ export interface InvoiceDetails {
   customerEmail?: string;
   customerPhone?: string;
   customerAddress?: string;
+  /** The sender's words in the email Send queues. */
+  sendMessage?: string;
   /** Days from the send to the due date, 0 to 365. */
   paymentTermsDays?: string | number;
 }
@@ -53,6 +55,7 @@ export async function updateInvoice({
       ...(set.customer_email !== undefined ? { customer_email: set.customer_email } : {}),
       ...(set.customer_phone !== undefined ? { customer_phone: set.customer_phone } : {}),
       ...(set.customer_address !== undefined ? { customer_address: set.customer_address } : {}),
+      ...(set.send_message !== undefined ? { send_message: set.send_message } : {}),
       ...(terms !== undefined ? { payment_terms_days: terms } : {}),
     };
     if (Object.keys(changes).length > 0)

@@ -29,6 +29,35 @@ export function button(label: string, url: string): SafeHtml {
   return html`<a href="${url}" style="${BUTTON_STYLE}">${label}</a>`;
 }
 
+const MESSAGE_STYLE =
+  'margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;' +
+  `white-space:pre-wrap;${WRAP}`;
+
+/** The sender's own words typed beside Send (a quote's, an invoice's), set apart under the greeting. */
+export function senderMessage(message: string | null): SafeHtml | '' {
+  return message ? html`<p style="${MESSAGE_STYLE}" id="sender-message">${message}</p>` : '';
+}
+
+/** The business's block under a sent document's email, as a customer reads one under a letter. */
+export interface BusinessDetails {
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+/** Its lines: name, address, phone, email, the empty ones left out. */
+export function businessLines(name: string, business: BusinessDetails | undefined): string[] {
+  return [name, business?.address, business?.phone, business?.email].filter((part): part is string =>
+    Boolean(part?.trim()),
+  );
+}
+
+/** The block itself, for `page`'s footer. */
+export function businessFooter(lines: string[]): SafeHtml {
+  return html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}"
+    id="business">${lines.join('\n')}</p>`;
+}
+
 /**
  * The one page every email's HTML part is laid out in: a narrow column, inline styles only (mail apps drop
  * stylesheets), no remote images, every value escaped by `html`.

@@ -4,7 +4,15 @@ import type { DomainContext } from '../context.js';
 import { html } from '../html.js';
 import { formatMoney } from '../money.js';
 import { linkBaseUrl } from '../server-base-url.js';
-import { page, WRAP, type RenderedEmail } from './email-page.js';
+import {
+  businessFooter,
+  businessLines,
+  page,
+  senderMessage,
+  WRAP,
+  type BusinessDetails,
+  type RenderedEmail,
+} from './email-page.js';
 import { enqueueEmail } from './outbox.js';
 import type { InvoiceEvent, InvoicePayload } from './invoice-email-payload.js';
 
@@ -58,6 +66,10 @@ export interface InvoiceEmailContent {
   payment: { date: string; amount: number; method: string; reference: string | null } | null;
   replyTo: string | null;
   senderName: string | null;
+  /** The sender's own words, typed beside Send (`sent` only); null for none. */
+  message: string | null;
+  /** The business's details under a `sent` email, as Settings has them when it goes. */
+  business: BusinessDetails;
   /** The customer's link (`sent`, `receipt`) or the staff's page of the invoice (`paid`). */
   url: string;
 }
@@ -78,7 +90,7 @@ export async function invoiceEmailContent(
   if (!row || !row.number || row.status === 'void') return undefined;
   const workspace = await ctx.store.db
     .selectFrom('workspaces')
-    .select(['name', 'locale'])
+    .select(['name', 'locale', 'business_address', 'business_phone', 'business_email'])
     .where('id', '=', workspaceId)
     .executeTakeFirst();
   if (!workspace) return undefined;
@@ -134,6 +146,12 @@ export async function invoiceEmailContent(
       : null,
     replyTo: payload.replyTo ?? null,
     senderName: payload.senderName ?? null,
+    message: payload.event === 'sent' ? row.send_message?.trim() || null : null,
+    business: {
+      address: workspace.business_address ?? null,
+      phone: workspace.business_phone ?? null,
+      email: workspace.business_email ?? null,
+    },
     url,
   };
 }
@@ -242,19 +260,28 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
     }
   }
   const paragraph = (p: string) => html`<p style="margin:0 0 16px;white-space:pre-wrap;${WRAP}">${p}</p>`;
-  const body = html`${paragraphs.map(paragraph)}${
+  // A sent invoice's email: the sender's words after the greeting, the business's block under it (as a quote's).
+  const message = c.event === 'sent' ? c.message : null;
+  const business = c.event === 'sent' ? businessLines(c.workspaceName, c.business) : [];
+  const body = html`${paragraphs.slice(0, 1).map(paragraph)}${senderMessage(
+    message,
+  )}${paragraphs.slice(1).map(paragraph)}${
     instructions ? html`<p style="margin:0 0 4px;font-weight:600">How to pay</p>${paragraph(instructions)}` : ''
   }`;
+  const footer = business.length > 0 ? businessFooter(business) : undefined;
   return {
     subject: oneLine(subject),
     text: [
       heading,
       '',
-      ...paragraphs.flatMap((p) => [p, '']),
+      ...paragraphs.slice(0, 1).flatMap((p) => [p, '']),
+      ...(message ? [message, ''] : []),
+      ...paragraphs.slice(1).flatMap((p) => [p, '']),
       ...(instructions ? ['How to pay:', instructions, ''] : []),
       `${label}: ${c.url}`,
+      ...(business.length > 0 ? ['', ...business] : []),
     ].join('\n'),
-    html: page(oneLine(heading), body, { label, url: c.url }),
+    html: page(oneLine(heading), body, { label, url: c.url }, undefined, footer),
     ...(c.replyTo ? { replyTo: c.replyTo } : {}),
   };
 }

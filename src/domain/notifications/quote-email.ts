@@ -1,9 +1,12 @@
 import { html } from '../html.js';
-import { page, WRAP, type RenderedEmail } from './email-page.js';
-
-const MESSAGE_STYLE =
-  'margin:0 0 16px;padding:12px 14px;background:#ffffff;border-left:3px solid #1d4ed8;' +
-  `white-space:pre-wrap;${WRAP}`;
+import {
+  businessFooter,
+  businessLines,
+  page,
+  senderMessage,
+  type BusinessDetails,
+  type RenderedEmail,
+} from './email-page.js';
 
 /**
  * The email a sent quote goes to its customer with (docs/quotes.md, "Send"): subject `Quote Q-0007 from {workspace}`,
@@ -31,7 +34,7 @@ export interface QuoteEmailPayload {
   /** The sender's own words, typed beside Send; absent or null for none (and in emails queued before it). */
   message?: string | null;
   /** The business's details under the email, as Settings had them at the send; absent in emails queued before. */
-  business?: { address: string | null; phone: string | null; email: string | null };
+  business?: BusinessDetails;
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -48,22 +51,12 @@ export function quoteEmail(content: QuoteEmailPayload): RenderedEmail {
     'Open it to read the details, then accept or decline it on the page. Reply to this email with any question.',
   ];
   const message = content.message?.trim() || null;
-  // The business's block, as a customer reads it under a letter: name, address, phone, email.
-  const business = [
-    content.workspaceName,
-    content.business?.address,
-    content.business?.phone,
-    content.business?.email,
-  ].filter((part): part is string => Boolean(part?.trim()));
+  const business = businessLines(content.workspaceName, content.business);
   const button = { label: 'View the quote', url: content.link };
-  const body = html`${paragraphs.slice(0, 1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}${
-    message
-      ? html`<p style="${MESSAGE_STYLE}"
-          id="sender-message">${message}</p>`
-      : ''
-  }${paragraphs.slice(1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
-  const footer = html`<p style="margin:24px 0 0;font-size:14px;color:#374151;white-space:pre-wrap;${WRAP}"
-    id="business">${business.join('\n')}</p>`;
+  const body = html`${paragraphs.slice(0, 1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}${senderMessage(
+    message,
+  )}${paragraphs.slice(1).map((p) => html`<p style="margin:0 0 16px">${p}</p>`)}`;
+  const footer = businessFooter(business);
   return {
     subject,
     text: [

@@ -46,6 +46,7 @@ import { quoteSendMessage } from './0050-quote-send-message.js';
 import { roomNames } from './0051-room-names.js';
 import { invoiceBooks } from './0052-invoice-books.js';
 import { invoicesOpenTotals } from './0053-invoices-open-totals.js';
+import { invoiceSendMessage } from './0054-invoice-send-message.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -102,6 +103,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0051_room_names': roomNames(),
         '0052_invoice_books': invoiceBooks(),
         '0053_invoices_open_totals': invoicesOpenTotals(),
+        '0054_invoice_send_message': invoiceSendMessage(),
       }),
   };
 }

@@ -83,6 +83,7 @@ describeEachBackend('the invoice pages', (backend) => {
       customerPhone: '',
       customerAddress: '',
       paymentTermsDays: '7',
+      sendMessage: 'See you Monday',
     });
     expect(sent.statusCode).toBe(303);
     expect(sent.headers.location).toBe(`${ws()}/invoices/${depositId}?notice=invoice-sent`);
@@ -91,6 +92,8 @@ describeEachBackend('the invoice pages', (backend) => {
     // The fixture sent two invoices before: the next number is the third.
     expect(deposit.number).toBe('INV-0003');
     expect(Number(deposit.payment_terms_days)).toBe(7);
+    // The message typed beside Send is saved with it (the email carries it: test/web/invoice-page.test.ts).
+    expect(deposit.send_message).toBe('See you Monday');
     const sentPage = await get(`${ws()}/invoices/${depositId}`);
     expect(sentPage.body).toContain('Deposit &lt;i&gt;x&lt;/i&gt;');
     expect(sentPage.body).toContain('id="customer-link"');

@@ -426,6 +426,21 @@ ${field({
 })}
 </section>
 <div class="card" id="invoice-actions">
+${
+  input.emailOn
+    ? field({
+        name: 'sendMessage',
+        label: 'Your message in the email (optional)',
+        value: v('sendMessage', invoice.sendMessage),
+        errors,
+        maxlength: 2000,
+        textarea: true,
+        hint:
+          'Goes in the email that Send makes, above the total and the button to the invoice, with your business’s ' +
+          'address and phone under it. Save keeps it with the draft.',
+      })
+    : ''
+}
 <div class="actions">
 <button type="submit" class="secondary" name="do" value="save">Save</button>
 <button type="submit" formaction="${base}/send" id="send-invoice">Send to the customer</button>

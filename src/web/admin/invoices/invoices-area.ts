@@ -133,6 +133,7 @@ async function applyDraftForm(call: WorkspaceCall, invoice: InvoiceView): Promis
           customerEmail: body.customerEmail,
           customerPhone: body.customerPhone,
           customerAddress: body.customerAddress,
+          ...(body.sendMessage !== undefined ? { sendMessage: body.sendMessage } : {}),
           ...(body.paymentTermsDays !== undefined ? { paymentTermsDays: body.paymentTermsDays } : {}),
         }
       : undefined;
