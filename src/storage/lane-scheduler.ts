@@ -1,7 +1,12 @@
 import { asStorageError } from './storage-errors.js';
 
-/** PostgreSQL's "try again" answers: serialization failure and deadlock victim. */
-const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * "Try again" answers: PostgreSQL's serialization failure and deadlock victim, and SQLite's answer to a transaction
+ * that read, then found another connection (the CLI beside the server, or the server beside the CLI) had written
+ * since, so its snapshot cannot write (SQLITE_BUSY_SNAPSHOT, answered at once, without the busy timeout). Each is
+ * the whole transaction run again, which then reads what the other wrote.
+ */
+const RETRYABLE = new Set(['40001', '40P01', 'SQLITE_BUSY_SNAPSHOT']);
 /** Tries a write gets when it keeps losing conflicts; the error reaches the caller after the last. */
 export const MAX_CONFLICT_ATTEMPTS = 5;
 

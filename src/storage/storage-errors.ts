@@ -87,6 +87,8 @@ const NETWORK_UNAVAILABLE = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
+/** A stale snapshot that cannot write: retried by the writer like PostgreSQL's conflicts (lane-scheduler.ts). */
+const SQLITE_CONFLICT = 'SQLITE_BUSY_SNAPSHOT';
 const SQLITE_UNAVAILABLE = [
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
@@ -111,7 +113,7 @@ const UNAVAILABLE_MESSAGE = new RegExp(
 function isUnavailableCode(code: unknown, conflicts: boolean): boolean {
   if (typeof code !== 'string') return false;
   if (NETWORK_UNAVAILABLE.has(code) || POSTGRES_UNAVAILABLE.has(code)) return true;
-  if (conflicts && POSTGRES_CONFLICT.has(code)) return true;
+  if (POSTGRES_CONFLICT.has(code) || code === SQLITE_CONFLICT) return conflicts;
   if (/^[0-9A-Z]{5}$/.test(code) && POSTGRES_UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
   return SQLITE_UNAVAILABLE.some((prefix) => code === prefix || code.startsWith(`${prefix}_`));
 }

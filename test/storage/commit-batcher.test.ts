@@ -1,3 +1,5 @@
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachBackend } from '../helpers/backends.js';
 import { createWorld, type TestWorld } from '../helpers/test-app.js';
@@ -60,6 +62,55 @@ describeEachBackend('group-commit writer', (backend) => {
     // SQLite's writes are never raced (one writer): a violation there is never one to run again.
     expect(runs).toBe(backend === 'postgres' ? 2 : 1);
     await expect(insert('after')).resolves.toEqual({ key: 'after' });
+  });
+
+  it('a write that read before another connection wrote (the CLI beside the server) runs again and commits', async () => {
+    await insert('seen');
+    // Another process's connection to the same database, writing between this write's read and its own write.
+    const other =
+      backend === 'sqlite'
+        ? (() => {
+            const db = new BetterSqlite3(world.testDb.url);
+            db.pragma('busy_timeout = 5000');
+            return {
+              insert: async (key: string) =>
+                void db.prepare('insert into app_meta (key, value) values (?, ?)').run(key, 'o'),
+              close: async () => db.close(),
+            };
+          })()
+        : await (async () => {
+            const client = new pg.Client({ connectionString: world.testDb.url });
+            await client.connect();
+            return {
+              insert: async (key: string) =>
+                void (await client.query('insert into app_meta (key, value) values ($1, $2)', [key, 'o'])),
+              close: () => client.end(),
+            };
+          })();
+    let runs = 0;
+    try {
+      await world.store.writer.write(async (trx) => {
+        runs += 1;
+        const count = await trx.selectFrom('app_meta').select('key').execute();
+        if (runs === 1) await other.insert('from-the-cli');
+        await trx
+          .insertInto('app_meta')
+          .values({ key: 'after-read', value: String(count.length) })
+          .execute();
+      });
+    } finally {
+      await other.close();
+    }
+    // SQLite refuses the stale snapshot's write at once (SQLITE_BUSY_SNAPSHOT): the write runs again, reading the
+    // other row; PostgreSQL's READ COMMITTED writes the first time.
+    expect(runs).toBe(backend === 'sqlite' ? 2 : 1);
+    const rows = await world.store.db
+      .selectFrom('app_meta')
+      .select(['key', 'value'])
+      .where('key', 'in', ['from-the-cli', 'after-read'])
+      .orderBy('key')
+      .execute();
+    expect(rows.map((r) => r.key)).toEqual(['after-read', 'from-the-cli']);
   });
 
   it('drains accepted writes on close and refuses new ones', async () => {
