@@ -1,9 +1,16 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { LaneScheduler, type LaneItem } from './lane-scheduler.js';
-import { isUniqueViolation, StorageUnavailableError } from './storage-errors.js';
+import { isRetryableConflict, LaneScheduler, type LaneItem } from './lane-scheduler.js';
+import { isSqliteBusy, isUniqueViolation, StorageUnavailableError } from './storage-errors.js';
 import type { Schema } from './schema.js';
 
 export type WriteOp<T> = (trx: Transaction<Schema>) => Promise<T>;
+
+/**
+ * SQLITE_BUSY sooner than this after the transaction began is no busy timeout spent (5 s): it is SQLite refusing at
+ * once to turn a transaction that has read into one that writes while another process holds the write lock (the CLI
+ * beside the server). That transaction is run again, as a conflict; a busy timeout spent is "not now" (503).
+ */
+const QUICK_BUSY_MS = 1000;
 
 interface Pending extends LaneItem {
   run: WriteOp<unknown>;
@@ -90,35 +97,38 @@ export class CommitBatcher {
         }),
       );
     } catch (error) {
-      for (const op of batch) this.failed(op, error);
+      const quick = performance.now() - started < QUICK_BUSY_MS;
+      for (const op of batch) this.failed(op, error, quick);
       return;
     }
     this.options.onCommit?.(batch.length, (performance.now() - started) / 1000);
     this.stats.commits += 1;
     this.stats.writes += batch.length;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
+    const quick = performance.now() - started < QUICK_BUSY_MS;
     batch.forEach((op, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) op.resolve(outcome.value);
-      else this.failed(op, outcome.error);
+      else this.failed(op, outcome.error, quick);
     });
   }
 
   /**
-   * A write that failed: a serialization conflict or deadlock is tried again (lane-scheduler.ts); a unique violation
+   * A write that failed: a serialization conflict or deadlock, a stale SQLite snapshot, or a quick SQLITE_BUSY
+   * (`QUICK_BUSY_MS`) is tried again (lane-scheduler.ts); a unique violation
    * (PostgreSQL) is run once more at once. Under READ COMMITTED two writes can both check that a key is free (a stage
    * or source name, a quarantined lead not yet restored) and both insert it; the second waits for the first and then
    * fails on the unique index. Run again, its own check sees the row the first committed and answers as the domain
    * does (`stage_name_taken`, `name_taken`, `already_restored`) rather than with a 500. A second violation is no such
    * race, and rejects as it is.
    */
-  private failed(op: Pending, error: unknown): void {
+  private failed(op: Pending, error: unknown, quick = false): void {
     if (isUniqueViolation(error) && !op.raced) {
       op.raced = true;
       this.lanes.push(op);
       return;
     }
-    this.lanes.retryOrReject(op, error);
+    this.lanes.retryOrReject(op, error, isRetryableConflict(error) || (quick && isSqliteBusy(error)));
   }
 }
 

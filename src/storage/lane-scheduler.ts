@@ -56,9 +56,12 @@ export class LaneScheduler<T extends LaneItem> {
     this.schedule();
   }
 
-  /** Tries `item` again after a backoff if `error` is a conflict and it has tries left; otherwise rejects it. */
-  retryOrReject(item: T, error: unknown): void {
-    if (!isRetryableConflict(error) || item.attempts + 1 >= MAX_CONFLICT_ATTEMPTS) {
+  /**
+   * Tries `item` again after a backoff if `error` is a conflict (or the caller knows it is one: `conflict`) and it has
+   * tries left; otherwise rejects it.
+   */
+  retryOrReject(item: T, error: unknown, conflict = isRetryableConflict(error)): void {
+    if (!conflict || item.attempts + 1 >= MAX_CONFLICT_ATTEMPTS) {
       item.reject(asStorageError(error));
       return;
     }

@@ -170,3 +170,10 @@ export function asStorageError(error: unknown): unknown {
 export function asQueryError(error: unknown): unknown {
   return unavailable(error, false, 0) ? typed(error) : error;
 }
+
+/** SQLite's SQLITE_BUSY, as the driver threw it or inside the StorageUnavailableError it became. */
+export function isSqliteBusy(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return code === 'SQLITE_BUSY' || isSqliteBusy(cause, depth + 1);
+}

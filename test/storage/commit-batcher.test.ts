@@ -113,6 +113,39 @@ describeEachBackend('group-commit writer', (backend) => {
     expect(rows.map((r) => r.key)).toEqual(['after-read', 'from-the-cli']);
   });
 
+  it('a write that read while another process held the write lock (SQLite refuses its upgrade at once) runs again', async () => {
+    // On SQLite another connection takes the write lock between this write's read and its own write, and commits a
+    // moment later; on PostgreSQL it inserts a row of its own meanwhile, which locks nothing this write needs.
+    const sqlite = backend === 'sqlite' ? new BetterSqlite3(world.testDb.url) : undefined;
+    const client = sqlite ? undefined : new pg.Client({ connectionString: world.testDb.url });
+    await client?.connect();
+    let runs = 0;
+    try {
+      await world.store.writer.write(async (trx) => {
+        runs += 1;
+        await trx.selectFrom('app_meta').select('key').execute();
+        if (runs === 1 && sqlite) {
+          sqlite.exec('begin immediate');
+          sqlite.prepare('insert into app_meta (key, value) values (?, ?)').run('held', 'o');
+          setTimeout(() => sqlite.exec('commit'), 1);
+        }
+        if (runs === 1 && client) await client.query("insert into app_meta (key, value) values ('held', 'o')");
+        await trx.insertInto('app_meta').values({ key: 'upgraded', value: 'v' }).execute();
+      });
+    } finally {
+      sqlite?.close();
+      await client?.end();
+    }
+    expect(runs > 1).toBe(backend === 'sqlite');
+    const keys = await world.store.db
+      .selectFrom('app_meta')
+      .select('key')
+      .where('key', 'in', ['held', 'upgraded'])
+      .orderBy('key')
+      .execute();
+    expect(keys.map((r) => r.key)).toEqual(['held', 'upgraded']);
+  });
+
   it('drains accepted writes on close and refuses new ones', async () => {
     const pending = Promise.all([insert('c1'), insert('c2')]);
     await world.store.writer.close();
