@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { NewLine } from './measured-lines.js';
-import { GENERAL_TITLE, insertSections, lastSectionId } from './quote-sections.js';
+import { insertSections, lastSectionId } from './quote-sections.js';
 
 /** The heading of the section that holds what is bought for the whole job (docs/quotes.md, "Lines from scans"). */
 export const MATERIALS_TITLE = 'Materials';
@@ -34,26 +34,19 @@ export async function placeMaterials(
 }
 
 /**
- * Where a line goes when no section is named (a free line, items added in the builder that are not priced from a
- * room): the General section when the quote has one; else, in a quote of several sections (a room each, or choices),
- * a new General section, so that work of no room never lands among the last room's lines or inside an alternative;
- * else the quote's one section (the Materials section only when it is the only one).
+ * Where a line goes when no section is named (a free line, items added in the builder): the last section that is not
+ * the Materials section, so work typed after the materials does not land among them; the last section otherwise.
  */
 export async function defaultSectionId(trx: Transaction<Schema>, quoteId: string): Promise<string> {
-  const sections = await trx
+  const row = await trx
     .selectFrom('quote_sections')
-    .select(['id', 'title', 'choice'])
+    .select('id')
     .where('quote_id', '=', quoteId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  const plain = (title: string) => sections.find((s) => s.title === title && s.choice === null);
-  const general = plain(GENERAL_TITLE);
-  if (general) return general.id;
-  const work = sections.filter((s) => s !== plain(MATERIALS_TITLE));
-  if (work.length > 1 || work.some((s) => s.choice !== null))
-    return (await insertSections(trx, quoteId, [{ title: GENERAL_TITLE }]))[0]!;
-  return work[0]?.id ?? (await lastSectionId(trx, quoteId));
+    .where((eb) => eb.or([eb('title', 'is', null), eb('title', '!=', MATERIALS_TITLE), eb('choice', 'is not', null)]))
+    .orderBy('position', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.id ?? (await lastSectionId(trx, quoteId));
 }
 
 /**

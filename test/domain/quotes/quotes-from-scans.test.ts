@@ -2,7 +2,6 @@ import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { addItemLines } from '../../../src/domain/quotes/add-item-lines.js';
-import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
 import { deleteScan } from '../../../src/domain/scans/delete-scan.js';
@@ -249,8 +248,7 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     ]);
 
     // Added in the builder later: another pack item joins the same Materials section (its floor primer over both
-    // rooms, 20.52 m² ÷ 12 m² → 2 tins where 2 + 1 per room); an item added once goes in a General section, made for
-    // it, never among the last room's lines or the materials (a free line after it joins it there).
+    // rooms, 20.52 m² ÷ 12 m² → 2 tins where 2 + 1 per room); an item added once goes with the work, not the materials.
     const primer = await item(ws.workspaceId, {
       name: 'Floor primer',
       unit: 'm2',
@@ -264,20 +262,14 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       input: { quoteId: quote.id, itemIds: [primer.id, callout.id], picks: [{ scanId, rooms: [] }] },
     });
     const addedSection = (id: string) => added.sections.find((s) => s.id === id)?.title ?? null;
-    expect(added.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'Materials', 'General']);
+    expect(added.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'Materials']);
     expect(added.lines.map((l) => [l.description, l.quantity, addedSection(l.sectionId)])).toEqual([
       ['Painting walls', 3278, 'Kitchen'],
       ['Painting walls', 3185, 'Hall'],
+      ['Call-out', 100, 'Hall'],
       ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'Materials'],
       ['Floor primer', 200, 'Materials'],
-      ['Call-out', 100, 'General'],
     ]);
-    const free = await addQuoteLine({
-      ctx: await quoteCtx(world.ctx, quote.id),
-      input: { quoteId: quote.id, line: { description: 'Haul away', quantity: '1', unit: 'fixed', price: '40' } },
-    });
-    expect(free.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'Materials', 'General']);
-    expect(free.sections.find((s) => s.id === free.lines.at(-1)!.sectionId)?.title).toBe('General');
 
     // The customer's plans cover every room a pack line was measured in.
     const tinsOnly = await createQuote({
