@@ -260,8 +260,9 @@ export function renderInvoiceEmail(c: InvoiceEmailContent): RenderedEmail {
     }
   }
   const paragraph = (p: string) => html`<p style="margin:0 0 16px;white-space:pre-wrap;${WRAP}">${p}</p>`;
-  // A sent invoice's email: the sender's words after the greeting, the business's block under it (as a quote's).
-  const message = c.event === 'sent' ? c.message : null;
+  // A sent invoice's email: the sender's words after the greeting (`invoiceEmailContent` gives them to `sent` only),
+  // the business's block under it (as a quote's).
+  const message = c.message;
   const business = c.event === 'sent' ? businessLines(c.workspaceName, c.business) : [];
   const body = html`${paragraphs.slice(0, 1).map(paragraph)}${senderMessage(
     message,
