@@ -35,6 +35,7 @@ export const SKIPPED_SOURCE_TABLES: Readonly<Record<string, string>> = {
   leads_search_mark: "the SQLite search index's watermark",
   lead_unread_counts: "derived: the target's triggers on lead_unread count as the marks are copied",
   quote_report_months: "derived: the target's triggers on quote_outcomes count as those rows are copied",
+  invoice_open_totals: "derived: the target's triggers on invoices sum the open ones as they are copied",
   server_instances: 'the SQLite server processes that ran; a server on the target records its own',
 };
 
@@ -46,6 +47,7 @@ export const DERIVED_TARGET_TABLES: Readonly<Record<string, string>> = {
   lead_search: 'filled from lead_search_pending by the search mover once the server runs',
   lead_unread_counts: 'kept by the triggers on lead_unread',
   quote_report_months: 'kept by the triggers on quote_outcomes',
+  invoice_open_totals: 'kept by the triggers on invoices',
   server_instances: 'written by each server that runs on the target',
 };
 

@@ -848,6 +848,16 @@ export interface InvoiceCounterTable {
   last_number: number;
 }
 
+/** The open invoices' count and balance per workspace, currency and due day, kept by triggers (migration 0055). */
+export interface InvoiceOpenTotalTable {
+  workspace_id: string;
+  currency: string;
+  /** The due day, or '' for an open invoice without one. */
+  due_date: string;
+  open_count: number;
+  balance: number;
+}
+
 export interface Schema {
   app_meta: AppMetaTable;
   workspaces: WorkspaceTable;
@@ -901,4 +911,5 @@ export interface Schema {
   invoice_lines: InvoiceLineTable;
   invoice_payments: InvoicePaymentTable;
   invoice_counters: InvoiceCounterTable;
+  invoice_open_totals: InvoiceOpenTotalTable;
 }

@@ -140,6 +140,10 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
     const reportCounts = sqlite
       .prepare('select * from quote_report_months order by workspace_id, month, source_id, utm_source, utm_campaign')
       .all();
+    // The open invoices' totals likewise: the target's triggers on invoices sum the copied ones.
+    const openTotals = sqlite
+      .prepare('select * from invoice_open_totals order by workspace_id, currency, due_date')
+      .all();
     sqlite.close();
     // The fixture reaches the tables the copy copies, except these, which it does not fill yet (their counts are
     // still compared, at zero): an empty table proves little, so shorten this list when the fixture grows.
@@ -192,6 +196,11 @@ d('leadscan copy-to POSTGRES_URL (needs TEST_DATABASE_URL)', () => {
       );
       expect(reportCounts.length).toBeGreaterThan(0);
       expect(counted.rows).toEqual(reportCounts);
+      const summed = await client.query(
+        'select workspace_id, currency, due_date, open_count::int, balance::int from invoice_open_totals order by workspace_id, currency, due_date',
+      );
+      expect(openTotals.length).toBeGreaterThan(0);
+      expect(summed.rows).toEqual(openTotals);
     } finally {
       await client.end();
     }

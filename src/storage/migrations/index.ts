@@ -47,6 +47,7 @@ import { roomNames } from './0051-room-names.js';
 import { invoiceBooks } from './0052-invoice-books.js';
 import { invoicesOpenTotals } from './0053-invoices-open-totals.js';
 import { invoiceSendMessage } from './0054-invoice-send-message.js';
+import { invoiceOpenTotalsKept } from './0055-invoice-open-totals-kept.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -104,6 +105,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0052_invoice_books': invoiceBooks(),
         '0053_invoices_open_totals': invoicesOpenTotals(),
         '0054_invoice_send_message': invoiceSendMessage(),
+        '0055_invoice_open_totals_kept': invoiceOpenTotalsKept(dialect),
       }),
   };
 }
