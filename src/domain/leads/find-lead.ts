@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DomainContext } from '../context.js';
+import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
 import type { LeadTable, Schema } from '../../storage/schema.js';
 
@@ -23,4 +23,18 @@ export async function workspaceOfLead(ctx: DomainContext, id: string): Promise<s
   const row = await ctx.store.db.selectFrom('leads').select('workspace_id').where('id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('lead_not_found', `No lead ${id}; see \`leadscan leads list\``);
   return row.workspace_id;
+}
+
+/**
+ * How a page that links to a lead names it (an invoice's page, back to its lead): its name, else its email or phone;
+ * null when the workspace has no such lead (erased, or another workspace's). One row, nothing marked opened.
+ */
+export async function leadLabel({ ctx, input }: WorkspaceVerbArgs<{ id: string }>): Promise<string | null> {
+  const row = await ctx.store.db
+    .selectFrom('leads')
+    .select(['name', 'email', 'phone'])
+    .where('id', '=', input.id)
+    .where('workspace_id', '=', ctx.workspaceId)
+    .executeTakeFirst();
+  return row ? (row.name ?? row.email ?? row.phone ?? 'Lead') : null;
 }

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../../src/web/html.js';
 import { inWorkspace } from '../../../src/domain/context.js';
 import { expect, it } from 'vitest';
 import { acceptQuote } from '../../../src/domain/quotes/accept-quote.js';
@@ -69,6 +70,15 @@ describeEachBackend('the invoice pages', (backend) => {
     expect(draft.body).toContain('Draft deposit invoice');
     expect(draft.body).toContain('id="invoice-editor"');
     expect(draft.body).toMatch(/id="invoice-total">\$120\.00</);
+    // Back to its lead, named as the lead is (escaped), without marking the lead opened.
+    const named = await f.world.store.db
+      .selectFrom('leads')
+      .select(['name', 'email'])
+      .where('id', '=', f.extra.homeLeadId!)
+      .executeTakeFirstOrThrow();
+    expect(draft.body).toContain(
+      `<a href="${ws()}/leads/${f.extra.homeLeadId}">← ${escapeHtml(named.name ?? named.email ?? '')}</a>`,
+    );
     // The rest waits for the deposit to be sent: refused beside the buttons, in the verb's words.
     const early = await post(`${ws()}/quotes/${quoteId}/invoices`, { kind: 'final' });
     expect(early.statusCode).toBeGreaterThanOrEqual(400);

@@ -22,7 +22,7 @@ import { sendInvoice } from '../../../domain/invoices/send-invoice.js';
 import { updateInvoice, type InvoiceDetails } from '../../../domain/invoices/update-invoice.js';
 import { updateInvoiceLine } from '../../../domain/invoices/update-invoice-line.js';
 import { voidInvoice } from '../../../domain/invoices/void-invoice.js';
-import { openLead } from '../../../domain/leads/open-lead.js';
+import { leadLabel } from '../../../domain/leads/find-lead.js';
 import { checkQuoteDetails } from '../../../domain/quotes/quote-details.js';
 import { todayIn } from '../../../domain/quotes/quote-view.js';
 import { checkPaymentTerms } from '../../../domain/settings/invoice-settings.js';
@@ -55,9 +55,7 @@ async function renderInvoice(call: WorkspaceCall, status: number, invoice: Invoi
   const workspaceId = call.workspace.workspaceId;
   const [settings, lead, chain, document] = await Promise.all([
     getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
-    invoice.leadId
-      ? openLead({ ctx: call.ctx, input: { id: invoice.leadId, markOpened: false } }).catch(() => null)
-      : null,
+    invoice.leadId ? leadLabel({ ctx: call.ctx, input: { id: invoice.leadId } }) : null,
     invoice.quoteId ? invoiceChain({ ctx: call.ctx, input: { quoteId: invoice.quoteId } }) : undefined,
     invoice.status === 'draft'
       ? undefined
@@ -68,7 +66,7 @@ async function renderInvoice(call: WorkspaceCall, status: number, invoice: Invoi
     area: 'invoices',
     body: invoicePage(call, {
       invoice,
-      leadName: lead ? (lead.name ?? lead.email ?? lead.phone ?? 'Lead') : null,
+      leadName: lead,
       ...(chain ? { chain } : {}),
       ...(document ? { document } : {}),
       emailOn: Boolean(call.ctx.mail),
