@@ -174,6 +174,11 @@ describeEachBackend('the invoice pages', (backend) => {
     expect(drafts.body).not.toContain('>INV-0003</a>');
     // The nav's Invoices entry.
     expect(drafts.body).toMatch(new RegExp(`<a href="${ws()}/invoices"[^>]*aria-current="page"[^>]*>Invoices`));
+    // Amounts in the workspace's locale.
+    await updateWorkspaceSettings({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, locale: 'de-DE' } });
+    const german = await get(`${ws()}/invoices?status=paid`);
+    await updateWorkspaceSettings({ ctx: f.world.ctx, input: { workspaceId: f.home.workspaceId, locale: 'en-US' } });
+    expect(german.body).toMatch(/>120,00\s\$</);
   });
 
   it('a draft is edited like the quote builder: lines changed, added and removed; every bad field refused beside it and nothing saved', async () => {

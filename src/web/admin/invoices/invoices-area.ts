@@ -230,14 +230,12 @@ export const invoicesArea: AdminArea = {
       path: '/w/:workspaceId/invoices',
       access: 'member',
       handler: async (call) => {
-        const workspaceId = call.workspace.workspaceId;
         const raw = call.query.status;
         const status: InvoiceFilter | undefined =
           raw && (INVOICE_FILTERS as readonly string[]).includes(raw) ? checkInvoiceFilter(raw) : undefined;
         const cursor = /^[^~]{1,40}~[A-Za-z0-9_-]{1,80}$/.test(call.query.after ?? '') ? call.query.after : undefined;
         const [at = '', id = ''] = cursor?.split('~') ?? [];
-        const [settings, rows, totals] = await Promise.all([
-          getWorkspaceSettings({ ctx: call.ctx, input: { workspaceId } }),
+        const [rows, totals] = await Promise.all([
           listInvoices({
             ctx: call.ctx,
             input: { status, limit: PAGE_SIZE + 1, ...(cursor ? { after: { at, id } } : {}) },
@@ -253,7 +251,15 @@ export const invoicesArea: AdminArea = {
         return call.render(200, {
           title: 'Invoices',
           area: 'invoices',
-          body: invoicesScreen(call, { invoices, status, totals, locale: settings.locale, cursor, next }),
+          // The locale as read with the person's access (the workspace's row, once a request).
+          body: invoicesScreen(call, {
+            invoices,
+            status,
+            totals,
+            locale: call.workspace.locale ?? 'en-US',
+            cursor,
+            next,
+          }),
         });
       },
     },
