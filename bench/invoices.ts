@@ -61,14 +61,21 @@ const TAX_RATES: TaxRate[] = [
 const METHODS = ['bank_transfer', 'card', 'cash', 'cheque', 'other'];
 
 /**
- * Median and p95 of `runs` runs (after one to warm up), and the median CPU time this process spent in a run: on a
+ * Runs before the timed ones: a page's code is compiled by V8 over its first runs, as a server's is in its first
+ * minute, and one run left the first timed ones paying for it (the PostgreSQL invoice page 12.0 ms after one, 8.4 ms
+ * after 300; docs/performance.md).
+ */
+const WARM_UP = 10;
+
+/**
+ * Median and p95 of `runs` runs (after WARM_UP to warm up), and the median CPU time this process spent in a run: on a
  * shared machine the wall time waits for other work, the CPU time much less so (PostgreSQL's own is not in it).
  */
 async function timed(
   runs: number,
   fn: (i: number) => Promise<unknown>,
 ): Promise<{ median: number; p95: number; cpu: number }> {
-  await fn(-1);
+  for (let i = 0; i < WARM_UP; i++) await fn(-1);
   const samples: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {

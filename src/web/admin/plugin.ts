@@ -237,16 +237,17 @@ export const adminPlugin: FastifyPluginAsync<AdminPluginOptions> = async (app, o
     request.adminViewer = session;
     if (route.method === 'POST') await checkPost(route, request, reply, session.sessionId);
     const base = publicCall(request, reply);
-    let workspace: WorkspaceAccess | undefined;
-    if (route.access !== 'signed-in') {
-      workspace = await workspaceAccess({
-        ctx,
-        input: { userId: session.user.userId, workspaceId: base.params.workspaceId ?? '' },
-      });
+    // The person's role in the URL's workspace and their workspaces for the switcher, read side by side.
+    const [workspace, workspaces] = await Promise.all([
+      route.access === 'signed-in'
+        ? undefined
+        : workspaceAccess({ ctx, input: { userId: session.user.userId, workspaceId: base.params.workspaceId ?? '' } }),
+      workspacesOf(ctx, session.user.userId),
+    ]);
+    if (workspace) {
       request.adminViewer = { ...session, workspace };
       if (route.access === 'owner') requireOwner(workspace);
     }
-    const workspaces = await workspacesOf(ctx, session.user.userId);
     const token = csrf.tokenFor(session.sessionId);
     // The nav shows the workspace of the page, else the person's first; its unread counts are read once a request.
     const home = workspace ?? workspaces[0];
