@@ -12,25 +12,22 @@ export interface PipelineUnread {
  * however many leads are new.
  */
 export async function unreadCounts({ ctx }: WorkspaceVerbArgs<Record<string, never>>): Promise<PipelineUnread[]> {
-  const { db } = ctx.store;
-  const pipelines = await db
+  // One round trip: each pipeline with the sum of its counter rows (their primary key's range).
+  const rows = await ctx.store.db
     .selectFrom('pipelines')
-    .select(['id', 'name'])
+    .select([
+      'id',
+      'name',
+      (eb) =>
+        eb
+          .selectFrom('lead_unread_counts')
+          .select((c) => c.fn.sum<number | string | null>('unread').as('n'))
+          .whereRef('lead_unread_counts.pipeline_id', '=', 'pipelines.id')
+          .as('n'),
+    ])
     .where('workspace_id', '=', ctx.workspaceId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  if (pipelines.length === 0) return [];
-  const counts = await db
-    .selectFrom('lead_unread_counts')
-    .select(['pipeline_id', (eb) => eb.fn.sum<number | string>('unread').as('n')])
-    .where(
-      'pipeline_id',
-      'in',
-      pipelines.map((p) => p.id),
-    )
-    .groupBy('pipeline_id')
-    .execute();
-  const byPipeline = new Map(counts.map((c) => [c.pipeline_id, Number(c.n)]));
-  return pipelines.map((p) => ({ pipelineId: p.id, name: p.name, unread: byPipeline.get(p.id) ?? 0 }));
+  return rows.map((p) => ({ pipelineId: p.id, name: p.name, unread: Number(p.n ?? 0) }));
 }
