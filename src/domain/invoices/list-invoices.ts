@@ -113,9 +113,15 @@ export function invoiceListQuery(ctx: WorkspaceContext, input: ListInvoicesInput
  * the longest overdue first, so an overdue invoice is listed under Sent or Partly paid as well, marked overdue.
  */
 export async function listInvoices({ ctx, input }: WorkspaceVerbArgs<ListInvoicesInput>): Promise<InvoiceSummary[]> {
-  const timeZone = await timeZoneOf(ctx, ctx.workspaceId);
-  const today = todayIn(timeZone, ctx.clock.now());
-  const rows = await invoiceListQuery(ctx, input, today).execute();
+  const todayOf = async () => todayIn(await timeZoneOf(ctx, ctx.workspaceId), ctx.clock.now());
+  // Only the Overdue filter asks the query for today; the others read the rows beside the time zone (one round trip
+  // less), and today marks the overdue among them.
+  let today: string;
+  let rows;
+  if (input.status === 'overdue') {
+    today = await todayOf();
+    rows = await invoiceListQuery(ctx, input, today).execute();
+  } else [today, rows] = await Promise.all([todayOf(), invoiceListQuery(ctx, input, '').execute()]);
   return rows.map((r) => ({
     id: r.id,
     number: r.number,
