@@ -666,6 +666,8 @@ export interface QuoteSectionTable {
   recommended: number;
   /** For an alternative: 1 when it is the one taken (the sender's recommendation, then the customer's choice). */
   chosen: number;
+  /** Since 0056: 1 for a section made for a measured room; lines of no room never go in one by default. */
+  room?: number;
 }
 
 /** Since 0028: the last quote number a workspace gave; incremented in the transaction of a first send. */

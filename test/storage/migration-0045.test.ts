@@ -186,6 +186,7 @@ describeEachBackend('migration 0045 on a database that already has quotes', (bac
           choice: null,
           recommended: 0,
           chosen: 1,
+          room: 0,
         },
         {
           id: 'qsc_00000000000000000000000000000002',
@@ -195,6 +196,7 @@ describeEachBackend('migration 0045 on a database that already has quotes', (bac
           choice: null,
           recommended: 0,
           chosen: 1,
+          room: 0,
         },
       ]);
       const lines = await store.db.selectFrom('quote_lines').select(['id', 'section_id']).execute();

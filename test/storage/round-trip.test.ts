@@ -96,6 +96,7 @@ describeEachBackend('storage round trips', (backend) => {
       'invitations',
       'invoice_counters',
       'invoice_lines',
+      'invoice_open_totals',
       'invoice_payments',
       'invoices',
       'job_claims',

@@ -122,12 +122,10 @@ async function roomSections(trx: Transaction<Schema>, quoteId: string, lines: re
   const rooms = new Map<string, string>();
   for (const line of lines) if (line.room && !rooms.has(keyOf(line)!)) rooms.set(keyOf(line)!, line.room.name);
   const general = rooms.size === 0 || lines.some((line) => !line.room && !line.materials);
-  const titles = [...rooms.values(), ...(general ? [rooms.size === 0 ? null : GENERAL_TITLE] : [])];
-  const ids = await insertSections(
-    trx,
-    quoteId,
-    titles.map((title) => ({ title })),
-  );
+  const ids = await insertSections(trx, quoteId, [
+    ...[...rooms.values()].map((title) => ({ title, room: true })),
+    ...(general ? [{ title: rooms.size === 0 ? null : GENERAL_TITLE }] : []),
+  ]);
   const sectionOf = new Map([...rooms.keys()].map((key, i) => [key, ids[i]!]));
   const generalId = general ? ids[ids.length - 1] : undefined;
   return lines.map((line) =>

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../../storage/schema.js';
 import type { NewLine } from './measured-lines.js';
-import { insertSections, lastSectionId } from './quote-sections.js';
+import { GENERAL_TITLE, insertSections, lastSectionId, storeSectionOrder } from './quote-sections.js';
 
 /** The heading of the section that holds what is bought for the whole job (docs/quotes.md, "Lines from scans"). */
 export const MATERIALS_TITLE = 'Materials';
@@ -34,19 +34,32 @@ export async function placeMaterials(
 }
 
 /**
- * Where a line goes when no section is named (a free line, items added in the builder): the last section that is not
- * the Materials section, so work typed after the materials does not land among them; the last section otherwise.
+ * Where a line goes when no section is named (a free line, items added in the builder): the last section that is
+ * neither a measured room's nor the Materials section, so work typed after the rooms or the materials lands in
+ * neither; in a quote of rooms only, a **General** section made for it, before the Materials section. The last
+ * section otherwise (docs/quotes.md, "Sections and alternatives").
  */
 export async function defaultSectionId(trx: Transaction<Schema>, quoteId: string): Promise<string> {
-  const row = await trx
+  const sections = await trx
     .selectFrom('quote_sections')
-    .select('id')
+    .select(['id', 'title', 'choice', 'room', 'position'])
     .where('quote_id', '=', quoteId)
-    .where((eb) => eb.or([eb('title', 'is', null), eb('title', '!=', MATERIALS_TITLE), eb('choice', 'is not', null)]))
-    .orderBy('position', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row?.id ?? (await lastSectionId(trx, quoteId));
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const materials = (s: (typeof sections)[number]) => s.title === MATERIALS_TITLE && s.choice === null;
+  const free = sections.filter((s) => !s.room && !materials(s)).at(-1);
+  if (free) return free.id;
+  if (!sections.some((s) => s.room)) return lastSectionId(trx, quoteId);
+  const [general] = await insertSections(trx, quoteId, [{ title: GENERAL_TITLE }]);
+  // After the rooms, before the materials: as a new quote from scans places it.
+  const at = sections.findIndex(materials);
+  if (at >= 0) {
+    const ids = sections.map((s) => s.id);
+    ids.splice(at, 0, general!);
+    await storeSectionOrder(trx, quoteId, ids, new Map(sections.map((s) => [s.id, Number(s.position)])));
+  }
+  return general!;
 }
 
 /**

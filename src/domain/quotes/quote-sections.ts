@@ -25,6 +25,8 @@ export interface NewSection {
   choice?: string | null;
   recommended?: boolean;
   chosen?: boolean;
+  /** A measured room's section (`quote_sections.room`). */
+  room?: boolean;
 }
 
 /** A section's heading as typed: trimmed, one line, up to 200 characters; empty for none. */
@@ -67,6 +69,7 @@ export async function insertSections(
     choice: section.choice ?? null,
     recommended: section.recommended ? 1 : 0,
     chosen: section.chosen === false ? 0 : 1,
+    room: section.room ? 1 : 0,
   }));
   await trx.insertInto('quote_sections').values(rows).execute();
   return rows.map((r) => r.id);

@@ -48,6 +48,7 @@ import { invoiceBooks } from './0052-invoice-books.js';
 import { invoicesOpenTotals } from './0053-invoices-open-totals.js';
 import { invoiceSendMessage } from './0054-invoice-send-message.js';
 import { invoiceOpenTotalsKept } from './0055-invoice-open-totals-kept.js';
+import { roomSections } from './0056-room-sections.js';
 
 /**
  * One set of migrations for both backends, written with Kysely's schema builder, one file each. The only dialect
@@ -106,6 +107,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0053_invoices_open_totals': invoicesOpenTotals(),
         '0054_invoice_send_message': invoiceSendMessage(),
         '0055_invoice_open_totals_kept': invoiceOpenTotalsKept(dialect),
+        '0056_room_sections': roomSections(),
       }),
   };
 }

@@ -2,6 +2,10 @@ import { leadCtx, quoteCtx } from '../../helpers/contexts.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addPriceListItem } from '../../../src/domain/price-list/add-price-list-item.js';
 import { addItemLines } from '../../../src/domain/quotes/add-item-lines.js';
+import { addQuoteLine } from '../../../src/domain/quotes/add-quote-line.js';
+import { addQuoteSection } from '../../../src/domain/quotes/add-quote-section.js';
+import { markRoomSections } from '../../../src/storage/migrations/0056-room-sections.js';
+import type { Kysely } from 'kysely';
 import { createQuote } from '../../../src/domain/quotes/create-quote.js';
 import { sendQuote } from '../../../src/domain/quotes/send-quote.js';
 import { deleteScan } from '../../../src/domain/scans/delete-scan.js';
@@ -248,7 +252,8 @@ describeEachBackend('a quote from measured rooms', (backend) => {
     ]);
 
     // Added in the builder later: another pack item joins the same Materials section (its floor primer over both
-    // rooms, 20.52 m² ÷ 12 m² → 2 tins where 2 + 1 per room); an item added once goes with the work, not the materials.
+    // rooms, 20.52 m² ÷ 12 m² → 2 tins where 2 + 1 per room); an item added once goes in a General section, made for
+    // it after the rooms and before the materials, never among the last room's lines (a free line after it joins it).
     const primer = await item(ws.workspaceId, {
       name: 'Floor primer',
       unit: 'm2',
@@ -262,14 +267,42 @@ describeEachBackend('a quote from measured rooms', (backend) => {
       input: { quoteId: quote.id, itemIds: [primer.id, callout.id], picks: [{ scanId, rooms: [] }] },
     });
     const addedSection = (id: string) => added.sections.find((s) => s.id === id)?.title ?? null;
-    expect(added.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'Materials']);
+    expect(added.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'General', 'Materials']);
     expect(added.lines.map((l) => [l.description, l.quantity, addedSection(l.sectionId)])).toEqual([
       ['Painting walls', 3278, 'Kitchen'],
       ['Painting walls', 3185, 'Hall'],
-      ['Call-out', 100, 'Hall'],
+      ['Call-out', 100, 'General'],
       ['Wall paint, 10 L tin\nWashable matt, two coats', 1300, 'Materials'],
       ['Floor primer', 200, 'Materials'],
     ]);
+    const free = await addQuoteLine({
+      ctx: await quoteCtx(world.ctx, quote.id),
+      input: { quoteId: quote.id, line: { description: 'Haul away', quantity: '1', unit: 'fixed', price: '40' } },
+    });
+    expect(free.sections.map((s) => s.title)).toEqual(['Kitchen', 'Hall', 'General', 'Materials']);
+    const haul = free.lines.find((l) => l.description === 'Haul away')!;
+    expect(free.sections.find((s) => s.id === haul.sectionId)?.title).toBe('General');
+    // A section a person adds takes the free lines typed after it.
+    await addQuoteSection({ ctx: await quoteCtx(world.ctx, quote.id), input: { quoteId: quote.id, title: 'Extras' } });
+    const extra = await addQuoteLine({
+      ctx: await quoteCtx(world.ctx, quote.id),
+      input: { quoteId: quote.id, line: { description: 'Door stops', quantity: '4', unit: 'each', price: '6' } },
+    });
+    const stops = extra.lines.find((l) => l.description === 'Door stops')!;
+    expect(extra.sections.find((s) => s.id === stops.sectionId)?.title).toBe('Extras');
+    // Migration 0056 marks a quote made before it as the verbs mark one now: the rooms' sections only.
+    const marks = () =>
+      world.store.db
+        .selectFrom('quote_sections')
+        .select(['id', 'title', 'room'])
+        .where('quote_id', '=', quote.id)
+        .orderBy('position')
+        .execute();
+    const made = await marks();
+    expect(made.filter((m) => m.room === 1).map((m) => m.title)).toEqual(['Kitchen', 'Hall']);
+    await world.store.db.updateTable('quote_sections').set({ room: 0 }).where('quote_id', '=', quote.id).execute();
+    await markRoomSections(world.store.db as unknown as Kysely<unknown>);
+    expect(await marks()).toEqual(made);
 
     // The customer's plans cover every room a pack line was measured in.
     const tinsOnly = await createQuote({
