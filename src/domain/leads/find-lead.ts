@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DomainContext, WorkspaceVerbArgs } from '../context.js';
 import { AppError } from '../errors.js';
+import { leadName } from './lead-view.js';
 import type { LeadTable, Schema } from '../../storage/schema.js';
 
 /** A lead of the workspace by id; another workspace's lead is "not found", exactly like a missing one. */
@@ -36,5 +37,5 @@ export async function leadLabel({ ctx, input }: WorkspaceVerbArgs<{ id: string }
     .where('id', '=', input.id)
     .where('workspace_id', '=', ctx.workspaceId)
     .executeTakeFirst();
-  return row ? (row.name ?? row.email ?? row.phone ?? 'Lead') : null;
+  return row ? leadName(row) : null;
 }

@@ -28,6 +28,11 @@ export interface InboxLead extends LeadView {
   possibleDuplicate: boolean;
 }
 
+/** How a page names a lead: its name, else its email or phone, else "Lead". */
+export function leadName(lead: { name: string | null; email: string | null; phone: string | null }): string {
+  return lead.name ?? lead.email ?? lead.phone ?? 'Lead';
+}
+
 export function toLeadView(row: LeadTable): LeadView {
   return {
     id: row.id,

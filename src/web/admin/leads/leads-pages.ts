@@ -2,6 +2,7 @@ import type { PipelineUnread } from '../../../domain/leads/unread-counts.js';
 import type { InboxLead, LeadPage } from '../../../domain/leads/list-leads.js';
 import type { LeadDetail } from '../../../domain/leads/open-lead.js';
 import type { SourceOption } from '../../../domain/leads/inbox-options.js';
+import { leadName } from '../../../domain/leads/lead-view.js';
 import type { Stage } from '../../../domain/stages/stage.js';
 import { html, type SafeHtml } from '../../html.js';
 import { MARKETING_PARAMS } from '../../../domain/marketing-source.js';
@@ -284,9 +285,9 @@ export function leadPage(
   const base = `${ws}/leads/${lead.id}`;
   const extra = Object.entries(lead.extra);
   return html`<p class="small"><a href="${ws}/pipelines/${lead.pipelineId}/leads">← ${lead.pipelineName}</a></p>
-<div class="page-head"><div><h1>${
-    lead.name ?? lead.email ?? lead.phone ?? 'Lead'
-  }</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> ·
+<div class="page-head"><div><h1>${leadName(
+    lead,
+  )}</h1><p class="muted small">In <strong id="current-stage">${lead.stageName}</strong> ·
   received ${when(lead.receivedAt)}</p></div>
 <div class="actions">${actionButton({
     action: `${base}/spam`,

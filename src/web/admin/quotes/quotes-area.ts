@@ -1,5 +1,6 @@
 import { AppError, type FieldError } from '../../../domain/errors.js';
 import { openLead } from '../../../domain/leads/open-lead.js';
+import { leadName } from '../../../domain/leads/lead-view.js';
 import { listPriceList } from '../../../domain/price-list/list-price-list.js';
 import { addItemLines } from '../../../domain/quotes/add-item-lines.js';
 import { copyQuote } from '../../../domain/quotes/copy-quote.js';
@@ -68,14 +69,13 @@ export async function renderQuote(
     quote.status === 'draft' ? undefined : quoteDocuments({ ctx: call.ctx, input: { quoteId: quote.id } }),
     quote.status === 'accepted' ? invoiceChain({ ctx: call.ctx, input: { quoteId: quote.id } }) : undefined,
   ]);
-  const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
   return call.render(status, {
     title: quote.number ?? 'Draft quote',
     area: 'quotes',
     body: quotePage(call, {
       quote,
       settings,
-      leadName,
+      leadName: leadName(lead),
       items,
       scans,
       emailOn: Boolean(call.ctx.mail),
@@ -283,12 +283,20 @@ async function renderNewQuote(
     listPriceList({ ctx: call.ctx, input: { workspaceId } }),
     roomsOfLeadScans({ ctx: call.ctx, input: { workspaceId, leadId: lead.id } }),
   ]);
-  const leadName = lead.name ?? lead.email ?? lead.phone ?? 'Lead';
   const figures = await roomFiguresOf({ ctx: call.ctx, input: { scanIds: scans.map((s) => s.scanId) } });
   return call.render(status, {
     title: 'New quote',
     area: 'quotes',
-    body: newQuotePage(call, { leadId: lead.id, leadName, scans, figures, items, settings, picked, errors }),
+    body: newQuotePage(call, {
+      leadId: lead.id,
+      leadName: leadName(lead),
+      scans,
+      figures,
+      items,
+      settings,
+      picked,
+      errors,
+    }),
   });
 }
 
